@@ -1,0 +1,173 @@
+# dlsched: one hand-written, non-recursive GNU Makefile (see README.md).
+#
+#   make                 build ./dlsched (C11, -Werror) from build/libdlsched.a + cmd/
+#   make deps            install the Debian packages the build and tests need
+#   make check           unit + CLI tests, then again under ASan+UBSan; ends "N passed, N failed"
+#   make demo            run the main job on a bundled example
+#   make bench           benchmarks with ratios against baselines measured in the same run
+#   make install         PREFIX=/usr/local DESTDIR= : binary, dlsched-CMD symlinks, man, completions
+#   make fuzz            libFuzzer targets (clang), FUZZ_TIME seconds each
+#   make format-check    clang-format --dry-run -Werror on all C sources
+
+VERSION_BASE := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
+GIT_REV := $(shell git rev-parse --short HEAD 2>/dev/null)
+VERSION ?= $(VERSION_BASE)$(if $(GIT_REV),+g$(GIT_REV))
+
+CC ?= cc
+O ?= build
+CFLAGS ?= -O2 -g
+PKG_CONFIG ?= pkg-config
+ZLIB_CFLAGS ?= $(shell $(PKG_CONFIG) --cflags zlib 2>/dev/null)
+ZLIB_LIBS ?= $(shell $(PKG_CONFIG) --libs zlib 2>/dev/null || echo -lz)
+JANSSON_CFLAGS ?= $(shell $(PKG_CONFIG) --cflags jansson 2>/dev/null)
+JANSSON_LIBS ?= $(shell $(PKG_CONFIG) --libs jansson 2>/dev/null || echo -ljansson)
+CSV_LIBS ?= -lcsv
+GLPK_LIBS ?= -lglpk
+LIBS = $(CSV_LIBS) $(GLPK_LIBS) $(JANSSON_LIBS) $(ZLIB_LIBS) -lm
+
+WARN = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wpointer-arith -Wundef \
+       -Wno-missing-field-initializers
+DL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) -Ilib -Icmd -I$(O)/gen \
+	    $(ZLIB_CFLAGS) $(JANSSON_CFLAGS) -MMD -MP
+ifdef SANITIZE
+DL_CFLAGS += -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+SAN_LDFLAGS = -fsanitize=address,undefined
+endif
+
+LIB_SRCS := $(sort $(wildcard lib/*/*.c))
+CMD_SRCS := $(sort $(wildcard cmd/*.c))
+CMD_MODULES := $(filter-out cmd/main.c cmd/options.c,$(CMD_SRCS))
+UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
+LIB_OBJS := $(LIB_SRCS:%.c=$(O)/%.o)
+CMD_OBJS := $(CMD_SRCS:%.c=$(O)/%.o)
+UNIT_BINS := $(UNIT_SRCS:%.c=$(O)/%)
+MAN_SRCS := $(sort $(wildcard man/*.scd))
+MAN_PAGES := $(MAN_SRCS:man/%.scd=$(O)/man/%)
+
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+MANDIR ?= $(PREFIX)/share/man
+DATADIR ?= $(PREFIX)/share
+
+ifeq ($(V),1)
+Q =
+else
+Q = @
+endif
+
+.PHONY: all deps check test check-asan unit cli demo bench install uninstall man completions \
+	fuzz fuzz-build format format-check clean
+.DELETE_ON_ERROR:
+
+all: dlsched
+
+dlsched: $(O)/dlsched
+	$(Q)ln -sf $(O)/dlsched dlsched
+
+$(O)/gen/commands.h: $(CMD_MODULES) Makefile
+	@mkdir -p $(dir $@)
+	$(Q)sed -n 's/^DL_COMMAND(\([a-z_][a-z0-9_]*\), *\(".*"\))[ ]*$$/DL_CMD(\1, \2)/p' \
+		$(CMD_MODULES) | LC_ALL=C sort > $@.tmp && mv $@.tmp $@
+
+$(O)/cmd/main.o: $(O)/gen/commands.h
+$(O)/cmd/main.o: DL_CFLAGS += -DDLSCHED_VERSION='"$(VERSION)"'
+
+$(O)/%.o: %.c
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $@")
+	$(Q)$(CC) $(CFLAGS) $(DL_CFLAGS) -c -o $@ $<
+
+$(O)/libdlsched.a: $(LIB_OBJS)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(O)/dlsched: $(CMD_OBJS) $(O)/libdlsched.a
+	@$(if $(Q),echo "  LINK    $@")
+	$(Q)$(CC) $(CFLAGS) $(SAN_LDFLAGS) -o $@ $(CMD_OBJS) $(O)/libdlsched.a $(LIBS)
+
+$(O)/tests/unit/%: tests/unit/%.c tests/unit/tap.h $(O)/libdlsched.a
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(CFLAGS) $(DL_CFLAGS) -Itests/unit $(SAN_LDFLAGS) -o $@ $< $(O)/libdlsched.a $(LIBS)
+
+$(O)/tests/fuzz/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(O)/libdlsched.a
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(CFLAGS) $(DL_CFLAGS) $(SAN_LDFLAGS) -o $@ $< tests/fuzz/replay.c $(O)/libdlsched.a $(LIBS)
+
+FUZZ_SRCS := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_REPLAYS := $(FUZZ_SRCS:tests/fuzz/fuzz_%.c=$(O)/tests/fuzz/replay_%)
+
+build-tests: $(O)/dlsched $(UNIT_BINS) $(FUZZ_REPLAYS)
+
+# ---- documentation and completions ----
+
+$(O)/man/%: man/%.scd
+	@mkdir -p $(dir $@)
+	$(Q)scdoc < $< > $@
+
+man: $(MAN_PAGES)
+
+completions: $(O)/dlsched completions/gen.sh
+	$(Q)sh completions/gen.sh $(O)/dlsched $(O)/completions
+
+# ---- tests ----
+
+# `make check`: install what is missing, build, test the normal build, then an
+# ASan+UBSan build, plus a clang -Werror compile; one summary line at the end.
+check: deps
+	$(Q)$(MAKE) --no-print-directory test-all
+
+test-all:
+	$(Q)$(MAKE) --no-print-directory build-tests man completions dlsched
+	$(Q)$(MAKE) --no-print-directory O=build/asan SANITIZE=1 CFLAGS="-O1 -g" build-tests
+	$(Q)$(MAKE) --no-print-directory O=build/clang CC=clang build/clang/dlsched
+	$(Q)sh tests/run.sh --build build --build build/asan
+
+test: build-tests man completions
+	$(Q)sh tests/run.sh --build $(O)
+
+demo: deps
+	$(Q)$(MAKE) --no-print-directory dlsched
+	$(Q)sh tests/demo.sh ./dlsched
+
+bench: dlsched
+	$(Q)sh tests/bench/run.sh ./dlsched
+
+deps:
+	$(Q)sh tests/deps.sh
+
+fuzz-build:
+	$(Q)$(MAKE) --no-print-directory O=build/fuzz CC=clang CFLAGS="-O1 -g -fsanitize=fuzzer-no-link" SANITIZE=1 build/fuzz/libdlsched.a
+	$(Q)for f in $(FUZZ_SRCS); do n=$$(basename $$f .c); \
+		clang -O1 -g -fsanitize=fuzzer,address,undefined -std=c11 -D_GNU_SOURCE -Ilib \
+			-o build/fuzz/$$n $$f build/fuzz/libdlsched.a $(LIBS) || exit 1; done
+
+FUZZ_TIME ?= 30
+fuzz: fuzz-build
+	$(Q)for f in $(FUZZ_SRCS); do n=$$(basename $$f .c); c=tests/fuzz/corpus/$${n#fuzz_}; \
+		mkdir -p build/fuzz/corpus-$$n; \
+		build/fuzz/$$n -max_total_time=$(FUZZ_TIME) build/fuzz/corpus-$$n $$c || exit 1; done
+
+format:
+	$(Q)clang-format -i $(LIB_SRCS) $(wildcard lib/*/*.h) $(CMD_SRCS) cmd/*.h
+
+format-check:
+	$(Q)clang-format --dry-run -Werror $(LIB_SRCS) $(wildcard lib/*/*.h) $(CMD_SRCS) cmd/*.h
+
+# ---- install ----
+
+install: $(O)/dlsched man completions
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 \
+		$(DESTDIR)$(DATADIR)/bash-completion/completions \
+		$(DESTDIR)$(DATADIR)/zsh/site-functions $(DESTDIR)$(DATADIR)/fish/vendor_completions.d
+	install -m 755 $(O)/dlsched $(DESTDIR)$(BINDIR)/dlsched
+	for c in $$($(O)/dlsched --list-commands); do \
+		[ "$$c" = help ] || ln -sf dlsched $(DESTDIR)$(BINDIR)/dlsched-$$c; done
+	for p in $(MAN_PAGES); do case $$p in *.5) d=man5;; *) d=man1;; esac; \
+		install -m 644 $$p $(DESTDIR)$(MANDIR)/$$d/; done
+	install -m 644 $(O)/completions/dlsched.bash $(DESTDIR)$(DATADIR)/bash-completion/completions/dlsched
+	install -m 644 $(O)/completions/_dlsched $(DESTDIR)$(DATADIR)/zsh/site-functions/_dlsched
+	install -m 644 $(O)/completions/dlsched.fish $(DESTDIR)$(DATADIR)/fish/vendor_completions.d/dlsched.fish
+
+clean:
+	rm -rf build dlsched
+
+-include $(LIB_OBJS:.o=.d) $(CMD_OBJS:.o=.d)

@@ -1,0 +1,158 @@
+/*
+ * main.c: the command table and dispatch.
+ *
+ * `dlsched CMD ARGS`, `dlsched help CMD`, `dlsched-CMD ARGS` (a symlink or a
+ * copy named after the command), `dlsched --help`, `dlsched --version`, and
+ * the hidden `dlsched --list-commands` used by the shell completions.
+ */
+#include <csv.h>
+#include <errno.h>
+#include <glpk.h>
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "cmd.h"
+
+#ifndef DLSCHED_VERSION
+#define DLSCHED_VERSION "unknown"
+#endif
+
+#define DL_CMD(name, summary) DL_COMMAND(name, summary);
+#include "commands.h"
+#undef DL_CMD
+
+struct dl_cmd {
+	const char *name;
+	int (*fn)(int argc, char **argv, struct dl_ctx *ctx);
+	const char *summary;
+};
+
+/* generated from the DL_COMMAND lines of the cmd/ sources, sorted by name */
+static const struct dl_cmd commands[] = {
+#define DL_CMD(name, summary) {#name, cmd_##name, summary},
+#include "commands.h"
+#undef DL_CMD
+};
+
+static const struct dl_cmd *find_command(const char *name)
+{
+	for (size_t i = 0; i < DL_ARRAY_SIZE(commands); i++)
+		if (!strcmp(commands[i].name, name))
+			return &commands[i];
+	return NULL;
+}
+
+static void print_usage(FILE *fp)
+{
+	fputs("usage: dlsched [--version] [--help] COMMAND [ARGS]\n"
+	      "   or: dlsched help COMMAND\n\n"
+	      "GPU-cluster scheduling for deep learning: profile models, import and generate\n"
+	      "traces, order queues, place and allocate jobs, simulate clusters, report.\n\n"
+	      "commands:\n",
+	      fp);
+	for (size_t i = 0; i < DL_ARRAY_SIZE(commands); i++)
+		fprintf(fp, "  %-12s %s\n", commands[i].name, commands[i].summary);
+	fputs("\nCommon options: -f/--format csv|json, -o/--output PATH, --input-format,\n"
+	      "-q/--quiet, -v/--verbose, -h/--help. See dlsched(1) and 'dlsched help COMMAND'.\n",
+	      fp);
+}
+
+static void print_version(void)
+{
+	printf("dlsched %s\n", DLSCHED_VERSION);
+	printf("libcsv %d.%d.%d, zlib %s, GLPK %s, jansson %s\n", CSV_MAJOR, CSV_MINOR,
+	       CSV_RELEASE, zlibVersion(), glp_version(), JANSSON_VERSION);
+}
+
+/* git's run_builtin check: data that never reached stdout is an error */
+static int finish_stdout(const char *cmdname, int rc)
+{
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		if (errno == EPIPE)
+			return rc;
+		fprintf(stderr, "dlsched %s: write error on standard output: %s\n", cmdname,
+			strerror(errno));
+		return rc ? rc : DL_EXIT_DATA;
+	}
+	return rc;
+}
+
+static int run_command(const struct dl_cmd *cmd, int argc, char **argv)
+{
+	struct dl_ctx ctx = {0};
+	ctx.cmdname = cmd->name;
+	ctx.stderr_is_tty = isatty(STDERR_FILENO);
+	static char outbuf[1 << 16];
+	setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
+	int rc = cmd->fn(argc, argv, &ctx);
+	rc = finish_stdout(cmd->name, rc);
+	glp_free_env();
+	return rc;
+}
+
+static const char *base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+	return s ? s + 1 : path;
+}
+
+int main(int argc, char **argv)
+{
+	glp_term_out(GLP_OFF); /* GLPK must never write to our stdout */
+	const char *self = argc > 0 ? base_name(argv[0]) : "dlsched";
+	if (!strncmp(self, "dlsched-", 8)) {
+		const struct dl_cmd *cmd = find_command(self + 8);
+		if (!cmd) {
+			fprintf(stderr, "dlsched: '%s' is not a dlsched command; see 'dlsched --help'\n",
+				self + 8);
+			return DL_EXIT_USAGE;
+		}
+		return run_command(cmd, argc, argv);
+	}
+	if (argc < 2) {
+		print_usage(stderr);
+		return DL_EXIT_USAGE;
+	}
+	const char *a = argv[1];
+	if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+		print_usage(stdout);
+		return finish_stdout("help", 0);
+	}
+	if (!strcmp(a, "--version") || !strcmp(a, "-V")) {
+		print_version();
+		return finish_stdout("version", 0);
+	}
+	if (!strcmp(a, "--list-commands")) {
+		for (size_t i = 0; i < DL_ARRAY_SIZE(commands); i++)
+			printf("%s\n", commands[i].name);
+		printf("help\n");
+		return finish_stdout("help", 0);
+	}
+	if (!strcmp(a, "help")) {
+		if (argc < 3) {
+			print_usage(stdout);
+			return finish_stdout("help", 0);
+		}
+		const struct dl_cmd *cmd = find_command(argv[2]);
+		if (!cmd) {
+			fprintf(stderr, "dlsched: '%s' is not a dlsched command; see 'dlsched --help'\n",
+				argv[2]);
+			return DL_EXIT_USAGE;
+		}
+		char *hargv[] = {argv[2], "--help", NULL};
+		return run_command(cmd, 2, hargv);
+	}
+	if (a[0] == '-') {
+		fprintf(stderr, "dlsched: unknown option '%s'; see 'dlsched --help'\n", a);
+		return DL_EXIT_USAGE;
+	}
+	const struct dl_cmd *cmd = find_command(a);
+	if (!cmd) {
+		fprintf(stderr, "dlsched: '%s' is not a dlsched command; see 'dlsched --help'\n", a);
+		return DL_EXIT_USAGE;
+	}
+	return run_command(cmd, argc - 1, argv + 1);
+}

@@ -1,0 +1,307 @@
+#include "core/io.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "core/common.h"
+
+#define IN_BUFSZ (1 << 16)
+
+struct dl_input {
+	gzFile gz;
+	char *name;
+	unsigned char *buf;
+	size_t cap, pos, len;
+	int eof;
+};
+
+struct dl_input *dl_input_open(const char *path, struct dl_err *err)
+{
+	int fd;
+	const char *name;
+	if (!path || !strcmp(path, "-")) {
+		fd = dup(STDIN_FILENO);
+		name = "<stdin>";
+		if (fd < 0) {
+			dl_err_set(err, DL_EXIT_DATA, "<stdin>: %s", strerror(errno));
+			return NULL;
+		}
+	} else {
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		name = path;
+		if (fd < 0) {
+			dl_err_set(err, DL_EXIT_DATA, "cannot open '%s': %s", path, strerror(errno));
+			return NULL;
+		}
+		struct stat st;
+		if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+			close(fd);
+			dl_err_set(err, DL_EXIT_DATA, "cannot read '%s': Is a directory", path);
+			return NULL;
+		}
+	}
+	gzFile gz = gzdopen(fd, "rb");
+	if (!gz) {
+		close(fd);
+		dl_err_set(err, DL_EXIT_DATA, "%s: cannot open input", name);
+		return NULL;
+	}
+	gzbuffer(gz, 1 << 17);
+	struct dl_input *in = xcalloc(1, sizeof(*in));
+	in->gz = gz;
+	in->name = xstrdup(name);
+	in->cap = IN_BUFSZ;
+	in->buf = xmalloc(in->cap);
+	return in;
+}
+
+const char *dl_input_name(const struct dl_input *in)
+{
+	return in->name;
+}
+
+static int gz_fail(struct dl_input *in, struct dl_err *err)
+{
+	int zerr;
+	const char *msg = gzerror(in->gz, &zerr);
+	if (zerr == Z_ERRNO)
+		msg = strerror(errno);
+	return dl_err_at(err, in->name, 0, "read error: %s", msg && *msg ? msg : "unknown");
+}
+
+/* Append more bytes to the buffer after in->len; returns bytes added, 0 at EOF, -1 */
+static ssize_t fill(struct dl_input *in, struct dl_err *err)
+{
+	if (in->eof)
+		return 0;
+	if (in->pos > 0 && in->pos == in->len) {
+		in->pos = in->len = 0;
+	} else if (in->pos > 0 && in->len == in->cap) {
+		memmove(in->buf, in->buf + in->pos, in->len - in->pos);
+		in->len -= in->pos;
+		in->pos = 0;
+	}
+	if (in->len == in->cap) {
+		in->cap *= 2;
+		in->buf = xrealloc(in->buf, in->cap);
+	}
+	size_t room = in->cap - in->len;
+	if (room > (1u << 30))
+		room = 1u << 30;
+	int n = gzread(in->gz, in->buf + in->len, (unsigned)room);
+	if (n < 0)
+		return gz_fail(in, err);
+	if (n == 0) {
+		int zerr;
+		gzerror(in->gz, &zerr);
+		if (zerr != Z_OK && zerr != Z_BUF_ERROR)
+			return gz_fail(in, err);
+		if (zerr == Z_BUF_ERROR)
+			return dl_err_at(err, in->name, 0, "truncated gzip input");
+		in->eof = 1;
+		return 0;
+	}
+	in->len += (size_t)n;
+	return n;
+}
+
+ssize_t dl_input_read(struct dl_input *in, void *buf, size_t n, struct dl_err *err)
+{
+	if (in->pos == in->len) {
+		ssize_t r = fill(in, err);
+		if (r <= 0)
+			return r;
+	}
+	size_t avail = in->len - in->pos;
+	if (avail > n)
+		avail = n;
+	memcpy(buf, in->buf + in->pos, avail);
+	in->pos += avail;
+	return (ssize_t)avail;
+}
+
+int dl_input_peek(struct dl_input *in, size_t want, const unsigned char **data, size_t *len,
+		  struct dl_err *err)
+{
+	while (in->len - in->pos < want && !in->eof) {
+		if (in->pos > 0) {
+			memmove(in->buf, in->buf + in->pos, in->len - in->pos);
+			in->len -= in->pos;
+			in->pos = 0;
+		}
+		if (fill(in, err) < 0)
+			return -1;
+	}
+	*data = in->buf + in->pos;
+	*len = in->len - in->pos;
+	return 0;
+}
+
+int dl_input_getline(struct dl_input *in, struct strbuf *line, struct dl_err *err)
+{
+	sb_reset(line);
+	for (;;) {
+		if (in->pos == in->len) {
+			ssize_t r = fill(in, err);
+			if (r < 0)
+				return -1;
+			if (r == 0) {
+				if (line->len == 0)
+					return 0;
+				break;
+			}
+		}
+		unsigned char *start = in->buf + in->pos;
+		unsigned char *nl = memchr(start, '\n', in->len - in->pos);
+		if (nl) {
+			sb_add(line, start, (size_t)(nl - start));
+			in->pos += (size_t)(nl - start) + 1;
+			break;
+		}
+		sb_add(line, start, in->len - in->pos);
+		in->pos = in->len;
+	}
+	if (line->len && line->buf[line->len - 1] == '\r')
+		sb_setlen(line, line->len - 1);
+	return 1;
+}
+
+void dl_input_close(struct dl_input *in)
+{
+	if (!in)
+		return;
+	gzclose(in->gz);
+	free(in->name);
+	free(in->buf);
+	free(in);
+}
+
+int dl_read_file(const char *path, struct strbuf *sb, struct dl_err *err)
+{
+	struct dl_input *in = dl_input_open(path, err);
+	if (!in)
+		return -1;
+	char buf[1 << 15];
+	ssize_t n;
+	while ((n = dl_input_read(in, buf, sizeof(buf), err)) > 0)
+		sb_add(sb, buf, (size_t)n);
+	dl_input_close(in);
+	return n < 0 ? -1 : 0;
+}
+
+struct dl_output {
+	FILE *fp;
+	char *path; /* NULL for stdout */
+	char *tmp;
+};
+
+struct dl_output *dl_output_open(const char *path, struct dl_err *err)
+{
+	struct dl_output *out = xcalloc(1, sizeof(*out));
+	if (!path || !strcmp(path, "-")) {
+		out->fp = stdout;
+		return out;
+	}
+	struct strbuf tmp = STRBUF_INIT;
+	const char *slash = strrchr(path, '/');
+	if (slash) {
+		sb_add(&tmp, path, (size_t)(slash - path) + 1);
+		sb_addf(&tmp, ".%s.tmpXXXXXX", slash + 1);
+	} else {
+		sb_addf(&tmp, ".%s.tmpXXXXXX", path);
+	}
+	int fd = mkstemp(tmp.buf);
+	if (fd < 0) {
+		dl_err_set(err, DL_EXIT_DATA, "cannot create '%s': %s", path, strerror(errno));
+		sb_release(&tmp);
+		free(out);
+		return NULL;
+	}
+	mode_t mask = umask(0);
+	umask(mask);
+	if (fchmod(fd, 0666 & ~mask) != 0) {
+		/* keep going: mkstemp's 0600 is safe, merely stricter */
+	}
+	out->fp = fdopen(fd, "w");
+	if (!out->fp) {
+		close(fd);
+		unlink(tmp.buf);
+		dl_err_set(err, DL_EXIT_DATA, "cannot create '%s': %s", path, strerror(errno));
+		sb_release(&tmp);
+		free(out);
+		return NULL;
+	}
+	out->path = xstrdup(path);
+	out->tmp = sb_detach(&tmp);
+	return out;
+}
+
+FILE *dl_output_fp(const struct dl_output *out)
+{
+	return out->fp;
+}
+
+const char *dl_output_name(const struct dl_output *out)
+{
+	return out->path ? out->path : "<stdout>";
+}
+
+const char *dl_output_tmpname(const struct dl_output *out)
+{
+	return out->tmp;
+}
+
+static void output_free(struct dl_output *out)
+{
+	free(out->path);
+	free(out->tmp);
+	free(out);
+}
+
+int dl_output_commit(struct dl_output *out, struct dl_err *err)
+{
+	int rc = 0;
+	if (!out->path) {
+		if (fflush(stdout) != 0 || ferror(stdout))
+			rc = dl_err_set(err, DL_EXIT_DATA, "write error on standard output: %s",
+					strerror(errno));
+		output_free(out);
+		return rc;
+	}
+	int failed = fflush(out->fp) != 0 || ferror(out->fp);
+	int saved = errno;
+	if (fclose(out->fp) != 0 && !failed) {
+		failed = 1;
+		saved = errno;
+	}
+	if (failed) {
+		unlink(out->tmp);
+		rc = dl_err_set(err, DL_EXIT_DATA, "write error on '%s': %s", out->path,
+				strerror(saved));
+	} else if (rename(out->tmp, out->path) != 0) {
+		saved = errno;
+		unlink(out->tmp);
+		rc = dl_err_set(err, DL_EXIT_DATA, "cannot write '%s': %s", out->path,
+				strerror(saved));
+	}
+	output_free(out);
+	return rc;
+}
+
+void dl_output_abort(struct dl_output *out)
+{
+	if (!out)
+		return;
+	if (out->path) {
+		fclose(out->fp);
+		unlink(out->tmp);
+	} else {
+		fflush(stdout);
+	}
+	output_free(out);
+}

@@ -1,0 +1,564 @@
+#include "table/table.h"
+
+#include <csv.h>
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/num.h"
+#include "core/strmap.h"
+
+#define CHUNK (1 << 16)
+
+struct dl_reader {
+	struct dl_input *in;
+	enum dl_in_format fmt;
+	char **cols;
+	size_t ncols;
+	struct strmap colidx;
+	char **fields; /* ncols pointers handed out in dl_row */
+	int eof;
+
+	/* CSV state */
+	struct csv_parser csv;
+	int csv_inited;
+	int at_start; /* BOM not yet checked */
+	int failed;
+	struct dl_err *cb_err;
+	struct strbuf cur; /* fields of the row being parsed, NUL-separated */
+	size_t *cur_off;
+	size_t cur_n, cur_alloc;
+	long cur_nl;   /* newlines inside quoted fields of the current row */
+	long line;     /* physical line where the next row starts */
+	int prev_term; /* terminator of the previous row callback */
+	/* completed rows not yet handed out */
+	struct strbuf qbuf;
+	size_t *qoff; /* field offsets into qbuf */
+	size_t qoff_n, qoff_alloc;
+	struct qrow {
+		size_t first, n;
+		long line;
+	} *qrows;
+	size_t qrows_n, qrows_alloc, qnext;
+	char *chunk;
+
+	/* JSON state */
+	struct strbuf jline;
+	struct strbuf jvals;
+	size_t *joff;
+	long jlineno;
+	json_t *jfirst; /* parsed at open for the header, returned by the first next() */
+};
+
+const char *dl_reader_name(const struct dl_reader *r)
+{
+	return dl_input_name(r->in);
+}
+
+enum dl_in_format dl_reader_format(const struct dl_reader *r)
+{
+	return r->fmt;
+}
+
+size_t dl_reader_ncols(const struct dl_reader *r)
+{
+	return r->ncols;
+}
+
+const char *const *dl_reader_columns(const struct dl_reader *r)
+{
+	return (const char *const *)r->cols;
+}
+
+int dl_reader_col(const struct dl_reader *r, const char *name)
+{
+	int64_t *v = strmap_get(&r->colidx, name);
+	return v ? (int)*v : -1;
+}
+
+int dl_reader_require(const struct dl_reader *r, const char *name, const char *why,
+		      struct dl_err *err)
+{
+	int c = dl_reader_col(r, name);
+	if (c >= 0)
+		return c;
+	if (why)
+		dl_err_at(err, dl_reader_name(r), 0, "missing required column '%s' (%s)", name,
+			  why);
+	else
+		dl_err_at(err, dl_reader_name(r), 0, "missing required column '%s'", name);
+	return -1;
+}
+
+static int add_column(struct dl_reader *r, const char *name, size_t len, long line,
+		      struct dl_err *err)
+{
+	if (len == 0)
+		return dl_err_at(err, dl_reader_name(r), line, "empty column name in header");
+	if (!strmap_putn(&r->colidx, name, len, (int64_t)r->ncols))
+		return dl_err_at(err, dl_reader_name(r), line, "duplicate column '%.*s'",
+				 (int)len, name);
+	r->cols = xreallocarray(r->cols, r->ncols + 1, sizeof(*r->cols));
+	r->cols[r->ncols++] = xstrndup(name, len);
+	return 0;
+}
+
+/* ---- CSV ---- */
+
+static void csv_on_field(void *s, size_t len, void *ud)
+{
+	struct dl_reader *r = ud;
+	if (r->failed)
+		return;
+	DL_GROW(r->cur_off, r->cur_n + 1, r->cur_alloc);
+	r->cur_off[r->cur_n++] = r->cur.len;
+	if (s && len) {
+		sb_add(&r->cur, s, len);
+		const char *p = s, *end = p + len;
+		while ((p = memchr(p, '\n', (size_t)(end - p)))) {
+			r->cur_nl++;
+			p++;
+		}
+	}
+	sb_addc(&r->cur, '\0');
+}
+
+static void csv_on_row(int term, void *ud)
+{
+	struct dl_reader *r = ud;
+	if (r->failed)
+		return;
+	int prev = r->prev_term;
+	r->prev_term = term;
+	if (r->cur_n == 0) {
+		/* the LF of a CRLF pair arrives as an empty row after '\r' */
+		if (!(term == '\n' && prev == '\r'))
+			r->line++;
+		return;
+	}
+	int blank = r->cur_n == 1 && r->cur.buf[r->cur_off[0]] == '\0' &&
+		    (r->ncols != 1 || r->cols == NULL);
+	if (!blank) {
+		DL_GROW(r->qrows, r->qrows_n + 1, r->qrows_alloc);
+		struct qrow *q = &r->qrows[r->qrows_n++];
+		q->first = r->qoff_n;
+		q->n = r->cur_n;
+		q->line = r->line;
+		size_t base = r->qbuf.len;
+		sb_add(&r->qbuf, r->cur.buf, r->cur.len);
+		DL_GROW(r->qoff, r->qoff_n + r->cur_n, r->qoff_alloc);
+		for (size_t i = 0; i < r->cur_n; i++)
+			r->qoff[r->qoff_n++] = base + r->cur_off[i];
+	}
+	r->line += 1 + r->cur_nl;
+	r->cur_nl = 0;
+	r->cur_n = 0;
+	sb_reset(&r->cur);
+}
+
+static int csv_never_space(unsigned char c)
+{
+	(void)c;
+	return 0;
+}
+
+static int csv_blank_space(unsigned char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+/* parse more input into the row queue; 0 ok, -1 error; sets r->eof */
+static int csv_fill(struct dl_reader *r, struct dl_err *err)
+{
+	r->qrows_n = r->qnext = r->qoff_n = 0;
+	sb_reset(&r->qbuf);
+	while (r->qrows_n == 0 && !r->eof) {
+		ssize_t n = dl_input_read(r->in, r->chunk, CHUNK, err);
+		if (n < 0)
+			return -1;
+		if (n == 0) {
+			r->eof = 1;
+			if (csv_fini(&r->csv, csv_on_field, csv_on_row, r) != 0)
+				return dl_err_at(err, dl_reader_name(r), r->line,
+						 "unterminated quoted field");
+			break;
+		}
+		const char *p = r->chunk;
+		size_t len = (size_t)n;
+		if (r->at_start) {
+			r->at_start = 0;
+			if (len >= 3 && !memcmp(p, "\xEF\xBB\xBF", 3)) {
+				p += 3;
+				len -= 3;
+			}
+		}
+		r->cb_err = err;
+		size_t done = csv_parse(&r->csv, p, len, csv_on_field, csv_on_row, r);
+		if (r->failed)
+			return -1;
+		if (done < len) {
+			/* r->line is where the offending row starts */
+			return dl_err_at(err, dl_reader_name(r), r->line,
+					 "malformed CSV (%s)", csv_strerror(csv_error(&r->csv)));
+		}
+	}
+	return 0;
+}
+
+static int csv_next_raw(struct dl_reader *r, struct qrow **q, struct dl_err *err)
+{
+	if (r->qnext >= r->qrows_n) {
+		if (r->eof && r->qnext >= r->qrows_n)
+			return 0;
+		if (csv_fill(r, err))
+			return -1;
+		if (r->qrows_n == 0)
+			return 0;
+	}
+	*q = &r->qrows[r->qnext++];
+	return 1;
+}
+
+static int csv_open(struct dl_reader *r, struct dl_err *err)
+{
+	if (csv_init(&r->csv, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL | CSV_REPALL_NL))
+		return dl_err_set(err, DL_EXIT_DATA, "cannot initialise CSV parser");
+	r->csv_inited = 1;
+	csv_set_space_func(&r->csv, csv_blank_space);
+	(void)csv_never_space;
+	r->chunk = xmalloc(CHUNK);
+	r->at_start = 1;
+	r->line = 1;
+	struct qrow *q;
+	int rc = csv_next_raw(r, &q, err);
+	if (rc <= 0)
+		return rc;
+	for (size_t i = 0; i < q->n; i++) {
+		const char *name = r->qbuf.buf + r->qoff[q->first + i];
+		if (add_column(r, name, strlen(name), q->line, err))
+			return -1;
+	}
+	r->fields = xcalloc(r->ncols ? r->ncols : 1, sizeof(*r->fields));
+	return 0;
+}
+
+static int csv_next(struct dl_reader *r, struct dl_row *row, struct dl_err *err)
+{
+	struct qrow *q;
+	int rc = csv_next_raw(r, &q, err);
+	if (rc <= 0)
+		return rc;
+	if (q->n != r->ncols)
+		return dl_err_at(err, dl_reader_name(r), q->line, "expected %zu fields, got %zu",
+				 r->ncols, q->n);
+	for (size_t i = 0; i < q->n; i++)
+		r->fields[i] = r->qbuf.buf + r->qoff[q->first + i];
+	row->n = r->ncols;
+	row->f = r->fields;
+	row->line = q->line;
+	return 1;
+}
+
+/* ---- JSON Lines ---- */
+
+static void json_value_text(struct strbuf *sb, json_t *v)
+{
+	char num[DL_NUM_BUF];
+	switch (json_typeof(v)) {
+	case JSON_STRING:
+		sb_add(sb, json_string_value(v), json_string_length(v));
+		break;
+	case JSON_INTEGER:
+		dl_fmt_int64(num, (int64_t)json_integer_value(v));
+		sb_addstr(sb, num);
+		break;
+	case JSON_REAL:
+		dl_fmt_double(num, json_real_value(v));
+		sb_addstr(sb, num);
+		break;
+	case JSON_TRUE:
+		sb_addstr(sb, "true");
+		break;
+	case JSON_FALSE:
+		sb_addstr(sb, "false");
+		break;
+	case JSON_NULL:
+		break;
+	default: {
+		char *s = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY | JSON_PRESERVE_ORDER);
+		if (s) {
+			sb_addstr(sb, s);
+			free(s);
+		}
+	}
+	}
+}
+
+static int is_blank(const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r')
+			return 0;
+	return 1;
+}
+
+/* next non-blank line parsed as an object; 1/0/-1 */
+static int json_read_object(struct dl_reader *r, json_t **obj, struct dl_err *err)
+{
+	for (;;) {
+		int rc = dl_input_getline(r->in, &r->jline, err);
+		if (rc <= 0)
+			return rc;
+		r->jlineno++;
+		const char *s = r->jline.buf;
+		size_t len = r->jline.len;
+		if (r->jlineno == 1 && len >= 3 && !memcmp(s, "\xEF\xBB\xBF", 3)) {
+			s += 3;
+			len -= 3;
+		}
+		if (is_blank(s, len))
+			continue;
+		json_error_t jerr;
+		json_t *v = json_loadb(s, len, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &jerr);
+		if (!v)
+			return dl_err_at(err, dl_reader_name(r), r->jlineno,
+					 "bad JSON at column %d: %s", jerr.column, jerr.text);
+		if (!json_is_object(v)) {
+			json_decref(v);
+			return dl_err_at(err, dl_reader_name(r), r->jlineno,
+					 "expected a JSON object per line");
+		}
+		*obj = v;
+		return 1;
+	}
+}
+
+static int json_fill_row(struct dl_reader *r, json_t *obj, struct dl_row *row,
+			 struct dl_err *err)
+{
+	sb_reset(&r->jvals);
+	for (size_t i = 0; i < r->ncols; i++)
+		r->joff[i] = (size_t)-1;
+	const char *key;
+	json_t *val;
+	/* first pass: values into jvals, offsets by column */
+	json_object_foreach(obj, key, val)
+	{
+		int64_t *ci = strmap_get(&r->colidx, key);
+		if (!ci)
+			return dl_err_at(err, dl_reader_name(r), r->jlineno,
+					 "key '%s' is not in the first record", key);
+		r->joff[*ci] = r->jvals.len;
+		json_value_text(&r->jvals, val);
+		sb_addc(&r->jvals, '\0');
+	}
+	size_t empty = r->jvals.len;
+	sb_addc(&r->jvals, '\0');
+	for (size_t i = 0; i < r->ncols; i++)
+		r->fields[i] = r->jvals.buf + (r->joff[i] == (size_t)-1 ? empty : r->joff[i]);
+	row->n = r->ncols;
+	row->f = r->fields;
+	row->line = r->jlineno;
+	return 1;
+}
+
+static int json_open(struct dl_reader *r, json_t **first, struct dl_err *err)
+{
+	json_t *obj;
+	int rc = json_read_object(r, &obj, err);
+	if (rc <= 0)
+		return rc;
+	const char *key;
+	json_t *val;
+	json_object_foreach(obj, key, val)
+	{
+		if (add_column(r, key, strlen(key), r->jlineno, err)) {
+			json_decref(obj);
+			return -1;
+		}
+	}
+	(void)val;
+	r->fields = xcalloc(r->ncols ? r->ncols : 1, sizeof(*r->fields));
+	r->joff = xcalloc(r->ncols ? r->ncols : 1, sizeof(*r->joff));
+	*first = obj;
+	return 0;
+}
+
+/* ---- common ---- */
+
+struct dl_reader *dl_reader_open(const char *path, enum dl_in_format fmt, struct dl_err *err)
+{
+	struct dl_input *in = dl_input_open(path, err);
+	if (!in)
+		return NULL;
+	return dl_reader_from_input(in, fmt, err);
+}
+
+struct dl_reader *dl_reader_from_input(struct dl_input *in, enum dl_in_format fmt,
+				       struct dl_err *err)
+{
+	struct dl_reader *r = xcalloc(1, sizeof(*r));
+	r->in = in;
+	sb_init(&r->cur);
+	sb_init(&r->qbuf);
+	sb_init(&r->jline);
+	sb_init(&r->jvals);
+	if (fmt == DL_IN_AUTO) {
+		const unsigned char *p;
+		size_t len;
+		if (dl_input_peek(in, 4096, &p, &len, err)) {
+			dl_reader_close(r);
+			return NULL;
+		}
+		size_t i = 0;
+		if (len >= 3 && !memcmp(p, "\xEF\xBB\xBF", 3))
+			i = 3;
+		while (i < len && (p[i] == ' ' || p[i] == '\t' || p[i] == '\r' || p[i] == '\n'))
+			i++;
+		fmt = i < len && p[i] == '{' ? DL_IN_JSON : DL_IN_CSV;
+	}
+	r->fmt = fmt;
+	int rc;
+	if (fmt == DL_IN_JSON) {
+		json_t *first = NULL;
+		rc = json_open(r, &first, err);
+		r->jfirst = first;
+	} else {
+		rc = csv_open(r, err);
+	}
+	if (rc < 0) {
+		dl_reader_close(r);
+		return NULL;
+	}
+	return r;
+}
+
+int dl_reader_next(struct dl_reader *r, struct dl_row *row, struct dl_err *err)
+{
+	if (r->fmt == DL_IN_CSV)
+		return csv_next(r, row, err);
+	if (!r->fields)
+		return 0; /* empty input */
+	json_t *obj = r->jfirst;
+	r->jfirst = NULL;
+	if (!obj) {
+		int rc = json_read_object(r, &obj, err);
+		if (rc <= 0)
+			return rc;
+	}
+	int rc = json_fill_row(r, obj, row, err);
+	json_decref(obj);
+	return rc;
+}
+
+void dl_reader_close(struct dl_reader *r)
+{
+	if (!r)
+		return;
+	dl_input_close(r->in);
+	for (size_t i = 0; i < r->ncols; i++)
+		free(r->cols[i]);
+	free(r->cols);
+	strmap_free(&r->colidx);
+	free(r->fields);
+	if (r->csv_inited)
+		csv_free(&r->csv);
+	sb_release(&r->cur);
+	free(r->cur_off);
+	sb_release(&r->qbuf);
+	free(r->qoff);
+	free(r->qrows);
+	free(r->chunk);
+	sb_release(&r->jline);
+	sb_release(&r->jvals);
+	free(r->joff);
+	if (r->jfirst)
+		json_decref(r->jfirst);
+	free(r);
+}
+
+const char *dl_field_str(const struct dl_row *row, int col)
+{
+	return col < 0 ? "" : row->f[col];
+}
+
+static int bad_value(const struct dl_reader *r, const struct dl_row *row, int col,
+		     const char *what, struct dl_err *err)
+{
+	const char *v = row->f[col];
+	if (!*v)
+		return dl_err_at(err, dl_reader_name(r), row->line, "empty %s value",
+				 r->cols[col]);
+	return dl_err_at(err, dl_reader_name(r), row->line, "bad %s value '%.64s'%s%s",
+			 r->cols[col], v, what ? ": " : "", what ? what : "");
+}
+
+int dl_field_int64(const struct dl_reader *r, const struct dl_row *row, int col, int64_t *out,
+		   struct dl_err *err)
+{
+	if (col < 0)
+		return 0;
+	if (dl_parse_int64(row->f[col], out))
+		return bad_value(r, row, col, "expected an integer", err);
+	return 0;
+}
+
+int dl_field_double(const struct dl_reader *r, const struct dl_row *row, int col, double *out,
+		    struct dl_err *err)
+{
+	if (col < 0)
+		return 0;
+	if (dl_parse_double(row->f[col], out))
+		return bad_value(r, row, col, "expected a number", err);
+	return 0;
+}
+
+int dl_field_nonneg(const struct dl_reader *r, const struct dl_row *row, int col, double *out,
+		    struct dl_err *err)
+{
+	if (col < 0)
+		return 0;
+	if (dl_parse_nonneg(row->f[col], out))
+		return bad_value(r, row, col, "expected a number >= 0", err);
+	return 0;
+}
+
+int dl_field_int64_opt(const struct dl_reader *r, const struct dl_row *row, int col,
+		       int64_t *out, struct dl_err *err)
+{
+	if (col < 0 || !row->f[col][0])
+		return 0;
+	return dl_field_int64(r, row, col, out, err);
+}
+
+int dl_field_double_opt(const struct dl_reader *r, const struct dl_row *row, int col,
+			double *out, struct dl_err *err)
+{
+	if (col < 0 || !row->f[col][0])
+		return 0;
+	return dl_field_double(r, row, col, out, err);
+}
+
+int dl_parse_in_format(const char *s, enum dl_in_format *out)
+{
+	if (!strcmp(s, "auto"))
+		*out = DL_IN_AUTO;
+	else if (!strcmp(s, "csv"))
+		*out = DL_IN_CSV;
+	else if (!strcmp(s, "json") || !strcmp(s, "jsonl"))
+		*out = DL_IN_JSON;
+	else
+		return -1;
+	return 0;
+}
+
+int dl_parse_out_format(const char *s, enum dl_out_format *out)
+{
+	if (!strcmp(s, "csv"))
+		*out = DL_OUT_CSV;
+	else if (!strcmp(s, "json") || !strcmp(s, "jsonl"))
+		*out = DL_OUT_JSON;
+	else
+		return -1;
+	return 0;
+}

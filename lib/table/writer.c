@@ -1,0 +1,368 @@
+#include "table/table.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/num.h"
+
+enum field_kind { F_UNSET = 0, F_STR, F_NUM, F_NULL, F_BOOL };
+
+struct dl_writer {
+	FILE *fp;
+	enum dl_out_format fmt;
+	char **cols;
+	size_t ncols;
+	int started; /* a row (or the header) has been written */
+	struct strbuf vals;
+	size_t *off, *len;
+	unsigned char *kind;
+	size_t alloc;
+	struct strbuf line;
+	struct strbuf *json_keys; /* pre-quoted "key": per column */
+};
+
+struct dl_writer *dl_writer_new(FILE *fp, enum dl_out_format fmt)
+{
+	struct dl_writer *w = xcalloc(1, sizeof(*w));
+	w->fp = fp;
+	w->fmt = fmt;
+	sb_init(&w->vals);
+	sb_init(&w->line);
+	return w;
+}
+
+static void ensure_cols(struct dl_writer *w)
+{
+	if (w->alloc >= w->ncols)
+		return;
+	size_t n = w->ncols;
+	w->off = xreallocarray(w->off, n, sizeof(*w->off));
+	w->len = xreallocarray(w->len, n, sizeof(*w->len));
+	w->kind = xreallocarray(w->kind, n, sizeof(*w->kind));
+	for (size_t i = w->alloc; i < n; i++)
+		w->kind[i] = F_UNSET;
+	w->alloc = n;
+}
+
+void dl_writer_set_columns(struct dl_writer *w, const char *const *names, size_t n)
+{
+	for (size_t i = 0; i < w->ncols; i++)
+		free(w->cols[i]);
+	free(w->cols);
+	w->cols = NULL;
+	w->ncols = 0;
+	for (size_t i = 0; i < n; i++)
+		dl_writer_add_column(w, names[i]);
+}
+
+size_t dl_writer_add_column(struct dl_writer *w, const char *name)
+{
+	w->cols = xreallocarray(w->cols, w->ncols + 1, sizeof(*w->cols));
+	w->cols[w->ncols] = xstrdup(name);
+	w->ncols++;
+	ensure_cols(w);
+	return w->ncols - 1;
+}
+
+size_t dl_writer_ncols(const struct dl_writer *w)
+{
+	return w->ncols;
+}
+
+static void set(struct dl_writer *w, size_t col, const char *s, size_t len, enum field_kind k)
+{
+	if (col >= w->ncols)
+		return; /* programming error; ignore rather than corrupt */
+	w->off[col] = w->vals.len;
+	w->len[col] = len;
+	w->kind[col] = (unsigned char)k;
+	sb_add(&w->vals, s, len);
+}
+
+void dl_writer_strn(struct dl_writer *w, size_t col, const char *s, size_t len)
+{
+	set(w, col, s, len, F_STR);
+}
+
+void dl_writer_str(struct dl_writer *w, size_t col, const char *s)
+{
+	set(w, col, s, strlen(s), F_STR);
+}
+
+int dl_is_json_number(const char *s)
+{
+	const char *p = s;
+	if (*p == '-')
+		p++;
+	if (*p == '0')
+		p++;
+	else if (*p >= '1' && *p <= '9')
+		while (*p >= '0' && *p <= '9')
+			p++;
+	else
+		return 0;
+	if (*p == '.') {
+		p++;
+		if (!(*p >= '0' && *p <= '9'))
+			return 0;
+		while (*p >= '0' && *p <= '9')
+			p++;
+	}
+	if (*p == 'e' || *p == 'E') {
+		p++;
+		if (*p == '+' || *p == '-')
+			p++;
+		if (!(*p >= '0' && *p <= '9'))
+			return 0;
+		while (*p >= '0' && *p <= '9')
+			p++;
+	}
+	return *p == '\0';
+}
+
+void dl_writer_auto(struct dl_writer *w, size_t col, const char *s)
+{
+	set(w, col, s, strlen(s), dl_is_json_number(s) ? F_NUM : F_STR);
+}
+
+void dl_writer_int(struct dl_writer *w, size_t col, int64_t v)
+{
+	char buf[DL_NUM_BUF];
+	int n = dl_fmt_int64(buf, v);
+	set(w, col, buf, (size_t)n, F_NUM);
+}
+
+void dl_writer_double(struct dl_writer *w, size_t col, double v)
+{
+	if (!isfinite(v)) {
+		set(w, col, "", 0, F_NULL);
+		return;
+	}
+	char buf[DL_NUM_BUF];
+	int n = dl_fmt_double(buf, v);
+	set(w, col, buf, (size_t)n, F_NUM);
+}
+
+void dl_writer_double_prec(struct dl_writer *w, size_t col, double v, int digits)
+{
+	if (!isfinite(v)) {
+		set(w, col, "", 0, F_NULL);
+		return;
+	}
+	char buf[DL_NUM_BUF];
+	int n = dl_fmt_double_prec(buf, v, digits);
+	set(w, col, buf, (size_t)n, F_NUM);
+}
+
+void dl_writer_bool(struct dl_writer *w, size_t col, int v)
+{
+	set(w, col, v ? "true" : "false", v ? 4 : 5, F_BOOL);
+}
+
+void dl_writer_null(struct dl_writer *w, size_t col)
+{
+	set(w, col, "", 0, F_NULL);
+}
+
+void dl_csv_quote(struct strbuf *sb, const char *s, size_t len)
+{
+	int need = len > 0 && (s[0] == ' ' || s[0] == '\t' || s[len - 1] == ' ' ||
+			       s[len - 1] == '\t');
+	for (size_t i = 0; !need && i < len; i++) {
+		char c = s[i];
+		need = c == ',' || c == '"' || c == '\r' || c == '\n';
+	}
+	if (!need) {
+		sb_add(sb, s, len);
+		return;
+	}
+	sb_addc(sb, '"');
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] == '"')
+			sb_addc(sb, '"');
+		sb_addc(sb, s[i]);
+	}
+	sb_addc(sb, '"');
+}
+
+/* length of a valid UTF-8 sequence at s (max n bytes), 0 if invalid */
+static size_t utf8_len(const unsigned char *s, size_t n)
+{
+	unsigned c = s[0];
+	size_t len;
+	unsigned min;
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xC2 && c <= 0xDF) {
+		len = 2;
+		min = 0x80;
+	} else if (c >= 0xE0 && c <= 0xEF) {
+		len = 3;
+		min = 0x800;
+	} else if (c >= 0xF0 && c <= 0xF4) {
+		len = 4;
+		min = 0x10000;
+	} else {
+		return 0;
+	}
+	if (len > n)
+		return 0;
+	unsigned cp = c & (0x3F >> (len - 1));
+	for (size_t i = 1; i < len; i++) {
+		if ((s[i] & 0xC0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (s[i] & 0x3F);
+	}
+	if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+		return 0;
+	return len;
+}
+
+void dl_json_quote(struct strbuf *sb, const char *str, size_t len)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	sb_addc(sb, '"');
+	size_t i = 0;
+	while (i < len) {
+		unsigned char c = s[i];
+		if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\') {
+			size_t j = i;
+			while (j < len && s[j] >= 0x20 && s[j] < 0x80 && s[j] != '"' && s[j] != '\\')
+				j++;
+			sb_add(sb, s + i, j - i);
+			i = j;
+			continue;
+		}
+		switch (c) {
+		case '"':
+			sb_addstr(sb, "\\\"");
+			i++;
+			continue;
+		case '\\':
+			sb_addstr(sb, "\\\\");
+			i++;
+			continue;
+		case '\n':
+			sb_addstr(sb, "\\n");
+			i++;
+			continue;
+		case '\r':
+			sb_addstr(sb, "\\r");
+			i++;
+			continue;
+		case '\t':
+			sb_addstr(sb, "\\t");
+			i++;
+			continue;
+		default:
+			break;
+		}
+		if (c < 0x20) {
+			sb_addf(sb, "\\u%04x", c);
+			i++;
+			continue;
+		}
+		size_t n = utf8_len(s + i, len - i);
+		if (n == 0) {
+			sb_addstr(sb, "\xEF\xBF\xBD");
+			i++;
+		} else {
+			sb_add(sb, s + i, n);
+			i += n;
+		}
+	}
+	sb_addc(sb, '"');
+}
+
+static void write_header(struct dl_writer *w)
+{
+	if (w->fmt == DL_OUT_CSV) {
+		sb_reset(&w->line);
+		for (size_t i = 0; i < w->ncols; i++) {
+			if (i)
+				sb_addc(&w->line, ',');
+			dl_csv_quote(&w->line, w->cols[i], strlen(w->cols[i]));
+		}
+		sb_addc(&w->line, '\n');
+		fwrite(w->line.buf, 1, w->line.len, w->fp);
+	} else {
+		w->json_keys = xcalloc(w->ncols ? w->ncols : 1, sizeof(*w->json_keys));
+		for (size_t i = 0; i < w->ncols; i++) {
+			sb_init(&w->json_keys[i]);
+			dl_json_quote(&w->json_keys[i], w->cols[i], strlen(w->cols[i]));
+			sb_addc(&w->json_keys[i], ':');
+		}
+	}
+	w->started = 1;
+}
+
+void dl_writer_end_row(struct dl_writer *w)
+{
+	if (!w->started)
+		write_header(w);
+	struct strbuf *l = &w->line;
+	sb_reset(l);
+	if (w->fmt == DL_OUT_CSV) {
+		for (size_t i = 0; i < w->ncols; i++) {
+			if (i)
+				sb_addc(l, ',');
+			if (w->kind[i] == F_STR)
+				dl_csv_quote(l, w->vals.buf + w->off[i], w->len[i]);
+			else if (w->kind[i] != F_UNSET)
+				sb_add(l, w->vals.buf + w->off[i], w->len[i]);
+		}
+	} else {
+		sb_addc(l, '{');
+		for (size_t i = 0; i < w->ncols; i++) {
+			if (i)
+				sb_addc(l, ',');
+			sb_add(l, w->json_keys[i].buf, w->json_keys[i].len);
+			switch (w->kind[i]) {
+			case F_STR:
+				dl_json_quote(l, w->vals.buf + w->off[i], w->len[i]);
+				break;
+			case F_NUM:
+			case F_BOOL:
+				sb_add(l, w->vals.buf + w->off[i], w->len[i]);
+				break;
+			case F_UNSET:
+				sb_addstr(l, "\"\"");
+				break;
+			default:
+				sb_addstr(l, "null");
+			}
+		}
+		sb_addc(l, '}');
+	}
+	sb_addc(l, '\n');
+	fwrite(l->buf, 1, l->len, w->fp);
+	for (size_t i = 0; i < w->ncols; i++)
+		w->kind[i] = F_UNSET;
+	sb_reset(&w->vals);
+}
+
+void dl_writer_finish(struct dl_writer *w)
+{
+	if (!w->started && w->fmt == DL_OUT_CSV && w->ncols)
+		write_header(w);
+}
+
+void dl_writer_free(struct dl_writer *w)
+{
+	if (!w)
+		return;
+	for (size_t i = 0; i < w->ncols; i++) {
+		free(w->cols[i]);
+		if (w->json_keys)
+			sb_release(&w->json_keys[i]);
+	}
+	free(w->json_keys);
+	free(w->cols);
+	sb_release(&w->vals);
+	sb_release(&w->line);
+	free(w->off);
+	free(w->len);
+	free(w->kind);
+	free(w);
+}

@@ -1,0 +1,37 @@
+# lib.sh: helpers for the benchmarks (sourced by tests/bench/run.sh for each b_*.sh).
+#
+# Every figure is printed beside a baseline measured in the same run, as a ratio,
+# so results compare across machines. Nothing here asserts a time.
+#
+#   measure CMD...          run CMD (stdout to /dev/null unless redirected inside a
+#                           sh -c string); sets SECS (wall seconds) and RSS_MB (peak)
+#   figure NAME SECS BASE_SECS BASE_NAME [TARGET]
+#                           print one row: figure, baseline, ratio, target
+#   note TEXT               print a free-form line (a rate, a count)
+# Environment: DLSCHED (binary), BENCH_TMP (scratch dir, removed afterwards),
+# SRCROOT, TESTDATA.
+
+measure() {
+	_t0=$(date +%s%N)
+	if [ -x /usr/bin/time ]; then
+		/usr/bin/time -f '%M' -o "$BENCH_TMP/.rss" "$@" > /dev/null
+		_rc=$?
+		RSS_MB=$(awk '{printf "%.1f", $1/1024}' "$BENCH_TMP/.rss" 2>/dev/null | tail -1)
+	else
+		"$@" > /dev/null
+		_rc=$?
+		RSS_MB=?
+	fi
+	_t1=$(date +%s%N)
+	SECS=$(awk -v a="$_t0" -v b="$_t1" 'BEGIN{printf "%.4f", (b-a)/1e9}')
+	[ $_rc -eq 0 ] || echo "  (command failed with exit $_rc: $*)" >&2
+	return $_rc
+}
+
+figure() { # NAME SECS BASE_SECS BASE_NAME [TARGET]
+	awk -v n="$1" -v s="$2" -v b="$3" -v bn="$4" -v t="${5:-}" 'BEGIN {
+		r = (b > 0) ? s / b : 0
+		printf "%-44s %9.4f s   %-28s %9.4f s   ratio %7.2f   %s\n", n, s, bn, b, r, t }'
+}
+
+note() { printf '  %s\n' "$*"; }

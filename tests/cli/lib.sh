@@ -1,0 +1,75 @@
+# lib.sh: helpers for the shell CLI tests (sourced by tests/run.sh for each t_*.sh).
+#
+# Environment: DLSCHED (absolute path of the binary under test), TESTDATA
+# (absolute path of testdata/), SCRATCH (an empty directory for this test file,
+# also the working directory), BUILD_KIND (normal or asan; skip expensive work
+# under asan with `heavy || return 0`), RESULTS (file the counts go to).
+#
+#   run NAME RC 'shell command'     run the command (in sh, in $SCRATCH); pass if it
+#                                  exits RC, no crash, and stdout equals
+#                                  testdata/golden/NAME.out and stderr equals
+#                                  testdata/golden/NAME.err when those files exist.
+#                                  Its output is then in $SCRATCH/out and $SCRATCH/err.
+#                                  UPDATE_GOLDEN=1 rewrites existing goldens
+#                                  (review the diff!); GOLDEN_CREATE=1 also creates
+#                                  missing ones.
+#   expect NAME 'shell condition'  pass if the condition (eval'd) is true
+#   expect_eq NAME WANT GOT        pass if the strings are equal
+#   skip NAME REASON               record a skipped test (printed, counted)
+#   heavy                          false under the sanitizer build
+# `dl` is a function calling the binary, so commands read: run x 0 'dl cat a.csv'
+
+dl() { "$DLSCHED" "$@"; }
+
+_record() { # STATUS NAME [DETAIL]
+	printf '%s\n' "$1" >> "$RESULTS"
+	case $1 in
+	PASS) [ -n "$VERBOSE" ] && printf 'PASS: %s %s\n' "$CASE_PREFIX" "$2" ;;
+	FAIL) printf 'FAIL: %s %s\n' "$CASE_PREFIX" "$2"; [ -n "$3" ] && printf '%s\n' "$3" | sed 's/^/    /' | head -40 ;;
+	SKIP) printf 'SKIP: %s %s (%s)\n' "$CASE_PREFIX" "$2" "$3" ;;
+	esac
+	return 0
+}
+
+heavy() { [ "$BUILD_KIND" = normal ]; }
+
+run() { # NAME RC CMD
+	_name=$1 _want=$2 _cmd=$3
+	(cd "$SCRATCH" && sh -c "$_cmd") > "$SCRATCH/out" 2> "$SCRATCH/err" < /dev/null
+	_rc=$?
+	_why=
+	if [ "$_rc" -ge 126 ]; then
+		_why="crashed or killed: exit $_rc
+$(head -c 2000 "$SCRATCH/err")"
+	elif [ "$_rc" != "$_want" ]; then
+		_why="exit $_rc, wanted $_want
+stderr: $(head -c 1000 "$SCRATCH/err")"
+	fi
+	for _s in out err; do
+		_g="$TESTDATA/golden/$_name.$_s"
+		if [ -f "$_g" ] || [ -n "$GOLDEN_CREATE" ]; then
+			if [ -n "$UPDATE_GOLDEN" ] && [ "$BUILD_KIND" = normal ] && [ -z "$_why" ]; then
+				mkdir -p "$TESTDATA/golden"
+				cp "$SCRATCH/$_s" "$_g"
+			elif [ -f "$_g" ] && ! cmp -s "$_g" "$SCRATCH/$_s"; then
+				_why="$_why
+std$_s differs from golden/$_name.$_s:
+$(diff "$_g" "$SCRATCH/$_s" | head -20)"
+			fi
+		fi
+	done
+	if [ -z "$_why" ]; then _record PASS "$_name"; else _record FAIL "$_name" "$_why"; fi
+}
+
+expect() { # NAME COND
+	if (cd "$SCRATCH" && eval "$2") > /dev/null 2>&1; then _record PASS "$1"
+	else _record FAIL "$1" "condition failed: $2"; fi
+}
+
+expect_eq() { # NAME WANT GOT
+	if [ "$2" = "$3" ]; then _record PASS "$1"
+	else _record FAIL "$1" "want: $2
+got:  $3"; fi
+}
+
+skip() { _record SKIP "$1" "$2"; }

@@ -1,0 +1,24 @@
+#!/bin/sh
+# deps.sh: install the Debian packages dlsched's build and tests need, when missing.
+# The list is the union of tests/deps.d/*.txt (one package per line, '#' comments),
+# so each part of the project names its own needs. Uses apt-get, with sudo when
+# not root; non-interactive, so it works from CI without standard input.
+set -eu
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+want=$(cat "$ROOT"/tests/deps.d/*.txt | sed 's/#.*//' | tr -s ' \t' '\n\n' | grep -v '^$' | sort -u)
+missing=
+for p in $want; do
+	s=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+	case $s in *"install ok installed"*) ;; *) missing="$missing $p" ;; esac
+done
+[ -z "$missing" ] && exit 0
+echo "deps: installing$missing" >&2
+SUDO=
+[ "$(id -u)" -eq 0 ] || SUDO=sudo
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+# shellcheck disable=SC2086
+$SUDO apt-get install -y -qq --no-install-recommends $missing > /tmp/dlsched-deps.log 2>&1 || {
+	tail -20 /tmp/dlsched-deps.log >&2
+	exit 1
+}
