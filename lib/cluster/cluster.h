@@ -1,0 +1,79 @@
+/*
+ * cluster.h: the cluster model every command shares (topology, GPU types,
+ * links), parsed from one SPEC argument.
+ *
+ * SPEC forms (dl_cluster_load decides by content, documented in
+ * dlsched-cluster(1)):
+ *   - shorthand RACKSxNODESxGPUS[:TYPE] joined by ',' ("2x16x8:v100,1x16x4:k80");
+ *     TYPE defaults to the first known type; built-in types (v100, p100, k80,
+ *     a100, ...) carry documented speed, memory and cost;
+ *   - a JSON file (GPU types with speed/memory/cost, racks, nodes, link
+ *     bandwidth and latency per tier);
+ *   - a Tiresias cluster_spec CSV (num_switch,num_node_p_switch,num_gpu_p_node,
+ *     num_cpu_p_node,mem_p_node): switches become racks;
+ *   - Gavel's V:P:K counts ("36:36:36") or its cluster_specs JSON;
+ *   - the Alibaba PAI machine table (pai_machine_spec.csv).
+ *
+ * Ownership: dl_cluster_load() returns a cluster the caller frees with
+ * dl_cluster_free(); all names and arrays inside belong to it. A cluster is
+ * immutable after loading; mutable free-GPU state lives in struct
+ * dl_cluster_state (see below), so one cluster can back many simulations.
+ */
+#ifndef DL_CLUSTER_H
+#define DL_CLUSTER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/common.h"
+
+/* Link tiers, narrowest first. A placement's tier is the widest it spans. */
+enum dl_tier { DL_TIER_NODE = 0, DL_TIER_RACK = 1, DL_TIER_CLUSTER = 2, DL_NTIERS = 3 };
+
+struct dl_gpu_type {
+	char *name;        /* "v100" */
+	double speed;      /* relative throughput, reference type = 1 */
+	double memory_gb;
+	double cost_per_hour; /* dollars per GPU-hour */
+};
+
+struct dl_link {
+	double bandwidth_gbps; /* per-GPU share of the link, gigabits per second */
+	double latency_us;
+};
+
+struct dl_node {
+	char *name;    /* "r0n3" unless the spec names it */
+	int rack;      /* index into racks */
+	int type;      /* index into types */
+	int gpus;      /* GPUs on this node */
+	int first_gpu; /* global index of its GPU 0 */
+	int cpus;      /* 0 when unknown */
+	double mem_gb; /* 0 when unknown */
+};
+
+struct dl_rack {
+	char *name;
+	int first_node, nnodes;
+};
+
+struct dl_cluster {
+	struct dl_gpu_type *types;
+	size_t ntypes;
+	struct dl_rack *racks;
+	size_t nracks;
+	struct dl_node *nodes;
+	size_t nnodes;
+	int total_gpus;
+	struct dl_link link[DL_NTIERS];
+	char *source; /* the SPEC text or file it came from, for messages */
+};
+
+int dl_cluster_load(const char *spec, struct dl_cluster **out, struct dl_err *err);
+void dl_cluster_free(struct dl_cluster *c);
+/* index of a GPU type by name (case-insensitive), or -1 */
+int dl_cluster_type_index(const struct dl_cluster *c, const char *name);
+/* GPUs of one type in the whole cluster */
+int dl_cluster_type_gpus(const struct dl_cluster *c, int type);
+
+#endif
