@@ -103,6 +103,13 @@ $(O)/man/%: man/%.scd
 	@mkdir -p $(dir $@)
 	$(Q)scdoc < $< > $@
 
+# dlsched-formats(5) is its head plus one fragment per stream (man/formats/*.scd),
+# so each command documents its own stream without editing a shared file.
+FORMAT_PARTS := $(sort $(wildcard man/formats/*.scd))
+$(O)/man/dlsched-formats.5: man/dlsched-formats.5.scd $(FORMAT_PARTS)
+	@mkdir -p $(dir $@)
+	$(Q)cat $^ | scdoc > $@
+
 man: $(MAN_PAGES)
 
 completions: $(O)/dlsched completions/gen.sh
