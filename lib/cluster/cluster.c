@@ -185,6 +185,8 @@ static int add_nodes(struct build *b, long long count, long long gpus, int type,
 	struct dl_rack *r = &c->racks[c->nracks - 1];
 	if (count < 0 || gpus < 0)
 		return dl_err_at(err, b->where, 0, "negative node or GPU count");
+	if (gpus > DL_NODE_MAX_GPUS)
+		return dl_err_at(err, b->where, 0, "more than %d GPUs on one node", DL_NODE_MAX_GPUS);
 	if (count > DL_CLUSTER_MAX_NODES || (long long)c->nnodes + count > DL_CLUSTER_MAX_NODES)
 		return dl_err_at(err, b->where, 0, "more than %d nodes", DL_CLUSTER_MAX_NODES);
 	if (gpus > DL_CLUSTER_MAX_GPUS || b->gpus + count * gpus > DL_CLUSTER_MAX_GPUS)
@@ -602,6 +604,8 @@ static int json_types(struct build *b, json_t *types, const char *text, struct d
 	static const char *const keys[] = {"name", "speed", "memory_gb", "cost_per_hour", NULL};
 	if (!json_is_array(types))
 		return dl_err_at(err, b->where, 0, "'types' must be an array");
+	if (json_array_size(types) > 64)
+		return dl_err_at(err, b->where, 0, "more than 64 GPU types");
 	size_t i;
 	json_t *t;
 	json_array_foreach(types, i, t)
@@ -706,7 +710,7 @@ static int json_racks(struct build *b, json_t *racks, const char *text, struct d
 				double mem = 0;
 				if (json_int(b, n, "count", nctx, DL_CLUSTER_MAX_NODES, &ncount,
 					     err) < 0 ||
-				    json_int(b, n, "gpus", nctx, 1 << 16, &gpus, err) < 0 ||
+				    json_int(b, n, "gpus", nctx, DL_NODE_MAX_GPUS, &gpus, err) < 0 ||
 				    json_int(b, n, "cpus", nctx, 1 << 20, &cpus, err) < 0 ||
 				    json_num(b, n, "mem_gb", nctx, 0, &mem, err) < 0)
 					return -1;

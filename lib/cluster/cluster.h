@@ -92,5 +92,6 @@ int dl_cluster_node_index(const struct dl_cluster *c, const char *name);
 /* Refuse specs larger than this (a typo such as 1000x1000x1000 is an error, not an OOM). */
 #define DL_CLUSTER_MAX_GPUS (1 << 24)
 #define DL_CLUSTER_MAX_NODES (1 << 21)
+#define DL_NODE_MAX_GPUS 1024
 
 #endif
