@@ -214,7 +214,8 @@ int dl_report_read_timeline(struct dl_report *rep, struct dl_reader *r, const ch
 	int c_pend = c_busy < 0 ? -1 : dl_reader_require(r, "pending", why, err);
 	if (c_pend < 0)
 		return -1;
-	struct label *l = &rep->labels[label_index(rep, label)];
+	size_t li = label_index(rep, label); /* may move rep->labels */
+	struct label *l = &rep->labels[li];
 	if (l->has_tl)
 		return dl_err_at(err, name, 0, "a second timeline for label '%s'", label);
 	l->has_tl = 1;
