@@ -136,9 +136,7 @@ static void csv_on_row(int term, void *ud)
 			r->line++;
 		return;
 	}
-	int blank = r->cur_n == 1 && r->cur.buf[r->cur_off[0]] == '\0' &&
-		    (r->ncols != 1 || r->cols == NULL);
-	if (!blank) {
+	{
 		DL_GROW(r->qrows, r->qrows_n + 1, r->qrows_alloc);
 		struct qrow *q = &r->qrows[r->qrows_n++];
 		q->first = r->qoff_n;
@@ -245,9 +243,15 @@ static int csv_open(struct dl_reader *r, struct dl_err *err)
 static int csv_next(struct dl_reader *r, struct dl_row *row, struct dl_err *err)
 {
 	struct qrow *q;
-	int rc = csv_next_raw(r, &q, err);
-	if (rc <= 0)
-		return rc;
+	int rc;
+	for (;;) {
+		rc = csv_next_raw(r, &q, err);
+		if (rc <= 0)
+			return rc;
+		/* a line of blanks is one empty field: skip it unless that is a valid row */
+		if (!(q->n == 1 && r->ncols != 1 && r->qbuf.buf[r->qoff[q->first]] == '\0'))
+			break;
+	}
 	if (q->n != r->ncols)
 		return dl_err_at(err, dl_reader_name(r), q->line, "expected %zu fields, got %zu",
 				 r->ncols, q->n);
