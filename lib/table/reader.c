@@ -38,7 +38,7 @@ struct dl_reader {
 	struct qrow {
 		size_t first, n;
 		long line;
-	} *qrows;
+	} * qrows;
 	size_t qrows_n, qrows_alloc, qnext;
 	char *chunk;
 
@@ -96,8 +96,8 @@ static int add_column(struct dl_reader *r, const char *name, size_t len, long li
 	if (len == 0)
 		return dl_err_at(err, dl_reader_name(r), line, "empty column name in header");
 	if (!strmap_putn(&r->colidx, name, len, (int64_t)r->ncols))
-		return dl_err_at(err, dl_reader_name(r), line, "duplicate column '%.*s'",
-				 (int)len, name);
+		return dl_err_at(err, dl_reader_name(r), line, "duplicate column '%.*s'", (int)len,
+				 name);
 	r->cols = xreallocarray(r->cols, r->ncols + 1, sizeof(*r->cols));
 	r->cols[r->ncols++] = xstrndup(name, len);
 	return 0;
@@ -196,8 +196,8 @@ static int csv_fill(struct dl_reader *r, struct dl_err *err)
 			return -1;
 		if (done < len) {
 			/* r->line is where the offending row starts */
-			return dl_err_at(err, dl_reader_name(r), r->line,
-					 "malformed CSV (%s)", csv_strerror(csv_error(&r->csv)));
+			return dl_err_at(err, dl_reader_name(r), r->line, "malformed CSV (%s)",
+					 csv_strerror(csv_error(&r->csv)));
 		}
 	}
 	return 0;
@@ -337,8 +337,7 @@ static int json_read_object(struct dl_reader *r, json_t **obj, struct dl_err *er
 	}
 }
 
-static int json_fill_row(struct dl_reader *r, json_t *obj, struct dl_row *row,
-			 struct dl_err *err)
+static int json_fill_row(struct dl_reader *r, json_t *obj, struct dl_row *row, struct dl_err *err)
 {
 	sb_reset(&r->jvals);
 	for (size_t i = 0; i < r->ncols; i++)
@@ -346,8 +345,7 @@ static int json_fill_row(struct dl_reader *r, json_t *obj, struct dl_row *row,
 	const char *key;
 	json_t *val;
 	/* first pass: values into jvals, offsets by column */
-	json_object_foreach(obj, key, val)
-	{
+	json_object_foreach (obj, key, val) {
 		int64_t *ci = strmap_get(&r->colidx, key);
 		if (!ci)
 			return dl_err_at(err, dl_reader_name(r), r->jlineno,
@@ -374,8 +372,7 @@ static int json_open(struct dl_reader *r, json_t **first, struct dl_err *err)
 		return rc;
 	const char *key;
 	json_t *val;
-	json_object_foreach(obj, key, val)
-	{
+	json_object_foreach (obj, key, val) {
 		if (add_column(r, key, strlen(key), r->jlineno, err)) {
 			json_decref(obj);
 			return -1;
@@ -486,13 +483,12 @@ const char *dl_field_str(const struct dl_row *row, int col)
 	return col < 0 ? "" : row->f[col];
 }
 
-static int bad_value(const struct dl_reader *r, const struct dl_row *row, int col,
-		     const char *what, struct dl_err *err)
+static int bad_value(const struct dl_reader *r, const struct dl_row *row, int col, const char *what,
+		     struct dl_err *err)
 {
 	const char *v = row->f[col];
 	if (!*v)
-		return dl_err_at(err, dl_reader_name(r), row->line, "empty %s value",
-				 r->cols[col]);
+		return dl_err_at(err, dl_reader_name(r), row->line, "empty %s value", r->cols[col]);
 	return dl_err_at(err, dl_reader_name(r), row->line, "bad %s value '%.64s'%s%s",
 			 r->cols[col], v, what ? ": " : "", what ? what : "");
 }
@@ -527,16 +523,16 @@ int dl_field_nonneg(const struct dl_reader *r, const struct dl_row *row, int col
 	return 0;
 }
 
-int dl_field_int64_opt(const struct dl_reader *r, const struct dl_row *row, int col,
-		       int64_t *out, struct dl_err *err)
+int dl_field_int64_opt(const struct dl_reader *r, const struct dl_row *row, int col, int64_t *out,
+		       struct dl_err *err)
 {
 	if (col < 0 || !row->f[col][0])
 		return 0;
 	return dl_field_int64(r, row, col, out, err);
 }
 
-int dl_field_double_opt(const struct dl_reader *r, const struct dl_row *row, int col,
-			double *out, struct dl_err *err)
+int dl_field_double_opt(const struct dl_reader *r, const struct dl_row *row, int col, double *out,
+			struct dl_err *err)
 {
 	if (col < 0 || !row->f[col][0])
 		return 0;
