@@ -17,14 +17,17 @@ enum {
 };
 
 static const struct dl_opt report_opts[] = {
-	{'f', "format", "FMT", "text, csv, json, markdown or html (default: by -o's suffix, else "
-			       "text on a terminal and csv otherwise)"},
+	{'f', "format", "FMT",
+	 "text, csv, json, markdown or html (default: by -o's suffix, else "
+	 "text on a terminal and csv otherwise)"},
 	{'o', "output", "PATH", "write to PATH atomically instead of standard output"},
 	{DL_OPT_INPUT_FORMAT, "input-format", "FMT", "input format: auto (default), csv or json"},
 	{'b', "baseline", "LABEL", "compare every label's average JCT and makespan to LABEL's"},
-	{'l', "label", "NAME", "label of the next input in order (repeatable; default: its policy "
-			       "column, else its file name)"},
-	{'t', "timeline", "FILE", "cluster timeline of the input in the same position (repeatable)"},
+	{'l', "label", "NAME",
+	 "label of the next input in order (repeatable; default: its policy "
+	 "column, else its file name)"},
+	{'t', "timeline", "FILE",
+	 "cluster timeline of the input in the same position (repeatable)"},
 	{OPT_GPUS, "gpus", "N", "GPUs in the cluster, for utilisation"},
 	{OPT_CLUSTER, "cluster", "SPEC", "the cluster, for utilisation (as in dlsched simulate)"},
 	{OPT_BY, "by", "CLASS", "also break rows down by 'gpus' (1, 2-4, 5-8, >8) or 'duration'"},
@@ -51,8 +54,9 @@ static int parse_format(const char *s, enum dl_report_format *f)
 		const char *name;
 		enum dl_report_format f;
 	} names[] = {
-		{"text", DL_REPORT_TEXT}, {"csv", DL_REPORT_CSV},	  {"json", DL_REPORT_JSON},
-		{"jsonl", DL_REPORT_JSON}, {"markdown", DL_REPORT_MARKDOWN}, {"md", DL_REPORT_MARKDOWN},
+		{"text", DL_REPORT_TEXT},	  {"csv", DL_REPORT_CSV},
+		{"json", DL_REPORT_JSON},	  {"jsonl", DL_REPORT_JSON},
+		{"markdown", DL_REPORT_MARKDOWN}, {"md", DL_REPORT_MARKDOWN},
 		{"html", DL_REPORT_HTML},
 	};
 	for (size_t i = 0; i < DL_ARRAY_SIZE(names); i++)
@@ -66,12 +70,16 @@ static int parse_format(const char *s, enum dl_report_format *f)
 /* the format an output path's suffix asks for, or -1 */
 static int format_of_path(const char *path)
 {
-	const char *dot = strrchr(path, '.');
-	const char *slash = strrchr(path, '/');
+	const char *base = strrchr(path, '/');
+	const char *dot = strrchr(base ? base : path, '.');
 	enum dl_report_format f;
-	if (!dot || (slash && dot < slash) || parse_format(dot + 1, &f))
-		return !dot ? -1 : !strcmp(dot, ".htm") ? DL_REPORT_HTML : !strcmp(dot, ".txt") ? DL_REPORT_TEXT : -1;
-	return (int)f;
+	if (!dot)
+		return -1;
+	if (!strcmp(dot, ".htm"))
+		return DL_REPORT_HTML;
+	if (!strcmp(dot, ".txt"))
+		return DL_REPORT_TEXT;
+	return parse_format(dot + 1, &f) ? -1 : (int)f;
 }
 
 /* "runs/fifo.csv.gz" -> "fifo" (the label of a file without a policy column) */
@@ -158,7 +166,8 @@ DL_COMMAND(report, "summarise results: JCT percentiles, makespan, utilisation, H
 				ro.by = DL_REPORT_BY_DURATION;
 			else
 				rc = dl_usage_error(
-					ctx, "bad --by value '%s' (expected gpus or duration)", arg);
+					ctx, "bad --by value '%s' (expected gpus or duration)",
+					arg);
 			break;
 		case OPT_TITLE:
 			page.title = arg;
@@ -178,7 +187,8 @@ DL_COMMAND(report, "summarise results: JCT percentiles, makespan, utilisation, H
 	if (!rc && nlabels > nfiles)
 		rc = dl_usage_error(ctx, "%zu --label options for %zu inputs", nlabels, nfiles);
 	if (!rc && ntimelines > nfiles)
-		rc = dl_usage_error(ctx, "%zu --timeline options for %zu inputs", ntimelines, nfiles);
+		rc = dl_usage_error(ctx, "%zu --timeline options for %zu inputs", ntimelines,
+				    nfiles);
 	if (!rc && cluster && ro.capacity > 0)
 		rc = dl_usage_error(ctx, "--cluster and --gpus both give the cluster size");
 	struct dl_err err = DL_ERR_INIT;
@@ -218,7 +228,8 @@ DL_COMMAND(report, "summarise results: JCT percentiles, makespan, utilisation, H
 		dl_reader_close(r);
 	}
 	if (!rc && dl_report_compute(rep, &ro, &err))
-		rc = err.code == DL_EXIT_USAGE ? dl_usage_error(ctx, "%s", err.msg) : dl_fail(ctx, &err);
+		rc = err.code == DL_EXIT_USAGE ? dl_usage_error(ctx, "%s", err.msg)
+					       : dl_fail(ctx, &err);
 
 	struct dl_output *out = NULL;
 	if (!rc) {

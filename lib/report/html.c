@@ -68,15 +68,23 @@ static void xml_escape(struct strbuf *sb, const char *s)
 			continue;
 		}
 		/* a well-formed multi-byte sequence is copied, anything else is U+FFFD */
-		size_t len = c >= 0xf0 && c <= 0xf4 ? 4 : c >= 0xe0 ? 3 : c >= 0xc2 && c < 0xe0 ? 2 : 0;
+		size_t len = 0;
+		if (c >= 0xc2 && c < 0xe0)
+			len = 2;
+		else if (c >= 0xe0 && c < 0xf0)
+			len = 3;
+		else if (c >= 0xf0 && c <= 0xf4)
+			len = 4;
 		size_t k = 1;
 		uint32_t cp = len == 4 ? c & 0x07 : len == 3 ? c & 0x0f : c & 0x1f;
 		while (len && k < len && (p[k] & 0xc0) == 0x80) {
 			cp = (cp << 6) | (p[k] & 0x3f);
 			k++;
 		}
-		int ok = len && k == len && !(len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp < 0xe000))) &&
-			 !(len == 4 && (cp < 0x10000 || cp > 0x10ffff)) && cp != 0xfffe && cp != 0xffff;
+		int ok = len && k == len &&
+			 !(len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp < 0xe000))) &&
+			 !(len == 4 && (cp < 0x10000 || cp > 0x10ffff)) && cp != 0xfffe &&
+			 cp != 0xffff;
 		if (ok)
 			sb_add(sb, p, len);
 		else
@@ -182,8 +190,8 @@ static void svg_axes(struct strbuf *sb, const struct axis *x, const struct axis 
 	int n = axis_ticks(y, t);
 	for (int i = 0; i < n; i++) {
 		double py = px(y, t[i]);
-		sb_addf(sb, "<line class=\"grid\" x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\"/>\n", ML,
-			py, CW - MR, py);
+		sb_addf(sb, "<line class=\"grid\" x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\"/>\n",
+			ML, py, CW - MR, py);
 		sb_addf(sb, "<text class=\"tick\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\">", ML - 6,
 			py + 4);
 		if (ypercent)
@@ -195,15 +203,15 @@ static void svg_axes(struct strbuf *sb, const struct axis *x, const struct axis 
 	n = axis_ticks(x, t);
 	for (int i = 0; i < n; i++) {
 		double pxx = px(x, t[i]);
-		sb_addf(sb, "<line class=\"grid\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/>\n", pxx,
-			MT, pxx, CH - MB);
+		sb_addf(sb, "<line class=\"grid\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/>\n",
+			pxx, MT, pxx, CH - MB);
 		sb_addf(sb, "<text class=\"tick\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">", pxx,
 			CH - MB + 16);
 		fmt_tick(sb, t[i]);
 		sb_addstr(sb, "</text>\n");
 	}
-	sb_addf(sb, "<rect class=\"frame\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"/>\n", ML, MT,
-		CW - ML - MR, CH - MT - MB);
+	sb_addf(sb, "<rect class=\"frame\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"/>\n", ML,
+		MT, CW - ML - MR, CH - MT - MB);
 	sb_addf(sb, "<text class=\"axis\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">",
 		(ML + CW - MR) / 2, CH - 8);
 	xml_escape(sb, xtitle);
@@ -292,8 +300,8 @@ static void cdf_chart(struct strbuf *sb, const struct dl_report *rep, int which)
 }
 
 /* time-weighted averages of a step function over B equal buckets of [t0, t1] */
-static void bucketize(const double *t, const double *v, size_t n, double t0, double t1,
-		      double *out, double *cover, size_t B)
+static void bucketize(const double *t, const double *v, size_t n, double t0, double t1, double *out,
+		      double *cover, size_t B)
 {
 	memset(out, 0, B * sizeof(*out));
 	memset(cover, 0, B * sizeof(*cover));
@@ -350,7 +358,10 @@ static void timeline_chart(struct strbuf *sb, const struct dl_report *rep, int p
 	const char *id = pending ? "pending-time" : "util-time";
 	svg_open(sb, id, pending ? "pending jobs over time" : "GPU utilisation over time");
 	svg_axes(sb, &x, &y, tdiv > 1 ? "time (h)" : "time (s)",
-		 pending ? "pending jobs" : frac ? "GPU utilisation" : "busy GPUs", frac);
+		 pending ? "pending jobs"
+		 : frac	 ? "GPU utilisation"
+			 : "busy GPUs",
+		 frac);
 	double *out = xmalloc(TL_BUCKETS * sizeof(*out));
 	double *cover = xmalloc(TL_BUCKETS * sizeof(*cover));
 	for (size_t i = 0; i < ns; i++) {
@@ -406,8 +417,8 @@ static void bar_chart(struct strbuf *sb, const struct dl_report *rep)
 	int n = axis_ticks(&x, t);
 	for (int i = 0; i < n; i++) {
 		double pxx = px(&x, t[i]);
-		sb_addf(sb, "<line class=\"grid\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/>\n", pxx,
-			MT - 4, pxx, h - 26);
+		sb_addf(sb, "<line class=\"grid\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/>\n",
+			pxx, MT - 4, pxx, h - 26);
 		sb_addf(sb, "<text class=\"tick\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">", pxx,
 			h - 12);
 		fmt_tick(sb, t[i]);
@@ -420,18 +431,20 @@ static void bar_chart(struct strbuf *sb, const struct dl_report *rep)
 		if (strcmp(r->cls, "all"))
 			continue;
 		int y0 = MT + (int)li * (bh + 10);
-		sb_addf(sb, "<text class=\"barlabel\" x=\"%d\" y=\"%d\" text-anchor=\"end\">", lw - 8,
-			y0 + bh / 2 + 5);
+		sb_addf(sb, "<text class=\"barlabel\" x=\"%d\" y=\"%d\" text-anchor=\"end\">",
+			lw - 8, y0 + bh / 2 + 5);
 		xml_escape(sb, r->label);
 		sb_addstr(sb, "</text>\n");
 		if (isnan(r->avg_jct)) {
-			sb_addf(sb, "<text class=\"barvalue\" x=\"%d\" y=\"%d\">no finished jobs</text>\n",
+			sb_addf(sb,
+				"<text class=\"barvalue\" x=\"%d\" y=\"%d\">no finished jobs</text>\n",
 				lw + 6, y0 + bh / 2 + 5);
 		} else {
 			double w = px(&x, r->avg_jct) - lw;
 			sb_addstr(sb, "<rect class=\"bar\" data-label=\"");
 			xml_escape(sb, r->label);
-			sb_addf(sb, "\" x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\"/>\n",
+			sb_addf(sb,
+				"\" x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\"/>\n",
 				lw, y0, w > 0.5 ? w : 0.5, bh, color(li));
 			struct strbuf v = STRBUF_INIT;
 			char buf[DL_NUM_BUF];
@@ -539,15 +552,15 @@ static void summary_table(struct strbuf *sb, const struct dl_report *rep)
 	sb_release(&notes);
 }
 
-void dl_report_write_html(const struct dl_report *rep, FILE *fp,
-			  const struct dl_report_page *page)
+void dl_report_write_html(const struct dl_report *rep, FILE *fp, const struct dl_report_page *page)
 {
 	const char *title = page && page->title ? page->title : "dlsched report";
 	struct strbuf sb = STRBUF_INIT;
-	sb_addstr(&sb, "<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\">\n"
-		       "<head>\n<meta charset=\"utf-8\"/>\n"
-		       "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n"
-		       "<title>");
+	sb_addstr(&sb,
+		  "<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\">\n"
+		  "<head>\n<meta charset=\"utf-8\"/>\n"
+		  "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n"
+		  "<title>");
 	xml_escape(&sb, title);
 	sb_addf(&sb, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<main>\n<header>\n<h1>", css);
 	xml_escape(&sb, title);

@@ -10,8 +10,8 @@
 
 enum dl_col_kind {
 	DL_COL_STR = 0, /* const char * */
-	DL_COL_INT,     /* int64_t */
-	DL_COL_TIME,    /* seconds */
+	DL_COL_INT,	/* int64_t */
+	DL_COL_TIME,	/* seconds */
 	DL_COL_PERCENT, /* fraction shown as a percentage */
 	DL_COL_RATIO,
 	DL_COL_SPEEDUP,

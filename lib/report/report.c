@@ -137,8 +137,8 @@ static int req_num(const struct dl_reader *r, const struct dl_row *row, int col,
 		      : dl_field_double(r, row, col, out, err);
 }
 
-static int opt_count(const struct dl_reader *r, const struct dl_row *row, int col,
-		     int64_t *out, struct dl_err *err)
+static int opt_count(const struct dl_reader *r, const struct dl_row *row, int col, int64_t *out,
+		     struct dl_err *err)
 {
 	*out = 0;
 	if (dl_field_int64_opt(r, row, col, out, err))
@@ -306,13 +306,12 @@ static double timeline_util(const struct timeline *t, double capacity)
  * Metrics of the jobs of l in class cls (-1 = all). When keep is set the
  * sorted JCT and delay arrays are handed to l for the charts.
  */
-static void metrics(struct label *l, enum dl_report_by by, int cls, double capacity,
-		    int keep, struct dl_report_row *row)
+static void metrics(struct label *l, enum dl_report_by by, int cls, double capacity, int keep,
+		    struct dl_report_row *row)
 {
 	memset(row, 0, sizeof(*row));
 	row->label = l->name;
-	row->cls = cls < 0 ? "all"
-			   : (by == DL_REPORT_BY_GPUS ? gpu_classes : dur_classes)[cls];
+	row->cls = cls < 0 ? "all" : (by == DL_REPORT_BY_GPUS ? gpu_classes : dur_classes)[cls];
 	double *jct = xmalloc((l->njobs ? l->njobs : 1) * sizeof(*jct));
 	double *qd = xmalloc((l->njobs ? l->njobs : 1) * sizeof(*qd));
 	double *slow = xmalloc((l->njobs ? l->njobs : 1) * sizeof(*slow));
@@ -388,8 +387,7 @@ static double ratio(double base, double v)
 	return base / v;
 }
 
-int dl_report_compute(struct dl_report *rep, const struct dl_report_opts *opts,
-		      struct dl_err *err)
+int dl_report_compute(struct dl_report *rep, const struct dl_report_opts *opts, struct dl_err *err)
 {
 	if (rep->computed)
 		return dl_err_set(err, DL_EXIT_DATA, "report computed twice");
@@ -400,8 +398,9 @@ int dl_report_compute(struct dl_report *rep, const struct dl_report_opts *opts,
 			struct strbuf sb = STRBUF_INIT;
 			for (size_t i = 0; i < rep->nlabels; i++)
 				sb_addf(&sb, "%s'%s'", i ? ", " : "", rep->labels[i].name);
-			dl_err_set(err, DL_EXIT_USAGE, "--baseline '%s' is not a label (labels: %s)",
-				   opts->baseline, sb.buf);
+			dl_err_set(err, DL_EXIT_USAGE,
+				   "--baseline '%s' is not a label (labels: %s)", opts->baseline,
+				   sb.buf);
 			sb_release(&sb);
 			return -1;
 		}

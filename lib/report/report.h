@@ -97,8 +97,7 @@ const char *dl_report_label(const struct dl_report *rep, size_t i);
  * Compute the rows. Fails (exit code 2, a usage error) when opts->baseline
  * names no label. May be called once.
  */
-int dl_report_compute(struct dl_report *rep, const struct dl_report_opts *opts,
-		      struct dl_err *err);
+int dl_report_compute(struct dl_report *rep, const struct dl_report_opts *opts, struct dl_err *err);
 size_t dl_report_nrows(const struct dl_report *rep);
 const struct dl_report_row *dl_report_row(const struct dl_report *rep, size_t i);
 
@@ -107,8 +106,7 @@ void dl_report_write_stream(const struct dl_report *rep, struct dl_writer *w);
 /* Write the rows as an aligned text table or a Markdown table. */
 void dl_report_write_table(const struct dl_report *rep, FILE *fp, enum dl_report_format fmt);
 /* Write one self-contained HTML page (well-formed XML) with inline SVG charts. */
-void dl_report_write_html(const struct dl_report *rep, FILE *fp,
-			  const struct dl_report_page *page);
+void dl_report_write_html(const struct dl_report *rep, FILE *fp, const struct dl_report_page *page);
 
 /* ---- statistics (stats.c), exported for tests and other commands ---- */
 
