@@ -543,7 +543,7 @@ static void summary_table(struct strbuf *sb, const struct dl_report *rep)
 	}
 	sb_addstr(sb, "</tbody></table></div>\n");
 	struct strbuf notes = STRBUF_INIT;
-	dl_report_notes(rep, &notes);
+	dl_report_notes(rep, &notes, 0);
 	if (notes.len) {
 		sb_addstr(sb, "<p class=\"note\">");
 		xml_escape(sb, notes.buf);

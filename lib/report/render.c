@@ -155,13 +155,19 @@ static void md_escape(struct strbuf *sb, const char *s)
 	}
 }
 
-void dl_report_notes(const struct dl_report *rep, struct strbuf *sb)
+void dl_report_notes(const struct dl_report *rep, struct strbuf *sb, int markdown)
 {
 	for (size_t i = 0; i < dl_report_nrows(rep); i++) {
 		const struct dl_report_row *r = dl_report_row(rep, i);
 		if (strcmp(r->cls, "all") || r->finished)
 			continue;
-		sb_addf(sb, "%s: no finished jobs (%lld submitted, %lld started)\n", r->label,
+		if (markdown) {
+			sb_addstr(sb, "- ");
+			md_escape(sb, r->label);
+		} else {
+			sb_addstr(sb, r->label);
+		}
+		sb_addf(sb, ": no finished jobs (%lld submitted, %lld started)\n",
 			(long long)r->jobs, (long long)r->started);
 	}
 }
@@ -240,7 +246,7 @@ void dl_report_write_table(const struct dl_report *rep, FILE *fp, enum dl_report
 		sb_release(&line);
 	}
 	struct strbuf notes = STRBUF_INIT;
-	dl_report_notes(rep, &notes);
+	dl_report_notes(rep, &notes, fmt == DL_REPORT_MARKDOWN);
 	if (notes.len) {
 		fputc('\n', fp);
 		fputs(notes.buf, fp);

@@ -71,6 +71,18 @@ run report_err_gpus 2 "dl report --gpus 0 $R/fifo.csv"
 printf 'time,busy_gpus,running,pending\n0,1,1,0\n9,2,1,0\n3,0,0,0\n' > back.csv
 run report_err_timeline 1 "dl report -t back.csv $R/fifo.csv"
 
+run report_err_cluster 1 "dl report --cluster 0x1x4 $R/fifo.csv"
+expect report_err_cluster_says "grep -q '0x1x4' err"
+# on a terminal the default is the aligned text table (script(1) gives a pty)
+if command -v script > /dev/null; then
+	run report_tty_text 0 "script -qec 'TERM=dumb $DLSCHED report $R/fifo.csv' /dev/null"
+	expect report_tty_is_text "grep -q '^label  jobs  finished' out"
+else
+	skip report_tty_text "script(1) not installed"
+fi
+run report_o_json 0 "dl report -o r.jsonl $R/fifo.csv && head -c 18 r.jsonl"
+expect_eq report_o_json_is_json '{"label":"fifo","j' "$(cat out)"
+
 # --cluster takes the GPU count of any cluster SPEC (1 rack x 1 node x 4 GPUs = 4)
 run report_cluster 0 "dl report --cluster 1x1x4:v100 $R/fifo.csv | cut -d, -f12"
 expect_eq report_cluster_util "0.7013888888888888" "$(tail -1 out)"
