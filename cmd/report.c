@@ -17,20 +17,15 @@ enum {
 };
 
 static const struct dl_opt report_opts[] = {
-	{'f', "format", "FMT",
-	 "text, csv, json, markdown or html (default: by -o's suffix, else "
-	 "text on a terminal and csv otherwise)"},
-	{'o', "output", "PATH", "write to PATH atomically instead of standard output"},
+	{'f', "format", "FMT", "text, csv, json, markdown or html (default: see the man page)"},
+	{'o', "output", "PATH", "write to PATH atomically (its suffix can set the format)"},
 	{DL_OPT_INPUT_FORMAT, "input-format", "FMT", "input format: auto (default), csv or json"},
-	{'b', "baseline", "LABEL", "compare every label's average JCT and makespan to LABEL's"},
-	{'l', "label", "NAME",
-	 "label of the next input in order (repeatable; default: its policy "
-	 "column, else its file name)"},
-	{'t', "timeline", "FILE",
-	 "cluster timeline of the input in the same position (repeatable)"},
+	{'b', "baseline", "LABEL", "speedups of average JCT and makespan against LABEL"},
+	{'l', "label", "NAME", "label of the inputs in order (repeatable)"},
+	{'t', "timeline", "FILE", "timeline of the input in the same position (repeatable)"},
 	{OPT_GPUS, "gpus", "N", "GPUs in the cluster, for utilisation"},
 	{OPT_CLUSTER, "cluster", "SPEC", "the cluster, for utilisation (as in dlsched simulate)"},
-	{OPT_BY, "by", "CLASS", "also break rows down by 'gpus' (1, 2-4, 5-8, >8) or 'duration'"},
+	{OPT_BY, "by", "CLASS", "also rows per class: gpus (1, 2-4, 5-8, >8) or duration"},
 	{OPT_TITLE, "title", "TEXT", "title of the HTML page"},
 	{OPT_DATE, "date", "TEXT", "date line of the HTML page (e.g. the night it covers)"},
 	{0, NULL, NULL, NULL},
@@ -178,8 +173,12 @@ DL_COMMAND(report, "summarise results: JCT percentiles, makespan, utilisation, H
 		}
 	}
 	dl_opt_end(&st);
-	if (c == DL_OPT_EXIT)
-		rc = st.exit_code;
+	if (c == DL_OPT_EXIT || rc) {
+		/* --help, --list-options or a usage error: nothing is read */
+		free(labels);
+		free(timelines);
+		return c == DL_OPT_EXIT ? st.exit_code : rc;
+	}
 
 	char *stdin_only[] = {"-"};
 	char **files = st.optind < argc ? argv + st.optind : stdin_only;
