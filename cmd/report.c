@@ -17,7 +17,8 @@ enum {
 };
 
 static const struct dl_opt report_opts[] = {
-	{'f', "format", "FMT", "text, csv, json, markdown or html (default: see the man page)"},
+	{'f', "format", "FMT",
+	 "text, csv, json, markdown or html (default: text on a terminal, else csv)"},
 	{'o', "output", "PATH", "write to PATH atomically (its suffix can set the format)"},
 	{DL_OPT_INPUT_FORMAT, "input-format", "FMT", "input format: auto (default), csv or json"},
 	{'b', "baseline", "LABEL", "speedups of average JCT and makespan against LABEL"},
