@@ -111,11 +111,11 @@ void dl_report_write_html(const struct dl_report *rep, FILE *fp, const struct dl
 /* ---- statistics (stats.c), exported for tests and other commands ---- */
 
 /* nearest-rank percentile of n ascending values, 0 < p <= 100; NaN when n == 0 */
-double dl_percentile_sorted(const double *v, size_t n, double p);
+double dl_report_percentile(const double *v, size_t n, double p);
 /* Jain's fairness index of n values; NaN when n == 0 or all are 0 */
-double dl_jain_index(const double *v, size_t n);
+double dl_report_jain(const double *v, size_t n);
 /* sort ascending (no NaN allowed) */
-void dl_sort_doubles(double *v, size_t n);
+void dl_report_sort(double *v, size_t n);
 
 /* ---- internals shared by the renderers (report.c) ---- */
 

@@ -5,7 +5,7 @@
 
 #include "report/report.h"
 
-double dl_percentile_sorted(const double *v, size_t n, double p)
+double dl_report_percentile(const double *v, size_t n, double p)
 {
 	if (!n || !(p > 0) || p > 100)
 		return NAN;
@@ -21,7 +21,7 @@ double dl_percentile_sorted(const double *v, size_t n, double p)
 	return v[rank - 1];
 }
 
-double dl_jain_index(const double *v, size_t n)
+double dl_report_jain(const double *v, size_t n)
 {
 	if (!n)
 		return NAN;
@@ -63,7 +63,7 @@ static double undkey(uint64_t k)
  * Passes whose digit is the same for every key are skipped (common: the
  * sign and exponent bits of similar values).
  */
-void dl_sort_doubles(double *v, size_t n)
+void dl_report_sort(double *v, size_t n)
 {
 	if (n < 2048) {
 		qsort(v, n, sizeof(*v), cmp_double);
