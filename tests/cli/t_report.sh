@@ -63,6 +63,10 @@ run report_err_empty 1 "dl report empty.csv"
 run report_err_header 1 "dl report header.csv"
 run report_err_missing 1 "dl report nodur.csv"
 run report_err_value 1 "dl report badgpus.csv"
+printf '{"id":1,"submit":0,"gpus":1,"duration":5,"start":0,"end":5}\n{"id":2,"gpus":1,"duration":5,"start":0,"end":5}\n' > nosubmit.jsonl
+run report_err_row_missing 1 "dl report nosubmit.jsonl"
+printf 'id,submit,gpus,duration,start,end\n1,0,1,5,0,5\n2,0,1,5\n' > short.csv
+run report_err_short_row 1 "dl report short.csv"
 run report_err_baseline 2 "dl report -b nope $R/fifo.csv $R/las.csv"
 run report_err_by 2 "dl report --by size $R/fifo.csv"
 run report_err_format 2 "dl report -f pdf $R/fifo.csv"
