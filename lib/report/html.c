@@ -93,6 +93,26 @@ static void xml_escape(struct strbuf *sb, const char *s)
 	}
 }
 
+/* at most max code points of s (escaped), the last one an ellipsis when cut; full in <title> */
+static void short_label(struct strbuf *sb, const char *s, size_t max)
+{
+	size_t n = 0, cut = 0;
+	for (size_t i = 0; s[i]; i++)
+		if (((unsigned char)s[i] & 0xc0) != 0x80 && ++n == max)
+			cut = i;
+	if (n <= max) {
+		xml_escape(sb, s);
+		return;
+	}
+	sb_addstr(sb, "<title>");
+	xml_escape(sb, s);
+	sb_addstr(sb, "</title>");
+	char *head = xstrndup(s, cut);
+	xml_escape(sb, head);
+	free(head);
+	sb_addstr(sb, "\xe2\x80\xa6");
+}
+
 /* a tick label: 1500 -> "1.5k" */
 static void fmt_tick(struct strbuf *sb, double v)
 {
@@ -433,7 +453,7 @@ static void bar_chart(struct strbuf *sb, const struct dl_report *rep)
 		int y0 = MT + (int)li * (bh + 10);
 		sb_addf(sb, "<text class=\"barlabel\" x=\"%d\" y=\"%d\" text-anchor=\"end\">",
 			lw - 8, y0 + bh / 2 + 5);
-		xml_escape(sb, r->label);
+		short_label(sb, r->label, 20);
 		sb_addstr(sb, "</text>\n");
 		if (isnan(r->avg_jct)) {
 			sb_addf(sb,
