@@ -317,14 +317,15 @@ static void metrics(struct label *l, enum dl_report_by by, int cls, double capac
 	double *slow = xmalloc((l->njobs ? l->njobs : 1) * sizeof(*slow));
 	size_t nj = 0, nq = 0, ns = 0;
 	double sum_jct = 0, sum_qd = 0, busy = 0, min_submit = INFINITY, max_end = -INFINITY;
-	int64_t pre = 0, mig = 0, jobs = 0;
+	double pre = 0, mig = 0; /* sums of any int64 counts cannot overflow a double */
+	int64_t jobs = 0;
 	for (size_t i = 0; i < l->njobs; i++) {
 		const struct job *j = &l->jobs[i];
 		if (cls >= 0 && class_of(by, j) != cls)
 			continue;
 		jobs++;
-		pre += j->preemptions;
-		mig += j->migrations;
+		pre += (double)j->preemptions;
+		mig += (double)j->migrations;
 		if (j->submit < min_submit)
 			min_submit = j->submit;
 		if (!isnan(j->run_time))
@@ -355,8 +356,8 @@ static void metrics(struct label *l, enum dl_report_by by, int cls, double capac
 	row->makespan = nj ? max_end - min_submit : NAN;
 	row->avg_queue_delay = nq ? sum_qd / (double)nq : NAN;
 	row->p95_queue_delay = dl_report_percentile(qd, nq, 95);
-	row->preemptions_per_job = jobs ? (double)pre / (double)jobs : NAN;
-	row->migrations_per_job = jobs ? (double)mig / (double)jobs : NAN;
+	row->preemptions_per_job = jobs ? pre / (double)jobs : NAN;
+	row->migrations_per_job = jobs ? mig / (double)jobs : NAN;
 	row->jain_slowdown = dl_report_jain(slow, ns);
 	row->utilization = NAN;
 	if (cls < 0) {
