@@ -319,6 +319,14 @@ static void cdf_chart(struct strbuf *sb, const struct dl_report *rep, int which)
 	sb_addstr(sb, "</svg>\n");
 }
 
+/* the bucket of a fractional position, clamped (never a float-to-int overflow) */
+static size_t bucket(double f, size_t B)
+{
+	if (!(f >= 0))
+		return 0;
+	return f >= (double)B ? B - 1 : (size_t)f;
+}
+
 /* time-weighted averages of a step function over B equal buckets of [t0, t1] */
 static void bucketize(const double *t, const double *v, size_t n, double t0, double t1, double *out,
 		      double *cover, size_t B)
@@ -330,11 +338,7 @@ static void bucketize(const double *t, const double *v, size_t n, double t0, dou
 		double a = t[i], b = t[i + 1];
 		if (!(b > a))
 			continue;
-		size_t ka = (size_t)((a - t0) / bw), kb = (size_t)((b - t0) / bw);
-		if (ka >= B)
-			ka = B - 1;
-		if (kb >= B)
-			kb = B - 1;
+		size_t ka = bucket((a - t0) / bw, B), kb = bucket((b - t0) / bw, B);
 		for (size_t k = ka; k <= kb; k++) {
 			double lo = t0 + (double)k * bw, hi = lo + bw;
 			double s = a > lo ? a : lo, e = b < hi ? b : hi;
