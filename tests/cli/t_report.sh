@@ -100,6 +100,12 @@ if command -v xmllint > /dev/null; then
 else
 	skip report_html_xml "xmllint not installed (libxml2-utils)"
 fi
+# and valid HTML: HTML Tidy finds neither errors nor warnings (exit 0)
+if command -v tidy > /dev/null; then
+	expect report_html_tidy "tidy -e -q page.html"
+else
+	skip report_html_tidy "tidy not installed"
+fi
 # one JCT CDF path per label with finished jobs (fifo, las, srtf; stuck has none)
 expect_eq report_html_cdf_paths 3 "$(grep -o 'class="cdf-jct"' page.html | wc -l)"
 run report_html_same 0 "dl report -f html --title 'Nightly <test> & co' --date 2026-11-21 -b fifo --gpus 4 -t $R/fifo.timeline.csv $ALL | cmp - page.html"
