@@ -252,7 +252,8 @@ static void legend(struct strbuf *sb, const struct dl_report *rep, const char *w
 		dl_report_series(rep, i, &s);
 		if (what && !strcmp(what, "timeline") && s.ntl < 2)
 			continue; /* only the labels drawn */
-		sb_addf(sb, "<li><span class=\"swatch\" style=\"background:%s\">&#160;</span>", color(i));
+		sb_addf(sb, "<li><span class=\"swatch\" style=\"background:%s\">&#160;</span>",
+			color(i));
 		xml_escape(sb, s.label);
 		if (what && !strcmp(what, "jct") && !s.njct)
 			sb_addstr(sb, " <em>(no finished jobs)</em>");
@@ -525,9 +526,10 @@ static const char css[] =
 	".chart .barvalue{font-size:12px;fill:#2a3142}\n"
 	".chart path{fill:none;stroke-width:2;stroke-linejoin:round}\n"
 	".legend{list-style:none;margin:6px 0 0;padding:0;font-size:13px}\n"
-	".legend li{display:inline-block;margin:0 16px 4px 0}\n"
+	".legend li{display:inline-flex;align-items:center;margin:0 16px 4px 0}\n"
+	".legend em{margin-left:4px;color:#5b6475}\n"
 	".swatch{display:inline-block;width:12px;height:12px;border-radius:2px;"
-	"margin-right:6px;vertical-align:-1px;font-size:0;line-height:0}\n"
+	"margin-right:6px;font-size:0;line-height:0;flex:none}\n"
 	".note{color:#8a3b12;font-size:13px;margin:8px 0 0}\n"
 	"footer{color:#5b6475;font-size:12px;margin-top:8px}\n";
 
