@@ -48,6 +48,9 @@ run report_stdin 0 "dl report < $R/stuck.csv | cut -d, -f1-3"
 expect_eq report_stdin_label "stdin,2,0" "$(tail -1 out)"
 run report_pooled 0 "dl report $R/fifo.csv $R/fifo.csv | cut -d, -f1-4"
 expect_eq report_pooled_rows "fifo,8,8,225" "$(tail -1 out)"
+# UTF-8 labels line up by characters, not bytes
+printf 'id,submit,gpus,duration,start,end,policy\n1,0,1,5,0,5,\303\251t\303\251\n2,0,1,5,0,7,ab\n' > utf8.csv
+run report_text_utf8 0 "dl report -f text utf8.csv"
 # the format follows -o's suffix; -o writes atomically
 run report_o_md 0 "dl report -o r.md $R/fifo.csv && head -1 r.md"
 expect report_o_md_is_md "grep -q '^| label ' r.md"
