@@ -47,6 +47,7 @@ static int solve_captured(struct dl_lp *lp, const struct dl_lp_opts *o, struct d
 	*err_bytes = lseek(fe, 0, SEEK_END);
 	ssize_t n = pread(fe, errbuf, errbuf_len - 1, 0);
 	errbuf[n > 0 ? n : 0] = 0;
+	close(fo);
 	close(fe);
 	unlink(on);
 	unlink(en);
