@@ -420,9 +420,9 @@ static int max_sum(const struct dl_alloc_problem *p, const struct dl_alloc_opts 
 			 !strcmp(dl_lp_info(b.lp)->status, "infeasible");
 	if (infeasible && nslo && o->strict_slo) {
 		dl_err_set(err, DL_EXIT_NOSOL,
-			   "no solution: the problem is infeasible (the SLOs of %d jobs cannot "
-			   "all be met)",
-			   nslo);
+			   "no solution: the problem is infeasible (the SLOs cannot all be met; "
+			   "%d job%s one)",
+			   nslo, nslo == 1 ? " has" : "s have");
 	} else if (infeasible && nslo) {
 		/* Gavel's fallback: without the deadlines the problem is always feasible */
 		for (size_t i = 0; i < p->njobs; i++)
@@ -1200,6 +1200,10 @@ int dl_alloc_solve(const struct dl_alloc_problem *p, const struct dl_alloc_opts 
 					  "no solution: job '%s' has no throughput on any GPU "
 					  "type of the cluster",
 					  p->jobs[i].id);
+	}
+	if (!p->njobs) {
+		res->objective_name = "no jobs";
+		return 0;
 	}
 	int rc = o->partitions > 1 && p->njobs > 1 ? solve_partitioned(p, o, res, err)
 						   : solve_one(p, o, res, err);

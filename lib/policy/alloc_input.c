@@ -159,8 +159,11 @@ int dl_alloc_read_jobs(struct dl_reader *r, const struct dl_alloc_tputs *tt,
 	double *tput = xcalloc(n + 1, sizeof(double));
 	const char *name = dl_reader_name(r);
 	int rc = 0, got = 0, any_tcol = 0;
+	size_t C = 0;
 
 	c.tput = xcalloc(n + 1, sizeof(int));
+	if (!dl_reader_ncols(r)) /* empty input: no jobs */
+		goto done;
 	c.id = dl_reader_require(r, "id", "in a jobs stream", err);
 	c.gpus = c.id < 0 ? -1 : dl_reader_require(r, "gpus", "in a jobs stream", err);
 	if (c.gpus < 0)
@@ -267,7 +270,7 @@ int dl_alloc_read_jobs(struct dl_reader *r, const struct dl_alloc_tputs *tt,
 	if (got < 0)
 		rc = -1;
 	/* pair throughputs between the classes present */
-	size_t C = p->nclasses;
+	C = p->nclasses;
 	if (!rc && tt && tt->has_pairs && C) {
 		p->pair_self = xcalloc(C * C * n, sizeof(double));
 		p->pair_other = xcalloc(C * C * n, sizeof(double));
@@ -293,6 +296,7 @@ int dl_alloc_read_jobs(struct dl_reader *r, const struct dl_alloc_tputs *tt,
 					}
 				}
 	}
+done:
 	for (size_t k = 0; k < C; k++)
 		free(class_model[k]);
 	free(class_model);
@@ -443,7 +447,8 @@ static int apply_weight(void *ctx, const char *name, double v, struct dl_err *er
 	if (!(v > 0))
 		return dl_err_set(err, DL_EXIT_USAGE, "--entity-weights: weight of '%s' must be > 0",
 				  name);
-	p->entity_weight[dl_alloc_problem_entity(p, name)] = v;
+	int e = dl_alloc_problem_entity(p, name); /* may move entity_weight */
+	p->entity_weight[e] = v;
 	return 0;
 }
 
