@@ -254,7 +254,8 @@ static void build(struct dl_lp *lp)
 		glp_set_obj_coef(p, (int)j, c->obj);
 	}
 	/* GLPK rejects duplicate (row, col) entries: sum them */
-	qsort(lp->trip, lp->ntrip, sizeof(*lp->trip), cmp_trip);
+	if (lp->ntrip)
+		qsort(lp->trip, lp->ntrip, sizeof(*lp->trip), cmp_trip);
 	size_t n = 0;
 	for (size_t k = 0; k < lp->ntrip; k++) {
 		if (n && lp->trip[n - 1].row == lp->trip[k].row &&

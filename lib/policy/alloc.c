@@ -939,7 +939,8 @@ void dl_alloc_prune_pairs(struct dl_alloc_problem *p, int per_job)
 			}
 		}
 	}
-	qsort(pairs, np, sizeof(*pairs), cmp_pair);
+	if (np)
+		qsort(pairs, np, sizeof(*pairs), cmp_pair);
 	size_t u = 0;
 	for (size_t k = 0; k < np; k++)
 		if (!u || cmp_pair(&pairs[u - 1], &pairs[k]))

@@ -11,7 +11,7 @@ static void problem(struct dl_alloc_problem *p, size_t ntypes, const double *cap
 {
 	dl_alloc_problem_init(p, ntypes);
 	for (size_t t = 0; t < ntypes; t++) {
-		char name[8];
+		char name[32];
 		snprintf(name, sizeof(name), "t%zu", t);
 		p->type_names[t] = xstrdup(name);
 		p->capacity[t] = cap[t];
@@ -167,7 +167,7 @@ static void identical_types(void)
 	problem(&p, 3, cap);
 	for (int i = 0; i < 9; i++) {
 		double v = 1 + i * 0.7, t[3] = {v, v, v};
-		char id[8];
+		char id[32];
 		snprintf(id, sizeof(id), "j%d", i);
 		size_t k = dl_alloc_problem_add_job(&p, id, 1 + i % 3, t);
 		p.jobs[k].weight = 1 + i % 2;
@@ -282,7 +282,7 @@ static void partitions(void)
 	problem(&p, 3, cap);
 	for (int i = 0; i < 40; i++) {
 		double t[3] = {1 + i % 3, 2 + i % 5, 4 + i % 7};
-		char id[8];
+		char id[32];
 		snprintf(id, sizeof(id), "j%d", i);
 		dl_alloc_problem_add_job(&p, id, 1 + (i % 4 == 0), t);
 	}
@@ -313,7 +313,7 @@ static void baselines(void)
 	problem(&p, 2, cap);
 	double t[2] = {1, 3};
 	for (int i = 0; i < 4; i++) {
-		char id[8];
+		char id[32];
 		snprintf(id, sizeof(id), "j%d", i);
 		dl_alloc_problem_add_job(&p, id, 1, t);
 	}
