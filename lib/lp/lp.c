@@ -377,12 +377,17 @@ int dl_lp_solve(struct dl_lp *lp, const struct dl_lp_opts *opts, struct dl_err *
 		quiet_end();
 		return internal_error(lp, err);
 	}
-	if (!lp->prob)
+	if (!lp->prob) {
 		build(lp);
+		/* as glpsol does: a crash basis beats the all-slack one on these LPs */
+		glp_adv_basis(lp->prob, 0);
+	}
 	glp_smcp sp;
 	glp_init_smcp(&sp);
 	sp.msg_lev = o.verbose > 0 ? GLP_MSG_ON : GLP_MSG_OFF;
 	sp.presolve = o.presolve ? GLP_ON : GLP_OFF;
+	/* dual simplex first: about twice as fast as primal on Gavel's LPs (see b_allocate.sh) */
+	sp.meth = GLP_DUALP;
 	sp.tm_lim = tm_lim_ms(o.time_limit);
 	int ret = glp_simplex(lp->prob, &sp);
 	if (ret == GLP_EBADB || ret == GLP_ESING || ret == GLP_ECOND) {

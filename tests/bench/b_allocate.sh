@@ -49,6 +49,9 @@ for n in 256 1024 2048 4096; do
 	target=
 	[ "$n" = 2048 ] && target="target < 1 s"
 	figure "max-min-fairness-perf $n jobs" "$ours" "$SECS" "glpsol, same LP" "$target"
+	# allocate runs GLPK's dual simplex: also compare with glpsol doing the same
+	measure glpsol --dual --lp "$BENCH_TMP/m.lp" -o "$BENCH_TMP/sol.txt"
+	figure "max-min-fairness-perf $n jobs" "$ours" "$SECS" "glpsol --dual, same LP"
 	note "objective: ours $obj, glpsol $(glpsol_objs)"
 
 	# space sharing on pruned pairs, POP partitions (k = N/512, at least 1)
