@@ -33,7 +33,8 @@ static const struct dl_opt allocate_opts[] = {
 	{OPT_PARTITIONS, "partitions", "K", "POP: solve K random groups of jobs separately"},
 	{OPT_SEED, "seed", "N", "seed for partitions, fifo and gandiva (default 0)"},
 	{OPT_COSTS, "costs", "LIST", "dollars per GPU-hour, TYPE=PRICE,... (min-cost)"},
-	{OPT_ENTITY_WEIGHTS, "entity-weights", "LIST", "weights of entities, NAME=W,... (water-filling)"},
+	{OPT_ENTITY_WEIGHTS, "entity-weights", "LIST",
+	 "weights of entities, NAME=W,... (water-filling)"},
 	{OPT_ENTITY_POLICY, "entity-policy", "P", "inside an entity: fairness (default) or fifo"},
 	{OPT_STRICT_SLO, "strict-slo", NULL, "min-cost: exit 3 when the SLOs are infeasible"},
 	{OPT_TIME_LIMIT, "time-limit", "SECS", "give up each solve after SECS seconds (exit 3)"},
@@ -98,8 +99,8 @@ static int write_allocation(const struct dl_ctx *ctx, const struct dl_alloc_prob
 	dl_writer_set_columns(w, cols, partner_col ? 5 : 4);
 	/* pairs of each job, partners in index order (pairs are sorted by (a, b)) */
 	size_t m = p->njobs;
-	size_t *pstart = xcalloc(m + 2, sizeof(size_t)), *padj = xcalloc(2 * res->npairs + 1,
-									  sizeof(size_t));
+	size_t *pstart = xcalloc(m + 2, sizeof(size_t)),
+	       *padj = xcalloc(2 * res->npairs + 1, sizeof(size_t));
 	size_t *fill = xcalloc(m + 1, sizeof(size_t));
 	for (size_t k = 0; k < res->npairs; k++) {
 		pstart[res->pairs[k].a + 1]++;
@@ -174,8 +175,9 @@ static int parse_args(struct dl_ctx *ctx, int argc, char **argv, struct allocate
 			if (!strcmp(arg, "fairness") || !strcmp(arg, "fifo"))
 				a->o.entity_fifo = !strcmp(arg, "fifo");
 			else
-				rc = dl_usage_error(ctx, "bad --entity-policy value '%s' (expected "
-							 "fairness or fifo)",
+				rc = dl_usage_error(ctx,
+						    "bad --entity-policy value '%s' (expected "
+						    "fairness or fifo)",
 						    arg);
 			break;
 		case OPT_STRICT_SLO:
@@ -190,15 +192,15 @@ static int parse_args(struct dl_ctx *ctx, int argc, char **argv, struct allocate
 			break;
 		}
 	}
-	int optind = st.optind;
+	int first = st.optind;
 	dl_opt_end(&st);
 	if (c == DL_OPT_EXIT)
 		return st.exit_code ? st.exit_code : -1;
 	if (rc)
 		return rc;
-	if (optind < argc - 1)
+	if (first < argc - 1)
 		return dl_usage_error(ctx, "too many inputs (one jobs stream)");
-	a->jobs = optind < argc ? argv[optind] : "-";
+	a->jobs = first < argc ? argv[first] : "-";
 	if (!a->cluster)
 		return dl_usage_error(ctx, "--cluster is required");
 	if (dl_alloc_policy_parse(a->policy, &a->o.policy))
@@ -206,8 +208,9 @@ static int parse_args(struct dl_ctx *ctx, int argc, char **argv, struct allocate
 				      dl_alloc_policy_list());
 	enum dl_alloc_policy p = a->o.policy;
 	if (a->o.pack && !dl_alloc_policy_packs(p))
-		return dl_usage_error(ctx, "--pack works with max-min-fairness-perf, "
-					   "max-throughput and gandiva, not %s",
+		return dl_usage_error(ctx,
+				      "--pack works with max-min-fairness-perf, "
+				      "max-throughput and gandiva, not %s",
 				      a->policy);
 	if (a->o.pack && !a->throughputs)
 		return dl_usage_error(ctx, "--pack needs --throughputs (pair throughputs)");
@@ -278,8 +281,9 @@ DL_COMMAND(allocate, "heterogeneity-aware allocation policies (Gavel) as LPs on 
 		p.ntypes, p.npairs);
 	dl_info(ctx, "objective %.10g (%s)", res.objective, res.objective_name);
 	if (res.lp_solves)
-		dl_info(ctx, "status optimal; lp objective %.10g; %d rows, %d columns; %d solves "
-			     "in %.3f s",
+		dl_info(ctx,
+			"status optimal; lp objective %.10g; %d rows, %d columns; %d solves "
+			"in %.3f s",
 			res.lp_objective, res.lp_rows, res.lp_cols, res.lp_solves, res.lp_seconds);
 	rc = write_allocation(ctx, &p, &res, a.o.pack);
 	goto out;

@@ -28,12 +28,12 @@ struct dl_lp {
 	size_t ncols, nrows, acols, arows;
 	struct lp_trip *trip;
 	size_t ntrip, atrip;
-	glp_prob *prob;  /* built from the arrays above; NULL when stale */
-	int nint;        /* integer columns */
-	double *val;     /* [1..ncols] after a successful solve */
+	glp_prob *prob; /* built from the arrays above; NULL when stale */
+	int nint;	/* integer columns */
+	double *val;	/* [1..ncols] after a successful solve */
 	int have_val;
 	struct dl_lp_info info;
-	jmp_buf jb; /* GLPK's error hook jumps back here */
+	jmp_buf jb;  /* GLPK's error hook jumps back here */
 	int verbose; /* of the current call, for the terminal hook */
 };
 
@@ -248,8 +248,7 @@ static void build(struct dl_lp *lp)
 		if (c->name)
 			glp_set_col_name(p, (int)j, c->name);
 		if (c->is_int)
-			glp_set_col_kind(p, (int)j,
-					 c->lb == 0 && c->ub == 1 ? GLP_BV : GLP_IV);
+			glp_set_col_kind(p, (int)j, c->lb == 0 && c->ub == 1 ? GLP_BV : GLP_IV);
 		glp_set_col_bnds(p, (int)j, glp_type(c->lb, c->ub), c->lb, c->ub);
 		glp_set_obj_coef(p, (int)j, c->obj);
 	}

@@ -43,11 +43,14 @@ enum dl_lp_dir { DL_LP_MIN = 0, DL_LP_MAX = 1 };
 
 struct dl_lp_opts {
 	double time_limit; /* seconds; <= 0 means none */
-	int verbose;       /* > 0: GLPK's log to stderr */
-	int presolve;      /* use GLPK's LP presolver */
+	int verbose;	   /* > 0: GLPK's log to stderr */
+	int presolve;	   /* use GLPK's LP presolver */
 };
 
-#define DL_LP_OPTS_INIT {0, 0, 0}
+#define DL_LP_OPTS_INIT \
+	{               \
+		0, 0, 0 \
+	}
 
 /* what the last solve found (also filled on failure) */
 struct dl_lp_info {

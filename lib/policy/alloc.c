@@ -199,8 +199,7 @@ double dl_alloc_iso_tput(const struct dl_alloc_problem *p, size_t i)
 }
 
 /* each job's steps/s under an allocation (pairs included) */
-static void rates(const struct dl_alloc_problem *p, const struct dl_alloc_result *res,
-		  double *rate)
+static void rates(const struct dl_alloc_problem *p, const struct dl_alloc_result *res, double *rate)
 {
 	size_t n = p->ntypes;
 	for (size_t i = 0; i < p->njobs; i++) {
@@ -416,8 +415,8 @@ static int max_sum(const struct dl_alloc_problem *p, const struct dl_alloc_opts 
 	int rc = dump(&b, o, err);
 	if (!rc)
 		rc = solve_lp(&b, o, res, err);
-	int infeasible = rc && err->code == DL_EXIT_NOSOL &&
-			 !strcmp(dl_lp_info(b.lp)->status, "infeasible");
+	int infeasible =
+		rc && err->code == DL_EXIT_NOSOL && !strcmp(dl_lp_info(b.lp)->status, "infeasible");
 	if (infeasible && nslo && o->strict_slo) {
 		dl_err_set(err, DL_EXIT_NOSOL,
 			   "no solution: the problem is infeasible (the SLOs cannot all be met; "
@@ -697,7 +696,8 @@ static int water_filling(const struct dl_alloc_problem *p, const struct dl_alloc
 		free(z);
 		build_free(&q);
 		if (!rc && !newly)
-			break; /* nobody is a bottleneck any more (numerically): stop, as Gavel does */
+			break; /* nobody is a bottleneck any more (numerically): stop, as Gavel does
+				*/
 	}
 	free(prop);
 	free(sofar);
@@ -810,8 +810,9 @@ static void gandiva(const struct dl_alloc_problem *p, const struct dl_alloc_opts
 			continue;
 		double sum = 0;
 		for (size_t t = 0; t < n; t++) {
-			double v = p->jobs[i].tput[t] > 0 ? p->capacity[t] / combos / p->jobs[i].gpus
-							  : 0;
+			double v = p->jobs[i].tput[t] > 0
+					   ? p->capacity[t] / combos / p->jobs[i].gpus
+					   : 0;
 			res->x[i * n + t] = v;
 			sum += v;
 		}
@@ -946,7 +947,8 @@ void dl_alloc_prune_pairs(struct dl_alloc_problem *p, int per_job)
 		if (!u || cmp_pair(&pairs[u - 1], &pairs[k]))
 			pairs[u++] = pairs[k];
 	for (size_t k = 0; k < u; k++) {
-		size_t ca = (size_t)p->jobs[pairs[k].a].klass, cb = (size_t)p->jobs[pairs[k].b].klass;
+		size_t ca = (size_t)p->jobs[pairs[k].a].klass,
+		       cb = (size_t)p->jobs[pairs[k].b].klass;
 		pairs[k].tput_a = xcalloc(n, sizeof(double));
 		pairs[k].tput_b = xcalloc(n, sizeof(double));
 		for (size_t t = 0; t < n; t++) {
@@ -1005,7 +1007,8 @@ static double evaluate(const struct dl_alloc_problem *p, const struct dl_alloc_o
 			if (!(j->steps > 0))
 				continue;
 			double iso = dl_alloc_iso_tput(p, i);
-			double rho = (j->elapsed + j->steps / rate[i]) * iso / (j->steps_done + j->steps);
+			double rho = (j->elapsed + j->steps / rate[i]) * iso /
+				     (j->steps_done + j->steps);
 			v = rho > v ? rho : v;
 		}
 		break;

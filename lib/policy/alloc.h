@@ -29,12 +29,13 @@
 #include "lp/lp.h"
 
 enum dl_alloc_policy {
-	DL_ALLOC_MAX_MIN_FAIRNESS,      /* heterogeneity-agnostic LAS */
-	DL_ALLOC_MAX_MIN_FAIRNESS_PERF, /* heterogeneity-aware, normalised by the proportional share */
-	DL_ALLOC_FINISH_TIME_FAIRNESS,  /* Themis rho, bisection on rho */
-	DL_ALLOC_MIN_MAKESPAN,          /* one LP through y = 1/T */
+	DL_ALLOC_MAX_MIN_FAIRNESS,	/* heterogeneity-agnostic LAS */
+	DL_ALLOC_MAX_MIN_FAIRNESS_PERF, /* heterogeneity-aware, normalised by the proportional share
+					 */
+	DL_ALLOC_FINISH_TIME_FAIRNESS,	/* Themis rho, bisection on rho */
+	DL_ALLOC_MIN_MAKESPAN,		/* one LP through y = 1/T */
 	DL_ALLOC_MAX_THROUGHPUT,
-	DL_ALLOC_MIN_COST, /* throughput per dollar, SLO rows with fallback */
+	DL_ALLOC_MIN_COST,	/* throughput per dollar, SLO rows with fallback */
 	DL_ALLOC_WATER_FILLING, /* hierarchical max-min water-filling */
 	DL_ALLOC_FIFO,
 	DL_ALLOC_FIFO_PERF,
@@ -53,15 +54,15 @@ int dl_alloc_policy_packs(enum dl_alloc_policy p);
 
 struct dl_alloc_job {
 	char *id;
-	int gpus;          /* s_i >= 1 */
-	double weight;     /* priority weight > 0 (Gavel's w_i) */
-	double steps;      /* remaining steps r_i (makespan, finish-time fairness, SLOs) */
+	int gpus;	   /* s_i >= 1 */
+	double weight;	   /* priority weight > 0 (Gavel's w_i) */
+	double steps;	   /* remaining steps r_i (makespan, finish-time fairness, SLOs) */
 	double steps_done; /* steps already run (finish-time fairness' isolated time so far) */
-	double elapsed;    /* seconds since the job arrived (finish-time fairness) */
-	double slo;        /* seconds from now to the job's deadline; <= 0: none */
-	int entity;        /* index into entity_weight, -1 if none */
-	int klass;         /* index of its (model, gpus) class for pair throughputs, -1 if none */
-	double *tput;      /* [ntypes] steps/s of the whole job on `gpus` GPUs of each type */
+	double elapsed;	   /* seconds since the job arrived (finish-time fairness) */
+	double slo;	   /* seconds from now to the job's deadline; <= 0: none */
+	int entity;	   /* index into entity_weight, -1 if none */
+	int klass;	   /* index of its (model, gpus) class for pair throughputs, -1 if none */
+	double *tput;	   /* [ntypes] steps/s of the whole job on `gpus` GPUs of each type */
 };
 
 /* a candidate pair for space sharing: jobs a < b with equal gpus */
@@ -75,7 +76,7 @@ struct dl_alloc_problem {
 	struct dl_alloc_job *jobs;
 	char **type_names;
 	double *capacity; /* [ntypes] N_j, GPUs (fractional after partitioning) */
-	double *cost;     /* [ntypes] dollars per GPU-hour (min-cost), 0 = unknown */
+	double *cost;	  /* [ntypes] dollars per GPU-hour (min-cost), 0 = unknown */
 	size_t nentities;
 	char **entity_names;
 	double *entity_weight; /* [nentities] */
@@ -108,30 +109,34 @@ void dl_alloc_prune_pairs(struct dl_alloc_problem *p, int per_job);
 
 struct dl_alloc_opts {
 	enum dl_alloc_policy policy;
-	int pack;          /* use p->pairs */
-	int partitions;    /* POP: solve K random job groups with N_j/K GPUs each (1 = off) */
+	int pack;	/* use p->pairs */
+	int partitions; /* POP: solve K random job groups with N_j/K GPUs each (1 = off) */
 	uint64_t seed;
-	int entity_fifo;   /* water-filling inside an entity: 0 fairness, 1 fifo */
-	int strict_slo;    /* min-cost: infeasible SLO rows are an error, not dropped */
-	double tolerance;  /* relative, for the finish-time fairness bisection */
+	int entity_fifo;  /* water-filling inside an entity: 0 fairness, 1 fifo */
+	int strict_slo;	  /* min-cost: infeasible SLO rows are an error, not dropped */
+	double tolerance; /* relative, for the finish-time fairness bisection */
 	struct dl_lp_opts lp;
 	const char *dump_model; /* write the (last) LP here; PATH.K per partition */
 };
 
-#define DL_ALLOC_OPTS_INIT {DL_ALLOC_MAX_MIN_FAIRNESS_PERF, 0, 1, 0, 0, 0, 1e-6, DL_LP_OPTS_INIT, NULL}
+#define DL_ALLOC_OPTS_INIT                                                                 \
+	{                                                                                  \
+		DL_ALLOC_MAX_MIN_FAIRNESS_PERF, 0, 1, 0, 0, 0, 1e-6, DL_LP_OPTS_INIT, NULL \
+	}
 
 struct dl_alloc_result {
-	double *x;  /* [njobs * ntypes] */
-	struct dl_alloc_pair *pairs; /* the pairs px refers to (owned; job indices of the problem) */
+	double *x; /* [njobs * ntypes] */
+	struct dl_alloc_pair
+		*pairs; /* the pairs px refers to (owned; job indices of the problem) */
 	size_t npairs;
-	double *px; /* [npairs * ntypes] time fractions of each pair, NULL without pairs */
-	double objective;        /* the policy's objective evaluated on the allocation */
+	double *px;	  /* [npairs * ntypes] time fractions of each pair, NULL without pairs */
+	double objective; /* the policy's objective evaluated on the allocation */
 	const char *objective_name;
-	double lp_objective;     /* objective of the last LP solved (NaN if none) */
+	double lp_objective; /* objective of the last LP solved (NaN if none) */
 	int lp_solves;
 	double lp_seconds;
-	int lp_rows, lp_cols;    /* of the last LP (of the first partition) */
-	char note[256];          /* a fallback that was taken, or "" */
+	int lp_rows, lp_cols; /* of the last LP (of the first partition) */
+	char note[256];	      /* a fallback that was taken, or "" */
 };
 
 int dl_alloc_solve(const struct dl_alloc_problem *p, const struct dl_alloc_opts *o,

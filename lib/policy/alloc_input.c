@@ -75,8 +75,9 @@ int dl_alloc_tputs_read(struct dl_reader *r, struct dl_alloc_tputs **out, struct
 		tkey(&key, model, (int)gpus, *partner ? partner : NULL, type);
 		if (strmap_get(&tt->index, key.buf)) {
 			rc = dl_err_at(err, dl_reader_name(r), row.line,
-				       "duplicate throughput for model '%s'%s%s on %d x '%s'", model,
-				       *partner ? " with partner " : "", partner, (int)gpus, type);
+				       "duplicate throughput for model '%s'%s%s on %d x '%s'",
+				       model, *partner ? " with partner " : "", partner, (int)gpus,
+				       type);
 			break;
 		}
 		DL_GROW(tt->self, tt->n + 1, tt->alloc);
@@ -212,8 +213,8 @@ int dl_alloc_read_jobs(struct dl_reader *r, const struct dl_alloc_tputs *tt,
 				if (dl_field_nonneg(r, &row, c.tput[t], &tput[t], err))
 					rc = -1;
 			} else if (tt && *model) {
-				tput[t] = dl_alloc_tputs_get(tt, model, (int)gpus,
-							     p->type_names[t]);
+				tput[t] =
+					dl_alloc_tputs_get(tt, model, (int)gpus, p->type_names[t]);
 				if (isnan(tput[t]))
 					rc = dl_err_at(err, name, row.line,
 						       "no throughput for model '%s' on %d x '%s'",
@@ -236,7 +237,8 @@ int dl_alloc_read_jobs(struct dl_reader *r, const struct dl_alloc_tputs *tt,
 				break;
 			}
 			if (!(j->weight > 0)) {
-				rc = dl_err_at(err, name, row.line, "bad weight value '%s' (must be > 0)",
+				rc = dl_err_at(err, name, row.line,
+					       "bad weight value '%s' (must be > 0)",
 					       row.f[c.weight]);
 				break;
 			}
@@ -255,9 +257,10 @@ int dl_alloc_read_jobs(struct dl_reader *r, const struct dl_alloc_tputs *tt,
 			sb_addf(&sb, "%s\x1f%d", model, (int)gpus);
 			int64_t *k = strmap_get(&classes, sb.buf);
 			if (!k) {
-				class_model = xreallocarray(class_model, p->nclasses + 1,
-							    sizeof(char *));
-				class_gpus = xreallocarray(class_gpus, p->nclasses + 1, sizeof(int));
+				class_model =
+					xreallocarray(class_model, p->nclasses + 1, sizeof(char *));
+				class_gpus =
+					xreallocarray(class_gpus, p->nclasses + 1, sizeof(int));
 				class_model[p->nclasses] = xstrdup(model);
 				class_gpus[p->nclasses] = (int)gpus;
 				strmap_put(&classes, sb.buf, (int64_t)p->nclasses);
@@ -374,7 +377,8 @@ int dl_alloc_cluster_types(const char *spec, struct dl_alloc_problem *p, struct 
 			size_t dims_len = colon ? (size_t)(colon - s) : len;
 			const char *q = s;
 			for (int k = 0; k < 3; k++) {
-				const char *x = k < 2 ? memchr(q, 'x', dims_len - (size_t)(q - s)) : NULL;
+				const char *x =
+					k < 2 ? memchr(q, 'x', dims_len - (size_t)(q - s)) : NULL;
 				size_t l = k < 2 ? (x ? (size_t)(x - q) : 0)
 						 : dims_len - (size_t)(q - s);
 				if ((k < 2 && !x) || parse_count(q, l, &v[k]))
@@ -445,8 +449,8 @@ static int apply_weight(void *ctx, const char *name, double v, struct dl_err *er
 {
 	struct dl_alloc_problem *p = ctx;
 	if (!(v > 0))
-		return dl_err_set(err, DL_EXIT_USAGE, "--entity-weights: weight of '%s' must be > 0",
-				  name);
+		return dl_err_set(err, DL_EXIT_USAGE,
+				  "--entity-weights: weight of '%s' must be > 0", name);
 	int e = dl_alloc_problem_entity(p, name); /* may move entity_weight */
 	p->entity_weight[e] = v;
 	return 0;
@@ -457,8 +461,7 @@ int dl_alloc_set_costs(struct dl_alloc_problem *p, const char *list, struct dl_e
 	return parse_list(list, "costs", apply_cost, p, err);
 }
 
-int dl_alloc_set_entity_weights(struct dl_alloc_problem *p, const char *list,
-				struct dl_err *err)
+int dl_alloc_set_entity_weights(struct dl_alloc_problem *p, const char *list, struct dl_err *err)
 {
 	return parse_list(list, "entity-weights", apply_weight, p, err);
 }

@@ -43,7 +43,6 @@ int dl_alloc_cluster_types(const char *spec, struct dl_alloc_problem *p, struct 
  * weights (what = "entity-weights"); errors name the option.
  */
 int dl_alloc_set_costs(struct dl_alloc_problem *p, const char *list, struct dl_err *err);
-int dl_alloc_set_entity_weights(struct dl_alloc_problem *p, const char *list,
-				struct dl_err *err);
+int dl_alloc_set_entity_weights(struct dl_alloc_problem *p, const char *list, struct dl_err *err);
 
 #endif

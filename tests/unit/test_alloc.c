@@ -129,7 +129,8 @@ static void tiny(void)
 	double ra = rate(&p, &r, 0), rb = rate(&p, &r, 1);
 	double rho_a = (50 + 100 / ra) * 1.5 / 100, rho_b = (400 / rb) * 2.5 / 400;
 	is_double(rho_a, rho_b, 1e-4, "tiny: ftf equalises rho (%g vs %g)", rho_a, rho_b);
-	is_double(r.objective, rho_a > rho_b ? rho_a : rho_b, 1e-9, "tiny: ftf objective is max rho");
+	is_double(r.objective, rho_a > rho_b ? rho_a : rho_b, 1e-9,
+		  "tiny: ftf objective is max rho");
 	ok(r.objective > 1, "tiny: waiting made rho worse than 1");
 	dl_alloc_result_free(&r);
 
@@ -296,8 +297,7 @@ static void partitions(void)
 	ok(feasible(&p, &r1), "partitioned allocation is feasible for the whole cluster");
 	is_int(r1.lp_solves, 4, "one LP per partition");
 	ok(r1.objective <= ex.objective + 1e-9 && r1.objective >= 0.9 * ex.objective,
-	   "partitioned objective %g within 10%% below the exact %g", r1.objective,
-	   ex.objective);
+	   "partitioned objective %g within 10%% below the exact %g", r1.objective, ex.objective);
 	dl_alloc_result_free(&r1);
 	dl_alloc_result_free(&r2);
 	dl_alloc_result_free(&ex);

@@ -95,8 +95,7 @@ int main(void)
 	dl_err_clear(&err);
 	dl_lp_set_row_bounds(lp, r, -DL_LP_INF, 1.5);
 	is_int(dl_lp_solve(lp, &o, &err), -1, "infeasible with presolve fails");
-	ok(strstr(err.msg, "infeasible") != NULL, "presolve: message says infeasible: %s",
-	   err.msg);
+	ok(strstr(err.msg, "infeasible") != NULL, "presolve: message says infeasible: %s", err.msg);
 	o.presolve = 0;
 	dl_lp_free(lp);
 
