@@ -17,7 +17,7 @@
 #include <stdint.h>
 
 struct dl_rng {
-  uint64_t s[4];
+	uint64_t s[4];
 };
 
 /* seed the generator (any 64-bit value, 0 included) */

@@ -36,71 +36,71 @@
 
 /* the known columns, in canonical output order */
 enum dl_job_col {
-  DL_JC_ID,
-  DL_JC_SUBMIT,
-  DL_JC_GPUS,
-  DL_JC_DURATION,
-  DL_JC_MODEL,
-  DL_JC_USER,
-  DL_JC_VC,
-  DL_JC_WEIGHT,
-  DL_JC_GPU_TYPE,
-  DL_JC_STEPS,
-  DL_JC_STATE,
-  DL_JC_NKNOWN,
+	DL_JC_ID,
+	DL_JC_SUBMIT,
+	DL_JC_GPUS,
+	DL_JC_DURATION,
+	DL_JC_MODEL,
+	DL_JC_USER,
+	DL_JC_VC,
+	DL_JC_WEIGHT,
+	DL_JC_GPU_TYPE,
+	DL_JC_STEPS,
+	DL_JC_STATE,
+	DL_JC_NKNOWN,
 };
 
 extern const char *const dl_job_col_names[DL_JC_NKNOWN];
 
 struct dl_job {
-  const char *id;
-  double submit;   /* seconds from the trace origin */
-  int64_t gpus;    /* gang size, >= 1 */
-  double duration; /* seconds on the reference GPU type, placed ideally, > 0 */
-  /* optional text columns: "" when absent */
-  const char *model, *user, *vc, *gpu_type, *state;
-  double weight; /* 1 when absent */
-  double steps;  /* -1 when absent */
-  long line;     /* input line (0 when generated or imported without one) */
-  /*
-   * Pass-through fields: extra[k] is the value of the jobset's pass-through
-   * column k, for k < nextra (later columns are empty for this job).
-   */
-  const char **extra;
-  size_t nextra;
+	const char *id;
+	double submit;	 /* seconds from the trace origin */
+	int64_t gpus;	 /* gang size, >= 1 */
+	double duration; /* seconds on the reference GPU type, placed ideally, > 0 */
+	/* optional text columns: "" when absent */
+	const char *model, *user, *vc, *gpu_type, *state;
+	double weight; /* 1 when absent */
+	double steps;  /* -1 when absent */
+	long line;     /* input line (0 when generated or imported without one) */
+	/*
+	 * Pass-through fields: extra[k] is the value of the jobset's pass-through
+	 * column k, for k < nextra (later columns are empty for this job).
+	 */
+	const char **extra;
+	size_t nextra;
 };
 
 /* column indices of a dl_reader, -1 when absent */
 struct dl_jobs_cols {
-  int col[DL_JC_NKNOWN];
+	int col[DL_JC_NKNOWN];
 };
 
 /* Find the columns; error if a required one is missing. */
-int dl_jobs_cols_init(struct dl_jobs_cols *jc, const struct dl_reader *r,
-                      struct dl_err *err);
+int dl_jobs_cols_init(struct dl_jobs_cols *jc, const struct dl_reader *r, struct dl_err *err);
 /* Validate one row into *job (strings point into row; job->extra = NULL). */
 int dl_jobs_parse_row(const struct dl_jobs_cols *jc, const struct dl_reader *r,
-                      const struct dl_row *row, struct dl_job *job,
-                      struct dl_err *err);
+		      const struct dl_row *row, struct dl_job *job, struct dl_err *err);
 
 struct dl_strarena; /* private to jobs.c */
 
 struct dl_jobset {
-  struct dl_job *jobs;
-  size_t n, alloc;
-  /*
-   * Output columns: the known columns in use (id, submit, gpus, duration
-   * always; optional ones once a job sets them or an input has them) in
-   * canonical order, then the pass-through columns in first-seen order.
-   */
-  unsigned has; /* bit (1 << dl_job_col) for each known column in use */
-  char **pass;  /* pass-through column names */
-  size_t npass, pass_alloc;
-  struct dl_strarena *arena; /* owns every string the jobs point to */
+	struct dl_job *jobs;
+	size_t n, alloc;
+	/*
+	 * Output columns: the known columns in use (id, submit, gpus, duration
+	 * always; optional ones once a job sets them or an input has them) in
+	 * canonical order, then the pass-through columns in first-seen order.
+	 */
+	unsigned has; /* bit (1 << dl_job_col) for each known column in use */
+	char **pass;  /* pass-through column names */
+	size_t npass, pass_alloc;
+	struct dl_strarena *arena; /* owns every string the jobs point to */
 };
 
-#define DL_JOBSET_INIT                                                         \
-  { 0 }
+#define DL_JOBSET_INIT \
+	{              \
+		0      \
+	}
 
 void dl_jobset_init(struct dl_jobset *js);
 void dl_jobset_free(struct dl_jobset *js);
@@ -114,6 +114,11 @@ const char *dl_jobset_strndup(struct dl_jobset *js, const char *s, size_t len);
  * append).
  */
 struct dl_job *dl_jobset_add(struct dl_jobset *js, const struct dl_job *job);
+/*
+ * Index of pass-through column `name` (added if new): importers use it to
+ * attach extra columns (e.g. PAI's fractional gpu_request) through job.extra.
+ */
+size_t dl_jobset_pass_col(struct dl_jobset *js, const char *name);
 /* Declare an optional known column as in use even if no job sets it. */
 void dl_jobset_use_col(struct dl_jobset *js, enum dl_job_col c);
 /*
@@ -121,11 +126,10 @@ void dl_jobset_use_col(struct dl_jobset *js, enum dl_job_col c);
  * caller). Unknown columns become pass-through columns; a later file may add
  * more (earlier jobs then have empty fields there).
  */
-int dl_jobset_add_reader(struct dl_jobset *js, struct dl_reader *r,
-                         struct dl_err *err);
+int dl_jobset_add_reader(struct dl_jobset *js, struct dl_reader *r, struct dl_err *err);
 /* Open path ("-" = stdin; gzip ok), append its rows, close it. */
-int dl_jobset_load(struct dl_jobset *js, const char *path,
-                   enum dl_in_format fmt, struct dl_err *err);
+int dl_jobset_load(struct dl_jobset *js, const char *path, enum dl_in_format fmt,
+		   struct dl_err *err);
 /* Stable sort by submit time (ties keep input order). */
 void dl_jobset_sort_submit(struct dl_jobset *js);
 /* Smallest submit (0 for an empty set). */
@@ -139,8 +143,7 @@ double dl_jobset_min_submit(const struct dl_jobset *js);
  * dl_jobset_write() does all of it and dl_writer_finish().
  */
 size_t dl_jobset_write_columns(const struct dl_jobset *js, struct dl_writer *w);
-void dl_jobset_write_row(const struct dl_jobset *js, struct dl_writer *w,
-                         size_t first, size_t i);
+void dl_jobset_write_row(const struct dl_jobset *js, struct dl_writer *w, size_t first, size_t i);
 void dl_jobset_write(const struct dl_jobset *js, struct dl_writer *w);
 
 #endif

@@ -29,24 +29,26 @@
 #include "table/table.h"
 
 struct dl_tput {
-  char *model;
-  char *gpu_type;
-  int64_t gpus;
-  char *partner;             /* "" when alone */
-  double throughput;         /* >= 0 */
-  double partner_throughput; /* -1 when alone or unknown */
-  long line;                 /* input line, 0 when imported from JSON */
+	char *model;
+	char *gpu_type;
+	int64_t gpus;
+	char *partner;		   /* "" when alone */
+	double throughput;	   /* >= 0 */
+	double partner_throughput; /* -1 when alone or unknown */
+	long line;		   /* input line, 0 when imported from JSON */
 };
 
 struct dl_tputs {
-  struct dl_tput *v;
-  size_t n, alloc;
-  struct strmap index; /* key -> position in v */
-  int has_partner;     /* some entry has a partner (then write those columns) */
+	struct dl_tput *v;
+	size_t n, alloc;
+	struct strmap index; /* key -> position in v */
+	int has_partner;     /* some entry has a partner (then write those columns) */
 };
 
-#define DL_TPUTS_INIT                                                          \
-  { NULL, 0, 0, STRMAP_INIT, 0 }
+#define DL_TPUTS_INIT                      \
+	{                                  \
+		NULL, 0, 0, STRMAP_INIT, 0 \
+	}
 
 void dl_tputs_free(struct dl_tputs *t);
 /*
@@ -54,28 +56,23 @@ void dl_tputs_free(struct dl_tputs *t);
  * "FILE:LINE: duplicate throughput for ..." when the key exists (file/line
  * name the new entry's origin; file may be NULL).
  */
-int dl_tputs_add(struct dl_tputs *t, const struct dl_tput *e, const char *file,
-                 struct dl_err *err);
+int dl_tputs_add(struct dl_tputs *t, const struct dl_tput *e, const char *file, struct dl_err *err);
 /* Read a throughputs stream from an open reader (caller closes it). */
-int dl_tputs_add_reader(struct dl_tputs *t, struct dl_reader *r,
-                        struct dl_err *err);
+int dl_tputs_add_reader(struct dl_tputs *t, struct dl_reader *r, struct dl_err *err);
 /* Open, read, close a throughputs stream file ("-" = stdin). */
-int dl_tputs_load(struct dl_tputs *t, const char *path, enum dl_in_format fmt,
-                  struct dl_err *err);
+int dl_tputs_load(struct dl_tputs *t, const char *path, enum dl_in_format fmt, struct dl_err *err);
 /* Import Gavel's throughputs JSON (gzip ok). */
-int dl_tputs_import_gavel(struct dl_tputs *t, const char *path,
-                          struct dl_err *err);
+int dl_tputs_import_gavel(struct dl_tputs *t, const char *path, struct dl_err *err);
 /* Same, from a buffer (name is used in messages); for tests and fuzzing. */
-int dl_tputs_import_gavel_buf(struct dl_tputs *t, const char *name,
-                              const char *data, size_t len, struct dl_err *err);
+int dl_tputs_import_gavel_buf(struct dl_tputs *t, const char *name, const char *data, size_t len,
+			      struct dl_err *err);
 
 /* the entry for the key (partner NULL or "" = alone), or NULL */
 const struct dl_tput *dl_tputs_find(const struct dl_tputs *t, const char *model,
-                                    const char *gpu_type, int64_t gpus,
-                                    const char *partner);
+				    const char *gpu_type, int64_t gpus, const char *partner);
 /* its throughput, or -1 when the key is absent */
-double dl_tputs_get(const struct dl_tputs *t, const char *model,
-                    const char *gpu_type, int64_t gpus);
+double dl_tputs_get(const struct dl_tputs *t, const char *model, const char *gpu_type,
+		    int64_t gpus);
 
 /* Sort entries by (model, gpu_type, gpus, partner) for deterministic output. */
 void dl_tputs_sort(struct dl_tputs *t);
@@ -84,8 +81,7 @@ void dl_tputs_sort(struct dl_tputs *t);
  * in entry order; *out is a malloc'd array of pointers into t (free it, not
  * the strings). Returns the count.
  */
-size_t dl_tputs_models(const struct dl_tputs *t, int64_t gpus,
-                       const char ***out);
+size_t dl_tputs_models(const struct dl_tputs *t, int64_t gpus, const char ***out);
 /* Write the table as a throughputs stream (columns, rows, finish). */
 void dl_tputs_write(const struct dl_tputs *t, struct dl_writer *w);
 
