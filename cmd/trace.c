@@ -32,6 +32,7 @@ enum {
 	O_DURATION,
 	O_USERS,
 	O_VCS,
+	O_IID,
 };
 
 #define OPT_FROM                                                                                        \
@@ -81,6 +82,7 @@ static const struct dl_opt gen_opts[] = {
 	OPT_GPU_TYPE,
 	{O_USERS, "users", "N", "draw users user1..userN"},
 	{O_VCS, "vcs", "N", "draw virtual clusters vc1..vcN"},
+	{O_IID, "iid", NULL, "independent durations (default: stratified quantiles)"},
 	{0, NULL, NULL, NULL},
 };
 
@@ -113,6 +115,7 @@ static const struct dl_opt all_opts[] = {
 	{O_DURATION, "duration", "DIST", "gen: duration distribution"},
 	{O_USERS, "users", "N", "gen: number of users"},
 	{O_VCS, "vcs", "N", "gen: number of VCs"},
+	{O_IID, "iid", NULL, "gen: independent durations"},
 	{0, NULL, NULL, NULL},
 };
 
@@ -574,6 +577,9 @@ static int trace_gen(int argc, char **argv, struct dl_ctx *ctx)
 			break;
 		case O_VCS:
 			rc = opt_i64(ctx, "vcs", arg, 1, &o.vcs) ? DL_EXIT_USAGE : 0;
+			break;
+		case O_IID:
+			o.iid = 1;
 			break;
 		}
 	}

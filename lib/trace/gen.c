@@ -8,6 +8,8 @@
 #include "core/num.h"
 #include "core/rng.h"
 
+static int cmp_double(const void *a, const void *b);
+
 const int64_t dl_gen_default_mix_gpus[4] = {1, 2, 4, 8};
 const double dl_gen_default_mix_w[4] = {0.7, 0.1, 0.15, 0.05};
 
@@ -53,35 +55,70 @@ double dl_gen_mean_gpus(const struct dl_gen_opts *o)
 	return w > 0 ? s / w : 0;
 }
 
-static double draw_duration(const struct dl_gen_opts *o, struct dl_rng *r)
+/* inverse of the standard normal CDF (Acklam's rational approximation, |rel err| < 1.2e-9) */
+static double probit(double p)
+{
+	static const double a[6] = {-3.969683028665376e+01, 2.209460984245205e+02,
+				    -2.759285104469687e+02, 1.383577518672690e+02,
+				    -3.066479806614716e+01, 2.506628277459239e+00};
+	static const double b[5] = {-5.447609879822406e+01, 1.615858368580409e+02,
+				    -1.556989798598866e+02, 6.680131188771972e+01,
+				    -1.328068155288572e+01};
+	static const double c[6] = {-7.784894002430293e-03, -3.223964580411365e-01,
+				    -2.400758277161838e+00, -2.549732539343734e+00,
+				    4.374664141464968e+00,  2.938163982698783e+00};
+	static const double d[4] = {7.784695709041462e-03, 3.224671290700398e-01,
+				    2.445134137142996e+00, 3.754408661907416e+00};
+	if (p <= 0)
+		p = 1e-300;
+	if (p < 0.02425) {
+		double q = sqrt(-2 * log(p));
+		return (((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) /
+		       ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1);
+	}
+	if (p > 1 - 0.02425) {
+		double q = sqrt(-2 * log1p(-p));
+		return -(((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) /
+		       ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1);
+	}
+	double q = p - 0.5, r = q * q;
+	return (((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * q /
+	       (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1);
+}
+
+/* the duration at quantile u in [0,1) (sorted: the samples, ascending) */
+static double duration_at(const struct dl_gen_opts *o, const double *sorted, double u)
 {
 	double d = 0;
 	switch (o->dist) {
 	case DL_DUR_PHILLY: {
-		double x = dl_rng_uniform(r) * (DL_PHILLY_NQ - 1);
+		double x = u * (DL_PHILLY_NQ - 1);
 		size_t i = (size_t)x;
+		if (i >= DL_PHILLY_NQ - 1)
+			i = DL_PHILLY_NQ - 2;
 		double f = x - (double)i;
 		d = dl_philly_quantiles[i] +
 		    f * (dl_philly_quantiles[i + 1] - dl_philly_quantiles[i]);
 		d = round(d); /* the sample is whole seconds */
 		break;
 	}
-	case DL_DUR_GAVEL: {
-		int longjob = dl_rng_uniform(r) >= 0.8;
-		double u = dl_rng_uniform(r);
-		d = longjob ? 60 * pow(10, 3 + u) : 60 * pow(10, 1.5 + 1.5 * u);
+	case DL_DUR_GAVEL:
+		/* p = 0.8: 60*10^U(1.5,3); else 60*10^U(3,4), as one inverse CDF */
+		d = u < 0.8 ? 60 * pow(10, 1.5 + 1.5 * (u / 0.8))
+			    : 60 * pow(10, 3 + (u - 0.8) / 0.2);
 		d = round(d * 1000) / 1000;
 		break;
-	}
 	case DL_DUR_EXP:
-		d = round(dl_rng_exp(r, o->mean) * 1000) / 1000;
+		d = round(-o->mean * log1p(-u) * 1000) / 1000;
 		break;
 	case DL_DUR_LOGNORMAL:
-		d = round(dl_rng_lognormal(r, o->mu, o->sigma) * 1000) / 1000;
+		d = round(exp(o->mu + o->sigma * probit(u)) * 1000) / 1000;
 		break;
-	case DL_DUR_SAMPLES:
-		d = o->samples[dl_rng_below(r, o->nsamples)];
+	case DL_DUR_SAMPLES: {
+		size_t i = (size_t)(u * (double)o->nsamples);
+		d = sorted[i < o->nsamples ? i : o->nsamples - 1];
 		break;
+	}
 	}
 	/* a job runs for at least a second: a 0 s sample (Philly has two) is not a job */
 	return d < 1 ? 1 : d;
@@ -142,6 +179,30 @@ int dl_gen(struct dl_jobset *js, const struct dl_gen_opts *o, struct dl_err *err
 	dl_rng_seed_stream(&r_user, o->seed, 5);
 	dl_rng_seed_stream(&r_vc, o->seed, 6);
 	double t = 0, gap_mean = 3600 / o->rate_per_hour;
+	double *sorted = NULL, *strata = NULL;
+	if (o->dist == DL_DUR_SAMPLES) {
+		sorted = xmalloc(o->nsamples * sizeof(*sorted));
+		memcpy(sorted, o->samples, o->nsamples * sizeof(*sorted));
+		qsort(sorted, o->nsamples, sizeof(*sorted), cmp_double);
+	}
+	if (!o->iid && o->jobs > 0) {
+		/*
+		 * Stratified quantiles: job k's duration quantile is drawn from its own
+		 * stratum [s/n, (s+1)/n) in a random order, so every trace follows the
+		 * distribution closely (n = 100,000 puts p25/p50/p75 within a fraction of
+		 * a percent) while each duration stays random.
+		 */
+		size_t n = (size_t)o->jobs;
+		strata = xmalloc(n * sizeof(*strata));
+		for (size_t k = 0; k < n; k++)
+			strata[k] = ((double)k + dl_rng_uniform(&r_dur)) / (double)n;
+		for (size_t k = n - 1; k > 0; k--) {
+			size_t m = (size_t)dl_rng_below(&r_dur, k + 1);
+			double tmp = strata[k];
+			strata[k] = strata[m];
+			strata[m] = tmp;
+		}
+	}
 	char idbuf[32], ubuf[32], vbuf[32];
 	if (o->users > 0)
 		dl_jobset_use_col(js, DL_JC_USER);
@@ -161,7 +222,8 @@ int dl_gen(struct dl_jobset *js, const struct dl_gen_opts *o, struct dl_err *err
 		j.submit = round(t * 1000) / 1000;
 		size_t mi = draw_mix(o, cum, &r_gpu);
 		j.gpus = o->mix_gpus[mi];
-		j.duration = draw_duration(o, &r_dur);
+		double u = strata ? strata[k] : dl_rng_uniform(&r_dur);
+		j.duration = duration_at(o, sorted, u);
 		if (o->tputs) {
 			j.model = models[mi][dl_rng_below(&r_model, nmodels[mi])];
 			double tput = dl_tputs_get(o->tputs, j.model, ref, j.gpus);
@@ -184,6 +246,8 @@ int dl_gen(struct dl_jobset *js, const struct dl_gen_opts *o, struct dl_err *err
 		j.id = idbuf;
 		dl_jobset_add(js, &j);
 	}
+	free(sorted);
+	free(strata);
 	rc = 0;
 out:
 	for (size_t i = 0; i < o->nmix; i++)

@@ -6,9 +6,12 @@
  * count from a weighted mix, a duration from a named distribution, and
  * optionally a model (uniform over the models of a throughputs table that
  * run on that many reference GPUs; steps = duration x throughput), a user
- * and a VC. Every random choice has its own generator stream derived from
- * the seed, so e.g. changing the duration distribution does not move the
- * arrival times. Same options and seed: identical jobs.
+ * and a VC. Durations are stratified by default: the n jobs take one random
+ * quantile from each of the n strata [k/n, (k+1)/n), in a random order, so a
+ * trace of any size follows the distribution without sampling noise in its
+ * percentiles; o->iid = 1 draws independent quantiles instead. Every random choice has its own
+ * generator stream derived from the seed, so e.g. changing the duration distribution does not move
+ * the arrival times. Same options and seed: identical jobs.
  *
  * Nothing here keeps state between calls; the caller owns every array it
  * passes in and the jobset owns what is generated.
@@ -50,6 +53,7 @@ struct dl_gen_opts {
 	const struct dl_tputs *tputs; /* NULL: no model column */
 	const char *ref_gpu_type;     /* NULL = "v100" */
 	int64_t users, vcs;	      /* 0 = no such column; else names user1.., vc1.. */
+	int iid; /* 1: independent duration quantiles; 0: stratified (see dl_gen) */
 };
 
 /* the default (Philly-like) GPU mix used by Gavel's generator: 1:0.7 2:0.1 4:0.15 8:0.05 */
