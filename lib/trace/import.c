@@ -129,6 +129,14 @@ static size_t split(char *s, char delim, char **f, size_t max)
 	}
 }
 
+static size_t count_fields(const char *s, char delim)
+{
+	size_t n = 1;
+	for (; *s; s++)
+		n += *s == delim;
+	return n;
+}
+
 static void add_skip(struct dl_skips *sk, enum dl_skip_reason r)
 {
 	if (sk)
@@ -778,7 +786,7 @@ static int import_sacct(struct dl_jobset *js, const char *path, struct dl_skips 
 			continue;
 		if (!ncols) {
 			/* the header: sacct -P (or -p, with a trailing '|') */
-			size_t n = split(l.sb.buf, '|', NULL, 0);
+			size_t n = count_fields(l.sb.buf, '|');
 			f = xcalloc(n, sizeof(*f));
 			split(l.sb.buf, '|', f, n);
 			ncols = n;
@@ -1128,7 +1136,7 @@ static int import_pai(struct dl_jobset *js, char *const *paths, size_t np, struc
 			}
 			int r = 0;
 			if (pass == 0) {
-				size_t n = got ? split(l.sb.buf, ',', NULL, 0) : 0;
+				size_t n = got ? count_fields(l.sb.buf, ',') : 0;
 				if (n != 6 && n != 10 && got) {
 					dl_err_at(err, l.name, l.line,
 						  "expected the PAI job table (6 fields) or task "
