@@ -491,9 +491,13 @@ static int philly_job(struct dl_jobset *js, json_t *job, const char *name, long 
 		if (bad)
 			return dl_err_at(err, name, line, "job '%.64s': attempt %zu: bad end_time",
 					 j.id, a + 1);
-		if (a == 0) {
-			have_first = !miss_s;
+		if (!miss_s && !have_first) {
+			/* the first known start: a lost start time of an early attempt does not
+			 * make the job "never started" */
+			have_first = 1;
 			first_start = st;
+		}
+		if (a == 0) {
 			/* GPU count: all GPUs listed in the first attempt's detail (the notebook's
 			 * rule) */
 			json_t *det = json_object_get(at, "detail");
