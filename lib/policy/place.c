@@ -509,19 +509,14 @@ void dl_placement_describe(const struct dl_cluster *c, const int *gpus, int n, i
 	*tier = multi ? DL_TIER_CLUSTER : nn > 1 ? DL_TIER_RACK : DL_TIER_NODE;
 }
 
-void dl_place(struct dl_placer *p, const struct dl_place_req *req, struct dl_placement *out)
+/* one policy decision for a job restricted to `type` (or any type when the cluster has one) */
+static void place_typed(struct dl_placer *p, const struct dl_place_req *req,
+			struct dl_placement *out)
 {
 	int k = req->gpus, type = req->type, ts = tslot(p, type);
 	out->decision = DL_PLACED;
 	out->reason = NULL;
 	out->ngpus = 0;
-	out->nnodes = out->nracks = 0;
-	out->tier = DL_TIER_NODE;
-	if (k < 1) {
-		out->decision = DL_REJECT;
-		out->reason = "a job needs at least one GPU";
-		return;
-	}
 	if (k > p->type_total[ts]) {
 		out->decision = DL_REJECT;
 		out->reason = type < 0 ? "needs more GPUs than the cluster has"
@@ -595,6 +590,65 @@ void dl_place(struct dl_placer *p, const struct dl_place_req *req, struct dl_pla
 				p->affinity[a] = k;
 			prev = a;
 		}
+	}
+}
+
+static int cmp_speed(const void *a, const void *b, void *arg)
+{
+	const struct dl_cluster *c = arg;
+	int x = *(const int *)a, y = *(const int *)b;
+	if (c->types[x].speed != c->types[y].speed)
+		return c->types[x].speed > c->types[y].speed ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+void dl_place(struct dl_placer *p, const struct dl_place_req *req, struct dl_placement *out)
+{
+	int T = (int)p->c->ntypes;
+	out->ngpus = 0;
+	out->nnodes = out->nracks = 0;
+	out->tier = DL_TIER_NODE;
+	if (req->gpus < 1) {
+		out->decision = DL_REJECT;
+		out->reason = "a job needs at least one GPU";
+		return;
+	}
+	if (req->type >= 0 || T == 1) {
+		place_typed(p, req, out);
+		return;
+	}
+	/*
+	 * A gang runs on one GPU type: try the types fastest first and take
+	 * the first that places the job now.
+	 */
+	int order[64], n = 0, biggest = 0;
+	for (int t = 0; t < T && n < 64; t++)
+		order[n++] = t;
+	qsort_r(order, (size_t)n, sizeof(int), cmp_speed, (void *)p->c);
+	const char *first_reason = NULL;
+	for (int i = 0; i < n; i++) {
+		int t = order[i];
+		if (p->type_total[t] > biggest)
+			biggest = p->type_total[t];
+		if (req->gpus > p->type_total[t])
+			continue;
+		struct dl_place_req r = *req;
+		r.type = t;
+		place_typed(p, &r, out);
+		if (out->decision == DL_PLACED)
+			return;
+		if (!first_reason)
+			first_reason = out->reason;
+	}
+	out->ngpus = 0;
+	if (req->gpus > biggest) {
+		out->decision = DL_REJECT;
+		out->reason = req->gpus > p->c->total_gpus
+				      ? "needs more GPUs than the cluster has"
+				      : "needs more GPUs than any one GPU type has";
+	} else {
+		out->decision = DL_WAIT;
+		out->reason = first_reason ? first_reason : "not enough free GPUs";
 	}
 }
 

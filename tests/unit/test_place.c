@@ -110,6 +110,18 @@ int main(void)
 	ok(pl->decision == DL_REJECT && strstr(pl->reason, "its type"),
 	   "job larger than its type is rejected");
 	pl = place(&e, 12, DL_ANY_TYPE, 0, 0);
+	ok(pl->decision == DL_REJECT && strstr(pl->reason, "any one GPU type"),
+	   "a gang never mixes GPU types: %s", pl->reason);
+	pl = place(&e, 8, DL_ANY_TYPE, 0, 0);
+	ok(pl->decision == DL_PLACED && !strcmp(e.c->types[e.c->nodes[dl_cluster_gpu_node(e.c, pl->gpus[0])].type].name, "v100"),
+	   "untyped job goes to the fastest type");
+	pl = place(&e, 5, DL_ANY_TYPE, 0, 0);
+	ok(pl->decision == DL_WAIT && strstr(pl->reason, "free"), "v100 full, k80 too small: wait");
+	pl = place(&e, 4, DL_ANY_TYPE, 0, 0);
+	ok(pl->decision == DL_PLACED && pl->tier == DL_TIER_NODE, "then the k80 node");
+	teardown(&e);
+	setup(&e, "2x1x4", &o);
+	pl = place(&e, 8, DL_ANY_TYPE, 0, 0);
 	ok(pl->decision == DL_PLACED && pl->tier == DL_TIER_CLUSTER && pl->nracks == 2,
 	   "whole cluster spans both racks");
 	pl = place(&e, 1, DL_ANY_TYPE, 0, 0);
