@@ -25,7 +25,7 @@ enum {
 };
 
 static const struct dl_opt allocate_opts[] = {
-	{OPT_CLUSTER, "cluster", "SPEC", "the cluster: V:P:K or RACKSxNODESxGPUS[:TYPE],..."},
+	{OPT_CLUSTER, "cluster", "SPEC", "the cluster (see dlsched-cluster(1)), e.g. 36:36:36"},
 	{OPT_POLICY, "policy", "NAME", "allocation policy (default max-min-fairness-perf)"},
 	{OPT_THROUGHPUTS, "throughputs", "FILE", "throughputs stream, looked up by model and gpus"},
 	{OPT_PACK, "pack", NULL, "space sharing: let pairs of jobs share GPUs"},
@@ -236,26 +236,21 @@ DL_COMMAND(allocate, "heterogeneity-aware allocation policies (Gavel) as LPs on 
 
 	struct dl_err err = DL_ERR_INIT;
 	struct dl_alloc_problem p;
-	struct dl_alloc_tputs *tt = NULL;
+	struct dl_tputs tputs = DL_TPUTS_INIT, *tt = NULL;
 	struct dl_alloc_result res = {0};
 	if (dl_alloc_cluster_types(a.cluster, &p, &err))
-		return err.code == DL_EXIT_USAGE ? dl_usage_error(ctx, "%s", err.msg)
-						 : dl_fail(ctx, &err);
+		return dl_fail(ctx, &err);
 	if ((a.costs && dl_alloc_set_costs(&p, a.costs, &err)) ||
 	    (a.entity_weights && dl_alloc_set_entity_weights(&p, a.entity_weights, &err))) {
 		dl_alloc_problem_free(&p);
 		return dl_usage_error(ctx, "%s", err.msg);
 	}
 	if (a.throughputs) {
-		struct dl_reader *r = dl_in_open(ctx, a.throughputs);
-		if (!r)
-			goto data_error;
-		rc = dl_alloc_tputs_read(r, &tt, &err);
-		dl_reader_close(r);
-		if (rc) {
+		if (dl_tputs_load(&tputs, a.throughputs, ctx->in_format, &err)) {
 			rc = dl_fail(ctx, &err);
 			goto out;
 		}
+		tt = &tputs;
 	}
 	struct dl_reader *r = dl_in_open(ctx, a.jobs);
 	if (!r)
@@ -291,7 +286,7 @@ data_error:
 	rc = DL_EXIT_DATA;
 out:
 	dl_alloc_result_free(&res);
-	dl_alloc_tputs_free(tt);
+	dl_tputs_free(&tputs);
 	dl_alloc_problem_free(&p);
 	return rc;
 }

@@ -6,123 +6,8 @@
 
 #include "core/num.h"
 #include "core/strmap.h"
+#include "cluster/cluster.h"
 #include "policy/alloc_input.h"
-
-struct dl_alloc_tputs {
-	struct strmap index; /* key -> slot in self/other */
-	double *self, *other;
-	size_t n, alloc;
-	int has_pairs;
-};
-
-/* model \x1f gpus \x1f [partner \x1f] lower-case type */
-static void tkey(struct strbuf *sb, const char *model, int gpus, const char *partner,
-		 const char *type)
-{
-	sb_reset(sb);
-	sb_addf(sb, "%s\x1f%d\x1f", model, gpus);
-	if (partner)
-		sb_addf(sb, "%s\x1f", partner);
-	for (const char *c = type; *c; c++)
-		sb_addc(sb, tolower((unsigned char)*c));
-}
-
-int dl_alloc_tputs_read(struct dl_reader *r, struct dl_alloc_tputs **out, struct dl_err *err)
-{
-	struct dl_alloc_tputs *tt = xcalloc(1, sizeof(*tt));
-	struct strbuf key = STRBUF_INIT;
-	const char *why = "in a throughputs stream";
-	int cm = dl_reader_require(r, "model", why, err);
-	int ct = cm < 0 ? -1 : dl_reader_require(r, "gpu_type", why, err);
-	int cg = ct < 0 ? -1 : dl_reader_require(r, "gpus", why, err);
-	int cv = cg < 0 ? -1 : dl_reader_require(r, "throughput", why, err);
-	int cp = dl_reader_col(r, "partner"), cpv = dl_reader_col(r, "partner_throughput");
-	int rc = cv < 0 ? -1 : 0;
-	struct dl_row row;
-	int got = 0;
-	while (!rc && (got = dl_reader_next(r, &row, err)) > 0) {
-		int64_t gpus;
-		double v, pv = NAN;
-		const char *model = dl_field_str(&row, cm), *type = dl_field_str(&row, ct);
-		const char *partner = dl_field_str(&row, cp);
-		if (dl_field_int64(r, &row, cg, &gpus, err) ||
-		    dl_field_nonneg(r, &row, cv, &v, err)) {
-			rc = -1;
-			break;
-		}
-		if (gpus < 1 || gpus > 1 << 20) {
-			rc = dl_err_at(err, dl_reader_name(r), row.line, "bad gpus value '%s'",
-				       row.f[cg]);
-			break;
-		}
-		if (!*model || !*type) {
-			rc = dl_err_at(err, dl_reader_name(r), row.line, "empty %s",
-				       *model ? "gpu_type" : "model");
-			break;
-		}
-		if (*partner) {
-			if (cpv < 0) {
-				rc = dl_err_at(err, dl_reader_name(r), row.line,
-					       "a partner needs a partner_throughput column");
-				break;
-			}
-			if (dl_field_nonneg(r, &row, cpv, &pv, err)) {
-				rc = -1;
-				break;
-			}
-			tt->has_pairs = 1;
-		}
-		tkey(&key, model, (int)gpus, *partner ? partner : NULL, type);
-		if (strmap_get(&tt->index, key.buf)) {
-			rc = dl_err_at(err, dl_reader_name(r), row.line,
-				       "duplicate throughput for model '%s'%s%s on %d x '%s'",
-				       model, *partner ? " with partner " : "", partner, (int)gpus,
-				       type);
-			break;
-		}
-		DL_GROW(tt->self, tt->n + 1, tt->alloc);
-		tt->other = xreallocarray(tt->other, tt->alloc, sizeof(double));
-		tt->self[tt->n] = v;
-		tt->other[tt->n] = pv;
-		strmap_put(&tt->index, key.buf, (int64_t)tt->n);
-		tt->n++;
-	}
-	if (got < 0)
-		rc = -1;
-	sb_release(&key);
-	if (rc) {
-		dl_alloc_tputs_free(tt);
-		return -1;
-	}
-	*out = tt;
-	return 0;
-}
-
-void dl_alloc_tputs_free(struct dl_alloc_tputs *tt)
-{
-	if (!tt)
-		return;
-	strmap_free(&tt->index);
-	free(tt->self);
-	free(tt->other);
-	free(tt);
-}
-
-static int64_t *lookup(const struct dl_alloc_tputs *tt, struct strbuf *sb, const char *model,
-		       int gpus, const char *partner, const char *type)
-{
-	tkey(sb, model, gpus, partner, type);
-	return strmap_get(&tt->index, sb->buf);
-}
-
-double dl_alloc_tputs_get(const struct dl_alloc_tputs *tt, const char *model, int gpus,
-			  const char *type)
-{
-	struct strbuf sb = STRBUF_INIT;
-	int64_t *k = lookup(tt, &sb, model, gpus, NULL, type);
-	sb_release(&sb);
-	return k ? tt->self[*k] : NAN;
-}
 
 /* ---- jobs ---- */
 
@@ -148,7 +33,7 @@ static int opt_nonneg(struct dl_reader *r, struct dl_row *row, int col, double *
 	return dl_field_nonneg(r, row, col, v, err);
 }
 
-int dl_alloc_read_jobs(struct dl_reader *r, const struct dl_alloc_tputs *tt,
+int dl_alloc_read_jobs(struct dl_reader *r, const struct dl_tputs *tt,
 		       struct dl_alloc_problem *p, struct dl_err *err)
 {
 	size_t n = p->ntypes;
@@ -213,9 +98,8 @@ int dl_alloc_read_jobs(struct dl_reader *r, const struct dl_alloc_tputs *tt,
 				if (dl_field_nonneg(r, &row, c.tput[t], &tput[t], err))
 					rc = -1;
 			} else if (tt && *model) {
-				tput[t] =
-					dl_alloc_tputs_get(tt, model, (int)gpus, p->type_names[t]);
-				if (isnan(tput[t]))
+				tput[t] = dl_tputs_get(tt, model, p->type_names[t], gpus);
+				if (tput[t] < 0)
 					rc = dl_err_at(err, name, row.line,
 						       "no throughput for model '%s' on %d x '%s'",
 						       model, (int)gpus, p->type_names[t]);
@@ -274,7 +158,7 @@ int dl_alloc_read_jobs(struct dl_reader *r, const struct dl_alloc_tputs *tt,
 		rc = -1;
 	/* pair throughputs between the classes present */
 	C = p->nclasses;
-	if (!rc && tt && tt->has_pairs && C) {
+	if (!rc && tt && tt->has_partner && C) {
 		p->pair_self = xcalloc(C * C * n, sizeof(double));
 		p->pair_other = xcalloc(C * C * n, sizeof(double));
 		for (size_t a = 0; a < C; a++)
@@ -284,18 +168,20 @@ int dl_alloc_read_jobs(struct dl_reader *r, const struct dl_alloc_tputs *tt,
 					p->pair_self[at] = p->pair_other[at] = NAN;
 					if (class_gpus[a] != class_gpus[b])
 						continue;
-					int64_t *k = lookup(tt, &sb, class_model[a], class_gpus[a],
-							    class_model[b], p->type_names[t]);
-					if (k) {
-						p->pair_self[at] = tt->self[*k];
-						p->pair_other[at] = tt->other[*k];
+					const struct dl_tput *e =
+						dl_tputs_find(tt, class_model[a], p->type_names[t],
+							      class_gpus[a], class_model[b]);
+					if (e && e->partner_throughput >= 0) {
+						p->pair_self[at] = e->throughput;
+						p->pair_other[at] = e->partner_throughput;
 						continue;
 					}
-					k = lookup(tt, &sb, class_model[b], class_gpus[b],
-						   class_model[a], p->type_names[t]);
-					if (k) {
-						p->pair_self[at] = tt->other[*k];
-						p->pair_other[at] = tt->self[*k];
+					/* a pair given in one order serves both */
+					e = dl_tputs_find(tt, class_model[b], p->type_names[t],
+							  class_gpus[b], class_model[a]);
+					if (e && e->partner_throughput >= 0) {
+						p->pair_self[at] = e->partner_throughput;
+						p->pair_other[at] = e->throughput;
 					}
 				}
 	}
@@ -314,101 +200,31 @@ done:
 
 /* ---- cluster types ---- */
 
-static int add_type(struct dl_alloc_problem *p, const char *name, size_t len, double gpus)
-{
-	for (size_t t = 0; t < p->ntypes; t++)
-		if (strlen(p->type_names[t]) == len && !strncasecmp(p->type_names[t], name, len)) {
-			p->capacity[t] += gpus;
-			return (int)t;
-		}
-	size_t t = p->ntypes++;
-	p->type_names = xreallocarray(p->type_names, p->ntypes, sizeof(char *));
-	p->capacity = xreallocarray(p->capacity, p->ntypes, sizeof(double));
-	p->cost = xreallocarray(p->cost, p->ntypes, sizeof(double));
-	p->type_names[t] = xstrndup(name, len);
-	for (char *c = p->type_names[t]; *c; c++)
-		*c = (char)tolower((unsigned char)*c);
-	p->capacity[t] = gpus;
-	p->cost[t] = 0;
-	return (int)t;
-}
-
-static int parse_count(const char *s, size_t len, long long *out)
-{
-	char buf[32];
-	if (!len || len >= sizeof(buf))
-		return -1;
-	memcpy(buf, s, len);
-	buf[len] = 0;
-	return dl_parse_int_range(buf, 0, 1 << 24, out);
-}
-
 int dl_alloc_cluster_types(const char *spec, struct dl_alloc_problem *p, struct dl_err *err)
 {
-	dl_alloc_problem_init(p, 0);
-	const char *s = spec;
-	long long v[3];
-	/* Gavel's V:P:K */
-	if (strchr(s, ':') && !strchr(s, 'x')) {
-		static const char *const gavel[3] = {"v100", "p100", "k80"};
-		const char *q = s;
-		int k = 0;
-		for (; k < 3; k++) {
-			const char *e = strchr(q, ':');
-			size_t len = e ? (size_t)(e - q) : strlen(q);
-			if (parse_count(q, len, &v[k]))
-				break;
-			q += len;
-			if (!e)
-				break;
-			q++;
-		}
-		if (k != 2 || *q)
-			goto bad;
-		for (k = 0; k < 3; k++)
-			if (v[k] > 0)
-				add_type(p, gavel[k], strlen(gavel[k]), (double)v[k]);
-	} else {
-		/* RACKSxNODESxGPUS[:TYPE], ... */
-		while (*s) {
-			const char *e = strchr(s, ',');
-			size_t len = e ? (size_t)(e - s) : strlen(s);
-			const char *colon = memchr(s, ':', len);
-			size_t dims_len = colon ? (size_t)(colon - s) : len;
-			const char *q = s;
-			for (int k = 0; k < 3; k++) {
-				const char *x =
-					k < 2 ? memchr(q, 'x', dims_len - (size_t)(q - s)) : NULL;
-				size_t l = k < 2 ? (x ? (size_t)(x - q) : 0)
-						 : dims_len - (size_t)(q - s);
-				if ((k < 2 && !x) || parse_count(q, l, &v[k]))
-					goto bad;
-				q += l + 1;
-			}
-			const char *type = colon ? colon + 1 : "v100";
-			size_t tlen = colon ? len - dims_len - 1 : 4;
-			if (!tlen)
-				goto bad;
-			for (size_t k = 0; k < tlen; k++)
-				if (!isalnum((unsigned char)type[k]) && type[k] != '_' &&
-				    type[k] != '-')
-					goto bad;
-			if (v[0] * v[1] * v[2] > 0)
-				add_type(p, type, tlen, (double)(v[0] * v[1] * v[2]));
-			s += len;
-			if (*s)
-				s++;
-			if (e && !*s)
-				goto bad;
-		}
+	struct dl_cluster *c = NULL;
+	if (dl_cluster_load(spec, &c, err))
+		return -1;
+	size_t n = 0;
+	for (size_t t = 0; t < c->ntypes; t++)
+		n += dl_cluster_type_gpus(c, (int)t) > 0;
+	dl_alloc_problem_init(p, n);
+	n = 0;
+	for (size_t t = 0; t < c->ntypes; t++) {
+		int gpus = dl_cluster_type_gpus(c, (int)t);
+		if (gpus <= 0)
+			continue;
+		p->type_names[n] = xstrdup(c->types[t].name);
+		p->capacity[n] = gpus;
+		p->cost[n] = c->types[t].cost_per_hour;
+		n++;
 	}
-	if (!p->ntypes)
-		return dl_err_set(err, DL_EXIT_USAGE, "cluster '%s' has no GPUs", spec);
+	dl_cluster_free(c);
+	if (!n) {
+		dl_alloc_problem_free(p);
+		return dl_err_set(err, DL_EXIT_DATA, "cluster '%s' has no GPUs", spec);
+	}
 	return 0;
-bad:
-	dl_alloc_problem_free(p);
-	return dl_err_set(err, DL_EXIT_USAGE,
-			  "bad cluster '%s' (expected V:P:K or RACKSxNODESxGPUS[:TYPE],...)", spec);
 }
 
 static int parse_list(const char *list, const char *opt,

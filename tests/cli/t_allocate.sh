@@ -113,11 +113,11 @@ for p in $LP_POLICIES; do
 done
 
 # ---- identical GPU types: agnostic and aware agree ----
-awk -F, 'NR == 1 { print "id,gpus,weight,throughput_a,throughput_b,throughput_c"; next }
+awk -F, 'NR == 1 { print "id,gpus,weight,throughput_v100,throughput_p100,throughput_k80"; next }
 	{ v = (NR * 37 % 11) + 1; print $1 "," $3 "," $4 "," v "," v "," v }' "$JOBS" > "$SCRATCH/same.csv"
-run "allocate identical agnostic" 0 "dl allocate -v --cluster 1x2x2:a,1x1x3:b,1x1x4:c --policy max-min-fairness same.csv > /dev/null"
+run "allocate identical agnostic" 0 "dl allocate -v --cluster 1x2x2:v100,1x1x3:p100,1x1x4:k80 --policy max-min-fairness same.csv > /dev/null"
 a=$(obj)
-run "allocate identical aware" 0 "dl allocate -v --cluster 1x2x2:a,1x1x3:b,1x1x4:c --policy max-min-fairness-perf same.csv > /dev/null"
+run "allocate identical aware" 0 "dl allocate -v --cluster 1x2x2:v100,1x1x3:p100,1x1x4:k80 --policy max-min-fairness-perf same.csv > /dev/null"
 b=$(obj)
 expect "identical types: agnostic $a == aware $b" "close '$a' '$b' 1e-9"
 # and water-filling's first level is max-min's
@@ -159,11 +159,16 @@ run allocate_empty_input 0 "dl allocate --cluster 1:0:0 < /dev/null"
 # ---- usage errors: exit 2 ----
 run allocate_no_cluster 2 "dl allocate $A/tiny.csv"
 run allocate_bad_policy 2 "dl allocate --cluster 1:0:1 --policy nope $A/tiny.csv"
-run allocate_bad_cluster 2 "dl allocate --cluster 2x2 $A/tiny.csv"
+run allocate_bad_cluster 1 "dl allocate --cluster 2x2 $A/tiny.csv"
 run allocate_pack_needs_tp 2 "dl allocate --cluster 1:0:1 --pack $A/tiny.csv"
 run allocate_pack_policy 2 "dl allocate --cluster 1:0:1 --throughputs $TP --pack --policy min-makespan $A/tiny.csv"
 run allocate_dump_fifo 2 "dl allocate --cluster 1:0:1 --policy fifo --dump-model m.lp $A/tiny.csv"
-run allocate_cost_needed 2 "dl allocate --cluster 1:0:1 --policy min-cost $A/tiny.csv"
+# the cluster's built-in prices (a k80 step is cheaper) or --costs decide
+printf 'id,gpus,throughput_k80,throughput_v100\nC,1,1,2\n' > "$SCRATCH/one.csv"
+run "allocate min-cost cluster prices" 0 "dl allocate --cluster 1:0:1 --policy min-cost one.csv > a1.csv"
+expect "min-cost with the cluster's prices: k80" "grep -q '^C,k80,1,' a1.csv"
+run "allocate min-cost --costs" 0 "dl allocate --cluster 1:0:1 --policy min-cost --costs k80=100 one.csv > a2.csv"
+expect "min-cost with --costs k80=100: v100" "grep -q '^C,v100,1,' a2.csv"
 run allocate_bad_costs 2 "dl allocate --cluster 1:0:1 --policy min-cost --costs k80=1,h100=2 $A/tiny.csv"
 
 # ---- stdout carries only data, also with GLPK's log (-vv) ----

@@ -146,6 +146,10 @@ static void tiny(void)
 	struct dl_alloc_opts o = DL_ALLOC_OPTS_INIT;
 	struct dl_err err = DL_ERR_INIT;
 	o.policy = DL_ALLOC_MIN_COST;
+	p.cost[1] = 0;
+	is_int(dl_alloc_solve(&p, &o, &r, &err), -1, "min-cost without a price fails");
+	ok(err.code == DL_EXIT_USAGE && strstr(err.msg, "'t1'"), "names the type: %s", err.msg);
+	p.cost[1] = 3;
 	o.strict_slo = 1;
 	is_int(dl_alloc_solve(&p, &o, &r, &err), -1, "strict SLOs: no solution");
 	is_int(err.code, DL_EXIT_NOSOL, "strict SLOs: exit 3");
