@@ -25,12 +25,31 @@ static int find_tput_col(struct dl_reader *r, const char *type)
 	return -1;
 }
 
-static int opt_nonneg(struct dl_reader *r, struct dl_row *row, int col, double *v,
-		      struct dl_err *err)
+/*
+ * A number >= 0 and <= max. The limits keep every LP coefficient finite and
+ * within what a double-precision simplex can scale (values beyond them are
+ * not plausible steps, seconds or steps/s).
+ */
+static int bounded(struct dl_reader *r, struct dl_row *row, int col, double max, double *v,
+		   struct dl_err *err)
+{
+	double x;
+	if (dl_field_nonneg(r, row, col, &x, err))
+		return -1;
+	if (x > max)
+		return dl_err_at(err, dl_reader_name(r), row->line,
+				 "bad %s value '%s' (at most %g)", dl_reader_columns(r)[col],
+				 row->f[col], max);
+	*v = x;
+	return 0;
+}
+
+static int opt_bounded(struct dl_reader *r, struct dl_row *row, int col, double max, double *v,
+		       struct dl_err *err)
 {
 	if (col < 0 || !*row->f[col])
 		return 0;
-	return dl_field_nonneg(r, row, col, v, err);
+	return bounded(r, row, col, max, v, err);
 }
 
 int dl_alloc_read_jobs(struct dl_reader *r, const struct dl_tputs *tt,
@@ -95,7 +114,7 @@ int dl_alloc_read_jobs(struct dl_reader *r, const struct dl_tputs *tt,
 		for (size_t t = 0; t < n && !rc; t++) {
 			tput[t] = NAN;
 			if (c.tput[t] >= 0 && *row.f[c.tput[t]]) {
-				if (dl_field_nonneg(r, &row, c.tput[t], &tput[t], err))
+				if (bounded(r, &row, c.tput[t], 1e12, &tput[t], err))
 					rc = -1;
 			} else if (tt && *model) {
 				tput[t] = dl_tputs_get(tt, model, p->type_names[t], gpus);
@@ -116,21 +135,21 @@ int dl_alloc_read_jobs(struct dl_reader *r, const struct dl_tputs *tt,
 		size_t i = dl_alloc_problem_add_job(p, id, (int)gpus, tput);
 		struct dl_alloc_job *j = &p->jobs[i];
 		if (c.weight >= 0 && *row.f[c.weight]) {
-			if (dl_field_nonneg(r, &row, c.weight, &j->weight, err)) {
+			if (bounded(r, &row, c.weight, 1e6, &j->weight, err)) {
 				rc = -1;
 				break;
 			}
-			if (!(j->weight > 0)) {
+			if (!(j->weight >= 1e-6)) {
 				rc = dl_err_at(err, name, row.line,
-					       "bad weight value '%s' (must be > 0)",
+					       "bad weight value '%s' (at least 1e-06)",
 					       row.f[c.weight]);
 				break;
 			}
 		}
-		if (opt_nonneg(r, &row, c.steps, &j->steps, err) ||
-		    opt_nonneg(r, &row, c.done, &j->steps_done, err) ||
-		    opt_nonneg(r, &row, c.elapsed, &j->elapsed, err) ||
-		    opt_nonneg(r, &row, c.slo, &j->slo, err)) {
+		if (opt_bounded(r, &row, c.steps, 1e15, &j->steps, err) ||
+		    opt_bounded(r, &row, c.done, 1e15, &j->steps_done, err) ||
+		    opt_bounded(r, &row, c.elapsed, 1e12, &j->elapsed, err) ||
+		    opt_bounded(r, &row, c.slo, 1e12, &j->slo, err)) {
 			rc = -1;
 			break;
 		}
