@@ -142,6 +142,13 @@ run allocate_stuck 3 "dl allocate --cluster 1:0:1 stuck.csv"
 run allocate_strict_slo_no_file 3 "dl allocate --cluster 1:0:1 --policy min-cost --costs k80=1,v100=2 --strict-slo -o out.csv slo.csv"
 expect "no output file after exit 3" "[ ! -e out.csv ]"
 
+# a solve that cannot finish in time: exit 3 naming the limit, no partial output
+awk 'BEGIN { print "id,gpus,throughput_v100,throughput_p100,throughput_k80"
+	for (i = 1; i <= 3000; i++) printf "j%d,%d,%d,%d,%d\n", i, 1 + i % 3, 7 + i % 13, 3 + i % 7, 1 + i % 5 }' \
+	> "$SCRATCH/big.csv"
+run allocate_time_limit 3 "dl allocate --cluster 300:300:300 --time-limit 0.001 -o out.csv big.csv"
+expect "time limit: no output file" "[ ! -e out.csv ]"
+
 # ---- bad input: exit 1 naming file and line ----
 printf 'id,gpus,throughput_k80,throughput_v100\nA,1,1,2\nB,x,1,4\n' > "$SCRATCH/bad.csv"
 run allocate_bad_gpus 1 "dl allocate --cluster 1:0:1 bad.csv"
@@ -153,6 +160,8 @@ printf 'model,gpu_type,gpus,throughput\nA3C,k80,1,-2\n' > "$SCRATCH/badtp.csv"
 run allocate_bad_throughput 1 "dl allocate --cluster 1:0:1 --throughputs badtp.csv $JOBS"
 printf 'id,gpus\nA,1\n' > "$SCRATCH/notp.csv"
 run allocate_no_throughputs 1 "dl allocate --cluster 1:0:1 notp.csv"
+printf 'id,gpus,throughput_k80,throughput_v100\nA,1,1,2e13\n' > "$SCRATCH/huge.csv"
+run allocate_huge_throughput 1 "dl allocate --cluster 1:0:1 huge.csv"
 run allocate_empty 0 "printf 'id,gpus,throughput_v100\n' | dl allocate --cluster 1:0:0"
 run allocate_empty_input 0 "dl allocate --cluster 1:0:0 < /dev/null"
 
