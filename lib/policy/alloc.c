@@ -428,8 +428,8 @@ static int max_sum(const struct dl_alloc_problem *p, const struct dl_alloc_opts 
 			if (slo[i])
 				dl_lp_set_row_bounds(b.lp, slo[i], -DL_LP_INF, DL_LP_INF);
 		snprintf(res->note, sizeof(res->note),
-			 "the SLO rows of %d jobs are infeasible together; solved without them",
-			 nslo);
+			 "the SLOs cannot all be met (%d job%s one); solved without them", nslo,
+			 nslo == 1 ? " has" : "s have");
 		dl_err_clear(err);
 		rc = dump(&b, o, err);
 		if (!rc)
