@@ -22,6 +22,7 @@ enum {
 	OPT_STRICT_SLO,
 	OPT_TIME_LIMIT,
 	OPT_DUMP_MODEL,
+	OPT_PER_JOB,
 };
 
 static const struct dl_opt allocate_opts[] = {
@@ -39,6 +40,7 @@ static const struct dl_opt allocate_opts[] = {
 	{OPT_STRICT_SLO, "strict-slo", NULL, "min-cost: exit 3 when the SLOs are infeasible"},
 	{OPT_TIME_LIMIT, "time-limit", "SECS", "give up each solve after SECS seconds (exit 3)"},
 	{OPT_DUMP_MODEL, "dump-model", "PATH", "write the LP in CPLEX LP format (for glpsol)"},
+	{OPT_PER_JOB, "per-job", NULL, "one LP row per job (do not merge identical jobs)"},
 	{0, NULL, NULL, NULL},
 };
 
@@ -190,6 +192,9 @@ static int parse_args(struct dl_ctx *ctx, int argc, char **argv, struct allocate
 		case OPT_DUMP_MODEL:
 			a->o.dump_model = arg;
 			break;
+		case OPT_PER_JOB:
+			a->o.per_job = 1;
+			break;
 		}
 	}
 	int first = st.optind;
@@ -275,6 +280,9 @@ DL_COMMAND(allocate, "heterogeneity-aware allocation policies (Gavel) as LPs on 
 	dl_info(ctx, "%s: %zu jobs, %zu GPU types, %zu candidate pairs", a.policy, p.njobs,
 		p.ntypes, p.npairs);
 	dl_info(ctx, "objective %.10g (%s)", res.objective, res.objective_name);
+	if (res.merged)
+		dl_info(ctx, "identical jobs merged: %zu LP classes for %zu jobs", res.merged,
+			p.njobs);
 	if (res.lp_solves)
 		dl_info(ctx,
 			"status optimal; lp objective %.10g; %d rows, %d columns; %d solves "

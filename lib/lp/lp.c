@@ -385,8 +385,8 @@ int dl_lp_solve(struct dl_lp *lp, const struct dl_lp_opts *opts, struct dl_err *
 	glp_init_smcp(&sp);
 	sp.msg_lev = o.verbose > 0 ? GLP_MSG_ON : GLP_MSG_OFF;
 	sp.presolve = o.presolve ? GLP_ON : GLP_OFF;
-	/* dual simplex first: about twice as fast as primal on Gavel's LPs (see b_allocate.sh) */
-	sp.meth = GLP_DUALP;
+	/* primal by default, as glpsol: ~3x faster than dual on the packed LPs */
+	sp.meth = o.dual ? GLP_DUALP : GLP_PRIMAL;
 	sp.tm_lim = tm_lim_ms(o.time_limit);
 	int ret = glp_simplex(lp->prob, &sp);
 	if (ret == GLP_EBADB || ret == GLP_ESING || ret == GLP_ECOND) {

@@ -45,12 +45,10 @@ struct dl_lp_opts {
 	double time_limit; /* seconds; <= 0 means none */
 	int verbose;	   /* > 0: GLPK's log to stderr */
 	int presolve;	   /* use GLPK's LP presolver */
+	int dual;	   /* dual simplex (then primal) instead of primal */
 };
 
-#define DL_LP_OPTS_INIT \
-	{               \
-		0, 0, 0 \
-	}
+#define DL_LP_OPTS_INIT {0, 0, 0, 0}
 
 /* what the last solve found (also filled on failure) */
 struct dl_lp_info {

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/strmap.h"
 #include "policy/alloc.h"
 
 static const char *const policy_names[DL_ALLOC_NPOLICIES] = {
@@ -69,6 +70,7 @@ size_t dl_alloc_problem_add_job(struct dl_alloc_problem *p, const char *id, int 
 	j->weight = 1;
 	j->entity = -1;
 	j->klass = -1;
+	j->count = 1;
 	j->tput = xcalloc(p->ntypes ? p->ntypes : 1, sizeof(double));
 	if (tput)
 		memcpy(j->tput, tput, p->ntypes * sizeof(double));
@@ -178,7 +180,9 @@ double dl_alloc_prop_tput(const struct dl_alloc_problem *p, size_t i)
 static void iso_row(const struct dl_alloc_problem *p, size_t i, double *row)
 {
 	const struct dl_alloc_job *j = &p->jobs[i];
-	double sum = 0, m = (double)p->njobs;
+	double sum = 0, m = 0;
+	for (size_t k = 0; k < p->njobs; k++)
+		m += p->jobs[k].count;
 	for (size_t t = 0; t < p->ntypes; t++) {
 		row[t] = j->tput[t] > 0 ? p->capacity[t] / m / j->gpus : 0;
 		sum += row[t];
@@ -287,7 +291,8 @@ static void base_lp(const struct dl_alloc_problem *p, const struct dl_alloc_pair
 		int r = dl_lp_add_row(b->lp, name, -DL_LP_INF, p->capacity[t]);
 		for (size_t i = 0; i < m; i++)
 			if (b->xc[i * n + t])
-				dl_lp_coef(b->lp, r, b->xc[i * n + t], p->jobs[i].gpus);
+				dl_lp_coef(b->lp, r, b->xc[i * n + t],
+					   p->jobs[i].gpus * p->jobs[i].count);
 		for (size_t k = 0; k < npairs; k++)
 			if (b->pc[k * n + t])
 				dl_lp_coef(b->lp, r, b->pc[k * n + t], p->jobs[pairs[k].a].gpus);
@@ -393,7 +398,8 @@ static int max_sum(const struct dl_alloc_problem *p, const struct dl_alloc_opts 
 		for (size_t t = 0; t < n; t++)
 			if (b.xc[i * n + t])
 				dl_lp_set_obj(b.lp, b.xc[i * n + t],
-					      p->jobs[i].tput[t] / (by_cost ? p->cost[t] : 1));
+					      p->jobs[i].count * p->jobs[i].tput[t] /
+						      (by_cost ? p->cost[t] : 1));
 	for (size_t k = 0; k < res->npairs; k++)
 		for (size_t t = 0; t < n; t++)
 			if (b.pc[k * n + t])
@@ -535,7 +541,7 @@ static int finish_time_fairness(const struct dl_alloc_problem *p, const struct d
 		/* leftover capacity: raise everyone's speed relative to their isolated one */
 		for (size_t t = 0; t < n; t++)
 			if (b.xc[i * n + t])
-				dl_lp_set_obj(b.lp, b.xc[i * n + t], j->tput[t] / iso);
+				dl_lp_set_obj(b.lp, b.xc[i * n + t], j->count * j->tput[t] / iso);
 	}
 	int rc = 0;
 	if (hi > 0) {
@@ -1042,10 +1048,107 @@ static double evaluate(const struct dl_alloc_problem *p, const struct dl_alloc_o
 	return v;
 }
 
+/* ---- merging identical jobs (see dl_alloc_solve in alloc.h) ---- */
+
+static int merges(const struct dl_alloc_opts *o)
+{
+	if (o->per_job || o->pack)
+		return 0;
+	switch (o->policy) {
+	case DL_ALLOC_MAX_MIN_FAIRNESS:
+	case DL_ALLOC_MAX_MIN_FAIRNESS_PERF:
+	case DL_ALLOC_FINISH_TIME_FAIRNESS:
+	case DL_ALLOC_MIN_MAKESPAN:
+	case DL_ALLOC_MAX_THROUGHPUT:
+	case DL_ALLOC_MIN_COST:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* the bytes of every field the policy's LP reads */
+static void job_key(struct strbuf *sb, const struct dl_alloc_problem *p,
+		    const struct dl_alloc_job *j, enum dl_alloc_policy policy)
+{
+	sb_reset(sb);
+	sb_add(sb, &j->gpus, sizeof(j->gpus));
+	sb_add(sb, &j->weight, sizeof(j->weight));
+	sb_add(sb, j->tput, p->ntypes * sizeof(double));
+	if (policy == DL_ALLOC_FINISH_TIME_FAIRNESS || policy == DL_ALLOC_MIN_MAKESPAN ||
+	    policy == DL_ALLOC_MIN_COST) {
+		sb_add(sb, &j->steps, sizeof(j->steps));
+		sb_add(sb, &j->steps_done, sizeof(j->steps_done));
+		sb_add(sb, &j->elapsed, sizeof(j->elapsed));
+		sb_add(sb, &j->slo, sizeof(j->slo));
+	}
+}
+
+static int solve_one(const struct dl_alloc_problem *p, const struct dl_alloc_opts *o,
+		     struct dl_alloc_result *res, struct dl_err *err);
+
+/* 1 = solved merged (res filled), 0 = nothing to merge, -1 = error */
+static int solve_merged(const struct dl_alloc_problem *p, const struct dl_alloc_opts *o,
+			struct dl_alloc_result *res, struct dl_err *err)
+{
+	size_t m = p->njobs, n = p->ntypes;
+	struct strmap classes = STRMAP_INIT;
+	struct strbuf key = STRBUF_INIT;
+	size_t *cls = xcalloc(m + 1, sizeof(size_t));
+	struct dl_alloc_problem q = *p;
+	q.jobs = xcalloc(m + 1, sizeof(*q.jobs));
+	q.njobs = 0;
+	q.pairs = NULL;
+	q.npairs = 0;
+	for (size_t i = 0; i < m; i++) {
+		job_key(&key, p, &p->jobs[i], o->policy);
+		int64_t *k = strmap_getn(&classes, key.buf, key.len);
+		if (k) {
+			cls[i] = (size_t)*k;
+			q.jobs[cls[i]].count += p->jobs[i].count;
+			continue;
+		}
+		cls[i] = q.njobs;
+		strmap_putn(&classes, key.buf, key.len, (int64_t)q.njobs);
+		q.jobs[q.njobs++] = p->jobs[i];
+	}
+	int rc = 0;
+	if (q.njobs < m) {
+		struct dl_alloc_opts qo = *o;
+		struct dl_alloc_result qr = {0};
+		qo.per_job = 1;
+		qr.lp_objective = NAN;
+		rc = solve_one(&q, &qo, &qr, err) ? -1 : 1;
+		if (rc > 0) {
+			res->x = xcalloc(m * n + 1, sizeof(double));
+			for (size_t i = 0; i < m; i++)
+				memcpy(res->x + i * n, qr.x + cls[i] * n, n * sizeof(double));
+			res->lp_objective = qr.lp_objective;
+			res->lp_solves = qr.lp_solves;
+			res->lp_seconds = qr.lp_seconds;
+			res->lp_rows = qr.lp_rows;
+			res->lp_cols = qr.lp_cols;
+			res->merged = q.njobs;
+			memcpy(res->note, qr.note, sizeof(res->note));
+		}
+		dl_alloc_result_free(&qr);
+	}
+	strmap_free(&classes);
+	sb_release(&key);
+	free(cls);
+	free(q.jobs);
+	return rc;
+}
+
 static int solve_one(const struct dl_alloc_problem *p, const struct dl_alloc_opts *o,
 		     struct dl_alloc_result *res, struct dl_err *err)
 {
 	size_t n = p->ntypes;
+	if (merges(o)) {
+		int rc = solve_merged(p, o, res, err);
+		if (rc)
+			return rc < 0 ? -1 : 0;
+	}
 	res->x = xcalloc(p->njobs * n + 1, sizeof(double));
 	if (o->pack && o->policy != DL_ALLOC_GANDIVA) {
 		/* the result keeps its own copy of the candidate pairs */

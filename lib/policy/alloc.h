@@ -63,6 +63,7 @@ struct dl_alloc_job {
 	int entity;	   /* index into entity_weight, -1 if none */
 	int klass;	   /* index of its (model, gpus) class for pair throughputs, -1 if none */
 	double *tput;	   /* [ntypes] steps/s of the whole job on `gpus` GPUs of each type */
+	double count;	   /* identical jobs it stands for: 1, more only inside merged LPs */
 };
 
 /* a candidate pair for space sharing: jobs a < b with equal gpus */
@@ -114,14 +115,15 @@ struct dl_alloc_opts {
 	uint64_t seed;
 	int entity_fifo;  /* water-filling inside an entity: 0 fairness, 1 fifo */
 	int strict_slo;	  /* min-cost: infeasible SLO rows are an error, not dropped */
+	int per_job;	  /* one LP row per job: no merging of identical jobs (below) */
 	double tolerance; /* relative, for the finish-time fairness bisection */
 	struct dl_lp_opts lp;
 	const char *dump_model; /* write the (last) LP here; PATH.K per partition */
 };
 
-#define DL_ALLOC_OPTS_INIT                                                                 \
-	{                                                                                  \
-		DL_ALLOC_MAX_MIN_FAIRNESS_PERF, 0, 1, 0, 0, 0, 1e-6, DL_LP_OPTS_INIT, NULL \
+#define DL_ALLOC_OPTS_INIT                                                                    \
+	{                                                                                     \
+		DL_ALLOC_MAX_MIN_FAIRNESS_PERF, 0, 1, 0, 0, 0, 0, 1e-6, DL_LP_OPTS_INIT, NULL \
 	}
 
 struct dl_alloc_result {
@@ -136,9 +138,20 @@ struct dl_alloc_result {
 	int lp_solves;
 	double lp_seconds;
 	int lp_rows, lp_cols; /* of the last LP (of the first partition) */
-	char note[256];	      /* a fallback that was taken, or "" */
+	size_t merged;	/* LP rows stood for this many classes of identical jobs (0: not merged) */
+	char note[256]; /* a fallback that was taken, or "" */
 };
 
+/*
+ * Solve. Unless opts.per_job, jobs that are identical for the policy (same
+ * gpus, weight and throughputs; also steps, steps_done, elapsed and slo where
+ * the policy uses them) share one set of LP variables and rows, with their
+ * count in the capacity rows and objective. This is exact: averaging any
+ * optimum over identical jobs keeps it feasible and optimal (the LPs are
+ * convex and symmetric in such jobs), so the optimum is the same, and
+ * identical jobs get identical allocations. Water-filling (whose MIP picks
+ * jobs one by one, as Gavel does) and packed problems are never merged.
+ */
 int dl_alloc_solve(const struct dl_alloc_problem *p, const struct dl_alloc_opts *o,
 		   struct dl_alloc_result *res, struct dl_err *err);
 void dl_alloc_result_free(struct dl_alloc_result *res);

@@ -126,6 +126,21 @@ a=$(obj)
 run "allocate max-min level" 0 "dl allocate -v --cluster $CL --throughputs $TP $JOBS > /dev/null"
 expect "water-filling's minimum equals max-min-fairness-perf's" "close '$a' '$(obj)' 1e-6"
 
+# ---- merging identical jobs is exact: same objective as one row per job ----
+awk -F, 'NR == 1 { print; next } { for (k = 0; k < 4; k++) { $1 = $1 "_" k; print; sub(/_[0-9]$/, "", $1) } }' \
+	OFS=, "$JOBS" > "$SCRATCH/dups.csv"
+for p in max-min-fairness max-min-fairness-perf finish-time-fairness min-makespan max-throughput min-cost; do
+	run "allocate $p merged" 0 "dl allocate -v --cluster $CL --throughputs $TP --policy $p dups.csv > a1.csv"
+	a=$(obj)
+	expect "$p: 40 jobs merged into 10 LP classes" "grep -q 'merged: 10 LP classes for 40 jobs' err"
+	run "allocate $p --per-job" 0 "dl allocate -v --per-job --cluster $CL --throughputs $TP --policy $p dups.csv > a2.csv"
+	expect "$p: merged objective $a equals per-job $(obj)" "close '$a' '$(obj)' 1e-6"
+	expect_eq "$p merged: identical jobs get identical fractions" "" \
+		"$(awk -F, 'NR > 1 { k = $1; sub(/_[0-9]$/, "", k); v = $2 "," $3; if ((k, $2) in f && f[k, $2] != v) print $1; f[k, $2] = v }' "$SCRATCH/a1.csv")"
+	expect_eq "$p per-job: constraints hold" ok "$(check_alloc "$SCRATCH/dups.csv" 3 "$CAPS" "$SCRATCH/a2.csv")"
+	expect_eq "$p merged: constraints hold" ok "$(check_alloc "$SCRATCH/dups.csv" 3 "$CAPS" "$SCRATCH/a1.csv")"
+done
+
 # ---- determinism ----
 for args in "--policy gandiva --pack" "--pack --partitions 3 --seed 5" "--policy fifo --seed 9"; do
 	run "allocate $args (1)" 0 "dl allocate --cluster 2:2:2 --throughputs $TP $args $JOBS > a1.csv"
