@@ -251,7 +251,7 @@ DL_COMMAND(allocate, "heterogeneity-aware allocation policies (Gavel) as LPs on 
 		return dl_usage_error(ctx, "%s", err.msg);
 	}
 	if (a.throughputs) {
-		if (dl_tputs_load(&tputs, a.throughputs, ctx->in_format, &err)) {
+		if (dl_alloc_load_throughputs(a.throughputs, ctx->in_format, &tputs, &err)) {
 			rc = dl_fail(ctx, &err);
 			goto out;
 		}

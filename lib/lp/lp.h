@@ -48,7 +48,10 @@ struct dl_lp_opts {
 	int dual;	   /* dual simplex (then primal) instead of primal */
 };
 
-#define DL_LP_OPTS_INIT {0, 0, 0, 0}
+#define DL_LP_OPTS_INIT    \
+	{                  \
+		0, 0, 0, 0 \
+	}
 
 /* what the last solve found (also filled on failure) */
 struct dl_lp_info {

@@ -52,8 +52,8 @@ static int opt_bounded(struct dl_reader *r, struct dl_row *row, int col, double 
 	return bounded(r, row, col, max, v, err);
 }
 
-int dl_alloc_read_jobs(struct dl_reader *r, const struct dl_tputs *tt,
-		       struct dl_alloc_problem *p, struct dl_err *err)
+int dl_alloc_read_jobs(struct dl_reader *r, const struct dl_tputs *tt, struct dl_alloc_problem *p,
+		       struct dl_err *err)
 {
 	size_t n = p->ntypes;
 	struct jobcols c;
@@ -215,6 +215,25 @@ done:
 	free(tput);
 	free(c.tput);
 	return rc;
+}
+
+int dl_alloc_load_throughputs(const char *path, enum dl_in_format fmt, struct dl_tputs *t,
+			      struct dl_err *err)
+{
+	if (!dl_tputs_load(t, path, fmt, err))
+		return 0;
+	if (!strcmp(path, "-") || fmt == DL_IN_CSV)
+		return -1;
+	struct dl_tputs g = DL_TPUTS_INIT;
+	struct dl_err gerr = DL_ERR_INIT;
+	if (dl_tputs_import_gavel(&g, path, &gerr)) {
+		dl_tputs_free(&g);
+		return -1; /* neither: the stream's error is the useful one */
+	}
+	dl_tputs_free(t);
+	*t = g;
+	dl_err_clear(err);
+	return 0;
 }
 
 /* ---- cluster types ---- */

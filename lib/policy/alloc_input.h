@@ -21,9 +21,16 @@
 #include "table/table.h"
 #include "trace/throughputs.h"
 
+/*
+ * Load a throughputs stream, or Gavel's throughputs JSON (tried when the
+ * stream cannot be read and PATH is a file: its errors are the stream's).
+ */
+int dl_alloc_load_throughputs(const char *path, enum dl_in_format fmt, struct dl_tputs *t,
+			      struct dl_err *err);
+
 /* p must be initialised with its GPU types (dl_alloc_cluster_types); tt may be NULL */
-int dl_alloc_read_jobs(struct dl_reader *r, const struct dl_tputs *tt,
-		       struct dl_alloc_problem *p, struct dl_err *err);
+int dl_alloc_read_jobs(struct dl_reader *r, const struct dl_tputs *tt, struct dl_alloc_problem *p,
+		       struct dl_err *err);
 
 /* Initialise p with the GPU types and counts of a cluster SPEC. */
 int dl_alloc_cluster_types(const char *spec, struct dl_alloc_problem *p, struct dl_err *err);

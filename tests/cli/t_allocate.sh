@@ -126,6 +126,13 @@ a=$(obj)
 run "allocate max-min level" 0 "dl allocate -v --cluster $CL --throughputs $TP $JOBS > /dev/null"
 expect "water-filling's minimum equals max-min-fairness-perf's" "close '$a' '$(obj)' 1e-6"
 
+# ---- Gavel's throughputs JSON directly: same answer as the converted stream ----
+run "allocate gavel json" 0 "dl allocate -v --cluster 1:1:1 --pack --throughputs $A/gavel_small.json $A/jobs_gavel.csv > a1.csv"
+a=$(obj)
+run "allocate gavel csv" 0 "dl allocate -v --cluster 1:1:1 --pack --throughputs $TP $A/jobs_gavel.csv > a2.csv"
+expect "Gavel JSON and throughputs stream: same objective ($a)" "close '$a' '$(obj)' 1e-12"
+expect "Gavel JSON and throughputs stream: same allocation" "cmp -s a1.csv a2.csv"
+
 # ---- merging identical jobs is exact: same objective as one row per job ----
 awk -F, 'NR == 1 { print; next } { for (k = 0; k < 4; k++) { $1 = $1 "_" k; print; sub(/_[0-9]$/, "", $1) } }' \
 	OFS=, "$JOBS" > "$SCRATCH/dups.csv"
