@@ -34,7 +34,7 @@ glpsol_objs() { # the objectives glpsol wrote, comma-separated
 
 if ! command -v glpsol > /dev/null 2>&1; then
 	note "glpsol (glpk-utils) not installed: no baseline"
-	return 0 2> /dev/null || exit 0
+	return 0
 fi
 
 for n in 256 1024 2048 4096; do
@@ -69,9 +69,7 @@ for n in 256 1024 2048 4096; do
 	ours=$SECS
 	info=$(sed -n 's/.*, \([0-9]*\) candidate pairs/\1 pairs/p' "$BENCH_TMP/err")
 	obj=$(sed -n 's/.*: objective \([^ ]*\) (.*/\1/p' "$BENCH_TMP/err")
-	models=$(ls "$BENCH_TMP"/m.lp* | tr '\n' ' ')
-	# shellcheck disable=SC2086
-	measure sh -c "i=0; for f in $models; do i=\$((i+1)); glpsol --lp \$f -o '$BENCH_TMP'/sol\$i.txt || exit 1; done"
+	measure sh -c "i=0; for f in '$BENCH_TMP'/m.lp*; do i=\$((i+1)); glpsol --lp \"\$f\" -o '$BENCH_TMP'/sol\$i.txt || exit 1; done"
 	figure "packed, $k partitions, $n jobs" "$ours" "$SECS" "glpsol, same $k LPs"
 	note "$info; objective (min over partitions): ours $obj; glpsol per partition $(glpsol_objs)"
 done
