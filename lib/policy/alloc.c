@@ -1027,7 +1027,7 @@ static double evaluate(const struct dl_alloc_problem *p, const struct dl_alloc_o
 			}
 		break;
 	case DL_ALLOC_MIN_COST:
-		*what = "steps per dollar-hour";
+		*what = "steps/s per dollar per hour";
 		for (size_t i = 0; i < m; i++)
 			for (size_t t = 0; t < n; t++)
 				if (p->cost[t] > 0)
