@@ -601,7 +601,7 @@ static void wf_weights(const struct dl_alloc_problem *p, const struct dl_alloc_o
 	char *taken = xcalloc(p->nentities + 1, 1);
 	for (size_t i = 0; i < m; i++)
 		if (!frozen[i] && p->jobs[i].entity >= 0)
-			sum[p->jobs[i].entity] += p->jobs[i].weight;
+			sum[p->jobs[i].entity] += p->jobs[i].weight * p->jobs[i].count;
 	for (size_t i = 0; i < m; i++) {
 		int e = p->jobs[i].entity;
 		if (frozen[i])
@@ -1062,6 +1062,9 @@ static int merges(const struct dl_alloc_opts *o)
 	case DL_ALLOC_MAX_THROUGHPUT:
 	case DL_ALLOC_MIN_COST:
 		return 1;
+	case DL_ALLOC_WATER_FILLING:
+		/* fifo inside an entity treats identical jobs differently */
+		return !o->entity_fifo;
 	default:
 		return 0;
 	}
@@ -1075,6 +1078,8 @@ static void job_key(struct strbuf *sb, const struct dl_alloc_problem *p,
 	sb_add(sb, &j->gpus, sizeof(j->gpus));
 	sb_add(sb, &j->weight, sizeof(j->weight));
 	sb_add(sb, j->tput, p->ntypes * sizeof(double));
+	if (policy == DL_ALLOC_WATER_FILLING)
+		sb_add(sb, &j->entity, sizeof(j->entity));
 	if (policy == DL_ALLOC_FINISH_TIME_FAIRNESS || policy == DL_ALLOC_MIN_MAKESPAN ||
 	    policy == DL_ALLOC_MIN_COST) {
 		sb_add(sb, &j->steps, sizeof(j->steps));

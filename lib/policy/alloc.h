@@ -149,8 +149,10 @@ struct dl_alloc_result {
  * count in the capacity rows and objective. This is exact: averaging any
  * optimum over identical jobs keeps it feasible and optimal (the LPs are
  * convex and symmetric in such jobs), so the optimum is the same, and
- * identical jobs get identical allocations. Water-filling (whose MIP picks
- * jobs one by one, as Gavel does) and packed problems are never merged.
+ * identical jobs get identical allocations. For water-filling, identical
+ * jobs (also in the same entity) can rise together whenever one can (by the
+ * same averaging), so they freeze together; with fifo inside entities they
+ * are not identical and are never merged. Packed problems are never merged.
  */
 int dl_alloc_solve(const struct dl_alloc_problem *p, const struct dl_alloc_opts *o,
 		   struct dl_alloc_result *res, struct dl_err *err);

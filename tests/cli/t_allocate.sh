@@ -136,7 +136,7 @@ expect "Gavel JSON and throughputs stream: same allocation" "cmp -s a1.csv a2.cs
 # ---- merging identical jobs is exact: same objective as one row per job ----
 awk -F, 'NR == 1 { print; next } { for (k = 0; k < 4; k++) { $1 = $1 "_" k; print; sub(/_[0-9]$/, "", $1) } }' \
 	OFS=, "$JOBS" > "$SCRATCH/dups.csv"
-for p in max-min-fairness max-min-fairness-perf finish-time-fairness min-makespan max-throughput min-cost; do
+for p in $LP_POLICIES; do
 	run "allocate $p merged" 0 "dl allocate -v --cluster $CL --throughputs $TP --policy $p dups.csv > a1.csv"
 	a=$(obj)
 	expect "$p: 40 jobs merged into 10 LP classes" "grep -q 'merged: 10 LP classes for 40 jobs' err"
