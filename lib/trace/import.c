@@ -83,9 +83,10 @@ int dl_parse_localtime(const char *s, size_t len, struct dl_timecache *cache, do
 	    mi > 59 || se > 60)
 		return -1;
 	int64_t key = (int64_t)y * 1000000 + mo * 10000 + d * 100 + h;
+	size_t slot = (size_t)(key * 31 + d) % DL_TIMECACHE_SLOTS;
 	double base;
-	if (cache && cache->key == key) {
-		base = cache->base;
+	if (cache && cache->key[slot] == key) {
+		base = cache->base[slot];
 	} else {
 		struct tm tm = {0};
 		tm.tm_year = y - 1900;
@@ -98,8 +99,8 @@ int dl_parse_localtime(const char *s, size_t len, struct dl_timecache *cache, do
 			return -1;
 		base = (double)t;
 		if (cache) {
-			cache->key = key;
-			cache->base = base;
+			cache->key[slot] = key;
+			cache->base[slot] = base;
 		}
 	}
 	*out = base + mi * 60 + se + frac;
