@@ -226,8 +226,8 @@ static int report_skips(const struct dl_ctx *ctx, const struct dl_skips *sk)
 		total += sk->n[r];
 	}
 	if (total)
-		dl_warn(ctx, "skipped %lld input rows that are not runnable GPU jobs (%s)",
-			(long long)total, sb.buf);
+		dl_warn(ctx, "skipped %lld input %s that cannot run as GPU jobs: %s",
+			(long long)total, total == 1 ? "row" : "rows", sb.buf);
 	sb_release(&sb);
 	return 0;
 }

@@ -351,7 +351,7 @@ static int import_gavel(struct dl_jobset *js, const char *path, const struct dl_
 			goto out;
 		}
 		const char *steps_s = n == 10 ? f[5] : f[4];
-		const char *scale_s = n == 10 ? f[6] : f[6];
+		const char *scale_s = f[6]; /* the same place in both forms */
 		const char *arr_s = n == 10 ? f[9] : f[5];
 		struct dl_job j = new_job();
 		j.line = l.line;
