@@ -934,6 +934,10 @@ static int import_sacct(struct dl_jobset *js, const char *path, struct dl_skips 
 	}
 	if (got < 0)
 		goto out;
+	if (!ncols) {
+		dl_err_at(err, l.name, 0, "empty input: no sacct header line");
+		goto out;
+	}
 	rc = 0;
 out:
 	free(f);

@@ -57,6 +57,7 @@ run trace_import_sacct_quirks 0 "dl trace import --from sacct --tz Europe/Berlin
 run trace_import_sacct_real 0 "dl trace import --from sacct '$T/sacct_real_sample.psv'"
 run trace_sacct_state_filter 0 "dl trace import -q --from sacct --state cancelled '$T/sacct_real_sample.psv'"
 run trace_sacct_noheader 1 "tail -n +2 '$T/sacct_real_sample.psv' > n.psv; dl trace import --from sacct n.psv"
+run trace_sacct_empty 1 "printf '' | dl trace import --from sacct -"
 run trace_sacct_bad_tres 1 "printf 'JobID|Submit|ElapsedRaw|AllocTRES\n1|2026-01-01T00:00:00|5|gres/gpu=x\n' > s.psv; dl trace import --from sacct s.psv"
 run trace_sacct_bad_fields 1 "printf 'JobID|Submit|ElapsedRaw|AllocTRES\n1|2026-01-01T00:00:00|5\n' > s.psv; dl trace import --from sacct s.psv"
 # -p (trailing '|') and Elapsed instead of ElapsedRaw
