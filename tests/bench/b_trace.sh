@@ -1,6 +1,7 @@
 # b_trace.sh: trace import of 1,000,000 sacct and Helios rows, and trace gen of 1,000,000 jobs.
 # Baselines in the same run: cat(1) and wc -l of the same file (bytes through a pipe, the
-# floor for any reader), and for gen an awk(1) loop printing as many random rows.
+# floor for any reader), `dlsched cat` of the Helios CSV (the shared table layer the Helios
+# importer reads through), and for gen an awk(1) loop printing as many random rows.
 N=1000000
 S=$BENCH_TMP/sacct.psv
 H=$BENCH_TMP/cluster_log.csv
@@ -41,7 +42,17 @@ for f in sacct:$S helios:$H; do
 	measure "$DLSCHED" trace import --from "$fmt" --tz UTC "$file"; t=$SECS; rss=$RSS_MB
 	figure "import --from $fmt (1M rows)" "$t" "$base" "cat(1) same file" "target >= 1M rows/s"
 	figure "import --from $fmt (1M rows)" "$t" "$wc" "wc -l same file"
+	if [ "$fmt" = helios ]; then
+		# the table layer alone (CSV parse + write): what the importer adds on top
+		measure "$DLSCHED" cat "$file"; tc=$SECS
+		figure "import --from $fmt (1M rows)" "$t" "$tc" "dlsched cat same file"
+	fi
 	note "$(awk -v s="$t" -v n=$N -v r="$rss" 'BEGIN{printf "%.2f M rows/s, peak RSS %s MB", n/s/1e6, r}')"
+	# wall time is noisy on a shared machine: also the CPU time of the same run
+	if [ -x /usr/bin/time ]; then
+		/usr/bin/time -f '%U %S' -o "$BENCH_TMP/.cpu" "$DLSCHED" trace import --from "$fmt" --tz UTC "$file" > /dev/null
+		note "$(awk -v n=$N '{c = $1 + $2; printf "CPU %.2f s (user+sys): %.2f M rows per CPU-second", c, n/c/1e6}' "$BENCH_TMP/.cpu")"
+	fi
 done
 
 measure awk -v n=$N 'BEGIN { srand(1); print "id,submit,gpus,duration"
@@ -50,6 +61,10 @@ base=$SECS
 measure "$DLSCHED" trace gen --seed 1 --jobs $N --rate 100; t=$SECS; rss=$RSS_MB
 figure "gen 1M jobs (philly durations)" "$t" "$base" "awk(1) 1M random rows" "target < 1 s"
 note "$(awk -v s="$t" -v n=$N -v r="$rss" 'BEGIN{printf "%.2f M jobs/s, peak RSS %s MB", n/s/1e6, r}')"
+if [ -x /usr/bin/time ]; then
+	/usr/bin/time -f '%U %S' -o "$BENCH_TMP/.cpu" "$DLSCHED" trace gen --seed 1 --jobs $N --rate 100 > /dev/null
+	note "$(awk '{printf "CPU %.2f s (user+sys)", $1 + $2}' "$BENCH_TMP/.cpu")"
+fi
 "$DLSCHED" trace gen --seed 1 --jobs $N --rate 100 > "$BENCH_TMP/gen.csv"
 measure "$DLSCHED" trace stats "$BENCH_TMP/gen.csv"; ts=$SECS
 measure cat "$BENCH_TMP/gen.csv"; bs=$SECS
