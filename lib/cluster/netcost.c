@@ -21,17 +21,14 @@ static const struct {
 	double params, skew_rr, compute_s;
 } builtin_models[] = {
 	{"resnet50", 25610205, 1.20, 0.089}, /* first: the default */
-	{"resnet18", 11699132, 1.43, 0.029},
-	{"mobilenet_v2", 3539036, 1.99, 0.036},
-	{"alexnet", 61100840, 2.82, 0.011},
-	{"vgg16", 138357544, 3.28, 0.133},
-	{"inception4", 42679816, 1.14, 0.246},
-	{"lstm_lm", 19780400, 2.00, 0.050},
+	{"resnet18", 11699132, 1.43, 0.029},   {"mobilenet_v2", 3539036, 1.99, 0.036},
+	{"alexnet", 61100840, 2.82, 0.011},    {"vgg16", 138357544, 3.28, 0.133},
+	{"inception4", 42679816, 1.14, 0.246}, {"lstm_lm", 19780400, 2.00, 0.050},
 	{"tiny_gpt", 51814400, 3.38, 0.230},
 };
 
 #define REF_BYTES_PER_S 12.5e9 /* 100 Gb/s */
-#define REF_FACTOR 1.75        /* 2 (n-1)/n at n = 8 */
+#define REF_FACTOR	1.75   /* 2 (n-1)/n at n = 8 */
 
 double dl_net_compute_from_sensitivity(double bytes, double s)
 {
@@ -152,7 +149,8 @@ int dl_net_models_read(struct dl_net_models *m, const char *path, enum dl_in_for
 		double bytes, skew, sens;
 		int cons = 0;
 		if (!*name || strlen(name) >= 256) {
-			rc = dl_err_at(err, dl_reader_name(r), row.line, "bad model value '%s'", name);
+			rc = dl_err_at(err, dl_reader_name(r), row.line, "bad model value '%s'",
+				       name);
 			break;
 		}
 		if (dl_field_nonneg(r, &row, cb, &bytes, err) < 0 ||

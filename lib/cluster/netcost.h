@@ -39,19 +39,19 @@
 enum dl_comm { DL_COMM_RING = 0, DL_COMM_PS = 1 };
 
 struct dl_net_model {
-	char *name;        /* lower case */
-	double bytes;      /* gradient bytes exchanged per iteration (fp32 weights) */
-	double skew_rr;    /* busiest parameter server's load / mean (>= 1) */
-	double compute_s;  /* compute time per iteration on the reference GPU; inf = no comm cost */
+	char *name;	  /* lower case */
+	double bytes;	  /* gradient bytes exchanged per iteration (fp32 weights) */
+	double skew_rr;	  /* busiest parameter server's load / mean (>= 1) */
+	double compute_s; /* compute time per iteration on the reference GPU; inf = no comm cost */
 	double sensitivity; /* communication share at the reference link, in [0, 1] */
-	int consolidate;   /* the profile asks for consolidation (Tiresias) */
+	int consolidate;    /* the profile asks for consolidation (Tiresias) */
 };
 
 struct dl_net_models {
 	struct dl_net_model *v;
 	size_t n, alloc;
 	struct strmap idx; /* name -> index */
-	int def;           /* index of the default model for jobs without one */
+	int def;	   /* index of the default model for jobs without one */
 };
 
 /* the built-in table (always loaded; a profiles file adds or overrides) */
@@ -76,7 +76,7 @@ struct dl_netcost {
 	const struct dl_cluster *c;
 	enum dl_comm comm;
 	int max_node_gpus, max_rack_gpus; /* for the consolidated tier */
-	struct dl_link eff[DL_NTIERS];    /* bottleneck link up to each tier */
+	struct dl_link eff[DL_NTIERS];	  /* bottleneck link up to each tier */
 };
 
 void dl_netcost_init(struct dl_netcost *nc, const struct dl_cluster *c, enum dl_comm comm);

@@ -62,7 +62,8 @@ static void node_change(struct dl_cluster_state *st, int node, int delta)
 	int T = st->ntypes;
 	bucket_unlink(st, node);
 	if (st->hist) {
-		int *h = st->hist + ((size_t)n->rack * (size_t)T + (size_t)n->type) * (size_t)(st->maxg + 1);
+		int *h = st->hist +
+			 ((size_t)n->rack * (size_t)T + (size_t)n->type) * (size_t)(st->maxg + 1);
 		h[st->node_free[node]]--;
 		h[st->node_free[node] + delta]++;
 	}

@@ -25,19 +25,19 @@
 
 struct dl_cluster_state {
 	const struct dl_cluster *c;
-	int ntypes;       /* c->ntypes; slot ntypes in per-type arrays means "any" */
-	int maxg;         /* most GPUs on one node */
+	int ntypes;	     /* c->ntypes; slot ntypes in per-type arrays means "any" */
+	int maxg;	     /* most GPUs on one node */
 	unsigned char *used; /* per GPU: 1 = in use */
-	int *node_free;   /* per node */
-	int *rack_free;   /* [rack * (ntypes+1) + type], type ntypes = all types */
-	int *type_free;   /* [type], type ntypes = all types */
+	int *node_free;	     /* per node */
+	int *rack_free;	     /* [rack * (ntypes+1) + type], type ntypes = all types */
+	int *type_free;	     /* [type], type ntypes = all types */
 	/* nodes of each (type, free count): counts per rack, and linked lists */
-	int *hist;        /* [(rack * ntypes + type) * (maxg+1) + free] = nodes */
+	int *hist;	  /* [(rack * ntypes + type) * (maxg+1) + free] = nodes */
 	int *bucket_head; /* [type * (maxg+1) + free] = first node or -1 */
 	int *next, *prev; /* per node, within its bucket */
 	/* max-trees over nodes (one per type and one for all), for first fit */
-	int tsize;        /* leaves (power of two) */
-	int *tree;        /* [(ntypes+1) * 2 * tsize] */
+	int tsize; /* leaves (power of two) */
+	int *tree; /* [(ntypes+1) * 2 * tsize] */
 };
 
 struct dl_cluster_state *dl_state_new(const struct dl_cluster *c);
