@@ -168,9 +168,11 @@ static int use_type(struct build *b, const char *name)
 	return add_type(b, t->name, t->speed, t->memory_gb, t->cost_per_hour);
 }
 
-static void add_rack(struct build *b, const char *name)
+static int add_rack(struct build *b, const char *name, struct dl_err *err)
 {
 	struct dl_cluster *c = b->c;
+	if (c->nracks >= DL_CLUSTER_MAX_RACKS)
+		return dl_err_at(err, b->where, 0, "more than %d racks", DL_CLUSTER_MAX_RACKS);
 	DL_GROW(c->racks, c->nracks + 1, b->aracks);
 	struct dl_rack *r = &c->racks[c->nracks];
 	if (name)
@@ -183,6 +185,7 @@ static void add_rack(struct build *b, const char *name)
 	r->first_node = (int)c->nnodes;
 	r->nnodes = 0;
 	c->nracks++;
+	return 0;
 }
 
 /*
@@ -306,8 +309,8 @@ static int parse_shorthand(struct build *b, const char *spec, struct dl_err *err
 			return dl_err_set(err, DL_EXIT_DATA, "cluster spec '%.*s' is too large",
 					  (int)len, p);
 		for (long long r = 0; r < v[0]; r++) {
-			add_rack(b, NULL);
-			if (add_nodes(b, v[1], v[2], type, 0, 0, NULL, err) < 0)
+			if (add_rack(b, NULL, err) < 0 ||
+			    add_nodes(b, v[1], v[2], type, 0, 0, NULL, err) < 0)
 				return -1;
 		}
 		p += len;
@@ -367,8 +370,8 @@ static int parse_vpk(struct build *b, const char *spec, struct dl_err *err)
 					  "servers of %lld",
 					  spec, n[k], names[k], per[k]);
 		int type = use_type(b, names[k]);
-		add_rack(b, names[k]);
-		if (add_nodes(b, n[k] / per[k], per[k], type, 0, 0, NULL, err) < 0)
+		if (add_rack(b, names[k], err) < 0 ||
+		    add_nodes(b, n[k] / per[k], per[k], type, 0, 0, NULL, err) < 0)
 			return -1;
 	}
 	return 0;
@@ -476,8 +479,8 @@ static int parse_tiresias(struct build *b, struct line *lines, size_t n, struct 
 				 DL_CLUSTER_MAX_NODES);
 	int type = use_type(b, builtin_types[0].name);
 	for (long long s = 0; s < v[0]; s++) {
-		add_rack(b, NULL);
-		if (add_nodes(b, v[1], v[2], type, (int)v[3], (double)v[4], NULL, err) < 0)
+		if (add_rack(b, NULL, err) < 0 ||
+		    add_nodes(b, v[1], v[2], type, (int)v[3], (double)v[4], NULL, err) < 0)
 			return -1;
 	}
 	return 0;
@@ -541,8 +544,11 @@ static int parse_pai(struct build *b, struct line *lines, size_t n, struct dl_er
 		/* PAI has no rack data: one rack per GPU type, in order of first appearance */
 		qsort(rows, nr, sizeof(*rows), pai_cmp);
 		for (size_t i = 0; i < nr && !rc; i++) {
-			if (!i || rows[i].type != rows[i - 1].type)
-				add_rack(b, b->c->types[rows[i].type].name);
+			if ((!i || rows[i].type != rows[i - 1].type) &&
+			    add_rack(b, b->c->types[rows[i].type].name, err) < 0) {
+				rc = -1;
+				break;
+			}
 			rc = add_nodes(b, 1, rows[i].gpu, rows[i].type, (int)rows[i].cpu,
 				       rows[i].mem, rows[i].machine, err);
 		}
@@ -704,8 +710,10 @@ static int json_racks(struct build *b, json_t *racks, const char *text, struct d
 				sb_addf(&sb, "%s%lld", rname, k);
 			else if (rname)
 				sb_addstr(&sb, rname);
-			add_rack(b, rname ? sb.buf : NULL);
+			int ar = add_rack(b, rname ? sb.buf : NULL, err);
 			sb_release(&sb);
+			if (ar < 0)
+				return -1;
 			json_array_foreach (nodes, j, n) {
 				char nctx[128];
 				snprintf(nctx, sizeof(nctx), "%s.nodes[%zu]", ctx, j);

@@ -95,5 +95,6 @@ int dl_cluster_gpu_node(const struct dl_cluster *c, int gpu);
 #define DL_CLUSTER_MAX_GPUS  (1 << 24)
 #define DL_CLUSTER_MAX_NODES (1 << 21)
 #define DL_NODE_MAX_GPUS     1024
+#define DL_CLUSTER_MAX_RACKS (1 << 16)
 
 #endif
