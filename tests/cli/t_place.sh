@@ -26,7 +26,7 @@ expect place_slowdown_node_is_1 "test \"\$(cut -d, -f7 out | tail -1)\" = 1"
 # a job larger than the cluster is rejected with its reason; the queue goes on
 run place_reject 0 "printf 'id,submit,gpus,duration\nbig,0,99,1\nsmall,0,1,1\n' | dl place -c 1x2x4"
 expect_eq place_reject_rows 'big,99,,,,,,,reject,needs more GPUs than the cluster has
-small,1,v100,1,1,node,1,r0n1:0,placed,' "$(tail -2 "$SCRATCH/out")"
+small,1,v100,1,1,node,1,r0n0:0,placed,' "$(tail -2 "$SCRATCH/out")"
 
 # --used takes a previous placements stream (only placed rows hold GPUs)
 run place_used_chain 0 "dl place -c 1x2x8 $P/queue.csv > p1 && dl place -c 1x2x8 --used p1 $P/queue.csv"
