@@ -513,7 +513,8 @@ static int parse_pai(struct build *b, struct line *lines, size_t n, struct dl_er
 		if (split_commas(lines[i].text, f, 5) != 5) {
 			rc = dl_err_at(
 				err, b->where, lines[i].no,
-				"expected 5 fields (machine,gpu_type,cap_cpu,cap_mem,cap_gpu)");
+				"not a cluster spec: expected the 5 fields of a PAI machine table "
+				"(machine,gpu_type,cap_cpu,cap_mem,cap_gpu)");
 			break;
 		}
 		struct pai_row *r = &rows[nr];
@@ -849,16 +850,14 @@ static int parse_file(struct build *b, const char *path, const char *key, struct
 		rc = dl_err_at(err, path, 0, "empty cluster spec");
 	} else if (!strncmp(trim(lines[0].text), "num_switch", 10)) {
 		rc = parse_tiresias(b, lines, n, err);
-	} else if (strchr(lines[0].text, ',') && n > 1) {
-		rc = parse_pai(b, lines, n, err);
-	} else if (n == 1) {
-		/* a file holding a shorthand or a V:P:K line */
+	} else if (n == 1 && (is_vpk(trim(lines[0].text)) ||
+			      memchr(lines[0].text, 'x', strcspn(lines[0].text, ",")))) {
+		/* a file holding a shorthand or a V:P:K line (PAI machine ids are hex: no 'x') */
 		char *s = trim(lines[0].text);
 		rc = is_vpk(s) ? parse_vpk(b, s, err) : parse_shorthand(b, s, err);
 		if (rc < 0)
 			dl_err_prefix(err, "%s:%ld", path, lines[0].no);
 	} else {
-		/* one GPU machine in the PAI form is still a PAI table */
 		rc = parse_pai(b, lines, n, err);
 	}
 	free(lines);

@@ -51,3 +51,10 @@ run place_no_cluster 2 "dl place $P/queue.csv"
 run place_bad_policy 2 "dl place -c 1x1x8 -P best $P/queue.csv"
 run place_bad_comm 2 "dl place -c 1x1x8 --comm mpi $P/queue.csv"
 run place_bad_cluster 1 "dl place -c 1x1x8:nope $P/queue.csv"
+# a JSON Lines placements stream works as --used too
+run place_used_json 0 "dl place -c 1x2x8 -f json $P/queue.csv > p1.jsonl && dl place -c 1x2x8 --used p1.jsonl $P/queue.csv"
+expect place_used_json_full 'test $(grep -c ",placed,$" out) -eq 0'
+run place_used_partial 0 "printf 'node,gpus\nr0n0,0-6\nr0n1,1-7\n' > u.csv && printf 'id,submit,gpus,duration\na,0,2,1\nb,0,1,1\nc,0,1,1\n' | dl place -c 1x2x8 --used u.csv"
+expect_eq place_used_partial_rows 'a,2,v100,2,1,rack,1.08394,r0n0:7;r0n1:0,placed,
+b,1,,,,,,,wait,not enough free GPUs
+c,1,,,,,,,wait,not enough free GPUs' "$(tail -3 "$SCRATCH/out")"
