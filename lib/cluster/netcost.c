@@ -84,8 +84,8 @@ void dl_net_models_init(struct dl_net_models *m)
 		e->skew_rr = builtin_models[i].skew_rr;
 		e->compute_s = builtin_models[i].compute_s;
 		e->sensitivity = dl_net_sensitivity_from_compute(e->bytes, e->compute_s);
-		/* Tiresias' criterion at the threshold dlsched profile documents (skew > 2) */
-		e->consolidate = e->skew_rr > 2.0;
+		/* Tiresias' criterion at dlsched profile's default threshold */
+		e->consolidate = e->skew_rr > 2.5;
 	}
 	m->def = 0;
 }

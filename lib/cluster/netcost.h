@@ -20,11 +20,12 @@
  *
  * Model parameters come from a built-in table of common models (bytes and
  * skew from their real tensor lists, compute_s a documented estimate) or from
- * a `profiles` stream (dlsched-formats(5)), where compute_s is derived from
- * the profile's sensitivity s in [0, 1], read as the share of an iteration
- * spent communicating by ring all-reduce over 8 GPUs at 100 Gb/s:
+ * a `profiles` stream (dlsched-formats(5)). A profile's sensitivity s in
+ * [0, 1] (dlsched profile: (skew_rr - 1) / (P - 1)) is read as the share of
+ * an iteration spent communicating by ring all-reduce over 8 GPUs at
+ * 100 Gb/s, which gives the compute time a model file cannot tell:
  *   compute_s = t_ref * (1 - s) / s,   t_ref = 1.75 * B / 12.5e9 s
- * (s = 0: insensitive, slowdown 1 everywhere).
+ * (s = 0: spreading costs nothing, slowdown 1 everywhere).
  *
  * Ownership: struct dl_net_models owns its entries and names;
  * dl_net_models_free() releases them. struct dl_netcost borrows the cluster.
