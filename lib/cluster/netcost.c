@@ -29,6 +29,7 @@ static const struct {
 
 #define REF_BYTES_PER_S 12.5e9 /* 100 Gb/s */
 #define REF_FACTOR	1.75   /* 2 (n-1)/n at n = 8 */
+#define REF_LATENCY	1.4e-4 /* 2 (n-1) * 10 us at n = 8 */
 
 double dl_net_compute_from_sensitivity(double bytes, double s)
 {
@@ -36,7 +37,7 @@ double dl_net_compute_from_sensitivity(double bytes, double s)
 		return INFINITY;
 	if (s > 0.999)
 		s = 0.999;
-	double tref = REF_FACTOR * bytes / REF_BYTES_PER_S;
+	double tref = REF_FACTOR * bytes / REF_BYTES_PER_S + REF_LATENCY;
 	return tref * (1 - s) / s;
 }
 
@@ -44,7 +45,7 @@ double dl_net_sensitivity_from_compute(double bytes, double compute_s)
 {
 	if (isinf(compute_s))
 		return 0;
-	double tref = REF_FACTOR * bytes / REF_BYTES_PER_S;
+	double tref = REF_FACTOR * bytes / REF_BYTES_PER_S + REF_LATENCY;
 	return tref + compute_s > 0 ? tref / (tref + compute_s) : 0;
 }
 

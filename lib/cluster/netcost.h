@@ -23,8 +23,8 @@
  * a `profiles` stream (dlsched-formats(5)). A profile's sensitivity s in
  * [0, 1] (dlsched profile: (skew_rr - 1) / (P - 1)) is read as the share of
  * an iteration spent communicating by ring all-reduce over 8 GPUs at
- * 100 Gb/s, which gives the compute time a model file cannot tell:
- *   compute_s = t_ref * (1 - s) / s,   t_ref = 1.75 * B / 12.5e9 s
+ * 100 Gb/s and 10 us, which gives the compute time a model file cannot tell:
+ *   compute_s = t_ref * (1 - s) / s,   t_ref = 1.75 * B / 12.5e9 + 1.4e-4 s
  * (s = 0: spreading costs nothing, slowdown 1 everywhere).
  *
  * Ownership: struct dl_net_models owns its entries and names;
