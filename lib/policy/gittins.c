@@ -3,6 +3,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "core/common.h"
 #include "policy/gittins.h"
@@ -178,6 +179,53 @@ struct dl_gittins *dl_gittins_load(const char *path, const char *column, double 
 		}
 		if (got == 0 && !n)
 			dl_err_at(err, dl_reader_name(r), 0, "no samples in column '%s'", column);
+		else if (got == 0)
+			g = dl_gittins_new(v, n, delta, arith, err);
+	}
+	free(v);
+	dl_reader_close(r);
+	return g;
+}
+
+static int completed_state(const char *s)
+{
+	static const char *const ok[] = {"completed", "pass", "done", "finished"};
+	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++)
+		if (!strcasecmp(s, ok[i]))
+			return 1;
+	return 0;
+}
+
+struct dl_gittins *dl_gittins_load_trace(const char *path, int gputime, double delta,
+					 enum dl_gittins_arith arith, struct dl_err *err)
+{
+	struct dl_reader *r = dl_reader_open(path, DL_IN_AUTO, err);
+	if (!r)
+		return NULL;
+	const char *why = "to learn the Gittins distribution from completed jobs";
+	int cdur = dl_reader_require(r, "duration", why, err);
+	int cgpus = gputime && cdur >= 0 ? dl_reader_require(r, "gpus", why, err) : -1;
+	int cstate = dl_reader_col(r, "state");
+	double *v = NULL;
+	size_t n = 0, alloc = 0;
+	struct dl_gittins *g = NULL;
+	struct dl_row row;
+	int got = -1;
+	if (cdur >= 0 && (!gputime || cgpus >= 0)) {
+		while ((got = dl_reader_next(r, &row, err)) > 0) {
+			double d, gp = 1;
+			if (cstate >= 0 && !completed_state(row.f[cstate]))
+				continue;
+			if (dl_field_nonneg(r, &row, cdur, &d, err) < 0 ||
+			    dl_field_nonneg(r, &row, cgpus, &gp, err) < 0) {
+				got = -1;
+				break;
+			}
+			DL_GROW(v, n + 1, alloc);
+			v[n++] = d * gp;
+		}
+		if (got == 0 && !n)
+			dl_err_at(err, dl_reader_name(r), 0, "no completed jobs to learn from");
 		else if (got == 0)
 			g = dl_gittins_new(v, n, delta, arith, err);
 	}

@@ -71,6 +71,15 @@ struct dl_gittins *dl_gittins_new(const double *samples, size_t n, double delta,
 struct dl_gittins *dl_gittins_load(const char *path, const char *column, double delta,
 				   enum dl_gittins_arith arith, struct dl_err *err);
 
+/*
+ * Learn the distribution from a jobs trace (id, submit, gpus, duration, ...):
+ * each completed job's size, duration (gputime = 0) or duration x gpus
+ * (gputime = 1). With a `state` column only rows whose state is completed,
+ * pass, done or finished (any case) count; without one, every row does.
+ */
+struct dl_gittins *dl_gittins_load_trace(const char *path, int gputime, double delta,
+					 enum dl_gittins_arith arith, struct dl_err *err);
+
 /* The index (x 1e6) for attained service `attained`; 0 past the largest sample. */
 double dl_gittins_index(const struct dl_gittins *g, double attained);
 
