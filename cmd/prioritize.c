@@ -32,7 +32,8 @@ static const struct dl_opt prioritize_opts[] = {
 	{OPT_DISTRIBUTION, "distribution", "FILE", "Gittins: job sizes, one sample per row"},
 	{OPT_DIST_COLUMN, "distribution-column", "NAME",
 	 "Gittins: the samples' column in --distribution (default duration)"},
-	{OPT_LEARN_FROM, "learn-from", "TRACE", "Gittins: learn sizes from a trace's completed jobs"},
+	{OPT_LEARN_FROM, "learn-from", "TRACE",
+	 "Gittins: learn sizes from a trace's completed jobs"},
 	{OPT_DELTA, "delta", "SECONDS", "Gittins: service quantum (default 3250)"},
 	{OPT_ARITH, "gittins-arith", "MODE",
 	 "Gittins: tiresias (default), tiresias-py3 or exact arithmetic"},
@@ -76,8 +77,9 @@ static int build_mlfq(const struct dl_ctx *ctx, const struct prio_args *a, struc
 		return dl_usage_error(ctx, "%s", err.msg);
 	if (a->queues && !a->thresholds) {
 		if ((size_t)a->queues - 1 > DL_MLFQ_TIRESIAS_QUEUES)
-			return dl_usage_error(ctx, "--queues %lld needs --thresholds (the defaults "
-						   "give at most %d queues)",
+			return dl_usage_error(ctx,
+					      "--queues %lld needs --thresholds (the defaults "
+					      "give at most %d queues)",
 					      a->queues, DL_MLFQ_TIRESIAS_QUEUES + 1);
 		k = (size_t)a->queues;
 		nlim = k - 1;
@@ -224,8 +226,9 @@ DL_COMMAND(prioritize, "order a job queue by a priority policy (Tiresias, Themis
 			break;
 		case OPT_ARITH:
 			if (dl_gittins_parse_arith(arg, &a.arith) < 0)
-				bad = dl_usage_error(ctx, "unknown --gittins-arith '%s' (tiresias, "
-							  "tiresias-py3 or exact)",
+				bad = dl_usage_error(ctx,
+						     "unknown --gittins-arith '%s' (tiresias, "
+						     "tiresias-py3 or exact)",
 						     arg) != 0;
 			break;
 		case OPT_NOW:

@@ -69,12 +69,12 @@ enum {
 
 struct dl_prio_config {
 	enum dl_policy policy;
-	const struct dl_mlfq *mlfq;       /* NULL or one queue: no discretisation */
+	const struct dl_mlfq *mlfq;	  /* NULL or one queue: no discretisation */
 	const struct dl_gittins *gittins; /* required by gittins and 2d-gittins */
-	int weights;                      /* honour dl_prio_job.weight */
-	double now;                       /* time of the decision (ftf) */
-	int has_now;                      /* now was given: jobs must have arrived by then */
-	double cluster_gpus;              /* ftf: 0 = each job alone at its demand */
+	int weights;			  /* honour dl_prio_job.weight */
+	double now;			  /* time of the decision (ftf) */
+	int has_now;			  /* now was given: jobs must have arrived by then */
+	double cluster_gpus;		  /* ftf: 0 = each job alone at its demand */
 };
 
 /* One job. The caller fills the inputs its policy needs (dl_prio_needs). */
@@ -85,13 +85,13 @@ struct dl_prio_job {
 	double duration;  /* total run time (oracle policies, ftf) */
 	double executed;  /* seconds run so far (counted for queueing) */
 	double attained;  /* GPU-seconds of service so far */
-	double waiting;   /* seconds waited since it last ran (starvation) */
+	double waiting;	  /* seconds waited since it last ran (starvation) */
 	double remaining; /* seconds of run time left */
-	double weight;    /* > 0 */
-	size_t pos;       /* input position: the last tie-break; returned untouched */
+	double weight;	  /* > 0 */
+	size_t pos;	  /* input position: the last tie-break; returned untouched */
 	/* outputs of dl_prio_eval */
 	double priority; /* the policy's value, as documented above */
-	double key;      /* sort key within a queue: smaller first */
+	double key;	 /* sort key within a queue: smaller first */
 	size_t queue;
 	size_t rank; /* 1-based, set by dl_prioritize */
 	/* private to dl_prio_eval/dl_prio_cmp: the id parsed once */

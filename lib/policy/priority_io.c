@@ -57,7 +57,8 @@ static int find_cols(struct dl_reader *r, const struct dl_prio_config *c, struct
 			if (require(r, "executed", why, &k->executed, err) ||
 			    require(r, "gpus", why, &k->gpus, err)) {
 				/* name the column the user most likely meant */
-				if (dl_reader_col(r, "executed") < 0 && dl_reader_col(r, "gpus") >= 0)
+				if (dl_reader_col(r, "executed") < 0 &&
+				    dl_reader_col(r, "gpus") >= 0)
 					dl_err_at(err, dl_reader_name(r), 0,
 						  "missing required column 'attained' (needed by "
 						  "--policy %s; or give 'executed' and 'gpus')",
@@ -103,14 +104,14 @@ static int fill_job(struct dl_reader *r, const struct dl_row *row, const struct 
 	    dl_field_double(r, row, k->weight, &j->weight, err))
 		return -1;
 	if (k->weight >= 0 && !(j->weight > 0))
-		return dl_err_at(err, name, row->line, "bad weight value '%s' (expected a number > 0)",
+		return dl_err_at(err, name, row->line,
+				 "bad weight value '%s' (expected a number > 0)",
 				 row->f[k->weight]);
 	if (!row->f[k->id][0])
 		return dl_err_at(err, name, row->line, "empty id");
 	if (c->has_now && j->submit > c->now)
-		return dl_err_at(err, name, row->line,
-				 "job '%s' is submitted at %s, after --now", row->f[k->id],
-				 row->f[k->submit]);
+		return dl_err_at(err, name, row->line, "job '%s' is submitted at %s, after --now",
+				 row->f[k->id], row->f[k->submit]);
 	if (k->attained < 0 && k->executed >= 0 && k->gpus >= 0)
 		j->attained = j->executed * j->gpus;
 	if (k->remaining < 0 && k->duration >= 0 && k->executed >= 0) {

@@ -22,12 +22,12 @@
 #include "table/table.h"
 
 struct dl_prio_table {
-	size_t n;                /* rows */
+	size_t n;		  /* rows */
 	struct dl_prio_job *jobs; /* n jobs; jobs[i].pos is the row's input index */
-	size_t ncols;            /* input columns */
-	char **cols;             /* their names (owned) */
-	char *text;              /* all fields, NUL-separated (owned) */
-	size_t *row_off;         /* n offsets into text: a row's first field */
+	size_t ncols;		  /* input columns */
+	char **cols;		  /* their names (owned) */
+	char *text;		  /* all fields, NUL-separated (owned) */
+	size_t *row_off;	  /* n offsets into text: a row's first field */
 };
 
 /*

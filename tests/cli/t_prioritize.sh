@@ -1,12 +1,4 @@
 # t_prioritize.sh: dlsched prioritize, policies, options and bad input
-# `run` executes its command in a new sh, where lib.sh's dl() function does not
-# exist: put a `dl` wrapper on PATH for those commands.
-mkdir -p "$SCRATCH/.bin"
-printf '#!/bin/sh\nexec "$DLSCHED" "$@"\n' > "$SCRATCH/.bin/dl"
-chmod +x "$SCRATCH/.bin/dl"
-PATH=$SCRATCH/.bin:$PATH
-export PATH
-
 # inputs by relative name (the working directory is $SCRATCH) so that error
 # messages in the golden files do not depend on where the tree is
 for f in queue.csv yarn-gput1000.csv history.csv bad_negative.csv; do
