@@ -160,18 +160,20 @@ static int run(const struct dl_ctx *ctx, const struct prio_args *a, const char *
 		goto out;
 	}
 	dl_reader_close(r);
-	dl_prioritize(&cfg, t.jobs, t.n);
+	size_t *order = dl_prioritize(&cfg, t.jobs, t.n);
 	dl_info(ctx, "%zu jobs ordered by %s in %zu queue(s)", t.n, dl_policy_name(cfg.policy),
 		mlfq.nqueues);
 
 	struct dl_output *o = dl_out_open(ctx, ctx->output);
 	if (!o) {
+		free(order);
 		dl_prio_table_release(&t);
 		rc = DL_EXIT_DATA;
 		goto out;
 	}
 	struct dl_writer *w = dl_out_writer(ctx, o);
-	dl_prio_write(&t, w);
+	dl_prio_write(&t, order, w);
+	free(order);
 	dl_writer_free(w);
 	dl_prio_table_release(&t);
 	rc = dl_out_close(ctx, o, 0);

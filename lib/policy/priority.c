@@ -210,16 +210,45 @@ int dl_prio_cmp(const struct dl_prio_job *a, const struct dl_prio_job *b)
 	return (a->pos > b->pos) - (a->pos < b->pos);
 }
 
-static int qcmp(const void *a, const void *b)
+/*
+ * Sorting moves small records (the keys inline, so most comparisons touch no
+ * job) rather than whole jobs, which stay where they are.
+ */
+struct sort_rec {
+	double key, submit;
+	size_t queue;
+	const struct dl_prio_job *job;
+};
+
+static int rec_cmp(const void *pa, const void *pb)
 {
-	return dl_prio_cmp(a, b);
+	const struct sort_rec *a = pa, *b = pb;
+	int r;
+	if (a->queue != b->queue)
+		return a->queue < b->queue ? -1 : 1;
+	if ((r = cmp_double(a->key, b->key)) || (r = cmp_double(a->submit, b->submit)))
+		return r;
+	if ((r = cmp_id(a->job, b->job)))
+		return r;
+	return (a->job->pos > b->job->pos) - (a->job->pos < b->job->pos);
 }
 
-void dl_prioritize(const struct dl_prio_config *c, struct dl_prio_job *jobs, size_t n)
+size_t *dl_prioritize(const struct dl_prio_config *c, struct dl_prio_job *jobs, size_t n)
 {
-	for (size_t i = 0; i < n; i++)
+	size_t *order = xmalloc((n ? n : 1) * sizeof(*order));
+	struct sort_rec *rec = xmalloc((n ? n : 1) * sizeof(*rec));
+	for (size_t i = 0; i < n; i++) {
 		dl_prio_eval(c, &jobs[i], n);
-	qsort(jobs, n, sizeof(*jobs), qcmp);
-	for (size_t i = 0; i < n; i++)
-		jobs[i].rank = i + 1;
+		rec[i].key = jobs[i].key;
+		rec[i].submit = jobs[i].submit;
+		rec[i].queue = jobs[i].queue;
+		rec[i].job = &jobs[i];
+	}
+	qsort(rec, n, sizeof(*rec), rec_cmp);
+	for (size_t i = 0; i < n; i++) {
+		order[i] = (size_t)(rec[i].job - jobs);
+		jobs[order[i]].rank = i + 1;
+	}
+	free(rec);
+	return order;
 }

@@ -122,8 +122,12 @@ void dl_prio_eval(const struct dl_prio_config *c, struct dl_prio_job *j, size_t 
 /* total order of evaluated jobs: queue, key, submit, id, pos; <0, 0, >0 */
 int dl_prio_cmp(const struct dl_prio_job *a, const struct dl_prio_job *b);
 
-/* evaluate all jobs, sort them best first and number their ranks from 1 */
-void dl_prioritize(const struct dl_prio_config *c, struct dl_prio_job *jobs, size_t n);
+/*
+ * Evaluate all jobs and number their ranks from 1 (best). The jobs stay in
+ * place; the result is a new array of n indices into jobs, best first
+ * (jobs[order[r]].rank == r + 1), freed by the caller.
+ */
+size_t *dl_prioritize(const struct dl_prio_config *c, struct dl_prio_job *jobs, size_t n);
 
 /* names: "fifo", "sjf", "srtf", "las", "2d-las", "gittins", "2d-gittins", "ftf" */
 int dl_policy_parse(const char *s, enum dl_policy *out);

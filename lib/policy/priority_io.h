@@ -37,8 +37,8 @@ struct dl_prio_table {
 int dl_prio_read(struct dl_reader *r, const struct dl_prio_config *c, struct dl_prio_table *t,
 		 struct dl_err *err);
 
-/* Write the columns and the rows in the order of t->jobs (sorted or not). */
-void dl_prio_write(const struct dl_prio_table *t, struct dl_writer *w);
+/* Write the columns and the rows in `order` (indices into t->jobs; NULL = input order). */
+void dl_prio_write(const struct dl_prio_table *t, const size_t *order, struct dl_writer *w);
 
 void dl_prio_table_release(struct dl_prio_table *t);
 

@@ -34,14 +34,21 @@ static void setup(struct dl_prio_job *j)
 static const char *order(const struct dl_prio_config *c, struct dl_prio_job *j)
 {
 	static char buf[128];
-	dl_prioritize(c, j, N);
+	struct dl_prio_job sorted[N];
+	size_t *ord = dl_prioritize(c, j, N);
 	buf[0] = 0;
 	for (size_t i = 0; i < N; i++) {
-		if (j[i].rank != i + 1)
+		if (j[ord[i]].rank != i + 1) {
+			free(ord);
 			return "bad rank";
+		}
 		strcat(buf, i ? " " : "");
-		strcat(buf, j[i].id);
+		strcat(buf, j[ord[i]].id);
+		sorted[i] = j[ord[i]];
 	}
+	free(ord);
+	/* callers below look at the jobs best first */
+	memcpy(j, sorted, sizeof(sorted));
 	return buf;
 }
 
