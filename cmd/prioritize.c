@@ -25,7 +25,7 @@ static const struct dl_opt prioritize_opts[] = {
 	 "fifo, sjf, srtf, las, 2d-las, gittins, 2d-gittins or ftf (required)"},
 	{OPT_QUEUES, "queues", "K", "MLFQ: K queues (default thresholds 3250,7200,18000)"},
 	{OPT_THRESHOLDS, "thresholds", "A,B,...",
-	 "MLFQ: queue limits, seconds (las, gittins) or GPU-seconds (2d-*)"},
+	 "MLFQ: queue limits, seconds (GPU-seconds for 2d-las, 2d-gittins)"},
 	{OPT_STARVATION, "starvation", "N",
 	 "MLFQ: back to the top queue after waiting N times the run time"},
 	{OPT_WEIGHTS, "weights", NULL, "honour the 'weight' column"},

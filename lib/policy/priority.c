@@ -29,8 +29,7 @@ const char *dl_policy_name(enum dl_policy p)
 
 int dl_policy_has_queues(enum dl_policy p)
 {
-	return p == DL_POLICY_LAS || p == DL_POLICY_LAS2D || p == DL_POLICY_GITTINS ||
-	       p == DL_POLICY_GITTINS2D;
+	return (unsigned)p < DL_POLICY_COUNT && p != DL_POLICY_FTF;
 }
 
 int dl_policy_is_2d(enum dl_policy p)
@@ -71,6 +70,9 @@ unsigned dl_prio_needs(const struct dl_prio_config *c)
 	default:
 		break;
 	}
+	/* queues are on executed seconds, or attained GPU-seconds for the 2d policies */
+	if (discretised(c))
+		need |= dl_policy_is_2d(c->policy) ? DL_NEED_ATTAINED : DL_NEED_EXECUTED;
 	if (discretised(c) && c->mlfq->starvation > 0)
 		need |= DL_NEED_EXECUTED | DL_NEED_WAITING;
 	if (c->weights)
@@ -91,7 +93,7 @@ int dl_prio_check(const struct dl_prio_config *c, struct dl_err *err)
 	    !dl_policy_has_queues(c->policy))
 		return dl_err_set(err, DL_EXIT_USAGE,
 				  "policy %s has no queues (--queues, --thresholds and "
-				  "--starvation apply to las, 2d-las, gittins and 2d-gittins)",
+				  "--starvation apply to every policy but ftf)",
 				  dl_policy_name(c->policy));
 	if (c->mlfq && c->mlfq->starvation > 0 && c->mlfq->nqueues < 2)
 		return dl_err_set(err, DL_EXIT_USAGE,
@@ -111,7 +113,7 @@ static int better_high(enum dl_policy p)
 
 void dl_prio_eval(const struct dl_prio_config *c, struct dl_prio_job *j, size_t njobs)
 {
-	double v = 0, service = 0;
+	double v = 0;
 	switch (c->policy) {
 	case DL_POLICY_FIFO:
 		v = j->submit;
@@ -123,18 +125,16 @@ void dl_prio_eval(const struct dl_prio_config *c, struct dl_prio_job *j, size_t 
 		v = j->remaining;
 		break;
 	case DL_POLICY_LAS:
-		v = service = j->executed;
+		v = j->executed;
 		break;
 	case DL_POLICY_LAS2D:
-		v = service = j->attained;
+		v = j->attained;
 		break;
 	case DL_POLICY_GITTINS:
-		service = j->executed;
-		v = dl_gittins_index(c->gittins, service);
+		v = dl_gittins_index(c->gittins, j->executed);
 		break;
 	case DL_POLICY_GITTINS2D:
-		service = j->attained;
-		v = dl_gittins_index(c->gittins, service);
+		v = dl_gittins_index(c->gittins, j->attained);
 		break;
 	case DL_POLICY_FTF: {
 		double ideal = j->duration;
@@ -169,6 +169,7 @@ void dl_prio_eval(const struct dl_prio_config *c, struct dl_prio_job *j, size_t 
 		j->key = high ? -v : v;
 	j->queue = 0;
 	if (discretised(c)) {
+		double service = dl_policy_is_2d(c->policy) ? j->attained : j->executed;
 		j->queue = dl_mlfq_queue(c->mlfq, service);
 		if (dl_mlfq_starving(c->mlfq, j->queue, j->executed, j->waiting))
 			j->queue = 0;

@@ -22,13 +22,13 @@
  * With weights, "least first" values are divided by the weight and "highest
  * first" values multiplied by it.
  *
- * MLFQ (las, 2d-las, gittins, 2d-gittins only): with more than one queue a
- * job's queue comes from its service (executed seconds for las/gittins,
- * attained GPU-seconds for the 2d policies) and the starvation rule
- * (mlfq.h); lower queues first. Inside a queue, las and 2d-las are FIFO
- * (Tiresias' discretised LAS) and the Gittins policies go by the index
- * (Tiresias' 2D-Gittins). With a single queue, every policy is its plain
- * continuous order.
+ * MLFQ (every policy but ftf): with more than one queue a job's queue comes
+ * from its service (executed seconds, or attained GPU-seconds for the 2d
+ * policies) and the starvation rule (mlfq.h); lower queues first. Inside a
+ * queue, las and 2d-las are FIFO (Tiresias' discretised LAS, the same as
+ * fifo with queues), the Gittins policies go by the index (Tiresias'
+ * 2D-Gittins) and fifo, sjf and srtf by their own value. With a single
+ * queue, every policy is its plain continuous order.
  *
  * Ties always break by submit time, then id (integers numerically and before
  * other ids, which compare bytewise), then input position, so the order is
@@ -102,7 +102,7 @@ struct dl_prio_job {
 /* the DL_NEED_* bits for a configuration */
 unsigned dl_prio_needs(const struct dl_prio_config *c);
 
-/* Does the policy use MLFQ queues (las, 2d-las, gittins, 2d-gittins)? */
+/* May the policy use MLFQ queues (all but ftf)? */
 int dl_policy_has_queues(enum dl_policy p);
 /* Is the service for queues GPU-seconds (2d policies) rather than seconds? */
 int dl_policy_is_2d(enum dl_policy p);

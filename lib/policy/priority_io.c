@@ -42,8 +42,10 @@ static int find_cols(struct dl_reader *r, const struct dl_prio_config *c, struct
 	if ((need & DL_NEED_DURATION) && require(r, "duration", why, &k->duration, err))
 		return -1;
 	if (need & DL_NEED_EXECUTED) {
-		if (dl_policy_has_queues(c->policy) && !dl_policy_is_2d(c->policy))
+		if (c->policy == DL_POLICY_LAS || c->policy == DL_POLICY_GITTINS)
 			snprintf(why, sizeof(why), "needed by --policy %s", pol);
+		else if (!dl_policy_is_2d(c->policy) && c->mlfq && c->mlfq->nqueues > 1)
+			snprintf(why, sizeof(why), "needed by --policy %s with queues", pol);
 		else
 			snprintf(why, sizeof(why), "needed by --starvation");
 		if (require(r, "executed", why, &k->executed, err))

@@ -20,6 +20,12 @@ run prioritize_gittins_ref 0 "printf 'id,submit,executed\n1,0,0\n2,0,120\n3,0,32
 expect_eq prioritize_gittins_values "299.701 299.701 299.2165 87.4493 29.9396" \
 	"$(tail -n +2 "$SCRATCH/out" | cut -d, -f6 | tr '\n' ' ' | sed 's/ $//')"
 
+# Tiresias' discretised LAS is FIFO inside each queue: las and fifo with the same queues agree
+run prioritize_fifo_queues 0 "dl prioritize -p fifo --thresholds 500,5000 $Q | cut -d, -f1,8,9"
+dl prioritize -p las --thresholds 500,5000 "$Q" | cut -d, -f1,8,9 > "$SCRATCH/las_q"
+expect prioritize_fifo_las_queues 'cmp -s las_q out'
+run prioritize_srtf_queues 0 "dl prioritize -p srtf --queues 2 --thresholds 1000 $Q"
+
 # learned from the completed jobs of a trace (h5 failed and h8 running do not count)
 run prioritize_learn 0 "dl prioritize -p 2d-gittins --learn-from history.csv --delta 1000 --gittins-arith exact $Q"
 
@@ -60,7 +66,7 @@ run prioritize_dist_missing 1 "dl prioritize -p gittins --distribution nosuch.cs
 # usage errors
 run prioritize_no_policy 2 "dl prioritize $Q"
 run prioritize_bad_policy 2 "dl prioritize -p tiresias $Q"
-run prioritize_srtf_queues 2 "dl prioritize -p srtf --queues 3 $Q"
+run prioritize_ftf_queues 2 "dl prioritize -p ftf --now 100 --queues 3 $Q"
 run prioritize_thresholds_count 2 "dl prioritize -p las --queues 3 --thresholds 10 $Q"
 run prioritize_thresholds_order 2 "dl prioritize -p las --thresholds 10,5 $Q"
 run prioritize_gittins_nodist 2 "dl prioritize -p gittins $Q"

@@ -42,8 +42,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct dl_err err = DL_ERR_INIT;
 
 	/* the same bytes as a distribution file */
-	struct dl_gittins *g = dl_gittins_load(path, "executed", 100, (enum dl_gittins_arith)(sel % 3),
-					       &err);
+	struct dl_gittins *g =
+		dl_gittins_load(path, "executed", 100, (enum dl_gittins_arith)(sel % 3), &err);
 	if (g) {
 		for (double a = 0; a < 1e6; a = a * 3 + 1) {
 			double x = dl_gittins_index(g, a);
@@ -90,7 +90,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 					abort();
 			}
 			FILE *out = fopen("/dev/null", "w");
-			struct dl_writer *w = dl_writer_new(out, (sel & 1) ? DL_OUT_JSON : DL_OUT_CSV);
+			struct dl_writer *w =
+				dl_writer_new(out, (sel & 1) ? DL_OUT_JSON : DL_OUT_CSV);
 			dl_prio_write(&t, order, w);
 			dl_writer_free(w);
 			fclose(out);

@@ -151,7 +151,10 @@ int main(void)
 	ok(dl_mlfq_init(&m, 2, lim, 1, 0, &err) == 0, "2 queues");
 	c.policy = DL_POLICY_SRTF;
 	c.mlfq = &m;
-	ok(dl_prio_check(&c, &err) < 0 && strstr(err.msg, "no queues"), "srtf + queues: %s",
+	ok(dl_prio_check(&c, &err) == 0, "srtf + queues is fine");
+	ok(dl_prio_needs(&c) & DL_NEED_EXECUTED, "srtf with queues reads executed");
+	c.policy = DL_POLICY_FTF;
+	ok(dl_prio_check(&c, &err) < 0 && strstr(err.msg, "no queues"), "ftf + queues: %s",
 	   err.msg);
 	dl_mlfq_release(&m);
 	c.mlfq = NULL;
