@@ -96,7 +96,7 @@ static int fill_job(struct dl_reader *r, const struct dl_row *row, const struct 
 	memset(j, 0, sizeof(*j));
 	j->weight = 1;
 	j->gpus = 1;
-	if (dl_field_double(r, row, k->submit, &j->submit, err) ||
+	if (dl_field_nonneg(r, row, k->submit, &j->submit, err) ||
 	    dl_field_nonneg(r, row, k->gpus, &j->gpus, err) ||
 	    dl_field_nonneg(r, row, k->duration, &j->duration, err) ||
 	    dl_field_nonneg(r, row, k->executed, &j->executed, err) ||

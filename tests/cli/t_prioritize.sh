@@ -76,3 +76,6 @@ run prioritize_starve_one_queue 2 "dl prioritize -p las --starvation 2 $Q"
 # an empty queue still has a header
 run prioritize_empty 0 "printf 'id,submit\n' | dl prioritize -p fifo"
 expect_eq prioritize_empty_header "id,submit,rank,queue,priority" "$(cat "$SCRATCH/out")"
+
+# a negative submit time is bad input like any negative time
+run prioritize_negative_submit 1 "printf 'id,submit\n1,-1\n' | dl prioritize -p fifo"
