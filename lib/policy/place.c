@@ -209,9 +209,12 @@ static void take_rack_fewest(struct dl_placer *p, int r, int type, int k, struct
 	while (out->ngpus < k && i < n) {
 		int rest = k - out->ngpus;
 		int best = -1;
-		for (int j = i; j < n; j++)
-			if (dl_state_node_free(p->st, p->tmp[j]) >= rest)
-				best = j; /* the list is descending: last fit = tightest */
+		for (int j = i; j < n; j++) {
+			int f = dl_state_node_free(p->st, p->tmp[j]);
+			/* the tightest fit; the first (lowest index) of equals */
+			if (f >= rest && (best < 0 || f < dl_state_node_free(p->st, p->tmp[best])))
+				best = j;
+		}
 		if (best >= 0) {
 			take_node(p, p->tmp[best], rest, out);
 			return;

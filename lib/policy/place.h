@@ -26,6 +26,18 @@
  * dl_place() never loops: a job larger than the cluster (or than all GPUs of
  * its type) is rejected with a reason; one that cannot be placed now waits.
  *
+ * Typical use (a simulator):
+ *
+ *   struct dl_cluster_state *st = dl_state_new(cluster);
+ *   struct dl_place_opts o = DL_PLACE_OPTS_INIT;  o.policy = DL_PLACE_DALLY;
+ *   struct dl_placer *pl = dl_placer_new(st, &o);
+ *   struct dl_place_req req = {job->gpus, type_or_DL_ANY_TYPE, model->consolidate,
+ *                              now - job->waiting_since};
+ *   struct dl_placement out = {.gpus = job_gpu_buffer};   // room for job->gpus
+ *   dl_place(pl, &req, &out);          // out.decision, out.tier, out.gpus[0..ngpus)
+ *   ... slowdown = dl_netcost_slowdown(&nc, model, out.ngpus, out.tier, speed);
+ *   dl_place_release(pl, out.gpus, out.ngpus);   // when the job ends or is preempted
+ *
  * Ownership: the placer borrows the cluster and the state (both must outlive
  * it) and owns its own arrays; dl_placer_free() releases them. Reason strings
  * are static.
