@@ -23,6 +23,7 @@ enum {
 	OPT_TIME_LIMIT,
 	OPT_DUMP_MODEL,
 	OPT_PER_JOB,
+	OPT_ENTITY_COLUMN,
 };
 
 static const struct dl_opt allocate_opts[] = {
@@ -36,6 +37,8 @@ static const struct dl_opt allocate_opts[] = {
 	{OPT_COSTS, "costs", "LIST", "dollars per GPU-hour, TYPE=PRICE,... (min-cost)"},
 	{OPT_ENTITY_WEIGHTS, "entity-weights", "LIST",
 	 "weights of entities, NAME=W,... (water-filling)"},
+	{OPT_ENTITY_COLUMN, "entity-column", "COL",
+	 "column naming the entity (default entity; e.g. user, vc)"},
 	{OPT_ENTITY_POLICY, "entity-policy", "P", "inside an entity: fairness (default) or fifo"},
 	{OPT_STRICT_SLO, "strict-slo", NULL, "min-cost: exit 3 when the SLOs are infeasible"},
 	{OPT_TIME_LIMIT, "time-limit", "SECS", "give up each solve after SECS seconds (exit 3)"},
@@ -125,7 +128,7 @@ static int write_allocation(const struct dl_ctx *ctx, const struct dl_alloc_prob
 }
 
 struct allocate_args {
-	const char *cluster, *policy, *throughputs, *costs, *entity_weights, *jobs;
+	const char *cluster, *policy, *throughputs, *costs, *entity_weights, *entity_col, *jobs;
 	long long pairs;
 	int strict_slo;
 	struct dl_alloc_opts o;
@@ -191,6 +194,9 @@ static int parse_args(struct dl_ctx *ctx, int argc, char **argv, struct allocate
 			break;
 		case OPT_DUMP_MODEL:
 			a->o.dump_model = arg;
+			break;
+		case OPT_ENTITY_COLUMN:
+			a->entity_col = arg;
 			break;
 		case OPT_PER_JOB:
 			a->o.per_job = 1;
@@ -260,7 +266,7 @@ DL_COMMAND(allocate, "heterogeneity-aware allocation policies (Gavel) as LPs on 
 	struct dl_reader *r = dl_in_open(ctx, a.jobs);
 	if (!r)
 		goto data_error;
-	rc = dl_alloc_read_jobs(r, tt, &p, &err);
+	rc = dl_alloc_read_jobs(r, tt, a.entity_col, &p, &err);
 	dl_reader_close(r);
 	if (rc) {
 		rc = dl_fail(ctx, &err);

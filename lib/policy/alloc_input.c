@@ -52,8 +52,8 @@ static int opt_bounded(struct dl_reader *r, struct dl_row *row, int col, double 
 	return bounded(r, row, col, max, v, err);
 }
 
-int dl_alloc_read_jobs(struct dl_reader *r, const struct dl_tputs *tt, struct dl_alloc_problem *p,
-		       struct dl_err *err)
+int dl_alloc_read_jobs(struct dl_reader *r, const struct dl_tputs *tt, const char *entity_col,
+		       struct dl_alloc_problem *p, struct dl_err *err)
 {
 	size_t n = p->ntypes;
 	struct jobcols c;
@@ -79,7 +79,7 @@ int dl_alloc_read_jobs(struct dl_reader *r, const struct dl_tputs *tt, struct dl
 	c.done = dl_reader_col(r, "steps_done");
 	c.elapsed = dl_reader_col(r, "elapsed");
 	c.slo = dl_reader_col(r, "slo");
-	c.entity = dl_reader_col(r, "entity");
+	c.entity = dl_reader_col(r, entity_col ? entity_col : "entity");
 	for (size_t t = 0; t < n; t++) {
 		c.tput[t] = find_tput_col(r, p->type_names[t]);
 		any_tcol |= c.tput[t] >= 0;

@@ -28,9 +28,12 @@
 int dl_alloc_load_throughputs(const char *path, enum dl_in_format fmt, struct dl_tputs *t,
 			      struct dl_err *err);
 
-/* p must be initialised with its GPU types (dl_alloc_cluster_types); tt may be NULL */
-int dl_alloc_read_jobs(struct dl_reader *r, const struct dl_tputs *tt, struct dl_alloc_problem *p,
-		       struct dl_err *err);
+/*
+ * p must be initialised with its GPU types (dl_alloc_cluster_types); tt may
+ * be NULL; entity_col names the column of the jobs' entities (NULL: "entity").
+ */
+int dl_alloc_read_jobs(struct dl_reader *r, const struct dl_tputs *tt, const char *entity_col,
+		       struct dl_alloc_problem *p, struct dl_err *err);
 
 /* Initialise p with the GPU types and counts of a cluster SPEC. */
 int dl_alloc_cluster_types(const char *spec, struct dl_alloc_problem *p, struct dl_err *err);

@@ -83,6 +83,13 @@ done
 run "allocate water-filling with entities" 0 \
 	"dl allocate --cluster $CL --throughputs $TP --policy water-filling --entity-weights alice=2,bob=1 --entity-policy fifo $JOBS > a.csv"
 expect_eq "water-filling with entities: constraints hold" ok "$(check_alloc "$JOBS" 3 "$CAPS" "$SCRATCH/a.csv")"
+sed '1s/entity$/user/' "$JOBS" > "$SCRATCH/users.csv"
+run "allocate --entity-column user" 0 \
+	"dl allocate --cluster $CL --throughputs $TP --policy water-filling --entity-weights alice=2,bob=1 --entity-policy fifo --entity-column user users.csv > b.csv"
+expect "--entity-column user: the same allocation as the entity column" "cmp -s a.csv b.csv"
+run "allocate without entities" 0 \
+	"dl allocate --cluster $CL --throughputs $TP --policy water-filling --entity-weights alice=2,bob=1 --entity-policy fifo users.csv > c.csv"
+expect "entities change water-filling's allocation" "! cmp -s a.csv c.csv"
 
 # ---- the objective equals glpsol's on the model --dump-model wrote ----
 if command -v glpsol > /dev/null 2>&1; then

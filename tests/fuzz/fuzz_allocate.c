@@ -71,7 +71,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (dl_alloc_cluster_types("1x1x2:v100,1x1x1:p100,1x1x1:k80", &p, &err))
 		abort();
 	struct dl_reader *r = dl_reader_open(path, DL_IN_AUTO, &err);
-	int ok = r && !dl_alloc_read_jobs(r, NULL, &p, &err);
+	int ok = r && !dl_alloc_read_jobs(r, NULL, NULL, &p, &err);
 	if (r)
 		dl_reader_close(r);
 	close(fd);
