@@ -59,6 +59,15 @@ void dl_alloc_problem_init(struct dl_alloc_problem *p, size_t ntypes)
 	p->cost = xcalloc(ntypes, sizeof(*p->cost));
 }
 
+void dl_alloc_problem_set_type(struct dl_alloc_problem *p, size_t t, const char *name, double gpus,
+			       double cost)
+{
+	free(p->type_names[t]);
+	p->type_names[t] = xstrdup(name);
+	p->capacity[t] = gpus;
+	p->cost[t] = cost;
+}
+
 size_t dl_alloc_problem_add_job(struct dl_alloc_problem *p, const char *id, int gpus,
 				const double *tput)
 {

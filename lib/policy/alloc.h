@@ -93,6 +93,9 @@ struct dl_alloc_problem {
 };
 
 void dl_alloc_problem_init(struct dl_alloc_problem *p, size_t ntypes);
+/* name (copied), GPU count and dollars per GPU-hour of type t */
+void dl_alloc_problem_set_type(struct dl_alloc_problem *p, size_t t, const char *name, double gpus,
+			       double cost);
 /* add a job; the id is copied, tput (ntypes values) copied; returns its index */
 size_t dl_alloc_problem_add_job(struct dl_alloc_problem *p, const char *id, int gpus,
 				const double *tput);

@@ -238,31 +238,34 @@ int dl_alloc_load_throughputs(const char *path, enum dl_in_format fmt, struct dl
 
 /* ---- cluster types ---- */
 
+int dl_alloc_problem_from_cluster(const struct dl_cluster *c, struct dl_alloc_problem *p,
+				  struct dl_err *err)
+{
+	size_t n = 0;
+	for (size_t t = 0; t < c->ntypes; t++)
+		n += dl_cluster_type_gpus(c, (int)t) > 0;
+	if (!n)
+		return dl_err_set(err, DL_EXIT_DATA, "cluster '%s' has no GPUs",
+				  c->source ? c->source : "");
+	dl_alloc_problem_init(p, n);
+	n = 0;
+	for (size_t t = 0; t < c->ntypes; t++) {
+		int gpus = dl_cluster_type_gpus(c, (int)t);
+		if (gpus > 0)
+			dl_alloc_problem_set_type(p, n++, c->types[t].name, gpus,
+						  c->types[t].cost_per_hour);
+	}
+	return 0;
+}
+
 int dl_alloc_cluster_types(const char *spec, struct dl_alloc_problem *p, struct dl_err *err)
 {
 	struct dl_cluster *c = NULL;
 	if (dl_cluster_load(spec, &c, err))
 		return -1;
-	size_t n = 0;
-	for (size_t t = 0; t < c->ntypes; t++)
-		n += dl_cluster_type_gpus(c, (int)t) > 0;
-	dl_alloc_problem_init(p, n);
-	n = 0;
-	for (size_t t = 0; t < c->ntypes; t++) {
-		int gpus = dl_cluster_type_gpus(c, (int)t);
-		if (gpus <= 0)
-			continue;
-		p->type_names[n] = xstrdup(c->types[t].name);
-		p->capacity[n] = gpus;
-		p->cost[n] = c->types[t].cost_per_hour;
-		n++;
-	}
+	int rc = dl_alloc_problem_from_cluster(c, p, err);
 	dl_cluster_free(c);
-	if (!n) {
-		dl_alloc_problem_free(p);
-		return dl_err_set(err, DL_EXIT_DATA, "cluster '%s' has no GPUs", spec);
-	}
-	return 0;
+	return rc;
 }
 
 static int parse_list(const char *list, const char *opt,

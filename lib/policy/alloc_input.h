@@ -35,8 +35,12 @@ int dl_alloc_load_throughputs(const char *path, enum dl_in_format fmt, struct dl
 int dl_alloc_read_jobs(struct dl_reader *r, const struct dl_tputs *tt, const char *entity_col,
 		       struct dl_alloc_problem *p, struct dl_err *err);
 
-/* Initialise p with the GPU types and counts of a cluster SPEC. */
+/* Initialise p with the GPU types, counts and prices of a cluster SPEC ... */
 int dl_alloc_cluster_types(const char *spec, struct dl_alloc_problem *p, struct dl_err *err);
+/* ... or of a loaded cluster (types without GPUs are left out); -1 if it has no GPUs */
+struct dl_cluster;
+int dl_alloc_problem_from_cluster(const struct dl_cluster *c, struct dl_alloc_problem *p,
+				  struct dl_err *err);
 
 /*
  * Apply "NAME=VALUE,NAME=VALUE" to GPU type costs (what = "costs") or entity

@@ -13,9 +13,7 @@ static void problem(struct dl_alloc_problem *p, size_t ntypes, const double *cap
 	for (size_t t = 0; t < ntypes; t++) {
 		char name[32];
 		snprintf(name, sizeof(name), "t%zu", t);
-		p->type_names[t] = xstrdup(name);
-		p->capacity[t] = cap[t];
-		p->cost[t] = 1;
+		dl_alloc_problem_set_type(p, t, name, cap[t], 1);
 	}
 }
 
