@@ -333,6 +333,8 @@ static const char *simplex_outcome(glp_prob *p, int ret)
 		return "time limit";
 	case GLP_EITLIM:
 		return "stopped at the iteration limit";
+	case GLP_EBOUND:
+		return "infeasible (a lower bound above its upper bound)";
 	default:
 		return "not solved (numerical difficulties)";
 	}

@@ -99,6 +99,17 @@ int main(void)
 	o.presolve = 0;
 	dl_lp_free(lp);
 
+	/* crossed bounds are infeasible too, not a crash */
+	lp = dl_lp_new("crossed", DL_LP_MAX);
+	x = dl_lp_add_col(lp, "x", 2, 1, 1);
+	r = dl_lp_add_row(lp, "r", -DL_LP_INF, 5);
+	dl_lp_coef(lp, r, x, 1);
+	dl_err_clear(&err);
+	is_int(dl_lp_solve(lp, &o, &err), -1, "crossed bounds fail");
+	ok(err.code == DL_EXIT_NOSOL && strstr(err.msg, "infeasible"), "crossed bounds: %s",
+	   err.msg);
+	dl_lp_free(lp);
+
 	/* unbounded: max x + y with x - y <= 1 */
 	lp = dl_lp_new("unbounded", DL_LP_MAX);
 	x = dl_lp_add_col(lp, "x", 0, DL_LP_INF, 1);
