@@ -938,20 +938,28 @@ void dl_alloc_prune_pairs(struct dl_alloc_problem *p, int per_job)
 		int ka = p->jobs[i].klass;
 		if (ka < 0)
 			continue;
-		int got = 0;
-		for (size_t q = 0; q < ncand[ka] && got < per_job; q++) {
-			size_t cb = (size_t)cand[(size_t)ka * C + q].cb;
-			size_t size = cnt[cb + 1];
-			for (size_t tries = 0; tries < size && tries < 4; tries++) {
-				size_t k = members[start[cb] + cursor[cb]++ % size];
-				if (k == i)
+		/* rounds over the partner classes, best first, one partner per class a round */
+		int got = 0, added = 1;
+		for (int round = 0; added && got < per_job; round++) {
+			added = 0;
+			for (size_t q = 0; q < ncand[ka] && got < per_job; q++) {
+				size_t cb = (size_t)cand[(size_t)ka * C + q].cb;
+				size_t size = cnt[cb + 1];
+				/* a class smaller than the rounds so far has no new member left */
+				if (size <= (size_t)round + (cb == (size_t)ka))
 					continue;
-				DL_GROW(pairs, np + 1, ap);
-				pairs[np].a = (int)(i < k ? i : k);
-				pairs[np].b = (int)(i < k ? k : i);
-				np++;
-				got++;
-				break;
+				for (size_t tries = 0; tries < size && tries < 4; tries++) {
+					size_t k = members[start[cb] + cursor[cb]++ % size];
+					if (k == i)
+						continue;
+					DL_GROW(pairs, np + 1, ap);
+					pairs[np].a = (int)(i < k ? i : k);
+					pairs[np].b = (int)(i < k ? k : i);
+					np++;
+					got++;
+					added = 1;
+					break;
+				}
 			}
 		}
 	}

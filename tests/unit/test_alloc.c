@@ -274,6 +274,42 @@ static void packing(void)
 	dl_alloc_problem_free(&p);
 }
 
+/* pruning keeps a few partners per job, spread over the jobs of the class */
+static void pruning(void)
+{
+	struct dl_alloc_problem p;
+	double cap[1] = {4}, one[1] = {1};
+	problem(&p, 1, cap);
+	for (int i = 0; i < 20; i++) {
+		char id[32];
+		snprintf(id, sizeof(id), "j%d", i);
+		size_t k = dl_alloc_problem_add_job(&p, id, 1, one);
+		p.jobs[k].klass = 0;
+	}
+	p.nclasses = 1;
+	p.pair_self = xcalloc(1, sizeof(double));
+	p.pair_other = xcalloc(1, sizeof(double));
+	p.pair_self[0] = p.pair_other[0] = 0.7;
+	dl_alloc_prune_pairs(&p, 2);
+	int deg[20] = {0}, maxdeg = 0, dup = 0;
+	for (size_t k = 0; k < p.npairs; k++) {
+		deg[p.pairs[k].a]++;
+		deg[p.pairs[k].b]++;
+		if (k && p.pairs[k].a == p.pairs[k - 1].a && p.pairs[k].b == p.pairs[k - 1].b)
+			dup++;
+		if (p.pairs[k].a >= p.pairs[k].b)
+			dup++;
+	}
+	for (int i = 0; i < 20; i++)
+		maxdeg = deg[i] > maxdeg ? deg[i] : maxdeg;
+	ok(p.npairs >= 20 && p.npairs <= 40, "2 partners per job: %zu pairs for 20 jobs", p.npairs);
+	/* 2 proposed + about 2 received; never piled on a few jobs */
+	ok(maxdeg <= 6, "partners spread over the class (max degree %d)", maxdeg);
+	is_int(dup, 0, "pairs are unique and ordered (a < b)");
+	is_int(deg[0] > 0 && deg[19] > 0, 1, "the first and last jobs both have partners");
+	dl_alloc_problem_free(&p);
+}
+
 /* POP partitions: feasible, deterministic per seed, close to the exact optimum */
 static void partitions(void)
 {
@@ -346,6 +382,7 @@ int main(void)
 	identical_types();
 	water_filling();
 	packing();
+	pruning();
 	partitions();
 	baselines();
 	return done_testing();
