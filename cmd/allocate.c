@@ -163,12 +163,14 @@ static int parse_args(struct dl_ctx *ctx, int argc, char **argv, struct allocate
 		case OPT_PARTITIONS:
 			if (dl_opt_int(ctx, "partitions", arg, 1, 1 << 20, &v))
 				rc = DL_EXIT_USAGE;
-			a->o.partitions = (int)v;
+			else
+				a->o.partitions = (int)v;
 			break;
 		case OPT_SEED:
 			if (dl_opt_uint64(ctx, "seed", arg, &u))
 				rc = DL_EXIT_USAGE;
-			a->o.seed = u;
+			else
+				a->o.seed = u;
 			break;
 		case OPT_COSTS:
 			a->costs = arg;

@@ -207,6 +207,11 @@ run "allocate min-cost cluster prices" 0 "dl allocate --cluster 1:0:1 --policy m
 expect "min-cost with the cluster's prices: k80" "grep -q '^C,k80,1,' a1.csv"
 run "allocate min-cost --costs" 0 "dl allocate --cluster 1:0:1 --policy min-cost --costs k80=100 one.csv > a2.csv"
 expect "min-cost with --costs k80=100: v100" "grep -q '^C,v100,1,' a2.csv"
+run allocate_bad_partitions 2 "dl allocate --cluster 1:0:1 --partitions 0 $A/tiny.csv"
+run allocate_bad_seed 2 "dl allocate --cluster 1:0:1 --seed -1 $A/tiny.csv"
+run allocate_bad_entity_policy 2 "dl allocate --cluster 1:0:1 --entity-policy lottery $A/tiny.csv"
+run allocate_strict_slo_policy 2 "dl allocate --cluster 1:0:1 --strict-slo $A/tiny.csv"
+run allocate_two_inputs 2 "dl allocate --cluster 1:0:1 $A/tiny.csv $A/tiny.csv"
 run allocate_bad_costs 2 "dl allocate --cluster 1:0:1 --policy min-cost --costs k80=1,h100=2 $A/tiny.csv"
 
 # ---- stdout carries only data, also with GLPK's log (-vv) ----
