@@ -362,6 +362,20 @@ static int dump(struct build *b, const struct dl_alloc_opts *o, struct dl_err *e
 	return o->dump_model ? dl_lp_write(b->lp, o->dump_model, err) : 0;
 }
 
+/* the usual end of a one-LP policy: dump, solve, read X, free the LP */
+static int dump_solve_take(const struct dl_alloc_problem *p, struct build *b,
+			   const struct dl_alloc_opts *o, struct dl_alloc_result *res,
+			   struct dl_err *err)
+{
+	int rc = dump(b, o, err);
+	if (!rc)
+		rc = solve_lp(b, o, res, err);
+	if (!rc)
+		take_solution(p, b, res);
+	build_free(b);
+	return rc;
+}
+
 /* ---- LP policies ---- */
 
 /* max t  s.t.  t <= s_i / (w_i prop_i) * rate_i(X)   (agnostic: prop_i = 1, rate = time) */
@@ -380,13 +394,7 @@ static int max_min(const struct dl_alloc_problem *p, const struct dl_alloc_opts 
 		add_rate(&b, p, res->pairs, r, i, -p->jobs[i].gpus / (p->jobs[i].weight * prop),
 			 agnostic);
 	}
-	int rc = dump(&b, o, err);
-	if (!rc)
-		rc = solve_lp(&b, o, res, err);
-	if (!rc)
-		take_solution(p, &b, res);
-	build_free(&b);
-	return rc;
+	return dump_solve_take(p, &b, o, res, err);
 }
 
 /* max sum_i sum_j T_ij / c_j X_ij  [+ SLO rows rate_i >= r_i / slo_i, dropped if infeasible] */
@@ -481,13 +489,7 @@ static int min_makespan(const struct dl_alloc_problem *p, const struct dl_alloc_
 		add_rate(&b, p, res->pairs, r, i, 1, 0);
 		dl_lp_coef(b.lp, r, z, -p->jobs[i].steps / R);
 	}
-	int rc = dump(&b, o, err);
-	if (!rc)
-		rc = solve_lp(&b, o, res, err);
-	if (!rc)
-		take_solution(p, &b, res);
-	build_free(&b);
-	return rc;
+	return dump_solve_take(p, &b, o, res, err);
 }
 
 /*
