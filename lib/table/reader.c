@@ -38,7 +38,7 @@ struct dl_reader {
 	struct qrow {
 		size_t first, n;
 		long line;
-	} *qrows;
+	} * qrows;
 	size_t qrows_n, qrows_alloc, qnext;
 	char *chunk;
 
@@ -96,8 +96,8 @@ static int add_column(struct dl_reader *r, const char *name, size_t len, long li
 	if (len == 0)
 		return dl_err_at(err, dl_reader_name(r), line, "empty column name in header");
 	if (!strmap_putn(&r->colidx, name, len, (int64_t)r->ncols))
-		return dl_err_at(err, dl_reader_name(r), line, "duplicate column '%.*s'",
-				 (int)len, name);
+		return dl_err_at(err, dl_reader_name(r), line, "duplicate column '%.*s'", (int)len,
+				 name);
 	r->cols = xreallocarray(r->cols, r->ncols + 1, sizeof(*r->cols));
 	r->cols[r->ncols++] = xstrndup(name, len);
 	return 0;
@@ -136,9 +136,7 @@ static void csv_on_row(int term, void *ud)
 			r->line++;
 		return;
 	}
-	int blank = r->cur_n == 1 && r->cur.buf[r->cur_off[0]] == '\0' &&
-		    (r->ncols != 1 || r->cols == NULL);
-	if (!blank) {
+	{
 		DL_GROW(r->qrows, r->qrows_n + 1, r->qrows_alloc);
 		struct qrow *q = &r->qrows[r->qrows_n++];
 		q->first = r->qoff_n;
@@ -198,8 +196,8 @@ static int csv_fill(struct dl_reader *r, struct dl_err *err)
 			return -1;
 		if (done < len) {
 			/* r->line is where the offending row starts */
-			return dl_err_at(err, dl_reader_name(r), r->line,
-					 "malformed CSV (%s)", csv_strerror(csv_error(&r->csv)));
+			return dl_err_at(err, dl_reader_name(r), r->line, "malformed CSV (%s)",
+					 csv_strerror(csv_error(&r->csv)));
 		}
 	}
 	return 0;
@@ -245,9 +243,15 @@ static int csv_open(struct dl_reader *r, struct dl_err *err)
 static int csv_next(struct dl_reader *r, struct dl_row *row, struct dl_err *err)
 {
 	struct qrow *q;
-	int rc = csv_next_raw(r, &q, err);
-	if (rc <= 0)
-		return rc;
+	int rc;
+	for (;;) {
+		rc = csv_next_raw(r, &q, err);
+		if (rc <= 0)
+			return rc;
+		/* a line of blanks is one empty field: skip it unless that is a valid row */
+		if (!(q->n == 1 && r->ncols != 1 && r->qbuf.buf[r->qoff[q->first]] == '\0'))
+			break;
+	}
 	if (q->n != r->ncols)
 		return dl_err_at(err, dl_reader_name(r), q->line, "expected %zu fields, got %zu",
 				 r->ncols, q->n);
@@ -333,8 +337,7 @@ static int json_read_object(struct dl_reader *r, json_t **obj, struct dl_err *er
 	}
 }
 
-static int json_fill_row(struct dl_reader *r, json_t *obj, struct dl_row *row,
-			 struct dl_err *err)
+static int json_fill_row(struct dl_reader *r, json_t *obj, struct dl_row *row, struct dl_err *err)
 {
 	sb_reset(&r->jvals);
 	for (size_t i = 0; i < r->ncols; i++)
@@ -342,8 +345,7 @@ static int json_fill_row(struct dl_reader *r, json_t *obj, struct dl_row *row,
 	const char *key;
 	json_t *val;
 	/* first pass: values into jvals, offsets by column */
-	json_object_foreach(obj, key, val)
-	{
+	json_object_foreach (obj, key, val) {
 		int64_t *ci = strmap_get(&r->colidx, key);
 		if (!ci)
 			return dl_err_at(err, dl_reader_name(r), r->jlineno,
@@ -370,8 +372,7 @@ static int json_open(struct dl_reader *r, json_t **first, struct dl_err *err)
 		return rc;
 	const char *key;
 	json_t *val;
-	json_object_foreach(obj, key, val)
-	{
+	json_object_foreach (obj, key, val) {
 		if (add_column(r, key, strlen(key), r->jlineno, err)) {
 			json_decref(obj);
 			return -1;
@@ -482,13 +483,12 @@ const char *dl_field_str(const struct dl_row *row, int col)
 	return col < 0 ? "" : row->f[col];
 }
 
-static int bad_value(const struct dl_reader *r, const struct dl_row *row, int col,
-		     const char *what, struct dl_err *err)
+static int bad_value(const struct dl_reader *r, const struct dl_row *row, int col, const char *what,
+		     struct dl_err *err)
 {
 	const char *v = row->f[col];
 	if (!*v)
-		return dl_err_at(err, dl_reader_name(r), row->line, "empty %s value",
-				 r->cols[col]);
+		return dl_err_at(err, dl_reader_name(r), row->line, "empty %s value", r->cols[col]);
 	return dl_err_at(err, dl_reader_name(r), row->line, "bad %s value '%.64s'%s%s",
 			 r->cols[col], v, what ? ": " : "", what ? what : "");
 }
@@ -523,16 +523,16 @@ int dl_field_nonneg(const struct dl_reader *r, const struct dl_row *row, int col
 	return 0;
 }
 
-int dl_field_int64_opt(const struct dl_reader *r, const struct dl_row *row, int col,
-		       int64_t *out, struct dl_err *err)
+int dl_field_int64_opt(const struct dl_reader *r, const struct dl_row *row, int col, int64_t *out,
+		       struct dl_err *err)
 {
 	if (col < 0 || !row->f[col][0])
 		return 0;
 	return dl_field_int64(r, row, col, out, err);
 }
 
-int dl_field_double_opt(const struct dl_reader *r, const struct dl_row *row, int col,
-			double *out, struct dl_err *err)
+int dl_field_double_opt(const struct dl_reader *r, const struct dl_row *row, int col, double *out,
+			struct dl_err *err)
 {
 	if (col < 0 || !row->f[col][0])
 		return 0;

@@ -167,8 +167,8 @@ void dl_writer_null(struct dl_writer *w, size_t col)
 
 void dl_csv_quote(struct strbuf *sb, const char *s, size_t len)
 {
-	int need = len > 0 && (s[0] == ' ' || s[0] == '\t' || s[len - 1] == ' ' ||
-			       s[len - 1] == '\t');
+	int need =
+		len > 0 && (s[0] == ' ' || s[0] == '\t' || s[len - 1] == ' ' || s[len - 1] == '\t');
 	for (size_t i = 0; !need && i < len; i++) {
 		char c = s[i];
 		need = c == ',' || c == '"' || c == '\r' || c == '\n';
@@ -228,7 +228,8 @@ void dl_json_quote(struct strbuf *sb, const char *str, size_t len)
 		unsigned char c = s[i];
 		if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\') {
 			size_t j = i;
-			while (j < len && s[j] >= 0x20 && s[j] < 0x80 && s[j] != '"' && s[j] != '\\')
+			while (j < len && s[j] >= 0x20 && s[j] < 0x80 && s[j] != '"' &&
+			       s[j] != '\\')
 				j++;
 			sb_add(sb, s + i, j - i);
 			i = j;
