@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "policy/gittins.h"
 #include "sim/tiresias.h"
 
 enum {
@@ -70,6 +71,11 @@ struct sim_args {
 	int set_ckpt, set_restore;
 };
 
+static double gittins_cb(const void *arg, double attained)
+{
+	return dl_gittins_index(arg, attained);
+}
+
 static int run_compat(struct dl_ctx *ctx, const struct sim_args *a)
 {
 	struct dl_err err = DL_ERR_INIT;
@@ -88,14 +94,26 @@ static int run_compat(struct dl_ctx *ctx, const struct sim_args *a)
 		return dl_usage_error(ctx, "unknown Tiresias scheme '%s' (count, yarn)", o.scheme);
 	if (a->events)
 		return dl_usage_error(ctx, "--events is not available with --compat tiresias");
-	if (needs_gittins)
-		return dl_usage_error(ctx, "dlas-gpu-gittins needs lib/policy/gittins (not merged yet)");
+	if (needs_gittins && !a->distribution)
+		return dl_usage_error(ctx, "--policy %s needs --distribution (the reference reads "
+					   "yarn-gput1000.csv)",
+				      a->policy);
 	dl_tiresias_spec_default(&spec);
 	if (a->cluster && dl_tiresias_spec_load(a->cluster, &spec, &err) < 0)
 		return dl_fail(ctx, &err);
+	struct dl_gittins *g = NULL;
+	if (needs_gittins) {
+		g = dl_gittins_load(a->distribution, NULL, a->delta, DL_GITTINS_TIRESIAS, &err);
+		if (!g)
+			return dl_fail(ctx, &err);
+		o.gittins_index = gittins_cb;
+		o.gittins_arg = g;
+	}
 	struct dl_tiresias_trace *t = dl_tiresias_trace_load(a->trace, ctx->in_format, &err);
-	if (!t)
+	if (!t) {
+		dl_gittins_free(g);
 		return dl_fail(ctx, &err);
+	}
 
 	int rc = 0;
 	struct dl_output *out = dl_out_open(ctx, ctx->output);
@@ -137,6 +155,7 @@ done:
 	if (out)
 		rc = dl_out_close(ctx, out, rc);
 	dl_tiresias_trace_free(t);
+	dl_gittins_free(g);
 	return rc;
 }
 

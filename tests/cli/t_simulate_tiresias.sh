@@ -1,4 +1,5 @@
 # t_simulate_tiresias.sh: --compat tiresias reproduces the reference simulator row for row.
+GOLDEN_CREATE=${GOLDEN_CREATE:-} UPDATE_GOLDEN=${UPDATE_GOLDEN:-}
 # Every file in testdata/tiresias/reference was written by the upstream Python 2.7 code on
 # 60_job.csv and n2g4_custom.csv; the name says the scheme and the schedule.
 T=$TESTDATA/tiresias
