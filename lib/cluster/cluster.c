@@ -96,6 +96,22 @@ int dl_cluster_node_index(const struct dl_cluster *c, const char *name)
 	return -1;
 }
 
+int dl_cluster_gpu_node(const struct dl_cluster *c, int gpu)
+{
+	int lo = 0, hi = (int)c->nnodes - 1;
+	while (lo < hi) {
+		int mid = lo + (hi - lo + 1) / 2;
+		if (c->nodes[mid].first_gpu <= gpu)
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	/* zero-GPU nodes share first_gpu with the next node: step back to the owner */
+	while (lo > 0 && c->nodes[lo].gpus == 0)
+		lo--;
+	return lo;
+}
+
 void dl_cluster_free(struct dl_cluster *c)
 {
 	if (!c)

@@ -89,6 +89,8 @@ void dl_cluster_default_links(struct dl_link link[DL_NTIERS]);
 const char *dl_tier_name(enum dl_tier t);
 /* index of a node by name, or -1 (linear; callers that look up often build a map) */
 int dl_cluster_node_index(const struct dl_cluster *c, const char *name);
+/* the node holding global GPU index gpu (0 <= gpu < total_gpus); O(log nodes) */
+int dl_cluster_gpu_node(const struct dl_cluster *c, int gpu);
 /* Refuse specs larger than this (a typo such as 1000x1000x1000 is an error, not an OOM). */
 #define DL_CLUSTER_MAX_GPUS (1 << 24)
 #define DL_CLUSTER_MAX_NODES (1 << 21)

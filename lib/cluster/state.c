@@ -175,29 +175,12 @@ int dl_state_take(struct dl_cluster_state *st, int node, int k, int *out)
 	return got;
 }
 
-/* node owning a global GPU index: binary search on first_gpu */
-static int node_of_gpu(const struct dl_cluster *c, int gpu)
-{
-	int lo = 0, hi = (int)c->nnodes - 1;
-	while (lo < hi) {
-		int mid = lo + (hi - lo + 1) / 2;
-		if (c->nodes[mid].first_gpu <= gpu)
-			lo = mid;
-		else
-			hi = mid - 1;
-	}
-	/* skip zero-GPU nodes that share a first_gpu with the owner */
-	while (lo > 0 && c->nodes[lo].gpus == 0)
-		lo--;
-	return lo;
-}
-
 int dl_state_take_gpu(struct dl_cluster_state *st, int gpu)
 {
 	if (gpu < 0 || gpu >= st->c->total_gpus || st->used[gpu])
 		return -1;
 	st->used[gpu] = 1;
-	node_change(st, node_of_gpu(st->c, gpu), -1);
+	node_change(st, dl_cluster_gpu_node(st->c, gpu), -1);
 	return 0;
 }
 
@@ -206,7 +189,7 @@ void dl_state_release(struct dl_cluster_state *st, const int *gpus, int n)
 	int i = 0;
 	while (i < n) {
 		/* group consecutive GPUs of one node into one update */
-		int node = node_of_gpu(st->c, gpus[i]);
+		int node = dl_cluster_gpu_node(st->c, gpus[i]);
 		const struct dl_node *nd = &st->c->nodes[node];
 		int cnt = 0;
 		while (i < n && gpus[i] >= nd->first_gpu && gpus[i] < nd->first_gpu + nd->gpus) {

@@ -110,6 +110,12 @@ static void csv_on_field(void *s, size_t len, void *ud)
 	struct dl_reader *r = ud;
 	if (r->failed)
 		return;
+	if (s && len && memchr(s, '\0', len)) {
+		/* text data never holds NUL; this is binary input */
+		dl_err_at(r->cb_err, dl_reader_name(r), r->line + r->cur_nl, "NUL byte in field");
+		r->failed = 1;
+		return;
+	}
 	DL_GROW(r->cur_off, r->cur_n + 1, r->cur_alloc);
 	r->cur_off[r->cur_n++] = r->cur.len;
 	if (s && len) {
@@ -176,7 +182,11 @@ static int csv_fill(struct dl_reader *r, struct dl_err *err)
 			return -1;
 		if (n == 0) {
 			r->eof = 1;
-			if (csv_fini(&r->csv, csv_on_field, csv_on_row, r) != 0)
+			r->cb_err = err;
+			int fini = csv_fini(&r->csv, csv_on_field, csv_on_row, r);
+			if (r->failed)
+				return -1;
+			if (fini != 0)
 				return dl_err_at(err, dl_reader_name(r), r->line,
 						 "unterminated quoted field");
 			break;
@@ -228,9 +238,13 @@ static int csv_open(struct dl_reader *r, struct dl_err *err)
 	r->at_start = 1;
 	r->line = 1;
 	struct qrow *q;
-	int rc = csv_next_raw(r, &q, err);
-	if (rc <= 0)
-		return rc;
+	int rc;
+	do {
+		rc = csv_next_raw(r, &q, err);
+		if (rc <= 0)
+			return rc;
+		/* lines of blanks before the header are blank lines */
+	} while (q->n == 1 && r->qbuf.buf[r->qoff[q->first]] == '\0');
 	for (size_t i = 0; i < q->n; i++) {
 		const char *name = r->qbuf.buf + r->qoff[q->first + i];
 		if (add_column(r, name, strlen(name), q->line, err))
@@ -370,6 +384,11 @@ static int json_open(struct dl_reader *r, json_t **first, struct dl_err *err)
 	int rc = json_read_object(r, &obj, err);
 	if (rc <= 0)
 		return rc;
+	if (json_object_size(obj) == 0) {
+		json_decref(obj);
+		return dl_err_at(err, dl_reader_name(r), r->jlineno,
+				 "the first JSON object has no keys (no columns)");
+	}
 	const char *key;
 	json_t *val;
 	json_object_foreach (obj, key, val) {

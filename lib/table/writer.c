@@ -283,7 +283,19 @@ static void write_header(struct dl_writer *w)
 		for (size_t i = 0; i < w->ncols; i++) {
 			if (i)
 				sb_addc(&w->line, ',');
-			dl_csv_quote(&w->line, w->cols[i], strlen(w->cols[i]));
+			const char *name = w->cols[i];
+			if (i == 0 && !strncmp(name, "\xEF\xBB\xBF", 3)) {
+				/* quoted, so a reader does not take it for a byte order mark */
+				sb_addc(&w->line, '"');
+				for (const char *p = name; *p; p++) {
+					if (*p == '"')
+						sb_addc(&w->line, '"');
+					sb_addc(&w->line, *p);
+				}
+				sb_addc(&w->line, '"');
+				continue;
+			}
+			dl_csv_quote(&w->line, name, strlen(name));
 		}
 		sb_addc(&w->line, '\n');
 		fwrite(w->line.buf, 1, w->line.len, w->fp);
@@ -305,6 +317,10 @@ void dl_writer_end_row(struct dl_writer *w)
 	struct strbuf *l = &w->line;
 	sb_reset(l);
 	if (w->fmt == DL_OUT_CSV) {
+		if (w->ncols == 1 && (w->kind[0] == F_UNSET || w->len[0] == 0)) {
+			/* an empty line would read back as no row at all */
+			sb_addstr(l, "\"\"");
+		}
 		for (size_t i = 0; i < w->ncols; i++) {
 			if (i)
 				sb_addc(l, ',');
