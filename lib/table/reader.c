@@ -7,6 +7,7 @@
 
 #include "core/num.h"
 #include "core/strmap.h"
+#include "table/jsonflat.h"
 
 #define CHUNK (1 << 16)
 
@@ -47,7 +48,8 @@ struct dl_reader {
 	struct strbuf jvals;
 	size_t *joff;
 	long jlineno;
-	json_t *jfirst; /* parsed at open for the header, returned by the first next() */
+	struct strbuf jkey, jval; /* scratch of the flat-object fast path */
+	json_t *jfirst;		  /* parsed at open for the header, returned by the first next() */
 };
 
 const char *dl_reader_name(const struct dl_reader *r)
@@ -320,35 +322,77 @@ static int is_blank(const char *s, size_t len)
 	return 1;
 }
 
-/* next non-blank line parsed as an object; 1/0/-1 */
-static int json_read_object(struct dl_reader *r, json_t **obj, struct dl_err *err)
+/* next non-blank line into r->jline (BOM removed), pointed to by s and len; 1/0/-1 */
+static int json_next_line(struct dl_reader *r, const char **s, size_t *len, struct dl_err *err)
 {
 	for (;;) {
 		int rc = dl_input_getline(r->in, &r->jline, err);
 		if (rc <= 0)
 			return rc;
 		r->jlineno++;
-		const char *s = r->jline.buf;
-		size_t len = r->jline.len;
-		if (r->jlineno == 1 && len >= 3 && !memcmp(s, "\xEF\xBB\xBF", 3)) {
-			s += 3;
-			len -= 3;
+		const char *p = r->jline.buf;
+		size_t n = r->jline.len;
+		if (r->jlineno == 1 && n >= 3 && !memcmp(p, "\xEF\xBB\xBF", 3)) {
+			p += 3;
+			n -= 3;
 		}
-		if (is_blank(s, len))
+		if (is_blank(p, n))
 			continue;
-		json_error_t jerr;
-		json_t *v = json_loadb(s, len, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &jerr);
-		if (!v)
-			return dl_err_at(err, dl_reader_name(r), r->jlineno,
-					 "bad JSON at column %d: %s", jerr.column, jerr.text);
-		if (!json_is_object(v)) {
-			json_decref(v);
-			return dl_err_at(err, dl_reader_name(r), r->jlineno,
-					 "expected a JSON object per line");
-		}
-		*obj = v;
+		*s = p;
+		*len = n;
 		return 1;
 	}
+}
+
+/* the line parsed by jansson as an object; 1 or -1 */
+static int json_parse_object(struct dl_reader *r, const char *s, size_t len, json_t **obj,
+			     struct dl_err *err)
+{
+	json_error_t jerr;
+	json_t *v = json_loadb(s, len, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &jerr);
+	if (!v)
+		return dl_err_at(err, dl_reader_name(r), r->jlineno, "bad JSON at column %d: %s",
+				 jerr.column, jerr.text);
+	if (!json_is_object(v)) {
+		json_decref(v);
+		return dl_err_at(err, dl_reader_name(r), r->jlineno,
+				 "expected a JSON object per line");
+	}
+	*obj = v;
+	return 1;
+}
+
+static int json_read_object(struct dl_reader *r, json_t **obj, struct dl_err *err)
+{
+	const char *s;
+	size_t len;
+	int rc = json_next_line(r, &s, &len, err);
+	if (rc <= 0)
+		return rc;
+	return json_parse_object(r, s, len, obj, err);
+}
+
+static int fast_member(void *ud, const char *key, size_t klen, const char *val, size_t vlen)
+{
+	struct dl_reader *r = ud;
+	int64_t *ci = strmap_getn(&r->colidx, key, klen);
+	if (!ci || r->joff[*ci] != (size_t)-1 || memchr(key, '\0', klen))
+		return 1; /* unknown or repeated key: the full parser reports it */
+	r->joff[*ci] = r->jvals.len;
+	sb_add(&r->jvals, val, vlen);
+	sb_addc(&r->jvals, '\0');
+	return 0;
+}
+
+static void json_finish_row(struct dl_reader *r, struct dl_row *row)
+{
+	size_t empty = r->jvals.len;
+	sb_addc(&r->jvals, '\0');
+	for (size_t i = 0; i < r->ncols; i++)
+		r->fields[i] = r->jvals.buf + (r->joff[i] == (size_t)-1 ? empty : r->joff[i]);
+	row->n = r->ncols;
+	row->f = r->fields;
+	row->line = r->jlineno;
 }
 
 static int json_fill_row(struct dl_reader *r, json_t *obj, struct dl_row *row, struct dl_err *err)
@@ -368,13 +412,7 @@ static int json_fill_row(struct dl_reader *r, json_t *obj, struct dl_row *row, s
 		json_value_text(&r->jvals, val);
 		sb_addc(&r->jvals, '\0');
 	}
-	size_t empty = r->jvals.len;
-	sb_addc(&r->jvals, '\0');
-	for (size_t i = 0; i < r->ncols; i++)
-		r->fields[i] = r->jvals.buf + (r->joff[i] == (size_t)-1 ? empty : r->joff[i]);
-	row->n = r->ncols;
-	row->f = r->fields;
-	row->line = r->jlineno;
+	json_finish_row(r, row);
 	return 1;
 }
 
@@ -423,6 +461,8 @@ struct dl_reader *dl_reader_from_input(struct dl_input *in, enum dl_in_format fm
 	sb_init(&r->qbuf);
 	sb_init(&r->jline);
 	sb_init(&r->jvals);
+	sb_init(&r->jkey);
+	sb_init(&r->jval);
 	if (fmt == DL_IN_AUTO) {
 		const unsigned char *p;
 		size_t len;
@@ -462,9 +502,20 @@ int dl_reader_next(struct dl_reader *r, struct dl_row *row, struct dl_err *err)
 	json_t *obj = r->jfirst;
 	r->jfirst = NULL;
 	if (!obj) {
-		int rc = json_read_object(r, &obj, err);
+		const char *line;
+		size_t len;
+		int rc = json_next_line(r, &line, &len, err);
 		if (rc <= 0)
 			return rc;
+		sb_reset(&r->jvals);
+		for (size_t i = 0; i < r->ncols; i++)
+			r->joff[i] = (size_t)-1;
+		if (dl_json_flat_parse(line, len, &r->jkey, &r->jval, fast_member, r) == 1) {
+			json_finish_row(r, row);
+			return 1;
+		}
+		if (json_parse_object(r, line, len, &obj, err) < 0)
+			return -1;
 	}
 	int rc = json_fill_row(r, obj, row, err);
 	json_decref(obj);
@@ -491,6 +542,8 @@ void dl_reader_close(struct dl_reader *r)
 	free(r->chunk);
 	sb_release(&r->jline);
 	sb_release(&r->jvals);
+	sb_release(&r->jkey);
+	sb_release(&r->jval);
 	free(r->joff);
 	if (r->jfirst)
 		json_decref(r->jfirst);
