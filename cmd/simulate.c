@@ -3,8 +3,16 @@
 #include <string.h>
 
 #include "cmd.h"
+#include <math.h>
+#include <unistd.h>
+
+#include "cluster/netcost.h"
 #include "policy/gittins.h"
+#include "policy/mlfq.h"
+#include "policy/place.h"
+#include "sim/sim.h"
 #include "sim/tiresias.h"
+#include "trace/jobs.h"
 
 enum {
 	O_CLUSTER = DL_OPT_FIRST_FREE,
@@ -68,7 +76,7 @@ struct sim_args {
 	uint64_t seed;
 	long long queues;
 	double starvation, delta, quantum, ckpt, restore;
-	int set_ckpt, set_restore;
+	int set_ckpt, set_restore, set_queues, set_delta, set_quantum;
 };
 
 static double gittins_cb(const void *arg, double attained)
@@ -159,6 +167,189 @@ done:
 	return rc;
 }
 
+
+static void progress_cb(void *arg, size_t done, size_t total)
+{
+	const struct dl_ctx *ctx = arg;
+	fprintf(stderr, "\rdlsched %s: %3d%% (%zu/%zu jobs)%s", ctx->cmdname,
+		total ? (int)(100.0 * (double)done / (double)total) : 100, done, total,
+		done == total ? "\n" : "");
+}
+
+static int is_mlfq(const struct dl_sim_policy_ops *p)
+{
+	return !strncmp(p->name, "tiresias-", 9);
+}
+
+static int run_native(struct dl_ctx *ctx, const struct sim_args *a)
+{
+	struct dl_err err = DL_ERR_INIT;
+	const char *pname = a->policy ? a->policy : "tiresias-las";
+	const struct dl_sim_policy_ops *pol = dl_sim_policy_find(pname);
+	if (!pol)
+		return dl_usage_error(ctx, "unknown --policy '%s' (fifo, fifo-backfill, sjf, srtf, "
+					   "las, tiresias-las, tiresias-gittins)",
+				      pname);
+	if (!a->cluster)
+		return dl_usage_error(ctx, "--cluster is required");
+	if (!is_mlfq(pol) && (a->thresholds || a->set_queues || a->starvation > 0))
+		return dl_usage_error(ctx, "--queues, --thresholds and --starvation apply to "
+					   "tiresias-las and tiresias-gittins");
+	if (strcmp(pname, "tiresias-gittins") && (a->distribution || a->set_delta))
+		return dl_usage_error(ctx, "--distribution and --delta apply to tiresias-gittins");
+	if (strcmp(pname, "las") && a->set_quantum)
+		return dl_usage_error(ctx, "--quantum applies to las");
+	if (a->set_delta && !(a->delta > 0))
+		return dl_usage_error(ctx, "--delta must be > 0");
+	struct dl_sim_config cfg = {0};
+	cfg.policy = pol;
+	cfg.place = (struct dl_place_opts)DL_PLACE_OPTS_INIT;
+	cfg.place.policy = DL_PLACE_CONSOLIDATE;
+	cfg.place.seed = a->seed;
+	if (a->place && dl_place_policy_parse(a->place, &cfg.place.policy) < 0)
+		return dl_usage_error(ctx, "unknown --place '%s' (first-fit, consolidate, spread, "
+					   "random, tiresias, gandiva, dally)",
+				      a->place);
+	cfg.checkpoint_cost = a->ckpt;
+	cfg.restore_cost = a->restore;
+	cfg.params.quantum = a->quantum;
+	cfg.comm = DL_COMM_RING;
+
+	struct dl_mlfq mlfq = {0};
+	double *limits = NULL;
+	size_t nlimits = 0;
+	int have_mlfq = 0;
+	if (is_mlfq(pol)) {
+		size_t k = (size_t)a->queues;
+		if (a->thresholds) {
+			if (dl_mlfq_parse_limits(a->thresholds, "--thresholds", &limits, &nlimits,
+						 &err) < 0)
+				return dl_usage_error(ctx, "%s", err.msg);
+			if (!a->set_queues)
+				k = nlimits + 1;
+		} else {
+			if (k > DL_MLFQ_TIRESIAS_QUEUES) {
+				return dl_usage_error(ctx, "--queues %zu needs --thresholds (%zu limits)",
+						      k, k - 1);
+			}
+			nlimits = k - 1;
+			limits = xcalloc(k, sizeof(*limits));
+			memcpy(limits, dl_mlfq_tiresias_limits, nlimits * sizeof(*limits));
+		}
+		if (dl_mlfq_init(&mlfq, k, limits, nlimits, a->starvation, &err) < 0) {
+			free(limits);
+			return dl_usage_error(ctx, "%s", err.msg);
+		}
+		free(limits);
+		have_mlfq = 1;
+		cfg.params.mlfq = &mlfq;
+	}
+
+	int rc = 0;
+	struct dl_cluster *cl = NULL;
+	struct dl_jobset js;
+	struct dl_net_models models;
+	struct dl_gittins *g = NULL;
+	struct dl_output *out = NULL, *ev = NULL, *tl = NULL;
+	struct dl_writer *w = NULL, *ew = NULL, *tw = NULL;
+	dl_jobset_init(&js);
+	dl_net_models_init(&models);
+	if (dl_cluster_load(a->cluster, &cl, &err) < 0) {
+		rc = dl_fail(ctx, &err);
+		goto done;
+	}
+	if (a->profiles && dl_net_models_read(&models, a->profiles, DL_IN_AUTO, &err) < 0) {
+		rc = dl_fail(ctx, &err);
+		goto done;
+	}
+	cfg.models = &models;
+	if (dl_jobset_load(&js, a->trace, ctx->in_format, &err) < 0) {
+		rc = dl_fail(ctx, &err);
+		goto done;
+	}
+	if (!strcmp(pname, "tiresias-gittins")) {
+		if (a->distribution) {
+			g = dl_gittins_load(a->distribution, NULL, a->delta, DL_GITTINS_EXACT, &err);
+		} else {
+			/* learned from the trace: every job's GPU-seconds */
+			double *v = xcalloc(js.n ? js.n : 1, sizeof(*v));
+			for (size_t i = 0; i < js.n; i++)
+				v[i] = js.jobs[i].duration * (double)js.jobs[i].gpus;
+			g = dl_gittins_new(v, js.n, a->delta, DL_GITTINS_EXACT, &err);
+			free(v);
+		}
+		if (!g) {
+			rc = dl_fail(ctx, &err);
+			goto done;
+		}
+		cfg.params.gittins = g;
+	}
+	cfg.cluster = cl;
+	cfg.jobs = &js;
+	out = dl_out_open(ctx, ctx->output);
+	if (!out) {
+		rc = DL_EXIT_DATA;
+		goto done;
+	}
+	w = dl_out_writer(ctx, out);
+	cfg.results = w;
+	if (a->events) {
+		if (!(ev = dl_out_open(ctx, a->events))) {
+			rc = DL_EXIT_DATA;
+			goto done;
+		}
+		ew = dl_writer_new(dl_output_fp(ev), DL_OUT_JSON);
+		cfg.events = ew;
+	}
+	if (a->timeline) {
+		if (!(tl = dl_out_open(ctx, a->timeline))) {
+			rc = DL_EXIT_DATA;
+			goto done;
+		}
+		tw = dl_writer_new(dl_output_fp(tl), ctx->format);
+		cfg.timeline = tw;
+	}
+	if (ctx->stderr_is_tty && !ctx->quiet) {
+		cfg.progress = progress_cb;
+		cfg.progress_arg = ctx;
+	}
+	struct dl_sim_stats st;
+	if (dl_sim_run(&cfg, &st, &err) < 0) {
+		rc = dl_fail(ctx, &err);
+		goto done;
+	}
+	dl_writer_finish(w);
+	if (ew)
+		dl_writer_finish(ew);
+	if (tw)
+		dl_writer_finish(tw);
+	if (st.rejected)
+		dl_warn(ctx, "%zu of %zu jobs can never run and were left out (first: '%s': %s)",
+			st.rejected, st.jobs, st.first_rejected, st.reject_reason);
+	dl_info(ctx, "%zu jobs completed, %zu events, %zu passes, makespan %g s", st.completed,
+		st.events, st.passes, st.makespan);
+done:
+	if (w)
+		dl_writer_free(w);
+	if (ew)
+		dl_writer_free(ew);
+	if (tw)
+		dl_writer_free(tw);
+	if (tl)
+		rc = dl_out_close(ctx, tl, rc);
+	if (ev)
+		rc = dl_out_close(ctx, ev, rc);
+	if (out)
+		rc = dl_out_close(ctx, out, rc);
+	dl_gittins_free(g);
+	dl_jobset_free(&js);
+	dl_net_models_free(&models);
+	dl_cluster_free(cl);
+	if (have_mlfq)
+		dl_mlfq_release(&mlfq);
+	return rc;
+}
+
 DL_COMMAND(simulate, "replay a trace on a cluster under a scheduling policy")
 {
 	struct dl_optstate st;
@@ -198,6 +389,7 @@ DL_COMMAND(simulate, "replay a trace on a cluster under a scheduling policy")
 			break;
 		case O_QUEUES:
 			bad = dl_opt_int(ctx, "queues", arg, 1, 64, &a.queues);
+			a.set_queues = 1;
 			break;
 		case O_THRESHOLDS:
 			a.thresholds = arg;
@@ -210,9 +402,11 @@ DL_COMMAND(simulate, "replay a trace on a cluster under a scheduling policy")
 			break;
 		case O_DELTA:
 			bad = dl_opt_nonneg(ctx, "delta", arg, &a.delta);
+			a.set_delta = 1;
 			break;
 		case O_QUANTUM:
 			bad = dl_opt_nonneg(ctx, "quantum", arg, &a.quantum);
+			a.set_quantum = 1;
 			break;
 		case O_CKPT:
 			bad = dl_opt_nonneg(ctx, "checkpoint-cost", arg, &a.ckpt);
@@ -239,5 +433,7 @@ DL_COMMAND(simulate, "replay a trace on a cluster under a scheduling policy")
 	a.trace = st.optind < argc ? argv[st.optind] : "-";
 	if (a.compat)
 		return run_compat(ctx, &a);
-	return dl_usage_error(ctx, "native policies are not built yet");
+	if (a.place && !strcmp(a.place, "count"))
+		return dl_usage_error(ctx, "--place count is a --compat tiresias scheme");
+	return run_native(ctx, &a);
 }

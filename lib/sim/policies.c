@@ -1,0 +1,535 @@
+/*
+ * policies.c: the queueing policies of the native engine (policy.h).
+ *
+ *   fifo              submit order, head-of-line: nothing starts past a job
+ *                     that cannot start; never preempts
+ *   fifo-backfill     submit order, jobs that do not fit are skipped
+ *   sjf               shortest duration first (oracle), backfill, no preemption
+ *   srtf              shortest remaining work first (oracle), preemptive
+ *   las               least executed seconds first, preemptive, re-evaluated
+ *                     at every event and every --quantum seconds
+ *   tiresias-las      2D-LAS: MLFQ on attained GPU-seconds (--queues,
+ *                     --thresholds, --starvation), FIFO inside a queue
+ *   tiresias-gittins  2D-Gittins: the same queues, inside a queue by the
+ *                     Gittins index of the attained GPU-seconds
+ *
+ * All preemptive policies share one pass. The order is a list of queues;
+ * inside a queue, running jobs come before waiting ones (a waiting job never
+ * preempts a job of its own queue, as in Tiresias), waiting jobs by key.
+ * The pass walks that order counting GPUs (the cluster as if empty) and
+ * keeps the jobs that fit (skipping those that do not: backfill); running
+ * jobs left out are preempted and waiting jobs kept are started through the
+ * placement policy. The walk is only done when a waiting job outranks some
+ * running job; otherwise waiting jobs just fill free GPUs. A queue whose
+ * running jobs all fit is skipped as a whole, so a pass costs the waiting
+ * jobs it looks at plus the running jobs of at most one queue.
+ *
+ * MLFQ events are exact: a running job is demoted at the instant its
+ * attained GPU-seconds reach its queue's limit (a timer at
+ * now + (limit - service) / gpus), a waiting job is promoted to Q0 when it
+ * has waited --starvation times the seconds it ran since its last promotion.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "policy/gittins.h"
+#include "policy/mlfq.h"
+#include "sim/oset.h"
+#include "sim/policy.h"
+
+enum pkind { P_FIFO, P_BACKFILL, P_SJF, P_SRTF, P_LAS, P_TLAS, P_TGITTINS };
+
+enum { T_DEMOTE = 1, T_PROMOTE = 2, T_TICK = 3 };
+
+struct prio {
+	enum pkind kind;
+	int preemptive, strict, mlfq;
+	const struct dl_sim_params *p;
+	size_t nq;
+	struct dl_opool pool;
+	struct dl_oset *pend, *run;
+	int64_t *run_gpus;
+	uint64_t seq;
+	/* waiting jobs per GPU count, for "does anything still fit" */
+	size_t *cnt;
+	int maxg, minpend;
+	/* scratch */
+	size_t *buf, *rbuf;
+	double *rkey;
+	unsigned char *keep;
+	double next_tick;
+};
+
+static void *create(struct dl_sim *s, const struct dl_sim_params *p, enum pkind kind,
+		    struct dl_err *err)
+{
+	struct prio *P = xcalloc(1, sizeof(*P));
+	size_t n = dl_sim_njobs(s);
+	P->kind = kind;
+	P->p = p;
+	P->preemptive = kind >= P_SRTF;
+	P->strict = kind == P_FIFO;
+	P->mlfq = kind == P_TLAS || kind == P_TGITTINS;
+	if (P->mlfq && !p->mlfq) {
+		free(P);
+		dl_err_set(err, DL_EXIT_USAGE, "internal: MLFQ parameters missing");
+		return NULL;
+	}
+	if (kind == P_TGITTINS && !p->gittins) {
+		free(P);
+		dl_err_set(err, DL_EXIT_USAGE, "tiresias-gittins needs a job-size distribution");
+		return NULL;
+	}
+	P->nq = P->mlfq ? p->mlfq->nqueues : 1;
+	dl_opool_init(&P->pool, n);
+	P->pend = xcalloc(P->nq, sizeof(*P->pend));
+	P->run = xcalloc(P->nq, sizeof(*P->run));
+	for (size_t q = 0; q < P->nq; q++)
+		P->pend[q] = P->run[q] = (struct dl_oset)DL_OSET_INIT;
+	P->run_gpus = xcalloc(P->nq, sizeof(*P->run_gpus));
+	P->maxg = dl_sim_total_gpus(s);
+	P->cnt = xcalloc((size_t)P->maxg + 2, sizeof(*P->cnt));
+	P->minpend = P->maxg + 1;
+	P->buf = xcalloc(n + 1, sizeof(*P->buf));
+	P->rbuf = xcalloc(n + 1, sizeof(*P->rbuf));
+	P->rkey = xcalloc(n + 1, sizeof(*P->rkey));
+	P->keep = xcalloc(n + 1, 1);
+	P->next_tick = -1;
+	return P;
+}
+
+static void destroy(void *st)
+{
+	struct prio *P = st;
+	dl_opool_release(&P->pool);
+	free(P->pend);
+	free(P->run);
+	free(P->run_gpus);
+	free(P->cnt);
+	free(P->buf);
+	free(P->rbuf);
+	free(P->rkey);
+	free(P->keep);
+	free(P);
+}
+
+/* ---- keys ---- */
+
+/* the key of a waiting job inside its queue (smaller first) */
+static void pend_key(struct prio *P, struct dl_sim_job *j, double *k0, double *k1)
+{
+	switch (P->kind) {
+	case P_FIFO:
+	case P_BACKFILL:
+		*k0 = j->submit;
+		*k1 = 0;
+		break;
+	case P_SJF:
+		*k0 = j->duration;
+		*k1 = j->submit;
+		break;
+	case P_SRTF:
+		*k0 = j->work_left;
+		*k1 = j->submit;
+		break;
+	case P_LAS:
+		*k0 = j->executed;
+		*k1 = j->submit;
+		break;
+	case P_TLAS:
+		*k0 = (double)j->pseq; /* the order it entered the queue */
+		*k1 = 0;
+		break;
+	case P_TGITTINS:
+		*k0 = -dl_gittins_index(P->p->gittins, j->pservice);
+		*k1 = j->submit;
+		break;
+	}
+}
+
+static void pend_add(struct prio *P, struct dl_sim_job *j)
+{
+	double k0 = 0, k1 = 0;
+	pend_key(P, j, &k0, &k1);
+	dl_oset_insert(&P->pool, &P->pend[j->queue], j->idx, k0, k1, j->idx);
+	int g = j->gpus <= P->maxg ? j->gpus : P->maxg + 1;
+	P->cnt[g]++;
+	if (g < P->minpend)
+		P->minpend = g;
+}
+
+static void pend_del(struct prio *P, struct dl_sim_job *j)
+{
+	dl_oset_erase(&P->pool, &P->pend[j->queue], j->idx);
+	int g = j->gpus <= P->maxg ? j->gpus : P->maxg + 1;
+	P->cnt[g]--;
+	while (P->minpend <= P->maxg && !P->cnt[P->minpend])
+		P->minpend++;
+}
+
+/* ---- MLFQ service accounting (pservice: GPU-seconds in this epoch) ---- */
+
+static void account(struct dl_sim *s, struct dl_sim_job *j)
+{
+	dl_sim_sync(s, j);
+	j->pservice += j->attained - j->pkey;
+	j->pexec += j->executed - j->pwait;
+	j->pkey = j->attained;
+	j->pwait = j->executed;
+}
+
+static void set_demote_timer(struct prio *P, struct dl_sim *s, struct dl_sim_job *j)
+{
+	if (!P->mlfq || (size_t)j->queue + 1 >= P->nq)
+		return;
+	double lim = dl_mlfq_limit(P->p->mlfq, (size_t)j->queue);
+	double t = dl_sim_now(s) + (lim - j->pservice) / j->gpus;
+	dl_sim_timer(s, t, j->idx, T_DEMOTE, j->version);
+}
+
+static void set_promote_timer(struct prio *P, struct dl_sim *s, struct dl_sim_job *j)
+{
+	if (!P->mlfq || j->queue == 0)
+		return;
+	double lim = dl_mlfq_starve_limit(P->p->mlfq, j->pexec);
+	if (!isfinite(lim))
+		return;
+	/* waited since it last ran: j->waited - pwait (pwait holds waited at re-queue) */
+	double t = dl_sim_now(s) + lim - (j->waited - j->pwait);
+	dl_sim_timer(s, t, j->idx, T_PROMOTE, j->version);
+}
+
+static void run_add(struct prio *P, struct dl_sim *s, struct dl_sim_job *j)
+{
+	dl_oset_insert(&P->pool, &P->run[j->queue], j->idx, 0, 0, P->seq++);
+	P->run_gpus[j->queue] += j->gpus;
+	if (P->mlfq) {
+		j->pkey = j->attained;
+		j->pwait = j->executed;
+		set_demote_timer(P, s, j);
+	}
+}
+
+static void run_del(struct prio *P, struct dl_sim *s, struct dl_sim_job *j)
+{
+	if (P->mlfq)
+		account(s, j);
+	dl_oset_erase(&P->pool, &P->run[j->queue], j->idx);
+	P->run_gpus[j->queue] -= j->gpus;
+}
+
+/* ---- callbacks ---- */
+
+static void on_arrive(void *st, struct dl_sim *s, struct dl_sim_job *j)
+{
+	struct prio *P = st;
+	(void)s;
+	j->queue = 0;
+	j->pseq = P->seq++;
+	j->pservice = j->pexec = 0;
+	pend_add(P, j);
+}
+
+static void on_saved(void *st, struct dl_sim *s, struct dl_sim_job *j)
+{
+	struct prio *P = st;
+	/* it keeps its place in its queue (its entry order); waiting starts now */
+	j->pwait = j->waited;
+	pend_add(P, j);
+	set_promote_timer(P, s, j);
+}
+
+static void on_finish(void *st, struct dl_sim *s, struct dl_sim_job *j)
+{
+	struct prio *P = st;
+	dl_oset_erase(&P->pool, &P->run[j->queue], j->idx);
+	P->run_gpus[j->queue] -= j->gpus;
+	(void)s;
+}
+
+static void on_timer(void *st, struct dl_sim *s, size_t ji, int kind, uint64_t stamp)
+{
+	struct prio *P = st;
+	if (kind == T_TICK) {
+		P->next_tick = -1;
+		return;
+	}
+	struct dl_sim_job *j = dl_sim_job(s, ji);
+	if (stamp != j->version)
+		return;
+	if (kind == T_DEMOTE && j->state == DL_SJ_RUNNING) {
+		account(s, j);
+		double lim = dl_mlfq_limit(P->p->mlfq, (size_t)j->queue);
+		if (j->pservice < lim * (1 - 1e-12) - 1e-9) { /* rounding: not there yet */
+			set_demote_timer(P, s, j);
+			return;
+		}
+		run_del(P, s, j);
+		j->queue++;
+		char d[16];
+		snprintf(d, sizeof(d), "Q%d", j->queue);
+		dl_sim_note(s, j, "demote", d);
+		run_add(P, s, j);
+	} else if (kind == T_PROMOTE && j->state == DL_SJ_QUEUED && j->queue > 0) {
+		dl_sim_sync(s, j);
+		if (!dl_mlfq_starving(P->p->mlfq, (size_t)j->queue, j->pexec,
+				      j->waited - j->pwait + 1e-9)) {
+			set_promote_timer(P, s, j);
+			return;
+		}
+		pend_del(P, j);
+		j->queue = 0;
+		j->pseq = P->seq++;
+		j->pservice = j->pexec = 0;
+		dl_sim_note(s, j, "promote", "Q0");
+		pend_add(P, j);
+	}
+}
+
+/* try to start waiting job j; 1 if it started */
+static int try_start(struct prio *P, struct dl_sim *s, struct dl_sim_job *j, int *blocked)
+{
+	pend_del(P, j);
+	enum dl_decision d = dl_sim_start(s, j, NULL);
+	if (d == DL_PLACED) {
+		run_add(P, s, j);
+		return 1;
+	}
+	if (d == DL_WAIT) {
+		pend_add(P, j);
+		if (blocked)
+			*blocked = 1;
+	}
+	return 0;
+}
+
+/* start waiting jobs into free GPUs, in order; strict stops at the first miss */
+static void fill(struct prio *P, struct dl_sim *s)
+{
+	for (size_t q = 0; q < P->nq; q++) {
+		size_t i = dl_oset_first(&P->pool, &P->pend[q]);
+		while (i != DL_ONIL) {
+			int free_gpus = dl_sim_free_gpus(s);
+			if (free_gpus <= 0 || free_gpus < P->minpend)
+				return;
+			size_t nx = dl_oset_next(&P->pool, i);
+			struct dl_sim_job *j = dl_sim_job(s, i);
+			int blocked = 0;
+			if (j->gpus > free_gpus || !try_start(P, s, j, &blocked)) {
+				if (P->strict)
+					return;
+			}
+			i = nx;
+		}
+	}
+}
+
+/* the current key of a running job in the one-queue preemptive policies */
+static double run_key(struct prio *P, struct dl_sim *s, struct dl_sim_job *j)
+{
+	dl_sim_sync(s, j);
+	return P->kind == P_SRTF ? j->work_left : j->executed;
+}
+
+static int cmp_rkey(const void *a, const void *b, void *arg)
+{
+	const struct prio *P = arg;
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	if (P->rkey[x] != P->rkey[y])
+		return P->rkey[x] < P->rkey[y] ? -1 : 1;
+	return (x > y) - (x < y); /* idx follows submit order */
+}
+
+/*
+ * The preemptive pass. Returns 1 when it walked the order (then it has also
+ * started what it chose, and nothing else may start: GPUs still being saved
+ * belong to the jobs it chose), 0 when no waiting job outranks a running one.
+ */
+static int preemptive_pass(struct prio *P, struct dl_sim *s)
+{
+	const int total = dl_sim_total_gpus(s);
+	size_t first_q = P->nq;
+	for (size_t q = 0; q < P->nq; q++)
+		if (P->pend[q].count) {
+			first_q = q;
+			break;
+		}
+	if (first_q == P->nq)
+		return 0;
+	size_t nr = 0;
+	if (P->mlfq) {
+		/* a waiting job outranks a running one only if it is in a higher queue */
+		int lower_running = 0;
+		for (size_t q = first_q + 1; q < P->nq; q++)
+			lower_running |= P->run[q].count > 0;
+		if (!lower_running)
+			return 0;
+	} else {
+		/* gather running jobs with their current keys, best first */
+		for (size_t i = dl_oset_first(&P->pool, &P->run[0]); i != DL_ONIL;
+		     i = dl_oset_next(&P->pool, i)) {
+			P->rkey[i] = run_key(P, s, dl_sim_job(s, i));
+			P->rbuf[nr++] = i;
+		}
+		if (!nr)
+			return 0;
+		qsort_r(P->rbuf, nr, sizeof(*P->rbuf), cmp_rkey, P);
+		size_t best = dl_oset_first(&P->pool, &P->pend[0]);
+		const struct dl_onode *bn = &P->pool.n[best];
+		size_t worst = P->rbuf[nr - 1];
+		double wk = P->rkey[worst];
+		struct dl_sim_job *wj = dl_sim_job(s, worst);
+		int outranks = bn->k0 < wk || (bn->k0 == wk && (bn->k1 < wj->submit ||
+								(bn->k1 == wj->submit &&
+								 best < worst)));
+		if (!outranks)
+			return 0;
+	}
+	/* walk the order counting GPUs; running jobs that do not fit become victims */
+	int cap = total;
+	size_t nstart = 0, nvict = 0;
+	if (P->mlfq) {
+		size_t q = 0;
+		for (; q < P->nq && cap > 0; q++) {
+			if (P->run_gpus[q] <= cap) {
+				cap -= (int)P->run_gpus[q];
+			} else {
+				for (size_t i = dl_oset_first(&P->pool, &P->run[q]); i != DL_ONIL;
+				     i = dl_oset_next(&P->pool, i)) {
+					struct dl_sim_job *j = dl_sim_job(s, i);
+					if (j->gpus <= cap)
+						cap -= j->gpus;
+					else
+						P->rbuf[nvict++] = i;
+				}
+			}
+			for (size_t i = dl_oset_first(&P->pool, &P->pend[q]);
+			     i != DL_ONIL && cap > 0 && cap >= P->minpend;
+			     i = dl_oset_next(&P->pool, i)) {
+				struct dl_sim_job *j = dl_sim_job(s, i);
+				if (j->gpus <= cap) {
+					P->buf[nstart++] = i;
+					cap -= j->gpus;
+				}
+			}
+		}
+		for (; q < P->nq; q++) /* no room left for these queues at all */
+			for (size_t i = dl_oset_first(&P->pool, &P->run[q]); i != DL_ONIL;
+			     i = dl_oset_next(&P->pool, i))
+				P->rbuf[nvict++] = i;
+	} else {
+		/* merge the sorted running jobs with the waiting set */
+		size_t r = 0, i = dl_oset_first(&P->pool, &P->pend[0]);
+		while (cap > 0 && (r < nr || i != DL_ONIL)) {
+			int take_run;
+			if (r == nr) {
+				take_run = 0;
+			} else if (i == DL_ONIL) {
+				take_run = 1;
+			} else {
+				const struct dl_onode *n = &P->pool.n[i];
+				size_t rj = P->rbuf[r];
+				double rk = P->rkey[rj];
+				double rsub = dl_sim_job(s, rj)->submit;
+				take_run = rk < n->k0 ||
+					   (rk == n->k0 && (rsub < n->k1 || (rsub == n->k1 && rj < i)));
+			}
+			if (take_run) {
+				struct dl_sim_job *j = dl_sim_job(s, P->rbuf[r]);
+				if (j->gpus <= cap) {
+					P->keep[P->rbuf[r]] = 1;
+					cap -= j->gpus;
+				}
+				r++;
+			} else {
+				if (r == nr && cap < P->minpend)
+					break;
+				struct dl_sim_job *j = dl_sim_job(s, i);
+				if (j->gpus <= cap) {
+					P->buf[nstart++] = i;
+					cap -= j->gpus;
+				}
+				i = dl_oset_next(&P->pool, i);
+			}
+		}
+		for (size_t k = 0; k < nr; k++) {
+			size_t x = P->rbuf[k];
+			if (!P->keep[x])
+				P->rbuf[nvict++] = x; /* nvict <= k: in place */
+			P->keep[x] = 0;
+		}
+	}
+	/* preempt the victims, lowest priority first */
+	for (size_t k = nvict; k-- > 0;) {
+		struct dl_sim_job *j = dl_sim_job(s, P->rbuf[k]);
+		run_del(P, s, j);
+		dl_sim_preempt(s, j);
+	}
+	for (size_t k = 0; k < nstart; k++) {
+		struct dl_sim_job *j = dl_sim_job(s, P->buf[k]);
+		if (j->state == DL_SJ_QUEUED && j->gpus <= dl_sim_free_gpus(s))
+			try_start(P, s, j, NULL);
+	}
+	return 1;
+}
+
+static void on_schedule(void *st, struct dl_sim *s)
+{
+	struct prio *P = st;
+	if (!P->preemptive || !preemptive_pass(P, s))
+		fill(P, s);
+	/* las: look again after a quantum while jobs wait behind running ones */
+	if (P->kind == P_LAS && P->pend[0].count && P->run[0].count && P->next_tick < 0 &&
+	    P->p->quantum > 0) {
+		P->next_tick = dl_sim_now(s) + P->p->quantum;
+		dl_sim_timer(s, P->next_tick, DL_SIM_NOJOB, T_TICK, 0);
+	}
+}
+
+#define POLICY(fn, k)                                                                      \
+	static void *create_##fn(struct dl_sim *s, const struct dl_sim_params *p,        \
+				 struct dl_err *err)                                      \
+	{                                                                                  \
+		return create(s, p, k, err);                                               \
+	}
+
+POLICY(fifo, P_FIFO)
+POLICY(backfill, P_BACKFILL)
+POLICY(sjf, P_SJF)
+POLICY(srtf, P_SRTF)
+POLICY(las, P_LAS)
+POLICY(tlas, P_TLAS)
+POLICY(tgittins, P_TGITTINS)
+
+#define OPS(fn, nm, sum)                                                                   \
+	static const struct dl_sim_policy_ops ops_##fn = {                                 \
+		nm, sum, create_##fn, destroy, on_arrive, on_saved, on_finish, on_timer,   \
+		on_schedule,                                                               \
+	};
+
+OPS(fifo, "fifo", "submit order, head-of-line blocking, no preemption")
+OPS(backfill, "fifo-backfill", "submit order, skip jobs that do not fit, no preemption")
+OPS(sjf, "sjf", "shortest duration first (oracle), backfill, no preemption")
+OPS(srtf, "srtf", "shortest remaining time first (oracle), preemptive")
+OPS(las, "las", "least attained seconds first, preemptive, every --quantum")
+OPS(tlas, "tiresias-las", "Tiresias 2D-LAS: MLFQ on attained GPU-seconds")
+OPS(tgittins, "tiresias-gittins", "Tiresias 2D-Gittins: MLFQ, Gittins index in a queue")
+
+static const struct dl_sim_policy_ops *const all[] = {
+	&ops_fifo, &ops_backfill, &ops_sjf, &ops_srtf, &ops_las, &ops_tlas, &ops_tgittins,
+};
+
+const struct dl_sim_policy_ops *dl_sim_policy_find(const char *name)
+{
+	for (size_t i = 0; i < DL_ARRAY_SIZE(all); i++)
+		if (!strcmp(all[i]->name, name))
+			return all[i];
+	return NULL;
+}
+
+const struct dl_sim_policy_ops *const *dl_sim_policies(size_t *n)
+{
+	*n = DL_ARRAY_SIZE(all);
+	return all;
+}
