@@ -48,12 +48,21 @@ struct prio {
 	const struct dl_sim_params *p;
 	size_t nq;
 	struct dl_opool pool;
-	struct dl_oset *pend, *run;
+	/*
+	 * Waiting jobs: one ordered set per (queue, GPU-count class), so that
+	 * "the best waiting job that fits in c GPUs" is a minimum over the
+	 * classes' first elements and jobs too large are never walked over.
+	 */
+	size_t ncls;
+	int *cls_gpus; /* GPUs of each class, ascending */
+	int *cls_of;   /* [gpus] -> class, for gpus <= maxg */
+	struct dl_oset *pend; /* [q * ncls + class] */
+	size_t *qcount;       /* waiting jobs per queue */
+	size_t *cur;          /* per class: walk cursor */
+	struct dl_oset *run;
 	int64_t *run_gpus;
 	uint64_t seq;
-	/* waiting jobs per GPU count, for "does anything still fit" */
-	size_t *cnt;
-	int maxg, minpend;
+	int maxg;
 	/* scratch */
 	size_t *buf, *rbuf;
 	double *rkey;
@@ -83,14 +92,30 @@ static void *create(struct dl_sim *s, const struct dl_sim_params *p, enum pkind 
 	}
 	P->nq = P->mlfq ? p->mlfq->nqueues : 1;
 	dl_opool_init(&P->pool, n);
-	P->pend = xcalloc(P->nq, sizeof(*P->pend));
+	P->maxg = dl_sim_total_gpus(s);
+	P->cls_of = xcalloc((size_t)P->maxg + 2, sizeof(*P->cls_of));
+	for (size_t i = 0; i < n; i++) {
+		int g = dl_sim_job(s, i)->gpus;
+		if (g <= P->maxg)
+			P->cls_of[g] = 1;
+	}
+	P->cls_gpus = xcalloc((size_t)P->maxg + 2, sizeof(*P->cls_gpus));
+	for (int g = 1; g <= P->maxg; g++)
+		if (P->cls_of[g]) {
+			P->cls_gpus[P->ncls] = g;
+			P->cls_of[g] = (int)P->ncls++;
+		}
+	if (!P->ncls)
+		P->ncls = 1;
+	P->pend = xcalloc(P->nq * P->ncls, sizeof(*P->pend));
+	for (size_t k = 0; k < P->nq * P->ncls; k++)
+		P->pend[k] = (struct dl_oset)DL_OSET_INIT;
+	P->qcount = xcalloc(P->nq, sizeof(*P->qcount));
+	P->cur = xcalloc(P->ncls, sizeof(*P->cur));
 	P->run = xcalloc(P->nq, sizeof(*P->run));
 	for (size_t q = 0; q < P->nq; q++)
-		P->pend[q] = P->run[q] = (struct dl_oset)DL_OSET_INIT;
+		P->run[q] = (struct dl_oset)DL_OSET_INIT;
 	P->run_gpus = xcalloc(P->nq, sizeof(*P->run_gpus));
-	P->maxg = dl_sim_total_gpus(s);
-	P->cnt = xcalloc((size_t)P->maxg + 2, sizeof(*P->cnt));
-	P->minpend = P->maxg + 1;
 	P->buf = xcalloc(n + 1, sizeof(*P->buf));
 	P->rbuf = xcalloc(n + 1, sizeof(*P->rbuf));
 	P->rkey = xcalloc(n + 1, sizeof(*P->rkey));
@@ -104,9 +129,12 @@ static void destroy(void *st)
 	struct prio *P = st;
 	dl_opool_release(&P->pool);
 	free(P->pend);
+	free(P->qcount);
+	free(P->cur);
+	free(P->cls_gpus);
+	free(P->cls_of);
 	free(P->run);
 	free(P->run_gpus);
-	free(P->cnt);
 	free(P->buf);
 	free(P->rbuf);
 	free(P->rkey);
@@ -152,20 +180,16 @@ static void pend_add(struct prio *P, struct dl_sim_job *j)
 {
 	double k0 = 0, k1 = 0;
 	pend_key(P, j, &k0, &k1);
-	dl_oset_insert(&P->pool, &P->pend[j->queue], j->idx, k0, k1, j->idx);
-	int g = j->gpus <= P->maxg ? j->gpus : P->maxg + 1;
-	P->cnt[g]++;
-	if (g < P->minpend)
-		P->minpend = g;
+	dl_oset_insert(&P->pool, &P->pend[(size_t)j->queue * P->ncls + (size_t)P->cls_of[j->gpus]],
+		       j->idx, k0, k1, j->idx);
+	P->qcount[j->queue]++;
 }
 
 static void pend_del(struct prio *P, struct dl_sim_job *j)
 {
-	dl_oset_erase(&P->pool, &P->pend[j->queue], j->idx);
-	int g = j->gpus <= P->maxg ? j->gpus : P->maxg + 1;
-	P->cnt[g]--;
-	while (P->minpend <= P->maxg && !P->cnt[P->minpend])
-		P->minpend++;
+	dl_oset_erase(&P->pool, &P->pend[(size_t)j->queue * P->ncls + (size_t)P->cls_of[j->gpus]],
+		      j->idx);
+	P->qcount[j->queue]--;
 }
 
 /* ---- MLFQ service accounting (pservice: GPU-seconds in this epoch) ---- */
@@ -288,7 +312,7 @@ static void on_timer(void *st, struct dl_sim *s, size_t ji, int kind, uint64_t s
 }
 
 /* try to start waiting job j; 1 if it started */
-static int try_start(struct prio *P, struct dl_sim *s, struct dl_sim_job *j, int *blocked)
+static int try_start(struct prio *P, struct dl_sim *s, struct dl_sim_job *j)
 {
 	pend_del(P, j);
 	enum dl_decision d = dl_sim_start(s, j, NULL);
@@ -296,31 +320,62 @@ static int try_start(struct prio *P, struct dl_sim *s, struct dl_sim_job *j, int
 		run_add(P, s, j);
 		return 1;
 	}
-	if (d == DL_WAIT) {
+	if (d == DL_WAIT)
 		pend_add(P, j);
-		if (blocked)
-			*blocked = 1;
-	}
 	return 0;
 }
 
-/* start waiting jobs into free GPUs, in order; strict stops at the first miss */
+/* ---- walking the waiting jobs of one queue in key order ---- */
+
+static void walk_begin(struct prio *P, size_t q)
+{
+	for (size_t c = 0; c < P->ncls; c++)
+		P->cur[c] = dl_oset_first(&P->pool, &P->pend[q * P->ncls + c]);
+}
+
+/* the next waiting job (in key order) of at most cap GPUs (any size if cap < 0) */
+static size_t walk_best(struct prio *P, int cap, size_t *cls)
+{
+	size_t best = DL_ONIL;
+	for (size_t c = 0; c < P->ncls; c++) {
+		if (cap >= 0 && P->cls_gpus[c] > cap)
+			break; /* classes are ascending */
+		size_t i = P->cur[c];
+		if (i != DL_ONIL && (best == DL_ONIL || dl_okey_less(&P->pool.n[i], &P->pool.n[best]))) {
+			best = i;
+			*cls = c;
+		}
+	}
+	return best;
+}
+
+static void walk_skip(struct prio *P, size_t c)
+{
+	P->cur[c] = dl_oset_next(&P->pool, P->cur[c]);
+}
+
+/*
+ * Start waiting jobs into free GPUs, queue by queue, in key order, skipping
+ * those too large (strict: stop at the first that cannot start).
+ */
 static void fill(struct prio *P, struct dl_sim *s)
 {
 	for (size_t q = 0; q < P->nq; q++) {
-		size_t i = dl_oset_first(&P->pool, &P->pend[q]);
-		while (i != DL_ONIL) {
+		if (!P->qcount[q])
+			continue;
+		walk_begin(P, q);
+		for (;;) {
 			int free_gpus = dl_sim_free_gpus(s);
-			if (free_gpus <= 0 || free_gpus < P->minpend)
+			if (free_gpus <= 0)
 				return;
-			size_t nx = dl_oset_next(&P->pool, i);
+			size_t c = 0;
+			size_t i = walk_best(P, P->strict ? -1 : free_gpus, &c);
+			if (i == DL_ONIL)
+				break;
 			struct dl_sim_job *j = dl_sim_job(s, i);
-			int blocked = 0;
-			if (j->gpus > free_gpus || !try_start(P, s, j, &blocked)) {
-				if (P->strict)
-					return;
-			}
-			i = nx;
+			walk_skip(P, c);
+			if ((j->gpus > free_gpus || !try_start(P, s, j)) && P->strict)
+				return;
 		}
 	}
 }
@@ -341,22 +396,44 @@ static int cmp_rkey(const void *a, const void *b, void *arg)
 	return (x > y) - (x < y); /* idx follows submit order */
 }
 
+/* is waiting job i (its set key) ahead of running job r with current key rk? */
+static int pend_before_run(struct prio *P, struct dl_sim *s, size_t i, size_t r, double rk)
+{
+	const struct dl_onode *n = &P->pool.n[i];
+	double rsub = dl_sim_job(s, r)->submit;
+	if (n->k0 != rk)
+		return n->k0 < rk;
+	if (n->k1 != rsub)
+		return n->k1 < rsub;
+	return i < r;
+}
+
 /*
  * The preemptive pass. Returns 1 when it walked the order (then it has also
  * started what it chose, and nothing else may start: GPUs still being saved
- * belong to the jobs it chose), 0 when no waiting job outranks a running one.
+ * belong to the jobs it chose), 0 when no waiting job outranks a running one
+ * (then fill() starts what fits).
  */
 static int preemptive_pass(struct prio *P, struct dl_sim *s)
 {
 	const int total = dl_sim_total_gpus(s);
-	size_t first_q = P->nq;
-	for (size_t q = 0; q < P->nq; q++)
-		if (P->pend[q].count) {
-			first_q = q;
+	size_t first_q = P->nq, c;
+	/* first start the best waiting jobs while they fit in free GPUs */
+	for (;;) {
+		first_q = P->nq;
+		for (size_t q = 0; q < P->nq; q++)
+			if (P->qcount[q]) {
+				first_q = q;
+				break;
+			}
+		if (first_q == P->nq)
+			return 0;
+		walk_begin(P, first_q);
+		size_t i = walk_best(P, -1, &c);
+		struct dl_sim_job *j = dl_sim_job(s, i);
+		if (j->gpus > dl_sim_free_gpus(s) || !try_start(P, s, j))
 			break;
-		}
-	if (first_q == P->nq)
-		return 0;
+	}
 	size_t nr = 0;
 	if (P->mlfq) {
 		/* a waiting job outranks a running one only if it is in a higher queue */
@@ -375,15 +452,10 @@ static int preemptive_pass(struct prio *P, struct dl_sim *s)
 		if (!nr)
 			return 0;
 		qsort_r(P->rbuf, nr, sizeof(*P->rbuf), cmp_rkey, P);
-		size_t best = dl_oset_first(&P->pool, &P->pend[0]);
-		const struct dl_onode *bn = &P->pool.n[best];
+		walk_begin(P, 0);
+		size_t best = walk_best(P, -1, &c);
 		size_t worst = P->rbuf[nr - 1];
-		double wk = P->rkey[worst];
-		struct dl_sim_job *wj = dl_sim_job(s, worst);
-		int outranks = bn->k0 < wk || (bn->k0 == wk && (bn->k1 < wj->submit ||
-								(bn->k1 == wj->submit &&
-								 best < worst)));
-		if (!outranks)
+		if (!pend_before_run(P, s, best, worst, P->rkey[worst]))
 			return 0;
 	}
 	/* walk the order counting GPUs; running jobs that do not fit become victims */
@@ -404,14 +476,14 @@ static int preemptive_pass(struct prio *P, struct dl_sim *s)
 						P->rbuf[nvict++] = i;
 				}
 			}
-			for (size_t i = dl_oset_first(&P->pool, &P->pend[q]);
-			     i != DL_ONIL && cap > 0 && cap >= P->minpend;
-			     i = dl_oset_next(&P->pool, i)) {
-				struct dl_sim_job *j = dl_sim_job(s, i);
-				if (j->gpus <= cap) {
-					P->buf[nstart++] = i;
-					cap -= j->gpus;
-				}
+			if (!P->qcount[q])
+				continue;
+			walk_begin(P, q);
+			size_t i;
+			while (cap > 0 && (i = walk_best(P, cap, &c)) != DL_ONIL) {
+				P->buf[nstart++] = i;
+				cap -= dl_sim_job(s, i)->gpus;
+				walk_skip(P, c);
 			}
 		}
 		for (; q < P->nq; q++) /* no room left for these queues at all */
@@ -419,23 +491,15 @@ static int preemptive_pass(struct prio *P, struct dl_sim *s)
 			     i = dl_oset_next(&P->pool, i))
 				P->rbuf[nvict++] = i;
 	} else {
-		/* merge the sorted running jobs with the waiting set */
-		size_t r = 0, i = dl_oset_first(&P->pool, &P->pend[0]);
-		while (cap > 0 && (r < nr || i != DL_ONIL)) {
-			int take_run;
-			if (r == nr) {
-				take_run = 0;
-			} else if (i == DL_ONIL) {
-				take_run = 1;
-			} else {
-				const struct dl_onode *n = &P->pool.n[i];
-				size_t rj = P->rbuf[r];
-				double rk = P->rkey[rj];
-				double rsub = dl_sim_job(s, rj)->submit;
-				take_run = rk < n->k0 ||
-					   (rk == n->k0 && (rsub < n->k1 || (rsub == n->k1 && rj < i)));
-			}
-			if (take_run) {
+		/* merge the sorted running jobs with the waiting jobs that fit */
+		size_t r = 0;
+		walk_begin(P, 0);
+		while (cap > 0) {
+			size_t i = walk_best(P, cap, &c);
+			if (r == nr && i == DL_ONIL)
+				break;
+			if (r < nr && (i == DL_ONIL || !pend_before_run(P, s, i, P->rbuf[r],
+									   P->rkey[P->rbuf[r]]))) {
 				struct dl_sim_job *j = dl_sim_job(s, P->rbuf[r]);
 				if (j->gpus <= cap) {
 					P->keep[P->rbuf[r]] = 1;
@@ -443,14 +507,9 @@ static int preemptive_pass(struct prio *P, struct dl_sim *s)
 				}
 				r++;
 			} else {
-				if (r == nr && cap < P->minpend)
-					break;
-				struct dl_sim_job *j = dl_sim_job(s, i);
-				if (j->gpus <= cap) {
-					P->buf[nstart++] = i;
-					cap -= j->gpus;
-				}
-				i = dl_oset_next(&P->pool, i);
+				P->buf[nstart++] = i;
+				cap -= dl_sim_job(s, i)->gpus;
+				walk_skip(P, c);
 			}
 		}
 		for (size_t k = 0; k < nr; k++) {
@@ -469,7 +528,7 @@ static int preemptive_pass(struct prio *P, struct dl_sim *s)
 	for (size_t k = 0; k < nstart; k++) {
 		struct dl_sim_job *j = dl_sim_job(s, P->buf[k]);
 		if (j->state == DL_SJ_QUEUED && j->gpus <= dl_sim_free_gpus(s))
-			try_start(P, s, j, NULL);
+			try_start(P, s, j);
 	}
 	return 1;
 }
@@ -480,7 +539,7 @@ static void on_schedule(void *st, struct dl_sim *s)
 	if (!P->preemptive || !preemptive_pass(P, s))
 		fill(P, s);
 	/* las: look again after a quantum while jobs wait behind running ones */
-	if (P->kind == P_LAS && P->pend[0].count && P->run[0].count && P->next_tick < 0 &&
+	if (P->kind == P_LAS && P->qcount[0] && P->run[0].count && P->next_tick < 0 &&
 	    P->p->quantum > 0) {
 		P->next_tick = dl_sim_now(s) + P->p->quantum;
 		dl_sim_timer(s, P->next_tick, DL_SIM_NOJOB, T_TICK, 0);
