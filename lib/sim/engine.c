@@ -574,11 +574,20 @@ int dl_sim_run(const struct dl_sim_config *cfg, struct dl_sim_stats *st, struct 
 	s->next_progress = step;
 	double first_submit = s->njobs ? s->jobs[0].submit : 0;
 	while (next < s->njobs || s->nheap) {
+		/* drop superseded completions and checkpoint ends first */
+		while (s->nheap && s->heap[0].kind < EV_TIMER &&
+		       s->heap[0].stamp != s->jobs[s->heap[0].job].version) {
+			heap_pop(s);
+			st->events++;
+		}
+		if (!(next < s->njobs || s->nheap))
+			break;
 		double ta = next < s->njobs ? s->jobs[next].submit : INFINITY;
 		double th = s->nheap ? s->heap[0].t : INFINITY;
 		s->now = ta < th ? ta : th;
 		int passes = 0;
 		for (;;) {
+			int real = 0;
 			/* completions and checkpoint ends at now */
 			while (s->nheap && s->heap[0].t <= s->now && s->heap[0].kind < EV_TIMER) {
 				struct event e = heap_pop(s);
@@ -586,23 +595,30 @@ int dl_sim_run(const struct dl_sim_config *cfg, struct dl_sim_stats *st, struct 
 				st->events++;
 				if (e.stamp != j->version)
 					continue; /* superseded */
-				if (e.kind == EV_FINISH && j->state == DL_SJ_RUNNING)
+				if (e.kind == EV_FINISH && j->state == DL_SJ_RUNNING) {
 					finish(s, j);
-				else if (e.kind == EV_SAVED && j->state == DL_SJ_SAVING)
+					real = 1;
+				} else if (e.kind == EV_SAVED && j->state == DL_SJ_SAVING) {
 					saved(s, j);
+					real = 1;
+				}
 			}
 			while (next < s->njobs && s->jobs[next].submit <= s->now) {
 				st->events++;
 				arrive(s, &s->jobs[next++]);
+				real = 1;
 			}
 			while (s->nheap && s->heap[0].t <= s->now && s->heap[0].kind == EV_TIMER) {
 				struct event e = heap_pop(s);
 				st->events++;
-				if (cfg->policy->timer)
-					cfg->policy->timer(s->pst, s, e.job, e.tkind, e.stamp);
+				if (cfg->policy->timer &&
+				    cfg->policy->timer(s->pst, s, e.job, e.tkind, e.stamp))
+					real = 1;
 			}
-			cfg->policy->schedule(s->pst, s);
-			st->passes++;
+			if (real) {
+				cfg->policy->schedule(s->pst, s);
+				st->passes++;
+			}
 			if (!(s->nheap && s->heap[0].t <= s->now))
 				break;
 			if (++passes > 100000) {

@@ -272,22 +272,22 @@ static void on_finish(void *st, struct dl_sim *s, struct dl_sim_job *j)
 	(void)s;
 }
 
-static void on_timer(void *st, struct dl_sim *s, size_t ji, int kind, uint64_t stamp)
+static int on_timer(void *st, struct dl_sim *s, size_t ji, int kind, uint64_t stamp)
 {
 	struct prio *P = st;
 	if (kind == T_TICK) {
 		P->next_tick = -1;
-		return;
+		return 1;
 	}
 	struct dl_sim_job *j = dl_sim_job(s, ji);
 	if (stamp != j->version)
-		return;
+		return 0;
 	if (kind == T_DEMOTE && j->state == DL_SJ_RUNNING) {
 		account(s, j);
 		double lim = dl_mlfq_limit(P->p->mlfq, (size_t)j->queue);
 		if (j->pservice < lim * (1 - 1e-12) - 1e-9) { /* rounding: not there yet */
 			set_demote_timer(P, s, j);
-			return;
+			return 0;
 		}
 		run_del(P, s, j);
 		j->queue++;
@@ -295,12 +295,13 @@ static void on_timer(void *st, struct dl_sim *s, size_t ji, int kind, uint64_t s
 		snprintf(d, sizeof(d), "Q%d", j->queue);
 		dl_sim_note(s, j, "demote", d);
 		run_add(P, s, j);
+		return 1;
 	} else if (kind == T_PROMOTE && j->state == DL_SJ_QUEUED && j->queue > 0) {
 		dl_sim_sync(s, j);
 		if (!dl_mlfq_starving(P->p->mlfq, (size_t)j->queue, j->pexec,
 				      j->waited - j->pwait + 1e-9)) {
 			set_promote_timer(P, s, j);
-			return;
+			return 0;
 		}
 		pend_del(P, j);
 		j->queue = 0;
@@ -308,7 +309,9 @@ static void on_timer(void *st, struct dl_sim *s, size_t ji, int kind, uint64_t s
 		j->pservice = j->pexec = 0;
 		dl_sim_note(s, j, "promote", "Q0");
 		pend_add(P, j);
+		return 1;
 	}
+	return 0;
 }
 
 /* try to start waiting job j; 1 if it started */

@@ -31,7 +31,9 @@
  * (recomputed whenever a job's rate changes), checkpoint ends and policy
  * timers. All events at one instant are delivered first (completions, then
  * checkpoint ends, then arrivals, then timers, each in a fixed order), then
- * ops->schedule runs once; if that created more events at the same instant
+ * ops->schedule runs once (only if one of them was real: superseded
+ * completions and timers the policy calls stale do not count, so passes
+ * happen at meaningful instants only); if that created more events at the same instant
  * (a zero-cost preemption frees GPUs at once), they are delivered and
  * schedule runs again. Accounting is lazy and exact: a job's service is
  * brought up to date (dl_sim_sync) only when something asks.
@@ -126,8 +128,12 @@ struct dl_sim_policy_ops {
 	void (*saved)(void *st, struct dl_sim *s, struct dl_sim_job *j);
 	/* j completed; its GPUs are free again */
 	void (*finish)(void *st, struct dl_sim *s, struct dl_sim_job *j);
-	/* a dl_sim_timer fired; job is DL_SIM_NOJOB for a job-less timer (optional) */
-	void (*timer)(void *st, struct dl_sim *s, size_t job, int kind, uint64_t stamp);
+	/*
+	 * A dl_sim_timer fired; job is DL_SIM_NOJOB for a job-less timer
+	 * (optional). Return 1 if it changed something (then schedule runs at
+	 * this instant), 0 if it was stale.
+	 */
+	int (*timer)(void *st, struct dl_sim *s, size_t job, int kind, uint64_t stamp);
 	/* decide: called once per instant after that instant's events */
 	void (*schedule)(void *st, struct dl_sim *s);
 };
