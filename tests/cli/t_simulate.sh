@@ -82,6 +82,3 @@ run simulate_queues_not_mlfq 2 "dl simulate --cluster 1x1x8 --policy fifo --queu
 run simulate_queues_need_limits 2 "dl simulate --cluster 1x1x8 --queues 5 '$S/small.csv'"
 run simulate_bad_cluster 1 "dl simulate --cluster 1x1xZ '$S/small.csv'"
 run simulate_help 0 "dl simulate --help"
-for o in $(dl simulate --list-options | cut -f1); do
-	expect "simulate_man_has_$o" "grep -q -- '$o' '$SRCROOT/man/dlsched-simulate.1.scd'"
-done
