@@ -972,7 +972,8 @@ static void loop_dlas(struct run *r)
 				else
 					qu->v[o++] = qu->v[k];
 			}
-			memcpy(qu->v + o, pend.v, pend.n * sizeof(*pend.v));
+			if (pend.n)
+				memcpy(qu->v + o, pend.v, pend.n * sizeof(*pend.v));
 		}
 		/* the single next end event: the earliest end, ties in runnable order */
 		end_time = T_MAX;
