@@ -470,14 +470,25 @@ static int preemptive_pass(struct prio *P, struct dl_sim *s)
 			if (P->run_gpus[q] <= cap) {
 				cap -= (int)P->run_gpus[q];
 			} else {
-				for (size_t i = dl_oset_first(&P->pool, &P->run[q]); i != DL_ONIL;
-				     i = dl_oset_next(&P->pool, i)) {
-					struct dl_sim_job *j = dl_sim_job(s, i);
-					if (j->gpus <= cap)
-						cap -= j->gpus;
-					else
-						P->rbuf[nvict++] = i;
+				/*
+				 * Too little room for this queue's running jobs: preempt
+				 * from its end (its latest starters) until the rest fits.
+				 * Victims are collected last first, so reverse them to keep
+				 * rbuf in priority order.
+				 */
+				int64_t need = P->run_gpus[q] - cap;
+				size_t v0 = nvict;
+				for (size_t i = dl_oset_last(&P->pool, &P->run[q]);
+				     i != DL_ONIL && need > 0; i = dl_oset_prev(&P->pool, i)) {
+					P->rbuf[nvict++] = i;
+					need -= dl_sim_job(s, i)->gpus;
 				}
+				for (size_t a = v0, b = nvict; a + 1 < b; a++, b--) {
+					size_t x = P->rbuf[a];
+					P->rbuf[a] = P->rbuf[b - 1];
+					P->rbuf[b - 1] = x;
+				}
+				cap = (int)-need; /* what the victims free beyond the need */
 			}
 			if (!P->qcount[q])
 				continue;
