@@ -31,6 +31,7 @@ enum {
 	O_CKPT,
 	O_RESTORE,
 	O_PROFILES,
+	O_ANY_TYPE,
 };
 
 static const struct dl_opt sim_opts[] = {
@@ -54,6 +55,7 @@ static const struct dl_opt sim_opts[] = {
 	{O_CKPT, "checkpoint-cost", "S", "seconds a preempted job saves, holding its GPUs (default 5)"},
 	{O_RESTORE, "restore-cost", "S", "seconds a resumed job runs without progress (default 10)"},
 	{O_PROFILES, "profiles", "FILE", "model profiles (from profile) for placement slowdown"},
+	{O_ANY_TYPE, "any-type", NULL, "ignore the trace's gpu_type column: jobs run on any type"},
 	{0, NULL, NULL, NULL},
 };
 
@@ -76,7 +78,7 @@ struct sim_args {
 	uint64_t seed;
 	long long queues;
 	double starvation, delta, quantum, ckpt, restore;
-	int set_ckpt, set_restore, set_queues, set_delta, set_quantum;
+	int set_ckpt, set_restore, set_queues, set_delta, set_quantum, any_type;
 };
 
 static double gittins_cb(const void *arg, double attained)
@@ -210,6 +212,7 @@ static int run_native(struct dl_ctx *ctx, const struct sim_args *a)
 		return dl_usage_error(ctx, "unknown --place '%s' (first-fit, consolidate, spread, "
 					   "random, tiresias, gandiva, dally)",
 				      a->place);
+	cfg.any_type = a->any_type;
 	cfg.checkpoint_cost = a->ckpt;
 	cfg.restore_cost = a->restore;
 	cfg.params.quantum = a->quantum;
@@ -418,6 +421,9 @@ DL_COMMAND(simulate, "replay a trace on a cluster under a scheduling policy")
 			break;
 		case O_PROFILES:
 			a.profiles = arg;
+			break;
+		case O_ANY_TYPE:
+			a.any_type = 1;
 			break;
 		}
 		if (bad) {

@@ -46,7 +46,7 @@ struct dl_sim {
 	int tl_busy;
 	size_t tl_running, tl_pending;
 	int tl_written;
-	size_t next_progress;
+	size_t next_progress, last_progress;
 };
 
 /* ---- heap ---- */
@@ -526,7 +526,7 @@ int dl_sim_run(const struct dl_sim_config *cfg, struct dl_sim_stats *st, struct 
 		j->idx = i;
 		j->gpus = dj->gpus > s->total_gpus ? s->total_gpus + 1 : (int)dj->gpus;
 		j->type = DL_ANY_TYPE;
-		if (dj->gpu_type && *dj->gpu_type) {
+		if (!cfg->any_type && dj->gpu_type && *dj->gpu_type) {
 			j->type = dl_cluster_type_index(cfg->cluster, dj->gpu_type);
 			if (j->type < 0)
 				j->type = -2; /* rejected on arrival */
@@ -631,6 +631,7 @@ int dl_sim_run(const struct dl_sim_config *cfg, struct dl_sim_stats *st, struct 
 		timeline_row(s);
 		if (cfg->progress && st->completed >= s->next_progress) {
 			cfg->progress(cfg->progress_arg, st->completed, s->njobs);
+			s->last_progress = st->completed;
 			while (s->next_progress <= st->completed)
 				s->next_progress += step;
 		}
@@ -643,7 +644,7 @@ int dl_sim_run(const struct dl_sim_config *cfg, struct dl_sim_stats *st, struct 
 	for (size_t i = 0; i < s->njobs; i++)
 		if (s->jobs[i].state == DL_SJ_QUEUED)
 			reject(s, &s->jobs[i], "never placed (fragmentation or policy)");
-	if (cfg->progress)
+	if (cfg->progress && (s->last_progress != st->completed || !st->completed))
 		cfg->progress(cfg->progress_arg, st->completed, s->njobs);
 out:
 	if (s->pst)

@@ -34,6 +34,7 @@ struct dl_sim_config {
 	const struct dl_net_models *models; /* for slowdown; NULL: no network cost */
 	enum dl_comm comm;
 	double checkpoint_cost, restore_cost;
+	int any_type; /* ignore the jobs' gpu_type (run anywhere) */
 	struct dl_writer *results, *events, *timeline;
 	/* called about every 1% of jobs completed (may be NULL) */
 	void (*progress)(void *arg, size_t done, size_t total);

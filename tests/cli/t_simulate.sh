@@ -82,3 +82,6 @@ run simulate_queues_not_mlfq 2 "dl simulate --cluster 1x1x8 --policy fifo --queu
 run simulate_queues_need_limits 2 "dl simulate --cluster 1x1x8 --queues 5 '$S/small.csv'"
 run simulate_bad_cluster 1 "dl simulate --cluster 1x1xZ '$S/small.csv'"
 run simulate_help 0 "dl simulate --help"
+# --any-type: the trace's gpu_type is ignored, so 'odd' (tpu) runs too
+run simulate_any_type 0 "dl simulate --cluster 1x1x8 --policy fifo --any-type '$S/reject.csv'"
+expect simulate_any_type_runs 'grep -q "^odd," out && grep -q "1 of 4 jobs can never run" err'
