@@ -263,13 +263,8 @@ static void describe(struct dl_sim *s, struct dl_sim_job *j)
 	/* the slowest GPU sets the pace of a synchronous job */
 	double speed = INFINITY;
 	int type = 0;
-	size_t node = 0;
 	for (int k = 0; k < j->ngpu; k++) {
-		while (node + 1 < c->nnodes && c->nodes[node + 1].first_gpu <= j->gpu[k])
-			node++;
-		while (node > 0 && c->nodes[node].first_gpu > j->gpu[k])
-			node--;
-		int ty = c->nodes[node].type;
+		int ty = c->nodes[dl_cluster_gpu_node(c, j->gpu[k])].type;
 		if (c->types[ty].speed < speed) {
 			speed = c->types[ty].speed;
 			type = ty;

@@ -314,7 +314,7 @@ static int on_timer(void *st, struct dl_sim *s, size_t ji, int kind, uint64_t st
 	return 0;
 }
 
-/* try to start waiting job j; 1 if it started */
+/* try to start waiting job j: 1 started, 0 still waiting, -1 rejected (gone) */
 static int try_start(struct prio *P, struct dl_sim *s, struct dl_sim_job *j)
 {
 	pend_del(P, j);
@@ -323,9 +323,11 @@ static int try_start(struct prio *P, struct dl_sim *s, struct dl_sim_job *j)
 		run_add(P, s, j);
 		return 1;
 	}
-	if (d == DL_WAIT)
+	if (d == DL_WAIT) {
 		pend_add(P, j);
-	return 0;
+		return 0;
+	}
+	return -1;
 }
 
 /* ---- walking the waiting jobs of one queue in key order ---- */
@@ -377,7 +379,7 @@ static void fill(struct prio *P, struct dl_sim *s)
 				break;
 			struct dl_sim_job *j = dl_sim_job(s, i);
 			walk_skip(P, c);
-			if ((j->gpus > free_gpus || !try_start(P, s, j)) && P->strict)
+			if ((j->gpus > free_gpus || try_start(P, s, j) == 0) && P->strict)
 				return;
 		}
 	}
@@ -434,8 +436,8 @@ static int preemptive_pass(struct prio *P, struct dl_sim *s)
 		walk_begin(P, first_q);
 		size_t i = walk_best(P, -1, &c);
 		struct dl_sim_job *j = dl_sim_job(s, i);
-		if (j->gpus > dl_sim_free_gpus(s) || !try_start(P, s, j))
-			break;
+		if (j->gpus > dl_sim_free_gpus(s) || try_start(P, s, j) == 0)
+			break; /* (a rejected job is gone: look again) */
 	}
 	size_t nr = 0;
 	if (P->mlfq) {
