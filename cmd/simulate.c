@@ -78,7 +78,7 @@ struct sim_args {
 	uint64_t seed;
 	long long queues;
 	double starvation, delta, quantum, ckpt, restore;
-	int set_ckpt, set_restore, set_queues, set_delta, set_quantum, any_type;
+	int set_ckpt, set_restore, set_queues, set_delta, set_quantum, any_type, set_seed;
 };
 
 static double gittins_cb(const void *arg, double attained)
@@ -104,6 +104,11 @@ static int run_compat(struct dl_ctx *ctx, const struct sim_args *a)
 		return dl_usage_error(ctx, "unknown Tiresias scheme '%s' (count, yarn)", o.scheme);
 	if (a->events)
 		return dl_usage_error(ctx, "--events is not available with --compat tiresias");
+	if (a->set_queues || a->thresholds || a->starvation > 0 || a->set_quantum ||
+	    a->set_ckpt || a->set_restore || a->profiles || a->any_type || a->set_seed)
+		return dl_usage_error(ctx, "with --compat tiresias the schedule name sets the "
+					   "policy; only --cluster, --place, --distribution, --delta "
+					   "and --timeline apply");
 	if (needs_gittins && !a->distribution)
 		return dl_usage_error(ctx, "--policy %s needs --distribution (the reference reads "
 					   "yarn-gput1000.csv)",
@@ -389,6 +394,7 @@ DL_COMMAND(simulate, "replay a trace on a cluster under a scheduling policy")
 			break;
 		case O_SEED:
 			bad = dl_opt_uint64(ctx, "seed", arg, &a.seed);
+			a.set_seed = 1;
 			break;
 		case O_QUEUES:
 			bad = dl_opt_int(ctx, "queues", arg, 1, 64, &a.queues);

@@ -53,3 +53,7 @@ run simulate_tiresias_unknown_schedule 2 "dl simulate --compat tiresias --policy
 run simulate_tiresias_unknown_scheme 2 "dl simulate --compat tiresias --policy fifo --place random '$T/60_job.csv'"
 run simulate_tiresias_no_output_on_error 1 "dl simulate --compat tiresias --policy fifo -o o.csv bad.csv"
 expect simulate_tiresias_no_output_file '[ ! -e o.csv ]'
+# native-only options are refused in compat mode (no silent guess)
+run simulate_tiresias_native_opt 2 "dl simulate --compat tiresias --policy dlas-gpu --starvation 2 '$T/60_job.csv'"
+run simulate_tiresias_events 2 "dl simulate --compat tiresias --policy dlas-gpu --events e.jsonl '$T/60_job.csv'"
+run simulate_tiresias_gittins_needs_dist 2 "dl simulate --compat tiresias --policy dlas-gpu-gittins '$T/60_job.csv'"
