@@ -11,8 +11,7 @@
 enum { OPT_BY = DL_OPT_FIRST_FREE, OPT_PROFILES };
 
 static const struct dl_opt cluster_opts[] = {
-	{OPT_BY, "by", "LEVEL",
-	 "show: rows per one of node|rack|type for CSV/JSON (default node)"},
+	{OPT_BY, "by", "LEVEL", "show: rows per one of node|rack|type for CSV/JSON (default node)"},
 	{OPT_PROFILES, "profiles", "FILE", "models: add the models of a profiles stream"},
 	{0, NULL, NULL, NULL},
 };
@@ -43,8 +42,8 @@ static void text_summary(FILE *fp, const struct dl_cluster *c)
 		dl_fmt_double(b1, ty->speed);
 		dl_fmt_double(b2, ty->memory_gb);
 		dl_fmt_double(b3, ty->cost_per_hour);
-		fprintf(fp, "  %-10s %7d GPUs  speed %-5s memory %4s GB  $%s/GPU-hour\n", ty->name, g,
-			b1, b2, b3);
+		fprintf(fp, "  %-10s %7d GPUs  speed %-5s memory %4s GB  $%s/GPU-hour\n", ty->name,
+			g, b1, b2, b3);
 		cost += g * ty->cost_per_hour;
 	}
 	dl_fmt_double_prec(b1, cost, 6);
@@ -71,7 +70,8 @@ static void text_summary(FILE *fp, const struct dl_cluster *c)
 			       c->nodes[rk->first_node + k + run].gpus == n->gpus &&
 			       c->nodes[rk->first_node + k + run].type == n->type)
 				run++;
-			fprintf(fp, "%s %d x %d %s", k ? "," : "", run, n->gpus, c->types[n->type].name);
+			fprintf(fp, "%s %d x %d %s", k ? "," : "", run, n->gpus,
+				c->types[n->type].name);
 			k += run;
 		}
 		fputc('\n', fp);
@@ -80,8 +80,8 @@ static void text_summary(FILE *fp, const struct dl_cluster *c)
 
 static void rows_by_node(struct dl_writer *w, const struct dl_cluster *c)
 {
-	static const char *const cols[] = {"node", "rack", "gpu_type", "gpus", "first_gpu",
-					   "cpus", "mem_gb"};
+	static const char *const cols[] = {"node",	"rack", "gpu_type", "gpus",
+					   "first_gpu", "cpus", "mem_gb"};
 	dl_writer_set_columns(w, cols, DL_ARRAY_SIZE(cols));
 	for (size_t i = 0; i < c->nnodes; i++) {
 		const struct dl_node *n = &c->nodes[i];
@@ -135,8 +135,8 @@ static void rows_by_rack(struct dl_writer *w, const struct dl_cluster *c)
 
 static void rows_by_type(struct dl_writer *w, const struct dl_cluster *c)
 {
-	static const char *const cols[] = {"gpu_type", "nodes", "gpus", "speed", "memory_gb",
-					   "cost_per_hour"};
+	static const char *const cols[] = {"gpu_type", "nodes",	    "gpus",
+					   "speed",    "memory_gb", "cost_per_hour"};
 	dl_writer_set_columns(w, cols, DL_ARRAY_SIZE(cols));
 	for (size_t t = 0; t <= c->ntypes; t++) {
 		int nodes = 0, g = 0;
@@ -212,7 +212,7 @@ static int types(struct dl_ctx *ctx)
 
 static int models(struct dl_ctx *ctx, const char *profiles)
 {
-	static const char *const cols[] = {"model",	  "bytes",	 "skew_rr",
+	static const char *const cols[] = {"model",	"bytes",       "skew_rr",
 					   "compute_s", "sensitivity", "consolidate"};
 	struct dl_net_models m;
 	struct dl_err err = DL_ERR_INIT;

@@ -24,14 +24,16 @@ enum {
 };
 
 static const struct dl_opt place_opts[] = {
-	{'c', "cluster", "SPEC", "the cluster (shorthand, JSON, Tiresias CSV, Gavel V:P:K, PAI table)"},
+	{'c', "cluster", "SPEC",
+	 "the cluster (shorthand, JSON, Tiresias CSV, Gavel V:P:K, PAI table)"},
 	{'u', "used", "FILE", "GPUs already in use: a table with 'placement' or 'node' [+ 'gpus']"},
 	{'p', "profiles", "FILE", "model profiles (from dlsched profile) for the network cost"},
 	{'P', "policy", "NAME",
 	 "one of first-fit|consolidate|spread|random|tiresias|gandiva|dally (default consolidate)"},
 	{'s', "seed", "N", "seed of the random policy (default 1)"},
 	{OPT_COMM, "comm", "MODE", "communication pattern: one of ring|ps (default ring)"},
-	{OPT_RACK_DELAY, "rack-delay", "SECONDS", "dally: wait before the rack tier (default auto)"},
+	{OPT_RACK_DELAY, "rack-delay", "SECONDS",
+	 "dally: wait before the rack tier (default auto)"},
 	{OPT_NET_DELAY, "network-delay", "SECONDS",
 	 "dally: wait before the cluster tier (default auto)"},
 	{OPT_LEASE, "lease", "SECONDS", "dally: the timer unit (default 20)"},
@@ -51,7 +53,7 @@ static const struct dl_cmd_spec place_spec = {
 };
 
 enum { C_ID, C_GPUS, C_TYPE, C_NODES, C_RACKS, C_TIER, C_SLOW, C_PLACE, C_DEC, C_REASON, C_N };
-static const char *const out_cols[C_N] = {"id",	  "gpus",      "gpu_type", "nodes",    "racks",
+static const char *const out_cols[C_N] = {"id",	  "gpus",     "gpu_type",  "nodes",    "racks",
 					  "tier", "slowdown", "placement", "decision", "reason"};
 
 /* mark the GPUs of one --used row; overlaps are errors naming both lines */
@@ -72,9 +74,10 @@ static int used_row(struct dl_cluster_state *st, const struct strmap *names, con
 			if (owner[gpu] == line)
 				return dl_err_at(err, file, line, "GPU %s:%d is listed twice",
 						 nd->name, gpu - nd->first_gpu);
-			return dl_err_at(err, file, line,
-					 "GPU %s:%d is already used (line %ld): overlapping entries",
-					 nd->name, gpu - nd->first_gpu, owner[gpu]);
+			return dl_err_at(
+				err, file, line,
+				"GPU %s:%d is already used (line %ld): overlapping entries",
+				nd->name, gpu - nd->first_gpu, owner[gpu]);
 		}
 		owner[gpu] = line;
 	}
@@ -175,8 +178,8 @@ static int place_jobs(struct place_run *pr, struct dl_reader *r, struct dl_write
 		if (*job.gpu_type) {
 			req.type = dl_cluster_type_index(c, job.gpu_type);
 			if (req.type < 0 && !dl_gpu_builtin(job.gpu_type)) {
-				dl_err_at(&err, dl_reader_name(r), row.line, "unknown GPU type '%s'",
-					  job.gpu_type);
+				dl_err_at(&err, dl_reader_name(r), row.line,
+					  "unknown GPU type '%s'", job.gpu_type);
 				got = -1;
 				break;
 			}
@@ -221,10 +224,9 @@ static int place_jobs(struct place_run *pr, struct dl_reader *r, struct dl_write
 			dl_writer_int(w, C_NODES, pl.nnodes);
 			dl_writer_int(w, C_RACKS, pl.nracks);
 			dl_writer_str(w, C_TIER, dl_tier_name(pl.tier));
-			dl_writer_double_prec(w, C_SLOW,
-					      dl_netcost_slowdown(&pr->nc, m, pl.ngpus, pl.tier,
-								  speed),
-					      6);
+			dl_writer_double_prec(
+				w, C_SLOW,
+				dl_netcost_slowdown(&pr->nc, m, pl.ngpus, pl.tier, speed), 6);
 			sb_reset(&sb);
 			dl_placement_format(c, pl.gpus, pl.ngpus, &sb);
 			dl_writer_str(w, C_PLACE, sb.buf);

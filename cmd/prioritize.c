@@ -25,14 +25,15 @@ static const struct dl_opt prioritize_opts[] = {
 	 "fifo, sjf, srtf, las, 2d-las, gittins, 2d-gittins or ftf (required)"},
 	{OPT_QUEUES, "queues", "K", "MLFQ: K queues (default thresholds 3250,7200,18000)"},
 	{OPT_THRESHOLDS, "thresholds", "A,B,...",
-	 "MLFQ: queue limits, seconds (las, gittins) or GPU-seconds (2d-*)"},
+	 "MLFQ: queue limits, seconds (GPU-seconds for 2d-las, 2d-gittins)"},
 	{OPT_STARVATION, "starvation", "N",
 	 "MLFQ: back to the top queue after waiting N times the run time"},
 	{OPT_WEIGHTS, "weights", NULL, "honour the 'weight' column"},
 	{OPT_DISTRIBUTION, "distribution", "FILE", "Gittins: job sizes, one sample per row"},
 	{OPT_DIST_COLUMN, "distribution-column", "NAME",
 	 "Gittins: the samples' column in --distribution (default duration)"},
-	{OPT_LEARN_FROM, "learn-from", "TRACE", "Gittins: learn sizes from a trace's completed jobs"},
+	{OPT_LEARN_FROM, "learn-from", "TRACE",
+	 "Gittins: learn sizes from a trace's completed jobs"},
 	{OPT_DELTA, "delta", "SECONDS", "Gittins: service quantum (default 3250)"},
 	{OPT_ARITH, "gittins-arith", "MODE",
 	 "Gittins: tiresias (default), tiresias-py3 or exact arithmetic"},
@@ -76,8 +77,9 @@ static int build_mlfq(const struct dl_ctx *ctx, const struct prio_args *a, struc
 		return dl_usage_error(ctx, "%s", err.msg);
 	if (a->queues && !a->thresholds) {
 		if ((size_t)a->queues - 1 > DL_MLFQ_TIRESIAS_QUEUES)
-			return dl_usage_error(ctx, "--queues %lld needs --thresholds (the defaults "
-						   "give at most %d queues)",
+			return dl_usage_error(ctx,
+					      "--queues %lld needs --thresholds (the defaults "
+					      "give at most %d queues)",
 					      a->queues, DL_MLFQ_TIRESIAS_QUEUES + 1);
 		k = (size_t)a->queues;
 		nlim = k - 1;
@@ -158,18 +160,20 @@ static int run(const struct dl_ctx *ctx, const struct prio_args *a, const char *
 		goto out;
 	}
 	dl_reader_close(r);
-	dl_prioritize(&cfg, t.jobs, t.n);
+	size_t *order = dl_prioritize(&cfg, t.jobs, t.n);
 	dl_info(ctx, "%zu jobs ordered by %s in %zu queue(s)", t.n, dl_policy_name(cfg.policy),
 		mlfq.nqueues);
 
 	struct dl_output *o = dl_out_open(ctx, ctx->output);
 	if (!o) {
+		free(order);
 		dl_prio_table_release(&t);
 		rc = DL_EXIT_DATA;
 		goto out;
 	}
 	struct dl_writer *w = dl_out_writer(ctx, o);
-	dl_prio_write(&t, w);
+	dl_prio_write(&t, order, w);
+	free(order);
 	dl_writer_free(w);
 	dl_prio_table_release(&t);
 	rc = dl_out_close(ctx, o, 0);
@@ -224,8 +228,9 @@ DL_COMMAND(prioritize, "order a job queue by a priority policy (Tiresias, Themis
 			break;
 		case OPT_ARITH:
 			if (dl_gittins_parse_arith(arg, &a.arith) < 0)
-				bad = dl_usage_error(ctx, "unknown --gittins-arith '%s' (tiresias, "
-							  "tiresias-py3 or exact)",
+				bad = dl_usage_error(ctx,
+						     "unknown --gittins-arith '%s' (tiresias, "
+						     "tiresias-py3 or exact)",
 						     arg) != 0;
 			break;
 		case OPT_NOW:

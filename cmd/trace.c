@@ -3,6 +3,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "cluster/cluster.h"
 #include "cmd.h"
 #include "core/num.h"
 #include "trace/gen.h"
@@ -74,7 +75,7 @@ static const struct dl_opt gen_opts[] = {
 	{O_JOBS, "jobs", "N", "number of jobs (default 1000)"},
 	{O_RATE, "rate", "R", "Poisson arrivals, R jobs per hour"},
 	{O_LOAD, "load", "L", "arrivals for offered load L (0..) of --cluster"},
-	{O_CLUSTER, "cluster", "SPEC", "GPUs for --load: a count or RxNxG[:TYPE],..."},
+	{O_CLUSTER, "cluster", "SPEC", "GPUs for --load: a count or a cluster SPEC"},
 	{O_GPUS, "gpus", "MIX", "GPU-count mix N:W,... (default 1:0.7,2:0.1,4:0.15,8:0.05)"},
 	{O_DURATION, "duration", "DIST",
 	 "philly, gavel, exp:MEAN, lognormal:MU:SIGMA or samples:FILE (default philly)"},
@@ -226,8 +227,8 @@ static int report_skips(const struct dl_ctx *ctx, const struct dl_skips *sk)
 		total += sk->n[r];
 	}
 	if (total)
-		dl_warn(ctx, "skipped %lld input rows that are not runnable GPU jobs (%s)",
-			(long long)total, sb.buf);
+		dl_warn(ctx, "skipped %lld input %s that cannot run as GPU jobs: %s",
+			(long long)total, total == 1 ? "row" : "rows", sb.buf);
 	sb_release(&sb);
 	return 0;
 }
@@ -421,40 +422,19 @@ static int parse_mix(const struct dl_ctx *ctx, const char *s, int64_t **g, doubl
 	return rc;
 }
 
-/* a GPU count, or the cluster shorthand RACKSxNODESxGPUS[:TYPE] joined by ',' */
-static int parse_cluster_gpus(const char *s, int64_t *out)
+/* a GPU count, or any cluster SPEC of dlsched-cluster(1) (its total GPUs) */
+static int cluster_gpus_of(const char *s, int64_t *out, struct dl_err *err)
 {
 	long long n;
 	if (!dl_parse_int_range(s, 1, 100000000, &n)) {
 		*out = n;
 		return 0;
 	}
-	int64_t total = 0;
-	char *copy = xstrdup(s), *save = NULL;
-	int rc = 0;
-	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		char *colon = strchr(tok, ':');
-		if (colon)
-			*colon = 0;
-		long long a, b, c;
-		char *x1 = strchr(tok, 'x'), *x2 = x1 ? strchr(x1 + 1, 'x') : NULL;
-		if (!x2) {
-			rc = -1;
-			break;
-		}
-		*x1 = *x2 = 0;
-		if (dl_parse_int_range(tok, 1, 100000, &a) ||
-		    dl_parse_int_range(x1 + 1, 1, 100000, &b) ||
-		    dl_parse_int_range(x2 + 1, 1, 1024, &c)) {
-			rc = -1;
-			break;
-		}
-		total += a * b * c;
-	}
-	free(copy);
-	if (rc || !total)
+	struct dl_cluster *c;
+	if (dl_cluster_load(s, &c, err))
 		return -1;
-	*out = total;
+	*out = c->total_gpus;
+	dl_cluster_free(c);
 	return 0;
 }
 
@@ -595,11 +575,11 @@ static int trace_gen(int argc, char **argv, struct dl_ctx *ctx)
 	int64_t cluster_gpus = 0;
 	if (have_load && !cluster)
 		return dl_usage_error(ctx, "--load needs --cluster");
-	if (cluster && parse_cluster_gpus(cluster, &cluster_gpus))
-		return dl_usage_error(ctx,
-				      "bad --cluster value '%s' (expected a GPU count or "
-				      "RACKSxNODESxGPUS[:TYPE],...)",
-				      cluster);
+	if (cluster) {
+		struct dl_err cerr = DL_ERR_INIT;
+		if (cluster_gpus_of(cluster, &cluster_gpus, &cerr))
+			return dl_fail(ctx, &cerr);
+	}
 
 	int64_t *mg = NULL;
 	double *mw = NULL, *samples = NULL;

@@ -28,14 +28,9 @@
  * (k80/p100/v100 are the ones Gavel's cost policies use).
  */
 static const struct dl_gpu_type builtin_types[] = {
-	{"v100", 1.0, 16, 2.48},
-	{"v100m32", 1.0, 32, 2.48},
-	{"p100", 0.94, 16, 1.46},
-	{"k80", 0.30, 12, 0.45},
-	{"t4", 0.45, 16, 0.35},
-	{"a100", 2.0, 40, 2.93},
-	{"h100", 3.5, 80, 9.80},
-	{"misc", 0.5, 12, 0.45},
+	{"v100", 1.0, 16, 2.48}, {"v100m32", 1.0, 32, 2.48}, {"p100", 0.94, 16, 1.46},
+	{"k80", 0.30, 12, 0.45}, {"t4", 0.45, 16, 0.35},     {"a100", 2.0, 40, 2.93},
+	{"h100", 3.5, 80, 9.80}, {"misc", 0.5, 12, 0.45},
 };
 
 /* Defaults, per GPU: NVLink-class inside a node, one 100 Gb/s NIC share in a
@@ -173,9 +168,11 @@ static int use_type(struct build *b, const char *name)
 	return add_type(b, t->name, t->speed, t->memory_gb, t->cost_per_hour);
 }
 
-static void add_rack(struct build *b, const char *name)
+static int add_rack(struct build *b, const char *name, struct dl_err *err)
 {
 	struct dl_cluster *c = b->c;
+	if (c->nracks >= DL_CLUSTER_MAX_RACKS)
+		return dl_err_at(err, b->where, 0, "more than %d racks", DL_CLUSTER_MAX_RACKS);
 	DL_GROW(c->racks, c->nracks + 1, b->aracks);
 	struct dl_rack *r = &c->racks[c->nracks];
 	if (name)
@@ -188,6 +185,7 @@ static void add_rack(struct build *b, const char *name)
 	r->first_node = (int)c->nnodes;
 	r->nnodes = 0;
 	c->nracks++;
+	return 0;
 }
 
 /*
@@ -202,7 +200,8 @@ static int add_nodes(struct build *b, long long count, long long gpus, int type,
 	if (count < 0 || gpus < 0)
 		return dl_err_at(err, b->where, 0, "negative node or GPU count");
 	if (gpus > DL_NODE_MAX_GPUS)
-		return dl_err_at(err, b->where, 0, "more than %d GPUs on one node", DL_NODE_MAX_GPUS);
+		return dl_err_at(err, b->where, 0, "more than %d GPUs on one node",
+				 DL_NODE_MAX_GPUS);
 	if (count > DL_CLUSTER_MAX_NODES || (long long)c->nnodes + count > DL_CLUSTER_MAX_NODES)
 		return dl_err_at(err, b->where, 0, "more than %d nodes", DL_CLUSTER_MAX_NODES);
 	if (gpus > DL_CLUSTER_MAX_GPUS || b->gpus + count * gpus > DL_CLUSTER_MAX_GPUS)
@@ -306,13 +305,12 @@ static int parse_shorthand(struct build *b, const char *spec, struct dl_err *err
 		if (v[0] > 100000 || v[1] > DL_CLUSTER_MAX_NODES)
 			return dl_err_set(err, DL_EXIT_DATA, "cluster spec '%.*s' is too large",
 					  (int)len, p);
-		if (v[0] * v[1] > DL_CLUSTER_MAX_NODES ||
-		    v[0] * v[1] * v[2] > DL_CLUSTER_MAX_GPUS)
+		if (v[0] * v[1] > DL_CLUSTER_MAX_NODES || v[0] * v[1] * v[2] > DL_CLUSTER_MAX_GPUS)
 			return dl_err_set(err, DL_EXIT_DATA, "cluster spec '%.*s' is too large",
 					  (int)len, p);
 		for (long long r = 0; r < v[0]; r++) {
-			add_rack(b, NULL);
-			if (add_nodes(b, v[1], v[2], type, 0, 0, NULL, err) < 0)
+			if (add_rack(b, NULL, err) < 0 ||
+			    add_nodes(b, v[1], v[2], type, 0, 0, NULL, err) < 0)
 				return -1;
 		}
 		p += len;
@@ -372,8 +370,8 @@ static int parse_vpk(struct build *b, const char *spec, struct dl_err *err)
 					  "servers of %lld",
 					  spec, n[k], names[k], per[k]);
 		int type = use_type(b, names[k]);
-		add_rack(b, names[k]);
-		if (add_nodes(b, n[k] / per[k], per[k], type, 0, 0, NULL, err) < 0)
+		if (add_rack(b, names[k], err) < 0 ||
+		    add_nodes(b, n[k] / per[k], per[k], type, 0, 0, NULL, err) < 0)
 			return -1;
 	}
 	return 0;
@@ -474,15 +472,15 @@ static int parse_tiresias(struct build *b, struct line *lines, size_t n, struct 
 	}
 	for (int k = 0; k < 3; k++)
 		if (!seen[k])
-			return dl_err_at(err, b->where, lines[0].no,
-					 "missing required column '%s'", want[k]);
+			return dl_err_at(err, b->where, lines[0].no, "missing required column '%s'",
+					 want[k]);
 	if (v[0] * v[1] > DL_CLUSTER_MAX_NODES)
 		return dl_err_at(err, b->where, lines[1].no, "more than %d nodes",
 				 DL_CLUSTER_MAX_NODES);
 	int type = use_type(b, builtin_types[0].name);
 	for (long long s = 0; s < v[0]; s++) {
-		add_rack(b, NULL);
-		if (add_nodes(b, v[1], v[2], type, (int)v[3], (double)v[4], NULL, err) < 0)
+		if (add_rack(b, NULL, err) < 0 ||
+		    add_nodes(b, v[1], v[2], type, (int)v[3], (double)v[4], NULL, err) < 0)
 			return -1;
 	}
 	return 0;
@@ -513,8 +511,10 @@ static int parse_pai(struct build *b, struct line *lines, size_t n, struct dl_er
 	for (size_t i = 0; i < n && !rc; i++) {
 		char *f[6];
 		if (split_commas(lines[i].text, f, 5) != 5) {
-			rc = dl_err_at(err, b->where, lines[i].no,
-				       "expected 5 fields (machine,gpu_type,cap_cpu,cap_mem,cap_gpu)");
+			rc = dl_err_at(
+				err, b->where, lines[i].no,
+				"not a cluster spec: expected the 5 fields of a PAI machine table "
+				"(machine,gpu_type,cap_cpu,cap_mem,cap_gpu)");
 			break;
 		}
 		struct pai_row *r = &rows[nr];
@@ -545,8 +545,11 @@ static int parse_pai(struct build *b, struct line *lines, size_t n, struct dl_er
 		/* PAI has no rack data: one rack per GPU type, in order of first appearance */
 		qsort(rows, nr, sizeof(*rows), pai_cmp);
 		for (size_t i = 0; i < nr && !rc; i++) {
-			if (!i || rows[i].type != rows[i - 1].type)
-				add_rack(b, b->c->types[rows[i].type].name);
+			if ((!i || rows[i].type != rows[i - 1].type) &&
+			    add_rack(b, b->c->types[rows[i].type].name, err) < 0) {
+				rc = -1;
+				break;
+			}
 			rc = add_nodes(b, 1, rows[i].gpu, rows[i].type, (int)rows[i].cpu,
 				       rows[i].mem, rows[i].machine, err);
 		}
@@ -579,14 +582,14 @@ static int json_num(struct build *b, json_t *o, const char *key, const char *ctx
 	if (!v)
 		return 0;
 	if (!json_is_number(v) || json_number_value(v) < min)
-		return dl_err_at(err, b->where, 0, "%s: bad '%s' (want a number >= %g)", ctx,
-				 key, min);
+		return dl_err_at(err, b->where, 0, "%s: bad '%s' (want a number >= %g)", ctx, key,
+				 min);
 	*out = json_number_value(v);
 	return 0;
 }
 
-static int json_int(struct build *b, json_t *o, const char *key, const char *ctx,
-		    long long max, long long *out, struct dl_err *err)
+static int json_int(struct build *b, json_t *o, const char *key, const char *ctx, long long max,
+		    long long *out, struct dl_err *err)
 {
 	json_t *v = json_object_get(o, key);
 	if (!v)
@@ -603,8 +606,7 @@ static int check_keys(struct build *b, json_t *o, const char *const *keys, const
 {
 	const char *k;
 	json_t *v;
-	json_object_foreach(o, k, v)
-	{
+	json_object_foreach (o, k, v) {
 		int ok = 0;
 		for (const char *const *p = keys; *p; p++)
 			ok |= !strcmp(*p, k);
@@ -624,8 +626,7 @@ static int json_types(struct build *b, json_t *types, const char *text, struct d
 		return dl_err_at(err, b->where, 0, "more than 64 GPU types");
 	size_t i;
 	json_t *t;
-	json_array_foreach(types, i, t)
-	{
+	json_array_foreach (types, i, t) {
 		char ctx[64];
 		snprintf(ctx, sizeof(ctx), "types[%zu]", i);
 		if (!json_is_object(t))
@@ -681,14 +682,13 @@ static int json_links(struct build *b, json_t *links, const char *text, struct d
 static int json_racks(struct build *b, json_t *racks, const char *text, struct dl_err *err)
 {
 	static const char *const rkeys[] = {"name", "count", "nodes", NULL};
-	static const char *const nkeys[] = {"name", "count", "gpus", "type", "cpus", "mem_gb",
-					    NULL};
+	static const char *const nkeys[] = {"name", "count",  "gpus", "type",
+					    "cpus", "mem_gb", NULL};
 	if (!json_is_array(racks))
 		return dl_err_at(err, b->where, 0, "'racks' must be an array");
 	size_t i, j;
 	json_t *r, *n;
-	json_array_foreach(racks, i, r)
-	{
+	json_array_foreach (racks, i, r) {
 		char ctx[96];
 		snprintf(ctx, sizeof(ctx), "racks[%zu]", i);
 		if (!json_is_object(r))
@@ -711,10 +711,11 @@ static int json_racks(struct build *b, json_t *racks, const char *text, struct d
 				sb_addf(&sb, "%s%lld", rname, k);
 			else if (rname)
 				sb_addstr(&sb, rname);
-			add_rack(b, rname ? sb.buf : NULL);
+			int ar = add_rack(b, rname ? sb.buf : NULL, err);
 			sb_release(&sb);
-			json_array_foreach(nodes, j, n)
-			{
+			if (ar < 0)
+				return -1;
+			json_array_foreach (nodes, j, n) {
 				char nctx[128];
 				snprintf(nctx, sizeof(nctx), "%s.nodes[%zu]", ctx, j);
 				if (!json_is_object(n))
@@ -726,7 +727,8 @@ static int json_racks(struct build *b, json_t *racks, const char *text, struct d
 				double mem = 0;
 				if (json_int(b, n, "count", nctx, DL_CLUSTER_MAX_NODES, &ncount,
 					     err) < 0 ||
-				    json_int(b, n, "gpus", nctx, DL_NODE_MAX_GPUS, &gpus, err) < 0 ||
+				    json_int(b, n, "gpus", nctx, DL_NODE_MAX_GPUS, &gpus, err) <
+					    0 ||
 				    json_int(b, n, "cpus", nctx, 1 << 20, &cpus, err) < 0 ||
 				    json_num(b, n, "mem_gb", nctx, 0, &mem, err) < 0)
 					return -1;
@@ -760,8 +762,7 @@ static int is_gavel_specs(json_t *root)
 	json_t *v;
 	if (!json_object_size(root))
 		return 0;
-	json_object_foreach(root, k, v)
-	{
+	json_object_foreach (root, k, v) {
 		if (!json_is_array(v) || !json_array_size(v))
 			return 0;
 		for (size_t i = 0; i < json_array_size(v); i++)
@@ -807,7 +808,8 @@ static int parse_json(struct build *b, const char *text, const char *key, struct
 		else if (l && json_links(b, l, text, err) < 0)
 			rc = -1;
 		else if (!!r == !!s)
-			rc = dl_err_at(err, b->where, 0, "give exactly one of 'racks' and 'shorthand'");
+			rc = dl_err_at(err, b->where, 0,
+				       "give exactly one of 'racks' and 'shorthand'");
 		else if (r)
 			rc = json_racks(b, r, text, err);
 		else if (!json_is_string(s))
@@ -848,16 +850,14 @@ static int parse_file(struct build *b, const char *path, const char *key, struct
 		rc = dl_err_at(err, path, 0, "empty cluster spec");
 	} else if (!strncmp(trim(lines[0].text), "num_switch", 10)) {
 		rc = parse_tiresias(b, lines, n, err);
-	} else if (strchr(lines[0].text, ',') && n > 1) {
-		rc = parse_pai(b, lines, n, err);
-	} else if (n == 1) {
-		/* a file holding a shorthand or a V:P:K line */
+	} else if (n == 1 && (is_vpk(trim(lines[0].text)) ||
+			      memchr(lines[0].text, 'x', strcspn(lines[0].text, ",")))) {
+		/* a file holding a shorthand or a V:P:K line (PAI machine ids are hex: no 'x') */
 		char *s = trim(lines[0].text);
 		rc = is_vpk(s) ? parse_vpk(b, s, err) : parse_shorthand(b, s, err);
 		if (rc < 0)
 			dl_err_prefix(err, "%s:%ld", path, lines[0].no);
 	} else {
-		/* one GPU machine in the PAI form is still a PAI table */
 		rc = parse_pai(b, lines, n, err);
 	}
 	free(lines);

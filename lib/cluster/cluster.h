@@ -92,8 +92,9 @@ int dl_cluster_node_index(const struct dl_cluster *c, const char *name);
 /* the node holding global GPU index gpu (0 <= gpu < total_gpus); O(log nodes) */
 int dl_cluster_gpu_node(const struct dl_cluster *c, int gpu);
 /* Refuse specs larger than this (a typo such as 1000x1000x1000 is an error, not an OOM). */
-#define DL_CLUSTER_MAX_GPUS (1 << 24)
+#define DL_CLUSTER_MAX_GPUS  (1 << 24)
 #define DL_CLUSTER_MAX_NODES (1 << 21)
-#define DL_NODE_MAX_GPUS 1024
+#define DL_NODE_MAX_GPUS     1024
+#define DL_CLUSTER_MAX_RACKS (1 << 16)
 
 #endif

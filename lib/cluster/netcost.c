@@ -21,17 +21,15 @@ static const struct {
 	double params, skew_rr, compute_s;
 } builtin_models[] = {
 	{"resnet50", 25610205, 1.20, 0.089}, /* first: the default */
-	{"resnet18", 11699132, 1.43, 0.029},
-	{"mobilenet_v2", 3539036, 1.99, 0.036},
-	{"alexnet", 61100840, 2.82, 0.011},
-	{"vgg16", 138357544, 3.28, 0.133},
-	{"inception4", 42679816, 1.14, 0.246},
-	{"lstm_lm", 19780400, 2.00, 0.050},
+	{"resnet18", 11699132, 1.43, 0.029},   {"mobilenet_v2", 3539036, 1.99, 0.036},
+	{"alexnet", 61100840, 2.82, 0.011},    {"vgg16", 138357544, 3.28, 0.133},
+	{"inception4", 42679816, 1.14, 0.246}, {"lstm_lm", 19780400, 2.00, 0.050},
 	{"tiny_gpt", 51814400, 3.38, 0.230},
 };
 
 #define REF_BYTES_PER_S 12.5e9 /* 100 Gb/s */
-#define REF_FACTOR 1.75        /* 2 (n-1)/n at n = 8 */
+#define REF_FACTOR	1.75   /* 2 (n-1)/n at n = 8 */
+#define REF_LATENCY	1.4e-4 /* 2 (n-1) * 10 us at n = 8 */
 
 double dl_net_compute_from_sensitivity(double bytes, double s)
 {
@@ -39,7 +37,7 @@ double dl_net_compute_from_sensitivity(double bytes, double s)
 		return INFINITY;
 	if (s > 0.999)
 		s = 0.999;
-	double tref = REF_FACTOR * bytes / REF_BYTES_PER_S;
+	double tref = REF_FACTOR * bytes / REF_BYTES_PER_S + REF_LATENCY;
 	return tref * (1 - s) / s;
 }
 
@@ -47,7 +45,7 @@ double dl_net_sensitivity_from_compute(double bytes, double compute_s)
 {
 	if (isinf(compute_s))
 		return 0;
-	double tref = REF_FACTOR * bytes / REF_BYTES_PER_S;
+	double tref = REF_FACTOR * bytes / REF_BYTES_PER_S + REF_LATENCY;
 	return tref + compute_s > 0 ? tref / (tref + compute_s) : 0;
 }
 
@@ -87,8 +85,8 @@ void dl_net_models_init(struct dl_net_models *m)
 		e->skew_rr = builtin_models[i].skew_rr;
 		e->compute_s = builtin_models[i].compute_s;
 		e->sensitivity = dl_net_sensitivity_from_compute(e->bytes, e->compute_s);
-		/* Tiresias' criterion at the threshold dlsched profile documents (skew > 2) */
-		e->consolidate = e->skew_rr > 2.0;
+		/* Tiresias' criterion at dlsched profile's default threshold */
+		e->consolidate = e->skew_rr > 2.5;
 	}
 	m->def = 0;
 }
@@ -152,7 +150,8 @@ int dl_net_models_read(struct dl_net_models *m, const char *path, enum dl_in_for
 		double bytes, skew, sens;
 		int cons = 0;
 		if (!*name || strlen(name) >= 256) {
-			rc = dl_err_at(err, dl_reader_name(r), row.line, "bad model value '%s'", name);
+			rc = dl_err_at(err, dl_reader_name(r), row.line, "bad model value '%s'",
+				       name);
 			break;
 		}
 		if (dl_field_nonneg(r, &row, cb, &bytes, err) < 0 ||

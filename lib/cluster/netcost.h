@@ -20,11 +20,12 @@
  *
  * Model parameters come from a built-in table of common models (bytes and
  * skew from their real tensor lists, compute_s a documented estimate) or from
- * a `profiles` stream (dlsched-formats(5)), where compute_s is derived from
- * the profile's sensitivity s in [0, 1], read as the share of an iteration
- * spent communicating by ring all-reduce over 8 GPUs at 100 Gb/s:
- *   compute_s = t_ref * (1 - s) / s,   t_ref = 1.75 * B / 12.5e9 s
- * (s = 0: insensitive, slowdown 1 everywhere).
+ * a `profiles` stream (dlsched-formats(5)). A profile's sensitivity s in
+ * [0, 1] (dlsched profile: (skew_rr - 1) / (P - 1)) is read as the share of
+ * an iteration spent communicating by ring all-reduce over 8 GPUs at
+ * 100 Gb/s and 10 us, which gives the compute time a model file cannot tell:
+ *   compute_s = t_ref * (1 - s) / s,   t_ref = 1.75 * B / 12.5e9 + 1.4e-4 s
+ * (s = 0: spreading costs nothing, slowdown 1 everywhere).
  *
  * Ownership: struct dl_net_models owns its entries and names;
  * dl_net_models_free() releases them. struct dl_netcost borrows the cluster.
@@ -39,19 +40,19 @@
 enum dl_comm { DL_COMM_RING = 0, DL_COMM_PS = 1 };
 
 struct dl_net_model {
-	char *name;        /* lower case */
-	double bytes;      /* gradient bytes exchanged per iteration (fp32 weights) */
-	double skew_rr;    /* busiest parameter server's load / mean (>= 1) */
-	double compute_s;  /* compute time per iteration on the reference GPU; inf = no comm cost */
+	char *name;	  /* lower case */
+	double bytes;	  /* gradient bytes exchanged per iteration (fp32 weights) */
+	double skew_rr;	  /* busiest parameter server's load / mean (>= 1) */
+	double compute_s; /* compute time per iteration on the reference GPU; inf = no comm cost */
 	double sensitivity; /* communication share at the reference link, in [0, 1] */
-	int consolidate;   /* the profile asks for consolidation (Tiresias) */
+	int consolidate;    /* the profile asks for consolidation (Tiresias) */
 };
 
 struct dl_net_models {
 	struct dl_net_model *v;
 	size_t n, alloc;
 	struct strmap idx; /* name -> index */
-	int def;           /* index of the default model for jobs without one */
+	int def;	   /* index of the default model for jobs without one */
 };
 
 /* the built-in table (always loaded; a profiles file adds or overrides) */
@@ -76,7 +77,7 @@ struct dl_netcost {
 	const struct dl_cluster *c;
 	enum dl_comm comm;
 	int max_node_gpus, max_rack_gpus; /* for the consolidated tier */
-	struct dl_link eff[DL_NTIERS];    /* bottleneck link up to each tier */
+	struct dl_link eff[DL_NTIERS];	  /* bottleneck link up to each tier */
 };
 
 void dl_netcost_init(struct dl_netcost *nc, const struct dl_cluster *c, enum dl_comm comm);

@@ -2,7 +2,7 @@
  * state.c: free-GPU bookkeeping (see state.h).
  *
  * Three structures are kept in step on every change of a node's free count:
- * per-(type, free) doubly linked bucket lists for best fit, per-rack
+ * per-(type, free) min-heaps of node indices for best fit, per-rack
  * histograms of node free counts for "how many nodes would this rack need",
  * and max-trees over the node order for first fit.
  */
@@ -33,26 +33,68 @@ static void tree_set(struct dl_cluster_state *st, int type, int node, int v)
 	}
 }
 
-static void bucket_unlink(struct dl_cluster_state *st, int node)
+static void heap_set(struct dl_cluster_state *st, struct dl_node_heap *h, int i, int node)
+{
+	h->a[i] = node;
+	st->heap_pos[node] = i;
+}
+
+static void sift_up(struct dl_cluster_state *st, struct dl_node_heap *h, int i)
+{
+	int x = h->a[i];
+	while (i > 0 && h->a[(i - 1) / 2] > x) {
+		heap_set(st, h, i, h->a[(i - 1) / 2]);
+		i = (i - 1) / 2;
+	}
+	heap_set(st, h, i, x);
+}
+
+static void sift_down(struct dl_cluster_state *st, struct dl_node_heap *h, int i)
+{
+	int x = h->a[i];
+	for (;;) {
+		int c = 2 * i + 1;
+		if (c >= h->n)
+			break;
+		if (c + 1 < h->n && h->a[c + 1] < h->a[c])
+			c++;
+		if (h->a[c] >= x)
+			break;
+		heap_set(st, h, i, h->a[c]);
+		i = c;
+	}
+	heap_set(st, h, i, x);
+}
+
+static struct dl_node_heap *bucket_of(struct dl_cluster_state *st, int node)
 {
 	int type = st->c->nodes[node].type, f = st->node_free[node];
-	if (st->prev[node] >= 0)
-		st->next[st->prev[node]] = st->next[node];
+	return &st->bucket[(size_t)type * (size_t)(st->maxg + 1) + (size_t)f];
+}
+
+static void bucket_unlink(struct dl_cluster_state *st, int node)
+{
+	struct dl_node_heap *h = bucket_of(st, node);
+	int i = st->heap_pos[node];
+	int last = h->a[--h->n];
+	if (i == h->n)
+		return;
+	heap_set(st, h, i, last);
+	if (i > 0 && h->a[(i - 1) / 2] > last)
+		sift_up(st, h, i);
 	else
-		st->bucket_head[type * (st->maxg + 1) + f] = st->next[node];
-	if (st->next[node] >= 0)
-		st->prev[st->next[node]] = st->prev[node];
+		sift_down(st, h, i);
 }
 
 static void bucket_link(struct dl_cluster_state *st, int node)
 {
-	int type = st->c->nodes[node].type, f = st->node_free[node];
-	int *head = &st->bucket_head[type * (st->maxg + 1) + f];
-	st->prev[node] = -1;
-	st->next[node] = *head;
-	if (*head >= 0)
-		st->prev[*head] = node;
-	*head = node;
+	struct dl_node_heap *h = bucket_of(st, node);
+	if (h->n == h->cap) {
+		h->cap = h->cap ? 2 * h->cap : 4;
+		h->a = xreallocarray(h->a, (size_t)h->cap, sizeof(int));
+	}
+	h->a[h->n] = node;
+	sift_up(st, h, h->n++);
 }
 
 /* every structure follows a change of node's free count by delta */
@@ -62,7 +104,8 @@ static void node_change(struct dl_cluster_state *st, int node, int delta)
 	int T = st->ntypes;
 	bucket_unlink(st, node);
 	if (st->hist) {
-		int *h = st->hist + ((size_t)n->rack * (size_t)T + (size_t)n->type) * (size_t)(st->maxg + 1);
+		int *h = st->hist +
+			 ((size_t)n->rack * (size_t)T + (size_t)n->type) * (size_t)(st->maxg + 1);
 		h[st->node_free[node]]--;
 		h[st->node_free[node] + delta]++;
 	}
@@ -92,9 +135,8 @@ struct dl_cluster_state *dl_state_new(const struct dl_cluster *c)
 	st->type_free = xcalloc((size_t)T + 1, sizeof(int));
 	if ((double)c->nracks * T * (st->maxg + 1) <= HIST_MAX_CELLS)
 		st->hist = xcalloc(c->nracks * (size_t)T * (size_t)(st->maxg + 1) + 1, sizeof(int));
-	st->bucket_head = xmalloc(((size_t)T * (size_t)(st->maxg + 1) + 1) * sizeof(int));
-	st->next = xmalloc(((size_t)N + 1) * sizeof(int));
-	st->prev = xmalloc(((size_t)N + 1) * sizeof(int));
+	st->bucket = xcalloc((size_t)T * (size_t)(st->maxg + 1) + 1, sizeof(*st->bucket));
+	st->heap_pos = xmalloc(((size_t)N + 1) * sizeof(int));
 	st->tsize = 1;
 	while (st->tsize < N)
 		st->tsize *= 2;
@@ -115,7 +157,7 @@ void dl_state_reset(struct dl_cluster_state *st)
 	if (st->hist)
 		memset(st->hist, 0, c->nracks * (size_t)T * (size_t)(st->maxg + 1) * sizeof(int));
 	for (size_t i = 0; i < (size_t)T * (size_t)(st->maxg + 1); i++)
-		st->bucket_head[i] = -1;
+		st->bucket[i].n = 0;
 	size_t ntrees = T > 1 ? (size_t)T + 1 : 1;
 	for (size_t i = 0; i < (ntrees + 1) * 2 * (size_t)st->tsize; i++)
 		st->tree[i] = -1;
@@ -152,9 +194,10 @@ void dl_state_free(struct dl_cluster_state *st)
 	free(st->rack_free);
 	free(st->type_free);
 	free(st->hist);
-	free(st->bucket_head);
-	free(st->next);
-	free(st->prev);
+	for (size_t i = 0; i < (size_t)st->ntypes * (size_t)(st->maxg + 1); i++)
+		free(st->bucket[i].a);
+	free(st->bucket);
+	free(st->heap_pos);
 	free(st->tree);
 	free(st);
 }
@@ -238,11 +281,14 @@ int dl_state_best_fit(const struct dl_cluster_state *st, int type, int need)
 	for (int t = 0; t < st->ntypes; t++) {
 		if (type >= 0 && t != type)
 			continue;
-		for (int f = need; f < bestf; f++) {
-			int h = st->bucket_head[t * (st->maxg + 1) + f];
-			if (h >= 0) {
-				best = h;
-				bestf = f;
+		for (int f = need; f <= bestf && f <= st->maxg; f++) {
+			const struct dl_node_heap *hp =
+				&st->bucket[(size_t)t * (size_t)(st->maxg + 1) + (size_t)f];
+			if (hp->n) {
+				if (f < bestf || hp->a[0] < best) {
+					best = hp->a[0];
+					bestf = f;
+				}
 				break;
 			}
 		}

@@ -23,21 +23,26 @@
 
 #define DL_ANY_TYPE (-1)
 
+struct dl_node_heap {
+	int *a;
+	int n, cap;
+};
+
 struct dl_cluster_state {
 	const struct dl_cluster *c;
-	int ntypes;       /* c->ntypes; slot ntypes in per-type arrays means "any" */
-	int maxg;         /* most GPUs on one node */
+	int ntypes;	     /* c->ntypes; slot ntypes in per-type arrays means "any" */
+	int maxg;	     /* most GPUs on one node */
 	unsigned char *used; /* per GPU: 1 = in use */
-	int *node_free;   /* per node */
-	int *rack_free;   /* [rack * (ntypes+1) + type], type ntypes = all types */
-	int *type_free;   /* [type], type ntypes = all types */
+	int *node_free;	     /* per node */
+	int *rack_free;	     /* [rack * (ntypes+1) + type], type ntypes = all types */
+	int *type_free;	     /* [type], type ntypes = all types */
 	/* nodes of each (type, free count): counts per rack, and linked lists */
-	int *hist;        /* [(rack * ntypes + type) * (maxg+1) + free] = nodes */
-	int *bucket_head; /* [type * (maxg+1) + free] = first node or -1 */
-	int *next, *prev; /* per node, within its bucket */
+	int *hist;		     /* [(rack * ntypes + type) * (maxg+1) + free] = nodes */
+	struct dl_node_heap *bucket; /* [type * (maxg+1) + free]: min-heap of node indices */
+	int *heap_pos;		     /* per node: its index in its bucket's heap */
 	/* max-trees over nodes (one per type and one for all), for first fit */
-	int tsize;        /* leaves (power of two) */
-	int *tree;        /* [(ntypes+1) * 2 * tsize] */
+	int tsize; /* leaves (power of two) */
+	int *tree; /* [(ntypes+1) * 2 * tsize] */
 };
 
 struct dl_cluster_state *dl_state_new(const struct dl_cluster *c);
@@ -81,7 +86,7 @@ void dl_state_release(struct dl_cluster_state *st, const int *gpus, int n);
  * O(log nodes). */
 int dl_state_first_fit(const struct dl_cluster_state *st, int type, int need, int lo, int hi);
 /* A node of `type` with the fewest free GPUs that still holds `need` (best fit), or -1.
- * Ties go to the most recently changed node (deterministic). O(types * maxg). */
+ * Ties go to the lowest node index. O(types * maxg). */
 int dl_state_best_fit(const struct dl_cluster_state *st, int type, int need);
 /* The fewest nodes of rack `rack` (of `type`) that together hold `need` free
  * GPUs, or 0 when the rack cannot hold it. O(types * maxg). */

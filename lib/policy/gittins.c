@@ -13,9 +13,9 @@ struct dl_gittins {
 	enum dl_gittins_arith arith;
 	double delta;
 	size_t n;
-	double *data;        /* n samples, ascending */
+	double *data;	     /* n samples, ascending */
 	long double *prefix; /* n + 1 prefix sums of data (EXACT mode only) */
-	double *table;       /* n indices, table[i] for the bin [data[i-1], data[i]) */
+	double *table;	     /* n indices, table[i] for the bin [data[i-1], data[i]) */
 };
 
 static int cmp_double(const void *a, const void *b)
@@ -49,8 +49,8 @@ static double py_round(double x, int nd)
  * The reference's cal_r_gittins_index(data, a), including its quirks (see
  * the header): `integral` says whether Python 2 would have floor-divided.
  */
-static double reference_index(const struct dl_gittins *g, const long double *prefix,
-			      double a, int integral)
+static double reference_index(const struct dl_gittins *g, const long double *prefix, double a,
+			      int integral)
 {
 	size_t n = g->n;
 	const double *d = g->data;

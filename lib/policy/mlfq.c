@@ -30,14 +30,12 @@ int dl_mlfq_init(struct dl_mlfq *m, size_t nqueues, const double *limits, size_t
 	if (nqueues < 1)
 		return dl_err_set(err, DL_EXIT_USAGE, "the number of queues must be at least 1");
 	if (nlimits != nqueues - 1)
-		return dl_err_set(err, DL_EXIT_USAGE,
-				  "%zu queues need %zu thresholds, %zu given", nqueues,
-				  nqueues - 1, nlimits);
+		return dl_err_set(err, DL_EXIT_USAGE, "%zu queues need %zu thresholds, %zu given",
+				  nqueues, nqueues - 1, nlimits);
 	if (check_limits(limits, nlimits, "threshold", err) < 0)
 		return -1;
 	if (!isfinite(starvation) || starvation < 0)
-		return dl_err_set(err, DL_EXIT_USAGE, "bad starvation multiplier '%g'",
-				  starvation);
+		return dl_err_set(err, DL_EXIT_USAGE, "bad starvation multiplier '%g'", starvation);
 	m->nqueues = nqueues;
 	m->limits = nlimits ? xmalloc(nlimits * sizeof(*limits)) : NULL;
 	if (nlimits)

@@ -26,10 +26,10 @@
 #include "core/err.h"
 
 struct dl_mlfq {
-	size_t nqueues;    /* K >= 1 */
-	double *limits;    /* K - 1 strictly ascending thresholds > 0 */
+	size_t nqueues;	   /* K >= 1 */
+	double *limits;	   /* K - 1 strictly ascending thresholds > 0 */
 	double starvation; /* N > 0 enables promotion; 0 disables */
-	int trunc;         /* truncate N x executed to an integer (reference mode) */
+	int trunc;	   /* truncate N x executed to an integer (reference mode) */
 };
 
 /* Tiresias' default queue limits (jobs._TFJobs: [3250, 7200, 18000], 3 queues) */

@@ -44,15 +44,15 @@ struct dl_placer {
 	const struct dl_cluster *c;
 	struct dl_place_opts o;
 	struct dl_rng rng;
-	int *affinity;  /* gandiva: per node, GPU count of the jobs it serves; 0 = none */
+	int *affinity;		/* gandiva: per node, GPU count of the jobs it serves; 0 = none */
 	int max_node, max_rack; /* capacity of the largest node and rack (all types) */
 	int *max_node_t, *max_rack_t; /* per type */
-	int *type_total;        /* GPUs of each type; [ntypes] = all */
+	int *type_total;	      /* GPUs of each type; [ntypes] = all */
 	/* dally: histories per demand (index min(demand, maxd)) at node and rack tier */
 	int maxd;
 	struct hist *hnode, *hrack;
-	int *tmp;      /* scratch: node list */
-	int *tmp2;     /* scratch: rack list */
+	int *tmp;  /* scratch: node list */
+	int *tmp2; /* scratch: rack list */
 };
 
 struct dl_placer *dl_placer_new(struct dl_cluster_state *st, const struct dl_place_opts *o)
@@ -177,8 +177,7 @@ static int rack_nodes_by_free(struct dl_placer *p, int r, int type)
 }
 
 /* take k GPUs from rack r using as few nodes as possible */
-static void take_rack_fewest(struct dl_placer *p, int r, int type, int k,
-			     struct dl_placement *out)
+static void take_rack_fewest(struct dl_placer *p, int r, int type, int k, struct dl_placement *out)
 {
 	int n;
 	if (p->st->maxg <= 64) {
@@ -210,9 +209,12 @@ static void take_rack_fewest(struct dl_placer *p, int r, int type, int k,
 	while (out->ngpus < k && i < n) {
 		int rest = k - out->ngpus;
 		int best = -1;
-		for (int j = i; j < n; j++)
-			if (dl_state_node_free(p->st, p->tmp[j]) >= rest)
-				best = j; /* the list is descending: last fit = tightest */
+		for (int j = i; j < n; j++) {
+			int f = dl_state_node_free(p->st, p->tmp[j]);
+			/* the tightest fit; the first (lowest index) of equals */
+			if (f >= rest && (best < 0 || f < dl_state_node_free(p->st, p->tmp[best])))
+				best = j;
+		}
 		if (best >= 0) {
 			take_node(p, p->tmp[best], rest, out);
 			return;
@@ -714,8 +716,7 @@ static int parse_slot(const char *s, size_t len, int max, int *out)
 }
 
 int dl_placement_parse(const struct dl_cluster *c, const struct strmap *node_index,
-		       const char *text, int **gpus, size_t *n, size_t *alloc,
-		       struct dl_err *err)
+		       const char *text, int **gpus, size_t *n, size_t *alloc, struct dl_err *err)
 {
 	const char *p = text;
 	while (*p == ' ')
@@ -751,12 +752,14 @@ int dl_placement_parse(const struct dl_cluster *c, const struct strmap *node_ind
 				const char *e = comma ? comma : end;
 				const char *dash = memchr(q, '-', (size_t)(e - q));
 				int a, b;
-				if (parse_slot(q, (size_t)((dash ? dash : e) - q), node->gpus, &a) < 0 ||
-				    (dash && parse_slot(dash + 1, (size_t)(e - dash - 1), node->gpus,
-							&b) < 0))
-					return dl_err_set(err, DL_EXIT_DATA,
-							  "bad GPU list '%.*s' for node '%s' (%d GPUs)",
-							  (int)(e - q), q, node->name, node->gpus);
+				if (parse_slot(q, (size_t)((dash ? dash : e) - q), node->gpus, &a) <
+					    0 ||
+				    (dash && parse_slot(dash + 1, (size_t)(e - dash - 1),
+							node->gpus, &b) < 0))
+					return dl_err_set(
+						err, DL_EXIT_DATA,
+						"bad GPU list '%.*s' for node '%s' (%d GPUs)",
+						(int)(e - q), q, node->name, node->gpus);
 				if (!dash)
 					b = a;
 				if (b < a)

@@ -26,6 +26,18 @@
  * dl_place() never loops: a job larger than the cluster (or than all GPUs of
  * its type) is rejected with a reason; one that cannot be placed now waits.
  *
+ * Typical use (a simulator):
+ *
+ *   struct dl_cluster_state *st = dl_state_new(cluster);
+ *   struct dl_place_opts o = DL_PLACE_OPTS_INIT;  o.policy = DL_PLACE_DALLY;
+ *   struct dl_placer *pl = dl_placer_new(st, &o);
+ *   struct dl_place_req req = {job->gpus, type_or_DL_ANY_TYPE, model->consolidate,
+ *                              now - job->waiting_since};
+ *   struct dl_placement out = {.gpus = job_gpu_buffer};   // room for job->gpus
+ *   dl_place(pl, &req, &out);          // out.decision, out.tier, out.gpus[0..ngpus)
+ *   ... slowdown = dl_netcost_slowdown(&nc, model, out.ngpus, out.tier, speed);
+ *   dl_place_release(pl, out.gpus, out.ngpus);   // when the job ends or is preempted
+ *
  * Ownership: the placer borrows the cluster and the state (both must outlive
  * it) and owns its own arrays; dl_placer_free() releases them. Reason strings
  * are static.
@@ -56,20 +68,23 @@ int dl_place_policy_parse(const char *s, enum dl_place_policy *out);
 
 struct dl_place_opts {
 	enum dl_place_policy policy;
-	uint64_t seed;       /* random */
-	double lease;        /* dally: seconds per timer unit (default 20) */
-	double rack_delay;   /* dally: seconds before the rack tier; < 0 = auto-tune */
-	double net_delay;    /* dally: seconds before the cluster tier; < 0 = auto-tune */
-	int history;         /* dally: waits remembered per GPU demand (default 50) */
+	uint64_t seed;	   /* random */
+	double lease;	   /* dally: seconds per timer unit (default 20) */
+	double rack_delay; /* dally: seconds before the rack tier; < 0 = auto-tune */
+	double net_delay;  /* dally: seconds before the cluster tier; < 0 = auto-tune */
+	int history;	   /* dally: waits remembered per GPU demand (default 50) */
 };
 
-#define DL_PLACE_OPTS_INIT {DL_PLACE_FIRST_FIT, 0, 20.0, -1.0, -1.0, 50}
+#define DL_PLACE_OPTS_INIT                                  \
+	{                                                   \
+		DL_PLACE_FIRST_FIT, 0, 20.0, -1.0, -1.0, 50 \
+	}
 
 struct dl_place_req {
-	int gpus;        /* >= 1 */
-	int type;        /* cluster type index or DL_ANY_TYPE */
+	int gpus;	 /* >= 1 */
+	int type;	 /* cluster type index or DL_ANY_TYPE */
 	int consolidate; /* tiresias: the job's model asks for consolidation */
-	double wait;     /* dally: seconds the job has waited for GPUs */
+	double wait;	 /* dally: seconds the job has waited for GPUs */
 };
 
 enum dl_decision { DL_PLACED = 0, DL_WAIT = 1, DL_REJECT = 2 };
@@ -111,7 +126,6 @@ void dl_placement_format(const struct dl_cluster *c, const int *gpus, int n, str
  * linearly).
  */
 int dl_placement_parse(const struct dl_cluster *c, const struct strmap *node_index,
-		       const char *text, int **gpus, size_t *n, size_t *alloc,
-		       struct dl_err *err);
+		       const char *text, int **gpus, size_t *n, size_t *alloc, struct dl_err *err);
 
 #endif

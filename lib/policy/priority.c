@@ -29,8 +29,7 @@ const char *dl_policy_name(enum dl_policy p)
 
 int dl_policy_has_queues(enum dl_policy p)
 {
-	return p == DL_POLICY_LAS || p == DL_POLICY_LAS2D || p == DL_POLICY_GITTINS ||
-	       p == DL_POLICY_GITTINS2D;
+	return (unsigned)p < DL_POLICY_COUNT && p != DL_POLICY_FTF;
 }
 
 int dl_policy_is_2d(enum dl_policy p)
@@ -71,6 +70,9 @@ unsigned dl_prio_needs(const struct dl_prio_config *c)
 	default:
 		break;
 	}
+	/* queues are on executed seconds, or attained GPU-seconds for the 2d policies */
+	if (discretised(c))
+		need |= dl_policy_is_2d(c->policy) ? DL_NEED_ATTAINED : DL_NEED_EXECUTED;
 	if (discretised(c) && c->mlfq->starvation > 0)
 		need |= DL_NEED_EXECUTED | DL_NEED_WAITING;
 	if (c->weights)
@@ -91,7 +93,7 @@ int dl_prio_check(const struct dl_prio_config *c, struct dl_err *err)
 	    !dl_policy_has_queues(c->policy))
 		return dl_err_set(err, DL_EXIT_USAGE,
 				  "policy %s has no queues (--queues, --thresholds and "
-				  "--starvation apply to las, 2d-las, gittins and 2d-gittins)",
+				  "--starvation apply to every policy but ftf)",
 				  dl_policy_name(c->policy));
 	if (c->mlfq && c->mlfq->starvation > 0 && c->mlfq->nqueues < 2)
 		return dl_err_set(err, DL_EXIT_USAGE,
@@ -111,7 +113,7 @@ static int better_high(enum dl_policy p)
 
 void dl_prio_eval(const struct dl_prio_config *c, struct dl_prio_job *j, size_t njobs)
 {
-	double v = 0, service = 0;
+	double v = 0;
 	switch (c->policy) {
 	case DL_POLICY_FIFO:
 		v = j->submit;
@@ -123,18 +125,16 @@ void dl_prio_eval(const struct dl_prio_config *c, struct dl_prio_job *j, size_t 
 		v = j->remaining;
 		break;
 	case DL_POLICY_LAS:
-		v = service = j->executed;
+		v = j->executed;
 		break;
 	case DL_POLICY_LAS2D:
-		v = service = j->attained;
+		v = j->attained;
 		break;
 	case DL_POLICY_GITTINS:
-		service = j->executed;
-		v = dl_gittins_index(c->gittins, service);
+		v = dl_gittins_index(c->gittins, j->executed);
 		break;
 	case DL_POLICY_GITTINS2D:
-		service = j->attained;
-		v = dl_gittins_index(c->gittins, service);
+		v = dl_gittins_index(c->gittins, j->attained);
 		break;
 	case DL_POLICY_FTF: {
 		double ideal = j->duration;
@@ -169,6 +169,7 @@ void dl_prio_eval(const struct dl_prio_config *c, struct dl_prio_job *j, size_t 
 		j->key = high ? -v : v;
 	j->queue = 0;
 	if (discretised(c)) {
+		double service = dl_policy_is_2d(c->policy) ? j->attained : j->executed;
 		j->queue = dl_mlfq_queue(c->mlfq, service);
 		if (dl_mlfq_starving(c->mlfq, j->queue, j->executed, j->waiting))
 			j->queue = 0;
@@ -210,16 +211,45 @@ int dl_prio_cmp(const struct dl_prio_job *a, const struct dl_prio_job *b)
 	return (a->pos > b->pos) - (a->pos < b->pos);
 }
 
-static int qcmp(const void *a, const void *b)
+/*
+ * Sorting moves small records (the keys inline, so most comparisons touch no
+ * job) rather than whole jobs, which stay where they are.
+ */
+struct sort_rec {
+	double key, submit;
+	size_t queue;
+	const struct dl_prio_job *job;
+};
+
+static int rec_cmp(const void *pa, const void *pb)
 {
-	return dl_prio_cmp(a, b);
+	const struct sort_rec *a = pa, *b = pb;
+	int r;
+	if (a->queue != b->queue)
+		return a->queue < b->queue ? -1 : 1;
+	if ((r = cmp_double(a->key, b->key)) || (r = cmp_double(a->submit, b->submit)))
+		return r;
+	if ((r = cmp_id(a->job, b->job)))
+		return r;
+	return (a->job->pos > b->job->pos) - (a->job->pos < b->job->pos);
 }
 
-void dl_prioritize(const struct dl_prio_config *c, struct dl_prio_job *jobs, size_t n)
+size_t *dl_prioritize(const struct dl_prio_config *c, struct dl_prio_job *jobs, size_t n)
 {
-	for (size_t i = 0; i < n; i++)
+	size_t *order = xmalloc((n ? n : 1) * sizeof(*order));
+	struct sort_rec *rec = xmalloc((n ? n : 1) * sizeof(*rec));
+	for (size_t i = 0; i < n; i++) {
 		dl_prio_eval(c, &jobs[i], n);
-	qsort(jobs, n, sizeof(*jobs), qcmp);
-	for (size_t i = 0; i < n; i++)
-		jobs[i].rank = i + 1;
+		rec[i].key = jobs[i].key;
+		rec[i].submit = jobs[i].submit;
+		rec[i].queue = jobs[i].queue;
+		rec[i].job = &jobs[i];
+	}
+	qsort(rec, n, sizeof(*rec), rec_cmp);
+	for (size_t i = 0; i < n; i++) {
+		order[i] = (size_t)(rec[i].job - jobs);
+		jobs[order[i]].rank = i + 1;
+	}
+	free(rec);
+	return order;
 }

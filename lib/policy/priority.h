@@ -22,13 +22,13 @@
  * With weights, "least first" values are divided by the weight and "highest
  * first" values multiplied by it.
  *
- * MLFQ (las, 2d-las, gittins, 2d-gittins only): with more than one queue a
- * job's queue comes from its service (executed seconds for las/gittins,
- * attained GPU-seconds for the 2d policies) and the starvation rule
- * (mlfq.h); lower queues first. Inside a queue, las and 2d-las are FIFO
- * (Tiresias' discretised LAS) and the Gittins policies go by the index
- * (Tiresias' 2D-Gittins). With a single queue, every policy is its plain
- * continuous order.
+ * MLFQ (every policy but ftf): with more than one queue a job's queue comes
+ * from its service (executed seconds, or attained GPU-seconds for the 2d
+ * policies) and the starvation rule (mlfq.h); lower queues first. Inside a
+ * queue, las and 2d-las are FIFO (Tiresias' discretised LAS, the same as
+ * fifo with queues), the Gittins policies go by the index (Tiresias'
+ * 2D-Gittins) and fifo, sjf and srtf by their own value. With a single
+ * queue, every policy is its plain continuous order.
  *
  * Ties always break by submit time, then id (integers numerically and before
  * other ids, which compare bytewise), then input position, so the order is
@@ -69,12 +69,12 @@ enum {
 
 struct dl_prio_config {
 	enum dl_policy policy;
-	const struct dl_mlfq *mlfq;       /* NULL or one queue: no discretisation */
+	const struct dl_mlfq *mlfq;	  /* NULL or one queue: no discretisation */
 	const struct dl_gittins *gittins; /* required by gittins and 2d-gittins */
-	int weights;                      /* honour dl_prio_job.weight */
-	double now;                       /* time of the decision (ftf) */
-	int has_now;                      /* now was given: jobs must have arrived by then */
-	double cluster_gpus;              /* ftf: 0 = each job alone at its demand */
+	int weights;			  /* honour dl_prio_job.weight */
+	double now;			  /* time of the decision (ftf) */
+	int has_now;			  /* now was given: jobs must have arrived by then */
+	double cluster_gpus;		  /* ftf: 0 = each job alone at its demand */
 };
 
 /* One job. The caller fills the inputs its policy needs (dl_prio_needs). */
@@ -85,13 +85,13 @@ struct dl_prio_job {
 	double duration;  /* total run time (oracle policies, ftf) */
 	double executed;  /* seconds run so far (counted for queueing) */
 	double attained;  /* GPU-seconds of service so far */
-	double waiting;   /* seconds waited since it last ran (starvation) */
+	double waiting;	  /* seconds waited since it last ran (starvation) */
 	double remaining; /* seconds of run time left */
-	double weight;    /* > 0 */
-	size_t pos;       /* input position: the last tie-break; returned untouched */
+	double weight;	  /* > 0 */
+	size_t pos;	  /* input position: the last tie-break; returned untouched */
 	/* outputs of dl_prio_eval */
 	double priority; /* the policy's value, as documented above */
-	double key;      /* sort key within a queue: smaller first */
+	double key;	 /* sort key within a queue: smaller first */
 	size_t queue;
 	size_t rank; /* 1-based, set by dl_prioritize */
 	/* private to dl_prio_eval/dl_prio_cmp: the id parsed once */
@@ -102,7 +102,7 @@ struct dl_prio_job {
 /* the DL_NEED_* bits for a configuration */
 unsigned dl_prio_needs(const struct dl_prio_config *c);
 
-/* Does the policy use MLFQ queues (las, 2d-las, gittins, 2d-gittins)? */
+/* May the policy use MLFQ queues (all but ftf)? */
 int dl_policy_has_queues(enum dl_policy p);
 /* Is the service for queues GPU-seconds (2d policies) rather than seconds? */
 int dl_policy_is_2d(enum dl_policy p);
@@ -122,8 +122,12 @@ void dl_prio_eval(const struct dl_prio_config *c, struct dl_prio_job *j, size_t 
 /* total order of evaluated jobs: queue, key, submit, id, pos; <0, 0, >0 */
 int dl_prio_cmp(const struct dl_prio_job *a, const struct dl_prio_job *b);
 
-/* evaluate all jobs, sort them best first and number their ranks from 1 */
-void dl_prioritize(const struct dl_prio_config *c, struct dl_prio_job *jobs, size_t n);
+/*
+ * Evaluate all jobs and number their ranks from 1 (best). The jobs stay in
+ * place; the result is a new array of n indices into jobs, best first
+ * (jobs[order[r]].rank == r + 1), freed by the caller.
+ */
+size_t *dl_prioritize(const struct dl_prio_config *c, struct dl_prio_job *jobs, size_t n);
 
 /* names: "fifo", "sjf", "srtf", "las", "2d-las", "gittins", "2d-gittins", "ftf" */
 int dl_policy_parse(const char *s, enum dl_policy *out);

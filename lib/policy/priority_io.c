@@ -42,8 +42,10 @@ static int find_cols(struct dl_reader *r, const struct dl_prio_config *c, struct
 	if ((need & DL_NEED_DURATION) && require(r, "duration", why, &k->duration, err))
 		return -1;
 	if (need & DL_NEED_EXECUTED) {
-		if (dl_policy_has_queues(c->policy) && !dl_policy_is_2d(c->policy))
+		if (c->policy == DL_POLICY_LAS || c->policy == DL_POLICY_GITTINS)
 			snprintf(why, sizeof(why), "needed by --policy %s", pol);
+		else if (!dl_policy_is_2d(c->policy) && c->mlfq && c->mlfq->nqueues > 1)
+			snprintf(why, sizeof(why), "needed by --policy %s with queues", pol);
 		else
 			snprintf(why, sizeof(why), "needed by --starvation");
 		if (require(r, "executed", why, &k->executed, err))
@@ -57,7 +59,8 @@ static int find_cols(struct dl_reader *r, const struct dl_prio_config *c, struct
 			if (require(r, "executed", why, &k->executed, err) ||
 			    require(r, "gpus", why, &k->gpus, err)) {
 				/* name the column the user most likely meant */
-				if (dl_reader_col(r, "executed") < 0 && dl_reader_col(r, "gpus") >= 0)
+				if (dl_reader_col(r, "executed") < 0 &&
+				    dl_reader_col(r, "gpus") >= 0)
 					dl_err_at(err, dl_reader_name(r), 0,
 						  "missing required column 'attained' (needed by "
 						  "--policy %s; or give 'executed' and 'gpus')",
@@ -93,7 +96,7 @@ static int fill_job(struct dl_reader *r, const struct dl_row *row, const struct 
 	memset(j, 0, sizeof(*j));
 	j->weight = 1;
 	j->gpus = 1;
-	if (dl_field_double(r, row, k->submit, &j->submit, err) ||
+	if (dl_field_nonneg(r, row, k->submit, &j->submit, err) ||
 	    dl_field_nonneg(r, row, k->gpus, &j->gpus, err) ||
 	    dl_field_nonneg(r, row, k->duration, &j->duration, err) ||
 	    dl_field_nonneg(r, row, k->executed, &j->executed, err) ||
@@ -103,14 +106,14 @@ static int fill_job(struct dl_reader *r, const struct dl_row *row, const struct 
 	    dl_field_double(r, row, k->weight, &j->weight, err))
 		return -1;
 	if (k->weight >= 0 && !(j->weight > 0))
-		return dl_err_at(err, name, row->line, "bad weight value '%s' (expected a number > 0)",
+		return dl_err_at(err, name, row->line,
+				 "bad weight value '%s' (expected a number > 0)",
 				 row->f[k->weight]);
 	if (!row->f[k->id][0])
 		return dl_err_at(err, name, row->line, "empty id");
 	if (c->has_now && j->submit > c->now)
-		return dl_err_at(err, name, row->line,
-				 "job '%s' is submitted at %s, after --now", row->f[k->id],
-				 row->f[k->submit]);
+		return dl_err_at(err, name, row->line, "job '%s' is submitted at %s, after --now",
+				 row->f[k->id], row->f[k->submit]);
 	if (k->attained < 0 && k->executed >= 0 && k->gpus >= 0)
 		j->attained = j->executed * j->gpus;
 	if (k->remaining < 0 && k->duration >= 0 && k->executed >= 0) {
@@ -174,7 +177,7 @@ int dl_prio_read(struct dl_reader *r, const struct dl_prio_config *c, struct dl_
 	return 0;
 }
 
-void dl_prio_write(const struct dl_prio_table *t, struct dl_writer *w)
+void dl_prio_write(const struct dl_prio_table *t, const size_t *order, struct dl_writer *w)
 {
 	char *skip = xcalloc(t->ncols ? t->ncols : 1, 1);
 	for (size_t i = 0; i < t->ncols; i++) {
@@ -186,7 +189,17 @@ void dl_prio_write(const struct dl_prio_table *t, struct dl_writer *w)
 	for (size_t i = 0; i < 3; i++)
 		dl_writer_add_column(w, out_cols[i]);
 	for (size_t r = 0; r < t->n; r++) {
-		const struct dl_prio_job *j = &t->jobs[r];
+		const struct dl_prio_job *j = &t->jobs[order ? order[r] : r];
+		/*
+		 * Rows come out in priority order, which can be random against the
+		 * input: fetch a later row's job and text early (a cache-miss-bound loop).
+		 */
+		if (order && r + 16 < t->n) {
+			__builtin_prefetch(&t->jobs[order[r + 16]]);
+			__builtin_prefetch(&t->row_off[order[r + 16]]);
+		}
+		if (order && r + 8 < t->n)
+			__builtin_prefetch(t->text + t->row_off[order[r + 8]]);
 		const char *p = t->text + t->row_off[j->pos];
 		size_t out = 0;
 		for (size_t i = 0; i < t->ncols; i++) {
@@ -197,7 +210,11 @@ void dl_prio_write(const struct dl_prio_table *t, struct dl_writer *w)
 		}
 		dl_writer_int(w, base, (int64_t)j->rank);
 		dl_writer_int(w, base + 1, (int64_t)j->queue);
-		dl_writer_double(w, base + 2, j->priority);
+		/* integral values print as dl_fmt_double would, without its cost */
+		if (j->priority == floor(j->priority) && fabs(j->priority) < 9e15)
+			dl_writer_int(w, base + 2, (int64_t)j->priority);
+		else
+			dl_writer_double(w, base + 2, j->priority);
 		dl_writer_end_row(w);
 	}
 	dl_writer_finish(w);

@@ -22,12 +22,12 @@
 #include "table/table.h"
 
 struct dl_prio_table {
-	size_t n;                /* rows */
+	size_t n;		  /* rows */
 	struct dl_prio_job *jobs; /* n jobs; jobs[i].pos is the row's input index */
-	size_t ncols;            /* input columns */
-	char **cols;             /* their names (owned) */
-	char *text;              /* all fields, NUL-separated (owned) */
-	size_t *row_off;         /* n offsets into text: a row's first field */
+	size_t ncols;		  /* input columns */
+	char **cols;		  /* their names (owned) */
+	char *text;		  /* all fields, NUL-separated (owned) */
+	size_t *row_off;	  /* n offsets into text: a row's first field */
 };
 
 /*
@@ -37,8 +37,8 @@ struct dl_prio_table {
 int dl_prio_read(struct dl_reader *r, const struct dl_prio_config *c, struct dl_prio_table *t,
 		 struct dl_err *err);
 
-/* Write the columns and the rows in the order of t->jobs (sorted or not). */
-void dl_prio_write(const struct dl_prio_table *t, struct dl_writer *w);
+/* Write the columns and the rows in `order` (indices into t->jobs; NULL = input order). */
+void dl_prio_write(const struct dl_prio_table *t, const size_t *order, struct dl_writer *w);
 
 void dl_prio_table_release(struct dl_prio_table *t);
 

@@ -334,6 +334,42 @@ static int cmp_i64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/*
+ * Sort non-negative doubles (durations, GPU times) ascending: for values >= 0 the
+ * IEEE bit patterns order like the numbers, so an LSD radix sort on the bits
+ * (four 16-bit passes) replaces qsort, which dominated `trace stats` on 1M jobs.
+ */
+static void sort_nonneg(double *v, size_t n)
+{
+	if (n < 4096) {
+		qsort(v, n, sizeof(*v), cmp_double);
+		return;
+	}
+	uint64_t *a = xmalloc(n * sizeof(*a)), *b = xmalloc(n * sizeof(*b));
+	size_t *count = xmalloc(65536 * sizeof(*count));
+	memcpy(a, v, n * sizeof(*a));
+	for (int shift = 0; shift < 64; shift += 16) {
+		memset(count, 0, 65536 * sizeof(*count));
+		for (size_t i = 0; i < n; i++)
+			count[(a[i] >> shift) & 0xffff]++;
+		size_t sum = 0;
+		for (size_t k = 0; k < 65536; k++) {
+			size_t c = count[k];
+			count[k] = sum;
+			sum += c;
+		}
+		for (size_t i = 0; i < n; i++)
+			b[count[(a[i] >> shift) & 0xffff]++] = a[i];
+		uint64_t *t = a;
+		a = b;
+		b = t;
+	}
+	memcpy(v, a, n * sizeof(*v));
+	free(a);
+	free(b);
+	free(count);
+}
+
 struct vc_idx {
 	const char *vc;
 	size_t i;
@@ -375,8 +411,8 @@ void dl_trace_stats_compute(const struct dl_jobset *js, struct dl_trace_stats *s
 	st->gpus_mean = gsum / (double)n;
 	st->dur_mean /= (double)n;
 	st->gt_mean = st->gt_total / (double)n;
-	qsort(dur, n, sizeof(*dur), cmp_double);
-	qsort(gt, n, sizeof(*gt), cmp_double);
+	sort_nonneg(dur, n);
+	sort_nonneg(gt, n);
 	qsort(g, n, sizeof(*g), cmp_i64);
 	st->dur_min = dur[0];
 	st->dur_max = dur[n - 1];
@@ -425,7 +461,7 @@ void dl_trace_stats_compute(const struct dl_jobset *js, struct dl_trace_stats *s
 				s->mean_duration += j->duration;
 			}
 			s->mean_duration /= (double)s->jobs;
-			qsort(dur, m, sizeof(*dur), cmp_double);
+			sort_nonneg(dur, m);
 			s->p50_duration = dl_percentile_sorted(dur, m, 0.5);
 			a = b;
 		}

@@ -83,9 +83,10 @@ int dl_parse_localtime(const char *s, size_t len, struct dl_timecache *cache, do
 	    mi > 59 || se > 60)
 		return -1;
 	int64_t key = (int64_t)y * 1000000 + mo * 10000 + d * 100 + h;
+	size_t slot = (size_t)(key * 31 + d) % DL_TIMECACHE_SLOTS;
 	double base;
-	if (cache && cache->key == key) {
-		base = cache->base;
+	if (cache && cache->key[slot] == key) {
+		base = cache->base[slot];
 	} else {
 		struct tm tm = {0};
 		tm.tm_year = y - 1900;
@@ -98,8 +99,8 @@ int dl_parse_localtime(const char *s, size_t len, struct dl_timecache *cache, do
 			return -1;
 		base = (double)t;
 		if (cache) {
-			cache->key = key;
-			cache->base = base;
+			cache->key[slot] = key;
+			cache->base[slot] = base;
 		}
 	}
 	*out = base + mi * 60 + se + frac;
@@ -350,7 +351,7 @@ static int import_gavel(struct dl_jobset *js, const char *path, const struct dl_
 			goto out;
 		}
 		const char *steps_s = n == 10 ? f[5] : f[4];
-		const char *scale_s = n == 10 ? f[6] : f[6];
+		const char *scale_s = f[6]; /* the same place in both forms */
 		const char *arr_s = n == 10 ? f[9] : f[5];
 		struct dl_job j = new_job();
 		j.line = l.line;
@@ -933,6 +934,10 @@ static int import_sacct(struct dl_jobset *js, const char *path, struct dl_skips 
 	}
 	if (got < 0)
 		goto out;
+	if (!ncols) {
+		dl_err_at(err, l.name, 0, "empty input: no sacct header line");
+		goto out;
+	}
 	rc = 0;
 out:
 	free(f);

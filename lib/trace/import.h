@@ -70,16 +70,21 @@ int dl_import_files(struct dl_jobset *js, enum dl_import_fmt fmt, char *const *p
 
 /*
  * Local date-time "YYYY-MM-DD[ T]HH:MM:SS[.fff]" or "YYYY-MM-DD" to Unix
- * seconds. cache may be NULL; it remembers the last hour's UTC offset so a
- * million rows need not call mktime a million times.
+ * seconds. cache may be NULL; it remembers recent hours' starts so a million
+ * rows need not call mktime three million times.
  */
+#define DL_TIMECACHE_SLOTS 64
 struct dl_timecache {
-	int64_t key; /* y*1000000 + m*10000 + d*100 + h, -1 = empty */
-	double base; /* Unix time of that hour's start */
+	/* direct-mapped by hour: key y*1000000 + m*10000 + d*100 + h, 0 = empty */
+	int64_t key[DL_TIMECACHE_SLOTS];
+	double base[DL_TIMECACHE_SLOTS]; /* Unix time of that hour's start */
 };
 #define DL_TIMECACHE_INIT \
 	{                 \
-		-1, 0     \
+		{0},      \
+		{         \
+			0 \
+		}         \
 	}
 int dl_parse_localtime(const char *s, size_t len, struct dl_timecache *cache, double *out);
 

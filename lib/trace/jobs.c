@@ -334,6 +334,63 @@ double dl_jobset_min_submit(const struct dl_jobset *js)
 	return m;
 }
 
+/*
+ * Fast exact formatting for the common cases (integers, and values with at most
+ * three decimals such as generated times): the same text as dl_fmt_double's
+ * shortest round trip, without printf's arbitrary-precision path, which
+ * dominated import time. Returns the length, or 0 when v needs the general path.
+ */
+static size_t fmt_fast(char buf[DL_NUM_BUF], double v)
+{
+	if (!(fabs(v) < 1e12))
+		return 0;
+	double m = round(v * 1000);
+	if (m / 1000 != v)
+		return 0;
+	int64_t x = (int64_t)m;
+	char tmp[DL_NUM_BUF];
+	size_t n = 0, len = 0;
+	int neg = x < 0;
+	uint64_t u = neg ? (uint64_t)(-x) : (uint64_t)x;
+	uint64_t ip = u / 1000, fp = u % 1000;
+	do {
+		tmp[n++] = (char)('0' + ip % 10);
+		ip /= 10;
+	} while (ip);
+	if (neg && (u != 0))
+		buf[len++] = '-';
+	while (n)
+		buf[len++] = tmp[--n];
+	if (fp) {
+		buf[len++] = '.';
+		buf[len++] = (char)('0' + fp / 100);
+		buf[len++] = (char)('0' + fp / 10 % 10);
+		buf[len++] = (char)('0' + fp % 10);
+		while (buf[len - 1] == '0')
+			len--;
+	}
+	buf[len] = 0;
+	return len;
+}
+
+static void write_num(struct dl_writer *w, size_t col, double v)
+{
+	char buf[DL_NUM_BUF];
+	if (fmt_fast(buf, v))
+		dl_writer_auto(w, col, buf);
+	else
+		dl_writer_double(w, col, v);
+}
+
+static void write_int(struct dl_writer *w, size_t col, int64_t v)
+{
+	char buf[DL_NUM_BUF];
+	if (v > -1000000000 && v < 1000000000 && fmt_fast(buf, (double)v))
+		dl_writer_auto(w, col, buf);
+	else
+		dl_writer_int(w, col, v);
+}
+
 size_t dl_jobset_write_columns(const struct dl_jobset *js, struct dl_writer *w)
 {
 	size_t first = dl_writer_ncols(w);
@@ -359,13 +416,13 @@ void dl_jobset_write_row(const struct dl_jobset *js, struct dl_writer *w, size_t
 			dl_writer_auto(w, col, j->id);
 			break;
 		case DL_JC_SUBMIT:
-			dl_writer_double(w, col, j->submit);
+			write_num(w, col, j->submit);
 			break;
 		case DL_JC_GPUS:
-			dl_writer_int(w, col, j->gpus);
+			write_int(w, col, j->gpus);
 			break;
 		case DL_JC_DURATION:
-			dl_writer_double(w, col, j->duration);
+			write_num(w, col, j->duration);
 			break;
 		case DL_JC_MODEL:
 			dl_writer_str(w, col, j->model);
@@ -377,14 +434,14 @@ void dl_jobset_write_row(const struct dl_jobset *js, struct dl_writer *w, size_t
 			dl_writer_str(w, col, j->vc);
 			break;
 		case DL_JC_WEIGHT:
-			dl_writer_double(w, col, j->weight);
+			write_num(w, col, j->weight);
 			break;
 		case DL_JC_GPU_TYPE:
 			dl_writer_str(w, col, j->gpu_type);
 			break;
 		case DL_JC_STEPS:
 			if (j->steps >= 0)
-				dl_writer_double(w, col, j->steps);
+				write_num(w, col, j->steps);
 			break;
 		case DL_JC_STATE:
 			dl_writer_str(w, col, j->state);

@@ -26,7 +26,7 @@ expect place_slowdown_node_is_1 "test \"\$(cut -d, -f7 out | tail -1)\" = 1"
 # a job larger than the cluster is rejected with its reason; the queue goes on
 run place_reject 0 "printf 'id,submit,gpus,duration\nbig,0,99,1\nsmall,0,1,1\n' | dl place -c 1x2x4"
 expect_eq place_reject_rows 'big,99,,,,,,,reject,needs more GPUs than the cluster has
-small,1,v100,1,1,node,1,r0n1:0,placed,' "$(tail -2 "$SCRATCH/out")"
+small,1,v100,1,1,node,1,r0n0:0,placed,' "$(tail -2 "$SCRATCH/out")"
 
 # --used takes a previous placements stream (only placed rows hold GPUs)
 run place_used_chain 0 "dl place -c 1x2x8 $P/queue.csv > p1 && dl place -c 1x2x8 --used p1 $P/queue.csv"
@@ -51,3 +51,10 @@ run place_no_cluster 2 "dl place $P/queue.csv"
 run place_bad_policy 2 "dl place -c 1x1x8 -P best $P/queue.csv"
 run place_bad_comm 2 "dl place -c 1x1x8 --comm mpi $P/queue.csv"
 run place_bad_cluster 1 "dl place -c 1x1x8:nope $P/queue.csv"
+# a JSON Lines placements stream works as --used too
+run place_used_json 0 "dl place -c 1x2x8 -f json $P/queue.csv > p1.jsonl && dl place -c 1x2x8 --used p1.jsonl $P/queue.csv"
+expect place_used_json_full 'test $(grep -c ",placed,$" out) -eq 0'
+run place_used_partial 0 "printf 'node,gpus\nr0n0,0-6\nr0n1,1-7\n' > u.csv && printf 'id,submit,gpus,duration\na,0,2,1\nb,0,1,1\nc,0,1,1\n' | dl place -c 1x2x8 --used u.csv"
+expect_eq place_used_partial_rows 'a,2,v100,2,1,rack,1.08394,r0n0:7;r0n1:0,placed,
+b,1,,,,,,,wait,not enough free GPUs
+c,1,,,,,,,wait,not enough free GPUs' "$(tail -3 "$SCRATCH/out")"

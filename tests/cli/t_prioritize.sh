@@ -1,12 +1,4 @@
 # t_prioritize.sh: dlsched prioritize, policies, options and bad input
-# `run` executes its command in a new sh, where lib.sh's dl() function does not
-# exist: put a `dl` wrapper on PATH for those commands.
-mkdir -p "$SCRATCH/.bin"
-printf '#!/bin/sh\nexec "$DLSCHED" "$@"\n' > "$SCRATCH/.bin/dl"
-chmod +x "$SCRATCH/.bin/dl"
-PATH=$SCRATCH/.bin:$PATH
-export PATH
-
 # inputs by relative name (the working directory is $SCRATCH) so that error
 # messages in the golden files do not depend on where the tree is
 for f in queue.csv yarn-gput1000.csv history.csv bad_negative.csv; do
@@ -27,6 +19,12 @@ run prioritize_ftf 0 "dl prioritize -p ftf --now 100 --cluster-gpus 8 -f json $Q
 run prioritize_gittins_ref 0 "printf 'id,submit,executed\n1,0,0\n2,0,120\n3,0,3250\n4,0,10000\n5,0,121\n' | dl prioritize -p gittins --distribution $Y"
 expect_eq prioritize_gittins_values "299.701 299.701 299.2165 87.4493 29.9396" \
 	"$(tail -n +2 "$SCRATCH/out" | cut -d, -f6 | tr '\n' ' ' | sed 's/ $//')"
+
+# Tiresias' discretised LAS is FIFO inside each queue: las and fifo with the same queues agree
+run prioritize_fifo_queues 0 "dl prioritize -p fifo --thresholds 500,5000 $Q | cut -d, -f1,8,9"
+dl prioritize -p las --thresholds 500,5000 "$Q" | cut -d, -f1,8,9 > "$SCRATCH/las_q"
+expect prioritize_fifo_las_queues 'cmp -s las_q out'
+run prioritize_srtf_queues 0 "dl prioritize -p srtf --queues 2 --thresholds 1000 $Q"
 
 # learned from the completed jobs of a trace (h5 failed and h8 running do not count)
 run prioritize_learn 0 "dl prioritize -p 2d-gittins --learn-from history.csv --delta 1000 --gittins-arith exact $Q"
@@ -68,7 +66,7 @@ run prioritize_dist_missing 1 "dl prioritize -p gittins --distribution nosuch.cs
 # usage errors
 run prioritize_no_policy 2 "dl prioritize $Q"
 run prioritize_bad_policy 2 "dl prioritize -p tiresias $Q"
-run prioritize_srtf_queues 2 "dl prioritize -p srtf --queues 3 $Q"
+run prioritize_ftf_queues 2 "dl prioritize -p ftf --now 100 --queues 3 $Q"
 run prioritize_thresholds_count 2 "dl prioritize -p las --queues 3 --thresholds 10 $Q"
 run prioritize_thresholds_order 2 "dl prioritize -p las --thresholds 10,5 $Q"
 run prioritize_gittins_nodist 2 "dl prioritize -p gittins $Q"
@@ -78,3 +76,6 @@ run prioritize_starve_one_queue 2 "dl prioritize -p las --starvation 2 $Q"
 # an empty queue still has a header
 run prioritize_empty 0 "printf 'id,submit\n' | dl prioritize -p fifo"
 expect_eq prioritize_empty_header "id,submit,rank,queue,priority" "$(cat "$SCRATCH/out")"
+
+# a negative submit time is bad input like any negative time
+run prioritize_negative_submit 1 "printf 'id,submit\n1,-1\n' | dl prioritize -p fifo"

@@ -112,8 +112,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			rc = dl_jobset_load(&js, path, DL_IN_AUTO, &err);
 		} else {
 			static const enum dl_import_fmt fmts[] = {
-				DL_IMP_TIRESIAS, DL_IMP_GAVEL,	DL_IMP_PHILLY, DL_IMP_PAI,
-				DL_IMP_HELIOS,	 DL_IMP_SACCT,
+				DL_IMP_TIRESIAS, DL_IMP_GAVEL,	DL_IMP_PHILLY,
+				DL_IMP_PAI,	 DL_IMP_HELIOS, DL_IMP_SACCT,
 			};
 			struct dl_import_opts o = {0};
 			if (which == 1) {

@@ -1,11 +1,25 @@
 /* test_cluster.c: every SPEC form of dl_cluster_load, and its errors */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cluster/cluster.h"
 #include "tap.h"
 
 #define TD "testdata/cluster/"
+
+/* write text to a fresh temporary file; path receives its name */
+static void tmpfile_with(char path[64], const char *text)
+{
+	snprintf(path, 64, "/tmp/dlsched_test_cluster_XXXXXX");
+	int fd = mkstemp(path);
+	FILE *fp = fd >= 0 ? fdopen(fd, "w") : NULL;
+	if (fp) {
+		fputs(text, fp);
+		fclose(fp);
+	}
+}
 
 static struct dl_cluster *load(const char *spec, struct dl_err *err)
 {
@@ -134,6 +148,22 @@ int main(void)
 	c = load(TD "bad_type.json", &err);
 	ok(!c && strstr(err.msg, "bad_type.json:5:") && strstr(err.msg, "'x9000'"),
 	   "JSON unknown type has file:line: %s", err.msg);
+
+	char tp[64];
+	tmpfile_with(tp, "m1,V100,96,512,8\n");
+	c = load(tp, &err);
+	ok(c && c->total_gpus == 8 && !strcmp(c->nodes[0].name, "m1"), "one-line PAI table");
+	dl_cluster_free(c);
+	remove(tp);
+	tmpfile_with(tp, "hello\n");
+	c = load(tp, &err);
+	ok(!c && strstr(err.msg, ":1: not a cluster spec"), "junk file: %s", err.msg);
+	remove(tp);
+	tmpfile_with(tp, "  4x2x8:a100 \n");
+	c = load(tp, &err);
+	ok(c && c->total_gpus == 64, "a file holding a shorthand");
+	dl_cluster_free(c);
+	remove(tp);
 
 	c = load("no/such/file.json", &err);
 	ok(!c && err.msg[0], "missing file is an error: %s", err.msg);

@@ -1,6 +1,9 @@
 /* test_cluster_netcost.c: the network cost model's promises (netcost.h) */
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cluster/netcost.h"
 #include "tap.h"
@@ -79,6 +82,29 @@ int main(void)
 	ok(dl_net_models_read(&m, "testdata/place/profiles_bad.csv", DL_IN_AUTO, &err) < 0 &&
 		   strstr(err.msg, "profiles_bad.csv:3:"),
 	   "bad sensitivity names file:line: %s", err.msg);
+	/* odd links (a rack link faster than the node link) still never speed up a wider tier */
+	struct dl_cluster *odd;
+	char tp[] = "/tmp/dlsched_test_netcost_XXXXXX";
+	int fd = mkstemp(tp);
+	FILE *fp = fd >= 0 ? fdopen(fd, "w") : NULL;
+	if (!fp)
+		return done_testing();
+	fputs("{\"shorthand\": \"2x2x4\", \"links\": {\"node\": {\"bandwidth_gbps\": 10},"
+	      " \"rack\": {\"bandwidth_gbps\": 400, \"latency_us\": 1},"
+	      " \"cluster\": {\"bandwidth_gbps\": 100}}}",
+	      fp);
+	fclose(fp);
+	if (dl_cluster_load(tp, &odd, &err) == 0) {
+		dl_netcost_init(&nc, odd, DL_COMM_RING);
+		double a = dl_netcost_iter(&nc, vgg, 4, DL_TIER_NODE, 1);
+		double b = dl_netcost_iter(&nc, vgg, 4, DL_TIER_RACK, 1);
+		double d = dl_netcost_iter(&nc, vgg, 4, DL_TIER_CLUSTER, 1);
+		ok(a <= b && b <= d, "bottleneck links: iteration time never falls as the tier widens");
+		dl_cluster_free(odd);
+	} else {
+		ok(0, "odd links spec: %s", err.msg);
+	}
+	remove(tp);
 	dl_net_models_free(&m);
 	dl_cluster_free(c);
 	return done_testing();

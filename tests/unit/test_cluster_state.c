@@ -63,17 +63,15 @@ static int check(const struct dl_cluster_state *st, const char *when)
 			bad += dl_state_first_fit(st, t, need, r1->first_node,
 						  r1->first_node + r1->nnodes) != want_rack;
 			/* best fit: some node with the minimal sufficient free count */
-			int bf = dl_state_best_fit(st, t, need), minf = 1 << 30;
+			int bf = dl_state_best_fit(st, t, need), minf = 1 << 30, mini = -1;
 			for (size_t i = 0; i < c->nnodes; i++) {
 				int f = naive_node_free(st, (int)i);
-				if ((t < 0 || c->nodes[i].type == t) && f >= need && f < minf)
+				if ((t < 0 || c->nodes[i].type == t) && f >= need && f < minf) {
 					minf = f;
+					mini = (int)i;
+				}
 			}
-			if (minf == 1 << 30)
-				bad += bf != -1;
-			else
-				bad += bf < 0 || naive_node_free(st, bf) != minf ||
-				       (t >= 0 && c->nodes[bf].type != t);
+			bad += bf != mini; /* the lowest-index node among the tightest */
 		}
 	}
 	/* nodes needed per rack: greedy largest first over a sorted copy */

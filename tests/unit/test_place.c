@@ -131,9 +131,9 @@ int main(void)
 	/* consolidate: best fit, fewest nodes */
 	setup(&e, "2x4x8", &o);
 	place(&e, 6, DL_ANY_TYPE, 0, 0);
-	is_str(fmt(&e), "r1n3:0-5", "consolidate: 6 GPUs on one node");
+	is_str(fmt(&e), "r0n0:0-5", "consolidate: 6 GPUs on the first node");
 	place(&e, 2, DL_ANY_TYPE, 0, 0);
-	is_str(fmt(&e), "r1n3:6-7", "consolidate: best fit fills the partly used node");
+	is_str(fmt(&e), "r0n0:6-7", "consolidate: best fit fills the partly used node");
 	pl = place(&e, 16, DL_ANY_TYPE, 0, 0);
 	ok(pl->nnodes == 2 && pl->tier == DL_TIER_RACK, "consolidate: 16 GPUs on 2 nodes of a rack");
 	pl = place(&e, 40, DL_ANY_TYPE, 0, 0);

@@ -12,8 +12,8 @@ static void setup(struct dl_prio_job *j)
 	/* id, submit, gpus, duration, executed, waiting */
 	static const char *ids[N] = {"a", "10", "9", "b", "x", "2"};
 	static const double v[N][5] = {
-		{0, 8, 5000, 600, 100},  {10, 1, 200, 0, 150},   {10, 2, 9000, 4000, 300},
-		{30, 4, 3000, 100, 0},   {40, 1, 120, 100, 0},   {50, 2, 20000, 5000, 9000},
+		{0, 8, 5000, 600, 100}, {10, 1, 200, 0, 150}, {10, 2, 9000, 4000, 300},
+		{30, 4, 3000, 100, 0},	{40, 1, 120, 100, 0}, {50, 2, 20000, 5000, 9000},
 	};
 	memset(j, 0, N * sizeof(*j));
 	for (size_t i = 0; i < N; i++) {
@@ -34,14 +34,21 @@ static void setup(struct dl_prio_job *j)
 static const char *order(const struct dl_prio_config *c, struct dl_prio_job *j)
 {
 	static char buf[128];
-	dl_prioritize(c, j, N);
+	struct dl_prio_job sorted[N];
+	size_t *ord = dl_prioritize(c, j, N);
 	buf[0] = 0;
 	for (size_t i = 0; i < N; i++) {
-		if (j[i].rank != i + 1)
+		if (j[ord[i]].rank != i + 1) {
+			free(ord);
 			return "bad rank";
+		}
 		strcat(buf, i ? " " : "");
-		strcat(buf, j[i].id);
+		strcat(buf, j[ord[i]].id);
+		sorted[i] = j[ord[i]];
 	}
+	free(ord);
+	/* callers below look at the jobs best first */
+	memcpy(j, sorted, sizeof(sorted));
 	return buf;
 }
 
@@ -82,7 +89,8 @@ int main(void)
 	is_str(order(&c, j), "2 a 9 10 b x", "fifo with weights: heaviest first");
 	c.weights = 0;
 
-	/* MLFQ on GPU-seconds [1000, 10000]: Q0 {10:0, x:100, b:400}, Q1 {a:4800, 9:8000, 2:10000->Q2} */
+	/* MLFQ on GPU-seconds [1000, 10000]: Q0 {10:0, x:100, b:400}, Q1 {a:4800, 9:8000,
+	 * 2:10000->Q2} */
 	struct dl_mlfq m;
 	double lim[] = {1000, 10000};
 	ok(dl_mlfq_init(&m, 3, lim, 2, 0, &err) == 0, "mlfq");
@@ -93,7 +101,8 @@ int main(void)
 	is_int(j[5].queue, 2, "10000 GPU-s is in Q2");
 	is_int(j[3].queue, 1, "4800 GPU-s is in Q1");
 	dl_mlfq_release(&m);
-	/* starvation N = 2: job 2 ran 5000 s and waited 9000 < 10000: stays; job 9 ran 4000 waited 300 */
+	/* starvation N = 2: job 2 ran 5000 s and waited 9000 < 10000: stays; job 9 ran 4000 waited
+	 * 300 */
 	ok(dl_mlfq_init(&m, 3, lim, 2, 1.5, &err) == 0, "mlfq with starvation 1.5");
 	setup(j);
 	is_str(order(&c, j), "10 b x 2 a 9", "waited 9000 >= 1.5 x 5000: back to Q0");
@@ -142,7 +151,10 @@ int main(void)
 	ok(dl_mlfq_init(&m, 2, lim, 1, 0, &err) == 0, "2 queues");
 	c.policy = DL_POLICY_SRTF;
 	c.mlfq = &m;
-	ok(dl_prio_check(&c, &err) < 0 && strstr(err.msg, "no queues"), "srtf + queues: %s",
+	ok(dl_prio_check(&c, &err) == 0, "srtf + queues is fine");
+	ok(dl_prio_needs(&c) & DL_NEED_EXECUTED, "srtf with queues reads executed");
+	c.policy = DL_POLICY_FTF;
+	ok(dl_prio_check(&c, &err) < 0 && strstr(err.msg, "no queues"), "ftf + queues: %s",
 	   err.msg);
 	dl_mlfq_release(&m);
 	c.mlfq = NULL;
