@@ -52,8 +52,10 @@ static const struct dl_opt sim_opts[] = {
 	 "tiresias-gittins: GPU-time samples (column duration); default: the trace"},
 	{O_DELTA, "delta", "S", "tiresias-gittins: service quantum in GPU-seconds (default 3250)"},
 	{O_QUANTUM, "quantum", "S", "las: re-evaluate priorities every S seconds (default 300)"},
-	{O_CKPT, "checkpoint-cost", "S", "seconds a preempted job saves, holding its GPUs (default 5)"},
-	{O_RESTORE, "restore-cost", "S", "seconds a resumed job runs without progress (default 10)"},
+	{O_CKPT, "checkpoint-cost", "S",
+	 "seconds a preempted job saves, holding its GPUs (default 5)"},
+	{O_RESTORE, "restore-cost", "S",
+	 "seconds a resumed job runs without progress (default 10)"},
 	{O_PROFILES, "profiles", "FILE", "model profiles (from profile) for placement slowdown"},
 	{O_ANY_TYPE, "any-type", NULL, "ignore the trace's gpu_type column: jobs run on any type"},
 	{0, NULL, NULL, NULL},
@@ -95,7 +97,8 @@ static int run_compat(struct dl_ctx *ctx, const struct sim_args *a)
 	if (strcmp(a->compat, "tiresias"))
 		return dl_usage_error(ctx, "unknown --compat value '%s' (tiresias)", a->compat);
 	if (!a->policy)
-		return dl_usage_error(ctx, "--compat tiresias needs --policy (a Tiresias schedule)");
+		return dl_usage_error(ctx,
+				      "--compat tiresias needs --policy (a Tiresias schedule)");
 	o.schedule = a->policy;
 	o.scheme = a->place ? a->place : "yarn";
 	if (dl_tiresias_check_schedule(o.schedule, &needs_gittins, &err) < 0)
@@ -104,14 +107,16 @@ static int run_compat(struct dl_ctx *ctx, const struct sim_args *a)
 		return dl_usage_error(ctx, "unknown Tiresias scheme '%s' (count, yarn)", o.scheme);
 	if (a->events)
 		return dl_usage_error(ctx, "--events is not available with --compat tiresias");
-	if (a->set_queues || a->thresholds || a->starvation > 0 || a->set_quantum ||
-	    a->set_ckpt || a->set_restore || a->profiles || a->any_type || a->set_seed)
-		return dl_usage_error(ctx, "with --compat tiresias the schedule name sets the "
-					   "policy; only --cluster, --place, --distribution, --delta "
-					   "and --timeline apply");
+	if (a->set_queues || a->thresholds || a->starvation > 0 || a->set_quantum || a->set_ckpt ||
+	    a->set_restore || a->profiles || a->any_type || a->set_seed)
+		return dl_usage_error(ctx,
+				      "with --compat tiresias the schedule name sets the "
+				      "policy; only --cluster, --place, --distribution, --delta "
+				      "and --timeline apply");
 	if (needs_gittins && !a->distribution)
-		return dl_usage_error(ctx, "--policy %s needs --distribution (the reference reads "
-					   "yarn-gput1000.csv)",
+		return dl_usage_error(ctx,
+				      "--policy %s needs --distribution (the reference reads "
+				      "yarn-gput1000.csv)",
 				      a->policy);
 	dl_tiresias_spec_default(&spec);
 	if (a->cluster && dl_tiresias_spec_load(a->cluster, &spec, &err) < 0)
@@ -156,8 +161,9 @@ static int run_compat(struct dl_ctx *ctx, const struct sim_args *a)
 	if (tw)
 		dl_writer_finish(tw);
 	if (st.unfinished)
-		dl_warn(ctx, "%zu of %zu jobs never finished (the reference stops when the cluster "
-			     "cannot run them)",
+		dl_warn(ctx,
+			"%zu of %zu jobs never finished (the reference stops when the cluster "
+			"cannot run them)",
 			st.unfinished, dl_tiresias_trace_njobs(t));
 	dl_info(ctx, "%zu jobs completed, %zu events", st.completed, st.events);
 done:
@@ -173,7 +179,6 @@ done:
 	dl_gittins_free(g);
 	return rc;
 }
-
 
 static void progress_cb(void *arg, size_t done, size_t total)
 {
@@ -194,8 +199,9 @@ static int run_native(struct dl_ctx *ctx, const struct sim_args *a)
 	const char *pname = a->policy ? a->policy : "tiresias-las";
 	const struct dl_sim_policy_ops *pol = dl_sim_policy_find(pname);
 	if (!pol)
-		return dl_usage_error(ctx, "unknown --policy '%s' (fifo, fifo-backfill, sjf, srtf, "
-					   "las, tiresias-las, tiresias-gittins)",
+		return dl_usage_error(ctx,
+				      "unknown --policy '%s' (fifo, fifo-backfill, sjf, srtf, "
+				      "las, tiresias-las, tiresias-gittins)",
 				      pname);
 	if (!a->cluster)
 		return dl_usage_error(ctx, "--cluster is required");
@@ -214,8 +220,9 @@ static int run_native(struct dl_ctx *ctx, const struct sim_args *a)
 	cfg.place.policy = DL_PLACE_CONSOLIDATE;
 	cfg.place.seed = a->seed;
 	if (a->place && dl_place_policy_parse(a->place, &cfg.place.policy) < 0)
-		return dl_usage_error(ctx, "unknown --place '%s' (first-fit, consolidate, spread, "
-					   "random, tiresias, gandiva, dally)",
+		return dl_usage_error(ctx,
+				      "unknown --place '%s' (first-fit, consolidate, spread, "
+				      "random, tiresias, gandiva, dally)",
 				      a->place);
 	cfg.any_type = a->any_type;
 	cfg.checkpoint_cost = a->ckpt;
@@ -237,8 +244,9 @@ static int run_native(struct dl_ctx *ctx, const struct sim_args *a)
 				k = nlimits + 1;
 		} else {
 			if (k > DL_MLFQ_TIRESIAS_QUEUES) {
-				return dl_usage_error(ctx, "--queues %zu needs --thresholds (%zu limits)",
-						      k, k - 1);
+				return dl_usage_error(
+					ctx, "--queues %zu needs --thresholds (%zu limits)", k,
+					k - 1);
 			}
 			nlimits = k - 1;
 			limits = xcalloc(k, sizeof(*limits));
@@ -277,7 +285,8 @@ static int run_native(struct dl_ctx *ctx, const struct sim_args *a)
 	}
 	if (!strcmp(pname, "tiresias-gittins")) {
 		if (a->distribution) {
-			g = dl_gittins_load(a->distribution, NULL, a->delta, DL_GITTINS_EXACT, &err);
+			g = dl_gittins_load(a->distribution, NULL, a->delta, DL_GITTINS_EXACT,
+					    &err);
 		} else {
 			/* learned from the trace: every job's GPU-seconds */
 			double *v = xcalloc(js.n ? js.n : 1, sizeof(*v));

@@ -37,9 +37,9 @@ struct dl_sim {
 	struct dl_placer *placer;
 	struct dl_netcost nc;
 	unsigned char *occ; /* jobs per GPU (packing) */
-	int *gpubuf;        /* scratch, one per GPU */
-	void *pst;          /* the policy's state */
-	int *gpumem;        /* backing store of every job's gpu array */
+	int *gpubuf;	    /* scratch, one per GPU */
+	void *pst;	    /* the policy's state */
+	int *gpumem;	    /* backing store of every job's gpu array */
 	size_t running, queued;
 	int total_gpus;
 	/* timeline de-duplication */
@@ -100,8 +100,8 @@ static struct event heap_pop(struct dl_sim *s)
 
 enum { EC_TIME, EC_JOB, EC_EVENT, EC_GPUS, EC_PLACEMENT, EC_DETAIL, EC_N };
 
-static void emit(struct dl_sim *s, const struct dl_sim_job *j, const char *what,
-		 const char *detail, int with_place)
+static void emit(struct dl_sim *s, const struct dl_sim_job *j, const char *what, const char *detail,
+		 int with_place)
 {
 	struct dl_writer *w = s->cfg->events;
 	if (!w)
@@ -161,9 +161,9 @@ enum {
 };
 
 static const char *const result_cols[RC_N] = {
-	"id",	       "submit",      "gpus",	     "duration", "start",
-	"end",	       "jct",	      "queue_delay", "run_time", "preemptions",
-	"migrations",  "tier",	      "slowdown",    "gpu_type", "policy",
+	"id",	      "submit", "gpus",	       "duration", "start",
+	"end",	      "jct",	"queue_delay", "run_time", "preemptions",
+	"migrations", "tier",	"slowdown",    "gpu_type", "policy",
 };
 
 static void result_row(struct dl_sim *s, const struct dl_sim_job *j)
@@ -420,8 +420,7 @@ void dl_sim_timer(struct dl_sim *s, double at, size_t job, int kind, uint64_t st
 	heap_push(s, (struct event){at, EV_TIMER, kind, job, stamp, 0});
 }
 
-void dl_sim_note(struct dl_sim *s, const struct dl_sim_job *j, const char *what,
-		 const char *detail)
+void dl_sim_note(struct dl_sim *s, const struct dl_sim_job *j, const char *what, const char *detail)
 {
 	emit(s, j, what, detail, 0);
 }
@@ -471,8 +470,9 @@ static void arrive(struct dl_sim *s, struct dl_sim_job *j)
 		return;
 	}
 	if (j->gpus > type_gpus_of(s, j->type)) {
-		reject(s, j, j->type == DL_ANY_TYPE ? "needs more GPUs than the cluster has"
-						    : "needs more GPUs of its type than the cluster has");
+		reject(s, j,
+		       j->type == DL_ANY_TYPE ? "needs more GPUs than the cluster has"
+					      : "needs more GPUs of its type than the cluster has");
 		return;
 	}
 	s->cfg->policy->arrive(s->pst, s, j);
@@ -491,8 +491,8 @@ static void set_columns(const struct dl_sim_config *cfg)
 	if (cfg->results)
 		dl_writer_set_columns(cfg->results, result_cols, RC_N);
 	if (cfg->events) {
-		static const char *const ec[EC_N] = {"time", "job", "event", "gpus", "placement",
-						     "detail"};
+		static const char *const ec[EC_N] = {"time", "job",	  "event",
+						     "gpus", "placement", "detail"};
 		dl_writer_set_columns(cfg->events, ec, EC_N);
 	}
 	if (cfg->timeline) {
@@ -532,8 +532,9 @@ int dl_sim_run(const struct dl_sim_config *cfg, struct dl_sim_stats *st, struct 
 		j->share = 1;
 		j->start = -1;
 		if (cfg->models)
-			j->model = dj->model && *dj->model ? dl_net_models_find(cfg->models, dj->model)
-							   : NULL;
+			j->model = dj->model && *dj->model
+					   ? dl_net_models_find(cfg->models, dj->model)
+					   : NULL;
 		if (cfg->models && !j->model)
 			j->model = dl_net_models_default(cfg->models);
 	}

@@ -40,7 +40,10 @@ struct dl_oset {
 	size_t count;
 };
 
-#define DL_OSET_INIT {DL_ONIL, 0}
+#define DL_OSET_INIT       \
+	{                  \
+		DL_ONIL, 0 \
+	}
 
 void dl_opool_init(struct dl_opool *pool, size_t njobs);
 void dl_opool_release(struct dl_opool *pool);

@@ -54,11 +54,11 @@ struct prio {
 	 * classes' first elements and jobs too large are never walked over.
 	 */
 	size_t ncls;
-	int *cls_gpus; /* GPUs of each class, ascending */
-	int *cls_of;   /* [gpus] -> class, for gpus <= maxg */
+	int *cls_gpus;	      /* GPUs of each class, ascending */
+	int *cls_of;	      /* [gpus] -> class, for gpus <= maxg */
 	struct dl_oset *pend; /* [q * ncls + class] */
-	size_t *qcount;       /* waiting jobs per queue */
-	size_t *cur;          /* per class: walk cursor */
+	size_t *qcount;	      /* waiting jobs per queue */
+	size_t *cur;	      /* per class: walk cursor */
 	struct dl_oset *run;
 	int64_t *run_gpus;
 	uint64_t seq;
@@ -346,7 +346,8 @@ static size_t walk_best(struct prio *P, int cap, size_t *cls)
 		if (cap >= 0 && P->cls_gpus[c] > cap)
 			break; /* classes are ascending */
 		size_t i = P->cur[c];
-		if (i != DL_ONIL && (best == DL_ONIL || dl_okey_less(&P->pool.n[i], &P->pool.n[best]))) {
+		if (i != DL_ONIL &&
+		    (best == DL_ONIL || dl_okey_less(&P->pool.n[i], &P->pool.n[best]))) {
 			best = i;
 			*cls = c;
 		}
@@ -515,7 +516,7 @@ static int preemptive_pass(struct prio *P, struct dl_sim *s)
 			if (r == nr && i == DL_ONIL)
 				break;
 			if (r < nr && (i == DL_ONIL || !pend_before_run(P, s, i, P->rbuf[r],
-									   P->rkey[P->rbuf[r]]))) {
+									P->rkey[P->rbuf[r]]))) {
 				struct dl_sim_job *j = dl_sim_job(s, P->rbuf[r]);
 				if (j->gpus <= cap) {
 					P->keep[P->rbuf[r]] = 1;
@@ -562,11 +563,11 @@ static void on_schedule(void *st, struct dl_sim *s)
 	}
 }
 
-#define POLICY(fn, k)                                                                      \
-	static void *create_##fn(struct dl_sim *s, const struct dl_sim_params *p,        \
-				 struct dl_err *err)                                      \
-	{                                                                                  \
-		return create(s, p, k, err);                                               \
+#define POLICY(fn, k)                                                             \
+	static void *create_##fn(struct dl_sim *s, const struct dl_sim_params *p, \
+				 struct dl_err *err)                              \
+	{                                                                         \
+		return create(s, p, k, err);                                      \
 	}
 
 POLICY(fifo, P_FIFO)
@@ -577,10 +578,10 @@ POLICY(las, P_LAS)
 POLICY(tlas, P_TLAS)
 POLICY(tgittins, P_TGITTINS)
 
-#define OPS(fn, nm, sum)                                                                   \
-	static const struct dl_sim_policy_ops ops_##fn = {                                 \
-		nm, sum, create_##fn, destroy, on_arrive, on_saved, on_finish, on_timer,   \
-		on_schedule,                                                               \
+#define OPS(fn, nm, sum)                                                  \
+	static const struct dl_sim_policy_ops ops_##fn = {                \
+		nm,	  sum,	     create_##fn, destroy,     on_arrive, \
+		on_saved, on_finish, on_timer,	  on_schedule,            \
 	};
 
 OPS(fifo, "fifo", "submit order, head-of-line blocking, no preemption")

@@ -63,9 +63,9 @@
 
 enum dl_sim_state {
 	DL_SJ_FUTURE = 0, /* not submitted yet */
-	DL_SJ_QUEUED,     /* waiting for GPUs */
-	DL_SJ_RUNNING,    /* holding GPUs (making progress unless restoring) */
-	DL_SJ_SAVING,     /* preempted, writing its checkpoint, still holding GPUs */
+	DL_SJ_QUEUED,	  /* waiting for GPUs */
+	DL_SJ_RUNNING,	  /* holding GPUs (making progress unless restoring) */
+	DL_SJ_SAVING,	  /* preempted, writing its checkpoint, still holding GPUs */
 	DL_SJ_DONE,
 	DL_SJ_REJECTED, /* can never run on this cluster; left out of the results */
 };
@@ -73,26 +73,26 @@ enum dl_sim_state {
 struct dl_sim_job {
 	/* from the trace; read-only */
 	const struct dl_job *job;
-	size_t idx;   /* position in submit order (ties: input order) */
-	int gpus;     /* gang size */
-	int type;     /* required GPU type index, or DL_ANY_TYPE */
+	size_t idx; /* position in submit order (ties: input order) */
+	int gpus;   /* gang size */
+	int type;   /* required GPU type index, or DL_ANY_TYPE */
 	double submit, duration;
 	const struct dl_net_model *model;
 
 	/* engine state; read-only to policies (dl_sim_sync first for the service) */
 	enum dl_sim_state state;
-	double since;         /* the counters below are exact as of this time */
+	double since;	      /* the counters below are exact as of this time */
 	double work_left;     /* reference-GPU seconds still to do */
 	double executed;      /* wall seconds running (restores included) */
 	double attained;      /* GPU-seconds running: the 2D service of Tiresias */
-	double waited;        /* seconds queued */
-	double rate;          /* work per second while running and not restoring */
-	double share;         /* policy-set speed fraction, 1 by default */
+	double waited;	      /* seconds queued */
+	double rate;	      /* work per second while running and not restoring */
+	double share;	      /* policy-set speed fraction, 1 by default */
 	double restore_until; /* no progress before this time */
 	double start, end;    /* first start (-1 before), completion */
 	int preemptions, migrations, starts;
 	uint64_t version; /* bumped on every change of state or rate */
-	int *gpu;         /* the GPUs held (global indices), ngpu of them */
+	int *gpu;	  /* the GPUs held (global indices), ngpu of them */
 	int ngpu;
 	enum dl_tier tier;
 	int gpu_type; /* type index of the slowest GPU held */
@@ -111,9 +111,9 @@ struct dl_mlfq;
 
 /* Parameters from the command line that policies may use. */
 struct dl_sim_params {
-	const struct dl_mlfq *mlfq;       /* tiresias-*: queues, limits, starvation */
+	const struct dl_mlfq *mlfq;	  /* tiresias-*: queues, limits, starvation */
 	const struct dl_gittins *gittins; /* tiresias-gittins: index of attained GPU-seconds */
-	double quantum;                   /* las: re-evaluation period (seconds) */
+	double quantum;			  /* las: re-evaluation period (seconds) */
 };
 
 struct dl_sim_policy_ops {
@@ -157,10 +157,10 @@ int dl_sim_free_gpus(const struct dl_sim *s);
 void dl_sim_sync(struct dl_sim *s, struct dl_sim_job *j);
 
 struct dl_sim_how {
-	int type;         /* restrict to a GPU type index, or DL_ANY_TYPE (default) */
-	const int *gpus;  /* explicit GPUs (global indices), or NULL for the placer */
-	int shared;       /* with explicit GPUs: they may be held by other jobs (packing) */
-	double share;     /* speed fraction (0 means 1) */
+	int type;	 /* restrict to a GPU type index, or DL_ANY_TYPE (default) */
+	const int *gpus; /* explicit GPUs (global indices), or NULL for the placer */
+	int shared;	 /* with explicit GPUs: they may be held by other jobs (packing) */
+	double share;	 /* speed fraction (0 means 1) */
 };
 
 /*

@@ -43,9 +43,9 @@ struct dl_sim_config {
 
 struct dl_sim_stats {
 	size_t jobs, completed, rejected;
-	size_t events;         /* events delivered (heap pops + arrivals) */
-	size_t passes;         /* scheduling passes */
-	double makespan;       /* last completion - first submit */
+	size_t events;		    /* events delivered (heap pops + arrivals) */
+	size_t passes;		    /* scheduling passes */
+	double makespan;	    /* last completion - first submit */
 	const char *first_rejected; /* id of the first rejected job (borrowed from jobs) */
 	const char *reject_reason;
 };

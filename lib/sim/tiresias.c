@@ -98,7 +98,8 @@ int dl_tiresias_spec_load(const char *path, struct dl_tiresias_spec *s, struct d
 	if (got < 0)
 		goto fail;
 	if (got == 0) {
-		dl_err_at(err, dl_reader_name(r), 0, "no data row (a cluster_spec has exactly one)");
+		dl_err_at(err, dl_reader_name(r), 0,
+			  "no data row (a cluster_spec has exactly one)");
 		goto fail;
 	}
 	int64_t v[5];
@@ -106,8 +107,8 @@ int dl_tiresias_spec_load(const char *path, struct dl_tiresias_spec *s, struct d
 		if (dl_field_int64(r, &row, col[k], &v[k], err) < 0)
 			goto fail;
 		if (v[k] < 1) {
-			dl_err_at(err, dl_reader_name(r), row.line, "bad %s value '%s': must be >= 1",
-				  names[k], row.f[col[k]]);
+			dl_err_at(err, dl_reader_name(r), row.line,
+				  "bad %s value '%s': must be >= 1", names[k], row.f[col[k]]);
 			goto fail;
 		}
 	}
@@ -198,7 +199,8 @@ struct dl_tiresias_trace *dl_tiresias_trace_load(const char *path, enum dl_in_fo
 		}
 		if (dl_parse_double(row.f[c_dur], &d) < 0 || !(d >= 1.0) || d > 9e15) {
 			dl_err_at(err, dl_reader_name(r), row.line,
-				  "bad duration value '%s': must be at least 1 second", row.f[c_dur]);
+				  "bad duration value '%s': must be at least 1 second",
+				  row.f[c_dur]);
 			got = -1;
 			break;
 		}
@@ -221,7 +223,7 @@ struct dl_tiresias_trace *dl_tiresias_trace_load(const char *path, enum dl_in_fo
 			size_t i = lo, k = mid, o = lo;
 			while (i < mid && k < hi)
 				tmp[o++] = t->jobs[k].submit < t->jobs[i].submit ? t->jobs[k++]
-										: t->jobs[i++];
+										 : t->jobs[i++];
 			while (i < mid)
 				tmp[o++] = t->jobs[i++];
 			while (k < hi)
@@ -424,7 +426,8 @@ static int place(struct tcluster *c, struct tjob *j)
 	}
 	for (int64_t s = 0; s < c->s.num_switch; s++) {
 		size_t first = (size_t)(s * c->s.num_node_p_switch);
-		if (j->gpus > c->s.num_gpu_p_node ? yarn_cross(c, j, first) : yarn_single(c, j, first))
+		if (j->gpus > c->s.num_gpu_p_node ? yarn_cross(c, j, first)
+						  : yarn_single(c, j, first))
 			return 1;
 	}
 	return 0;
@@ -518,7 +521,8 @@ static void checkpoint(struct run *r, int64_t t)
 		done += s == TS_END;
 	}
 	struct dl_writer *w = r->cw;
-	int64_t v[9] = {t, idle_node, busy_node, busy_node, idle_gpu, busy_gpu, pend, running, done};
+	int64_t v[9] = {t,	  idle_node, busy_node, busy_node, idle_gpu,
+			busy_gpu, pend,	     running,	done};
 	for (size_t k = 0; k < 9; k++)
 		dl_writer_int(w, k, v[k]);
 	dl_writer_end_row(w);
@@ -712,7 +716,7 @@ static void loop_shortest(struct run *r)
 	struct endev *ends = NULL;
 	size_t nends = 0, endalloc = 0;
 	size_t *tmp = xcalloc(r->t->n + 1, sizeof(*tmp));
-	jcmp cmp = r->sc.loop == L_SJF ? by_gpus
+	jcmp cmp = r->sc.loop == L_SJF	      ? by_gpus
 		   : r->sc.loop == L_SHORTEST ? by_remaining
 					      : by_remaining_gpu;
 	evq_init(&q, r->t);
@@ -910,7 +914,8 @@ static void loop_dlas(struct run *r)
 					j->q++;
 				}
 				if (r->sc.gittins)
-					j->rank = r->o->gittins_index(r->o->gittins_arg, (double)jgt);
+					j->rank =
+						r->o->gittins_index(r->o->gittins_arg, (double)jgt);
 			} else if (j->status == TS_PENDING) {
 				int64_t d = t - j->last_check;
 				j->last_check = t;
@@ -928,7 +933,8 @@ static void loop_dlas(struct run *r)
 				}
 				if (r->sc.gittins) {
 					int64_t jgt = gt ? j->exec * j->gpus : j->exec;
-					j->rank = r->o->gittins_index(r->o->gittins_arg, (double)jgt);
+					j->rank =
+						r->o->gittins_index(r->o->gittins_arg, (double)jgt);
 				}
 			}
 		}
@@ -997,12 +1003,13 @@ static void loop_dlas(struct run *r)
 			int64_t jump = T_MAX;
 			if (j->status == TS_RUNNING) {
 				if (j->q < NQ - 1)
-					jump = gt ? t + floordiv(queue_limit[j->q] - j->exec, j->gpus)
+					jump = gt ? t + floordiv(queue_limit[j->q] - j->exec,
+								 j->gpus)
 						  : t + queue_limit[j->q] - j->exec;
 			} else if (j->status == TS_PENDING) {
 				if (N > 0 && j->q > 0 && j->total_exec != 0 && j->exec > 0) {
-					int64_t diff =
-						(int64_t)((double)j->exec * N - (double)j->last_pending);
+					int64_t diff = (int64_t)((double)j->exec * N -
+								 (double)j->last_pending);
 					if (diff > 0)
 						jump = t + diff;
 				}
@@ -1039,11 +1046,11 @@ int dl_tiresias_run(struct dl_tiresias_trace *t, const struct dl_tiresias_spec *
 	if (parse_schedule(opts->schedule, &r.sc) < 0)
 		return dl_tiresias_check_schedule(opts->schedule, NULL, err);
 	if (strcmp(opts->scheme, "count") && strcmp(opts->scheme, "yarn"))
-		return dl_err_set(err, DL_EXIT_USAGE,
-				  "unknown Tiresias scheme '%s' (count, yarn)", opts->scheme);
+		return dl_err_set(err, DL_EXIT_USAGE, "unknown Tiresias scheme '%s' (count, yarn)",
+				  opts->scheme);
 	if (r.sc.gittins && !opts->gittins_index)
-		return dl_err_set(err, DL_EXIT_USAGE,
-				  "schedule '%s' needs a job-size distribution", opts->schedule);
+		return dl_err_set(err, DL_EXIT_USAGE, "schedule '%s' needs a job-size distribution",
+				  opts->schedule);
 	r.t = t;
 	r.o = opts;
 	r.jw = jobs;
@@ -1059,17 +1066,16 @@ int dl_tiresias_run(struct dl_tiresias_trace *t, const struct dl_tiresias_spec *
 	for (int64_t i = 0; i < r.c.num_node; i++)
 		r.c.nodes[i] = (struct tnode){spec->num_gpu_p_node, spec->num_cpu_p_node,
 					      (double)spec->mem_p_node};
-	static const char *const jcols[] = {"time",	      "job_id",	   "num_gpu",
-					    "submit_time",    "start_time", "end_time",
-					    "executed_time",  "JCT",	   "duration",
-					    "pending_time",   "preempt",   "resume",
-					    "promote"};
+	static const char *const jcols[] = {
+		"time",	    "job_id",	     "num_gpu", "submit_time", "start_time",
+		"end_time", "executed_time", "JCT",	"duration",    "pending_time",
+		"preempt",  "resume",	     "promote"};
 	for (size_t k = 0; k < DL_ARRAY_SIZE(jcols); k++)
 		if (r.c.count || strcmp(jcols[k], "resume"))
 			dl_writer_add_column(jobs, jcols[k]);
 	if (cluster) {
-		static const char *const ccols[] = {"time",	 "idle_node",   "busy_node",
-						    "full_node", "idle_gpu",    "busy_gpu",
+		static const char *const ccols[] = {"time",	   "idle_node",	  "busy_node",
+						    "full_node",   "idle_gpu",	  "busy_gpu",
 						    "pending_job", "running_job", "completed_job"};
 		for (size_t k = 0; k < DL_ARRAY_SIZE(ccols); k++)
 			dl_writer_add_column(cluster, ccols[k]);

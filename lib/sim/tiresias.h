@@ -65,9 +65,10 @@ struct dl_tiresias_opts {
 };
 
 struct dl_tiresias_stats {
-	size_t completed; /* rows written to job.csv */
-	size_t unfinished; /* jobs the reference would never finish (cluster too small, yarn leak) */
-	size_t events;    /* events processed (= cluster.csv rows) */
+	size_t completed;  /* rows written to job.csv */
+	size_t unfinished; /* jobs the reference would never finish (cluster too small, yarn leak)
+			    */
+	size_t events;	   /* events processed (= cluster.csv rows) */
 };
 
 /* 0 if the schedule name is supported; else -1 with a usage error */

@@ -34,14 +34,15 @@ static void test_oset(void)
 			in[i] = 0;
 		} else {
 			/* few distinct k0 values so ties go to k1 and k2 */
-			dl_oset_insert(&pool, &s, i, (double)((x >> 4) % 7), (double)((x >> 12) % 3),
-				       i);
+			dl_oset_insert(&pool, &s, i, (double)((x >> 4) % 7),
+				       (double)((x >> 12) % 3), i);
 			in[i] = 1;
 		}
 		if (step % 997)
 			continue;
 		size_t n = 0, prev = DL_ONIL;
-		for (size_t k = dl_oset_first(&pool, &s); k != DL_ONIL; k = dl_oset_next(&pool, k)) {
+		for (size_t k = dl_oset_first(&pool, &s); k != DL_ONIL;
+		     k = dl_oset_next(&pool, k)) {
 			if (prev != DL_ONIL && cmp_key(&pool.n[prev], &pool.n[k]) >= 0)
 				bad_order++;
 			if (!in[k])
@@ -142,7 +143,8 @@ static void sc_schedule(void *st, struct dl_sim *s)
 	ok(dl_sim_start(s, dl_sim_job(s, 1), &how) == DL_PLACED, "packing: first on GPU 2");
 	ok(dl_sim_start(s, dl_sim_job(s, 3), &how) == DL_PLACED, "packing: second on GPU 2");
 	how.shared = 0;
-	ok(dl_sim_start(s, dl_sim_job(s, 2), &how) == DL_WAIT, "unshared start on a held GPU waits");
+	ok(dl_sim_start(s, dl_sim_job(s, 2), &how) == DL_WAIT,
+	   "unshared start on a held GPU waits");
 	ok(dl_sim_start(s, dl_sim_job(s, 2), NULL) == DL_PLACED, "placer start");
 	is_int(dl_sim_free_gpus(s), 8 - 4, "a shared GPU is taken once");
 	dl_sim_timer(s, 10, 0, K_MIGRATE, 0);
@@ -150,8 +152,8 @@ static void sc_schedule(void *st, struct dl_sim *s)
 }
 
 static const struct dl_sim_policy_ops script_ops = {
-	"script", "test", sc_create, sc_destroy, sc_arrive, sc_saved, sc_finish, sc_timer,
-	sc_schedule,
+	"script", "test",    sc_create, sc_destroy,  sc_arrive,
+	sc_saved, sc_finish, sc_timer,	sc_schedule,
 };
 
 static void test_interface(void)
