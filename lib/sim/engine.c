@@ -115,9 +115,13 @@ static void emit(struct dl_sim *s, const struct dl_sim_job *j, const char *what,
 		dl_placement_format(s->cfg->cluster, j->gpu, j->ngpu, &sb);
 		dl_writer_str(w, EC_PLACEMENT, sb.buf);
 		sb_release(&sb);
+	} else {
+		dl_writer_null(w, EC_PLACEMENT);
 	}
 	if (detail)
 		dl_writer_str(w, EC_DETAIL, detail);
+	else
+		dl_writer_null(w, EC_DETAIL);
 	dl_writer_end_row(w);
 }
 
@@ -636,10 +640,22 @@ int dl_sim_run(const struct dl_sim_config *cfg, struct dl_sim_stats *st, struct 
 		if (!s->nheap && next >= s->njobs)
 			break;
 	}
-	/* jobs left queued with nothing running or coming can never start */
-	for (size_t i = 0; i < s->njobs; i++)
-		if (s->jobs[i].state == DL_SJ_QUEUED)
-			reject(s, &s->jobs[i], "never placed (fragmentation or policy)");
+	/*
+	 * Jobs left queued with nothing running or coming can never start; jobs
+	 * left running have no completion event (a policy set a zero share).
+	 */
+	for (size_t i = 0; i < s->njobs; i++) {
+		struct dl_sim_job *j = &s->jobs[i];
+		if (j->state == DL_SJ_QUEUED) {
+			reject(s, j, "never placed (fragmentation or policy)");
+		} else if (j->state == DL_SJ_RUNNING) {
+			release_gpus(s, j);
+			s->running--;
+			j->state = DL_SJ_QUEUED;
+			s->queued++;
+			reject(s, j, "never finished (the policy left it at zero speed)");
+		}
+	}
 	if (cfg->progress && (s->last_progress != st->completed || !st->completed))
 		cfg->progress(cfg->progress_arg, st->completed, s->njobs);
 out:

@@ -44,6 +44,22 @@
  * tier (cluster/netcost.h; 1 when placed as consolidated as possible), share
  * what the policy set (1 by default). `duration` in the trace is the work.
  *
+ * Recipes for the policies still to come (each uses only the calls above):
+ *   Gandiva time slicing: keep more jobs than GPUs "resident"; at every slice
+ *     end (a job-less timer) preempt the running set and start the next one,
+ *     or, for suspend/resume inside one GPU set, start jobs on the same
+ *     explicit GPUs with shared = 1 and give each share = 1 / jobs in the set.
+ *   Gandiva packing and migration: start a job on GPUs another job holds
+ *     (shared = 1) and dl_sim_set_share() both to their interference factor;
+ *     when the profile says the pair hurts, dl_sim_migrate() one of them.
+ *   Gavel and Themis rounds/leases: a job-less timer every round; at each,
+ *     compute the allocation (lib/policy allocate), then preempt the jobs that
+ *     lose their lease and start the winners with how.type set to the GPU
+ *     type the allocation gave them (heterogeneity; speed follows the type).
+ *   Dally delay scheduling: when dl_sim_start() returns DL_WAIT because the
+ *     placer's timers say "not yet" (place.h, policy dally), set a timer for
+ *     the instant the next tier opens (dl_place_dally_timers()) and retry.
+ *
  * Ownership: the engine owns every struct dl_sim_job (pointers stay valid for
  * the whole run) and the GPU arrays inside; policies may read any field and
  * write only the fields marked "policy". A policy's own state is created by
