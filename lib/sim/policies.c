@@ -13,7 +13,12 @@
  *   tiresias-gittins  2D-Gittins: the same queues, inside a queue by the
  *                     Gittins index of the attained GPU-seconds
  *
- * All preemptive policies share one pass. The order is a list of queues;
+ * srtf and las keep their running jobs ordered by a key that is constant
+ * while they run (see run_add) and, while the best waiting job does not fit,
+ * preempt the worst running job if it ranks below, one at a time: a pass
+ * costs O(log n) per job it starts or preempts.
+ *
+ * The MLFQ policies share another pass. The order is a list of queues;
  * inside a queue, running jobs come before waiting ones (a waiting job never
  * preempts a job of its own queue, as in Tiresias), waiting jobs by key.
  * The pass walks that order counting GPUs (the cluster as if empty) and
@@ -21,8 +26,10 @@
  * jobs left out are preempted and waiting jobs kept are started through the
  * placement policy. The walk is only done when a waiting job outranks some
  * running job; otherwise waiting jobs just fill free GPUs. A queue whose
- * running jobs all fit is skipped as a whole, so a pass costs the waiting
- * jobs it looks at plus the running jobs of at most one queue.
+ * running jobs all fit is skipped as a whole, and in the queue where they
+ * stop fitting the latest starters are the victims, so a pass costs the
+ * jobs it starts or preempts. Waiting jobs are kept per GPU count, so jobs
+ * too large for the room left are never walked over.
  *
  * MLFQ events are exact: a running job is demoted at the instant its
  * attained GPU-seconds reach its queue's limit (a timer at
@@ -65,8 +72,6 @@ struct prio {
 	int maxg;
 	/* scratch */
 	size_t *buf, *rbuf;
-	double *rkey;
-	unsigned char *keep;
 	double next_tick;
 };
 
@@ -118,8 +123,6 @@ static void *create(struct dl_sim *s, const struct dl_sim_params *p, enum pkind 
 	P->run_gpus = xcalloc(P->nq, sizeof(*P->run_gpus));
 	P->buf = xcalloc(n + 1, sizeof(*P->buf));
 	P->rbuf = xcalloc(n + 1, sizeof(*P->rbuf));
-	P->rkey = xcalloc(n + 1, sizeof(*P->rkey));
-	P->keep = xcalloc(n + 1, 1);
 	P->next_tick = -1;
 	return P;
 }
@@ -137,8 +140,6 @@ static void destroy(void *st)
 	free(P->run_gpus);
 	free(P->buf);
 	free(P->rbuf);
-	free(P->rkey);
-	free(P->keep);
 	free(P);
 }
 
@@ -224,9 +225,23 @@ static void set_promote_timer(struct prio *P, struct dl_sim *s, struct dl_sim_jo
 	dl_sim_timer(s, t, j->idx, T_PROMOTE, j->version);
 }
 
+/*
+ * Running jobs are ordered by a key that does not change while they run:
+ * MLFQ: start order; las: executed - now (executed grows one second per
+ * second for every running job); srtf: the projected finish time (the order
+ * of remaining work when all run at the same speed; otherwise "finishes
+ * last" is preempted first).
+ */
 static void run_add(struct prio *P, struct dl_sim *s, struct dl_sim_job *j)
 {
-	dl_oset_insert(&P->pool, &P->run[j->queue], j->idx, 0, 0, P->seq++);
+	double k0 = 0, now = dl_sim_now(s);
+	if (P->kind == P_LAS) {
+		k0 = j->executed - now;
+	} else if (P->kind == P_SRTF) {
+		double from = j->restore_until > now ? j->restore_until : now;
+		k0 = from + j->work_left / j->rate;
+	}
+	dl_oset_insert(&P->pool, &P->run[j->queue], j->idx, k0, j->submit, P->seq++);
 	P->run_gpus[j->queue] += j->gpus;
 	if (P->mlfq) {
 		j->pkey = j->attained;
@@ -386,22 +401,6 @@ static void fill(struct prio *P, struct dl_sim *s)
 	}
 }
 
-/* the current key of a running job in the one-queue preemptive policies */
-static double run_key(struct prio *P, struct dl_sim *s, struct dl_sim_job *j)
-{
-	dl_sim_sync(s, j);
-	return P->kind == P_SRTF ? j->work_left : j->executed;
-}
-
-static int cmp_rkey(const void *a, const void *b, void *arg)
-{
-	const struct prio *P = arg;
-	size_t x = *(const size_t *)a, y = *(const size_t *)b;
-	if (P->rkey[x] != P->rkey[y])
-		return P->rkey[x] < P->rkey[y] ? -1 : 1;
-	return (x > y) - (x < y); /* idx follows submit order */
-}
-
 /* is waiting job i (its set key) ahead of running job r with current key rk? */
 static int pend_before_run(struct prio *P, struct dl_sim *s, size_t i, size_t r, double rk)
 {
@@ -414,6 +413,49 @@ static int pend_before_run(struct prio *P, struct dl_sim *s, size_t i, size_t r,
 	return i < r;
 }
 
+/* the current key of a running job of srtf or las, comparable with waiting keys */
+static double run_cur_key(struct prio *P, struct dl_sim *s, size_t r)
+{
+	struct dl_sim_job *j = dl_sim_job(s, r);
+	if (P->kind == P_LAS)
+		return P->pool.n[r].k0 + dl_sim_now(s);
+	dl_sim_sync(s, j);
+	return j->work_left;
+}
+
+/*
+ * srtf and las: while the best waiting job does not fit, preempt the worst
+ * running job if it ranks below it, one at a time. Returns 1 when the best
+ * waiting job is waiting for checkpoints to finish (then nothing else may
+ * take those GPUs), 0 to let fill() start what fits.
+ */
+static int one_queue_pass(struct prio *P, struct dl_sim *s)
+{
+	const int total = dl_sim_total_gpus(s);
+	size_t c;
+	for (;;) {
+		if (!P->qcount[0])
+			return 0;
+		walk_begin(P, 0);
+		size_t i = walk_best(P, -1, &c);
+		struct dl_sim_job *j = dl_sim_job(s, i);
+		if (j->gpus <= dl_sim_free_gpus(s)) {
+			if (try_start(P, s, j) == 0)
+				return 0; /* no room where it may go: let others fill */
+			continue;
+		}
+		/* GPUs free now plus those being checkpointed */
+		if (j->gpus <= total - (int)P->run_gpus[0])
+			return 1;
+		size_t w = dl_oset_last(&P->pool, &P->run[0]);
+		if (w == DL_ONIL || !pend_before_run(P, s, i, w, run_cur_key(P, s, w)))
+			return 0;
+		struct dl_sim_job *v = dl_sim_job(s, w);
+		run_del(P, s, v);
+		dl_sim_preempt(s, v);
+	}
+}
+
 /*
  * The preemptive pass. Returns 1 when it walked the order (then it has also
  * started what it chose, and nothing else may start: GPUs still being saved
@@ -422,6 +464,8 @@ static int pend_before_run(struct prio *P, struct dl_sim *s, size_t i, size_t r,
  */
 static int preemptive_pass(struct prio *P, struct dl_sim *s)
 {
+	if (!P->mlfq)
+		return one_queue_pass(P, s);
 	const int total = dl_sim_total_gpus(s);
 	size_t first_q = P->nq, c;
 	/* first start the best waiting jobs while they fit in free GPUs */
@@ -440,34 +484,16 @@ static int preemptive_pass(struct prio *P, struct dl_sim *s)
 		if (j->gpus > dl_sim_free_gpus(s) || try_start(P, s, j) == 0)
 			break; /* (a rejected job is gone: look again) */
 	}
-	size_t nr = 0;
-	if (P->mlfq) {
-		/* a waiting job outranks a running one only if it is in a higher queue */
-		int lower_running = 0;
-		for (size_t q = first_q + 1; q < P->nq; q++)
-			lower_running |= P->run[q].count > 0;
-		if (!lower_running)
-			return 0;
-	} else {
-		/* gather running jobs with their current keys, best first */
-		for (size_t i = dl_oset_first(&P->pool, &P->run[0]); i != DL_ONIL;
-		     i = dl_oset_next(&P->pool, i)) {
-			P->rkey[i] = run_key(P, s, dl_sim_job(s, i));
-			P->rbuf[nr++] = i;
-		}
-		if (!nr)
-			return 0;
-		qsort_r(P->rbuf, nr, sizeof(*P->rbuf), cmp_rkey, P);
-		walk_begin(P, 0);
-		size_t best = walk_best(P, -1, &c);
-		size_t worst = P->rbuf[nr - 1];
-		if (!pend_before_run(P, s, best, worst, P->rkey[worst]))
-			return 0;
-	}
+	/* a waiting job outranks a running one only if it is in a higher queue */
+	int lower_running = 0;
+	for (size_t q = first_q + 1; q < P->nq; q++)
+		lower_running |= P->run[q].count > 0;
+	if (!lower_running)
+		return 0;
 	/* walk the order counting GPUs; running jobs that do not fit become victims */
 	int cap = total;
 	size_t nstart = 0, nvict = 0;
-	if (P->mlfq) {
+	{
 		size_t q = 0;
 		for (; q < P->nq && cap > 0; q++) {
 			if (P->run_gpus[q] <= cap) {
@@ -507,34 +533,6 @@ static int preemptive_pass(struct prio *P, struct dl_sim *s)
 			for (size_t i = dl_oset_first(&P->pool, &P->run[q]); i != DL_ONIL;
 			     i = dl_oset_next(&P->pool, i))
 				P->rbuf[nvict++] = i;
-	} else {
-		/* merge the sorted running jobs with the waiting jobs that fit */
-		size_t r = 0;
-		walk_begin(P, 0);
-		while (cap > 0) {
-			size_t i = walk_best(P, cap, &c);
-			if (r == nr && i == DL_ONIL)
-				break;
-			if (r < nr && (i == DL_ONIL || !pend_before_run(P, s, i, P->rbuf[r],
-									P->rkey[P->rbuf[r]]))) {
-				struct dl_sim_job *j = dl_sim_job(s, P->rbuf[r]);
-				if (j->gpus <= cap) {
-					P->keep[P->rbuf[r]] = 1;
-					cap -= j->gpus;
-				}
-				r++;
-			} else {
-				P->buf[nstart++] = i;
-				cap -= dl_sim_job(s, i)->gpus;
-				walk_skip(P, c);
-			}
-		}
-		for (size_t k = 0; k < nr; k++) {
-			size_t x = P->rbuf[k];
-			if (!P->keep[x])
-				P->rbuf[nvict++] = x; /* nvict <= k: in place */
-			P->keep[x] = 0;
-		}
 	}
 	/* preempt the victims, lowest priority first */
 	for (size_t k = nvict; k-- > 0;) {
