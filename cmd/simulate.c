@@ -3,9 +3,6 @@
 #include <string.h>
 
 #include "cmd.h"
-#include <math.h>
-#include <unistd.h>
-
 #include "cluster/netcost.h"
 #include "policy/gittins.h"
 #include "policy/mlfq.h"
@@ -113,6 +110,8 @@ static int run_compat(struct dl_ctx *ctx, const struct sim_args *a)
 				      "with --compat tiresias the schedule name sets the "
 				      "policy; only --cluster, --place, --distribution, --delta "
 				      "and --timeline apply");
+	if (a->set_delta && !(a->delta > 0))
+		return dl_usage_error(ctx, "--delta must be > 0");
 	if (needs_gittins && !a->distribution)
 		return dl_usage_error(ctx,
 				      "--policy %s needs --distribution (the reference reads "
