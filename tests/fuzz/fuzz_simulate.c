@@ -71,7 +71,7 @@ static void native(const char *path)
 		return;
 	}
 	for (size_t i = 0; i < js.n; i++)
-		if (js.jobs[i].submit > 1e6 || js.jobs[i].duration > 1e5 ||
+		if (js.jobs[i].submit > 1e6 || js.jobs[i].duration > 1e4 ||
 		    js.jobs[i].duration < 1e-3) {
 			dl_jobset_free(&js); /* keep runs short */
 			return;
@@ -100,7 +100,7 @@ static void native(const char *path)
 		cfg.jobs = &js;
 		cfg.policy = pols[k];
 		cfg.params.mlfq = &m;
-		cfg.params.quantum = 50;
+		cfg.params.quantum = 500;
 		cfg.place = (struct dl_place_opts)DL_PLACE_OPTS_INIT;
 		cfg.place.policy = (enum dl_place_policy)(k % DL_PLACE_NPOLICIES);
 		cfg.models = &models;
