@@ -85,3 +85,10 @@ run simulate_help 0 "dl simulate --help"
 # --any-type: the trace's gpu_type is ignored, so 'odd' (tpu) runs too
 run simulate_any_type 0 "dl simulate --cluster 1x1x8 --policy fifo --any-type '$S/reject.csv'"
 expect simulate_any_type_runs 'grep -q "^odd," out && grep -q "1 of 4 jobs can never run" err'
+# --profiles overrides the built-in model: an insensitive vgg16 is not slowed down by spread
+run simulate_profiles 0 "dl simulate --cluster 1x2x8 --place spread --policy fifo \
+	--profiles '$S/profiles_insensitive.csv' '$S/spread.csv'"
+expect simulate_profiles_no_slowdown 'awk -F, "NR==2{exit !(\$6 == 100 && \$12 == \"rack\" && \$13 == 1)}" out'
+printf 'model,bytes,skew_rr,sensitivity\nvgg16,1,1,zz\n' > badprof.csv
+run simulate_profiles_bad 1 "dl simulate --cluster 1x2x8 --profiles badprof.csv '$S/spread.csv'"
+expect simulate_profiles_bad_line 'grep -q "badprof.csv:2:" err'
