@@ -241,7 +241,8 @@ static void run_add(struct prio *P, struct dl_sim *s, struct dl_sim_job *j)
 		double from = j->restore_until > now ? j->restore_until : now;
 		k0 = from + j->work_left / j->rate;
 	}
-	dl_oset_insert(&P->pool, &P->run[j->queue], j->idx, k0, j->submit, P->seq++);
+	double k1 = P->mlfq ? 0 : j->submit;
+	dl_oset_insert(&P->pool, &P->run[j->queue], j->idx, k0, k1, P->seq++);
 	P->run_gpus[j->queue] += j->gpus;
 	if (P->mlfq) {
 		j->pkey = j->attained;
