@@ -426,7 +426,8 @@ static double run_cur_key(struct prio *P, struct dl_sim *s, size_t r)
 
 /*
  * srtf and las: while the best waiting job does not fit, preempt the worst
- * running job if it ranks below it, one at a time. Returns 1 when the best
+ * running jobs it outranks, as few as make room for it (none if they cannot).
+ * Returns 1 when the best
  * waiting job is waiting for checkpoints to finish (then nothing else may
  * take those GPUs), 0 to let fill() start what fits.
  */
@@ -446,14 +447,28 @@ static int one_queue_pass(struct prio *P, struct dl_sim *s)
 			continue;
 		}
 		/* GPUs free now plus those being checkpointed */
-		if (j->gpus <= total - (int)P->run_gpus[0])
+		int soon = total - (int)P->run_gpus[0];
+		if (j->gpus <= soon)
 			return 1;
-		size_t w = dl_oset_last(&P->pool, &P->run[0]);
-		if (w == DL_ONIL || !pend_before_run(P, s, i, w, run_cur_key(P, s, w)))
+		/*
+		 * Preempt only if the running jobs it outranks, worst first, free
+		 * enough for it: a victim that would not make room would just be
+		 * restarted by fill(), over and over.
+		 */
+		size_t w = dl_oset_last(&P->pool, &P->run[0]), nv = 0;
+		while (w != DL_ONIL && soon < j->gpus &&
+		       pend_before_run(P, s, i, w, run_cur_key(P, s, w))) {
+			P->rbuf[nv++] = w;
+			soon += dl_sim_job(s, w)->gpus;
+			w = dl_oset_prev(&P->pool, w);
+		}
+		if (soon < j->gpus)
 			return 0;
-		struct dl_sim_job *v = dl_sim_job(s, w);
-		run_del(P, s, v);
-		dl_sim_preempt(s, v);
+		for (size_t k = 0; k < nv; k++) {
+			struct dl_sim_job *v = dl_sim_job(s, P->rbuf[k]);
+			run_del(P, s, v);
+			dl_sim_preempt(s, v);
+		}
 	}
 }
 

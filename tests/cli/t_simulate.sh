@@ -92,3 +92,14 @@ expect simulate_profiles_no_slowdown 'awk -F, "NR==2{exit !(\$6 == 100 && \$12 =
 printf 'model,bytes,skew_rr,sensitivity\nvgg16,1,1,zz\n' > badprof.csv
 run simulate_profiles_bad 1 "dl simulate --cluster 1x2x8 --profiles badprof.csv '$S/spread.csv'"
 expect simulate_profiles_bad_line 'grep -q "badprof.csv:2:" err'
+# free preemption (zero costs) must settle: the reference's 60-job trace on 8 GPUs,
+# where a wide job once made srtf preempt and restart the same jobs forever
+dl trace import --from tiresias "$TESTDATA/tiresias/60_job.csv" > t60.csv 2>/dev/null
+for p in srtf las tiresias-las tiresias-gittins; do
+	run "simulate_free_preemption_$p" 0 "dl simulate --cluster 1x1x8 --policy $p $Z t60.csv > r60.csv"
+	expect "simulate_free_preemption_${p}_rows" '[ "$(wc -l < r60.csv)" -eq 61 ]'
+done
+# with the reference's costs (none), native fifo on its cluster gives its avg JCT
+dl simulate --cluster "$TESTDATA/tiresias/n2g4_custom.csv" --policy fifo --place first-fit \
+	$Z t60.csv > f60.csv 2>/dev/null
+expect simulate_fifo_matches_reference 'awk -F, "NR>1{s+=\$7; n++} END{exit !(n==60 && s/n > 1556.47 && s/n < 1556.49)}" f60.csv'

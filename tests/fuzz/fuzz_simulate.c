@@ -110,8 +110,11 @@ static void native(const char *path)
 		cfg.events = e;
 		cfg.timeline = t;
 		struct dl_sim_stats st;
-		if (dl_sim_run(&cfg, &st, &err) == 0 && st.completed + st.rejected != js.n)
+		/* built-in policies always settle: a failed run is a bug */
+		if (dl_sim_run(&cfg, &st, &err) < 0 || st.completed + st.rejected != js.n) {
+			fprintf(stderr, "%s: %s\n", pols[k]->name, err.msg);
 			abort();
+		}
 		dl_writer_free(r);
 		dl_writer_free(e);
 		dl_writer_free(t);
