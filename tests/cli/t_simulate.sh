@@ -103,3 +103,14 @@ done
 dl simulate --cluster "$TESTDATA/tiresias/n2g4_custom.csv" --policy fifo --place first-fit \
 	$Z t60.csv > f60.csv 2>/dev/null
 expect simulate_fifo_matches_reference 'awk -F, "NR>1{s+=\$7; n++} END{exit !(n==60 && s/n > 1556.47 && s/n < 1556.49)}" f60.csv'
+# On one 8-GPU node with free preemption, the native engine starts and ends every job of
+# the reference's 60-job trace exactly when the reference simulator does (GPU counting
+# there, one node here): fifo = fifo, fifo-backfill = fjf, tiresias-las = dlas-gpu.
+for pair in fifo:fifo fifo-backfill:fjf tiresias-las:dlas-gpu; do
+	nat=${pair%%:*} ref=${pair#*:}
+	dl simulate --cluster 1x1x8 --policy "$nat" $Z t60.csv 2>/dev/null |
+		awk -F, 'NR>1{print $1","$5","$6}' | sort -t, -k1n > nat.txt
+	tr -d '\r' < "$TESTDATA/tiresias/reference/n2g4_custom-count-$ref.job.csv" |
+		awk -F, 'NR>1{print $2","$5","$6}' | sort -t, -k1n > ref.txt
+	expect "simulate_native_${nat}_is_reference_$ref" 'cmp -s nat.txt ref.txt && [ "$(wc -l < ref.txt)" -eq 60 ]'
+done
