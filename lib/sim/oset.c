@@ -1,0 +1,174 @@
+/* oset.c: treaps with parent links (see oset.h) */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/common.h"
+#include "sim/oset.h"
+
+static uint64_t mix(uint64_t x)
+{
+	x += 0x9e3779b97f4a7c15ULL;
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+	return x ^ (x >> 31);
+}
+
+void dl_opool_init(struct dl_opool *pool, size_t njobs)
+{
+	pool->cap = njobs;
+	pool->n = xcalloc(njobs ? njobs : 1, sizeof(*pool->n));
+	for (size_t i = 0; i < njobs; i++) {
+		pool->n[i].l = pool->n[i].r = pool->n[i].p = DL_ONIL;
+		pool->n[i].pri = mix(i);
+	}
+}
+
+void dl_opool_release(struct dl_opool *pool)
+{
+	free(pool->n);
+	pool->n = NULL;
+	pool->cap = 0;
+}
+
+int dl_okey_less(const struct dl_onode *a, const struct dl_onode *b)
+{
+	if (a->k0 != b->k0)
+		return a->k0 < b->k0;
+	if (a->k1 != b->k1)
+		return a->k1 < b->k1;
+	return a->k2 < b->k2;
+}
+
+/* make child x of parent link point to y */
+static void replace_child(struct dl_opool *pool, struct dl_oset *s, size_t parent, size_t x,
+			  size_t y)
+{
+	if (parent == DL_ONIL)
+		s->root = y;
+	else if (pool->n[parent].l == x)
+		pool->n[parent].l = y;
+	else
+		pool->n[parent].r = y;
+	if (y != DL_ONIL)
+		pool->n[y].p = parent;
+}
+
+static void rotate_up(struct dl_opool *pool, struct dl_oset *s, size_t x)
+{
+	struct dl_onode *N = pool->n;
+	size_t p = N[x].p, g = N[p].p;
+	if (N[p].l == x) {
+		size_t b = N[x].r;
+		N[p].l = b;
+		if (b != DL_ONIL)
+			N[b].p = p;
+		N[x].r = p;
+	} else {
+		size_t b = N[x].l;
+		N[p].r = b;
+		if (b != DL_ONIL)
+			N[b].p = p;
+		N[x].l = p;
+	}
+	N[p].p = x;
+	replace_child(pool, s, g, p, x);
+}
+
+void dl_oset_insert(struct dl_opool *pool, struct dl_oset *s, size_t i, double k0, double k1,
+		    uint64_t k2)
+{
+	struct dl_onode *N = pool->n;
+	N[i].k0 = k0;
+	N[i].k1 = k1;
+	N[i].k2 = k2;
+	N[i].l = N[i].r = N[i].p = DL_ONIL;
+	N[i].in = 1;
+	s->count++;
+	if (s->root == DL_ONIL) {
+		s->root = i;
+		return;
+	}
+	size_t cur = s->root;
+	for (;;) {
+		size_t *next = dl_okey_less(&N[i], &N[cur]) ? &N[cur].l : &N[cur].r;
+		if (*next == DL_ONIL) {
+			*next = i;
+			N[i].p = cur;
+			break;
+		}
+		cur = *next;
+	}
+	while (N[i].p != DL_ONIL && N[N[i].p].pri < N[i].pri)
+		rotate_up(pool, s, i);
+}
+
+void dl_oset_erase(struct dl_opool *pool, struct dl_oset *s, size_t i)
+{
+	struct dl_onode *N = pool->n;
+	if (!N[i].in)
+		return;
+	/* rotate i down until it has at most one child */
+	while (N[i].l != DL_ONIL && N[i].r != DL_ONIL) {
+		size_t c = N[N[i].l].pri > N[N[i].r].pri ? N[i].l : N[i].r;
+		rotate_up(pool, s, c);
+	}
+	size_t child = N[i].l != DL_ONIL ? N[i].l : N[i].r;
+	replace_child(pool, s, N[i].p, i, child);
+	N[i].l = N[i].r = N[i].p = DL_ONIL;
+	N[i].in = 0;
+	s->count--;
+}
+
+size_t dl_oset_first(const struct dl_opool *pool, const struct dl_oset *s)
+{
+	size_t x = s->root;
+	if (x == DL_ONIL)
+		return x;
+	while (pool->n[x].l != DL_ONIL)
+		x = pool->n[x].l;
+	return x;
+}
+
+size_t dl_oset_last(const struct dl_opool *pool, const struct dl_oset *s)
+{
+	size_t x = s->root;
+	if (x == DL_ONIL)
+		return x;
+	while (pool->n[x].r != DL_ONIL)
+		x = pool->n[x].r;
+	return x;
+}
+
+size_t dl_oset_next(const struct dl_opool *pool, size_t x)
+{
+	const struct dl_onode *N = pool->n;
+	if (N[x].r != DL_ONIL) {
+		x = N[x].r;
+		while (N[x].l != DL_ONIL)
+			x = N[x].l;
+		return x;
+	}
+	size_t p = N[x].p;
+	while (p != DL_ONIL && N[p].r == x) {
+		x = p;
+		p = N[p].p;
+	}
+	return p;
+}
+
+size_t dl_oset_prev(const struct dl_opool *pool, size_t x)
+{
+	const struct dl_onode *N = pool->n;
+	if (N[x].l != DL_ONIL) {
+		x = N[x].l;
+		while (N[x].r != DL_ONIL)
+			x = N[x].r;
+		return x;
+	}
+	size_t p = N[x].p;
+	while (p != DL_ONIL && N[p].l == x) {
+		x = p;
+		p = N[p].p;
+	}
+	return p;
+}

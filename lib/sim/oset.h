@@ -1,0 +1,65 @@
+/*
+ * oset.h: ordered sets of job indices (intrusive treaps) for the policies.
+ *
+ * A policy keeps its queues as ordered sets: insert, erase, first, last,
+ * next and prev are O(log n) expected, and walking a set in order costs
+ * O(1) amortised per step, so a scheduling pass pays only for the jobs it
+ * looks at. Keys are (k0, k1, k2), compared in that order (k2 is a unique
+ * sequence number, so the order is total and reproducible).
+ *
+ * All sets of a run share one struct dl_opool sized for the jobs; each job
+ * is in at most one set at a time (its node lives in the pool). Treap
+ * priorities come from a hash of the job index: same input, same shape.
+ *
+ * Ownership: dl_opool_init allocates the node arrays; dl_opool_release frees
+ * them. A struct dl_oset is two words and owns nothing.
+ */
+#ifndef DL_SIM_OSET_H
+#define DL_SIM_OSET_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define DL_ONIL SIZE_MAX
+
+struct dl_onode {
+	size_t l, r, p;
+	uint64_t pri;
+	double k0, k1;
+	uint64_t k2;
+	int in; /* in a set */
+};
+
+struct dl_opool {
+	struct dl_onode *n;
+	size_t cap;
+};
+
+struct dl_oset {
+	size_t root;
+	size_t count;
+};
+
+#define DL_OSET_INIT       \
+	{                  \
+		DL_ONIL, 0 \
+	}
+
+void dl_opool_init(struct dl_opool *pool, size_t njobs);
+void dl_opool_release(struct dl_opool *pool);
+
+void dl_oset_insert(struct dl_opool *pool, struct dl_oset *s, size_t i, double k0, double k1,
+		    uint64_t k2);
+void dl_oset_erase(struct dl_opool *pool, struct dl_oset *s, size_t i);
+static inline int dl_oset_has(const struct dl_opool *pool, size_t i)
+{
+	return pool->n[i].in;
+}
+size_t dl_oset_first(const struct dl_opool *pool, const struct dl_oset *s);
+size_t dl_oset_last(const struct dl_opool *pool, const struct dl_oset *s);
+size_t dl_oset_next(const struct dl_opool *pool, size_t i);
+size_t dl_oset_prev(const struct dl_opool *pool, size_t i);
+/* is a before b in key order? */
+int dl_okey_less(const struct dl_onode *a, const struct dl_onode *b);
+
+#endif

@@ -1,0 +1,625 @@
+/*
+ * policies.c: the queueing policies of the native engine (policy.h).
+ *
+ *   fifo              submit order, head-of-line: nothing starts past a job
+ *                     that cannot start; never preempts
+ *   fifo-backfill     submit order, jobs that do not fit are skipped
+ *   sjf               shortest duration first (oracle), backfill, no preemption
+ *   srtf              shortest remaining work first (oracle), preemptive
+ *   las               least executed seconds first, preemptive, re-evaluated
+ *                     at every event and every --quantum seconds
+ *   tiresias-las      2D-LAS: MLFQ on attained GPU-seconds (--queues,
+ *                     --thresholds, --starvation), FIFO inside a queue
+ *   tiresias-gittins  2D-Gittins: the same queues, inside a queue by the
+ *                     Gittins index of the attained GPU-seconds
+ *
+ * srtf and las keep their running jobs ordered by a key that is constant
+ * while they run (see run_add) and, while the best waiting job does not fit,
+ * preempt the worst running job if it ranks below, one at a time: a pass
+ * costs O(log n) per job it starts or preempts.
+ *
+ * The MLFQ policies share another pass. The order is a list of queues;
+ * inside a queue, running jobs come before waiting ones (a waiting job never
+ * preempts a job of its own queue, as in Tiresias), waiting jobs by key.
+ * The pass walks that order counting GPUs (the cluster as if empty) and
+ * keeps the jobs that fit (skipping those that do not: backfill); running
+ * jobs left out are preempted and waiting jobs kept are started through the
+ * placement policy. The walk is only done when a waiting job outranks some
+ * running job; otherwise waiting jobs just fill free GPUs. A queue whose
+ * running jobs all fit is skipped as a whole, and in the queue where they
+ * stop fitting the latest starters are the victims, so a pass costs the
+ * jobs it starts or preempts. Waiting jobs are kept per GPU count, so jobs
+ * too large for the room left are never walked over.
+ *
+ * MLFQ events are exact: a running job is demoted at the instant its
+ * attained GPU-seconds reach its queue's limit (a timer at
+ * now + (limit - service) / gpus), a waiting job is promoted to Q0 when it
+ * has waited --starvation times the seconds it ran since its last promotion.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "policy/gittins.h"
+#include "policy/mlfq.h"
+#include "sim/oset.h"
+#include "sim/policy.h"
+
+enum pkind { P_FIFO, P_BACKFILL, P_SJF, P_SRTF, P_LAS, P_TLAS, P_TGITTINS };
+
+enum { T_DEMOTE = 1, T_PROMOTE = 2, T_TICK = 3 };
+
+struct prio {
+	enum pkind kind;
+	int preemptive, strict, mlfq;
+	const struct dl_sim_params *p;
+	size_t nq;
+	struct dl_opool pool;
+	/*
+	 * Waiting jobs: one ordered set per (queue, GPU-count class), so that
+	 * "the best waiting job that fits in c GPUs" is a minimum over the
+	 * classes' first elements and jobs too large are never walked over.
+	 */
+	size_t ncls;
+	int *cls_gpus;	      /* GPUs of each class, ascending */
+	int *cls_of;	      /* [gpus] -> class, for gpus <= maxg */
+	struct dl_oset *pend; /* [q * ncls + class] */
+	size_t *qcount;	      /* waiting jobs per queue */
+	size_t *cur;	      /* per class: walk cursor */
+	struct dl_oset *run;
+	int64_t *run_gpus;
+	uint64_t seq;
+	int maxg;
+	/* scratch */
+	size_t *buf, *rbuf;
+	double next_tick;
+};
+
+static void *create(struct dl_sim *s, const struct dl_sim_params *p, enum pkind kind,
+		    struct dl_err *err)
+{
+	struct prio *P = xcalloc(1, sizeof(*P));
+	size_t n = dl_sim_njobs(s);
+	P->kind = kind;
+	P->p = p;
+	P->preemptive = kind >= P_SRTF;
+	P->strict = kind == P_FIFO;
+	P->mlfq = kind == P_TLAS || kind == P_TGITTINS;
+	if (P->mlfq && !p->mlfq) {
+		free(P);
+		dl_err_set(err, DL_EXIT_USAGE, "internal: MLFQ parameters missing");
+		return NULL;
+	}
+	if (kind == P_TGITTINS && !p->gittins) {
+		free(P);
+		dl_err_set(err, DL_EXIT_USAGE, "tiresias-gittins needs a job-size distribution");
+		return NULL;
+	}
+	P->nq = P->mlfq ? p->mlfq->nqueues : 1;
+	dl_opool_init(&P->pool, n);
+	P->maxg = dl_sim_total_gpus(s);
+	P->cls_of = xcalloc((size_t)P->maxg + 2, sizeof(*P->cls_of));
+	for (size_t i = 0; i < n; i++) {
+		int g = dl_sim_job(s, i)->gpus;
+		if (g <= P->maxg)
+			P->cls_of[g] = 1;
+	}
+	P->cls_gpus = xcalloc((size_t)P->maxg + 2, sizeof(*P->cls_gpus));
+	for (int g = 1; g <= P->maxg; g++)
+		if (P->cls_of[g]) {
+			P->cls_gpus[P->ncls] = g;
+			P->cls_of[g] = (int)P->ncls++;
+		}
+	if (!P->ncls)
+		P->ncls = 1;
+	P->pend = xcalloc(P->nq * P->ncls, sizeof(*P->pend));
+	for (size_t k = 0; k < P->nq * P->ncls; k++)
+		P->pend[k] = (struct dl_oset)DL_OSET_INIT;
+	P->qcount = xcalloc(P->nq, sizeof(*P->qcount));
+	P->cur = xcalloc(P->ncls, sizeof(*P->cur));
+	P->run = xcalloc(P->nq, sizeof(*P->run));
+	for (size_t q = 0; q < P->nq; q++)
+		P->run[q] = (struct dl_oset)DL_OSET_INIT;
+	P->run_gpus = xcalloc(P->nq, sizeof(*P->run_gpus));
+	P->buf = xcalloc(n + 1, sizeof(*P->buf));
+	P->rbuf = xcalloc(n + 1, sizeof(*P->rbuf));
+	P->next_tick = -1;
+	return P;
+}
+
+static void destroy(void *st)
+{
+	struct prio *P = st;
+	dl_opool_release(&P->pool);
+	free(P->pend);
+	free(P->qcount);
+	free(P->cur);
+	free(P->cls_gpus);
+	free(P->cls_of);
+	free(P->run);
+	free(P->run_gpus);
+	free(P->buf);
+	free(P->rbuf);
+	free(P);
+}
+
+/* ---- keys ---- */
+
+/* the key of a waiting job inside its queue (smaller first) */
+static void pend_key(struct prio *P, struct dl_sim_job *j, double *k0, double *k1)
+{
+	switch (P->kind) {
+	case P_FIFO:
+	case P_BACKFILL:
+		*k0 = j->submit;
+		*k1 = 0;
+		break;
+	case P_SJF:
+		*k0 = j->duration;
+		*k1 = j->submit;
+		break;
+	case P_SRTF:
+		*k0 = j->work_left;
+		*k1 = j->submit;
+		break;
+	case P_LAS:
+		*k0 = j->executed;
+		*k1 = j->submit;
+		break;
+	case P_TLAS:
+		*k0 = (double)j->pseq; /* the order it entered the queue */
+		*k1 = 0;
+		break;
+	case P_TGITTINS:
+		*k0 = -dl_gittins_index(P->p->gittins, j->pservice);
+		*k1 = j->submit;
+		break;
+	}
+}
+
+static void pend_add(struct prio *P, struct dl_sim_job *j)
+{
+	double k0 = 0, k1 = 0;
+	pend_key(P, j, &k0, &k1);
+	dl_oset_insert(&P->pool, &P->pend[(size_t)j->queue * P->ncls + (size_t)P->cls_of[j->gpus]],
+		       j->idx, k0, k1, j->idx);
+	P->qcount[j->queue]++;
+}
+
+static void pend_del(struct prio *P, struct dl_sim_job *j)
+{
+	dl_oset_erase(&P->pool, &P->pend[(size_t)j->queue * P->ncls + (size_t)P->cls_of[j->gpus]],
+		      j->idx);
+	P->qcount[j->queue]--;
+}
+
+/* ---- MLFQ service accounting (pservice: GPU-seconds in this epoch) ---- */
+
+static void account(struct dl_sim *s, struct dl_sim_job *j)
+{
+	dl_sim_sync(s, j);
+	j->pservice += j->attained - j->pkey;
+	j->pexec += j->executed - j->pwait;
+	j->pkey = j->attained;
+	j->pwait = j->executed;
+}
+
+static void set_demote_timer(struct prio *P, struct dl_sim *s, struct dl_sim_job *j)
+{
+	if (!P->mlfq || (size_t)j->queue + 1 >= P->nq)
+		return;
+	double lim = dl_mlfq_limit(P->p->mlfq, (size_t)j->queue);
+	double t = dl_sim_now(s) + (lim - j->pservice) / j->gpus;
+	dl_sim_timer(s, t, j->idx, T_DEMOTE, j->version);
+}
+
+static void set_promote_timer(struct prio *P, struct dl_sim *s, struct dl_sim_job *j)
+{
+	if (!P->mlfq || j->queue == 0)
+		return;
+	double lim = dl_mlfq_starve_limit(P->p->mlfq, j->pexec);
+	if (!isfinite(lim))
+		return;
+	/* waited since it last ran: j->waited - pwait (pwait holds waited at re-queue) */
+	double t = dl_sim_now(s) + lim - (j->waited - j->pwait);
+	dl_sim_timer(s, t, j->idx, T_PROMOTE, j->version);
+}
+
+/*
+ * Running jobs are ordered by a key that does not change while they run:
+ * MLFQ: start order; las: executed - now (executed grows one second per
+ * second for every running job); srtf: the projected finish time (the order
+ * of remaining work when all run at the same speed; otherwise "finishes
+ * last" is preempted first).
+ */
+static void run_add(struct prio *P, struct dl_sim *s, struct dl_sim_job *j)
+{
+	double k0 = 0, now = dl_sim_now(s);
+	if (P->kind == P_LAS) {
+		k0 = j->executed - now;
+	} else if (P->kind == P_SRTF) {
+		double from = j->restore_until > now ? j->restore_until : now;
+		k0 = from + j->work_left / j->rate;
+	}
+	double k1 = P->mlfq ? 0 : j->submit;
+	dl_oset_insert(&P->pool, &P->run[j->queue], j->idx, k0, k1, P->seq++);
+	P->run_gpus[j->queue] += j->gpus;
+	if (P->mlfq) {
+		j->pkey = j->attained;
+		j->pwait = j->executed;
+		set_demote_timer(P, s, j);
+	}
+}
+
+static void run_del(struct prio *P, struct dl_sim *s, struct dl_sim_job *j)
+{
+	if (P->mlfq)
+		account(s, j);
+	dl_oset_erase(&P->pool, &P->run[j->queue], j->idx);
+	P->run_gpus[j->queue] -= j->gpus;
+}
+
+/* ---- callbacks ---- */
+
+static void on_arrive(void *st, struct dl_sim *s, struct dl_sim_job *j)
+{
+	struct prio *P = st;
+	(void)s;
+	j->queue = 0;
+	j->pseq = P->seq++;
+	j->pservice = j->pexec = 0;
+	pend_add(P, j);
+}
+
+static void on_saved(void *st, struct dl_sim *s, struct dl_sim_job *j)
+{
+	struct prio *P = st;
+	/* it keeps its place in its queue (its entry order); waiting starts now */
+	j->pwait = j->waited;
+	pend_add(P, j);
+	set_promote_timer(P, s, j);
+}
+
+static void on_finish(void *st, struct dl_sim *s, struct dl_sim_job *j)
+{
+	struct prio *P = st;
+	dl_oset_erase(&P->pool, &P->run[j->queue], j->idx);
+	P->run_gpus[j->queue] -= j->gpus;
+	(void)s;
+}
+
+static int on_timer(void *st, struct dl_sim *s, size_t ji, int kind, uint64_t stamp)
+{
+	struct prio *P = st;
+	if (kind == T_TICK) {
+		P->next_tick = -1;
+		return 1;
+	}
+	struct dl_sim_job *j = dl_sim_job(s, ji);
+	if (stamp != j->version)
+		return 0;
+	if (kind == T_DEMOTE && j->state == DL_SJ_RUNNING) {
+		account(s, j);
+		double lim = dl_mlfq_limit(P->p->mlfq, (size_t)j->queue);
+		if (j->pservice < lim * (1 - 1e-12) - 1e-9) { /* rounding: not there yet */
+			set_demote_timer(P, s, j);
+			return 0;
+		}
+		run_del(P, s, j);
+		j->queue++;
+		char d[16];
+		snprintf(d, sizeof(d), "Q%d", j->queue);
+		dl_sim_note(s, j, "demote", d);
+		run_add(P, s, j);
+		return 1;
+	} else if (kind == T_PROMOTE && j->state == DL_SJ_QUEUED && j->queue > 0) {
+		dl_sim_sync(s, j);
+		if (!dl_mlfq_starving(P->p->mlfq, (size_t)j->queue, j->pexec,
+				      j->waited - j->pwait + 1e-9)) {
+			set_promote_timer(P, s, j);
+			return 0;
+		}
+		pend_del(P, j);
+		j->queue = 0;
+		j->pseq = P->seq++;
+		j->pservice = j->pexec = 0;
+		dl_sim_note(s, j, "promote", "Q0");
+		pend_add(P, j);
+		return 1;
+	}
+	return 0;
+}
+
+/* try to start waiting job j: 1 started, 0 still waiting, -1 rejected (gone) */
+static int try_start(struct prio *P, struct dl_sim *s, struct dl_sim_job *j)
+{
+	pend_del(P, j);
+	enum dl_decision d = dl_sim_start(s, j, NULL);
+	if (d == DL_PLACED) {
+		run_add(P, s, j);
+		return 1;
+	}
+	if (d == DL_WAIT) {
+		pend_add(P, j);
+		return 0;
+	}
+	return -1;
+}
+
+/* ---- walking the waiting jobs of one queue in key order ---- */
+
+static void walk_begin(struct prio *P, size_t q)
+{
+	for (size_t c = 0; c < P->ncls; c++)
+		P->cur[c] = dl_oset_first(&P->pool, &P->pend[q * P->ncls + c]);
+}
+
+/* the next waiting job (in key order) of at most cap GPUs (any size if cap < 0) */
+static size_t walk_best(struct prio *P, int cap, size_t *cls)
+{
+	size_t best = DL_ONIL;
+	for (size_t c = 0; c < P->ncls; c++) {
+		if (cap >= 0 && P->cls_gpus[c] > cap)
+			break; /* classes are ascending */
+		size_t i = P->cur[c];
+		if (i != DL_ONIL &&
+		    (best == DL_ONIL || dl_okey_less(&P->pool.n[i], &P->pool.n[best]))) {
+			best = i;
+			*cls = c;
+		}
+	}
+	return best;
+}
+
+static void walk_skip(struct prio *P, size_t c)
+{
+	P->cur[c] = dl_oset_next(&P->pool, P->cur[c]);
+}
+
+/*
+ * Start waiting jobs into free GPUs, queue by queue, in key order, skipping
+ * those too large (strict: stop at the first that cannot start).
+ */
+static void fill(struct prio *P, struct dl_sim *s)
+{
+	for (size_t q = 0; q < P->nq; q++) {
+		if (!P->qcount[q])
+			continue;
+		walk_begin(P, q);
+		for (;;) {
+			int free_gpus = dl_sim_free_gpus(s);
+			if (free_gpus <= 0)
+				return;
+			size_t c = 0;
+			size_t i = walk_best(P, P->strict ? -1 : free_gpus, &c);
+			if (i == DL_ONIL)
+				break;
+			struct dl_sim_job *j = dl_sim_job(s, i);
+			walk_skip(P, c);
+			if ((j->gpus > free_gpus || try_start(P, s, j) == 0) && P->strict)
+				return;
+		}
+	}
+}
+
+/* is waiting job i (its set key) ahead of running job r with current key rk? */
+static int pend_before_run(struct prio *P, struct dl_sim *s, size_t i, size_t r, double rk)
+{
+	const struct dl_onode *n = &P->pool.n[i];
+	double rsub = dl_sim_job(s, r)->submit;
+	if (n->k0 != rk)
+		return n->k0 < rk;
+	if (n->k1 != rsub)
+		return n->k1 < rsub;
+	return i < r;
+}
+
+/* the current key of a running job of srtf or las, comparable with waiting keys */
+static double run_cur_key(struct prio *P, struct dl_sim *s, size_t r)
+{
+	struct dl_sim_job *j = dl_sim_job(s, r);
+	if (P->kind == P_LAS)
+		return P->pool.n[r].k0 + dl_sim_now(s);
+	dl_sim_sync(s, j);
+	return j->work_left;
+}
+
+/*
+ * srtf and las: while the best waiting job does not fit, preempt the worst
+ * running jobs it outranks, as few as make room for it (none if they cannot).
+ * Returns 1 when the best
+ * waiting job is waiting for checkpoints to finish (then nothing else may
+ * take those GPUs), 0 to let fill() start what fits.
+ */
+static int one_queue_pass(struct prio *P, struct dl_sim *s)
+{
+	const int total = dl_sim_total_gpus(s);
+	size_t c;
+	for (;;) {
+		if (!P->qcount[0])
+			return 0;
+		walk_begin(P, 0);
+		size_t i = walk_best(P, -1, &c);
+		struct dl_sim_job *j = dl_sim_job(s, i);
+		if (j->gpus <= dl_sim_free_gpus(s)) {
+			if (try_start(P, s, j) == 0)
+				return 0; /* no room where it may go: let others fill */
+			continue;
+		}
+		/* GPUs free now plus those being checkpointed */
+		int soon = total - (int)P->run_gpus[0];
+		if (j->gpus <= soon)
+			return 1;
+		/*
+		 * Preempt only if the running jobs it outranks, worst first, free
+		 * enough for it: a victim that would not make room would just be
+		 * restarted by fill(), over and over.
+		 */
+		size_t w = dl_oset_last(&P->pool, &P->run[0]), nv = 0;
+		while (w != DL_ONIL && soon < j->gpus &&
+		       pend_before_run(P, s, i, w, run_cur_key(P, s, w))) {
+			P->rbuf[nv++] = w;
+			soon += dl_sim_job(s, w)->gpus;
+			w = dl_oset_prev(&P->pool, w);
+		}
+		if (soon < j->gpus)
+			return 0;
+		for (size_t k = 0; k < nv; k++) {
+			struct dl_sim_job *v = dl_sim_job(s, P->rbuf[k]);
+			run_del(P, s, v);
+			dl_sim_preempt(s, v);
+		}
+	}
+}
+
+/*
+ * The preemptive pass. Returns 1 when it walked the order (then it has also
+ * started what it chose, and nothing else may start: GPUs still being saved
+ * belong to the jobs it chose), 0 when no waiting job outranks a running one
+ * (then fill() starts what fits).
+ */
+static int preemptive_pass(struct prio *P, struct dl_sim *s)
+{
+	if (!P->mlfq)
+		return one_queue_pass(P, s);
+	const int total = dl_sim_total_gpus(s);
+	size_t first_q = P->nq, c;
+	/* first start the best waiting jobs while they fit in free GPUs */
+	for (;;) {
+		first_q = P->nq;
+		for (size_t q = 0; q < P->nq; q++)
+			if (P->qcount[q]) {
+				first_q = q;
+				break;
+			}
+		if (first_q == P->nq)
+			return 0;
+		walk_begin(P, first_q);
+		size_t i = walk_best(P, -1, &c);
+		struct dl_sim_job *j = dl_sim_job(s, i);
+		if (j->gpus > dl_sim_free_gpus(s) || try_start(P, s, j) == 0)
+			break; /* (a rejected job is gone: look again) */
+	}
+	/* a waiting job outranks a running one only if it is in a higher queue */
+	int lower_running = 0;
+	for (size_t q = first_q + 1; q < P->nq; q++)
+		lower_running |= P->run[q].count > 0;
+	if (!lower_running)
+		return 0;
+	/* walk the order counting GPUs; running jobs that do not fit become victims */
+	int cap = total;
+	size_t nstart = 0, nvict = 0;
+	{
+		size_t q = 0;
+		for (; q < P->nq && cap > 0; q++) {
+			if (P->run_gpus[q] <= cap) {
+				cap -= (int)P->run_gpus[q];
+			} else {
+				/*
+				 * Too little room for this queue's running jobs: preempt
+				 * from its end (its latest starters) until the rest fits.
+				 * Victims are collected last first, so reverse them to keep
+				 * rbuf in priority order.
+				 */
+				int64_t need = P->run_gpus[q] - cap;
+				size_t v0 = nvict;
+				for (size_t i = dl_oset_last(&P->pool, &P->run[q]);
+				     i != DL_ONIL && need > 0; i = dl_oset_prev(&P->pool, i)) {
+					P->rbuf[nvict++] = i;
+					need -= dl_sim_job(s, i)->gpus;
+				}
+				for (size_t a = v0, b = nvict; a + 1 < b; a++, b--) {
+					size_t x = P->rbuf[a];
+					P->rbuf[a] = P->rbuf[b - 1];
+					P->rbuf[b - 1] = x;
+				}
+				cap = (int)-need; /* what the victims free beyond the need */
+			}
+			if (!P->qcount[q])
+				continue;
+			walk_begin(P, q);
+			size_t i;
+			while (cap > 0 && (i = walk_best(P, cap, &c)) != DL_ONIL) {
+				P->buf[nstart++] = i;
+				cap -= dl_sim_job(s, i)->gpus;
+				walk_skip(P, c);
+			}
+		}
+		for (; q < P->nq; q++) /* no room left for these queues at all */
+			for (size_t i = dl_oset_first(&P->pool, &P->run[q]); i != DL_ONIL;
+			     i = dl_oset_next(&P->pool, i))
+				P->rbuf[nvict++] = i;
+	}
+	/* preempt the victims, lowest priority first */
+	for (size_t k = nvict; k-- > 0;) {
+		struct dl_sim_job *j = dl_sim_job(s, P->rbuf[k]);
+		run_del(P, s, j);
+		dl_sim_preempt(s, j);
+	}
+	for (size_t k = 0; k < nstart; k++) {
+		struct dl_sim_job *j = dl_sim_job(s, P->buf[k]);
+		if (j->state == DL_SJ_QUEUED && j->gpus <= dl_sim_free_gpus(s))
+			try_start(P, s, j);
+	}
+	return 1;
+}
+
+static void on_schedule(void *st, struct dl_sim *s)
+{
+	struct prio *P = st;
+	if (!P->preemptive || !preemptive_pass(P, s))
+		fill(P, s);
+	/* las: look again after a quantum while jobs wait behind running ones */
+	if (P->kind == P_LAS && P->qcount[0] && P->run[0].count && P->next_tick < 0 &&
+	    P->p->quantum > 0) {
+		P->next_tick = dl_sim_now(s) + P->p->quantum;
+		dl_sim_timer(s, P->next_tick, DL_SIM_NOJOB, T_TICK, 0);
+	}
+}
+
+#define POLICY(fn, k)                                                             \
+	static void *create_##fn(struct dl_sim *s, const struct dl_sim_params *p, \
+				 struct dl_err *err)                              \
+	{                                                                         \
+		return create(s, p, k, err);                                      \
+	}
+
+POLICY(fifo, P_FIFO)
+POLICY(backfill, P_BACKFILL)
+POLICY(sjf, P_SJF)
+POLICY(srtf, P_SRTF)
+POLICY(las, P_LAS)
+POLICY(tlas, P_TLAS)
+POLICY(tgittins, P_TGITTINS)
+
+#define OPS(fn, nm, sum)                                                  \
+	static const struct dl_sim_policy_ops ops_##fn = {                \
+		nm,	  sum,	     create_##fn, destroy,     on_arrive, \
+		on_saved, on_finish, on_timer,	  on_schedule,            \
+	};
+
+OPS(fifo, "fifo", "submit order, head-of-line blocking, no preemption")
+OPS(backfill, "fifo-backfill", "submit order, skip jobs that do not fit, no preemption")
+OPS(sjf, "sjf", "shortest duration first (oracle), backfill, no preemption")
+OPS(srtf, "srtf", "shortest remaining time first (oracle), preemptive")
+OPS(las, "las", "least attained seconds first, preemptive, every --quantum")
+OPS(tlas, "tiresias-las", "Tiresias 2D-LAS: MLFQ on attained GPU-seconds")
+OPS(tgittins, "tiresias-gittins", "Tiresias 2D-Gittins: MLFQ, Gittins index in a queue")
+
+static const struct dl_sim_policy_ops *const all[] = {
+	&ops_fifo, &ops_backfill, &ops_sjf, &ops_srtf, &ops_las, &ops_tlas, &ops_tgittins,
+};
+
+const struct dl_sim_policy_ops *dl_sim_policy_find(const char *name)
+{
+	for (size_t i = 0; i < DL_ARRAY_SIZE(all); i++)
+		if (!strcmp(all[i]->name, name))
+			return all[i];
+	return NULL;
+}
+
+const struct dl_sim_policy_ops *const *dl_sim_policies(size_t *n)
+{
+	*n = DL_ARRAY_SIZE(all);
+	return all;
+}

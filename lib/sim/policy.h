@@ -1,0 +1,198 @@
+/*
+ * policy.h: how a scheduling policy drives the simulator (lib/sim/engine.c).
+ *
+ * The engine owns time, jobs, GPUs and costs; a policy owns only its queues
+ * and decides, through the calls below, which jobs run where. Everything a
+ * policy can do is one of:
+ *
+ *   dl_sim_start(s, j, how)    place and start (or resume) a queued job, with
+ *                              the run's placement policy (lib/policy/place.h)
+ *                              or on explicit GPUs (migration targets, packing
+ *                              onto GPUs another job holds), optionally
+ *                              restricted to one GPU type (heterogeneity)
+ *   dl_sim_preempt(s, j)       stop a running job: it saves a checkpoint for
+ *                              --checkpoint-cost seconds (holding its GPUs,
+ *                              state SAVING), then is QUEUED again and pays
+ *                              --restore-cost seconds without progress when
+ *                              it next starts
+ *   dl_sim_migrate(s, j, g, n) move a running job to other GPUs: it pays
+ *                              checkpoint + restore without progress there
+ *   dl_sim_set_share(s, j, f)  run at fraction f of full speed: time slices
+ *                              (Gandiva's suspend/resume in one GPU set),
+ *                              interference when packed (f < 1 for both jobs)
+ *   dl_sim_timer(s, t, j, k)   be woken at time t (exact; no time steps): MLFQ
+ *                              threshold crossings, starvation promotion,
+ *                              round or lease ends (Gavel, Themis), time-slice
+ *                              ends, delay-scheduling timers (Dally)
+ *   dl_sim_note(s, j, what)    add a policy event to --events (demote, ...)
+ *
+ * Time and events. The engine keeps exact next-event times in a binary heap
+ * (O(log n) per event): arrivals (from the submit-sorted trace), completions
+ * (recomputed whenever a job's rate changes), checkpoint ends and policy
+ * timers. All events at one instant are delivered first (completions, then
+ * checkpoint ends, then arrivals, then timers, each in a fixed order), then
+ * ops->schedule runs once (only if one of them was real: superseded
+ * completions and timers the policy calls stale do not count, so passes
+ * happen at meaningful instants only); if that created more events at the same instant
+ * (a zero-cost preemption frees GPUs at once), they are delivered and
+ * schedule runs again. Accounting is lazy and exact: a job's service is
+ * brought up to date (dl_sim_sync) only when something asks.
+ *
+ * Progress. A running job does work at rate speed / slowdown x share
+ * reference-GPU seconds per second: speed is the slowest GPU type it holds
+ * (cluster.h), slowdown the network cost model's factor for its placement's
+ * tier (cluster/netcost.h; 1 when placed as consolidated as possible), share
+ * what the policy set (1 by default). `duration` in the trace is the work.
+ *
+ * Recipes for the policies still to come (each uses only the calls above):
+ *   Gandiva time slicing: keep more jobs than GPUs "resident"; at every slice
+ *     end (a job-less timer) preempt the running set and start the next one,
+ *     or, for suspend/resume inside one GPU set, start jobs on the same
+ *     explicit GPUs with shared = 1 and give each share = 1 / jobs in the set.
+ *   Gandiva packing and migration: start a job on GPUs another job holds
+ *     (shared = 1) and dl_sim_set_share() both to their interference factor;
+ *     when the profile says the pair hurts, dl_sim_migrate() one of them.
+ *   Gavel and Themis rounds/leases: a job-less timer every round; at each,
+ *     compute the allocation (lib/policy allocate), then preempt the jobs that
+ *     lose their lease and start the winners with how.type set to the GPU
+ *     type the allocation gave them (heterogeneity; speed follows the type).
+ *   Dally delay scheduling: when dl_sim_start() returns DL_WAIT because the
+ *     placer's timers say "not yet" (place.h, policy dally), set a timer for
+ *     the instant the next tier opens (dl_place_dally_timers()) and retry.
+ *
+ * Ownership: the engine owns every struct dl_sim_job (pointers stay valid for
+ * the whole run) and the GPU arrays inside; policies may read any field and
+ * write only the fields marked "policy". A policy's own state is created by
+ * ops->create and freed by ops->destroy. Nothing here is global.
+ */
+#ifndef DL_SIM_POLICY_H
+#define DL_SIM_POLICY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cluster/cluster.h"
+#include "cluster/netcost.h"
+#include "core/err.h"
+#include "policy/place.h"
+#include "trace/jobs.h"
+
+enum dl_sim_state {
+	DL_SJ_FUTURE = 0, /* not submitted yet */
+	DL_SJ_QUEUED,	  /* waiting for GPUs */
+	DL_SJ_RUNNING,	  /* holding GPUs (making progress unless restoring) */
+	DL_SJ_SAVING,	  /* preempted, writing its checkpoint, still holding GPUs */
+	DL_SJ_DONE,
+	DL_SJ_REJECTED, /* can never run on this cluster; left out of the results */
+};
+
+struct dl_sim_job {
+	/* from the trace; read-only */
+	const struct dl_job *job;
+	size_t idx; /* position in submit order (ties: input order) */
+	int gpus;   /* gang size */
+	int type;   /* required GPU type index, or DL_ANY_TYPE */
+	double submit, duration;
+	const struct dl_net_model *model;
+
+	/* engine state; read-only to policies (dl_sim_sync first for the service) */
+	enum dl_sim_state state;
+	double since;	      /* the counters below are exact as of this time */
+	double work_left;     /* reference-GPU seconds still to do */
+	double executed;      /* wall seconds running (restores included) */
+	double attained;      /* GPU-seconds running: the 2D service of Tiresias */
+	double waited;	      /* seconds queued */
+	double rate;	      /* work per second while running and not restoring */
+	double share;	      /* policy-set speed fraction, 1 by default */
+	double restore_until; /* no progress before this time */
+	double start, end;    /* first start (-1 before), completion */
+	int preemptions, migrations, starts;
+	uint64_t version; /* bumped on every change of state or rate */
+	int *gpu;	  /* the GPUs held (global indices), ngpu of them */
+	int ngpu;
+	enum dl_tier tier;
+	int gpu_type; /* type index of the slowest GPU held */
+	double speed, slowdown;
+
+	/* policy scratch: the engine never reads or writes these */
+	int queue;
+	uint64_t pseq;
+	double pkey, pexec, pwait, pservice;
+	int pflag;
+};
+
+struct dl_sim;
+struct dl_gittins;
+struct dl_mlfq;
+
+/* Parameters from the command line that policies may use. */
+struct dl_sim_params {
+	const struct dl_mlfq *mlfq;	  /* tiresias-*: queues, limits, starvation */
+	const struct dl_gittins *gittins; /* tiresias-gittins: index of attained GPU-seconds */
+	double quantum;			  /* las: re-evaluation period (seconds) */
+};
+
+struct dl_sim_policy_ops {
+	const char *name;
+	const char *summary; /* one line for --help and the man page */
+	/* create the policy's state (NULL with *err filled on failure) */
+	void *(*create)(struct dl_sim *s, const struct dl_sim_params *p, struct dl_err *err);
+	void (*destroy)(void *st);
+	/* j was submitted and is QUEUED */
+	void (*arrive)(void *st, struct dl_sim *s, struct dl_sim_job *j);
+	/* j finished its checkpoint after dl_sim_preempt and is QUEUED (optional) */
+	void (*saved)(void *st, struct dl_sim *s, struct dl_sim_job *j);
+	/* j completed; its GPUs are free again */
+	void (*finish)(void *st, struct dl_sim *s, struct dl_sim_job *j);
+	/*
+	 * A dl_sim_timer fired; job is DL_SIM_NOJOB for a job-less timer
+	 * (optional). Return 1 if it changed something (then schedule runs at
+	 * this instant), 0 if it was stale.
+	 */
+	int (*timer)(void *st, struct dl_sim *s, size_t job, int kind, uint64_t stamp);
+	/* decide: called once per instant after that instant's events */
+	void (*schedule)(void *st, struct dl_sim *s);
+};
+
+#define DL_SIM_NOJOB SIZE_MAX
+
+/* the built-in policies, by name, or NULL */
+const struct dl_sim_policy_ops *dl_sim_policy_find(const char *name);
+/* all built-in policies, *n of them */
+const struct dl_sim_policy_ops *const *dl_sim_policies(size_t *n);
+
+/* ---- calls for policies ---- */
+
+double dl_sim_now(const struct dl_sim *s);
+size_t dl_sim_njobs(const struct dl_sim *s);
+struct dl_sim_job *dl_sim_job(struct dl_sim *s, size_t idx);
+const struct dl_cluster *dl_sim_cluster(const struct dl_sim *s);
+int dl_sim_total_gpus(const struct dl_sim *s);
+int dl_sim_free_gpus(const struct dl_sim *s);
+/* bring j's executed/attained/waited/work_left up to now */
+void dl_sim_sync(struct dl_sim *s, struct dl_sim_job *j);
+
+struct dl_sim_how {
+	int type;	 /* restrict to a GPU type index, or DL_ANY_TYPE (default) */
+	const int *gpus; /* explicit GPUs (global indices), or NULL for the placer */
+	int shared;	 /* with explicit GPUs: they may be held by other jobs (packing) */
+	double share;	 /* speed fraction (0 means 1) */
+};
+
+/*
+ * Start (or resume) queued job j now. Returns DL_PLACED, DL_WAIT (no room
+ * now: try later) or DL_REJECT (it can never run here: the engine marks it
+ * REJECTED and reports it). how may be NULL.
+ */
+enum dl_decision dl_sim_start(struct dl_sim *s, struct dl_sim_job *j, const struct dl_sim_how *how);
+void dl_sim_preempt(struct dl_sim *s, struct dl_sim_job *j);
+/* move running j to n explicit free GPUs; -1 if they are not free */
+int dl_sim_migrate(struct dl_sim *s, struct dl_sim_job *j, const int *gpus, int n);
+void dl_sim_set_share(struct dl_sim *s, struct dl_sim_job *j, double share);
+/* wake the policy at time at (>= now) with (job, kind, stamp) */
+void dl_sim_timer(struct dl_sim *s, double at, size_t job, int kind, uint64_t stamp);
+/* record a policy event ("demote", "promote", ...) with an optional detail */
+void dl_sim_note(struct dl_sim *s, const struct dl_sim_job *j, const char *what,
+		 const char *detail);
+
+#endif

@@ -1,0 +1,55 @@
+/*
+ * sim.h: run one simulation (the native engine; see policy.h for how the
+ * engine and the policies divide the work).
+ *
+ * dl_sim_run() replays cfg->jobs (any order: the engine sorts a permutation
+ * by submit time, ties in input order) on cfg->cluster under cfg->policy and
+ * writes, as it goes:
+ *   results   one row per completed job, in completion order
+ *             (dlsched-formats(5) "results"), when not NULL;
+ *   events    one row per job state change (arrive, start, preempt, saved,
+ *             resume, migrate, finish, reject, and the policy's notes);
+ *   timeline  time, busy_gpus, running, pending whenever one changes.
+ * Jobs that can never run (more GPUs than the cluster, or than all GPUs of
+ * their type; an unknown GPU type) are rejected at submission: counted in
+ * the stats, reported in events, left out of the results, never retried.
+ *
+ * Same inputs and seed: byte-identical outputs (no clocks, no global state;
+ * ties broken by fixed rules).
+ *
+ * Ownership: everything in cfg is borrowed for the call; the writers must
+ * have no columns yet (the engine sets them).
+ */
+#ifndef DL_SIM_SIM_H
+#define DL_SIM_SIM_H
+
+#include "sim/policy.h"
+
+struct dl_sim_config {
+	const struct dl_cluster *cluster;
+	const struct dl_jobset *jobs;
+	const struct dl_sim_policy_ops *policy;
+	struct dl_sim_params params;
+	struct dl_place_opts place;
+	const struct dl_net_models *models; /* for slowdown; NULL: no network cost */
+	enum dl_comm comm;
+	double checkpoint_cost, restore_cost;
+	int any_type; /* ignore the jobs' gpu_type (run anywhere) */
+	struct dl_writer *results, *events, *timeline;
+	/* called about every 1% of jobs completed (may be NULL) */
+	void (*progress)(void *arg, size_t done, size_t total);
+	void *progress_arg;
+};
+
+struct dl_sim_stats {
+	size_t jobs, completed, rejected;
+	size_t events;		    /* events delivered (heap pops + arrivals) */
+	size_t passes;		    /* scheduling passes */
+	double makespan;	    /* last completion - first submit */
+	const char *first_rejected; /* id of the first rejected job (borrowed from jobs) */
+	const char *reject_reason;
+};
+
+int dl_sim_run(const struct dl_sim_config *cfg, struct dl_sim_stats *st, struct dl_err *err);
+
+#endif

@@ -1,0 +1,116 @@
+# t_simulate.sh: the native simulator (policies, costs, speed, slowdown, outputs, errors).
+# Goldens in testdata/golden/simulate_*.out were checked by hand (see the comments).
+GOLDEN_CREATE=${GOLDEN_CREATE:-} UPDATE_GOLDEN=${UPDATE_GOLDEN:-}
+S=$TESTDATA/simulate
+Z='--checkpoint-cost 0 --restore-cost 0'
+
+# small.csv on one 8-GPU node: a(4 GPUs,100s)@0 b(4,50)@10 c(8,30)@20 d(1,10)@25.
+# fifo: c blocks d (head of line); backfill/sjf: d starts when b ends; srtf/las preempt.
+for p in fifo fifo-backfill sjf srtf las tiresias-las tiresias-gittins; do
+	run "simulate_small_$p" 0 "dl simulate --cluster 1x1x8 --policy $p $Z '$S/small.csv'"
+done
+# 2D-LAS with tiny limits: a demotes at 25 (100 GPU-s / 4), b at 35, c at 47.5
+run simulate_tlas_demote 0 "dl simulate --cluster 1x1x8 --policy tiresias-las \
+	--thresholds 100,400 $Z --events ev.jsonl --timeline tl.csv '$S/small.csv'"
+expect simulate_tlas_demote_events 'grep -q "\"time\":47.5,\"job\":\"c\",\"event\":\"demote\"" ev.jsonl'
+expect simulate_tlas_demote_timeline 'cmp -s tl.csv "$TESTDATA/golden/simulate_tlas_timeline.csv"'
+expect simulate_events_jsonl '[ "$(grep -vc "^{\"time\":" ev.jsonl)" -eq 0 ] && [ "$(wc -l < ev.jsonl)" -gt 10 ]'
+
+# starvation: with N=0.5 a Q1 job that ran 25 s is promoted after waiting 12.5 s
+run simulate_tlas_starve 0 "dl simulate --cluster 1x1x8 --policy tiresias-las \
+	--thresholds 100,400 --starvation 0.5 $Z --events ev2.jsonl '$S/small.csv' > /dev/null"
+expect simulate_tlas_promotes 'grep -q "\"event\":\"promote\"" ev2.jsonl'
+
+# costs: srtf preempts a (100 s) for b (10 s) at 20; a saves 5 s, b runs 25..35,
+# a resumes at 35 and restores 10 s: a ends at 125 (run 110, queue 15)
+run simulate_costs 0 "dl simulate --cluster 1x1x4 --policy srtf --checkpoint-cost 5 \
+	--restore-cost 10 '$S/preempt.csv'"
+# GPU speed: k80 runs at 0.3, so 'slow' takes 100 s; 'any' waits for the v100s
+run simulate_hetero 0 "dl simulate --cluster 1x1x4:k80,1x1x4:v100 --policy fifo-backfill \
+	'$S/hetero.csv'"
+# network slowdown: spread puts an 8-GPU vgg16 across two nodes (rack tier)
+run simulate_spread_slowdown 0 "dl simulate --cluster 1x2x8 --place spread --policy fifo \
+	'$S/spread.csv'"
+expect simulate_spread_slower 'awk -F, "NR==2{exit !(\$6 > 100 && \$12 == \"rack\")}" out'
+run simulate_consolidate 0 "dl simulate --cluster 1x2x8 --policy fifo '$S/spread.csv'"
+expect simulate_consolidate_ideal 'awk -F, "NR==2{exit !(\$6 == 100 && \$12 == \"node\")}" out'
+
+# jobs that can never run are reported and left out; the rest still run
+run simulate_reject 0 "dl simulate --cluster 1x1x8 --policy fifo '$S/reject.csv'"
+expect simulate_reject_warns 'grep -q "2 of 4 jobs can never run" err'
+run simulate_reject_quiet 0 "dl simulate -q --cluster 1x1x8 --policy fifo '$S/reject.csv'"
+expect simulate_reject_quiet_silent '[ ! -s err ]'
+
+# an unsorted trace gives the same results as the sorted one
+dl simulate --cluster 1x1x8 --policy tiresias-las "$S/small.csv" > sorted.out 2>/dev/null
+run simulate_unsorted 0 "dl simulate --cluster 1x1x8 --policy tiresias-las '$S/unsorted.csv'"
+expect simulate_unsorted_same 'cmp -s sorted.out out && [ "$(wc -l < out)" -eq 5 ]'
+
+# determinism: the same seed gives byte-identical results, events and timeline
+if heavy; then
+	dl trace gen --seed 5 --jobs 400 --load 1.3 --cluster 2x4x8 > g.csv
+	for k in 1 2; do
+		dl simulate --cluster 2x4x8 --place random --seed 9 --policy tiresias-gittins \
+			--events e$k.jsonl --timeline t$k.csv g.csv > r$k.csv
+	done
+	expect simulate_deterministic 'cmp -s r1.csv r2.csv && cmp -s e1.jsonl e2.jsonl && cmp -s t1.csv t2.csv'
+	expect simulate_all_finish '[ "$(wc -l < r1.csv)" -eq 401 ]'
+	expect simulate_preempts_under_load 'awk -F, "NR>1{p+=\$10} END{exit !(p>0)}" r1.csv'
+	# every policy finishes every job of a contended trace, and JCT = queue + run
+	for p in fifo fifo-backfill sjf srtf las tiresias-las tiresias-gittins; do
+		dl simulate --cluster 2x4x8 --policy $p g.csv > rp.csv 2>/dev/null
+		expect "simulate_conserve_$p" 'awk -F, "NR>1{n++; d=\$7-\$8-\$9; if (d>1e-6||d<-1e-6) bad++; if (\$9 < \$4 - 1e-6) bad++} END{exit !(n==400 && !bad)}" rp.csv'
+	done
+	# JSON output has the same rows
+	dl simulate -f json --cluster 2x4x8 --policy fifo g.csv > rj.jsonl
+	expect simulate_json_rows '[ "$(wc -l < rj.jsonl)" -eq 400 ] && head -1 rj.jsonl | grep -q "\"policy\":\"fifo\""'
+else
+	skip simulate_deterministic "generated trace: normal build only"
+fi
+
+# errors: bad data names file and line; usage errors exit 2; -o leaves no file
+printf 'id,submit,gpus,duration\nx,0,1,10\ny,5,1,0\n' > zero.csv
+run simulate_zero_duration 1 "dl simulate --cluster 1x1x8 -o o.csv zero.csv"
+expect simulate_zero_duration_msg 'grep -q "zero.csv:3: bad duration" err && [ ! -e o.csv ]'
+printf 'id,submit,gpus,duration\nx,0,1,-5\n' > neg.csv
+run simulate_negative_duration 1 "dl simulate --cluster 1x1x8 neg.csv"
+expect simulate_negative_duration_msg 'grep -q "neg.csv:2: bad duration" err'
+run simulate_no_cluster 2 "dl simulate '$S/small.csv'"
+run simulate_bad_policy 2 "dl simulate --cluster 1x1x8 --policy nope '$S/small.csv'"
+run simulate_bad_place 2 "dl simulate --cluster 1x1x8 --place nope '$S/small.csv'"
+run simulate_queues_not_mlfq 2 "dl simulate --cluster 1x1x8 --policy fifo --queues 2 '$S/small.csv'"
+run simulate_queues_need_limits 2 "dl simulate --cluster 1x1x8 --queues 5 '$S/small.csv'"
+run simulate_bad_cluster 1 "dl simulate --cluster 1x1xZ '$S/small.csv'"
+run simulate_help 0 "dl simulate --help"
+# --any-type: the trace's gpu_type is ignored, so 'odd' (tpu) runs too
+run simulate_any_type 0 "dl simulate --cluster 1x1x8 --policy fifo --any-type '$S/reject.csv'"
+expect simulate_any_type_runs 'grep -q "^odd," out && grep -q "1 of 4 jobs can never run" err'
+# --profiles overrides the built-in model: an insensitive vgg16 is not slowed down by spread
+run simulate_profiles 0 "dl simulate --cluster 1x2x8 --place spread --policy fifo \
+	--profiles '$S/profiles_insensitive.csv' '$S/spread.csv'"
+expect simulate_profiles_no_slowdown 'awk -F, "NR==2{exit !(\$6 == 100 && \$12 == \"rack\" && \$13 == 1)}" out'
+printf 'model,bytes,skew_rr,sensitivity\nvgg16,1,1,zz\n' > badprof.csv
+run simulate_profiles_bad 1 "dl simulate --cluster 1x2x8 --profiles badprof.csv '$S/spread.csv'"
+expect simulate_profiles_bad_line 'grep -q "badprof.csv:2:" err'
+# free preemption (zero costs) must settle: the reference's 60-job trace on 8 GPUs,
+# where a wide job once made srtf preempt and restart the same jobs forever
+dl trace import --from tiresias "$TESTDATA/tiresias/60_job.csv" > t60.csv 2>/dev/null
+for p in srtf las tiresias-las tiresias-gittins; do
+	run "simulate_free_preemption_$p" 0 "dl simulate --cluster 1x1x8 --policy $p $Z t60.csv > r60.csv"
+	expect "simulate_free_preemption_${p}_rows" '[ "$(wc -l < r60.csv)" -eq 61 ]'
+done
+# with the reference's costs (none), native fifo on its cluster gives its avg JCT
+dl simulate --cluster "$TESTDATA/tiresias/n2g4_custom.csv" --policy fifo --place first-fit \
+	$Z t60.csv > f60.csv 2>/dev/null
+expect simulate_fifo_matches_reference 'awk -F, "NR>1{s+=\$7; n++} END{exit !(n==60 && s/n > 1556.47 && s/n < 1556.49)}" f60.csv'
+# On one 8-GPU node with free preemption, the native engine starts and ends every job of
+# the reference's 60-job trace exactly when the reference simulator does (GPU counting
+# there, one node here): fifo = fifo, fifo-backfill = fjf, tiresias-las = dlas-gpu.
+for pair in fifo:fifo fifo-backfill:fjf tiresias-las:dlas-gpu; do
+	nat=${pair%%:*} ref=${pair#*:}
+	dl simulate --cluster 1x1x8 --policy "$nat" $Z t60.csv 2>/dev/null |
+		awk -F, 'NR>1{print $1","$5","$6}' | sort -t, -k1n > nat.txt
+	tr -d '\r' < "$TESTDATA/tiresias/reference/n2g4_custom-count-$ref.job.csv" |
+		awk -F, 'NR>1{print $2","$5","$6}' | sort -t, -k1n > ref.txt
+	expect "simulate_native_${nat}_is_reference_$ref" 'cmp -s nat.txt ref.txt && [ "$(wc -l < ref.txt)" -eq 60 ]'
+done
