@@ -236,40 +236,39 @@ static int onnx_node(struct mctx *c, const unsigned char *d, size_t len, int dep
 	return r < 0 ? pb_fail(c, &b, why) : 0;
 }
 
+/* initializers first (the weights, in their order), then the nodes' constants and subgraphs */
 static int onnx_graph(struct mctx *c, const unsigned char *d, size_t len, int depth)
 {
 	if (depth > ONNX_MAX_DEPTH)
 		return merr(c, NULL, (uint64_t)(d - c->base), "subgraphs nested too deeply");
-	struct pb b = {d, d + len, c->base};
 	struct pb_field f;
 	const char *why;
 	int r;
-	while ((r = pb_next(&b, &f, &why)) > 0) {
-		switch (f.num) {
-		case 1:
-			if (f.wt != 2)
-				return wrong_type(c, &f, "GraphProto.node", 2);
-			if (onnx_node(c, f.data, f.len, depth) < 0)
-				return -1;
-			break;
-		case 5:
-			if (f.wt != 2)
-				return wrong_type(c, &f, "GraphProto.initializer", 2);
-			if (onnx_tensor(c, f.data, f.len, DL_ROLE_WEIGHT, "initializer", 11, NULL,
-					0) < 0)
-				return -1;
-			break;
-		case 15:
-			if (f.wt != 2)
-				return wrong_type(c, &f, "GraphProto.sparse_initializer", 2);
-			if (onnx_sparse(c, f.data, f.len) < 0)
-				return -1;
-			break;
-		default:
-			break;
+	for (int pass = 0; pass < 2; pass++) {
+		struct pb b = {d, d + len, c->base};
+		while ((r = pb_next(&b, &f, &why)) > 0) {
+			if (f.num == 1 && pass == 1) {
+				if (f.wt != 2)
+					return wrong_type(c, &f, "GraphProto.node", 2);
+				if (onnx_node(c, f.data, f.len, depth) < 0)
+					return -1;
+			} else if (f.num == 5 && pass == 0) {
+				if (f.wt != 2)
+					return wrong_type(c, &f, "GraphProto.initializer", 2);
+				if (onnx_tensor(c, f.data, f.len, DL_ROLE_WEIGHT, "initializer", 11,
+						NULL, 0) < 0)
+					return -1;
+			} else if (f.num == 15 && pass == 0) {
+				if (f.wt != 2)
+					return wrong_type(c, &f, "GraphProto.sparse_initializer", 2);
+				if (onnx_sparse(c, f.data, f.len) < 0)
+					return -1;
+			}
 		}
+		if (r < 0)
+			return pb_fail(c, &b, why);
 	}
-	return r < 0 ? pb_fail(c, &b, why) : 0;
+	return 0;
 }
 
 int read_onnx(struct mctx *c)

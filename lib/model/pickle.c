@@ -930,16 +930,70 @@ int read_torch_legacy(struct mctx *c)
 	if (c->size < sizeof(magic) || memcmp(c->base, magic, sizeof(magic)))
 		return merr(c, NULL, 0, "not a PyTorch legacy file (bad magic number)");
 	size_t off = 0;
-	for (int i = 0; i < 3; i++) {
-		struct pvm vm;
-		uint32_t root;
+	struct pvm vm;
+	uint32_t root = 0;
+	int rc = 0;
+	for (int i = 0; i < 3 && rc == 0; i++) {
 		pvm_init(&vm, c, NULL, off, c->base + off, c->size - off);
-		int rc = pvm_run(&vm, &root);
-		size_t used = (size_t)(vm.p - (c->base + off));
+		rc = pvm_run(&vm, &root);
+		off += (size_t)(vm.p - vm.p0);
 		pvm_free(&vm);
-		if (rc < 0)
-			return -1;
-		off += used;
 	}
-	return run_and_walk(c, NULL, off, c->base + off, c->size - off, NULL, NULL, NULL);
+	if (rc < 0)
+		return -1;
+	/* the object pickle: the tensors */
+	pvm_init(&vm, c, NULL, off, c->base + off, c->size - off);
+	rc = pvm_run(&vm, &root);
+	if (rc == 0) {
+		struct walk w = {&vm, STRBUF_INIT, NULL, NULL};
+		rc = walk(&w, root, 0);
+		sb_release(&w.path);
+	}
+	off += (size_t)(vm.p - vm.p0);
+	/* storage key -> element size and declared count, to check the records that follow */
+	struct strmap elem = STRMAP_INIT, count = STRMAP_INIT;
+	for (size_t i = 0; rc == 0 && i < vm.nn; i++) {
+		const struct pk_node *t = &vm.n[i];
+		if (t->type == PK_TENSOR && t->s && t->elem > 0) {
+			strmap_putn(&elem, t->s, t->slen, t->elem);
+			strmap_putn(&count, t->s, t->slen, t->i);
+		}
+	}
+	/* the list of storage keys, then per key: i64 count + the raw data */
+	struct pvm keys;
+	pvm_init(&keys, c, NULL, off, c->base + off, c->size - off);
+	if (rc == 0)
+		rc = pvm_run(&keys, &root);
+	if (rc == 0) {
+		off += (size_t)(keys.p - keys.p0);
+		const struct pk_node *list = &keys.n[root];
+		if (list->type != PK_LIST && list->type != PK_TUPLE)
+			rc = merr(c, NULL, off, "storage key list is not a list");
+		for (uint32_t i = 0; rc == 0 && i < list->nk; i++) {
+			const struct pk_node *k = &keys.n[list->kids[i]];
+			int64_t *es = k->type == PK_STR ? strmap_getn(&elem, k->s, k->slen) : NULL;
+			int64_t *cnt = es ? strmap_getn(&count, k->s, k->slen) : NULL;
+			if (!es)
+				break; /* a storage no tensor uses: its size is unknown, stop here */
+			if (c->size - off < 8) {
+				rc = merr(c, NULL, off, "truncated file: storage '%.*s' is missing",
+					  (int)k->slen, k->s);
+				break;
+			}
+			int64_t n = (int64_t)rd64(c->base + off), bytes;
+			if (n < 0 || __builtin_mul_overflow(n, *es, &bytes) ||
+			    (uint64_t)bytes > c->size - off - 8 || (cnt && *cnt > n))
+				rc = merr(c, NULL, off,
+					  "storage '%.*s' declares %lld elements: larger than the file "
+					  "or than its tensors need",
+					  (int)k->slen, k->s, (long long)n);
+			else
+				off += 8 + (uint64_t)bytes;
+		}
+	}
+	pvm_free(&keys);
+	strmap_free(&elem);
+	strmap_free(&count);
+	pvm_free(&vm);
+	return rc;
 }
