@@ -151,7 +151,7 @@ FUZZ_TIME ?= 30
 fuzz: fuzz-build
 	$(Q)for f in $(FUZZ_SRCS); do n=$$(basename $$f .c); c=tests/fuzz/corpus/$${n#fuzz_}; \
 		mkdir -p build/fuzz/corpus-$$n; \
-		build/fuzz/$$n -max_total_time=$(FUZZ_TIME) build/fuzz/corpus-$$n $$c || exit 1; done
+		build/fuzz/$$n -max_total_time=$(FUZZ_TIME) -artifact_prefix=build/fuzz/ build/fuzz/corpus-$$n $$c || exit 1; done
 
 format:
 	$(Q)clang-format -i $(LIB_SRCS) $(wildcard lib/*/*.h) $(CMD_SRCS) cmd/*.h

@@ -30,7 +30,7 @@ struct dl_ctx {
 	int format_set; /* -f given */
 	enum dl_in_format in_format;
 	const char *output; /* -o PATH, NULL = stdout */
-	int verbose;        /* count of -v */
+	int verbose;	    /* count of -v */
 	int quiet;
 	int stderr_is_tty;
 };
@@ -39,7 +39,7 @@ struct dl_ctx {
 
 /* One option of a command. */
 struct dl_opt {
-	int id;           /* the short letter, or a value >= 256 for long-only options */
+	int id;		  /* the short letter, or a value >= 256 for long-only options */
 	const char *name; /* long name without "--" */
 	const char *arg;  /* NULL for a flag, else the argument's name in --help ("SPEC") */
 	const char *help; /* one line for --help */
@@ -58,8 +58,8 @@ enum {
 };
 
 struct dl_cmd_spec {
-	const char *usage;       /* one or more "dlsched foo ..." lines, '\n'-separated */
-	const char *description; /* shown under the usage in --help */
+	const char *usage;	   /* one or more "dlsched foo ..." lines, '\n'-separated */
+	const char *description;   /* shown under the usage in --help */
 	const struct dl_opt *opts; /* terminated by an entry with id 0 */
 	unsigned flags;
 };

@@ -63,8 +63,8 @@ static void print_usage(FILE *fp)
 static void print_version(void)
 {
 	printf("dlsched %s\n", DLSCHED_VERSION);
-	printf("libcsv %d.%d.%d, zlib %s, GLPK %s, jansson %s\n", CSV_MAJOR, CSV_MINOR,
-	       CSV_RELEASE, zlibVersion(), glp_version(), JANSSON_VERSION);
+	printf("libcsv %d.%d.%d, zlib %s, GLPK %s, jansson %s\n", CSV_MAJOR, CSV_MINOR, CSV_RELEASE,
+	       zlibVersion(), glp_version(), JANSSON_VERSION);
 }
 
 /* git's run_builtin check: data that never reached stdout is an error */
@@ -106,7 +106,8 @@ int main(int argc, char **argv)
 	if (!strncmp(self, "dlsched-", 8)) {
 		const struct dl_cmd *cmd = find_command(self + 8);
 		if (!cmd) {
-			fprintf(stderr, "dlsched: '%s' is not a dlsched command; see 'dlsched --help'\n",
+			fprintf(stderr,
+				"dlsched: '%s' is not a dlsched command; see 'dlsched --help'\n",
 				self + 8);
 			return DL_EXIT_USAGE;
 		}
@@ -138,7 +139,8 @@ int main(int argc, char **argv)
 		}
 		const struct dl_cmd *cmd = find_command(argv[2]);
 		if (!cmd) {
-			fprintf(stderr, "dlsched: '%s' is not a dlsched command; see 'dlsched --help'\n",
+			fprintf(stderr,
+				"dlsched: '%s' is not a dlsched command; see 'dlsched --help'\n",
 				argv[2]);
 			return DL_EXIT_USAGE;
 		}
@@ -151,7 +153,8 @@ int main(int argc, char **argv)
 	}
 	const struct dl_cmd *cmd = find_command(a);
 	if (!cmd) {
-		fprintf(stderr, "dlsched: '%s' is not a dlsched command; see 'dlsched --help'\n", a);
+		fprintf(stderr, "dlsched: '%s' is not a dlsched command; see 'dlsched --help'\n",
+			a);
 		return DL_EXIT_USAGE;
 	}
 	return run_command(cmd, argc - 1, argv + 1);

@@ -101,7 +101,8 @@ int dl_opt_int(const struct dl_ctx *ctx, const char *opt, const char *arg, long 
 	       long long max, long long *out)
 {
 	if (dl_parse_int_range(arg, min, max, out))
-		return dl_usage_error(ctx, "bad --%s value '%s' (expected an integer in %lld..%lld)",
+		return dl_usage_error(ctx,
+				      "bad --%s value '%s' (expected an integer in %lld..%lld)",
 				      opt, arg, min, max),
 		       -1;
 	return 0;
@@ -258,8 +259,8 @@ int dl_opt_next(struct dl_optstate *st, const char **arg)
 		if (c == ':') {
 			const struct dl_opt *o = find_opt(st->spec, optopt);
 			if (o)
-				st->exit_code = dl_usage_error(ctx, "option '--%s' needs a value",
-							       o->name);
+				st->exit_code =
+					dl_usage_error(ctx, "option '--%s' needs a value", o->name);
 			else
 				st->exit_code = dl_usage_error(ctx, "option '%s' needs a value",
 							       st->argv[optind - 1]);
@@ -271,7 +272,8 @@ int dl_opt_next(struct dl_optstate *st, const char **arg)
 				return c;
 			if (dl_parse_out_format(optarg, &ctx->format)) {
 				st->exit_code = dl_usage_error(
-					ctx, "bad --format value '%s' (expected csv or json)", optarg);
+					ctx, "bad --format value '%s' (expected csv or json)",
+					optarg);
 				return DL_OPT_EXIT;
 			}
 			ctx->format_set = 1;
@@ -288,7 +290,8 @@ int dl_opt_next(struct dl_optstate *st, const char **arg)
 		case DL_OPT_INPUT_FORMAT:
 			if (dl_parse_in_format(optarg, &ctx->in_format)) {
 				st->exit_code = dl_usage_error(
-					ctx, "bad --input-format value '%s' (expected auto, csv or json)",
+					ctx,
+					"bad --input-format value '%s' (expected auto, csv or json)",
 					optarg);
 				return DL_OPT_EXIT;
 			}

@@ -35,6 +35,10 @@ for b in $BUILDS; do
 	case $b in /*) B=$b ;; *) B=$ROOT/$b ;; esac
 	case $b in *asan*) kind=asan ;; *) kind=normal ;; esac
 	echo "# build $b ($kind)"
+	# `dl` runs the binary under test, also inside the `sh -c` of run()
+	mkdir -p "$TMPROOT/bin-$kind"
+	printf '#!/bin/sh\nexec "%s" "$@"\n' "$B/dlsched" > "$TMPROOT/bin-$kind/dl"
+	chmod +x "$TMPROOT/bin-$kind/dl"
 	for t in "$B"/tests/unit/test_*; do
 		[ -x "$t" ] || continue
 		n=$(basename "$t")
@@ -75,6 +79,8 @@ for b in $BUILDS; do
 			DLSCHED="$B/dlsched" TESTDATA="$ROOT/testdata" SRCROOT="$ROOT" \
 			BUILD="$B" BUILD_KIND=$kind CASE_PREFIX="[$kind] $n:" SCRATCH="$SCRATCH"
 			export DLSCHED TESTDATA SRCROOT BUILD BUILD_KIND CASE_PREFIX SCRATCH
+			set +u
+			PATH="$TMPROOT/bin-$kind:$PATH"
 			cd "$SCRATCH" || exit 1
 			. "$ROOT/tests/cli/lib.sh"
 			. "$t"

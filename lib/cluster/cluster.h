@@ -31,8 +31,8 @@
 enum dl_tier { DL_TIER_NODE = 0, DL_TIER_RACK = 1, DL_TIER_CLUSTER = 2, DL_NTIERS = 3 };
 
 struct dl_gpu_type {
-	char *name;        /* "v100" */
-	double speed;      /* relative throughput, reference type = 1 */
+	char *name;   /* "v100" */
+	double speed; /* relative throughput, reference type = 1 */
 	double memory_gb;
 	double cost_per_hour; /* dollars per GPU-hour */
 };

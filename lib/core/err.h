@@ -22,7 +22,13 @@ struct dl_err {
 	char msg[DL_ERR_MSG_MAX];
 };
 
-#define DL_ERR_INIT {0, {0}}
+#define DL_ERR_INIT       \
+	{                 \
+		0,        \
+		{         \
+			0 \
+		}         \
+	}
 
 void dl_err_clear(struct dl_err *err);
 /* Record an error with exit code `code`; returns -1 for `return dl_err_set(...)`. */

@@ -35,7 +35,8 @@ struct dl_input *dl_input_open(const char *path, struct dl_err *err)
 		fd = open(path, O_RDONLY | O_CLOEXEC);
 		name = path;
 		if (fd < 0) {
-			dl_err_set(err, DL_EXIT_DATA, "cannot open '%s': %s", path, strerror(errno));
+			dl_err_set(err, DL_EXIT_DATA, "cannot open '%s': %s", path,
+				   strerror(errno));
 			return NULL;
 		}
 		struct stat st;

@@ -11,8 +11,8 @@ static int has_space_edge(const char *s)
 	size_t n = strlen(s);
 	if (n == 0)
 		return 1;
-	return s[0] == ' ' || s[0] == '\t' || s[n - 1] == ' ' || s[n - 1] == '\t' ||
-	       s[0] == '\n' || s[0] == '\r' || s[0] == '\v' || s[0] == '\f';
+	return s[0] == ' ' || s[0] == '\t' || s[n - 1] == ' ' || s[n - 1] == '\t' || s[0] == '\n' ||
+	       s[0] == '\r' || s[0] == '\v' || s[0] == '\f';
 }
 
 int dl_parse_int64(const char *s, int64_t *out)

@@ -18,7 +18,10 @@ struct strbuf {
 };
 
 extern char strbuf_empty_[];
-#define STRBUF_INIT {strbuf_empty_, 0, 0}
+#define STRBUF_INIT                 \
+	{                           \
+		strbuf_empty_, 0, 0 \
+	}
 
 void sb_init(struct strbuf *sb);
 void sb_release(struct strbuf *sb);

@@ -24,7 +24,10 @@ struct strmap {
 	size_t count;
 };
 
-#define STRMAP_INIT {NULL, 0, 0}
+#define STRMAP_INIT        \
+	{                  \
+		NULL, 0, 0 \
+	}
 
 uint64_t dl_hash_bytes(const void *data, size_t len);
 /* value for key, or NULL */

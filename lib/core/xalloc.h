@@ -19,15 +19,15 @@ char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 
 /* Grow an array: ensures (*alloc) >= need, doubling; returns the new pointer. */
-#define DL_GROW(ptr, need, alloc)                                                          \
-	do {                                                                               \
-		if ((need) > (alloc)) {                                                    \
-			size_t dl_grow_n_ = (alloc) ? (alloc) * 2 : 16;                    \
-			while (dl_grow_n_ < (need))                                        \
-				dl_grow_n_ *= 2;                                           \
-			(ptr) = xreallocarray((ptr), dl_grow_n_, sizeof(*(ptr)));          \
-			(alloc) = dl_grow_n_;                                              \
-		}                                                                          \
+#define DL_GROW(ptr, need, alloc)                                                 \
+	do {                                                                      \
+		if ((need) > (alloc)) {                                           \
+			size_t dl_grow_n_ = (alloc) ? (alloc)*2 : 16;             \
+			while (dl_grow_n_ < (need))                               \
+				dl_grow_n_ *= 2;                                  \
+			(ptr) = xreallocarray((ptr), dl_grow_n_, sizeof(*(ptr))); \
+			(alloc) = dl_grow_n_;                                     \
+		}                                                                 \
 	} while (0)
 
 #endif

@@ -7,6 +7,7 @@
 
 #include "core/num.h"
 #include "core/strmap.h"
+#include "table/jsonflat.h"
 
 #define CHUNK (1 << 16)
 
@@ -38,7 +39,7 @@ struct dl_reader {
 	struct qrow {
 		size_t first, n;
 		long line;
-	} *qrows;
+	} * qrows;
 	size_t qrows_n, qrows_alloc, qnext;
 	char *chunk;
 
@@ -47,7 +48,8 @@ struct dl_reader {
 	struct strbuf jvals;
 	size_t *joff;
 	long jlineno;
-	json_t *jfirst; /* parsed at open for the header, returned by the first next() */
+	struct strbuf jkey, jval; /* scratch of the flat-object fast path */
+	json_t *jfirst;		  /* parsed at open for the header, returned by the first next() */
 };
 
 const char *dl_reader_name(const struct dl_reader *r)
@@ -96,8 +98,8 @@ static int add_column(struct dl_reader *r, const char *name, size_t len, long li
 	if (len == 0)
 		return dl_err_at(err, dl_reader_name(r), line, "empty column name in header");
 	if (!strmap_putn(&r->colidx, name, len, (int64_t)r->ncols))
-		return dl_err_at(err, dl_reader_name(r), line, "duplicate column '%.*s'",
-				 (int)len, name);
+		return dl_err_at(err, dl_reader_name(r), line, "duplicate column '%.*s'", (int)len,
+				 name);
 	r->cols = xreallocarray(r->cols, r->ncols + 1, sizeof(*r->cols));
 	r->cols[r->ncols++] = xstrndup(name, len);
 	return 0;
@@ -110,6 +112,12 @@ static void csv_on_field(void *s, size_t len, void *ud)
 	struct dl_reader *r = ud;
 	if (r->failed)
 		return;
+	if (s && len && memchr(s, '\0', len)) {
+		/* text data never holds NUL; this is binary input */
+		dl_err_at(r->cb_err, dl_reader_name(r), r->line + r->cur_nl, "NUL byte in field");
+		r->failed = 1;
+		return;
+	}
 	DL_GROW(r->cur_off, r->cur_n + 1, r->cur_alloc);
 	r->cur_off[r->cur_n++] = r->cur.len;
 	if (s && len) {
@@ -136,9 +144,7 @@ static void csv_on_row(int term, void *ud)
 			r->line++;
 		return;
 	}
-	int blank = r->cur_n == 1 && r->cur.buf[r->cur_off[0]] == '\0' &&
-		    (r->ncols != 1 || r->cols == NULL);
-	if (!blank) {
+	{
 		DL_GROW(r->qrows, r->qrows_n + 1, r->qrows_alloc);
 		struct qrow *q = &r->qrows[r->qrows_n++];
 		q->first = r->qoff_n;
@@ -178,7 +184,11 @@ static int csv_fill(struct dl_reader *r, struct dl_err *err)
 			return -1;
 		if (n == 0) {
 			r->eof = 1;
-			if (csv_fini(&r->csv, csv_on_field, csv_on_row, r) != 0)
+			r->cb_err = err;
+			int fini = csv_fini(&r->csv, csv_on_field, csv_on_row, r);
+			if (r->failed)
+				return -1;
+			if (fini != 0)
 				return dl_err_at(err, dl_reader_name(r), r->line,
 						 "unterminated quoted field");
 			break;
@@ -198,8 +208,8 @@ static int csv_fill(struct dl_reader *r, struct dl_err *err)
 			return -1;
 		if (done < len) {
 			/* r->line is where the offending row starts */
-			return dl_err_at(err, dl_reader_name(r), r->line,
-					 "malformed CSV (%s)", csv_strerror(csv_error(&r->csv)));
+			return dl_err_at(err, dl_reader_name(r), r->line, "malformed CSV (%s)",
+					 csv_strerror(csv_error(&r->csv)));
 		}
 	}
 	return 0;
@@ -230,9 +240,13 @@ static int csv_open(struct dl_reader *r, struct dl_err *err)
 	r->at_start = 1;
 	r->line = 1;
 	struct qrow *q;
-	int rc = csv_next_raw(r, &q, err);
-	if (rc <= 0)
-		return rc;
+	int rc;
+	do {
+		rc = csv_next_raw(r, &q, err);
+		if (rc <= 0)
+			return rc;
+		/* lines of blanks before the header are blank lines */
+	} while (q->n == 1 && r->qbuf.buf[r->qoff[q->first]] == '\0');
 	for (size_t i = 0; i < q->n; i++) {
 		const char *name = r->qbuf.buf + r->qoff[q->first + i];
 		if (add_column(r, name, strlen(name), q->line, err))
@@ -245,9 +259,15 @@ static int csv_open(struct dl_reader *r, struct dl_err *err)
 static int csv_next(struct dl_reader *r, struct dl_row *row, struct dl_err *err)
 {
 	struct qrow *q;
-	int rc = csv_next_raw(r, &q, err);
-	if (rc <= 0)
-		return rc;
+	int rc;
+	for (;;) {
+		rc = csv_next_raw(r, &q, err);
+		if (rc <= 0)
+			return rc;
+		/* a line of blanks is one empty field: skip it unless that is a valid row */
+		if (!(q->n == 1 && r->ncols != 1 && r->qbuf.buf[r->qoff[q->first]] == '\0'))
+			break;
+	}
 	if (q->n != r->ncols)
 		return dl_err_at(err, dl_reader_name(r), q->line, "expected %zu fields, got %zu",
 				 r->ncols, q->n);
@@ -302,39 +322,80 @@ static int is_blank(const char *s, size_t len)
 	return 1;
 }
 
-/* next non-blank line parsed as an object; 1/0/-1 */
-static int json_read_object(struct dl_reader *r, json_t **obj, struct dl_err *err)
+/* next non-blank line into r->jline (BOM removed), pointed to by s and len; 1/0/-1 */
+static int json_next_line(struct dl_reader *r, const char **s, size_t *len, struct dl_err *err)
 {
 	for (;;) {
 		int rc = dl_input_getline(r->in, &r->jline, err);
 		if (rc <= 0)
 			return rc;
 		r->jlineno++;
-		const char *s = r->jline.buf;
-		size_t len = r->jline.len;
-		if (r->jlineno == 1 && len >= 3 && !memcmp(s, "\xEF\xBB\xBF", 3)) {
-			s += 3;
-			len -= 3;
+		const char *p = r->jline.buf;
+		size_t n = r->jline.len;
+		if (r->jlineno == 1 && n >= 3 && !memcmp(p, "\xEF\xBB\xBF", 3)) {
+			p += 3;
+			n -= 3;
 		}
-		if (is_blank(s, len))
+		if (is_blank(p, n))
 			continue;
-		json_error_t jerr;
-		json_t *v = json_loadb(s, len, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &jerr);
-		if (!v)
-			return dl_err_at(err, dl_reader_name(r), r->jlineno,
-					 "bad JSON at column %d: %s", jerr.column, jerr.text);
-		if (!json_is_object(v)) {
-			json_decref(v);
-			return dl_err_at(err, dl_reader_name(r), r->jlineno,
-					 "expected a JSON object per line");
-		}
-		*obj = v;
+		*s = p;
+		*len = n;
 		return 1;
 	}
 }
 
-static int json_fill_row(struct dl_reader *r, json_t *obj, struct dl_row *row,
-			 struct dl_err *err)
+/* the line parsed by jansson as an object; 1 or -1 */
+static int json_parse_object(struct dl_reader *r, const char *s, size_t len, json_t **obj,
+			     struct dl_err *err)
+{
+	json_error_t jerr;
+	json_t *v = json_loadb(s, len, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &jerr);
+	if (!v)
+		return dl_err_at(err, dl_reader_name(r), r->jlineno, "bad JSON at column %d: %s",
+				 jerr.column, jerr.text);
+	if (!json_is_object(v)) {
+		json_decref(v);
+		return dl_err_at(err, dl_reader_name(r), r->jlineno,
+				 "expected a JSON object per line");
+	}
+	*obj = v;
+	return 1;
+}
+
+static int json_read_object(struct dl_reader *r, json_t **obj, struct dl_err *err)
+{
+	const char *s;
+	size_t len;
+	int rc = json_next_line(r, &s, &len, err);
+	if (rc <= 0)
+		return rc;
+	return json_parse_object(r, s, len, obj, err);
+}
+
+static int fast_member(void *ud, const char *key, size_t klen, const char *val, size_t vlen)
+{
+	struct dl_reader *r = ud;
+	int64_t *ci = strmap_getn(&r->colidx, key, klen);
+	if (!ci || r->joff[*ci] != (size_t)-1 || memchr(key, '\0', klen))
+		return 1; /* unknown or repeated key: the full parser reports it */
+	r->joff[*ci] = r->jvals.len;
+	sb_add(&r->jvals, val, vlen);
+	sb_addc(&r->jvals, '\0');
+	return 0;
+}
+
+static void json_finish_row(struct dl_reader *r, struct dl_row *row)
+{
+	size_t empty = r->jvals.len;
+	sb_addc(&r->jvals, '\0');
+	for (size_t i = 0; i < r->ncols; i++)
+		r->fields[i] = r->jvals.buf + (r->joff[i] == (size_t)-1 ? empty : r->joff[i]);
+	row->n = r->ncols;
+	row->f = r->fields;
+	row->line = r->jlineno;
+}
+
+static int json_fill_row(struct dl_reader *r, json_t *obj, struct dl_row *row, struct dl_err *err)
 {
 	sb_reset(&r->jvals);
 	for (size_t i = 0; i < r->ncols; i++)
@@ -342,8 +403,7 @@ static int json_fill_row(struct dl_reader *r, json_t *obj, struct dl_row *row,
 	const char *key;
 	json_t *val;
 	/* first pass: values into jvals, offsets by column */
-	json_object_foreach(obj, key, val)
-	{
+	json_object_foreach (obj, key, val) {
 		int64_t *ci = strmap_get(&r->colidx, key);
 		if (!ci)
 			return dl_err_at(err, dl_reader_name(r), r->jlineno,
@@ -352,13 +412,7 @@ static int json_fill_row(struct dl_reader *r, json_t *obj, struct dl_row *row,
 		json_value_text(&r->jvals, val);
 		sb_addc(&r->jvals, '\0');
 	}
-	size_t empty = r->jvals.len;
-	sb_addc(&r->jvals, '\0');
-	for (size_t i = 0; i < r->ncols; i++)
-		r->fields[i] = r->jvals.buf + (r->joff[i] == (size_t)-1 ? empty : r->joff[i]);
-	row->n = r->ncols;
-	row->f = r->fields;
-	row->line = r->jlineno;
+	json_finish_row(r, row);
 	return 1;
 }
 
@@ -368,10 +422,14 @@ static int json_open(struct dl_reader *r, json_t **first, struct dl_err *err)
 	int rc = json_read_object(r, &obj, err);
 	if (rc <= 0)
 		return rc;
+	if (json_object_size(obj) == 0) {
+		json_decref(obj);
+		return dl_err_at(err, dl_reader_name(r), r->jlineno,
+				 "the first JSON object has no keys (no columns)");
+	}
 	const char *key;
 	json_t *val;
-	json_object_foreach(obj, key, val)
-	{
+	json_object_foreach (obj, key, val) {
 		if (add_column(r, key, strlen(key), r->jlineno, err)) {
 			json_decref(obj);
 			return -1;
@@ -403,6 +461,8 @@ struct dl_reader *dl_reader_from_input(struct dl_input *in, enum dl_in_format fm
 	sb_init(&r->qbuf);
 	sb_init(&r->jline);
 	sb_init(&r->jvals);
+	sb_init(&r->jkey);
+	sb_init(&r->jval);
 	if (fmt == DL_IN_AUTO) {
 		const unsigned char *p;
 		size_t len;
@@ -442,9 +502,20 @@ int dl_reader_next(struct dl_reader *r, struct dl_row *row, struct dl_err *err)
 	json_t *obj = r->jfirst;
 	r->jfirst = NULL;
 	if (!obj) {
-		int rc = json_read_object(r, &obj, err);
+		const char *line;
+		size_t len;
+		int rc = json_next_line(r, &line, &len, err);
 		if (rc <= 0)
 			return rc;
+		sb_reset(&r->jvals);
+		for (size_t i = 0; i < r->ncols; i++)
+			r->joff[i] = (size_t)-1;
+		if (dl_json_flat_parse(line, len, &r->jkey, &r->jval, fast_member, r) == 1) {
+			json_finish_row(r, row);
+			return 1;
+		}
+		if (json_parse_object(r, line, len, &obj, err) < 0)
+			return -1;
 	}
 	int rc = json_fill_row(r, obj, row, err);
 	json_decref(obj);
@@ -471,6 +542,8 @@ void dl_reader_close(struct dl_reader *r)
 	free(r->chunk);
 	sb_release(&r->jline);
 	sb_release(&r->jvals);
+	sb_release(&r->jkey);
+	sb_release(&r->jval);
 	free(r->joff);
 	if (r->jfirst)
 		json_decref(r->jfirst);
@@ -482,13 +555,12 @@ const char *dl_field_str(const struct dl_row *row, int col)
 	return col < 0 ? "" : row->f[col];
 }
 
-static int bad_value(const struct dl_reader *r, const struct dl_row *row, int col,
-		     const char *what, struct dl_err *err)
+static int bad_value(const struct dl_reader *r, const struct dl_row *row, int col, const char *what,
+		     struct dl_err *err)
 {
 	const char *v = row->f[col];
 	if (!*v)
-		return dl_err_at(err, dl_reader_name(r), row->line, "empty %s value",
-				 r->cols[col]);
+		return dl_err_at(err, dl_reader_name(r), row->line, "empty %s value", r->cols[col]);
 	return dl_err_at(err, dl_reader_name(r), row->line, "bad %s value '%.64s'%s%s",
 			 r->cols[col], v, what ? ": " : "", what ? what : "");
 }
@@ -523,16 +595,16 @@ int dl_field_nonneg(const struct dl_reader *r, const struct dl_row *row, int col
 	return 0;
 }
 
-int dl_field_int64_opt(const struct dl_reader *r, const struct dl_row *row, int col,
-		       int64_t *out, struct dl_err *err)
+int dl_field_int64_opt(const struct dl_reader *r, const struct dl_row *row, int col, int64_t *out,
+		       struct dl_err *err)
 {
 	if (col < 0 || !row->f[col][0])
 		return 0;
 	return dl_field_int64(r, row, col, out, err);
 }
 
-int dl_field_double_opt(const struct dl_reader *r, const struct dl_row *row, int col,
-			double *out, struct dl_err *err)
+int dl_field_double_opt(const struct dl_reader *r, const struct dl_row *row, int col, double *out,
+			struct dl_err *err)
 {
 	if (col < 0 || !row->f[col][0])
 		return 0;

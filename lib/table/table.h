@@ -36,9 +36,9 @@ enum dl_in_format { DL_IN_AUTO = 0, DL_IN_CSV, DL_IN_JSON };
 enum dl_out_format { DL_OUT_CSV = 0, DL_OUT_JSON };
 
 struct dl_row {
-	size_t n;     /* == dl_reader_ncols() */
-	char **f;     /* n NUL-terminated fields */
-	long line;    /* physical line where the row starts (1-based) */
+	size_t n;  /* == dl_reader_ncols() */
+	char **f;  /* n NUL-terminated fields */
+	long line; /* physical line where the row starts (1-based) */
 };
 
 struct dl_reader;
@@ -73,10 +73,10 @@ int dl_field_double(const struct dl_reader *r, const struct dl_row *row, int col
 		    struct dl_err *err);
 int dl_field_nonneg(const struct dl_reader *r, const struct dl_row *row, int col, double *out,
 		    struct dl_err *err);
-int dl_field_int64_opt(const struct dl_reader *r, const struct dl_row *row, int col,
-		       int64_t *out, struct dl_err *err);
-int dl_field_double_opt(const struct dl_reader *r, const struct dl_row *row, int col,
-			double *out, struct dl_err *err);
+int dl_field_int64_opt(const struct dl_reader *r, const struct dl_row *row, int col, int64_t *out,
+		       struct dl_err *err);
+int dl_field_double_opt(const struct dl_reader *r, const struct dl_row *row, int col, double *out,
+			struct dl_err *err);
 /* field text, or "" when col < 0 */
 const char *dl_field_str(const struct dl_row *row, int col);
 

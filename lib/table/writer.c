@@ -167,8 +167,8 @@ void dl_writer_null(struct dl_writer *w, size_t col)
 
 void dl_csv_quote(struct strbuf *sb, const char *s, size_t len)
 {
-	int need = len > 0 && (s[0] == ' ' || s[0] == '\t' || s[len - 1] == ' ' ||
-			       s[len - 1] == '\t');
+	int need =
+		len > 0 && (s[0] == ' ' || s[0] == '\t' || s[len - 1] == ' ' || s[len - 1] == '\t');
 	for (size_t i = 0; !need && i < len; i++) {
 		char c = s[i];
 		need = c == ',' || c == '"' || c == '\r' || c == '\n';
@@ -228,7 +228,8 @@ void dl_json_quote(struct strbuf *sb, const char *str, size_t len)
 		unsigned char c = s[i];
 		if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\') {
 			size_t j = i;
-			while (j < len && s[j] >= 0x20 && s[j] < 0x80 && s[j] != '"' && s[j] != '\\')
+			while (j < len && s[j] >= 0x20 && s[j] < 0x80 && s[j] != '"' &&
+			       s[j] != '\\')
 				j++;
 			sb_add(sb, s + i, j - i);
 			i = j;
@@ -282,7 +283,19 @@ static void write_header(struct dl_writer *w)
 		for (size_t i = 0; i < w->ncols; i++) {
 			if (i)
 				sb_addc(&w->line, ',');
-			dl_csv_quote(&w->line, w->cols[i], strlen(w->cols[i]));
+			const char *name = w->cols[i];
+			if (i == 0 && !strncmp(name, "\xEF\xBB\xBF", 3)) {
+				/* quoted, so a reader does not take it for a byte order mark */
+				sb_addc(&w->line, '"');
+				for (const char *p = name; *p; p++) {
+					if (*p == '"')
+						sb_addc(&w->line, '"');
+					sb_addc(&w->line, *p);
+				}
+				sb_addc(&w->line, '"');
+				continue;
+			}
+			dl_csv_quote(&w->line, name, strlen(name));
 		}
 		sb_addc(&w->line, '\n');
 		fwrite(w->line.buf, 1, w->line.len, w->fp);
@@ -304,6 +317,10 @@ void dl_writer_end_row(struct dl_writer *w)
 	struct strbuf *l = &w->line;
 	sb_reset(l);
 	if (w->fmt == DL_OUT_CSV) {
+		if (w->ncols == 1 && (w->kind[0] == F_UNSET || w->len[0] == 0)) {
+			/* an empty line would read back as no row at all */
+			sb_addstr(l, "\"\"");
+		}
 		for (size_t i = 0; i < w->ncols; i++) {
 			if (i)
 				sb_addc(l, ',');

@@ -19,7 +19,7 @@
 #   heavy                          false under the sanitizer build
 # `dl` is a function calling the binary, so commands read: run x 0 'dl cat a.csv'
 
-dl() { "$DLSCHED" "$@"; }
+# (`dl` itself is a tiny script on PATH that execs $DLSCHED; tests/run.sh makes it.)
 
 _record() { # STATUS NAME [DETAIL]
 	printf '%s\n' "$1" >> "$RESULTS"

@@ -1,0 +1,21 @@
+# t_style.sh: rules of the code base that a compiler does not enforce.
+heavy || return 0
+cd "$SRCROOT" || return 1
+# (expect runs in $SCRATCH: use absolute paths)
+
+# banned functions (after git's banned.h): strbuf/snprintf, strtok_r and core/num.h instead
+hits=$(grep -nE '\b(strcpy|strcat|strncpy|sprintf|vsprintf|strtok|atoi|atol|atof|gets)\(' \
+	lib/*/*.c lib/*/*.h cmd/*.c cmd/*.h 2>/dev/null | grep -vE '\b(snprintf|vsnprintf)\(' )
+expect_eq style_banned_functions "" "$hits"
+
+# lib/ never exits and never writes to standard output
+hits=$(grep -nE '\b(exit|_exit|printf|puts|putchar)\(|\bstdout\b' lib/*/*.c 2>/dev/null |
+	grep -vE '\b(fprintf|snprintf|vsnprintf|sb_addf|sb_vaddf)\(' |
+	grep -v 'lib/core/io.c' | grep -vE '^\S+:\s*(/\*|\*)')
+expect_eq style_lib_no_exit_no_stdout "" "$hits"
+
+# every header says what it owns: it starts with a comment
+for h in lib/*/*.h cmd/*.h; do
+	[ -f "$h" ] || continue
+	expect "style_header_comment_$(echo "$h" | tr '/.' '__')" "head -1 '$SRCROOT/$h' | grep -q '^/\*'"
+done
