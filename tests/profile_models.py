@@ -10,6 +10,8 @@ OUTDIR/expected.tsv: file, tensors, params, largest_share as torch, onnx or nump
 report them for that file (weights only: BatchNorm statistics, counters and
 optimizer state left out, as dlsched profile does by default).
 
+--dlsched BIN: run `BIN profile` on each file as soon as it is written, append the
+rows to OUTDIR/profile.csv and delete the file (keeps disk use and write-back small).
 --bench: vgg16 only, and print the best-of-3 torch.load time of vgg16.pt in seconds.
 Needs Debian python3-torch, python3-torchvision, python3-numpy and python3-onnx.
 """
@@ -18,6 +20,7 @@ import json
 import math
 import os
 import struct
+import subprocess
 import sys
 import time
 
@@ -90,7 +93,26 @@ class TinyGPT(nn.Module):
         return self.head(self.ln_f(h))
 
 
+def _no_init(tensor, *args, **kwargs):
+    return tensor
+
+
 def build(name):
+    # random initialisation of 138M parameters takes seconds: leave the weights as
+    # allocated (their values do not matter to a metadata profile)
+    saved = {}
+    for f in ("kaiming_normal_", "kaiming_uniform_", "normal_", "uniform_", "constant_",
+              "zeros_", "ones_", "xavier_uniform_", "trunc_normal_"):
+        saved[f] = getattr(nn.init, f)
+        setattr(nn.init, f, _no_init)
+    try:
+        return _build(name)
+    finally:
+        for f, fn in saved.items():
+            setattr(nn.init, f, fn)
+
+
+def _build(name):
     if name == "lstm_lm":
         return LSTMLM(), torch.zeros(1, 8, dtype=torch.long)
     if name == "tiny_gpt":
@@ -243,10 +265,13 @@ def save_tf_index(sd, path):
 def main():
     out = sys.argv[1]
     only = None
+    dlsched = None
     bench = "--bench" in sys.argv
     for a in sys.argv[2:]:
         if a.startswith("--only="):
             only = a[7:].split(",")
+        if a.startswith("--dlsched="):
+            dlsched = a[10:]
     names = ["resnet18", "resnet50", "alexnet", "mobilenet_v2", "vgg16", "lstm_lm", "tiny_gpt"]
     if bench:
         names = ["vgg16"]
@@ -254,9 +279,33 @@ def main():
         names = [n for n in names if n in only]
     os.makedirs(out, exist_ok=True)
     rows = []
+    done = []
+    csv = []
+
+    t0 = time.perf_counter()
 
     def add(fname, rep):
+        if os.environ.get("PROFILE_MODELS_TIMES"):
+            sys.stderr.write(f"{time.perf_counter() - t0:7.2f} s {fname}\n")
         rows.append((fname,) + tuple(rep))
+        done.append(fname)
+        profile_and_delete()
+
+    def profile_and_delete():
+        if not dlsched:
+            return
+        r = subprocess.run([dlsched, "profile"] + done, cwd=out, capture_output=True, text=True)
+        if r.returncode != 0:
+            sys.stderr.write(r.stderr)
+        lines = r.stdout.splitlines()
+        if lines and not csv:
+            csv.append(lines[0])
+        csv.extend(lines[1:])
+        for f in done:
+            os.remove(os.path.join(out, f))
+            if os.path.exists(os.path.join(out, f + ".data")):
+                os.remove(os.path.join(out, f + ".data"))
+        done.clear()
 
     for name in names:
         model, x = build(name)
@@ -284,18 +333,19 @@ def main():
         add(name + ".index", stats([(k, v.numel()) for k, v in sd.items()]))
         with torch.no_grad():
             torch.onnx.export(model, x, base + ".onnx", opset_version=13)
-        add(name + ".onnx", onnx_report(base + ".onnx"))
-        if bench:
-            continue
-        if name == "mobilenet_v2":
-            np.savez_compressed(base + "_z.npz", **{k: v.numpy() for k, v in sd.items()})
-            add(name + "_z.npz", npz_report(base + "_z.npz"))
+        if name == "mobilenet_v2" and not bench:
             import onnx
 
             m = onnx.load(base + ".onnx")
             onnx.save_model(m, base + "_ext.onnx", save_as_external_data=True,
                             location=name + "_ext.onnx.data", size_threshold=1024)
             add(name + "_ext.onnx", onnx_report(base + "_ext.onnx"))
+        add(name + ".onnx", onnx_report(base + ".onnx"))
+        if bench:
+            continue
+        if name == "mobilenet_v2":
+            np.savez_compressed(base + "_z.npz", **{k: v.numpy() for k, v in sd.items()})
+            add(name + "_z.npz", npz_report(base + "_z.npz"))
         if name == "resnet18":
             # a training checkpoint: the state_dict nested beside optimizer state
             opt = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
@@ -310,6 +360,9 @@ def main():
             torch.save(model, base + "_module.pt")
             add(name + "_module.pt", torch_report(base + "_module.pt"))
         del model, sd
+    if csv:
+        with open(os.path.join(out, "profile.csv"), "w") as f:
+            f.write("\n".join(csv) + "\n")
     with open(os.path.join(out, "expected.tsv"), "w") as f:
         for r in rows:
             f.write(f"{r[0]}\t{r[1]}\t{r[2]}\t{r[3]:.6f}\n")

@@ -330,8 +330,13 @@ int dl_model_parse(const char *name, const unsigned char *buf, size_t len,
 		rc = dl_err_set(err, DL_EXIT_DATA, "%s: unknown format", name);
 		break;
 	}
-	if (rc < 0)
+	if (rc < 0) {
 		dl_model_release(m);
+		/* names come from the file: keep the message on one line */
+		for (char *p = err->msg; *p; p++)
+			if ((unsigned char)*p < 0x20 || *p == 0x7f)
+				*p = '?';
+	}
 	return rc;
 }
 
