@@ -13,14 +13,14 @@ enum {
 	OPT_ALL_TENSORS,
 };
 
-#define DEFAULT_PS 4
+#define DEFAULT_PS	  4
 #define DEFAULT_THRESHOLD 2.5
 
 static const struct dl_opt profile_opts[] = {
-	{'n', "name", "NAME", "model name for every row (default: the file name without extension)"},
+	{'n', "name", "NAME",
+	 "model name for every row (default: the file name without extension)"},
 	{OPT_PS, "ps", "P", "number of parameter servers the skew is computed for (default 4)"},
-	{OPT_THRESHOLD, "threshold", "X",
-	 "consolidate when skew_rr is above X (default 2.5)"},
+	{OPT_THRESHOLD, "threshold", "X", "consolidate when skew_rr is above X (default 2.5)"},
 	{OPT_TENSORS, "tensors", NULL,
 	 "one row per tensor (name, dtype, shape, numel, bytes, role, server)"},
 	{OPT_ALL_TENSORS, "all-tensors", NULL,
@@ -41,9 +41,8 @@ static const struct dl_cmd_spec profile_spec = {
 };
 
 static const char *const profile_cols[] = {
-	"model",	 "file",	"format",	"tensors",
-	"params",	 "bytes",	"largest_share", "skew_rr",
-	"skew_greedy", "ps",	 "sensitivity",	"consolidate",
+	"model",	 "file",    "format",	   "tensors", "params",	     "bytes",
+	"largest_share", "skew_rr", "skew_greedy", "ps",      "sensitivity", "consolidate",
 };
 
 static const char *const tensor_cols[] = {

@@ -11,11 +11,16 @@
 #include "model/model_int.h"
 
 static const char *const format_names[] = {
-	[DL_MODEL_AUTO] = "unknown",	   [DL_MODEL_SAFETENSORS] = "safetensors",
-	[DL_MODEL_TORCH_ZIP] = "pytorch",  [DL_MODEL_TORCH_LEGACY] = "pytorch-legacy",
-	[DL_MODEL_ONNX] = "onnx",	   [DL_MODEL_NPY] = "npy",
-	[DL_MODEL_NPZ] = "npz",		   [DL_MODEL_GGUF] = "gguf",
-	[DL_MODEL_TF_INDEX] = "tf-checkpoint", [DL_MODEL_ZIP] = "zip",
+	[DL_MODEL_AUTO] = "unknown",
+	[DL_MODEL_SAFETENSORS] = "safetensors",
+	[DL_MODEL_TORCH_ZIP] = "pytorch",
+	[DL_MODEL_TORCH_LEGACY] = "pytorch-legacy",
+	[DL_MODEL_ONNX] = "onnx",
+	[DL_MODEL_NPY] = "npy",
+	[DL_MODEL_NPZ] = "npz",
+	[DL_MODEL_GGUF] = "gguf",
+	[DL_MODEL_TF_INDEX] = "tf-checkpoint",
+	[DL_MODEL_ZIP] = "zip",
 	[DL_MODEL_PICKLE] = "pickle",
 };
 
@@ -105,8 +110,8 @@ void tensor_set_bytes(struct dl_tensor *t, int64_t elem)
 static int ends_with(const char *s, const char *suf)
 {
 	size_t n = strlen(s), k = strlen(suf);
-	return n >= k && !memcmp(s + n - k, suf, k) && (n == k || s[n - k - 1] == '.' ||
-							  s[n - k - 1] == '/');
+	return n >= k && !memcmp(s + n - k, suf, k) &&
+	       (n == k || s[n - k - 1] == '.' || s[n - k - 1] == '/');
 }
 
 /*
@@ -115,9 +120,9 @@ static int ends_with(const char *s, const char *suf)
  */
 enum dl_tensor_role role_from_name(const char *name)
 {
-	static const char *const buffers[] = {"running_mean", "running_var",
-					      "num_batches_tracked", "save_counter",
-					      "global_step", "moving_mean", "moving_variance"};
+	static const char *const buffers[] = {
+		"running_mean", "running_var", "num_batches_tracked", "save_counter",
+		"global_step",	"moving_mean", "moving_variance"};
 	for (size_t i = 0; i < DL_ARRAY_SIZE(buffers); i++)
 		if (ends_with(name, buffers[i]))
 			return DL_ROLE_BUFFER;
@@ -278,8 +283,8 @@ static int read_zip(struct mctx *c)
 	return rc;
 }
 
-int dl_model_parse(const char *name, const unsigned char *buf, size_t len,
-		   enum dl_model_format fmt, struct dl_model *m, struct dl_err *err)
+int dl_model_parse(const char *name, const unsigned char *buf, size_t len, enum dl_model_format fmt,
+		   struct dl_model *m, struct dl_err *err)
 {
 	struct mctx c = {name, buf, len, m, err};
 	m->t = NULL;

@@ -45,10 +45,10 @@ enum dl_model_format {
 /* Why a tensor is (not) counted as a model weight by default. */
 enum dl_tensor_role {
 	DL_ROLE_WEIGHT = 0, /* trainable weight: counted */
-	DL_ROLE_BUFFER,     /* BatchNorm running statistics, step counters */
+	DL_ROLE_BUFFER,	    /* BatchNorm running statistics, step counters */
 	DL_ROLE_OPTIMIZER,  /* optimizer state (exp_avg, momentum, TF slots) */
 	DL_ROLE_CONSTANT,   /* ONNX Constant node values (mostly shape constants) */
-	DL_ROLE_OTHER,      /* non-numeric (strings, object graphs) */
+	DL_ROLE_OTHER,	    /* non-numeric (strings, object graphs) */
 };
 
 #define DL_MODEL_MAX_DIMS 32
@@ -69,7 +69,10 @@ struct dl_model {
 	size_t n, alloc;
 };
 
-#define DL_MODEL_INIT {DL_MODEL_AUTO, NULL, 0, 0}
+#define DL_MODEL_INIT                     \
+	{                                 \
+		DL_MODEL_AUTO, NULL, 0, 0 \
+	}
 
 /* "safetensors", "pytorch", "pytorch-legacy", "onnx", "npy", "npz", "gguf", "tf-checkpoint" */
 const char *dl_model_format_name(enum dl_model_format f);
@@ -81,8 +84,8 @@ int dl_model_read(const char *path, struct dl_model *m, struct dl_err *err);
  * Parse a model held in memory; name is used in messages and dir (may be
  * NULL) is where external files would be. fmt DL_MODEL_AUTO detects.
  */
-int dl_model_parse(const char *name, const unsigned char *buf, size_t len,
-		   enum dl_model_format fmt, struct dl_model *m, struct dl_err *err);
+int dl_model_parse(const char *name, const unsigned char *buf, size_t len, enum dl_model_format fmt,
+		   struct dl_model *m, struct dl_err *err);
 void dl_model_release(struct dl_model *m);
 
 /* Is tensor t part of the profile (all: every tensor, not only weights)? */

@@ -22,8 +22,7 @@ struct mctx {
 };
 
 /* "FILE: [entry 'E': ]offset N: msg"; returns -1 */
-int merr(struct mctx *c, const char *entry, uint64_t off, const char *fmt, ...)
-	DL_PRINTF(4, 5);
+int merr(struct mctx *c, const char *entry, uint64_t off, const char *fmt, ...) DL_PRINTF(4, 5);
 
 static inline uint16_t rd16(const unsigned char *p)
 {
@@ -77,8 +76,8 @@ int read_onnx(struct mctx *c);
 int read_npy(struct mctx *c);
 int read_npz(struct mctx *c, struct zip *z);
 /* parse an .npy header held in p (n bytes) for tensor name; total = member/file size */
-int npy_header(struct mctx *c, const char *entry, const unsigned char *p, size_t n,
-	       uint64_t total, const char *name, size_t namelen);
+int npy_header(struct mctx *c, const char *entry, const unsigned char *p, size_t n, uint64_t total,
+	       const char *name, size_t namelen);
 int read_gguf(struct mctx *c);
 int read_tf_index(struct mctx *c);
 
@@ -90,7 +89,7 @@ struct pb {
 struct pb_field {
 	uint32_t num;
 	int wt;
-	uint64_t v;                 /* varint / fixed value */
+	uint64_t v;		   /* varint / fixed value */
 	const unsigned char *data; /* length-delimited payload */
 	size_t len;
 	uint64_t off; /* offset of the tag from base */

@@ -91,8 +91,8 @@ static const struct {
 	{"u4", "u32"}, {"u8", "u64"}, {"b1", "bool"}, {"c8", "c64"},   {"c16", "c128"},
 };
 
-int npy_header(struct mctx *c, const char *entry, const unsigned char *p, size_t n,
-	       uint64_t total, const char *name, size_t namelen)
+int npy_header(struct mctx *c, const char *entry, const unsigned char *p, size_t n, uint64_t total,
+	       const char *name, size_t namelen)
 {
 	if (n < 10 || memcmp(p, "\x93NUMPY", 6))
 		return merr(c, entry, 0, "not an .npy array (bad magic)");
@@ -188,7 +188,8 @@ int npy_header(struct mctx *c, const char *entry, const unsigned char *p, size_t
 			d++, dl--;
 		t->role = DL_ROLE_OTHER;
 		for (size_t i = 0; i < DL_ARRAY_SIZE(npy_types); i++)
-			if (strlen(npy_types[i].descr) == dl && !memcmp(d, npy_types[i].descr, dl)) {
+			if (strlen(npy_types[i].descr) == dl &&
+			    !memcmp(d, npy_types[i].descr, dl)) {
 				t->dtype = npy_types[i].dtype;
 				elem = atoi(d + 1);
 				if (t->role == DL_ROLE_OTHER)
@@ -197,9 +198,10 @@ int npy_header(struct mctx *c, const char *entry, const unsigned char *p, size_t
 	}
 	tensor_set_bytes(t, elem);
 	if (t->bytes >= 0 && (uint64_t)t->bytes > total - pre - hlen)
-		return merr(c, entry, pre + hlen,
-			    "declared size %lld bytes is larger than the %llu bytes of data present",
-			    (long long)t->bytes, (unsigned long long)(total - pre - hlen));
+		return merr(
+			c, entry, pre + hlen,
+			"declared size %lld bytes is larger than the %llu bytes of data present",
+			(long long)t->bytes, (unsigned long long)(total - pre - hlen));
 	return 0;
 }
 
@@ -211,8 +213,7 @@ int read_npy(struct mctx *c)
 	size_t len = strlen(b);
 	if (len > 4 && !strcmp(b + len - 4, ".npy"))
 		len -= 4;
-	return npy_header(c, NULL, c->base, c->size, c->size, len ? b : "array",
-			  len ? len : 5);
+	return npy_header(c, NULL, c->base, c->size, c->size, len ? b : "array", len ? len : 5);
 }
 
 int read_npz(struct mctx *c, struct zip *z)
@@ -231,10 +232,10 @@ int read_npz(struct mctx *c, struct zip *z)
 		size_t want = 12;
 		if (len >= 10 && !memcmp(d, "\x93NUMPY", 6))
 			want = d[6] == 1 ? 10 + (size_t)rd16(d + 8)
-			       : len >= 12 ? 12 + (size_t)(rd32(d + 8) > NPY_MAX_HEADER
-							       ? NPY_MAX_HEADER
-							       : rd32(d + 8))
-					   : 12;
+			       : len >= 12
+				       ? 12 + (size_t)(rd32(d + 8) > NPY_MAX_HEADER ? NPY_MAX_HEADER
+										    : rd32(d + 8))
+				       : 12;
 		if (want > len) {
 			free(owned);
 			if (zip_read_prefix(c, e, want, &d, &len, &owned) < 0)

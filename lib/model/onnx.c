@@ -14,14 +14,14 @@ static const struct {
 	const char *name;
 	int bits;
 } onnx_types[] = {
-	[0] = {"unknown", 0},	   [1] = {"f32", 32},	     [2] = {"u8", 8},
-	[3] = {"i8", 8},	   [4] = {"u16", 16},	     [5] = {"i16", 16},
-	[6] = {"i32", 32},	   [7] = {"i64", 64},	     [8] = {"string", 0},
-	[9] = {"bool", 8},	   [10] = {"f16", 16},	     [11] = {"f64", 64},
-	[12] = {"u32", 32},	   [13] = {"u64", 64},	     [14] = {"c64", 64},
-	[15] = {"c128", 128},	   [16] = {"bf16", 16},	     [17] = {"f8_e4m3fn", 8},
-	[18] = {"f8_e4m3fnuz", 8}, [19] = {"f8_e5m2", 8},    [20] = {"f8_e5m2fnuz", 8},
-	[21] = {"u4", 4},	   [22] = {"i4", 4},	     [23] = {"f4_e2m1", 4},
+	[0] = {"unknown", 0},	   [1] = {"f32", 32},	  [2] = {"u8", 8},
+	[3] = {"i8", 8},	   [4] = {"u16", 16},	  [5] = {"i16", 16},
+	[6] = {"i32", 32},	   [7] = {"i64", 64},	  [8] = {"string", 0},
+	[9] = {"bool", 8},	   [10] = {"f16", 16},	  [11] = {"f64", 64},
+	[12] = {"u32", 32},	   [13] = {"u64", 64},	  [14] = {"c64", 64},
+	[15] = {"c128", 128},	   [16] = {"bf16", 16},	  [17] = {"f8_e4m3fn", 8},
+	[18] = {"f8_e4m3fnuz", 8}, [19] = {"f8_e5m2", 8}, [20] = {"f8_e5m2fnuz", 8},
+	[21] = {"u4", 4},	   [22] = {"i4", 4},	  [23] = {"f4_e2m1", 4},
 	[24] = {"f8_e8m0", 8},
 };
 
@@ -54,7 +54,8 @@ static int onnx_tensor(struct mctx *c, const unsigned char *d, size_t len, enum 
 		case 1: /* dims: packed or not */
 			if (f.wt == 0) {
 				if (nd >= DL_MODEL_MAX_DIMS)
-					return merr(c, NULL, f.off, "tensor has too many dimensions");
+					return merr(c, NULL, f.off,
+						    "tensor has too many dimensions");
 				dims[nd++] = (int64_t)f.v;
 			} else if (f.wt == 2) {
 				const unsigned char *p = f.data, *e = f.data + f.len;
@@ -142,7 +143,8 @@ static int onnx_sparse(struct mctx *c, const unsigned char *d, size_t len)
 		} else if (f.num == 3) {
 			if (f.wt == 0) {
 				if (nd >= DL_MODEL_MAX_DIMS)
-					return merr(c, NULL, f.off, "tensor has too many dimensions");
+					return merr(c, NULL, f.off,
+						    "tensor has too many dimensions");
 				dims[nd++] = (int64_t)f.v;
 			} else if (f.wt == 2) {
 				const unsigned char *p = f.data, *e = f.data + f.len;
@@ -176,12 +178,12 @@ static int onnx_attribute(struct mctx *c, const unsigned char *d, size_t len,
 	int r;
 	while ((r = pb_next(&b, &f, &why)) > 0) {
 		switch (f.num) {
-		case 5:  /* t */
+		case 5:	 /* t */
 		case 10: /* tensors */
 			if (f.wt != 2)
 				return wrong_type(c, &f, "AttributeProto.t", 2);
-			if (onnx_tensor(c, f.data, f.len, DL_ROLE_CONSTANT, (const char *)out, outlen, NULL, 0) <
-			    0)
+			if (onnx_tensor(c, f.data, f.len, DL_ROLE_CONSTANT, (const char *)out,
+					outlen, NULL, 0) < 0)
 				return -1;
 			break;
 		case 6:	 /* g */
@@ -260,7 +262,8 @@ static int onnx_graph(struct mctx *c, const unsigned char *d, size_t len, int de
 					return -1;
 			} else if (f.num == 15 && pass == 0) {
 				if (f.wt != 2)
-					return wrong_type(c, &f, "GraphProto.sparse_initializer", 2);
+					return wrong_type(c, &f, "GraphProto.sparse_initializer",
+							  2);
 				if (onnx_sparse(c, f.data, f.len) < 0)
 					return -1;
 			}

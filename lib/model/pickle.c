@@ -36,8 +36,8 @@ enum pk_type {
 struct pk_node {
 	uint8_t type;
 	uint8_t visited;
-	int64_t i;		/* INT value; TENSOR: storage numel */
-	const char *s, *s2;	/* STR/BYTES text; GLOBAL module and name; TENSOR storage key */
+	int64_t i;	    /* INT value; TENSOR: storage numel */
+	const char *s, *s2; /* STR/BYTES text; GLOBAL module and name; TENSOR storage key */
 	uint32_t slen, s2len;
 	uint32_t *kids; /* TUPLE/LIST/SET items; DICT/OBJ key, value pairs */
 	uint32_t nk, ak;
@@ -133,7 +133,8 @@ static int line(struct pvm *vm, const unsigned char *op, const char **s, size_t 
 {
 	const unsigned char *nl = memchr(vm->p, '\n', (size_t)(vm->end - vm->p));
 	if (!nl)
-		return merr(vm->c, vm->entry, pvm_off(vm, op), "truncated pickle: unterminated line");
+		return merr(vm->c, vm->entry, pvm_off(vm, op),
+			    "truncated pickle: unterminated line");
 	*s = (const char *)vm->p;
 	*len = (size_t)(nl - vm->p);
 	vm->p = nl + 1;
@@ -161,8 +162,8 @@ static int memo_put(struct pvm *vm, const unsigned char *op, uint64_t key)
 		return merr(vm->c, vm->entry, pvm_off(vm, op), "pickle memo store on empty stack");
 	/* a real pickle memoises at most one object per opcode so far */
 	if (key > vm->ops)
-		return merr(vm->c, vm->entry, pvm_off(vm, op), "pickle memo index %llu out of range",
-			    (unsigned long long)key);
+		return merr(vm->c, vm->entry, pvm_off(vm, op),
+			    "pickle memo index %llu out of range", (unsigned long long)key);
 	if (key >= vm->memon) {
 		DL_GROW(vm->memo, key + 1, vm->memoa);
 		memset(vm->memo + vm->memon, 0, (key + 1 - vm->memon) * sizeof(*vm->memo));
@@ -214,15 +215,24 @@ static const struct {
 	const char *cls, *dtype;
 	int elem;
 } storages[] = {
-	{"FloatStorage", "f32", 4},	    {"DoubleStorage", "f64", 8},
-	{"HalfStorage", "f16", 2},	    {"BFloat16Storage", "bf16", 2},
-	{"LongStorage", "i64", 8},	    {"IntStorage", "i32", 4},
-	{"ShortStorage", "i16", 2},	    {"CharStorage", "i8", 1},
-	{"ByteStorage", "u8", 1},	    {"BoolStorage", "bool", 1},
-	{"ComplexFloatStorage", "c64", 8}, {"ComplexDoubleStorage", "c128", 16},
-	{"QInt8Storage", "qint8", 1},	    {"QUInt8Storage", "quint8", 1},
-	{"QInt32Storage", "qint32", 4},	    {"Float8_e4m3fnStorage", "f8_e4m3", 1},
-	{"Float8_e5m2Storage", "f8_e5m2", 1}, {"UntypedStorage", "u8", 1},
+	{"FloatStorage", "f32", 4},
+	{"DoubleStorage", "f64", 8},
+	{"HalfStorage", "f16", 2},
+	{"BFloat16Storage", "bf16", 2},
+	{"LongStorage", "i64", 8},
+	{"IntStorage", "i32", 4},
+	{"ShortStorage", "i16", 2},
+	{"CharStorage", "i8", 1},
+	{"ByteStorage", "u8", 1},
+	{"BoolStorage", "bool", 1},
+	{"ComplexFloatStorage", "c64", 8},
+	{"ComplexDoubleStorage", "c128", 16},
+	{"QInt8Storage", "qint8", 1},
+	{"QUInt8Storage", "quint8", 1},
+	{"QInt32Storage", "qint32", 4},
+	{"Float8_e4m3fnStorage", "f8_e4m3", 1},
+	{"Float8_e5m2Storage", "f8_e5m2", 1},
+	{"UntypedStorage", "u8", 1},
 };
 
 /* storage (a persistent id) and size tuple -> a tensor node, or 0 if they are not those */
@@ -278,8 +288,8 @@ static uint32_t call(struct pvm *vm, uint32_t fn, uint32_t args, int depth)
 {
 	const struct pk_node *f = &vm->n[fn];
 	if (depth < 4 && f->type == PK_GLOBAL) {
-		if (global_is(f, "collections", "OrderedDict") || global_is(f, "builtins", "dict") ||
-		    global_is(f, "__builtin__", "dict"))
+		if (global_is(f, "collections", "OrderedDict") ||
+		    global_is(f, "builtins", "dict") || global_is(f, "__builtin__", "dict"))
 			return node_new(vm, PK_DICT);
 		if (global_is(f, "torch._utils", "_rebuild_tensor_v2") ||
 		    global_is(f, "torch._utils", "_rebuild_tensor") ||
@@ -351,7 +361,8 @@ static int pvm_run(struct pvm *vm, uint32_t *root)
 	for (;;) {
 		const unsigned char *op = vm->p;
 		if (op >= vm->end)
-			return merr(vm->c, vm->entry, pvm_off(vm, op), "truncated pickle: no STOP opcode");
+			return merr(vm->c, vm->entry, pvm_off(vm, op),
+				    "truncated pickle: no STOP opcode");
 		vm->p++;
 		vm->ops++;
 		uint32_t a, b, id;
@@ -514,8 +525,8 @@ static int pvm_run(struct pvm *vm, uint32_t *root)
 		case 0x8f: /* EMPTY_SET */
 			push(vm, node_new(vm, PK_SET));
 			break;
-		case 't': /* TUPLE */
-		case 'l': /* LIST */
+		case 't':  /* TUPLE */
+		case 'l':  /* LIST */
 		case 0x91: /* FROZENSET */
 			if (pop_mark(vm, op, &k) < 0)
 				return -1;
@@ -536,7 +547,8 @@ static int pvm_run(struct pvm *vm, uint32_t *root)
 		case 0x87: /* TUPLE3 */
 			k = (size_t)(*op - 0x84);
 			if (vm->sn < k + (vm->mn ? vm->marks[vm->mn - 1] : 0))
-				return merr(vm->c, vm->entry, pvm_off(vm, op), "pickle stack underflow");
+				return merr(vm->c, vm->entry, pvm_off(vm, op),
+					    "pickle stack underflow");
 			id = node_new(vm, PK_TUPLE);
 			collect(vm, id, vm->sn - k);
 			push(vm, id);
@@ -555,13 +567,15 @@ static int pvm_run(struct pvm *vm, uint32_t *root)
 			if (pop_mark(vm, op, &k) < 0)
 				return -1;
 			if (k == 0)
-				return merr(vm->c, vm->entry, pvm_off(vm, op), "pickle stack underflow");
+				return merr(vm->c, vm->entry, pvm_off(vm, op),
+					    "pickle stack underflow");
 			if (add_items(vm, op, vm->stack[k - 1], k) < 0)
 				return -1;
 			break;
 		case 's': /* SETITEM */
 			if (vm->sn < 3 + (vm->mn ? vm->marks[vm->mn - 1] : 0))
-				return merr(vm->c, vm->entry, pvm_off(vm, op), "pickle stack underflow");
+				return merr(vm->c, vm->entry, pvm_off(vm, op),
+					    "pickle stack underflow");
 			if (add_pairs(vm, op, vm->stack[vm->sn - 3], vm->sn - 2) < 0)
 				return -1;
 			break;
@@ -569,7 +583,8 @@ static int pvm_run(struct pvm *vm, uint32_t *root)
 			if (pop_mark(vm, op, &k) < 0)
 				return -1;
 			if (k == 0)
-				return merr(vm->c, vm->entry, pvm_off(vm, op), "pickle stack underflow");
+				return merr(vm->c, vm->entry, pvm_off(vm, op),
+					    "pickle stack underflow");
 			if (add_pairs(vm, op, vm->stack[k - 1], k) < 0)
 				return -1;
 			break;
@@ -586,7 +601,8 @@ static int pvm_run(struct pvm *vm, uint32_t *root)
 			break;
 		case '2': /* DUP */
 			if (!vm->sn)
-				return merr(vm->c, vm->entry, pvm_off(vm, op), "pickle stack underflow");
+				return merr(vm->c, vm->entry, pvm_off(vm, op),
+					    "pickle stack underflow");
 			push(vm, vm->stack[vm->sn - 1]);
 			break;
 		case 'p': /* PUT (text) */
@@ -688,7 +704,8 @@ static int pvm_run(struct pvm *vm, uint32_t *root)
 			if (pop_mark(vm, op, &k) < 0)
 				return -1;
 			if (k >= vm->sn)
-				return merr(vm->c, vm->entry, pvm_off(vm, op), "pickle stack underflow");
+				return merr(vm->c, vm->entry, pvm_off(vm, op),
+					    "pickle stack underflow");
 			a = vm->stack[k];
 			b = node_new(vm, PK_TUPLE);
 			collect(vm, b, k + 1);
@@ -732,8 +749,8 @@ static int pvm_run(struct pvm *vm, uint32_t *root)
 			push(vm, node_new(vm, PK_OBJ));
 			break;
 		default:
-			return merr(vm->c, vm->entry, pvm_off(vm, op), "unknown pickle opcode 0x%02x",
-				    *op);
+			return merr(vm->c, vm->entry, pvm_off(vm, op),
+				    "unknown pickle opcode 0x%02x", *op);
 		}
 	}
 }
@@ -834,7 +851,8 @@ static int walk(struct walk *w, uint32_t id, int depth)
 				comp = key->s;
 				clen = key->slen;
 			} else if (key->type == PK_INT) {
-				clen = (size_t)snprintf(num, sizeof(num), "%lld", (long long)key->i);
+				clen = (size_t)snprintf(num, sizeof(num), "%lld",
+							(long long)key->i);
 				comp = num;
 			}
 			if (walk_child(w, vm->n[id].kids[i + 1], comp, clen, depth) < 0)
@@ -869,9 +887,9 @@ static void pvm_init(struct pvm *vm, struct mctx *c, const char *entry, uint64_t
 	vm->end = p + len;
 }
 
-static int run_and_walk(struct mctx *c, const char *entry, uint64_t off0,
-			const unsigned char *p, size_t len, const struct strmap *members,
-			const struct zip *z, size_t *consumed)
+static int run_and_walk(struct mctx *c, const char *entry, uint64_t off0, const unsigned char *p,
+			size_t len, const struct strmap *members, const struct zip *z,
+			size_t *consumed)
 {
 	struct pvm vm;
 	uint32_t root;
@@ -974,7 +992,8 @@ int read_torch_legacy(struct mctx *c)
 			int64_t *es = k->type == PK_STR ? strmap_getn(&elem, k->s, k->slen) : NULL;
 			int64_t *cnt = es ? strmap_getn(&count, k->s, k->slen) : NULL;
 			if (!es)
-				break; /* a storage no tensor uses: its size is unknown, stop here */
+				break; /* a storage no tensor uses: its size is unknown, stop here
+					*/
 			if (c->size - off < 8) {
 				rc = merr(c, NULL, off, "truncated file: storage '%.*s' is missing",
 					  (int)k->slen, k->s);
@@ -983,10 +1002,11 @@ int read_torch_legacy(struct mctx *c)
 			int64_t n = (int64_t)rd64(c->base + off), bytes;
 			if (n < 0 || __builtin_mul_overflow(n, *es, &bytes) ||
 			    (uint64_t)bytes > c->size - off - 8 || (cnt && *cnt > n))
-				rc = merr(c, NULL, off,
-					  "storage '%.*s' declares %lld elements: larger than the file "
-					  "or than its tensors need",
-					  (int)k->slen, k->s, (long long)n);
+				rc = merr(
+					c, NULL, off,
+					"storage '%.*s' declares %lld elements: larger than the file "
+					"or than its tensors need",
+					(int)k->slen, k->s, (long long)n);
 			else
 				off += 8 + (uint64_t)bytes;
 		}

@@ -14,12 +14,12 @@ static const struct {
 	const char *st, *dtype;
 	int bits;
 } st_types[] = {
-	{"BOOL", "bool", 8},	    {"U8", "u8", 8},	       {"I8", "i8", 8},
+	{"BOOL", "bool", 8},	   {"U8", "u8", 8},	      {"I8", "i8", 8},
 	{"F8_E5M2", "f8_e5m2", 8}, {"F8_E4M3", "f8_e4m3", 8}, {"F8_E8M0", "f8_e8m0", 8},
-	{"I16", "i16", 16},	    {"U16", "u16", 16},	       {"F16", "f16", 16},
-	{"BF16", "bf16", 16},	    {"I32", "i32", 32},	       {"U32", "u32", 32},
-	{"F32", "f32", 32},	    {"F64", "f64", 64},	       {"I64", "i64", 64},
-	{"U64", "u64", 64},	    {"C64", "c64", 64},	       {"F4", "f4", 4},
+	{"I16", "i16", 16},	   {"U16", "u16", 16},	      {"F16", "f16", 16},
+	{"BF16", "bf16", 16},	   {"I32", "i32", 32},	      {"U32", "u32", 32},
+	{"F32", "f32", 32},	   {"F64", "f64", 64},	      {"I64", "i64", 64},
+	{"U64", "u64", 64},	   {"C64", "c64", 64},	      {"F4", "f4", 4},
 	{"F6_E2M3", "f6_e2m3", 6}, {"F6_E3M2", "f6_e3m2", 6},
 };
 
@@ -73,8 +73,7 @@ int read_safetensors(struct mctx *c)
 	items = xcalloc(json_object_size(root) + 1, sizeof(*items));
 	const char *key;
 	json_t *v;
-	json_object_foreach(root, key, v)
-	{
+	json_object_foreach (root, key, v) {
 		if (!strcmp(key, "__metadata__"))
 			continue;
 		json_t *offs = json_object_get(v, "data_offsets");

@@ -8,19 +8,19 @@
 
 #include "model/model_int.h"
 
-#define FOOTER_LEN 48
+#define FOOTER_LEN  48
 #define TRAILER_LEN 5
-#define TF_MAX_KEY (1u << 16)
+#define TF_MAX_KEY  (1u << 16)
 
 static const struct {
 	const char *name;
 	int bytes;
 } tf_types[] = {
-	[1] = {"f32", 4},  [2] = {"f64", 8},	 [3] = {"i32", 4},   [4] = {"u8", 1},
-	[5] = {"i16", 2},  [6] = {"i8", 1},	 [7] = {"string", 0}, [8] = {"c64", 8},
-	[9] = {"i64", 8},  [10] = {"bool", 1},	 [14] = {"bf16", 2}, [17] = {"u16", 2},
-	[18] = {"c128", 16}, [19] = {"f16", 2}, [20] = {"resource", 0}, [21] = {"variant", 0},
-	[22] = {"u32", 4}, [23] = {"u64", 8},
+	[1] = {"f32", 4},    [2] = {"f64", 8},	 [3] = {"i32", 4},	 [4] = {"u8", 1},
+	[5] = {"i16", 2},    [6] = {"i8", 1},	 [7] = {"string", 0},	 [8] = {"c64", 8},
+	[9] = {"i64", 8},    [10] = {"bool", 1}, [14] = {"bf16", 2},	 [17] = {"u16", 2},
+	[18] = {"c128", 16}, [19] = {"f16", 2},	 [20] = {"resource", 0}, [21] = {"variant", 0},
+	[22] = {"u32", 4},   [23] = {"u64", 8},
 };
 
 struct handle {
@@ -42,8 +42,7 @@ static int get_handle(struct mctx *c, const unsigned char **p, const unsigned ch
 		return merr(c, NULL, h->off + h->size,
 			    "snappy-compressed table blocks are not supported");
 	if (type != 0)
-		return merr(c, NULL, h->off + h->size, "unknown table block compression %u",
-			    type);
+		return merr(c, NULL, h->off + h->size, "unknown table block compression %u", type);
 	return 0;
 }
 
@@ -111,7 +110,8 @@ static int bundle_entry(struct mctx *c, const struct strbuf *key, const unsigned
 					continue;
 				if (d.wt != 2)
 					return merr(c, NULL, d.off,
-						    "wrong protobuf wire type %d for shape dim", d.wt);
+						    "wrong protobuf wire type %d for shape dim",
+						    d.wt);
 				struct pb db = {d.data, d.data + d.len, c->base};
 				struct pb_field s;
 				int64_t size = 0;

@@ -8,14 +8,15 @@
 
 #include "model/model_int.h"
 
-#define EOCD_LEN 22
-#define CDIR_LEN 46
+#define EOCD_LEN  22
+#define CDIR_LEN  46
 #define LOCAL_LEN 30
 
 static int find_eocd(struct mctx *c, uint64_t *pos)
 {
 	if (c->size < EOCD_LEN)
-		return merr(c, NULL, c->size, "truncated zip archive (no end of central directory)");
+		return merr(c, NULL, c->size,
+			    "truncated zip archive (no end of central directory)");
 	uint64_t lo = c->size > 65557 ? c->size - 65557 : 0;
 	for (uint64_t p = c->size - EOCD_LEN + 1; p-- > lo;) {
 		const unsigned char *b = c->base + p;
@@ -73,7 +74,8 @@ int zip_open(struct mctx *c, struct zip *z)
 			return merr(c, NULL, eocd, "zip64 archive without a zip64 locator");
 		uint64_t z64 = rd64(c->base + eocd - 20 + 8);
 		if (z64 > c->size || c->size - z64 < 56 || memcmp(c->base + z64, "PK\x06\x06", 4))
-			return merr(c, NULL, eocd - 20, "bad zip64 end of central directory offset");
+			return merr(c, NULL, eocd - 20,
+				    "bad zip64 end of central directory offset");
 		count = rd64(c->base + z64 + 32);
 		cd_size = rd64(c->base + z64 + 40);
 		cd_off = rd64(c->base + z64 + 48);
@@ -154,8 +156,7 @@ int zip_read_prefix(struct mctx *c, const struct zip_entry *e, size_t want,
 		return 0;
 	}
 	if (e->method != 8)
-		return merr(c, e->name, e->lho, "unsupported zip compression method %u",
-			    e->method);
+		return merr(c, e->name, e->lho, "unsupported zip compression method %u", e->method);
 	unsigned char *buf = xmalloc(want ? want : 1);
 	z_stream s;
 	memset(&s, 0, sizeof(s));

@@ -24,8 +24,9 @@ static int fuzz_model(const uint8_t *data, size_t size, enum dl_model_format fmt
 	for (int all = 0; all < 2; all++) {
 		struct dl_profile p;
 		dl_profile_model(&m, 3, 2.0, all, &p);
-		if (p.largest_share < 0 || p.largest_share > 1 || p.skew_rr < 0 || p.skew_rr > 3 + 1e-9 ||
-		    p.skew_greedy < 0 || p.skew_greedy > 3 + 1e-9 || p.sensitivity < 0 || p.sensitivity > 1)
+		if (p.largest_share < 0 || p.largest_share > 1 || p.skew_rr < 0 ||
+		    p.skew_rr > 3 + 1e-9 || p.skew_greedy < 0 || p.skew_greedy > 3 + 1e-9 ||
+		    p.sensitivity < 0 || p.sensitivity > 1)
 			abort();
 	}
 	for (size_t i = 0; i < m.n; i++)

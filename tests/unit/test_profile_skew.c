@@ -41,7 +41,10 @@ int main(void)
 	/* dl_profile_model counts weights only unless asked */
 	struct dl_tensor t[3] = {
 		{.name = "fc.weight", .dtype = "f32", .numel = 300, .bytes = 1200},
-		{.name = "bn.running_mean", .dtype = "f32", .numel = 100, .bytes = 400,
+		{.name = "bn.running_mean",
+		 .dtype = "f32",
+		 .numel = 100,
+		 .bytes = 400,
 		 .role = DL_ROLE_BUFFER},
 		{.name = "fc.bias", .dtype = "f32", .numel = 100, .bytes = 400},
 	};
