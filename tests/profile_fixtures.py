@@ -122,6 +122,8 @@ def main():
     write("renamed_root.pt", rezip(path("tiny.pt"), rename="some folder"))
     write("zip64.pt", rezip(path("tiny.pt"), zip64=True))
     torch.save(sd, path("proto4.pt"), pickle_protocol=4)
+    lin = nn.Linear(3, 3, bias=False)  # tied weights: one storage, two names
+    torch.save({"encoder.weight": lin.weight, "decoder.weight": lin.weight}, path("tied.pt"))
 
     # ONNX: initializers, a Constant node, an If subgraph with its own initializer,
     # a sparse initializer, external data, packed and unpacked dims

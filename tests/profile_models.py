@@ -359,6 +359,8 @@ def main():
             add(name + "_p4.pt", torch_report(base + "_p4.pt"))
             torch.save(model, base + "_module.pt")
             add(name + "_module.pt", torch_report(base + "_module.pt"))
+            torch.jit.save(torch.jit.script(model.eval()), base + "_script.pt")
+            add(name + "_script.pt", torch_report(base + "_script.pt"))
         del model, sd
     if csv:
         with open(os.path.join(out, "profile.csv"), "w") as f:

@@ -4,7 +4,7 @@
 # lib.sh reads these under set -u; default them to empty (not set by tests/run.sh)
 : "${UPDATE_GOLDEN:=}" "${GOLDEN_CREATE:=}"
 P=$TESTDATA/profile
-GOOD="bigendian_v2.npy checkpoint.pt proto4.pt q4_v2.gguf renamed_root.pt scalar.npy
+GOOD="bigendian_v2.npy checkpoint.pt proto4.pt q4_v2.gguf renamed_root.pt scalar.npy tied.pt
 tiny.gguf tiny.index tiny.npy tiny.npz tiny.onnx tiny.pt tiny.safetensors tiny_legacy.pt
 tiny_z.npz zip64.npz zip64.pt"
 export P GOOD
