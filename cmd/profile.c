@@ -155,6 +155,11 @@ DL_COMMAND(profile, "tensor-size skew of model files (Tiresias consolidation pro
 		struct dl_model m = DL_MODEL_INIT;
 		struct dl_err err = DL_ERR_INIT;
 		/* a bad file is reported and the others are still profiled */
+		if (!strcmp(argv[i], "-")) {
+			rc = dl_error(ctx, "-: model files are read by name (standard input "
+					   "cannot be mapped)");
+			continue;
+		}
 		if (dl_model_read(argv[i], &m, &err) < 0) {
 			rc = dl_fail(ctx, &err);
 			continue;

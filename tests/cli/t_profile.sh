@@ -48,6 +48,8 @@ expect profile_missing_msg 'grep -q "nosuchfile: cannot open" err'
 run profile_empty 1 ': > empty.pt; "$DLSCHED" profile empty.pt'
 expect profile_empty_msg 'grep -q "empty.pt: empty file" err'
 run profile_dir 1 '"$DLSCHED" profile "$P"'
+run profile_stdin 1 '"$DLSCHED" profile - < "$P/tiny.pt"'
+expect profile_stdin_msg 'grep -q "standard input" err'
 # -o: no partial file when a file fails
 run profile_atomic 1 '"$DLSCHED" profile -o res.csv "$P/tiny.pt" "$P/bad_opcode.pt"'
 expect profile_atomic_nofile '[ ! -e res.csv ]'
