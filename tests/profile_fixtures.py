@@ -199,8 +199,43 @@ def main():
           "save_counter/.ATTRIBUTES/VARIABLE_VALUE": torch.zeros((), dtype=torch.int64)}
     save_tf_index_named(tf, path("tiny.index"))
 
-    # refused formats
-    write("keras.h5", b"\x89HDF\r\n\x1a\n" + bytes(56))
+    # HDF5 (Keras 2 .h5 layout) as h5py writes it: default (superblock 0, symbol-table
+    # groups), libver='latest' (superblock 3, OHDR headers, link messages), a 512-byte
+    # user block, a dense group (refused), and Keras 3 .keras zips (stored; deflated)
+    import h5py
+
+    def keras_like(f, layers=2):
+        f.attrs["keras_version"] = "2.11.0"
+        g = f.create_group("model_weights")
+        for i in range(layers):
+            lg = g.create_group(f"dense_{i}").create_group(f"dense_{i}")
+            lg.create_dataset("kernel:0", data=np.zeros((4 + i, 3), np.float32))
+            lg.create_dataset("bias:0", data=np.zeros((3,), np.float32))
+        bn = g.create_group("bn").create_group("bn")
+        bn.create_dataset("gamma:0", data=np.zeros(3, np.float16))
+        bn.create_dataset("moving_mean:0", data=np.zeros(3, np.float32))
+        o = f.create_group("optimizer_weights").create_group("Adam")
+        o.create_dataset("iter:0", data=np.int64(3))
+        o.create_dataset("names", data=[b"a", b"bc"])
+
+    with h5py.File(path("keras.h5"), "w") as f:
+        keras_like(f)
+    with h5py.File(path("latest.h5"), "w", libver="latest") as f:
+        keras_like(f)
+    with h5py.File(path("userblock.h5"), "w", userblock_size=512) as f:
+        keras_like(f)
+    with h5py.File(path("bad_dense.h5"), "w", libver="latest") as f:
+        keras_like(f, layers=10)
+    h5 = open(path("keras.h5"), "rb").read()
+    cfg = json.dumps({"class_name": "Sequential"}).encode()
+    with zipfile.ZipFile(path("keras3.keras"), "w", zipfile.ZIP_STORED) as z:
+        z.writestr("metadata.json", b"{}")
+        z.writestr("config.json", cfg)
+        z.writestr("model.weights.h5", h5)
+    with zipfile.ZipFile(path("bad_deflated.keras"), "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("config.json", cfg)
+        z.writestr("model.weights.h5", h5)
+    write("bad_truncated.h5", h5[: len(h5) // 3])
 
     # ---- bad files ----
     good = open(path("tiny.pt"), "rb").read()

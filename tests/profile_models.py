@@ -5,7 +5,7 @@
 
 Builds torchvision resnet18, resnet50, alexnet, mobilenet_v2, vgg16, a small LSTM
 language model and a small GPT, saves each in every format it can (PyTorch zip and
-legacy, safetensors, .npz, ONNX, GGUF, TensorFlow .index) and writes
+legacy, safetensors, .npz, ONNX, GGUF, TensorFlow .index, HDF5) and writes
 OUTDIR/expected.tsv: file, tensors, params, largest_share as torch, onnx or numpy
 report them for that file (weights only: BatchNorm statistics, counters and
 optimizer state left out, as dlsched profile does by default).
@@ -13,7 +13,8 @@ optimizer state left out, as dlsched profile does by default).
 --dlsched BIN: run `BIN profile` on each file as soon as it is written, append the
 rows to OUTDIR/profile.csv and delete the file (keeps disk use and write-back small).
 --bench: vgg16 only, and print the best-of-3 torch.load time of vgg16.pt in seconds.
-Needs Debian python3-torch, python3-torchvision, python3-numpy and python3-onnx.
+Needs Debian python3-torch, python3-torchvision, python3-numpy and python3-onnx
+(and python3-h5py for the .h5 files).
 """
 import io
 import json
@@ -29,6 +30,11 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 import torchvision
+
+try:
+    import h5py
+except ImportError:  # python3-h5py is optional: no .h5 files then
+    h5py = None
 
 torch.manual_seed(0)
 SKIP_SUFFIX = ("running_mean", "running_var", "num_batches_tracked")
@@ -331,6 +337,16 @@ def main():
         add(name + ".gguf", stats([(k, v.numel()) for k, v in sd.items()]))
         save_tf_index(sd, base + ".index")
         add(name + ".index", stats([(k, v.numel()) for k, v in sd.items()]))
+        if h5py and not bench:
+            # one dataset per tensor, as Keras lays weights out; h5py reports the shapes
+            with h5py.File(base + ".h5", "w") as f:
+                for k, v in sd.items():
+                    f.create_dataset(k.replace(".", "/"), data=v.numpy())
+            with h5py.File(base + ".h5", "r") as f:
+                items = []
+                f.visititems(lambda n, o: items.append((n.replace("/", "."), o.size))
+                             if isinstance(o, h5py.Dataset) else None)
+            add(name + ".h5", stats(items))
         with torch.no_grad():
             torch.onnx.export(model, x, base + ".onnx", opset_version=13)
         if name == "mobilenet_v2" and not bench:

@@ -22,6 +22,7 @@ static const char *const format_names[] = {
 	[DL_MODEL_TF_INDEX] = "tf-checkpoint",
 	[DL_MODEL_ZIP] = "zip",
 	[DL_MODEL_PICKLE] = "pickle",
+	[DL_MODEL_HDF5] = "hdf5",
 };
 
 const char *dl_model_format_name(enum dl_model_format f)
@@ -107,9 +108,13 @@ void tensor_set_bytes(struct dl_tensor *t, int64_t elem)
 		t->bytes = b;
 }
 
+/* does name end with the component suf (after '.' or '/', before an optional ":N")? */
 static int ends_with(const char *s, const char *suf)
 {
 	size_t n = strlen(s), k = strlen(suf);
+	const char *colon = strrchr(s, ':');
+	if (colon && colon[1] && strspn(colon + 1, "0123456789") == strlen(colon + 1))
+		n = (size_t)(colon - s); /* Keras/TF variable names end in ":0" */
 	return n >= k && !memcmp(s + n - k, suf, k) &&
 	       (n == k || s[n - k - 1] == '.' || s[n - k - 1] == '/');
 }
@@ -128,17 +133,15 @@ enum dl_tensor_role role_from_name(const char *name)
 			return DL_ROLE_BUFFER;
 	if (strstr(name, "_CHECKPOINTABLE_OBJECT_GRAPH"))
 		return DL_ROLE_OTHER;
-	if (strstr(name, ".OPTIMIZER_SLOT") || !strncmp(name, "optimizer/", 10))
+	if (strstr(name, ".OPTIMIZER_SLOT"))
 		return DL_ROLE_OPTIMIZER;
 	/* a checkpoint's optimizer state: a path component named optimizer* or optim* */
-	const char *p = name;
-	while (*p) {
+	for (const char *p = name; *p;) {
 		if (!strncmp(p, "optim", 5))
 			return DL_ROLE_OPTIMIZER;
-		const char *dot = strchr(p, '.');
-		if (!dot)
-			break;
-		p = dot + 1;
+		p += strcspn(p, "./");
+		if (*p)
+			p++;
 	}
 	return DL_ROLE_WEIGHT;
 }
@@ -205,11 +208,8 @@ static enum dl_model_format detect(struct mctx *c, const char **refuse)
 		return DL_MODEL_GGUF;
 	if (n >= 4 && b[0] == 0x80 && b[1] == 2 && b[2] == 0x8a && b[3] == 0x0a)
 		return DL_MODEL_TORCH_LEGACY;
-	if (is_hdf5(b, n)) {
-		*refuse = "HDF5 file (Keras .h5 or similar): HDF5 is not supported; "
-			  "export the weights as safetensors, ONNX or .npz";
-		return DL_MODEL_AUTO;
-	}
+	if (is_hdf5(b, n))
+		return DL_MODEL_HDF5;
 	if (n >= 262 && !memcmp(b + 257, "ustar", 5)) {
 		*refuse = "tar archive (PyTorch's pre-0.4 tar format?) is not supported";
 		return DL_MODEL_AUTO;
@@ -225,14 +225,46 @@ static enum dl_model_format detect(struct mctx *c, const char **refuse)
 	if (looks_onnx(b, n))
 		return DL_MODEL_ONNX;
 	*refuse = "unrecognised model format (expected safetensors, PyTorch, ONNX, .npy, "
-		  ".npz, GGUF or a TensorFlow .index)";
+		  ".npz, GGUF, HDF5 or a TensorFlow .index)";
 	return DL_MODEL_AUTO;
+}
+
+/* "FILE:ENTRY", the name of a member read in place */
+static char *xstrfmt_entry(const char *file, const char *entry)
+{
+	struct strbuf sb = STRBUF_INIT;
+	sb_addf(&sb, "%s:%s", file, entry);
+	return sb_detach(&sb);
 }
 
 static int ends_with_str(const char *s, const char *suf)
 {
 	size_t n = strlen(s), k = strlen(suf);
 	return n >= k && !memcmp(s + n - k, suf, k);
+}
+
+/* Keras 3 .keras: the weights are an HDF5 member, read in place when stored */
+static int read_keras(struct mctx *c, struct zip *z)
+{
+	for (size_t i = 0; i < z->n; i++) {
+		const struct zip_entry *e = &z->e[i];
+		if (!ends_with_str(e->name, ".h5") && !ends_with_str(e->name, ".hdf5"))
+			continue;
+		uint64_t off;
+		if (zip_data_offset(c, e, &off) < 0)
+			return -1;
+		if (e->method != 0 || e->csize != e->usize)
+			return merr(c, e->name, e->lho,
+				    "compressed HDF5 member: only stored .keras archives are read "
+				    "without inflating the weights");
+		char *name = xstrfmt_entry(c->file, e->name);
+		struct mctx sub = {name, c->base + off, (size_t)e->usize, c->m, c->err};
+		int rc = read_hdf5(&sub);
+		free(name);
+		c->m->format = DL_MODEL_HDF5;
+		return rc;
+	}
+	return 0;
 }
 
 static int read_zip(struct mctx *c)
@@ -261,7 +293,7 @@ static int read_zip(struct mctx *c)
 		if (ends_with_str(nm, ".npy"))
 			npy++;
 		if (ends_with_str(nm, ".h5") || ends_with_str(nm, ".hdf5"))
-			keras = 1;
+			keras++;
 	}
 	if (pkl) {
 		c->m->format = DL_MODEL_TORCH_ZIP;
@@ -270,10 +302,7 @@ static int read_zip(struct mctx *c)
 		c->m->format = DL_MODEL_NPZ;
 		rc = read_npz(c, &z);
 	} else if (keras) {
-		rc = dl_err_set(c->err, DL_EXIT_DATA,
-				"%s: Keras archive with HDF5 weights: HDF5 is not supported; "
-				"export the weights as safetensors, ONNX or .npz",
-				c->file);
+		rc = read_keras(c, &z);
 	} else {
 		rc = dl_err_set(c->err, DL_EXIT_DATA,
 				"%s: zip archive with neither a PyTorch data.pkl nor .npy members",
@@ -330,6 +359,9 @@ int dl_model_parse(const char *name, const unsigned char *buf, size_t len, enum 
 		break;
 	case DL_MODEL_TF_INDEX:
 		rc = read_tf_index(&c);
+		break;
+	case DL_MODEL_HDF5:
+		rc = read_hdf5(&c);
 		break;
 	default:
 		rc = dl_err_set(err, DL_EXIT_DATA, "%s: unknown format", name);

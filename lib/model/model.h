@@ -11,8 +11,8 @@
  * Formats: safetensors; PyTorch zip (any root folder, nested checkpoints,
  * zip64) and the legacy non-zip pickle stream; ONNX (initializers, Constant
  * nodes, subgraphs, external data); NumPy .npy and .npz (stored or deflated);
- * GGUF v2/v3; TensorFlow checkpoint .index (tensor bundle). HDF5 and Keras
- * archives are recognised and refused with a message naming the format.
+ * GGUF v2/v3; TensorFlow checkpoint .index (tensor bundle); HDF5 (Keras .h5
+ * weights, also inside a .keras archive when stored uncompressed).
  *
  * Ownership: struct dl_model owns its tensor array and every tensor's name;
  * dl_model_release() frees them. dtype strings are static. Errors name the
@@ -37,6 +37,7 @@ enum dl_model_format {
 	DL_MODEL_NPZ,
 	DL_MODEL_GGUF,
 	DL_MODEL_TF_INDEX,
+	DL_MODEL_HDF5,
 	/* only for dl_model_parse(): a zip (torch or npz, by its members), one bare pickle */
 	DL_MODEL_ZIP,
 	DL_MODEL_PICKLE,
@@ -74,7 +75,8 @@ struct dl_model {
 		DL_MODEL_AUTO, NULL, 0, 0 \
 	}
 
-/* "safetensors", "pytorch", "pytorch-legacy", "onnx", "npy", "npz", "gguf", "tf-checkpoint" */
+/* "safetensors", "pytorch", "pytorch-legacy", "onnx", "npy", "npz", "gguf", "tf-checkpoint",
+ * "hdf5" */
 const char *dl_model_format_name(enum dl_model_format f);
 const char *dl_tensor_role_name(enum dl_tensor_role r);
 

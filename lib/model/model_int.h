@@ -80,6 +80,7 @@ int npy_header(struct mctx *c, const char *entry, const unsigned char *p, size_t
 	       const char *name, size_t namelen);
 int read_gguf(struct mctx *c);
 int read_tf_index(struct mctx *c);
+int read_hdf5(struct mctx *c);
 
 /* ---- protobuf wire format (proto.c) ---- */
 struct pb {

@@ -4,15 +4,15 @@
 # lib.sh reads these under set -u; default them to empty (not set by tests/run.sh)
 : "${UPDATE_GOLDEN:=}" "${GOLDEN_CREATE:=}"
 P=$TESTDATA/profile
-GOOD="bigendian_v2.npy checkpoint.pt proto4.pt q4_v2.gguf renamed_root.pt scalar.npy tied.pt
-tiny.gguf tiny.index tiny.npy tiny.npz tiny.onnx tiny.pt tiny.safetensors tiny_legacy.pt
-tiny_z.npz zip64.npz zip64.pt"
+GOOD="bigendian_v2.npy checkpoint.pt keras.h5 keras3.keras latest.h5 proto4.pt q4_v2.gguf
+renamed_root.pt scalar.npy tied.pt tiny.gguf tiny.index tiny.npy tiny.npz tiny.onnx tiny.pt
+tiny.safetensors tiny_legacy.pt tiny_z.npz userblock.h5 zip64.npz zip64.pt"
 export P GOOD
 
 # one row per file, every format; the golden was checked by hand against the
 # generator (tensor counts, parameters, bytes; weights only)
 run profile_fixtures 0 'cd "$P" && "$DLSCHED" profile $GOOD'
-run profile_tensors 0 'cd "$P" && "$DLSCHED" profile --tensors checkpoint.pt tiny.onnx tiny.index tiny.safetensors tiny.gguf q4_v2.gguf bigendian_v2.npy tiny_z.npz'
+run profile_tensors 0 'cd "$P" && "$DLSCHED" profile --tensors checkpoint.pt tiny.onnx tiny.index tiny.safetensors tiny.gguf q4_v2.gguf bigendian_v2.npy tiny_z.npz keras.h5 latest.h5'
 run profile_all_tensors 0 'cd "$P" && "$DLSCHED" profile --all-tensors -f json tiny.pt checkpoint.pt tiny.onnx tiny.index'
 
 # the same weights in every container give the same figures
@@ -40,9 +40,9 @@ run profile_bad_threshold 2 '"$DLSCHED" profile --threshold x "$P/tiny.pt"'
 
 # bad input: one line per bad file naming file and offset or entry, the good
 # files still profiled, exit 1 at the end
-run profile_bad_inputs 1 'cd "$P" && "$DLSCHED" profile bad_count.gguf bad_header.safetensors bad_offsets.safetensors bad_opcode.pt tiny.pt bad_size.npy bad_truncated.onnx bad_truncated.pt bad_unknown.bin bad_wiretype.onnx bad_zipdir.pt keras.h5 tiny.npy'
+run profile_bad_inputs 1 'cd "$P" && "$DLSCHED" profile bad_count.gguf bad_header.safetensors bad_offsets.safetensors bad_opcode.pt tiny.pt bad_size.npy bad_truncated.onnx bad_truncated.pt bad_unknown.bin bad_wiretype.onnx bad_zipdir.pt bad_dense.h5 bad_deflated.keras bad_truncated.h5 tiny.npy'
 expect profile_bad_inputs_rows '[ "$(wc -l < out)" -eq 3 ]'
-expect profile_bad_inputs_lines '[ "$(wc -l < err)" -eq 11 ]'
+expect profile_bad_inputs_lines '[ "$(wc -l < err)" -eq 13 ]'
 run profile_missing 1 '"$DLSCHED" profile nosuchfile "$P/tiny.pt"'
 expect profile_missing_msg 'grep -q "nosuchfile: cannot open" err'
 run profile_empty 1 ': > empty.pt; "$DLSCHED" profile empty.pt'

@@ -19,7 +19,7 @@ if ! /usr/bin/python3 "$SRCROOT/tests/profile_models.py" "$M" --dlsched="$DLSCHE
 	_record FAIL profile_real_generate "$(tail -20 "$SCRATCH/gen.log")"
 	return 0
 fi
-expect profile_real_generated '[ "$(wc -l < "$M/expected.tsv")" -ge 50 ]'
+expect profile_real_generated '[ "$(wc -l < "$M/expected.tsv")" -ge 57 ]'
 
 cp "$M/profile.csv" "$SCRATCH/got.csv"
 expect_eq profile_real_no_errors "" "$(grep '^dlsched' "$SCRATCH/gen.log")"
