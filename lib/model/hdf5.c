@@ -12,19 +12,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "core/strmap.h"
 #include "model/model_int.h"
 
 #define H5_UNDEF      UINT64_MAX
 #define H5_MAX_DEPTH  64
-#define H5_MAX_BLOCKS 4096
+#define H5_MAX_BLOCKS 1024 /* header blocks of one object: continuations may loop */
 
 struct h5 {
 	struct mctx *c;
-	uint64_t base;	/* file offset of address 0 */
-	int so, sl;	/* size of offsets and of lengths */
-	uint64_t *seen; /* object header addresses already walked (loops, shared objects) */
-	size_t nseen, aseen;
-	size_t blocks; /* header blocks read, against looping continuations */
+	uint64_t base;	    /* file offset of address 0 */
+	int so, sl;	    /* size of offsets and of lengths */
+	struct strmap seen; /* object headers and B-tree nodes already walked (loops, sharing) */
 	struct strbuf path;
 };
 
@@ -59,12 +58,9 @@ static int addr(struct h5 *h, uint64_t a, uint64_t len, const char *what, uint64
 
 static int seen(struct h5 *h, uint64_t a)
 {
-	for (size_t i = 0; i < h->nseen; i++)
-		if (h->seen[i] == a)
-			return 1;
-	DL_GROW(h->seen, h->nseen + 1, h->aseen);
-	h->seen[h->nseen++] = a;
-	return 0;
+	char key[8];
+	memcpy(key, &a, sizeof(key));
+	return !strmap_putn(&h->seen, key, sizeof(key), 1);
 }
 
 /* what an object header says */
@@ -262,7 +258,7 @@ static int object_header(struct h5 *h, uint64_t a, struct h5obj *o)
 	}
 	while (it < nt && rc == 0) {
 		struct block blk = todo[it++];
-		if (++h->blocks > H5_MAX_BLOCKS) {
+		if (it > H5_MAX_BLOCKS) {
 			rc = merr(h->c, NULL, blk.off, "too many HDF5 object header blocks");
 			break;
 		}
@@ -323,6 +319,8 @@ static int walk_btree(struct h5 *h, uint64_t a, uint64_t heap_data, uint64_t hea
 	int so = h->so, sl = h->sl;
 	if (level_guard > 32)
 		return merr(h->c, NULL, 0, "HDF5 B-tree too deep");
+	if (seen(h, a))
+		return 0; /* every node once: a node listed twice cannot multiply the work */
 	if (addr(h, a, 8 + 2 * (uint64_t)so, "B-tree node", &off) < 0)
 		return -1;
 	const unsigned char *b = h->c->base + off;
@@ -341,6 +339,8 @@ static int walk_btree(struct h5 *h, uint64_t a, uint64_t heap_data, uint64_t hea
 			continue;
 		}
 		uint64_t s;
+		if (seen(h, child))
+			continue;
 		if (addr(h, child, 8, "symbol table node", &s) < 0)
 			return -1;
 		const unsigned char *sn = h->c->base + s;
@@ -422,7 +422,7 @@ int read_hdf5(struct mctx *c)
 		}
 	if (sb == UINT64_MAX)
 		return merr(c, NULL, 0, "no HDF5 superblock");
-	struct h5 h = {c, 0, 8, 8, NULL, 0, 0, 0, STRBUF_INIT};
+	struct h5 h = {c, 0, 8, 8, STRMAP_INIT, STRBUF_INIT};
 	const unsigned char *b = c->base + sb;
 	uint64_t root;
 	if (need(&h, sb, 16, "superblock") < 0)
@@ -451,7 +451,7 @@ int read_hdf5(struct mctx *c)
 	else /* base, extension, end of file, root object header */
 		root = rdn(c->base + p + 3 * (uint64_t)h.so, h.so);
 	int rc = walk_object(&h, root, 0);
-	free(h.seen);
+	strmap_free(&h.seen);
 	sb_release(&h.path);
 	return rc;
 }
