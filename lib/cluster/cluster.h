@@ -76,4 +76,25 @@ int dl_cluster_type_index(const struct dl_cluster *c, const char *name);
 /* GPUs of one type in the whole cluster */
 int dl_cluster_type_gpus(const struct dl_cluster *c, int type);
 
+/*
+ * Extensions (place engineer). The built-in GPU type table, documented in
+ * dlsched-cluster(1): speeds relative to v100 = 1, memory per GPU, list price
+ * per GPU-hour. The table is constant; entries are never freed.
+ */
+const struct dl_gpu_type *dl_gpu_builtin(const char *name); /* case-insensitive, or NULL */
+const struct dl_gpu_type *dl_gpu_builtins(size_t *n);
+/* the default per-tier links (used when a spec gives none) */
+void dl_cluster_default_links(struct dl_link link[DL_NTIERS]);
+/* "node", "rack", "cluster" */
+const char *dl_tier_name(enum dl_tier t);
+/* index of a node by name, or -1 (linear; callers that look up often build a map) */
+int dl_cluster_node_index(const struct dl_cluster *c, const char *name);
+/* the node holding global GPU index gpu (0 <= gpu < total_gpus); O(log nodes) */
+int dl_cluster_gpu_node(const struct dl_cluster *c, int gpu);
+/* Refuse specs larger than this (a typo such as 1000x1000x1000 is an error, not an OOM). */
+#define DL_CLUSTER_MAX_GPUS  (1 << 24)
+#define DL_CLUSTER_MAX_NODES (1 << 21)
+#define DL_NODE_MAX_GPUS     1024
+#define DL_CLUSTER_MAX_RACKS (1 << 16)
+
 #endif

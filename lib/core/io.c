@@ -198,7 +198,8 @@ int dl_read_file(const char *path, struct strbuf *sb, struct dl_err *err)
 struct dl_output {
 	FILE *fp;
 	char *path; /* NULL for stdout */
-	char *tmp;
+	char *tmp;  /* NULL for stdout and for direct writes */
+	int direct; /* path is not a regular file: written in place */
 };
 
 struct dl_output *dl_output_open(const char *path, struct dl_err *err)
@@ -206,6 +207,27 @@ struct dl_output *dl_output_open(const char *path, struct dl_err *err)
 	struct dl_output *out = xcalloc(1, sizeof(*out));
 	if (!path || !strcmp(path, "-")) {
 		out->fp = stdout;
+		return out;
+	}
+	struct stat st;
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		/*
+		 * A device, FIFO or socket (/dev/null, /dev/stdout, a named pipe)
+		 * cannot be replaced by rename(): write to it directly.
+		 */
+		if (S_ISDIR(st.st_mode)) {
+			dl_err_set(err, DL_EXIT_DATA, "cannot write '%s': Is a directory", path);
+			free(out);
+			return NULL;
+		}
+		out->fp = fopen(path, "w");
+		if (!out->fp) {
+			dl_err_set(err, DL_EXIT_DATA, "cannot open '%s': %s", path, strerror(errno));
+			free(out);
+			return NULL;
+		}
+		out->path = xstrdup(path);
+		out->direct = 1;
 		return out;
 	}
 	struct strbuf tmp = STRBUF_INIT;
@@ -281,9 +303,12 @@ int dl_output_commit(struct dl_output *out, struct dl_err *err)
 		saved = errno;
 	}
 	if (failed) {
-		unlink(out->tmp);
+		if (out->tmp)
+			unlink(out->tmp);
 		rc = dl_err_set(err, DL_EXIT_DATA, "write error on '%s': %s", out->path,
 				strerror(saved));
+	} else if (out->direct) {
+		/* nothing to rename */
 	} else if (rename(out->tmp, out->path) != 0) {
 		saved = errno;
 		unlink(out->tmp);
@@ -300,7 +325,8 @@ void dl_output_abort(struct dl_output *out)
 		return;
 	if (out->path) {
 		fclose(out->fp);
-		unlink(out->tmp);
+		if (out->tmp)
+			unlink(out->tmp);
 	} else {
 		fflush(stdout);
 	}

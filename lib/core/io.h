@@ -8,7 +8,8 @@
  * struct dl_output writes either to stdout (path NULL or "-") or to a
  * temporary file beside PATH that dl_output_commit() renames over PATH, so a
  * failed run never leaves a partial file. dl_output_abort() removes the
- * temporary file. Exactly one of commit/abort must be called; both free.
+ * temporary file. A PATH that exists and is not a regular file (/dev/null, a
+ * FIFO) is written in place, since rename() would replace the device. Exactly one of commit/abort must be called; both free.
  */
 #ifndef DL_IO_H
 #define DL_IO_H

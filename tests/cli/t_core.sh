@@ -88,3 +88,10 @@ expect core_head_quiet_json_no_err '! test -s err'
 
 # arbitrary bytes never crash
 run core_binary_garbage 1 "head -c 20000 /dev/urandom > junk; printf 'a\n\"' | cat - junk | dl cat"
+
+# -o on something that is not a regular file writes in place, never replaces it
+run core_output_devnull 0 "dl cat -o /dev/null $J"
+expect core_output_devnull_still_device 'test -c /dev/null'
+run core_output_fifo 0 "mkfifo ff && (cat ff > ff.out &) && dl cat -o ff $J && sleep 0.2 && cmp ff.out '$J'"
+run core_output_dir 1 "mkdir d && dl cat -o d $J"
+expect_eq core_output_dir_msg "dlsched cat: cannot write 'd': Is a directory" "$(cat "$SCRATCH/err")"

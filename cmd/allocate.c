@@ -1,0 +1,308 @@
+/* allocate.c: Gavel's heterogeneity-aware allocation policies, solved with GLPK */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "core/num.h"
+#include "policy/alloc.h"
+#include "policy/alloc_input.h"
+
+enum {
+	OPT_CLUSTER = DL_OPT_FIRST_FREE,
+	OPT_POLICY,
+	OPT_THROUGHPUTS,
+	OPT_PACK,
+	OPT_PAIRS,
+	OPT_PARTITIONS,
+	OPT_SEED,
+	OPT_COSTS,
+	OPT_ENTITY_WEIGHTS,
+	OPT_ENTITY_POLICY,
+	OPT_STRICT_SLO,
+	OPT_TIME_LIMIT,
+	OPT_DUMP_MODEL,
+	OPT_PER_JOB,
+	OPT_ENTITY_COLUMN,
+};
+
+static const struct dl_opt allocate_opts[] = {
+	{OPT_CLUSTER, "cluster", "SPEC", "the cluster (see dlsched-cluster(1)), e.g. 36:36:36"},
+	{OPT_POLICY, "policy", "NAME", "allocation policy (default max-min-fairness-perf)"},
+	{OPT_THROUGHPUTS, "throughputs", "FILE", "throughputs stream, looked up by model and gpus"},
+	{OPT_PACK, "pack", NULL, "space sharing: let pairs of jobs share GPUs"},
+	{OPT_PAIRS, "pair-candidates", "N", "with --pack, partners considered per job (default 4)"},
+	{OPT_PARTITIONS, "partitions", "K", "POP: solve K random groups of jobs separately"},
+	{OPT_SEED, "seed", "N", "seed for partitions, fifo and gandiva (default 0)"},
+	{OPT_COSTS, "costs", "LIST", "dollars per GPU-hour, TYPE=PRICE,... (min-cost)"},
+	{OPT_ENTITY_WEIGHTS, "entity-weights", "LIST",
+	 "weights of entities, NAME=W,... (water-filling)"},
+	{OPT_ENTITY_COLUMN, "entity-column", "COL",
+	 "column naming the entity (default entity; e.g. user, vc)"},
+	{OPT_ENTITY_POLICY, "entity-policy", "P", "inside an entity: fairness (default) or fifo"},
+	{OPT_STRICT_SLO, "strict-slo", NULL, "min-cost: exit 3 when the SLOs are infeasible"},
+	{OPT_TIME_LIMIT, "time-limit", "SECS", "give up each solve after SECS seconds (exit 3)"},
+	{OPT_DUMP_MODEL, "dump-model", "PATH", "write the LP in CPLEX LP format (for glpsol)"},
+	{OPT_PER_JOB, "per-job", NULL, "one LP row per job (do not merge identical jobs)"},
+	{0, NULL, NULL, NULL},
+};
+
+static const struct dl_cmd_spec allocate_spec = {
+	.usage = "dlsched allocate --cluster SPEC [--policy NAME] [--throughputs FILE] [JOBS]",
+	.description =
+		"Compute the fraction of time each job spends on each GPU type under one of\n"
+		"Gavel's policies (max-min-fairness, max-min-fairness-perf,\n"
+		"finish-time-fairness, min-makespan, max-throughput, min-cost,\n"
+		"water-filling) or a baseline (fifo, fifo-perf, isolated, gandiva). Writes\n"
+		"job, gpu_type, fraction, effective_throughput [, partner]. -v prints the\n"
+		"objective and the solver status; no solution exits 3 with the reason.",
+	.opts = allocate_opts,
+};
+
+/* the rows of one job: its time on each type, then its pairs */
+static void write_job(struct dl_writer *w, const struct dl_alloc_problem *p,
+		      const struct dl_alloc_result *res, size_t i, const size_t *pstart,
+		      const size_t *padj, int partner_col)
+{
+	size_t n = p->ntypes;
+	for (size_t t = 0; t < n; t++) {
+		double x = res->x[i * n + t];
+		dl_writer_str(w, 0, p->jobs[i].id);
+		dl_writer_str(w, 1, p->type_names[t]);
+		dl_writer_double_prec(w, 2, x, 10);
+		dl_writer_double_prec(w, 3, x * p->jobs[i].tput[t], 10);
+		dl_writer_end_row(w);
+	}
+	for (size_t q = pstart[i]; partner_col && q < pstart[i + 1]; q++) {
+		const struct dl_alloc_pair *pr = &res->pairs[padj[q]];
+		int mine_a = pr->a == (int)i;
+		size_t other = (size_t)(mine_a ? pr->b : pr->a);
+		for (size_t t = 0; t < n; t++) {
+			double x = res->px[padj[q] * n + t];
+			if (!(x > 0))
+				continue;
+			dl_writer_str(w, 0, p->jobs[i].id);
+			dl_writer_str(w, 1, p->type_names[t]);
+			dl_writer_double_prec(w, 2, x, 10);
+			dl_writer_double_prec(w, 3, x * (mine_a ? pr->tput_a[t] : pr->tput_b[t]),
+					      10);
+			dl_writer_str(w, 4, p->jobs[other].id);
+			dl_writer_end_row(w);
+		}
+	}
+}
+
+static int write_allocation(const struct dl_ctx *ctx, const struct dl_alloc_problem *p,
+			    const struct dl_alloc_result *res, int partner_col)
+{
+	struct dl_output *out = dl_out_open(ctx, ctx->output);
+	if (!out)
+		return DL_EXIT_DATA;
+	struct dl_writer *w = dl_out_writer(ctx, out);
+	static const char *const cols[] = {"job", "gpu_type", "fraction", "effective_throughput",
+					   "partner"};
+	dl_writer_set_columns(w, cols, partner_col ? 5 : 4);
+	/* pairs of each job, partners in index order (pairs are sorted by (a, b)) */
+	size_t m = p->njobs;
+	size_t *pstart = xcalloc(m + 2, sizeof(size_t)),
+	       *padj = xcalloc(2 * res->npairs + 1, sizeof(size_t));
+	size_t *fill = xcalloc(m + 1, sizeof(size_t));
+	for (size_t k = 0; k < res->npairs; k++) {
+		pstart[res->pairs[k].a + 1]++;
+		pstart[res->pairs[k].b + 1]++;
+	}
+	for (size_t i = 0; i < m; i++)
+		pstart[i + 1] += pstart[i];
+	for (size_t k = 0; k < res->npairs; k++) {
+		padj[pstart[res->pairs[k].a] + fill[res->pairs[k].a]++] = k;
+		padj[pstart[res->pairs[k].b] + fill[res->pairs[k].b]++] = k;
+	}
+	for (size_t i = 0; i < m; i++)
+		write_job(w, p, res, i, pstart, padj, partner_col);
+	dl_writer_finish(w);
+	dl_writer_free(w);
+	free(pstart);
+	free(padj);
+	free(fill);
+	return dl_out_close(ctx, out, 0);
+}
+
+struct allocate_args {
+	const char *cluster, *policy, *throughputs, *costs, *entity_weights, *entity_col, *jobs;
+	long long pairs;
+	int strict_slo;
+	struct dl_alloc_opts o;
+};
+
+static int parse_args(struct dl_ctx *ctx, int argc, char **argv, struct allocate_args *a)
+{
+	struct dl_optstate st;
+	const char *arg;
+	long long v;
+	uint64_t u;
+	int c, rc = 0;
+	dl_opt_begin(&st, ctx, argc, argv, &allocate_spec);
+	while (!rc && (c = dl_opt_next(&st, &arg)) > 0) {
+		switch (c) {
+		case OPT_CLUSTER:
+			a->cluster = arg;
+			break;
+		case OPT_POLICY:
+			a->policy = arg;
+			break;
+		case OPT_THROUGHPUTS:
+			a->throughputs = arg;
+			break;
+		case OPT_PACK:
+			a->o.pack = 1;
+			break;
+		case OPT_PAIRS:
+			if (dl_opt_int(ctx, "pair-candidates", arg, 1, 1000, &a->pairs))
+				rc = DL_EXIT_USAGE;
+			break;
+		case OPT_PARTITIONS:
+			if (dl_opt_int(ctx, "partitions", arg, 1, 1 << 20, &v))
+				rc = DL_EXIT_USAGE;
+			else
+				a->o.partitions = (int)v;
+			break;
+		case OPT_SEED:
+			if (dl_opt_uint64(ctx, "seed", arg, &u))
+				rc = DL_EXIT_USAGE;
+			else
+				a->o.seed = u;
+			break;
+		case OPT_COSTS:
+			a->costs = arg;
+			break;
+		case OPT_ENTITY_WEIGHTS:
+			a->entity_weights = arg;
+			break;
+		case OPT_ENTITY_POLICY:
+			if (!strcmp(arg, "fairness") || !strcmp(arg, "fifo"))
+				a->o.entity_fifo = !strcmp(arg, "fifo");
+			else
+				rc = dl_usage_error(ctx,
+						    "bad --entity-policy value '%s' (expected "
+						    "fairness or fifo)",
+						    arg);
+			break;
+		case OPT_STRICT_SLO:
+			a->strict_slo = 1;
+			break;
+		case OPT_TIME_LIMIT:
+			if (dl_opt_nonneg(ctx, "time-limit", arg, &a->o.lp.time_limit))
+				rc = DL_EXIT_USAGE;
+			break;
+		case OPT_DUMP_MODEL:
+			a->o.dump_model = arg;
+			break;
+		case OPT_ENTITY_COLUMN:
+			a->entity_col = arg;
+			break;
+		case OPT_PER_JOB:
+			a->o.per_job = 1;
+			break;
+		}
+	}
+	int first = st.optind;
+	dl_opt_end(&st);
+	if (c == DL_OPT_EXIT)
+		return st.exit_code ? st.exit_code : -1;
+	if (rc)
+		return rc;
+	if (first < argc - 1)
+		return dl_usage_error(ctx, "too many inputs (one jobs stream)");
+	a->jobs = first < argc ? argv[first] : "-";
+	if (!a->cluster)
+		return dl_usage_error(ctx, "--cluster is required");
+	if (dl_alloc_policy_parse(a->policy, &a->o.policy))
+		return dl_usage_error(ctx, "unknown policy '%s' (one of %s)", a->policy,
+				      dl_alloc_policy_list());
+	enum dl_alloc_policy p = a->o.policy;
+	if (a->o.pack && !dl_alloc_policy_packs(p))
+		return dl_usage_error(ctx,
+				      "--pack works with max-min-fairness-perf, "
+				      "max-throughput and gandiva, not %s",
+				      a->policy);
+	if (a->o.pack && !a->throughputs)
+		return dl_usage_error(ctx, "--pack needs --throughputs (pair throughputs)");
+	int lp_policy = p <= DL_ALLOC_WATER_FILLING;
+	if (a->o.dump_model && !lp_policy)
+		return dl_usage_error(ctx, "--dump-model: %s solves no LP", a->policy);
+	if (a->strict_slo && p != DL_ALLOC_MIN_COST)
+		return dl_usage_error(ctx, "--strict-slo applies to min-cost only");
+	a->o.lp.verbose = ctx->verbose > 1; /* -vv: GLPK's own log */
+	return 0;
+}
+
+DL_COMMAND(allocate, "heterogeneity-aware allocation policies (Gavel) as LPs on GLPK")
+{
+	struct allocate_args a = {0};
+	struct dl_alloc_opts defaults = DL_ALLOC_OPTS_INIT;
+	a.o = defaults;
+	a.policy = "max-min-fairness-perf";
+	a.pairs = 4;
+	int rc = parse_args(ctx, argc, argv, &a);
+	if (rc)
+		return rc < 0 ? 0 : rc;
+
+	struct dl_err err = DL_ERR_INIT;
+	struct dl_alloc_problem p;
+	struct dl_tputs tputs = DL_TPUTS_INIT, *tt = NULL;
+	struct dl_alloc_result res = {0};
+	if (dl_alloc_cluster_types(a.cluster, &p, &err))
+		return dl_fail(ctx, &err);
+	if ((a.costs && dl_alloc_set_costs(&p, a.costs, &err)) ||
+	    (a.entity_weights && dl_alloc_set_entity_weights(&p, a.entity_weights, &err))) {
+		dl_alloc_problem_free(&p);
+		return dl_usage_error(ctx, "%s", err.msg);
+	}
+	if (a.throughputs) {
+		if (dl_alloc_load_throughputs(a.throughputs, ctx->in_format, &tputs, &err)) {
+			rc = dl_fail(ctx, &err);
+			goto out;
+		}
+		tt = &tputs;
+	}
+	struct dl_reader *r = dl_in_open(ctx, a.jobs);
+	if (!r)
+		goto data_error;
+	rc = dl_alloc_read_jobs(r, tt, a.entity_col, &p, &err);
+	dl_reader_close(r);
+	if (rc) {
+		rc = dl_fail(ctx, &err);
+		goto out;
+	}
+	if (a.o.pack && a.o.policy != DL_ALLOC_GANDIVA)
+		dl_alloc_prune_pairs(&p, (int)a.pairs);
+	if (a.o.policy == DL_ALLOC_MIN_COST && a.strict_slo)
+		a.o.strict_slo = 1;
+	if (dl_alloc_solve(&p, &a.o, &res, &err)) {
+		rc = err.code == DL_EXIT_USAGE ? dl_usage_error(ctx, "%s", err.msg)
+					       : dl_fail(ctx, &err);
+		goto out;
+	}
+	if (res.note[0])
+		dl_warn(ctx, "%s", res.note);
+	dl_info(ctx, "%s: %zu jobs, %zu GPU types, %zu candidate pairs", a.policy, p.njobs,
+		p.ntypes, p.npairs);
+	dl_info(ctx, "objective %.10g (%s)", res.objective, res.objective_name);
+	if (res.merged)
+		dl_info(ctx, "identical jobs merged: %zu LP classes for %zu jobs", res.merged,
+			p.njobs);
+	if (res.lp_solves)
+		dl_info(ctx,
+			"status optimal; lp objective %.10g; %d rows, %d columns; %d solves "
+			"in %.3f s",
+			res.lp_objective, res.lp_rows, res.lp_cols, res.lp_solves, res.lp_seconds);
+	rc = write_allocation(ctx, &p, &res, a.o.pack);
+	goto out;
+data_error:
+	rc = DL_EXIT_DATA;
+out:
+	dl_alloc_result_free(&res);
+	dl_tputs_free(&tputs);
+	dl_alloc_problem_free(&p);
+	return rc;
+}

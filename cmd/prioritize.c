@@ -1,0 +1,255 @@
+/* prioritize.c: order a job queue by a priority policy (work in lib/policy/priority*) */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "policy/priority_io.h"
+
+enum {
+	OPT_QUEUES = DL_OPT_FIRST_FREE,
+	OPT_THRESHOLDS,
+	OPT_STARVATION,
+	OPT_WEIGHTS,
+	OPT_DISTRIBUTION,
+	OPT_DIST_COLUMN,
+	OPT_LEARN_FROM,
+	OPT_DELTA,
+	OPT_ARITH,
+	OPT_NOW,
+	OPT_CLUSTER_GPUS,
+};
+
+static const struct dl_opt prioritize_opts[] = {
+	{'p', "policy", "POLICY",
+	 "fifo, sjf, srtf, las, 2d-las, gittins, 2d-gittins or ftf (required)"},
+	{OPT_QUEUES, "queues", "K", "MLFQ: K queues (default thresholds 3250,7200,18000)"},
+	{OPT_THRESHOLDS, "thresholds", "A,B,...",
+	 "MLFQ: queue limits, seconds (GPU-seconds for 2d-las, 2d-gittins)"},
+	{OPT_STARVATION, "starvation", "N",
+	 "MLFQ: back to the top queue after waiting N times the run time"},
+	{OPT_WEIGHTS, "weights", NULL, "honour the 'weight' column"},
+	{OPT_DISTRIBUTION, "distribution", "FILE", "Gittins: job sizes, one sample per row"},
+	{OPT_DIST_COLUMN, "distribution-column", "NAME",
+	 "Gittins: the samples' column in --distribution (default duration)"},
+	{OPT_LEARN_FROM, "learn-from", "TRACE",
+	 "Gittins: learn sizes from a trace's completed jobs"},
+	{OPT_DELTA, "delta", "SECONDS", "Gittins: service quantum (default 3250)"},
+	{OPT_ARITH, "gittins-arith", "MODE",
+	 "Gittins: tiresias (default), tiresias-py3 or exact arithmetic"},
+	{OPT_NOW, "now", "TIME", "time of the decision (needed by ftf)"},
+	{OPT_CLUSTER_GPUS, "cluster-gpus", "G", "ftf: GPUs shared by the jobs (Themis' 1/n share)"},
+	{0, NULL, NULL, NULL},
+};
+
+static const struct dl_cmd_spec prioritize_spec = {
+	.usage = "dlsched prioritize --policy POLICY [options] [JOBS]",
+	.description =
+		"Read jobs with their state (id, submit and the columns the policy needs:\n"
+		"duration, executed, attained, waiting, remaining, weight, gpus; see\n"
+		"dlsched-formats(5)) and write the same rows with rank, queue and priority,\n"
+		"best first. Ties break by submit time, then id.",
+	.opts = prioritize_opts,
+};
+
+struct prio_args {
+	const char *policy;
+	long long queues; /* 0 = not given */
+	const char *thresholds;
+	double starvation;
+	int weights;
+	const char *distribution, *dist_column, *learn_from;
+	double delta;
+	enum dl_gittins_arith arith;
+	double now;
+	int has_now;
+	double cluster_gpus;
+};
+
+/* Build the MLFQ from --queues/--thresholds/--starvation; 1 queue when none given. */
+static int build_mlfq(const struct dl_ctx *ctx, const struct prio_args *a, struct dl_mlfq *m)
+{
+	struct dl_err err = DL_ERR_INIT;
+	double *lim = NULL;
+	size_t nlim = 0, k;
+	if (a->thresholds &&
+	    dl_mlfq_parse_limits(a->thresholds, "--thresholds", &lim, &nlim, &err) < 0)
+		return dl_usage_error(ctx, "%s", err.msg);
+	if (a->queues && !a->thresholds) {
+		if ((size_t)a->queues - 1 > DL_MLFQ_TIRESIAS_QUEUES)
+			return dl_usage_error(ctx,
+					      "--queues %lld needs --thresholds (the defaults "
+					      "give at most %d queues)",
+					      a->queues, DL_MLFQ_TIRESIAS_QUEUES + 1);
+		k = (size_t)a->queues;
+		nlim = k - 1;
+		lim = xmalloc(DL_MLFQ_TIRESIAS_QUEUES * sizeof(*lim));
+		memcpy(lim, dl_mlfq_tiresias_limits, sizeof(dl_mlfq_tiresias_limits));
+	} else if (a->queues) {
+		k = (size_t)a->queues;
+		if (nlim != k - 1) {
+			free(lim);
+			return dl_usage_error(ctx, "--queues %lld needs %lld thresholds, %zu given",
+					      a->queues, a->queues - 1, nlim);
+		}
+	} else {
+		k = nlim + 1;
+	}
+	int rc = dl_mlfq_init(m, k, lim, nlim, a->starvation, &err);
+	free(lim);
+	if (rc < 0)
+		return dl_usage_error(ctx, "%s", err.msg);
+	return 0;
+}
+
+static int run(const struct dl_ctx *ctx, const struct prio_args *a, const char *path)
+{
+	struct dl_err err = DL_ERR_INIT;
+	struct dl_prio_config cfg = {0};
+	struct dl_mlfq mlfq = {0};
+	struct dl_gittins *git = NULL;
+	int rc;
+
+	if (!a->policy)
+		return dl_usage_error(ctx, "--policy is required");
+	if (dl_policy_parse(a->policy, &cfg.policy) < 0)
+		return dl_usage_error(ctx, "unknown policy '%s'", a->policy);
+	if (cfg.policy == DL_POLICY_FTF && !a->has_now)
+		return dl_usage_error(ctx, "--policy ftf needs --now");
+	if (a->cluster_gpus > 0 && cfg.policy != DL_POLICY_FTF)
+		return dl_usage_error(ctx, "--cluster-gpus applies to --policy ftf only");
+	int is_git = cfg.policy == DL_POLICY_GITTINS || cfg.policy == DL_POLICY_GITTINS2D;
+	if (!is_git && (a->distribution || a->learn_from))
+		return dl_usage_error(ctx, "--distribution and --learn-from apply to gittins "
+					   "and 2d-gittins only");
+	if (a->distribution && a->learn_from)
+		return dl_usage_error(ctx, "give either --distribution or --learn-from");
+	if ((rc = build_mlfq(ctx, a, &mlfq)))
+		return rc;
+	cfg.mlfq = &mlfq;
+	cfg.weights = a->weights;
+	cfg.now = a->now;
+	cfg.has_now = a->has_now;
+	cfg.cluster_gpus = a->cluster_gpus;
+
+	if (is_git && a->distribution)
+		git = dl_gittins_load(a->distribution, a->dist_column, a->delta, a->arith, &err);
+	else if (is_git && a->learn_from)
+		git = dl_gittins_load_trace(a->learn_from, dl_policy_is_2d(cfg.policy), a->delta,
+					    a->arith, &err);
+	if (is_git && (a->distribution || a->learn_from) && !git) {
+		dl_mlfq_release(&mlfq);
+		return dl_fail(ctx, &err);
+	}
+	cfg.gittins = git;
+	if (dl_prio_check(&cfg, &err) < 0) {
+		rc = err.code == DL_EXIT_USAGE ? dl_usage_error(ctx, "%s", err.msg)
+					       : dl_fail(ctx, &err);
+		goto out;
+	}
+
+	struct dl_reader *r = dl_in_open(ctx, path);
+	if (!r) {
+		rc = DL_EXIT_DATA;
+		goto out;
+	}
+	struct dl_prio_table t;
+	if (dl_prio_read(r, &cfg, &t, &err) < 0) {
+		dl_reader_close(r);
+		rc = dl_fail(ctx, &err);
+		goto out;
+	}
+	dl_reader_close(r);
+	size_t *order = dl_prioritize(&cfg, t.jobs, t.n);
+	dl_info(ctx, "%zu jobs ordered by %s in %zu queue(s)", t.n, dl_policy_name(cfg.policy),
+		mlfq.nqueues);
+
+	struct dl_output *o = dl_out_open(ctx, ctx->output);
+	if (!o) {
+		free(order);
+		dl_prio_table_release(&t);
+		rc = DL_EXIT_DATA;
+		goto out;
+	}
+	struct dl_writer *w = dl_out_writer(ctx, o);
+	dl_prio_write(&t, order, w);
+	free(order);
+	dl_writer_free(w);
+	dl_prio_table_release(&t);
+	rc = dl_out_close(ctx, o, 0);
+out:
+	dl_gittins_free(git);
+	dl_mlfq_release(&mlfq);
+	return rc;
+}
+
+DL_COMMAND(prioritize, "order a job queue by a priority policy (Tiresias, Themis, SRTF, ...)")
+{
+	struct dl_optstate st;
+	struct prio_args a = {0};
+	const char *arg;
+	int c;
+	long long ll;
+	a.delta = DL_GITTINS_DEFAULT_DELTA;
+	a.arith = DL_GITTINS_TIRESIAS;
+	dl_opt_begin(&st, ctx, argc, argv, &prioritize_spec);
+	while ((c = dl_opt_next(&st, &arg)) > 0) {
+		int bad = 0;
+		switch (c) {
+		case 'p':
+			a.policy = arg;
+			break;
+		case OPT_QUEUES:
+			bad = dl_opt_int(ctx, "--queues", arg, 1, 1000000, &ll) < 0;
+			a.queues = ll;
+			break;
+		case OPT_THRESHOLDS:
+			a.thresholds = arg;
+			break;
+		case OPT_STARVATION:
+			bad = dl_opt_nonneg(ctx, "--starvation", arg, &a.starvation) < 0;
+			break;
+		case OPT_WEIGHTS:
+			a.weights = 1;
+			break;
+		case OPT_DISTRIBUTION:
+			a.distribution = arg;
+			break;
+		case OPT_DIST_COLUMN:
+			a.dist_column = arg;
+			break;
+		case OPT_LEARN_FROM:
+			a.learn_from = arg;
+			break;
+		case OPT_DELTA:
+			bad = dl_opt_nonneg(ctx, "--delta", arg, &a.delta) < 0;
+			if (!bad && !(a.delta > 0))
+				bad = dl_usage_error(ctx, "--delta must be > 0") != 0;
+			break;
+		case OPT_ARITH:
+			if (dl_gittins_parse_arith(arg, &a.arith) < 0)
+				bad = dl_usage_error(ctx,
+						     "unknown --gittins-arith '%s' (tiresias, "
+						     "tiresias-py3 or exact)",
+						     arg) != 0;
+			break;
+		case OPT_NOW:
+			bad = dl_opt_double(ctx, "--now", arg, &a.now) < 0;
+			a.has_now = 1;
+			break;
+		case OPT_CLUSTER_GPUS:
+			bad = dl_opt_nonneg(ctx, "--cluster-gpus", arg, &a.cluster_gpus) < 0;
+			break;
+		}
+		if (bad) {
+			dl_opt_end(&st);
+			return DL_EXIT_USAGE;
+		}
+	}
+	dl_opt_end(&st);
+	if (c == DL_OPT_EXIT)
+		return st.exit_code;
+	if (argc - st.optind > 1)
+		return dl_usage_error(ctx, "one input at most (got %d)", argc - st.optind);
+	return run(ctx, &a, st.optind < argc ? argv[st.optind] : "-");
+}

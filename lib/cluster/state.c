@@ -1,0 +1,346 @@
+/*
+ * state.c: free-GPU bookkeeping (see state.h).
+ *
+ * Three structures are kept in step on every change of a node's free count:
+ * per-(type, free) min-heaps of node indices for best fit, per-rack
+ * histograms of node free counts for "how many nodes would this rack need",
+ * and max-trees over the node order for first fit.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cluster/state.h"
+
+/* Histograms cost racks * (maxg+1) ints; past this, count by scanning the rack. */
+#define HIST_MAX_CELLS (1 << 24)
+
+static int *tree_of(const struct dl_cluster_state *st, int type)
+{
+	int t = type < 0 ? st->ntypes : type;
+	return st->tree + (size_t)t * 2 * (size_t)st->tsize;
+}
+
+static void tree_set(struct dl_cluster_state *st, int type, int node, int v)
+{
+	int *t = tree_of(st, type);
+	int i = st->tsize + node;
+	t[i] = v;
+	for (i /= 2; i >= 1; i /= 2) {
+		int m = t[2 * i] > t[2 * i + 1] ? t[2 * i] : t[2 * i + 1];
+		if (t[i] == m)
+			break;
+		t[i] = m;
+	}
+}
+
+static void heap_set(struct dl_cluster_state *st, struct dl_node_heap *h, int i, int node)
+{
+	h->a[i] = node;
+	st->heap_pos[node] = i;
+}
+
+static void sift_up(struct dl_cluster_state *st, struct dl_node_heap *h, int i)
+{
+	int x = h->a[i];
+	while (i > 0 && h->a[(i - 1) / 2] > x) {
+		heap_set(st, h, i, h->a[(i - 1) / 2]);
+		i = (i - 1) / 2;
+	}
+	heap_set(st, h, i, x);
+}
+
+static void sift_down(struct dl_cluster_state *st, struct dl_node_heap *h, int i)
+{
+	int x = h->a[i];
+	for (;;) {
+		int c = 2 * i + 1;
+		if (c >= h->n)
+			break;
+		if (c + 1 < h->n && h->a[c + 1] < h->a[c])
+			c++;
+		if (h->a[c] >= x)
+			break;
+		heap_set(st, h, i, h->a[c]);
+		i = c;
+	}
+	heap_set(st, h, i, x);
+}
+
+static struct dl_node_heap *bucket_of(struct dl_cluster_state *st, int node)
+{
+	int type = st->c->nodes[node].type, f = st->node_free[node];
+	return &st->bucket[(size_t)type * (size_t)(st->maxg + 1) + (size_t)f];
+}
+
+static void bucket_unlink(struct dl_cluster_state *st, int node)
+{
+	struct dl_node_heap *h = bucket_of(st, node);
+	int i = st->heap_pos[node];
+	int last = h->a[--h->n];
+	if (i == h->n)
+		return;
+	heap_set(st, h, i, last);
+	if (i > 0 && h->a[(i - 1) / 2] > last)
+		sift_up(st, h, i);
+	else
+		sift_down(st, h, i);
+}
+
+static void bucket_link(struct dl_cluster_state *st, int node)
+{
+	struct dl_node_heap *h = bucket_of(st, node);
+	if (h->n == h->cap) {
+		h->cap = h->cap ? 2 * h->cap : 4;
+		h->a = xreallocarray(h->a, (size_t)h->cap, sizeof(int));
+	}
+	h->a[h->n] = node;
+	sift_up(st, h, h->n++);
+}
+
+/* every structure follows a change of node's free count by delta */
+static void node_change(struct dl_cluster_state *st, int node, int delta)
+{
+	const struct dl_node *n = &st->c->nodes[node];
+	int T = st->ntypes;
+	bucket_unlink(st, node);
+	if (st->hist) {
+		int *h = st->hist +
+			 ((size_t)n->rack * (size_t)T + (size_t)n->type) * (size_t)(st->maxg + 1);
+		h[st->node_free[node]]--;
+		h[st->node_free[node] + delta]++;
+	}
+	st->node_free[node] += delta;
+	bucket_link(st, node);
+	st->rack_free[n->rack * (T + 1) + n->type] += delta;
+	st->rack_free[n->rack * (T + 1) + T] += delta;
+	st->type_free[n->type] += delta;
+	st->type_free[T] += delta;
+	tree_set(st, DL_ANY_TYPE, node, st->node_free[node]);
+	if (T > 1)
+		tree_set(st, n->type, node, st->node_free[node]);
+}
+
+struct dl_cluster_state *dl_state_new(const struct dl_cluster *c)
+{
+	struct dl_cluster_state *st = xcalloc(1, sizeof(*st));
+	int T = (int)c->ntypes, N = (int)c->nnodes;
+	st->c = c;
+	st->ntypes = T;
+	for (int i = 0; i < N; i++)
+		if (c->nodes[i].gpus > st->maxg)
+			st->maxg = c->nodes[i].gpus;
+	st->used = xcalloc((size_t)c->total_gpus + 1, 1);
+	st->node_free = xcalloc((size_t)N + 1, sizeof(int));
+	st->rack_free = xcalloc((c->nracks + 1) * (size_t)(T + 1), sizeof(int));
+	st->type_free = xcalloc((size_t)T + 1, sizeof(int));
+	if ((double)c->nracks * T * (st->maxg + 1) <= HIST_MAX_CELLS)
+		st->hist = xcalloc(c->nracks * (size_t)T * (size_t)(st->maxg + 1) + 1, sizeof(int));
+	st->bucket = xcalloc((size_t)T * (size_t)(st->maxg + 1) + 1, sizeof(*st->bucket));
+	st->heap_pos = xmalloc(((size_t)N + 1) * sizeof(int));
+	st->tsize = 1;
+	while (st->tsize < N)
+		st->tsize *= 2;
+	/* per-type trees only when there is more than one type */
+	size_t ntrees = T > 1 ? (size_t)T + 1 : 1;
+	st->tree = xmalloc((ntrees + 1) * 2 * (size_t)st->tsize * sizeof(int));
+	dl_state_reset(st);
+	return st;
+}
+
+void dl_state_reset(struct dl_cluster_state *st)
+{
+	const struct dl_cluster *c = st->c;
+	int T = st->ntypes, N = (int)c->nnodes;
+	memset(st->used, 0, (size_t)c->total_gpus);
+	memset(st->rack_free, 0, c->nracks * (size_t)(T + 1) * sizeof(int));
+	memset(st->type_free, 0, ((size_t)T + 1) * sizeof(int));
+	if (st->hist)
+		memset(st->hist, 0, c->nracks * (size_t)T * (size_t)(st->maxg + 1) * sizeof(int));
+	for (size_t i = 0; i < (size_t)T * (size_t)(st->maxg + 1); i++)
+		st->bucket[i].n = 0;
+	size_t ntrees = T > 1 ? (size_t)T + 1 : 1;
+	for (size_t i = 0; i < (ntrees + 1) * 2 * (size_t)st->tsize; i++)
+		st->tree[i] = -1;
+	for (int i = 0; i < N; i++) {
+		const struct dl_node *n = &c->nodes[i];
+		st->node_free[i] = n->gpus;
+		bucket_link(st, i);
+		if (st->hist)
+			st->hist[((size_t)n->rack * (size_t)T + (size_t)n->type) *
+					 (size_t)(st->maxg + 1) +
+				 (size_t)n->gpus]++;
+		st->rack_free[n->rack * (T + 1) + n->type] += n->gpus;
+		st->rack_free[n->rack * (T + 1) + T] += n->gpus;
+		st->type_free[n->type] += n->gpus;
+		st->type_free[T] += n->gpus;
+	}
+	/* build the trees bottom-up in O(nodes) */
+	for (int t = (T > 1 ? 0 : T); t <= T; t++) {
+		int *tr = tree_of(st, t == T ? DL_ANY_TYPE : t);
+		for (int i = 0; i < N; i++)
+			if (t == T || c->nodes[i].type == t)
+				tr[st->tsize + i] = c->nodes[i].gpus;
+		for (int i = st->tsize - 1; i >= 1; i--)
+			tr[i] = tr[2 * i] > tr[2 * i + 1] ? tr[2 * i] : tr[2 * i + 1];
+	}
+}
+
+void dl_state_free(struct dl_cluster_state *st)
+{
+	if (!st)
+		return;
+	free(st->used);
+	free(st->node_free);
+	free(st->rack_free);
+	free(st->type_free);
+	free(st->hist);
+	for (size_t i = 0; i < (size_t)st->ntypes * (size_t)(st->maxg + 1); i++)
+		free(st->bucket[i].a);
+	free(st->bucket);
+	free(st->heap_pos);
+	free(st->tree);
+	free(st);
+}
+
+int dl_state_take(struct dl_cluster_state *st, int node, int k, int *out)
+{
+	const struct dl_node *n = &st->c->nodes[node];
+	int got = 0;
+	for (int s = 0; s < n->gpus && got < k; s++) {
+		int g = n->first_gpu + s;
+		if (!st->used[g]) {
+			st->used[g] = 1;
+			out[got++] = g;
+		}
+	}
+	if (got)
+		node_change(st, node, -got);
+	return got;
+}
+
+int dl_state_take_gpu(struct dl_cluster_state *st, int gpu)
+{
+	if (gpu < 0 || gpu >= st->c->total_gpus || st->used[gpu])
+		return -1;
+	st->used[gpu] = 1;
+	node_change(st, dl_cluster_gpu_node(st->c, gpu), -1);
+	return 0;
+}
+
+void dl_state_release(struct dl_cluster_state *st, const int *gpus, int n)
+{
+	int i = 0;
+	while (i < n) {
+		/* group consecutive GPUs of one node into one update */
+		int node = dl_cluster_gpu_node(st->c, gpus[i]);
+		const struct dl_node *nd = &st->c->nodes[node];
+		int cnt = 0;
+		while (i < n && gpus[i] >= nd->first_gpu && gpus[i] < nd->first_gpu + nd->gpus) {
+			if (st->used[gpus[i]]) {
+				st->used[gpus[i]] = 0;
+				cnt++;
+			}
+			i++;
+		}
+		if (cnt)
+			node_change(st, node, cnt);
+	}
+}
+
+static int descend(const int *t, int i, int l, int r, int need, int lo, int hi)
+{
+	if (r <= lo || l >= hi || t[i] < need)
+		return -1;
+	if (r - l == 1)
+		return l;
+	int m = (l + r) / 2;
+	int f = descend(t, 2 * i, l, m, need, lo, hi);
+	return f >= 0 ? f : descend(t, 2 * i + 1, m, r, need, lo, hi);
+}
+
+int dl_state_first_fit(const struct dl_cluster_state *st, int type, int need, int lo, int hi)
+{
+	if (need < 1)
+		need = 1;
+	if (hi > (int)st->c->nnodes)
+		hi = (int)st->c->nnodes;
+	if (lo >= hi)
+		return -1;
+	const int *t = tree_of(st, st->ntypes > 1 ? type : DL_ANY_TYPE);
+	int f = descend(t, 1, 0, st->tsize, need, lo, hi);
+	if (f >= 0 && st->ntypes <= 1 && type >= 0 && st->c->nodes[f].type != type)
+		return -1;
+	return f;
+}
+
+int dl_state_best_fit(const struct dl_cluster_state *st, int type, int need)
+{
+	if (need < 1)
+		need = 1;
+	int best = -1, bestf = st->maxg + 1;
+	for (int t = 0; t < st->ntypes; t++) {
+		if (type >= 0 && t != type)
+			continue;
+		for (int f = need; f <= bestf && f <= st->maxg; f++) {
+			const struct dl_node_heap *hp =
+				&st->bucket[(size_t)t * (size_t)(st->maxg + 1) + (size_t)f];
+			if (hp->n) {
+				if (f < bestf || hp->a[0] < best) {
+					best = hp->a[0];
+					bestf = f;
+				}
+				break;
+			}
+		}
+	}
+	return best;
+}
+
+int dl_state_rack_nodes_needed(const struct dl_cluster_state *st, int rack, int type, int need)
+{
+	if (dl_state_rack_free(st, rack, type) < need)
+		return 0;
+	int T = st->ntypes, G = st->maxg;
+	int nodes = 0, got = 0;
+	if (st->hist) {
+		for (int f = G; f >= 1 && got < need; f--) {
+			int cnt = 0;
+			for (int t = 0; t < T; t++)
+				if (type < 0 || t == type)
+					cnt += st->hist[((size_t)rack * (size_t)T + (size_t)t) *
+								(size_t)(G + 1) +
+							(size_t)f];
+			if (!cnt)
+				continue;
+			/* take as many nodes of this size as needed */
+			long long rest = need - got;
+			long long take = (rest + f - 1) / f;
+			if (take > cnt)
+				take = cnt;
+			nodes += (int)take;
+			got += (int)(take * f);
+		}
+		return nodes;
+	}
+	/* huge nodes: sort the rack's free counts */
+	const struct dl_rack *r = &st->c->racks[rack];
+	int *v = xmalloc(((size_t)r->nnodes + 1) * sizeof(int));
+	int n = 0;
+	for (int i = 0; i < r->nnodes; i++) {
+		int nd = r->first_node + i;
+		if (type < 0 || st->c->nodes[nd].type == type)
+			v[n++] = st->node_free[nd];
+	}
+	/* selection of the largest first; racks with huge nodes have few nodes */
+	while (got < need && n > 0) {
+		int bi = 0;
+		for (int i = 1; i < n; i++)
+			if (v[i] > v[bi])
+				bi = i;
+		got += v[bi];
+		nodes++;
+		v[bi] = v[--n];
+	}
+	free(v);
+	return nodes;
+}

@@ -1,0 +1,95 @@
+/*
+ * state.h: which GPUs of a cluster are free, with fast queries for placement.
+ *
+ * A struct dl_cluster_state is the mutable half of the cluster model: the
+ * cluster (cluster.h) stays immutable and may back many states (one per
+ * simulation, one per policy being compared). The simulator calls
+ * dl_state_take()/dl_state_release() for every job start and end, so every
+ * update is O(log nodes) and every query below is O(1), O(log nodes) or
+ * O(GPUs per node), as noted.
+ *
+ * GPUs are named by their global index (node->first_gpu + slot). A type
+ * argument is a type index of the cluster, or DL_ANY_TYPE.
+ *
+ * Ownership: dl_state_new() allocates everything; dl_state_free() frees it.
+ * The state keeps a pointer to the cluster, which must outlive it. No
+ * function here reports errors except dl_state_take_gpu() (a GPU already in
+ * use), which returns -1 and lets the caller name the offending input.
+ */
+#ifndef DL_CLUSTER_STATE_H
+#define DL_CLUSTER_STATE_H
+
+#include "cluster/cluster.h"
+
+#define DL_ANY_TYPE (-1)
+
+struct dl_node_heap {
+	int *a;
+	int n, cap;
+};
+
+struct dl_cluster_state {
+	const struct dl_cluster *c;
+	int ntypes;	     /* c->ntypes; slot ntypes in per-type arrays means "any" */
+	int maxg;	     /* most GPUs on one node */
+	unsigned char *used; /* per GPU: 1 = in use */
+	int *node_free;	     /* per node */
+	int *rack_free;	     /* [rack * (ntypes+1) + type], type ntypes = all types */
+	int *type_free;	     /* [type], type ntypes = all types */
+	/* nodes of each (type, free count): counts per rack, and linked lists */
+	int *hist;		     /* [(rack * ntypes + type) * (maxg+1) + free] = nodes */
+	struct dl_node_heap *bucket; /* [type * (maxg+1) + free]: min-heap of node indices */
+	int *heap_pos;		     /* per node: its index in its bucket's heap */
+	/* max-trees over nodes (one per type and one for all), for first fit */
+	int tsize; /* leaves (power of two) */
+	int *tree; /* [(ntypes+1) * 2 * tsize] */
+};
+
+struct dl_cluster_state *dl_state_new(const struct dl_cluster *c);
+void dl_state_free(struct dl_cluster_state *st);
+/* mark every GPU free again (O(GPUs + nodes)) */
+void dl_state_reset(struct dl_cluster_state *st);
+
+static inline int dl_state_total_free(const struct dl_cluster_state *st)
+{
+	return st->type_free[st->ntypes];
+}
+static inline int dl_state_type_free(const struct dl_cluster_state *st, int type)
+{
+	return st->type_free[type < 0 ? st->ntypes : type];
+}
+static inline int dl_state_node_free(const struct dl_cluster_state *st, int node)
+{
+	return st->node_free[node];
+}
+static inline int dl_state_rack_free(const struct dl_cluster_state *st, int rack, int type)
+{
+	return st->rack_free[rack * (st->ntypes + 1) + (type < 0 ? st->ntypes : type)];
+}
+static inline int dl_state_gpu_free(const struct dl_cluster_state *st, int gpu)
+{
+	return !st->used[gpu];
+}
+
+/*
+ * Take up to k free GPUs of `node`, lowest slots first, writing their global
+ * indices to out (room for k). Returns how many were taken. O(GPUs per node
+ * + log nodes).
+ */
+int dl_state_take(struct dl_cluster_state *st, int node, int k, int *out);
+/* Take one GPU by global index; -1 if it is already in use. */
+int dl_state_take_gpu(struct dl_cluster_state *st, int gpu);
+/* Free GPUs by global index (each must be in use). */
+void dl_state_release(struct dl_cluster_state *st, const int *gpus, int n);
+
+/* First node (lowest index) in [lo, hi) of `type` with at least `need` free GPUs, or -1.
+ * O(log nodes). */
+int dl_state_first_fit(const struct dl_cluster_state *st, int type, int need, int lo, int hi);
+/* A node of `type` with the fewest free GPUs that still holds `need` (best fit), or -1.
+ * Ties go to the lowest node index. O(types * maxg). */
+int dl_state_best_fit(const struct dl_cluster_state *st, int type, int need);
+/* The fewest nodes of rack `rack` (of `type`) that together hold `need` free
+ * GPUs, or 0 when the rack cannot hold it. O(types * maxg). */
+int dl_state_rack_nodes_needed(const struct dl_cluster_state *st, int rack, int type, int need);
+
+#endif

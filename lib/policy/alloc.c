@@ -1,0 +1,1348 @@
+/* alloc.c: Gavel's allocation policies as LPs on GLPK (see alloc.h, dlsched-allocate(1)) */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/strmap.h"
+#include "policy/alloc.h"
+
+static const char *const policy_names[DL_ALLOC_NPOLICIES] = {
+	[DL_ALLOC_MAX_MIN_FAIRNESS] = "max-min-fairness",
+	[DL_ALLOC_MAX_MIN_FAIRNESS_PERF] = "max-min-fairness-perf",
+	[DL_ALLOC_FINISH_TIME_FAIRNESS] = "finish-time-fairness",
+	[DL_ALLOC_MIN_MAKESPAN] = "min-makespan",
+	[DL_ALLOC_MAX_THROUGHPUT] = "max-throughput",
+	[DL_ALLOC_MIN_COST] = "min-cost",
+	[DL_ALLOC_WATER_FILLING] = "water-filling",
+	[DL_ALLOC_FIFO] = "fifo",
+	[DL_ALLOC_FIFO_PERF] = "fifo-perf",
+	[DL_ALLOC_ISOLATED] = "isolated",
+	[DL_ALLOC_GANDIVA] = "gandiva",
+};
+
+int dl_alloc_policy_parse(const char *name, enum dl_alloc_policy *out)
+{
+	for (int i = 0; i < DL_ALLOC_NPOLICIES; i++)
+		if (!strcmp(name, policy_names[i])) {
+			*out = (enum dl_alloc_policy)i;
+			return 0;
+		}
+	return -1;
+}
+
+const char *dl_alloc_policy_name(enum dl_alloc_policy p)
+{
+	return (unsigned)p < DL_ALLOC_NPOLICIES ? policy_names[p] : "?";
+}
+
+const char *dl_alloc_policy_list(void)
+{
+	return "max-min-fairness, max-min-fairness-perf, finish-time-fairness, min-makespan, "
+	       "max-throughput, min-cost, water-filling, fifo, fifo-perf, isolated, gandiva";
+}
+
+int dl_alloc_policy_packs(enum dl_alloc_policy p)
+{
+	return p == DL_ALLOC_MAX_MIN_FAIRNESS_PERF || p == DL_ALLOC_MAX_THROUGHPUT ||
+	       p == DL_ALLOC_GANDIVA;
+}
+
+/* ---- problem ---- */
+
+void dl_alloc_problem_init(struct dl_alloc_problem *p, size_t ntypes)
+{
+	memset(p, 0, sizeof(*p));
+	p->ntypes = ntypes;
+	p->type_names = xcalloc(ntypes, sizeof(*p->type_names));
+	p->capacity = xcalloc(ntypes, sizeof(*p->capacity));
+	p->cost = xcalloc(ntypes, sizeof(*p->cost));
+}
+
+void dl_alloc_problem_set_type(struct dl_alloc_problem *p, size_t t, const char *name, double gpus,
+			       double cost)
+{
+	free(p->type_names[t]);
+	p->type_names[t] = xstrdup(name);
+	p->capacity[t] = gpus;
+	p->cost[t] = cost;
+}
+
+size_t dl_alloc_problem_add_job(struct dl_alloc_problem *p, const char *id, int gpus,
+				const double *tput)
+{
+	p->jobs = xreallocarray(p->jobs, p->njobs + 1, sizeof(*p->jobs));
+	struct dl_alloc_job *j = &p->jobs[p->njobs];
+	memset(j, 0, sizeof(*j));
+	j->id = xstrdup(id);
+	j->gpus = gpus;
+	j->weight = 1;
+	j->entity = -1;
+	j->klass = -1;
+	j->count = 1;
+	j->tput = xcalloc(p->ntypes ? p->ntypes : 1, sizeof(double));
+	if (tput)
+		memcpy(j->tput, tput, p->ntypes * sizeof(double));
+	return p->njobs++;
+}
+
+int dl_alloc_problem_entity(struct dl_alloc_problem *p, const char *name)
+{
+	for (size_t e = 0; e < p->nentities; e++)
+		if (!strcmp(p->entity_names[e], name))
+			return (int)e;
+	p->entity_names = xreallocarray(p->entity_names, p->nentities + 1, sizeof(char *));
+	p->entity_weight = xreallocarray(p->entity_weight, p->nentities + 1, sizeof(double));
+	p->entity_names[p->nentities] = xstrdup(name);
+	p->entity_weight[p->nentities] = 1;
+	return (int)p->nentities++;
+}
+
+static void free_pairs(struct dl_alloc_pair *pairs, size_t n)
+{
+	for (size_t k = 0; k < n; k++) {
+		free(pairs[k].tput_a);
+		free(pairs[k].tput_b);
+	}
+	free(pairs);
+}
+
+void dl_alloc_problem_free(struct dl_alloc_problem *p)
+{
+	for (size_t i = 0; i < p->njobs; i++) {
+		free(p->jobs[i].id);
+		free(p->jobs[i].tput);
+	}
+	free(p->jobs);
+	for (size_t t = 0; t < p->ntypes; t++)
+		free(p->type_names[t]);
+	free(p->type_names);
+	free(p->capacity);
+	free(p->cost);
+	for (size_t e = 0; e < p->nentities; e++)
+		free(p->entity_names[e]);
+	free(p->entity_names);
+	free(p->entity_weight);
+	free(p->pair_self);
+	free(p->pair_other);
+	free_pairs(p->pairs, p->npairs);
+	memset(p, 0, sizeof(*p));
+}
+
+void dl_alloc_result_free(struct dl_alloc_result *res)
+{
+	free(res->x);
+	free(res->px);
+	free_pairs(res->pairs, res->npairs);
+	memset(res, 0, sizeof(*res));
+}
+
+/* ---- small helpers ---- */
+
+/* splitmix64: a seeded generator owned by the caller (no global state) */
+struct rng {
+	uint64_t s;
+};
+
+static uint64_t rng_next(struct rng *r)
+{
+	uint64_t z = (r->s += 0x9e3779b97f4a7c15ULL);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static size_t rng_below(struct rng *r, size_t n)
+{
+	return (size_t)(rng_next(r) % n);
+}
+
+static void shuffle(size_t *a, size_t n, struct rng *r)
+{
+	for (size_t i = n; i > 1; i--) {
+		size_t k = rng_below(r, i);
+		size_t t = a[i - 1];
+		a[i - 1] = a[k];
+		a[k] = t;
+	}
+}
+
+static double total_capacity(const struct dl_alloc_problem *p)
+{
+	double s = 0;
+	for (size_t t = 0; t < p->ntypes; t++)
+		s += p->capacity[t];
+	return s;
+}
+
+double dl_alloc_prop_tput(const struct dl_alloc_problem *p, size_t i)
+{
+	double tot = total_capacity(p), s = 0;
+	if (tot <= 0)
+		return 0;
+	for (size_t t = 0; t < p->ntypes; t++)
+		s += p->jobs[i].tput[t] * p->capacity[t] / tot;
+	return s;
+}
+
+/* Gavel's isolated share: N_j/m of each type, scaled so the job's time sums to <= 1 */
+static void iso_row(const struct dl_alloc_problem *p, size_t i, double *row)
+{
+	const struct dl_alloc_job *j = &p->jobs[i];
+	double sum = 0, m = 0;
+	for (size_t k = 0; k < p->njobs; k++)
+		m += p->jobs[k].count;
+	for (size_t t = 0; t < p->ntypes; t++) {
+		row[t] = j->tput[t] > 0 ? p->capacity[t] / m / j->gpus : 0;
+		sum += row[t];
+	}
+	if (sum > 1)
+		for (size_t t = 0; t < p->ntypes; t++)
+			row[t] /= sum;
+}
+
+double dl_alloc_iso_tput(const struct dl_alloc_problem *p, size_t i)
+{
+	double *row = xcalloc(p->ntypes + 1, sizeof(double)), s = 0;
+	iso_row(p, i, row);
+	for (size_t t = 0; t < p->ntypes; t++)
+		s += p->jobs[i].tput[t] * row[t];
+	free(row);
+	return s;
+}
+
+/* each job's steps/s under an allocation (pairs included) */
+static void rates(const struct dl_alloc_problem *p, const struct dl_alloc_result *res, double *rate)
+{
+	size_t n = p->ntypes;
+	for (size_t i = 0; i < p->njobs; i++) {
+		rate[i] = 0;
+		for (size_t t = 0; t < n; t++)
+			rate[i] += p->jobs[i].tput[t] * res->x[i * n + t];
+	}
+	for (size_t k = 0; k < res->npairs; k++)
+		for (size_t t = 0; t < n; t++) {
+			rate[res->pairs[k].a] += res->pairs[k].tput_a[t] * res->px[k * n + t];
+			rate[res->pairs[k].b] += res->pairs[k].tput_b[t] * res->px[k * n + t];
+		}
+}
+
+/* ---- the LP skeleton: variables and Gavel's base constraints ---- */
+
+struct build {
+	struct dl_lp *lp;
+	int *xc;      /* [njobs * ntypes] column, 0 = fixed at 0 */
+	int *pc;      /* [npairs * ntypes] */
+	size_t *padj; /* CSR: pairs of each job */
+	size_t *pstart;
+};
+
+static void build_free(struct build *b)
+{
+	dl_lp_free(b->lp);
+	free(b->xc);
+	free(b->pc);
+	free(b->padj);
+	free(b->pstart);
+}
+
+static void base_lp(const struct dl_alloc_problem *p, const struct dl_alloc_pair *pairs,
+		    size_t npairs, enum dl_lp_dir dir, struct build *b)
+{
+	size_t m = p->njobs, n = p->ntypes;
+	char name[64];
+	b->lp = dl_lp_new("allocate", dir);
+	b->xc = xcalloc(m * n + 1, sizeof(int));
+	b->pc = xcalloc(npairs * n + 1, sizeof(int));
+	for (size_t i = 0; i < m; i++)
+		for (size_t t = 0; t < n; t++)
+			if (p->jobs[i].tput[t] > 0 && p->capacity[t] > 0) {
+				snprintf(name, sizeof(name), "x_%zu_%zu", i, t);
+				b->xc[i * n + t] = dl_lp_add_col(b->lp, name, 0, 1, 0);
+			}
+	for (size_t k = 0; k < npairs; k++)
+		for (size_t t = 0; t < n; t++)
+			if ((pairs[k].tput_a[t] > 0 || pairs[k].tput_b[t] > 0) &&
+			    p->capacity[t] > 0) {
+				snprintf(name, sizeof(name), "p_%zu_%zu", k, t);
+				b->pc[k * n + t] = dl_lp_add_col(b->lp, name, 0, 1, 0);
+			}
+	/* pairs of each job, for the time and throughput rows */
+	b->pstart = xcalloc(m + 1, sizeof(size_t));
+	b->padj = xcalloc(2 * npairs + 1, sizeof(size_t));
+	for (size_t k = 0; k < npairs; k++) {
+		b->pstart[pairs[k].a + 1]++;
+		b->pstart[pairs[k].b + 1]++;
+	}
+	for (size_t i = 0; i < m; i++)
+		b->pstart[i + 1] += b->pstart[i];
+	size_t *fill = xcalloc(m + 1, sizeof(size_t));
+	for (size_t k = 0; k < npairs; k++) {
+		b->padj[b->pstart[pairs[k].a] + fill[pairs[k].a]++] = k;
+		b->padj[b->pstart[pairs[k].b] + fill[pairs[k].b]++] = k;
+	}
+	free(fill);
+	/* time: sum over the job's singles and pairs <= 1 */
+	for (size_t i = 0; i < m; i++) {
+		snprintf(name, sizeof(name), "time_%zu", i);
+		int r = dl_lp_add_row(b->lp, name, -DL_LP_INF, 1);
+		for (size_t t = 0; t < n; t++)
+			if (b->xc[i * n + t])
+				dl_lp_coef(b->lp, r, b->xc[i * n + t], 1);
+		for (size_t q = b->pstart[i]; q < b->pstart[i + 1]; q++)
+			for (size_t t = 0; t < n; t++)
+				if (b->pc[b->padj[q] * n + t])
+					dl_lp_coef(b->lp, r, b->pc[b->padj[q] * n + t], 1);
+	}
+	/* capacity: GPUs in use on each type <= N_j (a pair uses its GPUs once) */
+	for (size_t t = 0; t < n; t++) {
+		snprintf(name, sizeof(name), "cap_%zu", t);
+		int r = dl_lp_add_row(b->lp, name, -DL_LP_INF, p->capacity[t]);
+		for (size_t i = 0; i < m; i++)
+			if (b->xc[i * n + t])
+				dl_lp_coef(b->lp, r, b->xc[i * n + t],
+					   p->jobs[i].gpus * p->jobs[i].count);
+		for (size_t k = 0; k < npairs; k++)
+			if (b->pc[k * n + t])
+				dl_lp_coef(b->lp, r, b->pc[k * n + t], p->jobs[pairs[k].a].gpus);
+	}
+}
+
+/* add scale * (job i's steps/s) to a row; agnostic counts time instead of steps */
+static void add_rate(struct build *b, const struct dl_alloc_problem *p,
+		     const struct dl_alloc_pair *pairs, int row, size_t i, double scale,
+		     int agnostic)
+{
+	size_t n = p->ntypes;
+	for (size_t t = 0; t < n; t++)
+		if (b->xc[i * n + t])
+			dl_lp_coef(b->lp, row, b->xc[i * n + t],
+				   scale * (agnostic ? 1 : p->jobs[i].tput[t]));
+	for (size_t q = b->pstart[i]; q < b->pstart[i + 1]; q++) {
+		size_t k = b->padj[q];
+		const double *tp = pairs[k].a == (int)i ? pairs[k].tput_a : pairs[k].tput_b;
+		for (size_t t = 0; t < n; t++)
+			if (b->pc[k * n + t] && tp[t] > 0)
+				dl_lp_coef(b->lp, row, b->pc[k * n + t], scale * tp[t]);
+	}
+}
+
+static double clip01(double v)
+{
+	if (!(v > 1e-9))
+		return 0;
+	return v > 1 ? 1 : v;
+}
+
+static void take_solution(const struct dl_alloc_problem *p, struct build *b,
+			  struct dl_alloc_result *res)
+{
+	size_t n = p->ntypes;
+	for (size_t c = 0; c < p->njobs * n; c++)
+		res->x[c] = b->xc[c] ? clip01(dl_lp_value(b->lp, b->xc[c])) : 0;
+	for (size_t c = 0; c < res->npairs * n; c++)
+		res->px[c] = b->pc[c] ? clip01(dl_lp_value(b->lp, b->pc[c])) : 0;
+}
+
+static int solve_lp(struct build *b, const struct dl_alloc_opts *o, struct dl_alloc_result *res,
+		    struct dl_err *err)
+{
+	int rc = dl_lp_solve(b->lp, &o->lp, err);
+	const struct dl_lp_info *info = dl_lp_info(b->lp);
+	res->lp_solves++;
+	res->lp_seconds += info->seconds;
+	res->lp_rows = dl_lp_nrows(b->lp);
+	res->lp_cols = dl_lp_ncols(b->lp);
+	res->lp_objective = rc ? NAN : dl_lp_objective(b->lp);
+	return rc;
+}
+
+static int dump(struct build *b, const struct dl_alloc_opts *o, struct dl_err *err)
+{
+	return o->dump_model ? dl_lp_write(b->lp, o->dump_model, err) : 0;
+}
+
+/* the usual end of a one-LP policy: dump, solve, read X, free the LP */
+static int dump_solve_take(const struct dl_alloc_problem *p, struct build *b,
+			   const struct dl_alloc_opts *o, struct dl_alloc_result *res,
+			   struct dl_err *err)
+{
+	int rc = dump(b, o, err);
+	if (!rc)
+		rc = solve_lp(b, o, res, err);
+	if (!rc)
+		take_solution(p, b, res);
+	build_free(b);
+	return rc;
+}
+
+/* ---- LP policies ---- */
+
+/* max t  s.t.  t <= s_i / (w_i prop_i) * rate_i(X)   (agnostic: prop_i = 1, rate = time) */
+static int max_min(const struct dl_alloc_problem *p, const struct dl_alloc_opts *o,
+		   struct dl_alloc_result *res, int agnostic, struct dl_err *err)
+{
+	struct build b = {0};
+	base_lp(p, res->pairs, res->npairs, DL_LP_MAX, &b);
+	int tcol = dl_lp_add_col(b.lp, "t", 0, DL_LP_INF, 1);
+	char name[64];
+	for (size_t i = 0; i < p->njobs; i++) {
+		double prop = agnostic ? 1 : dl_alloc_prop_tput(p, i);
+		snprintf(name, sizeof(name), "fair_%zu", i);
+		int r = dl_lp_add_row(b.lp, name, -DL_LP_INF, 0);
+		dl_lp_coef(b.lp, r, tcol, 1);
+		add_rate(&b, p, res->pairs, r, i, -p->jobs[i].gpus / (p->jobs[i].weight * prop),
+			 agnostic);
+	}
+	return dump_solve_take(p, &b, o, res, err);
+}
+
+/* max sum_i sum_j T_ij / c_j X_ij  [+ SLO rows rate_i >= r_i / slo_i, dropped if infeasible] */
+static int max_sum(const struct dl_alloc_problem *p, const struct dl_alloc_opts *o,
+		   struct dl_alloc_result *res, int by_cost, struct dl_err *err)
+{
+	size_t n = p->ntypes;
+	if (by_cost)
+		for (size_t t = 0; t < n; t++)
+			if (p->capacity[t] > 0 && !(p->cost[t] > 0))
+				return dl_err_set(err, DL_EXIT_USAGE,
+						  "min-cost needs the price of GPU type '%s' "
+						  "(give --costs TYPE=DOLLARS,...)",
+						  p->type_names[t]);
+	struct build b = {0};
+	base_lp(p, res->pairs, res->npairs, DL_LP_MAX, &b);
+	for (size_t i = 0; i < p->njobs; i++)
+		for (size_t t = 0; t < n; t++)
+			if (b.xc[i * n + t])
+				dl_lp_set_obj(b.lp, b.xc[i * n + t],
+					      p->jobs[i].count * p->jobs[i].tput[t] /
+						      (by_cost ? p->cost[t] : 1));
+	for (size_t k = 0; k < res->npairs; k++)
+		for (size_t t = 0; t < n; t++)
+			if (b.pc[k * n + t])
+				dl_lp_set_obj(b.lp, b.pc[k * n + t],
+					      (res->pairs[k].tput_a[t] + res->pairs[k].tput_b[t]) /
+						      (by_cost ? p->cost[t] : 1));
+	int *slo = xcalloc(p->njobs + 1, sizeof(int));
+	int nslo = 0;
+	char name[64];
+	for (size_t i = 0; by_cost && i < p->njobs; i++) {
+		const struct dl_alloc_job *j = &p->jobs[i];
+		if (j->slo > 0 && j->steps > 0) {
+			snprintf(name, sizeof(name), "slo_%zu", i);
+			slo[i] = dl_lp_add_row(b.lp, name, j->steps / j->slo, DL_LP_INF);
+			add_rate(&b, p, res->pairs, slo[i], i, 1, 0);
+			nslo++;
+		}
+	}
+	int rc = dump(&b, o, err);
+	if (!rc)
+		rc = solve_lp(&b, o, res, err);
+	int infeasible =
+		rc && err->code == DL_EXIT_NOSOL && !strcmp(dl_lp_info(b.lp)->status, "infeasible");
+	if (infeasible && nslo && o->strict_slo) {
+		dl_err_set(err, DL_EXIT_NOSOL,
+			   "no solution: the problem is infeasible (the SLOs cannot all be met; "
+			   "%d job%s one)",
+			   nslo, nslo == 1 ? " has" : "s have");
+	} else if (infeasible && nslo) {
+		/* Gavel's fallback: without the deadlines the problem is always feasible */
+		for (size_t i = 0; i < p->njobs; i++)
+			if (slo[i])
+				dl_lp_set_row_bounds(b.lp, slo[i], -DL_LP_INF, DL_LP_INF);
+		snprintf(res->note, sizeof(res->note),
+			 "the SLOs cannot all be met (%d job%s one); solved without them", nslo,
+			 nslo == 1 ? " has" : "s have");
+		dl_err_clear(err);
+		rc = dump(&b, o, err);
+		if (!rc)
+			rc = solve_lp(&b, o, res, err);
+	}
+	if (!rc)
+		take_solution(p, &b, res);
+	free(slo);
+	build_free(&b);
+	return rc;
+}
+
+/* max z  s.t.  rate_i(X) >= (r_i / R) z;  makespan = R / z  (z = R y, y = 1/T) */
+static int min_makespan(const struct dl_alloc_problem *p, const struct dl_alloc_opts *o,
+			struct dl_alloc_result *res, struct dl_err *err)
+{
+	double R = 0;
+	for (size_t i = 0; i < p->njobs; i++)
+		if (p->jobs[i].steps > R)
+			R = p->jobs[i].steps;
+	if (!(R > 0))
+		return dl_err_set(err, DL_EXIT_NOSOL,
+				  "no solution: min-makespan needs remaining steps (column "
+				  "'steps') above 0 for some job");
+	struct build b = {0};
+	base_lp(p, res->pairs, res->npairs, DL_LP_MAX, &b);
+	int z = dl_lp_add_col(b.lp, "z", 0, DL_LP_INF, 1);
+	char name[64];
+	for (size_t i = 0; i < p->njobs; i++) {
+		if (!(p->jobs[i].steps > 0))
+			continue;
+		snprintf(name, sizeof(name), "span_%zu", i);
+		int r = dl_lp_add_row(b.lp, name, 0, DL_LP_INF);
+		add_rate(&b, p, res->pairs, r, i, 1, 0);
+		dl_lp_coef(b.lp, r, z, -p->jobs[i].steps / R);
+	}
+	return dump_solve_take(p, &b, o, res, err);
+}
+
+/*
+ * Finish-time fairness: minimise max_i rho_i with
+ *   rho_i = (t_i + r_i / rate_i) / D_i,   D_i = (done_i + r_i) / iso_i.
+ * For a fixed rho, rho_i <= rho is the linear row rate_i >= r_i / (rho D_i - t_i),
+ * so bisect on rho between a lower bound (every job alone on its fastest type)
+ * and rho of the isolated allocation (always feasible).
+ */
+static int ftf_feasible(struct build *b, const struct dl_alloc_problem *p, const int *row,
+			const double *D, double rho, const struct dl_alloc_opts *o,
+			struct dl_alloc_result *res, struct dl_err *err)
+{
+	for (size_t i = 0; i < p->njobs; i++) {
+		if (!row[i])
+			continue;
+		double slack = rho * D[i] - p->jobs[i].elapsed;
+		if (!(slack > 0))
+			return 1; /* even infinite speed cannot bring rho_i this low */
+		dl_lp_set_row_bounds(b->lp, row[i], p->jobs[i].steps / slack, DL_LP_INF);
+	}
+	if (!solve_lp(b, o, res, err))
+		return 0;
+	if (err->code == DL_EXIT_NOSOL && !strcmp(dl_lp_info(b->lp)->status, "infeasible")) {
+		dl_err_clear(err);
+		return 1;
+	}
+	return -1;
+}
+
+static int finish_time_fairness(const struct dl_alloc_problem *p, const struct dl_alloc_opts *o,
+				struct dl_alloc_result *res, struct dl_err *err)
+{
+	size_t m = p->njobs, n = p->ntypes;
+	double *D = xcalloc(m + 1, sizeof(double));
+	int *row = xcalloc(m + 1, sizeof(int));
+	double lo = 0, hi = 0;
+	struct build b = {0};
+	base_lp(p, NULL, 0, DL_LP_MAX, &b);
+	char name[64];
+	for (size_t i = 0; i < m; i++) {
+		const struct dl_alloc_job *j = &p->jobs[i];
+		if (!(j->steps > 0))
+			continue;
+		double iso = dl_alloc_iso_tput(p, i), best = 0;
+		D[i] = (j->steps_done + j->steps) / iso;
+		for (size_t t = 0; t < n; t++) {
+			double cap = p->capacity[t] / j->gpus;
+			double v = j->tput[t] * (cap < 1 ? cap : 1);
+			if (v > best)
+				best = v;
+		}
+		double l = (j->elapsed + j->steps / best) / D[i];
+		double h = (j->elapsed + j->steps / iso) / D[i];
+		lo = l > lo ? l : lo;
+		hi = h > hi ? h : hi;
+		snprintf(name, sizeof(name), "ftf_%zu", i);
+		row[i] = dl_lp_add_row(b.lp, name, 0, DL_LP_INF);
+		add_rate(&b, p, NULL, row[i], i, 1, 0);
+		/* leftover capacity: raise everyone's speed relative to their isolated one */
+		for (size_t t = 0; t < n; t++)
+			if (b.xc[i * n + t])
+				dl_lp_set_obj(b.lp, b.xc[i * n + t], j->count * j->tput[t] / iso);
+	}
+	int rc = 0;
+	if (hi > 0) {
+		/* hi is feasible in exact arithmetic; allow for the solver's rounding */
+		double h = hi;
+		int f;
+		while ((f = ftf_feasible(&b, p, row, D, h, o, res, err)) == 1 && h < hi * 1.01)
+			h *= 1 + 1e-7;
+		if (f)
+			rc = f < 0 ? -1
+				   : dl_err_set(err, DL_EXIT_NOSOL,
+						"no solution: finish-time fairness found no "
+						"feasible rho (numerical difficulties)");
+		hi = h;
+		for (int it = 0; !rc && it < 200 && hi - lo > o->tolerance * hi; it++) {
+			double mid = (lo + hi) / 2;
+			f = ftf_feasible(&b, p, row, D, mid, o, res, err);
+			if (f < 0)
+				rc = -1;
+			else if (f)
+				lo = mid;
+			else
+				hi = mid;
+		}
+		/* the reported allocation is the one at the final upper bound */
+		if (!rc && ftf_feasible(&b, p, row, D, hi, o, res, err))
+			rc = err->code ? -1
+				       : dl_err_set(err, DL_EXIT_NOSOL,
+						    "no solution: finish-time fairness lost "
+						    "feasibility at rho %g",
+						    hi);
+	} else {
+		rc = solve_lp(&b, o, res, err);
+	}
+	if (!rc)
+		rc = dump(&b, o, err);
+	if (!rc)
+		take_solution(p, &b, res);
+	build_free(&b);
+	free(D);
+	free(row);
+	return rc;
+}
+
+/*
+ * Water-filling (Gavel's hierarchical max-min): raise the common level of
+ * s_i / w_i * NET_i (NET_i = rate_i / prop_i) of the active jobs with an LP,
+ * then find with a MIP the largest set of jobs that can still improve; the
+ * others are frozen at their level. Repeat until every job is frozen.
+ * Entity weights reweight the jobs of each entity every round.
+ */
+static void wf_weights(const struct dl_alloc_problem *p, const struct dl_alloc_opts *o,
+		       const char *frozen, double *w)
+{
+	size_t m = p->njobs;
+	double *sum = xcalloc(p->nentities + 1, sizeof(double));
+	char *taken = xcalloc(p->nentities + 1, 1);
+	for (size_t i = 0; i < m; i++)
+		if (!frozen[i] && p->jobs[i].entity >= 0)
+			sum[p->jobs[i].entity] += p->jobs[i].weight * p->jobs[i].count;
+	for (size_t i = 0; i < m; i++) {
+		int e = p->jobs[i].entity;
+		if (frozen[i])
+			w[i] = 0;
+		else if (e < 0)
+			w[i] = p->jobs[i].weight;
+		else if (o->entity_fifo) {
+			w[i] = taken[e] ? 0 : p->entity_weight[e];
+			taken[e] = 1;
+		} else
+			w[i] = p->entity_weight[e] * p->jobs[i].weight / sum[e];
+	}
+	free(sum);
+	free(taken);
+}
+
+static int water_filling(const struct dl_alloc_problem *p, const struct dl_alloc_opts *o,
+			 struct dl_alloc_result *res, struct dl_err *err)
+{
+	size_t m = p->njobs;
+	double *prop = xcalloc(m + 1, sizeof(double)), *sofar = xcalloc(m + 1, sizeof(double));
+	double *w = xcalloc(m + 1, sizeof(double));
+	char *frozen = xcalloc(m + 1, 1);
+	int rc = 0;
+	char name[64];
+	const double eps = 1e-4, delta = 1e-6;
+	for (size_t i = 0; i < m; i++)
+		prop[i] = dl_alloc_prop_tput(p, i);
+	for (size_t round = 0; !rc && round <= m; round++) {
+		wf_weights(p, o, frozen, w);
+		size_t nactive = 0;
+		for (size_t i = 0; i < m; i++)
+			nactive += w[i] > 0;
+		if (!nactive)
+			break;
+		/* (a) LP: the highest common level c of the active jobs */
+		struct build b = {0};
+		base_lp(p, NULL, 0, DL_LP_MAX, &b);
+		int ccol = dl_lp_add_col(b.lp, "c", 0, DL_LP_INF, 1);
+		for (size_t i = 0; i < m; i++) {
+			snprintf(name, sizeof(name), "floor_%zu", i);
+			int r = dl_lp_add_row(b.lp, name, sofar[i] * (1 - 1e-9), DL_LP_INF);
+			add_rate(&b, p, NULL, r, i, 1 / prop[i], 0);
+			if (w[i] > 0) {
+				double mult = p->jobs[i].gpus / w[i];
+				snprintf(name, sizeof(name), "level_%zu", i);
+				r = dl_lp_add_row(b.lp, name, -DL_LP_INF, -mult * sofar[i]);
+				dl_lp_coef(b.lp, r, ccol, 1);
+				add_rate(&b, p, NULL, r, i, -mult / prop[i], 0);
+			}
+		}
+		rc = solve_lp(&b, o, res, err);
+		if (!rc)
+			rc = dump(&b, o, err);
+		if (!rc) {
+			take_solution(p, &b, res);
+			double c = dl_lp_value(b.lp, ccol);
+			for (size_t i = 0; i < m; i++)
+				if (w[i] > 0)
+					sofar[i] += c * w[i] / p->jobs[i].gpus;
+		}
+		build_free(&b);
+		if (rc)
+			break;
+		/* (b) MIP: the most jobs that can rise by eps together; the rest freeze */
+		struct build q = {0};
+		base_lp(p, NULL, 0, DL_LP_MAX, &q);
+		int *z = xcalloc(m + 1, sizeof(int));
+		for (size_t i = 0; i < m; i++) {
+			snprintf(name, sizeof(name), "floor_%zu", i);
+			int r = dl_lp_add_row(q.lp, name, sofar[i] * (1 - 1e-9), DL_LP_INF);
+			add_rate(&q, p, NULL, r, i, 1 / prop[i], 0);
+			if (w[i] > 0) {
+				/* z_i = 1 => NET_i >= (1 + eps) sofar_i + delta */
+				double bigm = (1 + eps) * sofar[i] + delta;
+				snprintf(name, sizeof(name), "z_%zu", i);
+				z[i] = dl_lp_add_col(q.lp, name, 0, 1, 1);
+				dl_lp_set_integer(q.lp, z[i]);
+				snprintf(name, sizeof(name), "rise_%zu", i);
+				r = dl_lp_add_row(q.lp, name, 0, DL_LP_INF);
+				add_rate(&q, p, NULL, r, i, 1 / prop[i], 0);
+				dl_lp_coef(q.lp, r, z[i], -bigm);
+			}
+		}
+		/* -v and --dump-model describe the LP, not this MIP */
+		double lpobj = res->lp_objective;
+		int lprows = res->lp_rows, lpcols = res->lp_cols;
+		rc = solve_lp(&q, o, res, err);
+		res->lp_objective = lpobj;
+		res->lp_rows = lprows;
+		res->lp_cols = lpcols;
+		size_t newly = 0;
+		for (size_t i = 0; !rc && i < m; i++)
+			if (w[i] > 0 && dl_lp_value(q.lp, z[i]) < 0.5) {
+				frozen[i] = 1;
+				newly++;
+			}
+		free(z);
+		build_free(&q);
+		if (!rc && !newly)
+			break; /* nobody is a bottleneck any more (numerically): stop, as Gavel does
+				*/
+	}
+	free(prop);
+	free(sofar);
+	free(w);
+	free(frozen);
+	return rc;
+}
+
+/* ---- baselines ---- */
+
+static void isolated(const struct dl_alloc_problem *p, struct dl_alloc_result *res)
+{
+	for (size_t i = 0; i < p->njobs; i++)
+		iso_row(p, i, res->x + i * p->ntypes);
+}
+
+/* jobs in input order take a whole type (X = 1) while it has GPUs left */
+static void fifo(const struct dl_alloc_problem *p, const struct dl_alloc_opts *o, int perf,
+		 struct dl_alloc_result *res)
+{
+	size_t n = p->ntypes;
+	double *left = xcalloc(n + 1, sizeof(double));
+	size_t *fit = xcalloc(n + 1, sizeof(size_t));
+	struct rng r = {o->seed};
+	memcpy(left, p->capacity, n * sizeof(double));
+	for (size_t i = 0; i < p->njobs; i++) {
+		const struct dl_alloc_job *j = &p->jobs[i];
+		size_t nfit = 0, best = n;
+		for (size_t t = 0; t < n; t++)
+			if (j->tput[t] > 0 && left[t] >= j->gpus) {
+				fit[nfit++] = t;
+				if (best == n || j->tput[t] > j->tput[best])
+					best = t;
+			}
+		if (!nfit)
+			continue;
+		size_t t = perf ? best : fit[rng_below(&r, nfit)];
+		res->x[i * n + t] = 1;
+		left[t] -= j->gpus;
+	}
+	free(left);
+	free(fit);
+}
+
+/*
+ * Gandiva: an equal share when the jobs fit; otherwise random pairs of
+ * jobs with equal gpus whose sharing helps (normalised packed throughput
+ * >= 1), and an equal share of time for every single and pair.
+ */
+static void gandiva(const struct dl_alloc_problem *p, const struct dl_alloc_opts *o,
+		    struct dl_alloc_result *res)
+{
+	size_t m = p->njobs, n = p->ntypes, C = p->nclasses;
+	double want = 0;
+	for (size_t i = 0; i < m; i++)
+		want += p->jobs[i].gpus;
+	if (want <= total_capacity(p) || !p->pair_self) {
+		isolated(p, res);
+		return;
+	}
+	size_t *order = xcalloc(m + 1, sizeof(size_t));
+	char *paired = xcalloc(m + 1, 1);
+	struct rng r = {o->seed};
+	for (size_t i = 0; i < m; i++)
+		order[i] = i;
+	shuffle(order, m, &r);
+	struct dl_alloc_pair *pairs = NULL;
+	size_t np = 0;
+	for (size_t u = 0; u < m; u++) {
+		size_t a = order[u];
+		if (paired[a] || p->jobs[a].klass < 0)
+			continue;
+		/* look a bounded distance ahead so the pairing stays O(m) */
+		for (size_t v = u + 1; v < m && v < u + 64; v++) {
+			size_t bb = order[v];
+			const struct dl_alloc_job *ja = &p->jobs[a], *jb = &p->jobs[bb];
+			if (paired[bb] || jb->klass < 0 || jb->gpus != ja->gpus)
+				continue;
+			size_t x = a < bb ? a : bb, y = a < bb ? bb : a;
+			size_t base = ((size_t)p->jobs[x].klass * C + (size_t)p->jobs[y].klass) * n;
+			double score = 0;
+			for (size_t t = 0; t < n; t++) {
+				double sa = p->pair_self[base + t], sb = p->pair_other[base + t];
+				if (isnan(sa) || isnan(sb) || !(p->jobs[x].tput[t] > 0) ||
+				    !(p->jobs[y].tput[t] > 0))
+					continue;
+				double s = sa / p->jobs[x].tput[t] + sb / p->jobs[y].tput[t];
+				score = s > score ? s : score;
+			}
+			if (score < 1)
+				continue;
+			pairs = xreallocarray(pairs, np + 1, sizeof(*pairs));
+			pairs[np].a = (int)x;
+			pairs[np].b = (int)y;
+			pairs[np].tput_a = xcalloc(n, sizeof(double));
+			pairs[np].tput_b = xcalloc(n, sizeof(double));
+			for (size_t t = 0; t < n; t++) {
+				double sa = p->pair_self[base + t], sb = p->pair_other[base + t];
+				pairs[np].tput_a[t] = isnan(sa) ? 0 : sa;
+				pairs[np].tput_b[t] = isnan(sb) ? 0 : sb;
+			}
+			np++;
+			paired[a] = paired[bb] = 1;
+			break;
+		}
+	}
+	double combos = (double)(m - 2 * np + np);
+	for (size_t i = 0; i < m; i++) {
+		if (paired[i])
+			continue;
+		double sum = 0;
+		for (size_t t = 0; t < n; t++) {
+			double v = p->jobs[i].tput[t] > 0
+					   ? p->capacity[t] / combos / p->jobs[i].gpus
+					   : 0;
+			res->x[i * n + t] = v;
+			sum += v;
+		}
+		if (sum > 1)
+			for (size_t t = 0; t < n; t++)
+				res->x[i * n + t] /= sum;
+	}
+	res->pairs = pairs;
+	res->npairs = np;
+	res->px = xcalloc(np * n + 1, sizeof(double));
+	for (size_t k = 0; k < np; k++) {
+		double sum = 0, s = p->jobs[pairs[k].a].gpus;
+		for (size_t t = 0; t < n; t++) {
+			double v = pairs[k].tput_a[t] > 0 || pairs[k].tput_b[t] > 0
+					   ? p->capacity[t] / combos / s
+					   : 0;
+			res->px[k * n + t] = v;
+			sum += v;
+		}
+		if (sum > 1)
+			for (size_t t = 0; t < n; t++)
+				res->px[k * n + t] /= sum;
+	}
+	free(order);
+	free(paired);
+}
+
+/* ---- space-sharing candidates ---- */
+
+struct cand {
+	int cb;
+	double score;
+};
+
+static int cmp_cand(const void *a, const void *b)
+{
+	const struct cand *x = a, *y = b;
+	if (x->score != y->score)
+		return x->score > y->score ? -1 : 1;
+	return (x->cb > y->cb) - (x->cb < y->cb);
+}
+
+static int cmp_pair(const void *a, const void *b)
+{
+	const struct dl_alloc_pair *x = a, *y = b;
+	if (x->a != y->a)
+		return (x->a > y->a) - (x->a < y->a);
+	return (x->b > y->b) - (x->b < y->b);
+}
+
+void dl_alloc_prune_pairs(struct dl_alloc_problem *p, int per_job)
+{
+	size_t m = p->njobs, n = p->ntypes, C = p->nclasses;
+	free_pairs(p->pairs, p->npairs);
+	p->pairs = NULL;
+	p->npairs = 0;
+	if (!p->pair_self || !C || per_job <= 0)
+		return;
+	/* a representative job of each class gives the alone throughputs */
+	long *rep = xcalloc(C, sizeof(long));
+	size_t *cnt = xcalloc(C + 1, sizeof(size_t)), *start = xcalloc(C + 1, sizeof(size_t));
+	for (size_t c = 0; c < C; c++)
+		rep[c] = -1;
+	for (size_t i = 0; i < m; i++)
+		if (p->jobs[i].klass >= 0) {
+			if (rep[p->jobs[i].klass] < 0)
+				rep[p->jobs[i].klass] = (long)i;
+			cnt[p->jobs[i].klass + 1]++;
+		}
+	for (size_t c = 0; c < C; c++)
+		start[c + 1] = start[c] + cnt[c + 1];
+	size_t *members = xcalloc(m + 1, sizeof(size_t)), *fill = xcalloc(C + 1, sizeof(size_t));
+	for (size_t i = 0; i < m; i++)
+		if (p->jobs[i].klass >= 0) {
+			size_t c = (size_t)p->jobs[i].klass;
+			members[start[c] + fill[c]++] = i;
+		}
+	/* partner classes of each class, best normalised packed throughput first */
+	struct cand *cand = xcalloc(C * C + 1, sizeof(*cand));
+	size_t *ncand = xcalloc(C + 1, sizeof(size_t));
+	for (size_t ca = 0; ca < C; ca++) {
+		if (rep[ca] < 0)
+			continue;
+		for (size_t cb = 0; cb < C; cb++) {
+			if (rep[cb] < 0)
+				continue;
+			const double *ta = p->jobs[rep[ca]].tput, *tb = p->jobs[rep[cb]].tput;
+			double score = 0;
+			for (size_t t = 0; t < n; t++) {
+				double sa = p->pair_self[(ca * C + cb) * n + t];
+				double sb = p->pair_other[(ca * C + cb) * n + t];
+				if (isnan(sa) || isnan(sb) || !(ta[t] > 0) || !(tb[t] > 0) ||
+				    !(p->capacity[t] > 0))
+					continue;
+				double s = sa / ta[t] + sb / tb[t];
+				score = s > score ? s : score;
+			}
+			if (score > 1)
+				cand[ca * C + ncand[ca]++] = (struct cand){(int)cb, score};
+		}
+		qsort(cand + ca * C, ncand[ca], sizeof(*cand), cmp_cand);
+	}
+	/* each job takes partners from its best classes, rotating through their members */
+	size_t *cursor = xcalloc(C + 1, sizeof(size_t));
+	struct dl_alloc_pair *pairs = NULL;
+	size_t np = 0, ap = 0;
+	for (size_t i = 0; i < m; i++) {
+		int ka = p->jobs[i].klass;
+		if (ka < 0)
+			continue;
+		/* rounds over the partner classes, best first, one partner per class a round */
+		int got = 0, added = 1;
+		for (int round = 0; added && got < per_job; round++) {
+			added = 0;
+			for (size_t q = 0; q < ncand[ka] && got < per_job; q++) {
+				size_t cb = (size_t)cand[(size_t)ka * C + q].cb;
+				size_t size = cnt[cb + 1];
+				/* a class smaller than the rounds so far has no new member left */
+				if (size <= (size_t)round + (cb == (size_t)ka))
+					continue;
+				for (size_t tries = 0; tries < size && tries < 4; tries++) {
+					size_t k = members[start[cb] + cursor[cb]++ % size];
+					if (k == i)
+						continue;
+					DL_GROW(pairs, np + 1, ap);
+					pairs[np].a = (int)(i < k ? i : k);
+					pairs[np].b = (int)(i < k ? k : i);
+					np++;
+					got++;
+					added = 1;
+					break;
+				}
+			}
+		}
+	}
+	if (np)
+		qsort(pairs, np, sizeof(*pairs), cmp_pair);
+	size_t u = 0;
+	for (size_t k = 0; k < np; k++)
+		if (!u || cmp_pair(&pairs[u - 1], &pairs[k]))
+			pairs[u++] = pairs[k];
+	for (size_t k = 0; k < u; k++) {
+		size_t ca = (size_t)p->jobs[pairs[k].a].klass,
+		       cb = (size_t)p->jobs[pairs[k].b].klass;
+		pairs[k].tput_a = xcalloc(n, sizeof(double));
+		pairs[k].tput_b = xcalloc(n, sizeof(double));
+		for (size_t t = 0; t < n; t++) {
+			double sa = p->pair_self[(ca * C + cb) * n + t];
+			double sb = p->pair_other[(ca * C + cb) * n + t];
+			pairs[k].tput_a[t] = isnan(sa) ? 0 : sa;
+			pairs[k].tput_b[t] = isnan(sb) ? 0 : sb;
+		}
+	}
+	p->pairs = pairs;
+	p->npairs = u;
+	free(rep);
+	free(cnt);
+	free(start);
+	free(members);
+	free(fill);
+	free(cand);
+	free(ncand);
+	free(cursor);
+}
+
+/* ---- driver ---- */
+
+static double evaluate(const struct dl_alloc_problem *p, const struct dl_alloc_opts *o,
+		       const struct dl_alloc_result *res, const char **what)
+{
+	size_t m = p->njobs, n = p->ntypes;
+	double *rate = xcalloc(m + 1, sizeof(double)), v = 0;
+	rates(p, res, rate);
+	switch (o->policy) {
+	case DL_ALLOC_MAX_MIN_FAIRNESS:
+		*what = "min weighted share of time";
+		v = INFINITY;
+		for (size_t i = 0; i < m; i++) {
+			double s = 0;
+			for (size_t t = 0; t < n; t++)
+				s += res->x[i * n + t];
+			s *= p->jobs[i].gpus / p->jobs[i].weight;
+			v = s < v ? s : v;
+		}
+		break;
+	case DL_ALLOC_MAX_MIN_FAIRNESS_PERF:
+	case DL_ALLOC_WATER_FILLING:
+		*what = "min weighted normalised throughput";
+		v = INFINITY;
+		for (size_t i = 0; i < m; i++) {
+			double s = p->jobs[i].gpus * rate[i] /
+				   (p->jobs[i].weight * dl_alloc_prop_tput(p, i));
+			v = s < v ? s : v;
+		}
+		break;
+	case DL_ALLOC_FINISH_TIME_FAIRNESS:
+		*what = "max finish-time fairness rho";
+		for (size_t i = 0; i < m; i++) {
+			const struct dl_alloc_job *j = &p->jobs[i];
+			if (!(j->steps > 0))
+				continue;
+			double iso = dl_alloc_iso_tput(p, i);
+			double rho = (j->elapsed + j->steps / rate[i]) * iso /
+				     (j->steps_done + j->steps);
+			v = rho > v ? rho : v;
+		}
+		break;
+	case DL_ALLOC_MIN_MAKESPAN:
+		*what = "makespan in seconds";
+		for (size_t i = 0; i < m; i++)
+			if (p->jobs[i].steps > 0) {
+				double s = p->jobs[i].steps / rate[i];
+				v = s > v ? s : v;
+			}
+		break;
+	case DL_ALLOC_MIN_COST:
+		*what = "steps/s per dollar per hour";
+		for (size_t i = 0; i < m; i++)
+			for (size_t t = 0; t < n; t++)
+				if (p->cost[t] > 0)
+					v += p->jobs[i].tput[t] * res->x[i * n + t] / p->cost[t];
+		for (size_t k = 0; k < res->npairs; k++)
+			for (size_t t = 0; t < n; t++)
+				if (p->cost[t] > 0)
+					v += (res->pairs[k].tput_a[t] + res->pairs[k].tput_b[t]) *
+					     res->px[k * n + t] / p->cost[t];
+		break;
+	default:
+		*what = "total steps per second";
+		for (size_t i = 0; i < m; i++)
+			v += rate[i];
+		break;
+	}
+	free(rate);
+	return v;
+}
+
+/* ---- merging identical jobs (see dl_alloc_solve in alloc.h) ---- */
+
+static int merges(const struct dl_alloc_opts *o)
+{
+	if (o->per_job || o->pack)
+		return 0;
+	switch (o->policy) {
+	case DL_ALLOC_MAX_MIN_FAIRNESS:
+	case DL_ALLOC_MAX_MIN_FAIRNESS_PERF:
+	case DL_ALLOC_FINISH_TIME_FAIRNESS:
+	case DL_ALLOC_MIN_MAKESPAN:
+	case DL_ALLOC_MAX_THROUGHPUT:
+	case DL_ALLOC_MIN_COST:
+		return 1;
+	case DL_ALLOC_WATER_FILLING:
+		/* fifo inside an entity treats identical jobs differently */
+		return !o->entity_fifo;
+	default:
+		return 0;
+	}
+}
+
+/* the bytes of every field the policy's LP reads */
+static void job_key(struct strbuf *sb, const struct dl_alloc_problem *p,
+		    const struct dl_alloc_job *j, enum dl_alloc_policy policy)
+{
+	sb_reset(sb);
+	sb_add(sb, &j->gpus, sizeof(j->gpus));
+	sb_add(sb, &j->weight, sizeof(j->weight));
+	sb_add(sb, j->tput, p->ntypes * sizeof(double));
+	if (policy == DL_ALLOC_WATER_FILLING)
+		sb_add(sb, &j->entity, sizeof(j->entity));
+	if (policy == DL_ALLOC_FINISH_TIME_FAIRNESS || policy == DL_ALLOC_MIN_MAKESPAN ||
+	    policy == DL_ALLOC_MIN_COST) {
+		sb_add(sb, &j->steps, sizeof(j->steps));
+		sb_add(sb, &j->steps_done, sizeof(j->steps_done));
+		sb_add(sb, &j->elapsed, sizeof(j->elapsed));
+		sb_add(sb, &j->slo, sizeof(j->slo));
+	}
+}
+
+static int solve_one(const struct dl_alloc_problem *p, const struct dl_alloc_opts *o,
+		     struct dl_alloc_result *res, struct dl_err *err);
+
+/* 1 = solved merged (res filled), 0 = nothing to merge, -1 = error */
+static int solve_merged(const struct dl_alloc_problem *p, const struct dl_alloc_opts *o,
+			struct dl_alloc_result *res, struct dl_err *err)
+{
+	size_t m = p->njobs, n = p->ntypes;
+	struct strmap classes = STRMAP_INIT;
+	struct strbuf key = STRBUF_INIT;
+	size_t *cls = xcalloc(m + 1, sizeof(size_t));
+	struct dl_alloc_problem q = *p;
+	q.jobs = xcalloc(m + 1, sizeof(*q.jobs));
+	q.njobs = 0;
+	q.pairs = NULL;
+	q.npairs = 0;
+	for (size_t i = 0; i < m; i++) {
+		job_key(&key, p, &p->jobs[i], o->policy);
+		int64_t *k = strmap_getn(&classes, key.buf, key.len);
+		if (k) {
+			cls[i] = (size_t)*k;
+			q.jobs[cls[i]].count += p->jobs[i].count;
+			continue;
+		}
+		cls[i] = q.njobs;
+		strmap_putn(&classes, key.buf, key.len, (int64_t)q.njobs);
+		q.jobs[q.njobs++] = p->jobs[i];
+	}
+	int rc = 0;
+	if (q.njobs < m) {
+		struct dl_alloc_opts qo = *o;
+		struct dl_alloc_result qr = {0};
+		qo.per_job = 1;
+		qr.lp_objective = NAN;
+		rc = solve_one(&q, &qo, &qr, err) ? -1 : 1;
+		if (rc > 0) {
+			res->x = xcalloc(m * n + 1, sizeof(double));
+			for (size_t i = 0; i < m; i++)
+				memcpy(res->x + i * n, qr.x + cls[i] * n, n * sizeof(double));
+			res->lp_objective = qr.lp_objective;
+			res->lp_solves = qr.lp_solves;
+			res->lp_seconds = qr.lp_seconds;
+			res->lp_rows = qr.lp_rows;
+			res->lp_cols = qr.lp_cols;
+			res->merged = q.njobs;
+			memcpy(res->note, qr.note, sizeof(res->note));
+		}
+		dl_alloc_result_free(&qr);
+	}
+	strmap_free(&classes);
+	sb_release(&key);
+	free(cls);
+	free(q.jobs);
+	return rc;
+}
+
+static int solve_one(const struct dl_alloc_problem *p, const struct dl_alloc_opts *o,
+		     struct dl_alloc_result *res, struct dl_err *err)
+{
+	size_t n = p->ntypes;
+	if (merges(o)) {
+		int rc = solve_merged(p, o, res, err);
+		if (rc)
+			return rc < 0 ? -1 : 0;
+	}
+	res->x = xcalloc(p->njobs * n + 1, sizeof(double));
+	if (o->pack && o->policy != DL_ALLOC_GANDIVA) {
+		/* the result keeps its own copy of the candidate pairs */
+		res->npairs = p->npairs;
+		res->pairs = xcalloc(p->npairs + 1, sizeof(*res->pairs));
+		for (size_t k = 0; k < p->npairs; k++) {
+			res->pairs[k] = p->pairs[k];
+			res->pairs[k].tput_a = xcalloc(n, sizeof(double));
+			res->pairs[k].tput_b = xcalloc(n, sizeof(double));
+			memcpy(res->pairs[k].tput_a, p->pairs[k].tput_a, n * sizeof(double));
+			memcpy(res->pairs[k].tput_b, p->pairs[k].tput_b, n * sizeof(double));
+		}
+		res->px = xcalloc(p->npairs * n + 1, sizeof(double));
+	}
+	switch (o->policy) {
+	case DL_ALLOC_MAX_MIN_FAIRNESS:
+		return max_min(p, o, res, 1, err);
+	case DL_ALLOC_MAX_MIN_FAIRNESS_PERF:
+		return max_min(p, o, res, 0, err);
+	case DL_ALLOC_FINISH_TIME_FAIRNESS:
+		return finish_time_fairness(p, o, res, err);
+	case DL_ALLOC_MIN_MAKESPAN:
+		return min_makespan(p, o, res, err);
+	case DL_ALLOC_MAX_THROUGHPUT:
+		return max_sum(p, o, res, 0, err);
+	case DL_ALLOC_MIN_COST:
+		return max_sum(p, o, res, 1, err);
+	case DL_ALLOC_WATER_FILLING:
+		return water_filling(p, o, res, err);
+	case DL_ALLOC_FIFO:
+	case DL_ALLOC_FIFO_PERF:
+		fifo(p, o, o->policy == DL_ALLOC_FIFO_PERF, res);
+		return 0;
+	case DL_ALLOC_ISOLATED:
+		isolated(p, res);
+		return 0;
+	case DL_ALLOC_GANDIVA:
+		if (o->pack)
+			gandiva(p, o, res);
+		else
+			isolated(p, res);
+		return 0;
+	default:
+		return dl_err_set(err, DL_EXIT_USAGE, "unknown policy");
+	}
+}
+
+/* POP: K random groups of jobs, each with N_j / K GPUs of every type */
+static int solve_partitioned(const struct dl_alloc_problem *p, const struct dl_alloc_opts *o,
+			     struct dl_alloc_result *res, struct dl_err *err)
+{
+	size_t m = p->njobs, n = p->ntypes, K = (size_t)o->partitions;
+	if (K > m)
+		K = m;
+	size_t *order = xcalloc(m + 1, sizeof(size_t)), *part = xcalloc(m + 1, sizeof(size_t));
+	size_t *local = xcalloc(m + 1, sizeof(size_t));
+	struct rng r = {o->seed ^ 0x5eed9a27u};
+	for (size_t i = 0; i < m; i++)
+		order[i] = i;
+	shuffle(order, m, &r);
+	for (size_t u = 0; u < m; u++)
+		part[order[u]] = u % K;
+	res->x = xcalloc(m * n + 1, sizeof(double));
+	int rc = 0;
+	struct strbuf path = STRBUF_INIT;
+	for (size_t g = 0; g < K && !rc; g++) {
+		struct dl_alloc_problem sub = *p;
+		sub.jobs = xcalloc(m + 1, sizeof(*sub.jobs));
+		sub.njobs = 0;
+		for (size_t i = 0; i < m; i++)
+			if (part[i] == g) {
+				local[i] = sub.njobs;
+				sub.jobs[sub.njobs++] = p->jobs[i];
+			}
+		sub.capacity = xcalloc(n + 1, sizeof(double));
+		for (size_t t = 0; t < n; t++)
+			sub.capacity[t] = p->capacity[t] / (double)K;
+		sub.pairs = xcalloc(p->npairs + 1, sizeof(*sub.pairs));
+		sub.npairs = 0;
+		for (size_t k = 0; k < p->npairs; k++) {
+			size_t a = (size_t)p->pairs[k].a, b = (size_t)p->pairs[k].b;
+			if (part[a] == g && part[b] == g) {
+				sub.pairs[sub.npairs] = p->pairs[k];
+				sub.pairs[sub.npairs].a = (int)local[a];
+				sub.pairs[sub.npairs].b = (int)local[b];
+				sub.npairs++;
+			}
+		}
+		struct dl_alloc_opts so = *o;
+		so.partitions = 1;
+		if (o->dump_model) {
+			sb_reset(&path);
+			sb_addf(&path, "%s.%zu", o->dump_model, g + 1);
+			so.dump_model = path.buf;
+		}
+		struct dl_alloc_result sr = {0};
+		rc = solve_one(&sub, &so, &sr, err);
+		if (rc)
+			dl_err_prefix(err, "partition %zu of %zu", g + 1, K);
+		size_t *global = xcalloc(sub.njobs + 1, sizeof(size_t));
+		for (size_t i = 0, u = 0; i < m; i++)
+			if (part[i] == g)
+				global[u++] = i;
+		for (size_t u = 0; !rc && u < sub.njobs; u++)
+			memcpy(res->x + global[u] * n, sr.x + u * n, n * sizeof(double));
+		if (!rc && sr.npairs) {
+			res->pairs = xreallocarray(res->pairs, res->npairs + sr.npairs,
+						   sizeof(*res->pairs));
+			res->px = xreallocarray(res->px, (res->npairs + sr.npairs) * n,
+						sizeof(double));
+			for (size_t k = 0; k < sr.npairs; k++) {
+				struct dl_alloc_pair *d = &res->pairs[res->npairs + k];
+				*d = sr.pairs[k];
+				d->a = (int)global[sr.pairs[k].a];
+				d->b = (int)global[sr.pairs[k].b];
+				sr.pairs[k].tput_a = sr.pairs[k].tput_b = NULL;
+			}
+			memcpy(res->px + res->npairs * n, sr.px, sr.npairs * n * sizeof(double));
+			res->npairs += sr.npairs;
+		}
+		res->lp_solves += sr.lp_solves;
+		res->lp_seconds += sr.lp_seconds;
+		if (g == 0) {
+			res->lp_rows = sr.lp_rows;
+			res->lp_cols = sr.lp_cols;
+		}
+		res->lp_objective = sr.lp_objective;
+		if (sr.note[0] && !res->note[0])
+			snprintf(res->note, sizeof(res->note), "partition %zu: %.200s", g + 1,
+				 sr.note);
+		free(global);
+		dl_alloc_result_free(&sr);
+		free(sub.jobs);
+		free(sub.capacity);
+		free(sub.pairs);
+	}
+	sb_release(&path);
+	free(order);
+	free(part);
+	free(local);
+	return rc;
+}
+
+int dl_alloc_solve(const struct dl_alloc_problem *p, const struct dl_alloc_opts *o,
+		   struct dl_alloc_result *res, struct dl_err *err)
+{
+	memset(res, 0, sizeof(*res));
+	res->lp_objective = NAN;
+	size_t n = p->ntypes;
+	for (size_t i = 0; i < p->njobs; i++) {
+		int runs = 0;
+		for (size_t t = 0; t < n; t++)
+			runs |= p->jobs[i].tput[t] > 0 && p->capacity[t] > 0;
+		if (!runs)
+			return dl_err_set(err, DL_EXIT_NOSOL,
+					  "no solution: job '%s' has no throughput on any GPU "
+					  "type of the cluster",
+					  p->jobs[i].id);
+	}
+	if (!p->njobs) {
+		res->objective_name = "no jobs";
+		return 0;
+	}
+	int rc = o->partitions > 1 && p->njobs > 1 ? solve_partitioned(p, o, res, err)
+						   : solve_one(p, o, res, err);
+	if (rc) {
+		dl_alloc_result_free(res);
+		res->lp_objective = NAN;
+		return -1;
+	}
+	res->objective = evaluate(p, o, res, &res->objective_name);
+	return 0;
+}

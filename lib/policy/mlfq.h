@@ -1,0 +1,68 @@
+/*
+ * mlfq.h: multi-level feedback queues over attained service (Tiresias).
+ *
+ * Tiresias discretises least-attained-service into K queues so jobs are not
+ * preempted at every instant: queue q holds the jobs whose service s
+ * satisfies limit[q-1] <= s < limit[q] (limit[-1] = 0, limit[K-1] = +inf).
+ * "Service" is whatever the policy attains: seconds for las, GPU-seconds for
+ * 2d-las and 2d-gittins. Q0 is the highest priority.
+ *
+ * Starvation promotion (Tiresias' STARVELIMIT, notes/tiresias.md 4.1): a job
+ * in a lower queue (q > 0) that has run (executed > 0) and has since waited
+ * at least N times as long as it ran goes back to Q0. As in the reference the
+ * comparison uses wall-clock executed time, even when queues are on
+ * GPU-seconds; with `trunc` set, N x executed is truncated to an integer
+ * first, exactly as the reference's int(executed_time * N).
+ *
+ * struct dl_mlfq owns its limits array (dl_mlfq_init copies it;
+ * dl_mlfq_release frees it). It is read-only after init and holds no global
+ * state. dl_mlfq_queue is a binary search, O(log K).
+ */
+#ifndef DL_POLICY_MLFQ_H
+#define DL_POLICY_MLFQ_H
+
+#include <stddef.h>
+
+#include "core/err.h"
+
+struct dl_mlfq {
+	size_t nqueues;	   /* K >= 1 */
+	double *limits;	   /* K - 1 strictly ascending thresholds > 0 */
+	double starvation; /* N > 0 enables promotion; 0 disables */
+	int trunc;	   /* truncate N x executed to an integer (reference mode) */
+};
+
+/* Tiresias' default queue limits (jobs._TFJobs: [3250, 7200, 18000], 3 queues) */
+#define DL_MLFQ_TIRESIAS_QUEUES 3
+extern const double dl_mlfq_tiresias_limits[3];
+
+/*
+ * nlimits must be nqueues - 1 (a single queue has none); limits must be
+ * finite, > 0 and strictly ascending; starvation >= 0.
+ * Errors are usage errors (exit 2) naming the offending value.
+ */
+int dl_mlfq_init(struct dl_mlfq *m, size_t nqueues, const double *limits, size_t nlimits,
+		 double starvation, struct dl_err *err);
+void dl_mlfq_release(struct dl_mlfq *m);
+
+/* the queue of a job with attained service `service` (by limits only) */
+size_t dl_mlfq_queue(const struct dl_mlfq *m, double service);
+
+/* upper limit of queue q (+inf for the last queue) */
+double dl_mlfq_limit(const struct dl_mlfq *m, size_t q);
+
+/* the waiting time from which a job that ran `executed` is promoted; +inf if never */
+double dl_mlfq_starve_limit(const struct dl_mlfq *m, double executed);
+
+/* does a job in `queue` that ran `executed` and has waited `waiting` since go back to Q0? */
+int dl_mlfq_starving(const struct dl_mlfq *m, size_t queue, double executed, double waiting);
+
+/*
+ * Parse "a,b,c" into a new array of doubles (*out, freed by the caller) of
+ * *n values; each must be a finite number > 0, strictly ascending.
+ * Returns -1 with a usage error naming `what` and the bad item.
+ */
+int dl_mlfq_parse_limits(const char *s, const char *what, double **out, size_t *n,
+			 struct dl_err *err);
+
+#endif

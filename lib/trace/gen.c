@@ -1,0 +1,575 @@
+/* gen.c: synthetic workloads, filters and statistics (see gen.h) */
+#include "trace/gen.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/num.h"
+#include "core/rng.h"
+
+static int cmp_double(const void *a, const void *b);
+
+const int64_t dl_gen_default_mix_gpus[4] = {1, 2, 4, 8};
+const double dl_gen_default_mix_w[4] = {0.7, 0.1, 0.15, 0.05};
+
+/* E[10^U(a,b)] */
+static double mean_pow10_uniform(double a, double b)
+{
+	return (pow(10, b) - pow(10, a)) / ((b - a) * log(10));
+}
+
+double dl_gen_mean_duration(const struct dl_gen_opts *o)
+{
+	switch (o->dist) {
+	case DL_DUR_PHILLY: {
+		/* mean of the piecewise-linear inverse CDF, then the 1 s floor is negligible */
+		double s = 0;
+		for (int i = 0; i + 1 < DL_PHILLY_NQ; i++)
+			s += (dl_philly_quantiles[i] + dl_philly_quantiles[i + 1]) / 2;
+		return s / (DL_PHILLY_NQ - 1);
+	}
+	case DL_DUR_GAVEL:
+		return 60 * (0.8 * mean_pow10_uniform(1.5, 3) + 0.2 * mean_pow10_uniform(3, 4));
+	case DL_DUR_EXP:
+		return o->mean;
+	case DL_DUR_LOGNORMAL:
+		return exp(o->mu + o->sigma * o->sigma / 2);
+	case DL_DUR_SAMPLES: {
+		double s = 0;
+		for (size_t i = 0; i < o->nsamples; i++)
+			s += o->samples[i];
+		return o->nsamples ? s / (double)o->nsamples : 0;
+	}
+	}
+	return 0;
+}
+
+double dl_gen_mean_gpus(const struct dl_gen_opts *o)
+{
+	double s = 0, w = 0;
+	for (size_t i = 0; i < o->nmix; i++) {
+		s += (double)o->mix_gpus[i] * o->mix_w[i];
+		w += o->mix_w[i];
+	}
+	return w > 0 ? s / w : 0;
+}
+
+/* inverse of the standard normal CDF (Acklam's rational approximation, |rel err| < 1.2e-9) */
+static double probit(double p)
+{
+	static const double a[6] = {-3.969683028665376e+01, 2.209460984245205e+02,
+				    -2.759285104469687e+02, 1.383577518672690e+02,
+				    -3.066479806614716e+01, 2.506628277459239e+00};
+	static const double b[5] = {-5.447609879822406e+01, 1.615858368580409e+02,
+				    -1.556989798598866e+02, 6.680131188771972e+01,
+				    -1.328068155288572e+01};
+	static const double c[6] = {-7.784894002430293e-03, -3.223964580411365e-01,
+				    -2.400758277161838e+00, -2.549732539343734e+00,
+				    4.374664141464968e+00,  2.938163982698783e+00};
+	static const double d[4] = {7.784695709041462e-03, 3.224671290700398e-01,
+				    2.445134137142996e+00, 3.754408661907416e+00};
+	if (p <= 0)
+		p = 1e-300;
+	if (p < 0.02425) {
+		double q = sqrt(-2 * log(p));
+		return (((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) /
+		       ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1);
+	}
+	if (p > 1 - 0.02425) {
+		double q = sqrt(-2 * log1p(-p));
+		return -(((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) /
+		       ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1);
+	}
+	double q = p - 0.5, r = q * q;
+	return (((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * q /
+	       (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1);
+}
+
+/* the duration at quantile u in [0,1) (sorted: the samples, ascending) */
+static double duration_at(const struct dl_gen_opts *o, const double *sorted, double u)
+{
+	double d = 0;
+	switch (o->dist) {
+	case DL_DUR_PHILLY: {
+		double x = u * (DL_PHILLY_NQ - 1);
+		size_t i = (size_t)x;
+		if (i >= DL_PHILLY_NQ - 1)
+			i = DL_PHILLY_NQ - 2;
+		double f = x - (double)i;
+		d = dl_philly_quantiles[i] +
+		    f * (dl_philly_quantiles[i + 1] - dl_philly_quantiles[i]);
+		d = round(d); /* the sample is whole seconds */
+		break;
+	}
+	case DL_DUR_GAVEL:
+		/* p = 0.8: 60*10^U(1.5,3); else 60*10^U(3,4), as one inverse CDF */
+		d = u < 0.8 ? 60 * pow(10, 1.5 + 1.5 * (u / 0.8))
+			    : 60 * pow(10, 3 + (u - 0.8) / 0.2);
+		d = round(d * 1000) / 1000;
+		break;
+	case DL_DUR_EXP:
+		d = round(-o->mean * log1p(-u) * 1000) / 1000;
+		break;
+	case DL_DUR_LOGNORMAL:
+		d = round(exp(o->mu + o->sigma * probit(u)) * 1000) / 1000;
+		break;
+	case DL_DUR_SAMPLES: {
+		size_t i = (size_t)(u * (double)o->nsamples);
+		d = sorted[i < o->nsamples ? i : o->nsamples - 1];
+		break;
+	}
+	}
+	/* a job runs for at least a second: a 0 s sample (Philly has two) is not a job */
+	return d < 1 ? 1 : d;
+}
+
+static size_t draw_mix(const struct dl_gen_opts *o, const double *cum, struct dl_rng *r)
+{
+	double u = dl_rng_uniform(r) * cum[o->nmix - 1];
+	size_t i = 0;
+	while (i + 1 < o->nmix && u >= cum[i])
+		i++;
+	return i;
+}
+
+int dl_gen(struct dl_jobset *js, const struct dl_gen_opts *o, struct dl_err *err)
+{
+	if (!o->nmix)
+		return dl_err_set(err, DL_EXIT_USAGE, "empty GPU mix");
+	if (!(o->rate_per_hour > 0))
+		return dl_err_set(err, DL_EXIT_USAGE, "the arrival rate must be > 0");
+	if (o->dist == DL_DUR_SAMPLES && !o->nsamples)
+		return dl_err_set(err, DL_EXIT_USAGE, "no duration samples");
+	const char *ref = o->ref_gpu_type ? o->ref_gpu_type : "v100";
+	double *cum = xmalloc(o->nmix * sizeof(*cum));
+	double acc = 0;
+	for (size_t i = 0; i < o->nmix; i++) {
+		acc += o->mix_w[i];
+		cum[i] = acc;
+	}
+	/* models per mix entry: those with a throughput on `gpus` reference GPUs */
+	const char ***models = xcalloc(o->nmix, sizeof(*models));
+	size_t *nmodels = xcalloc(o->nmix, sizeof(*nmodels));
+	int rc = -1;
+	if (o->tputs) {
+		for (size_t i = 0; i < o->nmix; i++) {
+			const char **all;
+			size_t n = dl_tputs_models(o->tputs, o->mix_gpus[i], &all);
+			size_t k = 0;
+			for (size_t m = 0; m < n; m++)
+				if (dl_tputs_get(o->tputs, all[m], ref, o->mix_gpus[i]) > 0)
+					all[k++] = all[m];
+			models[i] = all;
+			nmodels[i] = k;
+			if (!k && o->mix_w[i] > 0) {
+				dl_err_set(
+					err, DL_EXIT_DATA,
+					"no model in the throughputs table runs on %lld '%s' GPUs",
+					(long long)o->mix_gpus[i], ref);
+				goto out;
+			}
+		}
+	}
+	struct dl_rng r_arr, r_gpu, r_dur, r_model, r_user, r_vc;
+	dl_rng_seed_stream(&r_arr, o->seed, 1);
+	dl_rng_seed_stream(&r_gpu, o->seed, 2);
+	dl_rng_seed_stream(&r_dur, o->seed, 3);
+	dl_rng_seed_stream(&r_model, o->seed, 4);
+	dl_rng_seed_stream(&r_user, o->seed, 5);
+	dl_rng_seed_stream(&r_vc, o->seed, 6);
+	double t = 0, gap_mean = 3600 / o->rate_per_hour;
+	double *sorted = NULL, *strata = NULL;
+	if (o->dist == DL_DUR_SAMPLES) {
+		sorted = xmalloc(o->nsamples * sizeof(*sorted));
+		memcpy(sorted, o->samples, o->nsamples * sizeof(*sorted));
+		qsort(sorted, o->nsamples, sizeof(*sorted), cmp_double);
+	}
+	if (!o->iid && o->jobs > 0) {
+		/*
+		 * Stratified quantiles: job k's duration quantile is drawn from its own
+		 * stratum [s/n, (s+1)/n) in a random order, so every trace follows the
+		 * distribution closely (n = 100,000 puts p25/p50/p75 within a fraction of
+		 * a percent) while each duration stays random.
+		 */
+		size_t n = (size_t)o->jobs;
+		strata = xmalloc(n * sizeof(*strata));
+		for (size_t k = 0; k < n; k++)
+			strata[k] = ((double)k + dl_rng_uniform(&r_dur)) / (double)n;
+		for (size_t k = n - 1; k > 0; k--) {
+			size_t m = (size_t)dl_rng_below(&r_dur, k + 1);
+			double tmp = strata[k];
+			strata[k] = strata[m];
+			strata[m] = tmp;
+		}
+	}
+	char idbuf[32], ubuf[32], vbuf[32];
+	if (o->users > 0)
+		dl_jobset_use_col(js, DL_JC_USER);
+	if (o->vcs > 0)
+		dl_jobset_use_col(js, DL_JC_VC);
+	if (o->tputs) {
+		dl_jobset_use_col(js, DL_JC_MODEL);
+		dl_jobset_use_col(js, DL_JC_STEPS);
+	}
+	for (int64_t k = 0; k < o->jobs; k++) {
+		struct dl_job j = {0};
+		j.model = j.user = j.vc = j.gpu_type = j.state = "";
+		j.weight = 1;
+		j.steps = -1;
+		if (k > 0)
+			t += dl_rng_exp(&r_arr, gap_mean);
+		j.submit = round(t * 1000) / 1000;
+		size_t mi = draw_mix(o, cum, &r_gpu);
+		j.gpus = o->mix_gpus[mi];
+		double u = strata ? strata[k] : dl_rng_uniform(&r_dur);
+		j.duration = duration_at(o, sorted, u);
+		if (o->tputs) {
+			j.model = models[mi][dl_rng_below(&r_model, nmodels[mi])];
+			double tput = dl_tputs_get(o->tputs, j.model, ref, j.gpus);
+			double steps = round(j.duration * tput);
+			j.steps = steps < 1 ? 1 : steps;
+			/* keep duration == steps / throughput, as the gavel importer computes it */
+			j.duration = j.steps / tput;
+		}
+		if (o->users > 0) {
+			snprintf(ubuf, sizeof(ubuf), "user%llu",
+				 (unsigned long long)dl_rng_below(&r_user, (uint64_t)o->users) + 1);
+			j.user = ubuf;
+		}
+		if (o->vcs > 0) {
+			snprintf(vbuf, sizeof(vbuf), "vc%llu",
+				 (unsigned long long)dl_rng_below(&r_vc, (uint64_t)o->vcs) + 1);
+			j.vc = vbuf;
+		}
+		snprintf(idbuf, sizeof(idbuf), "%lld", (long long)k);
+		j.id = idbuf;
+		dl_jobset_add(js, &j);
+	}
+	free(sorted);
+	free(strata);
+	rc = 0;
+out:
+	for (size_t i = 0; i < o->nmix; i++)
+		free(models[i]);
+	free(models);
+	free(nmodels);
+	free(cum);
+	return rc;
+}
+
+/* ---- filters ---- */
+
+/* is s one of the comma-separated items of list? (case-insensitive) */
+static int in_list(const char *list, const char *s)
+{
+	size_t len = strlen(s);
+	for (const char *p = list;;) {
+		const char *e = strchr(p, ',');
+		size_t n = e ? (size_t)(e - p) : strlen(p);
+		if (n == len && !strncasecmp(p, s, n))
+			return 1;
+		if (!e)
+			return 0;
+		p = e + 1;
+	}
+}
+
+size_t dl_jobset_filter(struct dl_jobset *js, const struct dl_trace_filter *f)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < js->n; i++) {
+		const struct dl_job *j = &js->jobs[i];
+		if (f->has_since && j->submit < f->since)
+			continue;
+		if (f->has_until && j->submit >= f->until)
+			continue;
+		if (f->min_gpus > 0 && j->gpus < f->min_gpus)
+			continue;
+		if (f->max_gpus > 0 && j->gpus > f->max_gpus)
+			continue;
+		if (f->vcs && !in_list(f->vcs, j->vc))
+			continue;
+		if (f->users && !in_list(f->users, j->user))
+			continue;
+		if (f->states && !in_list(f->states, j->state))
+			continue;
+		if (f->limit >= 0 && (int64_t)k >= f->limit)
+			continue;
+		js->jobs[k++] = *j;
+	}
+	size_t removed = js->n - k;
+	js->n = k;
+	return removed;
+}
+
+void dl_jobset_shift(struct dl_jobset *js, double delta)
+{
+	for (size_t i = 0; i < js->n; i++)
+		js->jobs[i].submit += delta;
+}
+
+/* ---- statistics ---- */
+
+double dl_percentile_sorted(const double *v, size_t n, double p)
+{
+	if (!n)
+		return 0;
+	double h = (double)(n - 1) * p;
+	size_t i = (size_t)h;
+	if (i + 1 >= n)
+		return v[n - 1];
+	return v[i] + (h - (double)i) * (v[i + 1] - v[i]);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x > y) - (x < y);
+}
+
+/*
+ * Sort non-negative doubles (durations, GPU times) ascending: for values >= 0 the
+ * IEEE bit patterns order like the numbers, so an LSD radix sort on the bits
+ * (four 16-bit passes) replaces qsort, which dominated `trace stats` on 1M jobs.
+ */
+static void sort_nonneg(double *v, size_t n)
+{
+	if (n < 4096) {
+		qsort(v, n, sizeof(*v), cmp_double);
+		return;
+	}
+	uint64_t *a = xmalloc(n * sizeof(*a)), *b = xmalloc(n * sizeof(*b));
+	size_t *count = xmalloc(65536 * sizeof(*count));
+	memcpy(a, v, n * sizeof(*a));
+	for (int shift = 0; shift < 64; shift += 16) {
+		memset(count, 0, 65536 * sizeof(*count));
+		for (size_t i = 0; i < n; i++)
+			count[(a[i] >> shift) & 0xffff]++;
+		size_t sum = 0;
+		for (size_t k = 0; k < 65536; k++) {
+			size_t c = count[k];
+			count[k] = sum;
+			sum += c;
+		}
+		for (size_t i = 0; i < n; i++)
+			b[count[(a[i] >> shift) & 0xffff]++] = a[i];
+		uint64_t *t = a;
+		a = b;
+		b = t;
+	}
+	memcpy(v, a, n * sizeof(*v));
+	free(a);
+	free(b);
+	free(count);
+}
+
+struct vc_idx {
+	const char *vc;
+	size_t i;
+};
+
+static int cmp_vc(const void *a, const void *b)
+{
+	const struct vc_idx *x = a, *y = b;
+	int c = strcmp(x->vc, y->vc);
+	return c ? c : (x->i > y->i) - (x->i < y->i);
+}
+
+void dl_trace_stats_compute(const struct dl_jobset *js, struct dl_trace_stats *st)
+{
+	memset(st, 0, sizeof(*st));
+	size_t n = js->n;
+	st->jobs = n;
+	if (!n)
+		return;
+	double *dur = xmalloc(n * sizeof(*dur)), *gt = xmalloc(n * sizeof(*gt));
+	int64_t *g = xmalloc(n * sizeof(*g));
+	double gsum = 0;
+	st->first_submit = st->last_submit = js->jobs[0].submit;
+	for (size_t i = 0; i < n; i++) {
+		const struct dl_job *j = &js->jobs[i];
+		dur[i] = j->duration;
+		gt[i] = j->duration * (double)j->gpus;
+		g[i] = j->gpus;
+		gsum += (double)j->gpus;
+		st->dur_mean += j->duration;
+		st->gt_total += gt[i];
+		if (j->submit < st->first_submit)
+			st->first_submit = j->submit;
+		if (j->submit > st->last_submit)
+			st->last_submit = j->submit;
+	}
+	st->span = st->last_submit - st->first_submit;
+	st->rate_per_hour = st->span > 0 ? (double)(n - 1) * 3600 / st->span : 0;
+	st->gpus_mean = gsum / (double)n;
+	st->dur_mean /= (double)n;
+	st->gt_mean = st->gt_total / (double)n;
+	sort_nonneg(dur, n);
+	sort_nonneg(gt, n);
+	qsort(g, n, sizeof(*g), cmp_i64);
+	st->dur_min = dur[0];
+	st->dur_max = dur[n - 1];
+	st->dur_p25 = dl_percentile_sorted(dur, n, 0.25);
+	st->dur_p50 = dl_percentile_sorted(dur, n, 0.5);
+	st->dur_p75 = dl_percentile_sorted(dur, n, 0.75);
+	st->dur_p90 = dl_percentile_sorted(dur, n, 0.9);
+	st->dur_p99 = dl_percentile_sorted(dur, n, 0.99);
+	st->gt_p50 = dl_percentile_sorted(gt, n, 0.5);
+	st->gt_p90 = dl_percentile_sorted(gt, n, 0.9);
+	st->gt_p99 = dl_percentile_sorted(gt, n, 0.99);
+	for (size_t i = 0; i < n; i++)
+		if (!i || g[i] != g[i - 1])
+			st->nmix++;
+	st->mix_gpus = xmalloc(st->nmix * sizeof(*st->mix_gpus));
+	st->mix_count = xcalloc(st->nmix, sizeof(*st->mix_count));
+	for (size_t i = 0, k = 0; i < n; i++) {
+		if (i && g[i] != g[i - 1])
+			k++;
+		st->mix_gpus[k] = g[i];
+		st->mix_count[k]++;
+	}
+	/* per VC, by name */
+	struct vc_idx *vi = xmalloc(n * sizeof(*vi));
+	size_t nv = 0;
+	for (size_t i = 0; i < n; i++)
+		if (*js->jobs[i].vc) {
+			vi[nv].vc = js->jobs[i].vc;
+			vi[nv].i = i;
+			nv++;
+		}
+	if (nv) {
+		qsort(vi, nv, sizeof(*vi), cmp_vc);
+		st->vc = xcalloc(nv, sizeof(*st->vc));
+		for (size_t a = 0; a < nv;) {
+			size_t b = a, m = 0;
+			while (b < nv && !strcmp(vi[b].vc, vi[a].vc))
+				b++;
+			struct dl_stats_vc *s = &st->vc[st->nvc++];
+			s->vc = vi[a].vc;
+			s->jobs = b - a;
+			for (size_t k = a; k < b; k++) {
+				const struct dl_job *j = &js->jobs[vi[k].i];
+				dur[m++] = j->duration;
+				s->gpu_time += j->duration * (double)j->gpus;
+				s->mean_duration += j->duration;
+			}
+			s->mean_duration /= (double)s->jobs;
+			sort_nonneg(dur, m);
+			s->p50_duration = dl_percentile_sorted(dur, m, 0.5);
+			a = b;
+		}
+	}
+	free(vi);
+	free(dur);
+	free(gt);
+	free(g);
+}
+
+void dl_trace_stats_free(struct dl_trace_stats *st)
+{
+	free(st->mix_gpus);
+	free(st->mix_count);
+	free(st->vc);
+	memset(st, 0, sizeof(*st));
+}
+
+static void row(struct dl_writer *w, const char *scope, const char *metric, double v)
+{
+	dl_writer_str(w, 0, scope);
+	dl_writer_str(w, 1, metric);
+	dl_writer_double(w, 2, v);
+	dl_writer_end_row(w);
+}
+
+void dl_trace_stats_write(const struct dl_trace_stats *st, struct dl_writer *w)
+{
+	dl_writer_add_column(w, "scope");
+	dl_writer_add_column(w, "metric");
+	dl_writer_add_column(w, "value");
+	char name[64];
+	row(w, "all", "jobs", (double)st->jobs);
+	if (st->jobs) {
+		row(w, "all", "first_submit", st->first_submit);
+		row(w, "all", "last_submit", st->last_submit);
+		row(w, "all", "span", st->span);
+		row(w, "all", "arrivals_per_hour", st->rate_per_hour);
+		row(w, "all", "gpus_mean", st->gpus_mean);
+		for (size_t i = 0; i < st->nmix; i++) {
+			snprintf(name, sizeof(name), "jobs_with_%lld_gpus",
+				 (long long)st->mix_gpus[i]);
+			row(w, "all", name, (double)st->mix_count[i]);
+		}
+		row(w, "all", "duration_mean", st->dur_mean);
+		row(w, "all", "duration_min", st->dur_min);
+		row(w, "all", "duration_p25", st->dur_p25);
+		row(w, "all", "duration_p50", st->dur_p50);
+		row(w, "all", "duration_p75", st->dur_p75);
+		row(w, "all", "duration_p90", st->dur_p90);
+		row(w, "all", "duration_p99", st->dur_p99);
+		row(w, "all", "duration_max", st->dur_max);
+		row(w, "all", "gpu_time_total", st->gt_total);
+		row(w, "all", "gpu_time_mean", st->gt_mean);
+		row(w, "all", "gpu_time_p50", st->gt_p50);
+		row(w, "all", "gpu_time_p90", st->gt_p90);
+		row(w, "all", "gpu_time_p99", st->gt_p99);
+	}
+	struct strbuf scope = STRBUF_INIT;
+	for (size_t i = 0; i < st->nvc; i++) {
+		sb_reset(&scope);
+		sb_addf(&scope, "vc=%s", st->vc[i].vc);
+		row(w, scope.buf, "jobs", (double)st->vc[i].jobs);
+		row(w, scope.buf, "gpu_time_total", st->vc[i].gpu_time);
+		row(w, scope.buf, "duration_mean", st->vc[i].mean_duration);
+		row(w, scope.buf, "duration_p50", st->vc[i].p50_duration);
+	}
+	sb_release(&scope);
+	dl_writer_finish(w);
+}
+
+static const char *num(char buf[DL_NUM_BUF], double v)
+{
+	/* six significant digits for people; the CSV/JSON forms keep full precision */
+	dl_fmt_double_prec(buf, v, 6);
+	return buf;
+}
+
+void dl_trace_stats_text(const struct dl_trace_stats *st, struct strbuf *o)
+{
+	char a[DL_NUM_BUF], b[DL_NUM_BUF], c[DL_NUM_BUF], d[DL_NUM_BUF], e[DL_NUM_BUF];
+	sb_addf(o, "jobs          %zu\n", st->jobs);
+	if (!st->jobs)
+		return;
+	sb_addf(o, "submits       %s .. %s s (span %s s)\n", num(a, st->first_submit),
+		num(b, st->last_submit), num(c, st->span));
+	sb_addf(o, "arrivals      %s per hour\n", num(a, st->rate_per_hour));
+	sb_addf(o, "GPU mix      ");
+	for (size_t i = 0; i < st->nmix; i++)
+		sb_addf(o, " %lld:%zu", (long long)st->mix_gpus[i], st->mix_count[i]);
+	sb_addf(o, "  (mean %s GPUs)\n", num(a, st->gpus_mean));
+	sb_addf(o, "duration (s)  mean %s  min %s  p25 %s  p50 %s  p75 %s\n", num(a, st->dur_mean),
+		num(b, st->dur_min), num(c, st->dur_p25), num(d, st->dur_p50), num(e, st->dur_p75));
+	sb_addf(o, "              p90 %s  p99 %s  max %s\n", num(a, st->dur_p90),
+		num(b, st->dur_p99), num(c, st->dur_max));
+	sb_addf(o, "GPU time (s)  total %s  mean %s  p50 %s  p90 %s  p99 %s\n",
+		num(a, st->gt_total), num(b, st->gt_mean), num(c, st->gt_p50), num(d, st->gt_p90),
+		num(e, st->gt_p99));
+	if (!st->nvc)
+		return;
+	size_t width = 2;
+	for (size_t i = 0; i < st->nvc; i++)
+		if (strlen(st->vc[i].vc) > width)
+			width = strlen(st->vc[i].vc);
+	sb_addf(o, "per vc:\n  %-*s  %8s  %14s  %12s  %12s\n", (int)width, "vc", "jobs", "gpu_time",
+		"mean_dur", "p50_dur");
+	for (size_t i = 0; i < st->nvc; i++)
+		sb_addf(o, "  %-*s  %8zu  %14s  %12s  %12s\n", (int)width, st->vc[i].vc,
+			st->vc[i].jobs, num(a, st->vc[i].gpu_time), num(b, st->vc[i].mean_duration),
+			num(c, st->vc[i].p50_duration));
+}

@@ -1,0 +1,120 @@
+/*
+ * gen.h: synthetic workloads (trace gen), trace statistics and filters.
+ *
+ * dl_gen() appends o->jobs generated jobs to a jobset: Poisson arrivals
+ * (first job at 0, exponential gaps of mean 3600/rate_per_hour s), a GPU
+ * count from a weighted mix, a duration from a named distribution, and
+ * optionally a model (uniform over the models of a throughputs table that
+ * run on that many reference GPUs; steps = duration x throughput), a user
+ * and a VC. Durations are stratified by default: the n jobs take one random
+ * quantile from each of the n strata [k/n, (k+1)/n), in a random order, so a
+ * trace of any size follows the distribution without sampling noise in its
+ * percentiles; o->iid = 1 draws independent quantiles instead. Every random choice has its own
+ * generator stream derived from the seed, so e.g. changing the duration distribution does not move
+ * the arrival times. Same options and seed: identical jobs.
+ *
+ * Nothing here keeps state between calls; the caller owns every array it
+ * passes in and the jobset owns what is generated.
+ */
+#ifndef DL_TRACE_GEN_H
+#define DL_TRACE_GEN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "trace/jobs.h"
+#include "trace/throughputs.h"
+
+#define DL_PHILLY_NQ 2001
+/* quantiles k/2000 of the Philly run-time sample (philly_dist.c) */
+extern const double dl_philly_quantiles[DL_PHILLY_NQ];
+
+enum dl_dur_dist {
+	DL_DUR_PHILLY,	  /* empirical Philly run times (inverse CDF of the quantile table) */
+	DL_DUR_GAVEL,	  /* 60*10^U(1.5,3) with p = 0.8, else 60*10^U(3,4) (Gavel's generator) */
+	DL_DUR_EXP,	  /* exponential with mean `mean` */
+	DL_DUR_LOGNORMAL, /* exp(mu + sigma N(0,1)) */
+	DL_DUR_SAMPLES,	  /* uniform draw from `samples` (bootstrap) */
+};
+
+struct dl_gen_opts {
+	uint64_t seed;
+	int64_t jobs;
+	double rate_per_hour; /* arrivals per hour (> 0) */
+	/* GPU-count mix: gpus[i] with weight w[i] (weights need not sum to 1) */
+	const int64_t *mix_gpus;
+	const double *mix_w;
+	size_t nmix;
+	enum dl_dur_dist dist;
+	double mean;	       /* exponential */
+	double mu, sigma;      /* lognormal */
+	const double *samples; /* DL_DUR_SAMPLES */
+	size_t nsamples;
+	const struct dl_tputs *tputs; /* NULL: no model column */
+	const char *ref_gpu_type;     /* NULL = "v100" */
+	int64_t users, vcs;	      /* 0 = no such column; else names user1.., vc1.. */
+	int iid; /* 1: independent duration quantiles; 0: stratified (see dl_gen) */
+};
+
+/* the default (Philly-like) GPU mix used by Gavel's generator: 1:0.7 2:0.1 4:0.15 8:0.05 */
+extern const int64_t dl_gen_default_mix_gpus[4];
+extern const double dl_gen_default_mix_w[4];
+
+/* mean duration of the distribution (for --load) */
+double dl_gen_mean_duration(const struct dl_gen_opts *o);
+/* mean GPU count of the mix */
+double dl_gen_mean_gpus(const struct dl_gen_opts *o);
+int dl_gen(struct dl_jobset *js, const struct dl_gen_opts *o, struct dl_err *err);
+
+/* ---- filters ---- */
+
+struct dl_trace_filter {
+	int has_since, has_until;
+	double since, until;		  /* keep since <= submit < until */
+	int64_t min_gpus, max_gpus;	  /* 0 = no bound */
+	const char *vcs, *users, *states; /* comma-separated lists, NULL = any */
+	int64_t limit;			  /* < 0 = no limit; applied last */
+};
+
+#define DL_TRACE_FILTER_INIT                           \
+	{                                              \
+		0, 0, 0, 0, 0, 0, NULL, NULL, NULL, -1 \
+	}
+
+/* Keep the jobs that pass, in order; returns the number removed. */
+size_t dl_jobset_filter(struct dl_jobset *js, const struct dl_trace_filter *f);
+/* Add delta to every submit time. */
+void dl_jobset_shift(struct dl_jobset *js, double delta);
+
+/* ---- statistics ---- */
+
+struct dl_stats_vc {
+	const char *vc; /* points into the jobset */
+	size_t jobs;
+	double gpu_time, mean_duration, p50_duration;
+};
+
+struct dl_trace_stats {
+	size_t jobs;
+	double first_submit, last_submit, span, rate_per_hour;
+	double gpus_mean;
+	int64_t *mix_gpus; /* distinct GPU counts, ascending */
+	size_t *mix_count;
+	size_t nmix;
+	double dur_mean, dur_min, dur_p25, dur_p50, dur_p75, dur_p90, dur_p99, dur_max;
+	double gt_total, gt_mean, gt_p50, gt_p90, gt_p99;
+	struct dl_stats_vc *vc; /* by name; empty when no job has a vc */
+	size_t nvc;
+};
+
+/* numpy's default (linear) percentile of sorted v[0..n), p in [0,1] */
+double dl_percentile_sorted(const double *v, size_t n, double p);
+/* Compute the statistics (arrays owned by st; free with dl_trace_stats_free). */
+void dl_trace_stats_compute(const struct dl_jobset *js, struct dl_trace_stats *st);
+void dl_trace_stats_free(struct dl_trace_stats *st);
+/* as rows scope,metric,value (scope "all" or "vc=NAME") */
+void dl_trace_stats_write(const struct dl_trace_stats *st, struct dl_writer *w);
+/* human-readable text */
+void dl_trace_stats_text(const struct dl_trace_stats *st, struct strbuf *out);
+
+#endif

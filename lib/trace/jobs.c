@@ -1,0 +1,465 @@
+/* jobs.c: the jobs stream: validation, an in-memory set, writing */
+#include "trace/jobs.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/num.h"
+
+const char *const dl_job_col_names[DL_JC_NKNOWN] = {
+	"id", "submit", "gpus",	    "duration", "model", "user",
+	"vc", "weight", "gpu_type", "steps",	"state",
+};
+
+#define REQUIRED_MASK \
+	((1u << DL_JC_ID) | (1u << DL_JC_SUBMIT) | (1u << DL_JC_GPUS) | (1u << DL_JC_DURATION))
+
+/*
+ * A string arena: strings are packed into large chunks that never move, so
+ * pointers handed out stay valid until the arena is freed.
+ */
+struct arena_chunk {
+	struct arena_chunk *next;
+	size_t used, size;
+	char data[];
+};
+
+struct dl_strarena {
+	struct arena_chunk *head;
+};
+
+#define ARENA_CHUNK (256 * 1024)
+
+static char *arena_alloc(struct dl_strarena *a, size_t n)
+{
+	struct arena_chunk *c = a->head;
+	if (!c || c->size - c->used < n) {
+		size_t size = n > ARENA_CHUNK / 4 ? n : ARENA_CHUNK;
+		c = xmalloc(sizeof(*c) + size);
+		c->used = 0;
+		c->size = size;
+		if (a->head && size != ARENA_CHUNK) {
+			/* a big one-off string: keep filling the current chunk */
+			c->next = a->head->next;
+			a->head->next = c;
+		} else {
+			c->next = a->head;
+			a->head = c;
+		}
+	}
+	char *p = c->data + c->used;
+	c->used += n;
+	return p;
+}
+
+static void arena_free(struct dl_strarena *a)
+{
+	if (!a)
+		return;
+	for (struct arena_chunk *c = a->head, *next; c; c = next) {
+		next = c->next;
+		free(c);
+	}
+	free(a);
+}
+
+void dl_jobset_init(struct dl_jobset *js)
+{
+	memset(js, 0, sizeof(*js));
+	js->has = REQUIRED_MASK;
+}
+
+void dl_jobset_free(struct dl_jobset *js)
+{
+	free(js->jobs);
+	for (size_t i = 0; i < js->npass; i++)
+		free(js->pass[i]);
+	free(js->pass);
+	arena_free(js->arena);
+	memset(js, 0, sizeof(*js));
+}
+
+const char *dl_jobset_strndup(struct dl_jobset *js, const char *s, size_t len)
+{
+	if (!len)
+		return "";
+	if (!js->arena)
+		js->arena = xcalloc(1, sizeof(*js->arena));
+	char *p = arena_alloc(js->arena, len + 1);
+	memcpy(p, s, len);
+	p[len] = 0;
+	return p;
+}
+
+const char *dl_jobset_strdup(struct dl_jobset *js, const char *s)
+{
+	return dl_jobset_strndup(js, s, strlen(s));
+}
+
+void dl_jobset_use_col(struct dl_jobset *js, enum dl_job_col c)
+{
+	js->has |= 1u << c | REQUIRED_MASK;
+}
+
+int dl_jobs_cols_init(struct dl_jobs_cols *jc, const struct dl_reader *r, struct dl_err *err)
+{
+	for (int c = 0; c < DL_JC_NKNOWN; c++) {
+		if (c <= DL_JC_DURATION)
+			jc->col[c] = dl_reader_require(r, dl_job_col_names[c], NULL, err);
+		else
+			jc->col[c] = dl_reader_col(r, dl_job_col_names[c]);
+		if (c <= DL_JC_DURATION && jc->col[c] < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int bad(const struct dl_reader *r, const struct dl_row *row, const char *col, const char *v,
+	       const char *why, struct dl_err *err)
+{
+	if (!*v)
+		return dl_err_at(err, dl_reader_name(r), row->line, "empty %s value", col);
+	return dl_err_at(err, dl_reader_name(r), row->line, "bad %s value '%.64s': %s", col, v,
+			 why);
+}
+
+int dl_jobs_parse_row(const struct dl_jobs_cols *jc, const struct dl_reader *r,
+		      const struct dl_row *row, struct dl_job *job, struct dl_err *err)
+{
+	const int *col = jc->col;
+	const char *v;
+	memset(job, 0, sizeof(*job));
+	job->line = row->line;
+
+	job->id = row->f[col[DL_JC_ID]];
+	if (!*job->id)
+		return bad(r, row, "id", "", "", err);
+
+	v = row->f[col[DL_JC_SUBMIT]];
+	if (dl_parse_nonneg(v, &job->submit))
+		return bad(r, row, "submit", v, "expected a number >= 0", err);
+
+	v = row->f[col[DL_JC_GPUS]];
+	if (dl_parse_int64(v, &job->gpus) || job->gpus < 1)
+		return bad(r, row, "gpus", v, "expected an integer >= 1", err);
+
+	v = row->f[col[DL_JC_DURATION]];
+	if (dl_parse_double(v, &job->duration) || !(job->duration > 0))
+		return bad(r, row, "duration", v, "expected a number > 0", err);
+
+	job->model = dl_field_str(row, col[DL_JC_MODEL]);
+	job->user = dl_field_str(row, col[DL_JC_USER]);
+	job->vc = dl_field_str(row, col[DL_JC_VC]);
+	job->gpu_type = dl_field_str(row, col[DL_JC_GPU_TYPE]);
+	job->state = dl_field_str(row, col[DL_JC_STATE]);
+
+	job->weight = 1;
+	v = dl_field_str(row, col[DL_JC_WEIGHT]);
+	if (*v && dl_parse_nonneg(v, &job->weight))
+		return bad(r, row, "weight", v, "expected a number >= 0", err);
+	job->steps = -1;
+	v = dl_field_str(row, col[DL_JC_STEPS]);
+	if (*v && dl_parse_nonneg(v, &job->steps))
+		return bad(r, row, "steps", v, "expected a number >= 0", err);
+	return 0;
+}
+
+static void note_optional(struct dl_jobset *js, const struct dl_job *j)
+{
+	if (*j->model)
+		js->has |= 1u << DL_JC_MODEL;
+	if (*j->user)
+		js->has |= 1u << DL_JC_USER;
+	if (*j->vc)
+		js->has |= 1u << DL_JC_VC;
+	if (*j->gpu_type)
+		js->has |= 1u << DL_JC_GPU_TYPE;
+	if (*j->state)
+		js->has |= 1u << DL_JC_STATE;
+	if (j->weight != 1)
+		js->has |= 1u << DL_JC_WEIGHT;
+	if (j->steps >= 0)
+		js->has |= 1u << DL_JC_STEPS;
+}
+
+struct dl_job *dl_jobset_add(struct dl_jobset *js, const struct dl_job *job)
+{
+	if (!js->has)
+		js->has = REQUIRED_MASK;
+	DL_GROW(js->jobs, js->n + 1, js->alloc);
+	struct dl_job *j = &js->jobs[js->n++];
+	*j = *job;
+	j->id = dl_jobset_strdup(js, job->id);
+	j->model = dl_jobset_strdup(js, job->model ? job->model : "");
+	j->user = dl_jobset_strdup(js, job->user ? job->user : "");
+	j->vc = dl_jobset_strdup(js, job->vc ? job->vc : "");
+	j->gpu_type = dl_jobset_strdup(js, job->gpu_type ? job->gpu_type : "");
+	j->state = dl_jobset_strdup(js, job->state ? job->state : "");
+	j->extra = NULL;
+	j->nextra = 0;
+	if (job->extra && job->nextra) {
+		if (!js->arena)
+			js->arena = xcalloc(1, sizeof(*js->arena));
+		const char **e = (const char **)(void *)arena_alloc(
+			js->arena, job->nextra * sizeof(*e) + sizeof(void *));
+		/* arena chunks are malloc-aligned but strings may have misaligned the
+		 * cursor */
+		e = (const char **)(((uintptr_t)e + sizeof(void *) - 1) &
+				    ~(uintptr_t)(sizeof(void *) - 1));
+		for (size_t k = 0; k < job->nextra; k++)
+			e[k] = dl_jobset_strdup(js, job->extra[k] ? job->extra[k] : "");
+		j->extra = e;
+		j->nextra = job->nextra;
+	}
+	note_optional(js, j);
+	return j;
+}
+
+size_t dl_jobset_pass_col(struct dl_jobset *js, const char *name)
+{
+	for (size_t k = 0; k < js->npass; k++)
+		if (!strcmp(js->pass[k], name))
+			return k;
+	DL_GROW(js->pass, js->npass + 1, js->pass_alloc);
+	js->pass[js->npass] = xstrdup(name);
+	return js->npass++;
+}
+
+int dl_jobset_add_reader(struct dl_jobset *js, struct dl_reader *r, struct dl_err *err)
+{
+	struct dl_jobs_cols jc;
+	if (!js->has)
+		js->has = REQUIRED_MASK;
+	if (dl_jobs_cols_init(&jc, r, err))
+		return -1;
+	size_t ncols = dl_reader_ncols(r);
+	const char *const *names = dl_reader_columns(r);
+	/* for each reader column: its pass-through index, or -1 for a known column */
+	long *map = xmalloc((ncols ? ncols : 1) * sizeof(*map));
+	size_t maxpass = 0;
+	for (size_t c = 0; c < ncols; c++) {
+		map[c] = -1;
+		int known = 0;
+		for (int k = 0; k < DL_JC_NKNOWN; k++)
+			if (jc.col[k] == (int)c) {
+				known = 1;
+				js->has |= 1u << k;
+			}
+		if (!known) {
+			map[c] = (long)dl_jobset_pass_col(js, names[c]);
+			if ((size_t)map[c] + 1 > maxpass)
+				maxpass = (size_t)map[c] + 1;
+		}
+	}
+	const char **extra = xcalloc(maxpass ? maxpass : 1, sizeof(*extra));
+	struct dl_row row;
+	struct dl_job job;
+	int got, rc = 0;
+	while ((got = dl_reader_next(r, &row, err)) > 0) {
+		if (dl_jobs_parse_row(&jc, r, &row, &job, err)) {
+			rc = -1;
+			break;
+		}
+		for (size_t k = 0; k < maxpass; k++)
+			extra[k] = "";
+		for (size_t c = 0; c < ncols; c++)
+			if (map[c] >= 0)
+				extra[map[c]] = row.f[c];
+		job.extra = extra;
+		job.nextra = maxpass;
+		dl_jobset_add(js, &job);
+	}
+	if (got < 0)
+		rc = -1;
+	free(extra);
+	free(map);
+	return rc;
+}
+
+int dl_jobset_load(struct dl_jobset *js, const char *path, enum dl_in_format fmt,
+		   struct dl_err *err)
+{
+	struct dl_reader *r = dl_reader_open(path, fmt, err);
+	if (!r)
+		return -1;
+	int rc = dl_jobset_add_reader(js, r, err);
+	dl_reader_close(r);
+	return rc;
+}
+
+static void merge_sort(struct dl_job *a, struct dl_job *tmp, size_t n)
+{
+	/* bottom-up merge sort: stable, O(n log n), no recursion */
+	struct dl_job *src = a, *dst = tmp;
+	for (size_t width = 1; width < n; width *= 2) {
+		for (size_t lo = 0; lo < n; lo += 2 * width) {
+			size_t mid = lo + width < n ? lo + width : n;
+			size_t hi = lo + 2 * width < n ? lo + 2 * width : n;
+			size_t i = lo, j = mid, k = lo;
+			while (i < mid && j < hi)
+				dst[k++] = src[j].submit < src[i].submit ? src[j++] : src[i++];
+			while (i < mid)
+				dst[k++] = src[i++];
+			while (j < hi)
+				dst[k++] = src[j++];
+		}
+		struct dl_job *t = src;
+		src = dst;
+		dst = t;
+	}
+	if (src != a)
+		memcpy(a, src, n * sizeof(*a));
+}
+
+void dl_jobset_sort_submit(struct dl_jobset *js)
+{
+	size_t i;
+	for (i = 1; i < js->n; i++)
+		if (js->jobs[i].submit < js->jobs[i - 1].submit)
+			break;
+	if (i >= js->n)
+		return; /* already sorted: the common case for real logs */
+	struct dl_job *tmp = xmalloc(js->n * sizeof(*tmp));
+	merge_sort(js->jobs, tmp, js->n);
+	free(tmp);
+}
+
+double dl_jobset_min_submit(const struct dl_jobset *js)
+{
+	double m = 0;
+	for (size_t i = 0; i < js->n; i++)
+		if (i == 0 || js->jobs[i].submit < m)
+			m = js->jobs[i].submit;
+	return m;
+}
+
+/*
+ * Fast exact formatting for the common cases (integers, and values with at most
+ * three decimals such as generated times): the same text as dl_fmt_double's
+ * shortest round trip, without printf's arbitrary-precision path, which
+ * dominated import time. Returns the length, or 0 when v needs the general path.
+ */
+static size_t fmt_fast(char buf[DL_NUM_BUF], double v)
+{
+	if (!(fabs(v) < 1e12))
+		return 0;
+	double m = round(v * 1000);
+	if (m / 1000 != v)
+		return 0;
+	int64_t x = (int64_t)m;
+	char tmp[DL_NUM_BUF];
+	size_t n = 0, len = 0;
+	int neg = x < 0;
+	uint64_t u = neg ? (uint64_t)(-x) : (uint64_t)x;
+	uint64_t ip = u / 1000, fp = u % 1000;
+	do {
+		tmp[n++] = (char)('0' + ip % 10);
+		ip /= 10;
+	} while (ip);
+	if (neg && (u != 0))
+		buf[len++] = '-';
+	while (n)
+		buf[len++] = tmp[--n];
+	if (fp) {
+		buf[len++] = '.';
+		buf[len++] = (char)('0' + fp / 100);
+		buf[len++] = (char)('0' + fp / 10 % 10);
+		buf[len++] = (char)('0' + fp % 10);
+		while (buf[len - 1] == '0')
+			len--;
+	}
+	buf[len] = 0;
+	return len;
+}
+
+static void write_num(struct dl_writer *w, size_t col, double v)
+{
+	char buf[DL_NUM_BUF];
+	if (fmt_fast(buf, v))
+		dl_writer_auto(w, col, buf);
+	else
+		dl_writer_double(w, col, v);
+}
+
+static void write_int(struct dl_writer *w, size_t col, int64_t v)
+{
+	char buf[DL_NUM_BUF];
+	if (v > -1000000000 && v < 1000000000 && fmt_fast(buf, (double)v))
+		dl_writer_auto(w, col, buf);
+	else
+		dl_writer_int(w, col, v);
+}
+
+size_t dl_jobset_write_columns(const struct dl_jobset *js, struct dl_writer *w)
+{
+	size_t first = dl_writer_ncols(w);
+	unsigned has = js->has | REQUIRED_MASK;
+	for (int c = 0; c < DL_JC_NKNOWN; c++)
+		if (has & (1u << c))
+			dl_writer_add_column(w, dl_job_col_names[c]);
+	for (size_t k = 0; k < js->npass; k++)
+		dl_writer_add_column(w, js->pass[k]);
+	return first;
+}
+
+void dl_jobset_write_row(const struct dl_jobset *js, struct dl_writer *w, size_t first, size_t i)
+{
+	const struct dl_job *j = &js->jobs[i];
+	unsigned has = js->has | REQUIRED_MASK;
+	size_t col = first;
+	for (int c = 0; c < DL_JC_NKNOWN; c++) {
+		if (!(has & (1u << c)))
+			continue;
+		switch (c) {
+		case DL_JC_ID:
+			dl_writer_auto(w, col, j->id);
+			break;
+		case DL_JC_SUBMIT:
+			write_num(w, col, j->submit);
+			break;
+		case DL_JC_GPUS:
+			write_int(w, col, j->gpus);
+			break;
+		case DL_JC_DURATION:
+			write_num(w, col, j->duration);
+			break;
+		case DL_JC_MODEL:
+			dl_writer_str(w, col, j->model);
+			break;
+		case DL_JC_USER:
+			dl_writer_str(w, col, j->user);
+			break;
+		case DL_JC_VC:
+			dl_writer_str(w, col, j->vc);
+			break;
+		case DL_JC_WEIGHT:
+			write_num(w, col, j->weight);
+			break;
+		case DL_JC_GPU_TYPE:
+			dl_writer_str(w, col, j->gpu_type);
+			break;
+		case DL_JC_STEPS:
+			if (j->steps >= 0)
+				write_num(w, col, j->steps);
+			break;
+		case DL_JC_STATE:
+			dl_writer_str(w, col, j->state);
+			break;
+		}
+		col++;
+	}
+	for (size_t k = 0; k < js->npass; k++, col++)
+		if (k < j->nextra)
+			dl_writer_auto(w, col, j->extra[k]);
+}
+
+void dl_jobset_write(const struct dl_jobset *js, struct dl_writer *w)
+{
+	size_t first = dl_jobset_write_columns(js, w);
+	for (size_t i = 0; i < js->n; i++) {
+		dl_jobset_write_row(js, w, first, i);
+		dl_writer_end_row(w);
+	}
+	dl_writer_finish(w);
+}

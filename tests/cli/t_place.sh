@@ -1,0 +1,60 @@
+# t_place.sh: dlsched place: policies, network cost, --used, errors
+P=$TESTDATA/place
+
+run place_consolidate 0 "dl place -c 2x2x8:v100,1x2x4:k80 $P/jobs.csv"
+run place_spread 0 "dl place -c 2x2x8:v100,1x2x4:k80 -P spread $P/jobs.csv"
+run place_dally 0 "dl place -c 2x4x4 -P dally --now 300 $P/queue.csv"
+run place_profiles 0 "dl place -c 2x2x8 -P spread --profiles $P/profiles.csv --comm ps $P/queue.csv"
+run place_used 0 "dl place -c 2x2x8 --used $P/used.csv $P/queue.csv"
+run place_json 0 "dl place -c 1x2x8 -f json $P/queue.csv"
+expect place_json_keys 'head -1 out | grep -q "^{\"id\":\"q1\",\"gpus\":16,\"gpu_type\":\"v100\",\"nodes\":2,\"racks\":1,\"tier\":\"rack\",\"slowdown\":1,"'
+
+# every policy runs, places every job of the queue on a big cluster, and is deterministic
+for pol in first-fit consolidate spread random tiresias gandiva dally; do
+	run "place_policy_$pol" 0 "dl place -c 4x8x8 -P $pol --rack-delay 0 --network-delay 0 $P/queue.csv > a && dl place -c 4x8x8 -P $pol --rack-delay 0 --network-delay 0 $P/queue.csv > b && cmp a b && cat a"
+	expect "place_policy_${pol}_all_placed" 'test $(grep -c ",placed,$" out) -eq 5'
+done
+# seeds matter for random
+run place_random_seed 0 "dl place -c 4x8x8 -P random -s 1 $P/queue.csv > a && dl place -c 4x8x8 -P random -s 2 $P/queue.csv > b && ! cmp -s a b"
+
+# the network cost: one node is 1; across racks VGG slows more than ResNet-50
+run place_slowdown 0 "printf 'id,submit,gpus,duration,model\nv,0,8,1,vgg16\nr,0,8,1,resnet50\n' | dl place -c 2x8x1 -P spread"
+expect place_slowdown_order "awk -F, 'NR==2{v=\$7} NR==3{r=\$7} END{exit !(v > r && r > 1)}' out"
+run place_slowdown_node 0 "printf 'id,submit,gpus,duration,model\nv,0,8,1,vgg16\n' | dl place -c 1x1x8"
+expect place_slowdown_node_is_1 "test \"\$(cut -d, -f7 out | tail -1)\" = 1"
+
+# a job larger than the cluster is rejected with its reason; the queue goes on
+run place_reject 0 "printf 'id,submit,gpus,duration\nbig,0,99,1\nsmall,0,1,1\n' | dl place -c 1x2x4"
+expect_eq place_reject_rows 'big,99,,,,,,,reject,needs more GPUs than the cluster has
+small,1,v100,1,1,node,1,r0n0:0,placed,' "$(tail -2 "$SCRATCH/out")"
+
+# --used takes a previous placements stream (only placed rows hold GPUs)
+run place_used_chain 0 "dl place -c 1x2x8 $P/queue.csv > p1 && dl place -c 1x2x8 --used p1 $P/queue.csv"
+expect place_used_chain_full 'test $(grep -c ",placed,$" out) -eq 0'
+
+# bad input: file:line errors, exit 1, no output file
+run place_bad_type 1 "dl place -c 1x2x8 $P/jobs_badtype.csv -o out.csv"
+expect_eq place_bad_type_msg "dlsched place: $P/jobs_badtype.csv:3: unknown GPU type 'x9000'" "$(cat "$SCRATCH/err")"
+expect place_bad_type_no_file '! test -e out.csv'
+run place_overlap 1 "dl place -c 2x2x8 --used $P/used_overlap.csv $P/queue.csv"
+expect_eq place_overlap_msg "dlsched place: $P/used_overlap.csv:4: GPU r0n0:2 is already used (line 2): overlapping entries" "$(cat "$SCRATCH/err")"
+run place_used_bad_node 1 "printf 'node\nr9n9\n' > u.csv && dl place -c 1x2x8 --used u.csv $P/queue.csv"
+expect_eq place_used_bad_node_msg "dlsched place: u.csv:2: unknown node 'r9n9'" "$(cat "$SCRATCH/err")"
+run place_used_bad_slot 1 "printf 'node,gpus\nr0n0,8\n' > u.csv && dl place -c 1x2x8 --used u.csv $P/queue.csv"
+run place_bad_gpus 1 "printf 'id,submit,gpus,duration\na,0,x,1\n' | dl place -c 1x1x1"
+expect place_bad_gpus_line "grep -q '<stdin>:2: bad gpus value' err"
+run place_bad_profiles 1 "dl place -c 1x1x8 -p $P/profiles_bad.csv $P/queue.csv"
+expect place_bad_profiles_line "grep -q 'profiles_bad.csv:3: bad sensitivity' err"
+run place_unknown_model 0 "printf 'id,submit,gpus,duration,model\na,0,1,1,mystery\nb,0,1,1,mystery\n' | dl place -c 1x1x8"
+expect_eq place_unknown_model_warn "dlsched place: warning: <stdin>:2: no profile for model 'mystery'; costed as 'resnet50'" "$(cat "$SCRATCH/err")"
+run place_no_cluster 2 "dl place $P/queue.csv"
+run place_bad_policy 2 "dl place -c 1x1x8 -P best $P/queue.csv"
+run place_bad_comm 2 "dl place -c 1x1x8 --comm mpi $P/queue.csv"
+run place_bad_cluster 1 "dl place -c 1x1x8:nope $P/queue.csv"
+# a JSON Lines placements stream works as --used too
+run place_used_json 0 "dl place -c 1x2x8 -f json $P/queue.csv > p1.jsonl && dl place -c 1x2x8 --used p1.jsonl $P/queue.csv"
+expect place_used_json_full 'test $(grep -c ",placed,$" out) -eq 0'
+run place_used_partial 0 "printf 'node,gpus\nr0n0,0-6\nr0n1,1-7\n' > u.csv && printf 'id,submit,gpus,duration\na,0,2,1\nb,0,1,1\nc,0,1,1\n' | dl place -c 1x2x8 --used u.csv"
+expect_eq place_used_partial_rows 'a,2,v100,2,1,rack,1.08394,r0n0:7;r0n1:0,placed,
+b,1,,,,,,,wait,not enough free GPUs
+c,1,,,,,,,wait,not enough free GPUs' "$(tail -3 "$SCRATCH/out")"

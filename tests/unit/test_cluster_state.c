@@ -1,0 +1,144 @@
+/* test_cluster_state.c: the free-GPU state against a naive model, under random take/release */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cluster/state.h"
+#include "tap.h"
+
+static unsigned long long rng = 88172645463325252ULL;
+static unsigned rnd(unsigned n)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return (unsigned)(rng % n);
+}
+
+/* naive answers computed from st->used alone */
+static int naive_node_free(const struct dl_cluster_state *st, int node)
+{
+	const struct dl_node *n = &st->c->nodes[node];
+	int f = 0;
+	for (int s = 0; s < n->gpus; s++)
+		f += !st->used[n->first_gpu + s];
+	return f;
+}
+
+static int check(const struct dl_cluster_state *st, const char *when)
+{
+	const struct dl_cluster *c = st->c;
+	int bad = 0, total = 0;
+	for (size_t i = 0; i < c->nnodes; i++) {
+		int f = naive_node_free(st, (int)i);
+		bad += f != dl_state_node_free(st, (int)i);
+		total += f;
+	}
+	bad += total != dl_state_total_free(st);
+	for (size_t r = 0; r < c->nracks; r++) {
+		for (int t = -1; t < (int)c->ntypes; t++) {
+			int f = 0;
+			for (int k = 0; k < c->racks[r].nnodes; k++) {
+				int nd = c->racks[r].first_node + k;
+				if (t < 0 || c->nodes[nd].type == t)
+					f += naive_node_free(st, nd);
+			}
+			bad += f != dl_state_rack_free(st, (int)r, t);
+		}
+	}
+	for (int t = -1; t < (int)c->ntypes; t++) {
+		for (int need = 1; need <= st->maxg; need++) {
+			/* first fit over the whole cluster and over one rack */
+			int want = -1, want_rack = -1;
+			const struct dl_rack *r1 = &c->racks[c->nracks / 2];
+			for (size_t i = 0; i < c->nnodes; i++) {
+				int okn = (t < 0 || c->nodes[i].type == t) &&
+					  naive_node_free(st, (int)i) >= need;
+				if (okn && want < 0)
+					want = (int)i;
+				if (okn && want_rack < 0 && (int)i >= r1->first_node &&
+				    (int)i < r1->first_node + r1->nnodes)
+					want_rack = (int)i;
+			}
+			bad += dl_state_first_fit(st, t, need, 0, (int)c->nnodes) != want;
+			bad += dl_state_first_fit(st, t, need, r1->first_node,
+						  r1->first_node + r1->nnodes) != want_rack;
+			/* best fit: some node with the minimal sufficient free count */
+			int bf = dl_state_best_fit(st, t, need), minf = 1 << 30, mini = -1;
+			for (size_t i = 0; i < c->nnodes; i++) {
+				int f = naive_node_free(st, (int)i);
+				if ((t < 0 || c->nodes[i].type == t) && f >= need && f < minf) {
+					minf = f;
+					mini = (int)i;
+				}
+			}
+			bad += bf != mini; /* the lowest-index node among the tightest */
+		}
+	}
+	/* nodes needed per rack: greedy largest first over a sorted copy */
+	for (size_t r = 0; r < c->nracks; r++) {
+		int need = 1 + (int)rnd((unsigned)dl_state_rack_free(st, (int)r, -1) + 3);
+		int v[64], n = 0, got = 0, nodes = 0;
+		for (int k = 0; k < c->racks[r].nnodes && n < 64; k++)
+			v[n++] = naive_node_free(st, c->racks[r].first_node + k);
+		while (got < need && n) {
+			int bi = 0;
+			for (int i = 1; i < n; i++)
+				if (v[i] > v[bi])
+					bi = i;
+			got += v[bi];
+			nodes++;
+			v[bi] = v[--n];
+		}
+		int want = got >= need ? nodes : 0;
+		bad += dl_state_rack_nodes_needed(st, (int)r, -1, need) != want;
+	}
+	return ok(!bad, "state consistent %s (%d mismatches)", when, bad);
+}
+
+int main(void)
+{
+	struct dl_err err = DL_ERR_INIT;
+	struct dl_cluster *c;
+	const char *specs[] = {"2x3x8:v100,1x4x4:k80,1x2x2:p100", "3x5x4", "1x1x8"};
+	for (size_t s = 0; s < DL_ARRAY_SIZE(specs); s++) {
+		if (dl_cluster_load(specs[s], &c, &err) < 0) {
+			ok(0, "load %s: %s", specs[s], err.msg);
+			continue;
+		}
+		struct dl_cluster_state *st = dl_state_new(c);
+		check(st, "after new");
+		int *held = xmalloc((size_t)c->total_gpus * sizeof(int));
+		int nheld = 0, allok = 1;
+		for (int step = 0; step < 400; step++) {
+			if (rnd(3) && dl_state_total_free(st)) {
+				int node = (int)rnd((unsigned)c->nnodes);
+				int k = 1 + (int)rnd(8);
+				int before = dl_state_node_free(st, node);
+				int got = dl_state_take(st, node, k, held + nheld);
+				allok &= got == (before < k ? before : k);
+				nheld += got;
+			} else if (nheld) {
+				int i = (int)rnd((unsigned)nheld);
+				dl_state_release(st, &held[i], 1);
+				held[i] = held[--nheld];
+			}
+			if (step % 50 == 49) {
+				char when[64];
+				snprintf(when, sizeof(when), "%s step %d", specs[s], step);
+				allok &= check(st, when);
+			}
+		}
+		ok(allok, "%s: take returns what was free", specs[s]);
+		ok(dl_state_take_gpu(st, held[0]) == -1 || !nheld, "taking a used GPU fails");
+		dl_state_release(st, held, nheld);
+		is_int(dl_state_total_free(st), c->total_gpus, "%s: all released", specs[s]);
+		ok(dl_state_take_gpu(st, 0) == 0 && dl_state_node_free(st, 0) == c->nodes[0].gpus - 1,
+		   "take_gpu updates the node");
+		dl_state_reset(st);
+		check(st, "after reset");
+		free(held);
+		dl_state_free(st);
+		dl_cluster_free(c);
+	}
+	return done_testing();
+}

@@ -1,0 +1,187 @@
+/* test_lp.c: the GLPK wrapper: optimum, infeasible, unbounded, MIP, and a silent stdout */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lp/lp.h"
+#include "tap.h"
+
+/* max 3x + 2y  s.t.  x + y <= 4,  x + 3y <= 6,  0 <= x <= 3,  y >= 0  ->  x=3, y=1, 11 */
+static struct dl_lp *small_lp(int *x, int *y)
+{
+	struct dl_lp *lp = dl_lp_new("small", DL_LP_MAX);
+	*x = dl_lp_add_col(lp, "x", 0, 3, 3);
+	*y = dl_lp_add_col(lp, "y", 0, DL_LP_INF, 2);
+	int r1 = dl_lp_add_row(lp, "c1", -DL_LP_INF, 4);
+	int r2 = dl_lp_add_row(lp, "c2", -DL_LP_INF, 6);
+	dl_lp_coef(lp, r1, *x, 1);
+	dl_lp_coef(lp, r1, *y, 1);
+	dl_lp_coef(lp, r2, *x, 1);
+	/* entered in two parts: duplicates must be summed, not crash GLPK */
+	dl_lp_coef(lp, r2, *y, 1);
+	dl_lp_coef(lp, r2, *y, 2);
+	return lp;
+}
+
+/* Run a solve with fd 1 and fd 2 sent to files; return what landed in each. */
+static int solve_captured(struct dl_lp *lp, const struct dl_lp_opts *o, struct dl_err *err,
+			  long *out_bytes, long *err_bytes, char *errbuf, size_t errbuf_len)
+{
+	char on[] = "/tmp/test_lp_outXXXXXX", en[] = "/tmp/test_lp_errXXXXXX";
+	int fo = mkstemp(on), fe = mkstemp(en);
+	fflush(stdout);
+	fflush(stderr);
+	int so = dup(1), se = dup(2);
+	dup2(fo, 1);
+	dup2(fe, 2);
+	int rc = dl_lp_solve(lp, o, err);
+	fflush(stdout);
+	fflush(stderr);
+	dup2(so, 1);
+	dup2(se, 2);
+	close(so);
+	close(se);
+	*out_bytes = lseek(fo, 0, SEEK_END);
+	*err_bytes = lseek(fe, 0, SEEK_END);
+	ssize_t n = pread(fe, errbuf, errbuf_len - 1, 0);
+	errbuf[n > 0 ? n : 0] = 0;
+	close(fo);
+	close(fe);
+	unlink(on);
+	unlink(en);
+	return rc;
+}
+
+int main(void)
+{
+	struct dl_err err = DL_ERR_INIT;
+	struct dl_lp_opts o = DL_LP_OPTS_INIT;
+	int x, y;
+	char ebuf[4096];
+	long ob, eb;
+
+	/* optimal */
+	struct dl_lp *lp = small_lp(&x, &y);
+	is_int(dl_lp_solve(lp, &o, &err), 0, "optimal LP solves");
+	is_double(dl_lp_objective(lp), 11, 1e-9, "objective 11");
+	is_double(dl_lp_value(lp, x), 3, 1e-9, "x = 3");
+	is_double(dl_lp_value(lp, y), 1, 1e-9, "y = 1");
+	is_str(dl_lp_info(lp)->status, "optimal", "status optimal");
+	is_int(dl_lp_info(lp)->nonzeros, 4, "duplicate entries merged into one");
+
+	/* changing a bound keeps the model and re-solves (warm start) */
+	dl_lp_set_col_bounds(lp, x, 0, 1);
+	is_int(dl_lp_solve(lp, &o, &err), 0, "re-solve after a bound change");
+	/* x=1: y <= 3 and y <= 5/3 -> y = 5/3, obj = 3 + 10/3 */
+	is_double(dl_lp_objective(lp), 3 + 10.0 / 3, 1e-9, "new optimum after the change");
+	dl_lp_free(lp);
+
+	/* infeasible: x >= 2 and x <= 1 through rows */
+	lp = dl_lp_new("infeasible", DL_LP_MIN);
+	x = dl_lp_add_col(lp, "x", 0, DL_LP_INF, 1);
+	int r = dl_lp_add_row(lp, "lo", 2, DL_LP_INF);
+	dl_lp_coef(lp, r, x, 1);
+	r = dl_lp_add_row(lp, "hi", -DL_LP_INF, 1);
+	dl_lp_coef(lp, r, x, 1);
+	dl_err_clear(&err);
+	is_int(dl_lp_solve(lp, &o, &err), -1, "infeasible LP fails");
+	is_int(err.code, DL_EXIT_NOSOL, "infeasible maps to exit 3");
+	ok(strstr(err.msg, "infeasible") != NULL, "message says infeasible: %s", err.msg);
+	is_str(dl_lp_info(lp)->status, "infeasible", "status infeasible");
+	/* the presolver path must give the same precise reason */
+	o.presolve = 1;
+	dl_err_clear(&err);
+	dl_lp_set_row_bounds(lp, r, -DL_LP_INF, 1.5);
+	is_int(dl_lp_solve(lp, &o, &err), -1, "infeasible with presolve fails");
+	ok(strstr(err.msg, "infeasible") != NULL, "presolve: message says infeasible: %s", err.msg);
+	o.presolve = 0;
+	dl_lp_free(lp);
+
+	/* crossed bounds are infeasible too, not a crash */
+	lp = dl_lp_new("crossed", DL_LP_MAX);
+	x = dl_lp_add_col(lp, "x", 2, 1, 1);
+	r = dl_lp_add_row(lp, "r", -DL_LP_INF, 5);
+	dl_lp_coef(lp, r, x, 1);
+	dl_err_clear(&err);
+	is_int(dl_lp_solve(lp, &o, &err), -1, "crossed bounds fail");
+	ok(err.code == DL_EXIT_NOSOL && strstr(err.msg, "infeasible"), "crossed bounds: %s",
+	   err.msg);
+	dl_lp_free(lp);
+
+	/* unbounded: max x + y with x - y <= 1 */
+	lp = dl_lp_new("unbounded", DL_LP_MAX);
+	x = dl_lp_add_col(lp, "x", 0, DL_LP_INF, 1);
+	y = dl_lp_add_col(lp, "y", 0, DL_LP_INF, 1);
+	r = dl_lp_add_row(lp, "r", -DL_LP_INF, 1);
+	dl_lp_coef(lp, r, x, 1);
+	dl_lp_coef(lp, r, y, -1);
+	dl_err_clear(&err);
+	is_int(dl_lp_solve(lp, &o, &err), -1, "unbounded LP fails");
+	is_int(err.code, DL_EXIT_NOSOL, "unbounded maps to exit 3");
+	ok(strstr(err.msg, "unbounded") != NULL, "message says unbounded: %s", err.msg);
+	dl_lp_free(lp);
+
+	/* a MIP: max x + y, 2x + 2y <= 3, integer -> 1 */
+	lp = dl_lp_new("mip", DL_LP_MAX);
+	x = dl_lp_add_col(lp, "x", 0, 1, 1);
+	y = dl_lp_add_col(lp, "y", 0, 1, 1);
+	dl_lp_set_integer(lp, x);
+	dl_lp_set_integer(lp, y);
+	r = dl_lp_add_row(lp, "r", -DL_LP_INF, 3);
+	dl_lp_coef(lp, r, x, 2);
+	dl_lp_coef(lp, r, y, 2);
+	is_int(dl_lp_solve(lp, &o, &err), 0, "MIP solves");
+	is_double(dl_lp_objective(lp), 1, 1e-9, "MIP optimum is integral (1, not 1.5)");
+	dl_lp_free(lp);
+
+	/* nothing on stdout, quiet or verbose; the verbose log goes to stderr */
+	lp = small_lp(&x, &y);
+	is_int(solve_captured(lp, &o, &err, &ob, &eb, ebuf, sizeof(ebuf)), 0, "quiet solve");
+	is_int(ob, 0, "quiet solve writes nothing to stdout");
+	is_int(eb, 0, "quiet solve writes nothing to stderr");
+	dl_lp_free(lp);
+	lp = small_lp(&x, &y);
+	o.verbose = 1;
+	is_int(solve_captured(lp, &o, &err, &ob, &eb, ebuf, sizeof(ebuf)), 0, "verbose solve");
+	is_int(ob, 0, "verbose solve writes nothing to stdout");
+	ok(eb > 0 && strstr(ebuf, "[glpk] ") != NULL, "verbose solve logs to stderr");
+	o.verbose = 0;
+	/* writing the model prints GLPK's "Writing problem data" nowhere */
+	char mn[] = "/tmp/test_lp_modelXXXXXX";
+	int fm = mkstemp(mn);
+	close(fm);
+	fflush(stdout);
+	int so = dup(1);
+	char on[] = "/tmp/test_lp_wXXXXXX";
+	int fw = mkstemp(on);
+	dup2(fw, 1);
+	int wrc = dl_lp_write(lp, mn, &err);
+	fflush(stdout);
+	dup2(so, 1);
+	close(so);
+	is_int(wrc, 0, "model written");
+	is_int(lseek(fw, 0, SEEK_END), 0, "writing the model prints nothing on stdout");
+	close(fw);
+	unlink(on);
+	struct strbuf sb = STRBUF_INIT;
+	FILE *fp = fopen(mn, "r");
+	char line[256];
+	while (fp && fgets(line, sizeof(line), fp))
+		sb_addstr(&sb, line);
+	if (fp)
+		fclose(fp);
+	ok(strstr(sb.buf, "Maximize") && strstr(sb.buf, "c2:"), "model is CPLEX LP with names");
+	sb_release(&sb);
+	unlink(mn);
+	is_int(dl_lp_write(lp, "/nonexistent/dir/m.lp", &err), -1, "unwritable model path fails");
+	is_int(err.code, DL_EXIT_DATA, "unwritable model path is exit 1");
+	dl_lp_free(lp);
+
+	/* an empty model is a valid LP */
+	lp = dl_lp_new("empty", DL_LP_MAX);
+	is_int(dl_lp_solve(lp, &o, &err), 0, "empty LP solves");
+	dl_lp_free(lp);
+	return done_testing();
+}
