@@ -191,7 +191,9 @@ int npy_header(struct mctx *c, const char *entry, const unsigned char *p, size_t
 			if (strlen(npy_types[i].descr) == dl &&
 			    !memcmp(d, npy_types[i].descr, dl)) {
 				t->dtype = npy_types[i].dtype;
-				elem = atoi(d + 1);
+				elem = 0; /* the byte count after the kind letter */
+				for (size_t k = 1; k < dl; k++)
+					elem = elem * 10 + (d[k] - '0');
 				if (t->role == DL_ROLE_OTHER)
 					t->role = role_from_name(t->name);
 			}
