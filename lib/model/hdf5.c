@@ -242,7 +242,9 @@ static int object_header(struct h5 *h, uint64_t a, struct h5obj *o)
 		uint64_t size = rdn(b + p, w);
 		crt = (flags & 0x04) != 0;
 		p += (uint64_t)w;
-		if (size == H5_UNDEF || need(h, p, size + 4, "object header") < 0)
+		if (size == H5_UNDEF)
+			return merr(h->c, NULL, p, "bad HDF5 object header size");
+		if (need(h, p, size + 4, "object header") < 0)
 			return -1;
 		DL_GROW(todo, nt + 1, at);
 		todo[nt++] = (struct block){p, size};

@@ -56,6 +56,8 @@ int merr(struct mctx *c, const char *entry, uint64_t off, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(body, sizeof(body), fmt, ap);
 	va_end(ap);
+	if (!entry)
+		entry = c->entry;
 	if (entry)
 		return dl_err_set(c->err, DL_EXIT_DATA, "%s: entry '%s': offset %llu: %s", c->file,
 				  entry, (unsigned long long)off, body);
@@ -229,14 +231,6 @@ static enum dl_model_format detect(struct mctx *c, const char **refuse)
 	return DL_MODEL_AUTO;
 }
 
-/* "FILE:ENTRY", the name of a member read in place */
-static char *xstrfmt_entry(const char *file, const char *entry)
-{
-	struct strbuf sb = STRBUF_INIT;
-	sb_addf(&sb, "%s:%s", file, entry);
-	return sb_detach(&sb);
-}
-
 static int ends_with_str(const char *s, const char *suf)
 {
 	size_t n = strlen(s), k = strlen(suf);
@@ -257,10 +251,8 @@ static int read_keras(struct mctx *c, struct zip *z)
 			return merr(c, e->name, e->lho,
 				    "compressed HDF5 member: only stored .keras archives are read "
 				    "without inflating the weights");
-		char *name = xstrfmt_entry(c->file, e->name);
-		struct mctx sub = {name, c->base + off, (size_t)e->usize, c->m, c->err};
+		struct mctx sub = {c->file, c->base + off, (size_t)e->usize, c->m, c->err, e->name};
 		int rc = read_hdf5(&sub);
-		free(name);
 		c->m->format = DL_MODEL_HDF5;
 		return rc;
 	}
@@ -315,7 +307,7 @@ static int read_zip(struct mctx *c)
 int dl_model_parse(const char *name, const unsigned char *buf, size_t len, enum dl_model_format fmt,
 		   struct dl_model *m, struct dl_err *err)
 {
-	struct mctx c = {name, buf, len, m, err};
+	struct mctx c = {name, buf, len, m, err, NULL};
 	m->t = NULL;
 	m->n = m->alloc = 0;
 	m->format = fmt;

@@ -19,6 +19,7 @@ struct mctx {
 	size_t size;
 	struct dl_model *m;
 	struct dl_err *err;
+	const char *entry; /* archive member being read in place, or NULL */
 };
 
 /* "FILE: [entry 'E': ]offset N: msg"; returns -1 */
