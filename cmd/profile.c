@@ -49,10 +49,21 @@ static const char *const tensor_cols[] = {
 	"model", "name", "dtype", "shape", "numel", "bytes", "role", "server",
 };
 
-/* the file's base name without its last extension */
+/*
+ * The file's base name without its last extension; for a sharded checkpoint's
+ * index (NAME.index.json) the directory's name, which names the model.
+ */
 static char *model_name(const char *path)
 {
 	const char *b = strrchr(path, '/');
+	size_t plen = strlen(path);
+	if (plen > 11 && !strcmp(path + plen - 11, ".index.json") && b) {
+		const char *d = b;
+		while (d > path && d[-1] != '/')
+			d--;
+		if (d < b && strncmp(d, ".", (size_t)(b - d)) && strncmp(d, "..", (size_t)(b - d)))
+			return xstrndup(d, (size_t)(b - d));
+	}
 	b = b ? b + 1 : path;
 	const char *dot = strrchr(b, '.');
 	size_t len = dot && dot != b ? (size_t)(dot - b) : strlen(b);

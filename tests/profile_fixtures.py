@@ -181,6 +181,20 @@ def main():
          ("head.weight", "F16", [4, 16], 128), ("scalar", "I64", [], 8),
          ("empty", "F32", [0, 4], 0), ("bn.num_batches_tracked", "I64", [], 8)]))
 
+    # a sharded checkpoint: index JSON + two shards (read as one model)
+    os.makedirs(path("sharded"), exist_ok=True)
+    shards = {"model-00001-of-00002.safetensors": [("embed.weight", "F32", [32, 4], 512)],
+              "model-00002-of-00002.safetensors": [("head.weight", "F32", [4, 8], 128),
+                                                   ("head.bias", "F32", [8], 32)]}
+    wm = {}
+    for fn, ts in shards.items():
+        write(os.path.join("sharded", fn), safetensors_bytes(ts, meta=False))
+        wm.update({t[0]: fn for t in ts})
+    write("sharded/model.safetensors.index.json",
+          json.dumps({"metadata": {"total_size": 672}, "weight_map": dict(sorted(wm.items()))},
+                     indent=2).encode())
+    write("bad_index.json", json.dumps({"weight_map": {"w": "missing-00001.safetensors"}}).encode())
+
     # GGUF v3 (with a token array and alignment) and v2, plus a quantized tensor
     gsd = {"token_embd.weight": torch.zeros(32, 8), "blk.0.attn_q.weight": torch.zeros(8, 8),
            "output_norm.weight": torch.zeros(8)}

@@ -1,6 +1,7 @@
 /* model.c: format detection, file mapping and the tensor list shared by every reader */
 #include <errno.h>
 #include <fcntl.h>
+#include <jansson.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -369,7 +370,91 @@ int dl_model_parse(const char *name, const unsigned char *buf, size_t len, enum 
 	return rc;
 }
 
+static int read_file(const char *path, struct dl_model *m, struct dl_err *err, int shard);
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/*
+ * A sharded checkpoint's index (model.safetensors.index.json,
+ * pytorch_model.bin.index.json): {"weight_map": {tensor: shard file}}. The
+ * shards are read in name order (model-00001-of-00003...) as one model.
+ */
+static int read_sharded(const char *path, json_t *wm, struct dl_model *m, struct dl_err *err)
+{
+	const char **shards = xcalloc(json_object_size(wm) + 1, sizeof(*shards));
+	size_t n = 0;
+	const char *key;
+	json_t *v;
+	json_object_foreach (wm, key, v) {
+		if (!json_is_string(v)) {
+			free(shards);
+			return dl_err_set(err, DL_EXIT_DATA,
+					  "%s: weight_map value of '%s' is not a "
+					  "file name",
+					  path, key);
+		}
+		shards[n++] = json_string_value(v);
+	}
+	qsort(shards, n, sizeof(*shards), by_name);
+	const char *slash = strrchr(path, '/');
+	struct strbuf sb = STRBUF_INIT;
+	int rc = 0;
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		if (i && !strcmp(shards[i], shards[i - 1]))
+			continue;
+		sb_reset(&sb);
+		if (slash && shards[i][0] != '/')
+			sb_add(&sb, path, (size_t)(slash - path) + 1);
+		sb_addstr(&sb, shards[i]);
+		struct dl_model part = DL_MODEL_INIT;
+		rc = read_file(sb.buf, &part, err, 1);
+		if (rc < 0)
+			dl_err_prefix(err, "%s", path);
+		if (rc == 0) {
+			for (size_t k = 0; k < part.n; k++) {
+				DL_GROW(m->t, m->n + 1, m->alloc);
+				m->t[m->n++] = part.t[k];
+			}
+			m->format = part.format;
+			free(part.t);
+		}
+	}
+	sb_release(&sb);
+	free(shards);
+	if (rc < 0)
+		dl_model_release(m);
+	return rc;
+}
+
+/* 1 = the mapped file is a shard index (read it), 0 = not JSON with a weight_map */
+static int try_index(const char *path, const unsigned char *b, size_t size, struct dl_model *m,
+		     struct dl_err *err, int *rc)
+{
+	size_t i = 0;
+	while (i < size && (b[i] == ' ' || b[i] == '\n' || b[i] == '\t' || b[i] == '\r'))
+		i++;
+	if (i >= size || b[i] != '{' || size > (64u << 20))
+		return 0;
+	json_t *root = json_loadb((const char *)b, size, 0, NULL);
+	json_t *wm = json_object_get(root, "weight_map");
+	if (!json_is_object(wm)) {
+		json_decref(root);
+		return 0;
+	}
+	*rc = read_sharded(path, wm, m, err);
+	json_decref(root);
+	return 1;
+}
+
 int dl_model_read(const char *path, struct dl_model *m, struct dl_err *err)
+{
+	return read_file(path, m, err, 0);
+}
+
+static int read_file(const char *path, struct dl_model *m, struct dl_err *err, int shard)
 {
 	m->t = NULL;
 	m->n = m->alloc = 0;
@@ -399,7 +484,12 @@ int dl_model_read(const char *path, struct dl_model *m, struct dl_err *err)
 	if (map == MAP_FAILED)
 		return dl_err_set(err, DL_EXIT_DATA, "%s: cannot map: %s", path, strerror(errno));
 	madvise(map, size, MADV_RANDOM);
-	int rc = dl_model_parse(path, map, size, DL_MODEL_AUTO, m, err);
+	int rc;
+	if (!shard && try_index(path, map, size, m, err, &rc)) {
+		munmap(map, size);
+		return rc;
+	}
+	rc = dl_model_parse(path, map, size, DL_MODEL_AUTO, m, err);
 	munmap(map, size);
 	return rc;
 }

@@ -80,12 +80,13 @@ struct dl_model {
 const char *dl_model_format_name(enum dl_model_format f);
 const char *dl_tensor_role_name(enum dl_tensor_role r);
 
-/* Read the model file at path (a regular file); on failure *m holds nothing. */
-int dl_model_read(const char *path, struct dl_model *m, struct dl_err *err);
 /*
- * Parse a model held in memory; name is used in messages and dir (may be
- * NULL) is where external files would be. fmt DL_MODEL_AUTO detects.
+ * Read the model file at path (a regular file); on failure *m holds nothing.
+ * A sharded checkpoint's index JSON ({"weight_map": ...}) reads its shards,
+ * found beside it, as one model.
  */
+int dl_model_read(const char *path, struct dl_model *m, struct dl_err *err);
+/* Parse a model held in memory; name is used in messages; fmt DL_MODEL_AUTO detects. */
 int dl_model_parse(const char *name, const unsigned char *buf, size_t len, enum dl_model_format fmt,
 		   struct dl_model *m, struct dl_err *err);
 void dl_model_release(struct dl_model *m);

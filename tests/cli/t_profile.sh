@@ -6,7 +6,8 @@
 P=$TESTDATA/profile
 GOOD="bigendian_v2.npy checkpoint.pt keras.h5 keras3.keras latest.h5 proto4.pt q4_v2.gguf
 renamed_root.pt scalar.npy tied.pt tiny.gguf tiny.index tiny.npy tiny.npz tiny.onnx tiny.pt
-tiny.safetensors tiny_legacy.pt tiny_z.npz userblock.h5 zip64.npz zip64.pt"
+tiny.safetensors tiny_legacy.pt tiny_z.npz userblock.h5 zip64.npz zip64.pt
+sharded/model.safetensors.index.json"
 export P GOOD
 
 # one row per file, every format; the golden was checked by hand against the
@@ -18,6 +19,9 @@ run profile_all_tensors 0 'cd "$P" && "$DLSCHED" profile --all-tensors -f json t
 # the same weights in every container give the same figures
 run profile_same 0 'cd "$P" && "$DLSCHED" profile tiny.pt tiny_legacy.pt renamed_root.pt zip64.pt proto4.pt checkpoint.pt'
 expect profile_same_rows '[ "$(cut -d, -f4- out | sort -u | wc -l)" -eq 2 ]'
+
+# a sharded checkpoint's index is one model: its shards' tensors in shard order
+run profile_sharded 0 'cd "$P" && "$DLSCHED" profile --tensors sharded/model.safetensors.index.json'
 
 # format by content, not by name
 cp "$P/tiny.safetensors" weights.bin
@@ -40,9 +44,9 @@ run profile_bad_threshold 2 '"$DLSCHED" profile --threshold x "$P/tiny.pt"'
 
 # bad input: one line per bad file naming file and offset or entry, the good
 # files still profiled, exit 1 at the end
-run profile_bad_inputs 1 'cd "$P" && "$DLSCHED" profile bad_count.gguf bad_header.safetensors bad_offsets.safetensors bad_opcode.pt tiny.pt bad_size.npy bad_truncated.onnx bad_truncated.pt bad_unknown.bin bad_wiretype.onnx bad_zipdir.pt bad_dense.h5 bad_deflated.keras bad_truncated.h5 tiny.npy'
+run profile_bad_inputs 1 'cd "$P" && "$DLSCHED" profile bad_count.gguf bad_header.safetensors bad_offsets.safetensors bad_opcode.pt tiny.pt bad_size.npy bad_truncated.onnx bad_truncated.pt bad_unknown.bin bad_wiretype.onnx bad_zipdir.pt bad_dense.h5 bad_deflated.keras bad_truncated.h5 bad_index.json tiny.npy'
 expect profile_bad_inputs_rows '[ "$(wc -l < out)" -eq 3 ]'
-expect profile_bad_inputs_lines '[ "$(wc -l < err)" -eq 13 ]'
+expect profile_bad_inputs_lines '[ "$(wc -l < err)" -eq 14 ]'
 run profile_missing 1 '"$DLSCHED" profile nosuchfile "$P/tiny.pt"'
 expect profile_missing_msg 'grep -q "nosuchfile: cannot open" err'
 run profile_empty 1 ': > empty.pt; "$DLSCHED" profile empty.pt'
