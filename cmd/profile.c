@@ -32,9 +32,10 @@ static const struct dl_cmd_spec profile_spec = {
 	.usage = "dlsched profile [options] FILE...",
 	.description =
 		"Read model files (safetensors, PyTorch .pt/.pth/.bin, ONNX, .npy, .npz, GGUF,\n"
-		"TensorFlow .index, HDF5/Keras), from their metadata only, and write one `profiles` row per\n"
-		"file: tensor count, parameters, bytes, largest tensor share, round-robin and\n"
-		"greedy parameter-server skew, network sensitivity and whether to consolidate.\n"
+		"TensorFlow .index, HDF5/Keras, sharded-checkpoint index JSON) from their\n"
+		"metadata only, and write one `profiles` row per file: tensor count, parameters,\n"
+		"bytes, largest tensor share, round-robin and greedy parameter-server skew,\n"
+		"network sensitivity and whether to consolidate.\n"
 		"The format is detected from the content. A bad file is reported (file and byte\n"
 		"offset) and skipped; the exit status is then 1.",
 	.opts = profile_opts,
