@@ -337,7 +337,7 @@ def main():
         add(name + ".gguf", stats([(k, v.numel()) for k, v in sd.items()]))
         save_tf_index(sd, base + ".index")
         add(name + ".index", stats([(k, v.numel()) for k, v in sd.items()]))
-        if h5py and not bench:
+        if h5py:
             # one dataset per tensor, as Keras lays weights out; h5py reports the shapes
             with h5py.File(base + ".h5", "w") as f:
                 for k, v in sd.items():

@@ -22,12 +22,16 @@ best3() { # FILE: sets BEST to the best of 3 wall times of dlsched profile FILE
 	done
 }
 
-for f in vgg16.pt vgg16_legacy.pt vgg16.safetensors vgg16.npz vgg16.gguf vgg16.index vgg16.onnx; do
+for f in vgg16.pt vgg16_legacy.pt vgg16.safetensors vgg16.npz vgg16.gguf vgg16.index vgg16.onnx \
+	vgg16.h5; do
+	[ -f "$M/$f" ] || continue
 	size=$(wc -c < "$M/$f")
 	best3 "$M/$f" || continue
 	figure "profile $f ($((size / 1000000)) MB)" "$BEST" "$tl" "torch.load vgg16.pt" \
 		"< 0.020 s, ratio < 0.1"
 done
+measure "$DLSCHED" --version
+note "process start alone (dlsched --version): $SECS s"
 cat "$M"/vgg16*.onnx > /dev/null
 measure cat "$M/vgg16.onnx"
 figure "cat vgg16.onnx > /dev/null (cached)" "$SECS" "$tl" "torch.load vgg16.pt" "(reference)"
