@@ -36,6 +36,30 @@ static int pb_fail(struct mctx *c, const struct pb *b, const char *why)
 	return merr(c, NULL, (uint64_t)(b->p - b->base), "%s", why);
 }
 
+/* a repeated int64 field of dimensions, packed (wire type 2) or not (0) */
+static int repeated_dims(struct mctx *c, const struct pb_field *f, int64_t *dims, int *nd,
+			 const char *what)
+{
+	if (f->wt == 0) {
+		if (*nd >= DL_MODEL_MAX_DIMS)
+			return merr(c, NULL, f->off, "tensor has too many dimensions");
+		dims[(*nd)++] = (int64_t)f->v;
+		return 0;
+	}
+	if (f->wt != 2)
+		return wrong_type(c, f, what, 0);
+	const unsigned char *p = f->data, *e = f->data + f->len;
+	while (p < e) {
+		uint64_t v;
+		if (pb_varint(&p, e, &v) < 0)
+			return merr(c, NULL, f->off, "bad packed %s", what);
+		if (*nd >= DL_MODEL_MAX_DIMS)
+			return merr(c, NULL, f->off, "tensor has too many dimensions");
+		dims[(*nd)++] = (int64_t)v;
+	}
+	return 0;
+}
+
 /* A TensorProto; name_hint names it when it has no name of its own. */
 static int onnx_tensor(struct mctx *c, const unsigned char *d, size_t len, enum dl_tensor_role role,
 		       const char *hint, size_t hintlen, const int64_t *force_dims, int force_nd)
@@ -51,26 +75,9 @@ static int onnx_tensor(struct mctx *c, const unsigned char *d, size_t len, enum 
 	size_t namelen = 0;
 	while ((r = pb_next(&b, &f, &why)) > 0) {
 		switch (f.num) {
-		case 1: /* dims: packed or not */
-			if (f.wt == 0) {
-				if (nd >= DL_MODEL_MAX_DIMS)
-					return merr(c, NULL, f.off,
-						    "tensor has too many dimensions");
-				dims[nd++] = (int64_t)f.v;
-			} else if (f.wt == 2) {
-				const unsigned char *p = f.data, *e = f.data + f.len;
-				while (p < e) {
-					uint64_t v;
-					if (pb_varint(&p, e, &v) < 0)
-						return merr(c, NULL, f.off, "bad packed dims");
-					if (nd >= DL_MODEL_MAX_DIMS)
-						return merr(c, NULL, f.off,
-							    "tensor has too many dimensions");
-					dims[nd++] = (int64_t)v;
-				}
-			} else {
-				return wrong_type(c, &f, "TensorProto.dims", 0);
-			}
+		case 1:
+			if (repeated_dims(c, &f, dims, &nd, "TensorProto.dims") < 0)
+				return -1;
 			break;
 		case 2:
 			if (f.wt != 0)
@@ -141,22 +148,8 @@ static int onnx_sparse(struct mctx *c, const unsigned char *d, size_t len)
 				return wrong_type(c, &f, "SparseTensorProto.values", 2);
 			values = f;
 		} else if (f.num == 3) {
-			if (f.wt == 0) {
-				if (nd >= DL_MODEL_MAX_DIMS)
-					return merr(c, NULL, f.off,
-						    "tensor has too many dimensions");
-				dims[nd++] = (int64_t)f.v;
-			} else if (f.wt == 2) {
-				const unsigned char *p = f.data, *e = f.data + f.len;
-				while (p < e) {
-					uint64_t v;
-					if (pb_varint(&p, e, &v) < 0 || nd >= DL_MODEL_MAX_DIMS)
-						return merr(c, NULL, f.off, "bad sparse dims");
-					dims[nd++] = (int64_t)v;
-				}
-			} else {
-				return wrong_type(c, &f, "SparseTensorProto.dims", 0);
-			}
+			if (repeated_dims(c, &f, dims, &nd, "SparseTensorProto.dims") < 0)
+				return -1;
 		}
 	}
 	if (r < 0)
