@@ -11,6 +11,7 @@ enum {
 	OPT_THRESHOLD,
 	OPT_TENSORS,
 	OPT_ALL_TENSORS,
+	OPT_KEY,
 };
 
 #define DEFAULT_PS	  4
@@ -23,6 +24,8 @@ static const struct dl_opt profile_opts[] = {
 	{OPT_THRESHOLD, "threshold", "X", "consolidate when skew_rr is above X (default 2.5)"},
 	{OPT_TENSORS, "tensors", NULL,
 	 "one row per tensor (name, dtype, shape, numel, bytes, role, server)"},
+	{OPT_KEY, "key", "PATH",
+	 "only the tensors under this key path of a checkpoint (e.g. state_dict, model.ema)"},
 	{OPT_ALL_TENSORS, "all-tensors", NULL,
 	 "count every tensor, not only weights (BatchNorm statistics, optimizer state, constants)"},
 	{0, NULL, NULL, NULL},
@@ -122,7 +125,7 @@ static void write_tensors(struct dl_writer *w, const char *name, const struct dl
 DL_COMMAND(profile, "tensor-size skew of model files (Tiresias consolidation profile)")
 {
 	struct dl_optstate st;
-	const char *arg, *name = NULL;
+	const char *arg, *name = NULL, *key = NULL;
 	long long ps = DEFAULT_PS;
 	double threshold = DEFAULT_THRESHOLD;
 	int tensors = 0, all = 0, c, bad = 0;
@@ -143,6 +146,9 @@ DL_COMMAND(profile, "tensor-size skew of model files (Tiresias consolidation pro
 			break;
 		case OPT_ALL_TENSORS:
 			all = 1;
+			break;
+		case OPT_KEY:
+			key = arg;
 			break;
 		}
 	}
@@ -174,6 +180,11 @@ DL_COMMAND(profile, "tensor-size skew of model files (Tiresias consolidation pro
 		}
 		if (dl_model_read(argv[i], &m, &err) < 0) {
 			rc = dl_fail(ctx, &err);
+			continue;
+		}
+		if (key && !dl_model_select(&m, key)) {
+			rc = dl_error(ctx, "%s: no tensor under the key '%s'", argv[i], key);
+			dl_model_release(&m);
 			continue;
 		}
 		char *mname = name ? xstrdup(name) : model_name(argv[i]);

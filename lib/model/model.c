@@ -149,6 +149,26 @@ enum dl_tensor_role role_from_name(const char *name)
 	return DL_ROLE_WEIGHT;
 }
 
+size_t dl_model_select(struct dl_model *m, const char *prefix)
+{
+	size_t k = strlen(prefix), kept = 0;
+	for (size_t i = 0; i < m->n; i++) {
+		struct dl_tensor *t = &m->t[i];
+		const char *nm = t->name;
+		if (strncmp(nm, prefix, k) || (nm[k] && nm[k] != '.' && nm[k] != '/')) {
+			free(t->name);
+			continue;
+		}
+		if (nm[k]) { /* drop "prefix." but keep a tensor named exactly prefix */
+			memmove(t->name, nm + k + 1, strlen(nm + k + 1) + 1);
+			t->role = role_from_name(t->name);
+		}
+		m->t[kept++] = *t;
+	}
+	m->n = kept;
+	return kept;
+}
+
 int dl_tensor_counted(const struct dl_tensor *t, int all)
 {
 	return all || t->role == DL_ROLE_WEIGHT;

@@ -91,6 +91,13 @@ int dl_model_parse(const char *name, const unsigned char *buf, size_t len, enum 
 		   struct dl_model *m, struct dl_err *err);
 void dl_model_release(struct dl_model *m);
 
+/*
+ * Keep only the tensors under key path prefix ("state_dict", "model/ema"):
+ * named prefix itself or prefix followed by '.' or '/'. The prefix and its
+ * separator are removed from the names. Returns the number kept.
+ */
+size_t dl_model_select(struct dl_model *m, const char *prefix);
+
 /* Is tensor t part of the profile (all: every tensor, not only weights)? */
 int dl_tensor_counted(const struct dl_tensor *t, int all);
 
