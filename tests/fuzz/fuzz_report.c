@@ -15,16 +15,14 @@
 #include <unistd.h>
 
 #include "report/report.h"
+#include "fuzz_util.h"
 
 static struct dl_reader *open_bytes(const uint8_t *data, size_t size, int *fd)
 {
 	char path[64];
-	*fd = memfd_create("fuzz", 0);
+	*fd = to_fd_path(data, size, path);
 	if (*fd < 0)
 		return NULL;
-	if (size && write(*fd, data, size) != (ssize_t)size)
-		return NULL;
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", *fd);
 	struct dl_err err = DL_ERR_INIT;
 	return dl_reader_open(path, DL_IN_AUTO, &err);
 }
