@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "core/strmap.h"
+#include "core/stats.h"
 #include "report/report.h"
 
 struct job {
@@ -346,19 +347,19 @@ static void metrics(struct label *l, enum dl_report_by by, int cls, double capac
 	row->jobs = jobs;
 	row->finished = (int64_t)nj;
 	row->started = (int64_t)nq;
-	dl_report_sort(jct, nj);
-	dl_report_sort(qd, nq);
+	dl_sort_doubles(jct, nj);
+	dl_sort_doubles(qd, nq);
 	row->avg_jct = nj ? sum_jct / (double)nj : NAN;
-	row->median_jct = dl_report_percentile(jct, nj, 50);
-	row->p90_jct = dl_report_percentile(jct, nj, 90);
-	row->p95_jct = dl_report_percentile(jct, nj, 95);
-	row->p99_jct = dl_report_percentile(jct, nj, 99);
+	row->median_jct = dl_percentile_nearest(jct, nj, 50);
+	row->p90_jct = dl_percentile_nearest(jct, nj, 90);
+	row->p95_jct = dl_percentile_nearest(jct, nj, 95);
+	row->p99_jct = dl_percentile_nearest(jct, nj, 99);
 	row->makespan = nj ? max_end - min_submit : NAN;
 	row->avg_queue_delay = nq ? sum_qd / (double)nq : NAN;
-	row->p95_queue_delay = dl_report_percentile(qd, nq, 95);
+	row->p95_queue_delay = dl_percentile_nearest(qd, nq, 95);
 	row->preemptions_per_job = jobs ? pre / (double)jobs : NAN;
 	row->migrations_per_job = jobs ? mig / (double)jobs : NAN;
-	row->jain_slowdown = dl_report_jain(slow, ns);
+	row->jain_slowdown = dl_jain_index(slow, ns);
 	row->utilization = NAN;
 	if (cls < 0) {
 		/* utilisation is a property of the whole run, not of a class */

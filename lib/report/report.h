@@ -108,14 +108,7 @@ void dl_report_write_table(const struct dl_report *rep, FILE *fp, enum dl_report
 /* Write one self-contained HTML page (well-formed XML) with inline SVG charts. */
 void dl_report_write_html(const struct dl_report *rep, FILE *fp, const struct dl_report_page *page);
 
-/* ---- statistics (stats.c), exported for tests and other commands ---- */
-
-/* nearest-rank percentile of n ascending values, 0 < p <= 100; NaN when n == 0 */
-double dl_report_percentile(const double *v, size_t n, double p);
-/* Jain's fairness index of n values; NaN when n == 0 or all are 0 */
-double dl_report_jain(const double *v, size_t n);
-/* sort ascending (no NaN allowed) */
-void dl_report_sort(double *v, size_t n);
+/* statistics: core/stats.h (dl_percentile_nearest, dl_jain_index, dl_sort_doubles) */
 
 /* ---- internals shared by the renderers (report.c) ---- */
 

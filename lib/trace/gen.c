@@ -1,4 +1,5 @@
 /* gen.c: synthetic workloads, filters and statistics (see gen.h) */
+#include "core/stats.h"
 #include "trace/gen.h"
 
 #include <math.h>
@@ -311,17 +312,6 @@ void dl_jobset_shift(struct dl_jobset *js, double delta)
 
 /* ---- statistics ---- */
 
-double dl_percentile_sorted(const double *v, size_t n, double p)
-{
-	if (!n)
-		return 0;
-	double h = (double)(n - 1) * p;
-	size_t i = (size_t)h;
-	if (i + 1 >= n)
-		return v[n - 1];
-	return v[i] + (h - (double)i) * (v[i + 1] - v[i]);
-}
-
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -334,41 +324,6 @@ static int cmp_i64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/*
- * Sort non-negative doubles (durations, GPU times) ascending: for values >= 0 the
- * IEEE bit patterns order like the numbers, so an LSD radix sort on the bits
- * (four 16-bit passes) replaces qsort, which dominated `trace stats` on 1M jobs.
- */
-static void sort_nonneg(double *v, size_t n)
-{
-	if (n < 4096) {
-		qsort(v, n, sizeof(*v), cmp_double);
-		return;
-	}
-	uint64_t *a = xmalloc(n * sizeof(*a)), *b = xmalloc(n * sizeof(*b));
-	size_t *count = xmalloc(65536 * sizeof(*count));
-	memcpy(a, v, n * sizeof(*a));
-	for (int shift = 0; shift < 64; shift += 16) {
-		memset(count, 0, 65536 * sizeof(*count));
-		for (size_t i = 0; i < n; i++)
-			count[(a[i] >> shift) & 0xffff]++;
-		size_t sum = 0;
-		for (size_t k = 0; k < 65536; k++) {
-			size_t c = count[k];
-			count[k] = sum;
-			sum += c;
-		}
-		for (size_t i = 0; i < n; i++)
-			b[count[(a[i] >> shift) & 0xffff]++] = a[i];
-		uint64_t *t = a;
-		a = b;
-		b = t;
-	}
-	memcpy(v, a, n * sizeof(*v));
-	free(a);
-	free(b);
-	free(count);
-}
 
 struct vc_idx {
 	const char *vc;
@@ -411,19 +366,19 @@ void dl_trace_stats_compute(const struct dl_jobset *js, struct dl_trace_stats *s
 	st->gpus_mean = gsum / (double)n;
 	st->dur_mean /= (double)n;
 	st->gt_mean = st->gt_total / (double)n;
-	sort_nonneg(dur, n);
-	sort_nonneg(gt, n);
+	dl_sort_doubles(dur, n);
+	dl_sort_doubles(gt, n);
 	qsort(g, n, sizeof(*g), cmp_i64);
 	st->dur_min = dur[0];
 	st->dur_max = dur[n - 1];
-	st->dur_p25 = dl_percentile_sorted(dur, n, 0.25);
-	st->dur_p50 = dl_percentile_sorted(dur, n, 0.5);
-	st->dur_p75 = dl_percentile_sorted(dur, n, 0.75);
-	st->dur_p90 = dl_percentile_sorted(dur, n, 0.9);
-	st->dur_p99 = dl_percentile_sorted(dur, n, 0.99);
-	st->gt_p50 = dl_percentile_sorted(gt, n, 0.5);
-	st->gt_p90 = dl_percentile_sorted(gt, n, 0.9);
-	st->gt_p99 = dl_percentile_sorted(gt, n, 0.99);
+	st->dur_p25 = dl_percentile_interp(dur, n, 25);
+	st->dur_p50 = dl_percentile_interp(dur, n, 50);
+	st->dur_p75 = dl_percentile_interp(dur, n, 75);
+	st->dur_p90 = dl_percentile_interp(dur, n, 90);
+	st->dur_p99 = dl_percentile_interp(dur, n, 99);
+	st->gt_p50 = dl_percentile_interp(gt, n, 50);
+	st->gt_p90 = dl_percentile_interp(gt, n, 90);
+	st->gt_p99 = dl_percentile_interp(gt, n, 99);
 	for (size_t i = 0; i < n; i++)
 		if (!i || g[i] != g[i - 1])
 			st->nmix++;
@@ -461,8 +416,8 @@ void dl_trace_stats_compute(const struct dl_jobset *js, struct dl_trace_stats *s
 				s->mean_duration += j->duration;
 			}
 			s->mean_duration /= (double)s->jobs;
-			sort_nonneg(dur, m);
-			s->p50_duration = dl_percentile_sorted(dur, m, 0.5);
+			dl_sort_doubles(dur, m);
+			s->p50_duration = dl_percentile_interp(dur, m, 50);
 			a = b;
 		}
 	}

@@ -107,8 +107,6 @@ struct dl_trace_stats {
 	size_t nvc;
 };
 
-/* numpy's default (linear) percentile of sorted v[0..n), p in [0,1] */
-double dl_percentile_sorted(const double *v, size_t n, double p);
 /* Compute the statistics (arrays owned by st; free with dl_trace_stats_free). */
 void dl_trace_stats_compute(const struct dl_jobset *js, struct dl_trace_stats *st);
 void dl_trace_stats_free(struct dl_trace_stats *st);

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/stats.h"
 #include "report/report.h"
 #include "tap.h"
 
@@ -11,33 +12,33 @@
 static void test_percentiles(void)
 {
 	double a[] = {1, 2, 3, 4};
-	is_double(dl_report_percentile(a, 4, 50), 2, 0, "median of 1..4 is 2 (nearest rank)");
-	is_double(dl_report_percentile(a, 4, 25), 1, 0, "p25 of 1..4");
-	is_double(dl_report_percentile(a, 4, 75), 3, 0, "p75 of 1..4");
-	is_double(dl_report_percentile(a, 4, 76), 4, 0, "p76 of 1..4");
-	is_double(dl_report_percentile(a, 4, 100), 4, 0, "p100 is the maximum");
+	is_double(dl_percentile_nearest(a, 4, 50), 2, 0, "median of 1..4 is 2 (nearest rank)");
+	is_double(dl_percentile_nearest(a, 4, 25), 1, 0, "p25 of 1..4");
+	is_double(dl_percentile_nearest(a, 4, 75), 3, 0, "p75 of 1..4");
+	is_double(dl_percentile_nearest(a, 4, 76), 4, 0, "p76 of 1..4");
+	is_double(dl_percentile_nearest(a, 4, 100), 4, 0, "p100 is the maximum");
 	double b[100];
 	for (int i = 0; i < 100; i++)
 		b[i] = i + 1;
-	is_double(dl_report_percentile(b, 10, 90), 9, 0, "p90 of 1..10 is 9");
-	is_double(dl_report_percentile(b, 10, 95), 10, 0, "p95 of 1..10 is 10");
-	is_double(dl_report_percentile(b, 20, 95), 19, 0, "p95 of 1..20 is 19 (exact rank)");
-	is_double(dl_report_percentile(b, 100, 99), 99, 0, "p99 of 1..100 is 99");
-	is_double(dl_report_percentile(b, 1, 1), 1, 0, "any percentile of one value");
-	ok(isnan(dl_report_percentile(b, 0, 50)), "no values: NaN");
+	is_double(dl_percentile_nearest(b, 10, 90), 9, 0, "p90 of 1..10 is 9");
+	is_double(dl_percentile_nearest(b, 10, 95), 10, 0, "p95 of 1..10 is 10");
+	is_double(dl_percentile_nearest(b, 20, 95), 19, 0, "p95 of 1..20 is 19 (exact rank)");
+	is_double(dl_percentile_nearest(b, 100, 99), 99, 0, "p99 of 1..100 is 99");
+	is_double(dl_percentile_nearest(b, 1, 1), 1, 0, "any percentile of one value");
+	ok(isnan(dl_percentile_nearest(b, 0, 50)), "no values: NaN");
 	double c[] = {7};
-	is_double(dl_report_percentile(c, 1, 99), 7, 0, "p99 of one value");
+	is_double(dl_percentile_nearest(c, 1, 99), 7, 0, "p99 of one value");
 }
 
 static void test_jain(void)
 {
 	double eq[] = {3, 3, 3};
-	is_double(dl_report_jain(eq, 3), 1, 1e-15, "Jain of equal values is 1");
+	is_double(dl_jain_index(eq, 3), 1, 1e-15, "Jain of equal values is 1");
 	double one[] = {1, 0, 0, 0};
-	is_double(dl_report_jain(one, 4), 0.25, 1e-15, "Jain of one non-zero of 4 is 1/4");
+	is_double(dl_jain_index(one, 4), 0.25, 1e-15, "Jain of one non-zero of 4 is 1/4");
 	double two[] = {1, 3};
-	is_double(dl_report_jain(two, 2), 16.0 / 20.0, 1e-15, "Jain of 1,3 is 16/20");
-	ok(isnan(dl_report_jain(two, 0)), "Jain of nothing is NaN");
+	is_double(dl_jain_index(two, 2), 16.0 / 20.0, 1e-15, "Jain of 1,3 is 16/20");
+	ok(isnan(dl_jain_index(two, 0)), "Jain of nothing is NaN");
 }
 
 static int cmpd(const void *a, const void *b)
@@ -56,7 +57,7 @@ static void test_sort(void)
 		double v = (double)(s >> 11) / 9007199254740992.0;
 		a[i] = b[i] = (i % 7 == 0) ? -v * 1e6 : (i % 5 == 0 ? floor(v * 10) : v * 1e4);
 	}
-	dl_report_sort(a, n);
+	dl_sort_doubles(a, n);
 	qsort(b, n, sizeof(*b), cmpd);
 	ok(!memcmp(a, b, n * sizeof(*a)), "radix sort agrees with qsort on 50000 values");
 	free(a);

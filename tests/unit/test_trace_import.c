@@ -7,6 +7,7 @@
 
 #include "core/num.h"
 #include "core/rng.h"
+#include "core/stats.h"
 #include "tap.h"
 #include "trace/gen.h"
 #include "trace/import.h"
@@ -174,8 +175,8 @@ static void test_filter_stats(void)
 	ok(st.nvc == 3 && !strcmp(st.vc[0].vc, "a") && st.vc[0].jobs == 3, "stats: vc a has 3");
 	dl_trace_stats_free(&st);
 	double v[] = {1, 2, 3, 4};
-	is_double(dl_percentile_sorted(v, 4, 0.5), 2.5, 1e-12, "percentile interpolates");
-	is_double(dl_percentile_sorted(v, 4, 1), 4, 0, "percentile 1 = max");
+	is_double(dl_percentile_interp(v, 4, 50), 2.5, 1e-12, "percentile interpolates");
+	is_double(dl_percentile_interp(v, 4, 100), 4, 0, "percentile 1 = max");
 
 	struct dl_trace_filter f = DL_TRACE_FILTER_INIT;
 	f.vcs = "A,c";

@@ -1,11 +1,13 @@
-/* stats.c: percentiles, Jain's index and a fast sort of doubles for report */
+/* stats.c: order statistics shared by trace stats and report (see stats.h) */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/report.h"
+#include "core/stats.h"
+#include "core/xalloc.h"
 
-double dl_report_percentile(const double *v, size_t n, double p)
+double dl_percentile_nearest(const double *v, size_t n, double p)
 {
 	if (!n || !(p > 0) || p > 100)
 		return NAN;
@@ -21,7 +23,7 @@ double dl_report_percentile(const double *v, size_t n, double p)
 	return v[rank - 1];
 }
 
-double dl_report_jain(const double *v, size_t n)
+double dl_jain_index(const double *v, size_t n)
 {
 	if (!n)
 		return NAN;
@@ -59,11 +61,11 @@ static double undkey(uint64_t k)
 
 /*
  * LSD radix sort, 16 bits per pass: a million JCTs sort in a few
- * milliseconds, where qsort's comparator calls dominate the whole report.
+ * milliseconds, where qsort's comparator calls dominated report and trace stats.
  * Passes whose digit is the same for every key are skipped (common: the
  * sign and exponent bits of similar values).
  */
-void dl_report_sort(double *v, size_t n)
+void dl_sort_doubles(double *v, size_t n)
 {
 	if (n < 2048) {
 		qsort(v, n, sizeof(*v), cmp_double);
@@ -97,4 +99,15 @@ void dl_report_sort(double *v, size_t n)
 	free(a);
 	free(b);
 	free(count);
+}
+
+double dl_percentile_interp(const double *v, size_t n, double p)
+{
+	if (!n)
+		return 0;
+	double h = (double)(n - 1) * (p / 100.0);
+	size_t i = (size_t)h;
+	if (i + 1 >= n)
+		return v[n - 1];
+	return v[i] + (h - (double)i) * (v[i + 1] - v[i]);
 }
