@@ -90,7 +90,7 @@ $(O)/tests/unit/%: tests/unit/%.c tests/unit/tap.h $(O)/libdlsched.a
 
 $(O)/tests/fuzz/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(O)/libdlsched.a
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(CFLAGS) $(DL_CFLAGS) $(SAN_LDFLAGS) -o $@ $< tests/fuzz/replay.c $(O)/libdlsched.a $(LIBS)
+	$(Q)$(CC) $(CFLAGS) $(DL_CFLAGS) $(SAN_LDFLAGS) -Itests/fuzz -o $@ $< tests/fuzz/replay.c $(O)/libdlsched.a $(LIBS)
 
 FUZZ_SRCS := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_REPLAYS := $(FUZZ_SRCS:tests/fuzz/fuzz_%.c=$(O)/tests/fuzz/replay_%)
@@ -144,7 +144,7 @@ deps:
 fuzz-build:
 	$(Q)$(MAKE) --no-print-directory O=build/fuzz CC=clang CFLAGS="-O1 -g -fsanitize=fuzzer-no-link" SANITIZE=1 build/fuzz/libdlsched.a
 	$(Q)for f in $(FUZZ_SRCS); do n=$$(basename $$f .c); \
-		clang -O1 -g -fsanitize=fuzzer,address,undefined -std=c11 -D_GNU_SOURCE -Ilib \
+		clang -O1 -g -fsanitize=fuzzer,address,undefined -std=c11 -D_GNU_SOURCE -Ilib -Itests/fuzz \
 			-o build/fuzz/$$n $$f build/fuzz/libdlsched.a $(LIBS) || exit 1; done
 
 FUZZ_TIME ?= 30

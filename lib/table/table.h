@@ -96,6 +96,11 @@ void dl_writer_int(struct dl_writer *w, size_t col, int64_t v);
 void dl_writer_double(struct dl_writer *w, size_t col, double v);
 /* rounded to `digits` significant digits */
 void dl_writer_double_prec(struct dl_writer *w, size_t col, double v, int digits);
+/*
+ * a time or duration in seconds, rounded to the microsecond: sums and
+ * differences of decimal times (3305.8019999999997) print as written (3305.802)
+ */
+void dl_writer_seconds(struct dl_writer *w, size_t col, double v);
 void dl_writer_bool(struct dl_writer *w, size_t col, int v);
 void dl_writer_null(struct dl_writer *w, size_t col);
 /* write the row (fields not set are empty/null) and clear it */

@@ -155,6 +155,13 @@ void dl_writer_double_prec(struct dl_writer *w, size_t col, double v, int digits
 	set(w, col, buf, (size_t)n, F_NUM);
 }
 
+void dl_writer_seconds(struct dl_writer *w, size_t col, double v)
+{
+	if (isfinite(v) && fabs(v) < 1e15)
+		v = round(v * 1e6) / 1e6;
+	dl_writer_double(w, col, v);
+}
+
 void dl_writer_bool(struct dl_writer *w, size_t col, int v)
 {
 	set(w, col, v ? "true" : "false", v ? 4 : 5, F_BOOL);

@@ -16,6 +16,7 @@
 
 #include "cluster/cluster.h"
 #include "policy/place.h"
+#include "fuzz_util.h"
 
 static void check(const struct dl_cluster *c)
 {
@@ -72,15 +73,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		free(spec);
 		return 0;
 	}
-	int fd = memfd_create("fuzz", 0);
+	char path[64];
+	int fd = to_fd_path(data, size, path);
 	if (fd < 0)
 		return 0;
-	if (size && write(fd, data, size) != (ssize_t)size) {
-		close(fd);
-		return 0;
-	}
-	char path[64];
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 	if (dl_cluster_load(path, &c, &err) == 0) {
 		check(c);
 		dl_cluster_free(c);

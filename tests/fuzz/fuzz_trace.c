@@ -20,19 +20,8 @@
 #include <unistd.h>
 
 #include "trace/import.h"
+#include "fuzz_util.h"
 
-static int to_fd_path(const uint8_t *data, size_t size, char path[64])
-{
-	int fd = memfd_create("fuzz", 0);
-	if (fd < 0)
-		return -1;
-	if (size && write(fd, data, size) != (ssize_t)size) {
-		close(fd);
-		return -1;
-	}
-	snprintf(path, 64, "/proc/self/fd/%d", fd);
-	return fd;
-}
 
 static void check_jobs(const struct dl_jobset *js)
 {

@@ -182,6 +182,21 @@ static void test_writer(void)
 	       "{\"s\":\" edge\",\"n\":\"\",\"d\":\"\",\"x\":\"\"}\n",
 	       "JSON escapes, NaN as null, bad UTF-8 as U+FFFD");
 	free(json);
+	{
+		char *b2 = NULL;
+		size_t l2 = 0;
+		FILE *f2 = open_memstream(&b2, &l2);
+		struct dl_writer *w2 = dl_writer_new(f2, DL_OUT_CSV);
+		dl_writer_add_column(w2, "t");
+		dl_writer_add_column(w2, "u");
+		dl_writer_seconds(w2, 0, 1991.802 + 1313.9999999999998);
+		dl_writer_seconds(w2, 1, 1e-7);
+		dl_writer_end_row(w2);
+		dl_writer_free(w2);
+		fclose(f2);
+		is_str(b2, "t,u\n3305.802,0\n", "seconds are rounded to the microsecond");
+		free(b2);
+	}
 	ok(dl_is_json_number("-1.5e+3") && !dl_is_json_number("01") && !dl_is_json_number("1.") &&
 		   !dl_is_json_number("") && !dl_is_json_number("+1"),
 	   "JSON number literal detection");

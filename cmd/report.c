@@ -1,0 +1,264 @@
+/* report.c: summary metrics of results streams, side by side, as tables or an HTML page */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd.h"
+#include "cluster/cluster.h"
+#include "core/num.h"
+#include "report/report.h"
+
+enum {
+	OPT_BY = DL_OPT_FIRST_FREE,
+	OPT_GPUS,
+	OPT_TITLE,
+	OPT_DATE,
+	OPT_CLUSTER,
+};
+
+static const struct dl_opt report_opts[] = {
+	{'f', "format", "FMT",
+	 "text, csv, json, markdown or html (default: text on a terminal, else csv)"},
+	{'o', "output", "PATH", "write to PATH atomically (its suffix can set the format)"},
+	{DL_OPT_INPUT_FORMAT, "input-format", "FMT", "input format: auto (default), csv or json"},
+	{'b', "baseline", "LABEL", "speedups of average JCT and makespan against LABEL"},
+	{'l', "label", "NAME", "label of the inputs in order (repeatable)"},
+	{'t', "timeline", "FILE", "timeline of the input in the same position (repeatable)"},
+	{OPT_GPUS, "gpus", "N", "GPUs in the cluster, for utilisation"},
+	{OPT_CLUSTER, "cluster", "SPEC", "the cluster, for utilisation (as in dlsched simulate)"},
+	{OPT_BY, "by", "CLASS", "also rows per class: gpus (1, 2-4, 5-8, >8) or duration"},
+	{OPT_TITLE, "title", "TEXT", "title of the HTML page"},
+	{OPT_DATE, "date", "TEXT", "date line of the HTML page (e.g. the night it covers)"},
+	{0, NULL, NULL, NULL},
+};
+
+static const struct dl_cmd_spec report_spec = {
+	.usage = "dlsched report [options] [RESULTS...]",
+	.description =
+		"Summarise results streams (from dlsched simulate; '-' or nothing is standard\n"
+		"input) with one row per label: jobs, finished, average, median, p90, p95, p99 JCT,\n"
+		"makespan, average and p95 queueing delay, GPU utilisation, preemptions and\n"
+		"migrations per job, Jain's index of slowdowns and speedups against --baseline.\n"
+		"Percentiles are nearest-rank. Times are in seconds.",
+	.opts = report_opts,
+	.flags = DL_SPEC_NO_IO,
+};
+
+static int parse_format(const char *s, enum dl_report_format *f)
+{
+	static const struct {
+		const char *name;
+		enum dl_report_format f;
+	} names[] = {
+		{"text", DL_REPORT_TEXT},	  {"csv", DL_REPORT_CSV},
+		{"json", DL_REPORT_JSON},	  {"jsonl", DL_REPORT_JSON},
+		{"markdown", DL_REPORT_MARKDOWN}, {"md", DL_REPORT_MARKDOWN},
+		{"html", DL_REPORT_HTML},
+	};
+	for (size_t i = 0; i < DL_ARRAY_SIZE(names); i++)
+		if (!strcmp(s, names[i].name)) {
+			*f = names[i].f;
+			return 0;
+		}
+	return -1;
+}
+
+/* the format an output path's suffix asks for, or -1 */
+static int format_of_path(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	const char *dot = strrchr(base ? base : path, '.');
+	enum dl_report_format f;
+	if (!dot)
+		return -1;
+	if (!strcmp(dot, ".htm"))
+		return DL_REPORT_HTML;
+	if (!strcmp(dot, ".txt"))
+		return DL_REPORT_TEXT;
+	return parse_format(dot + 1, &f) ? -1 : (int)f;
+}
+
+/* "runs/fifo.csv.gz" -> "fifo" (the label of a file without a policy column) */
+static char *label_of_path(const char *path)
+{
+	if (!strcmp(path, "-"))
+		return xstrdup("stdin");
+	const char *b = strrchr(path, '/');
+	b = b ? b + 1 : path;
+	char *s = xstrdup(b);
+	size_t n = strlen(s);
+	if (n > 3 && !strcmp(s + n - 3, ".gz"))
+		s[n -= 3] = 0;
+	char *dot = strrchr(s, '.');
+	if (dot && dot != s)
+		*dot = 0;
+	return s;
+}
+
+static int cluster_gpus(const char *spec, double *gpus, struct dl_err *err)
+{
+	struct dl_cluster *cl = NULL;
+	if (dl_cluster_load(spec, &cl, err))
+		return -1;
+	*gpus = cl->total_gpus;
+	dl_cluster_free(cl);
+	return 0;
+}
+
+DL_COMMAND(report, "summarise results: JCT percentiles, makespan, utilisation, HTML charts")
+{
+	struct dl_optstate st;
+	const char *arg;
+	int c;
+	int rc = 0;
+	enum dl_report_format fmt = DL_REPORT_CSV;
+	int fmt_set = 0;
+	const char *output = NULL;
+	struct dl_report_opts ro = {0};
+	struct dl_report_page page = {0};
+	const char *cluster = NULL;
+	const char **labels = xcalloc((size_t)argc + 1, sizeof(*labels));
+	const char **timelines = xcalloc((size_t)argc + 1, sizeof(*timelines));
+	size_t nlabels = 0, ntimelines = 0;
+	dl_opt_begin(&st, ctx, argc, argv, &report_spec);
+	while ((c = dl_opt_next(&st, &arg)) > 0 && !rc) {
+		switch (c) {
+		case 'f':
+			if (parse_format(arg, &fmt))
+				rc = dl_usage_error(ctx,
+						    "bad --format value '%s' (expected text, csv, "
+						    "json, markdown or html)",
+						    arg);
+			fmt_set = 1;
+			break;
+		case 'o':
+			if (!*arg)
+				rc = dl_usage_error(ctx, "empty --output path");
+			output = arg;
+			break;
+		case 'b':
+			ro.baseline = arg;
+			break;
+		case 'l':
+			labels[nlabels++] = arg;
+			break;
+		case 't':
+			timelines[ntimelines++] = arg;
+			break;
+		case OPT_GPUS: {
+			long long n;
+			if (dl_opt_int(ctx, "gpus", arg, 1, 100000000, &n))
+				rc = DL_EXIT_USAGE;
+			ro.capacity = (double)n;
+			break;
+		}
+		case OPT_CLUSTER:
+			cluster = arg;
+			break;
+		case OPT_BY:
+			if (!strcmp(arg, "gpus"))
+				ro.by = DL_REPORT_BY_GPUS;
+			else if (!strcmp(arg, "duration"))
+				ro.by = DL_REPORT_BY_DURATION;
+			else
+				rc = dl_usage_error(
+					ctx, "bad --by value '%s' (expected gpus or duration)",
+					arg);
+			break;
+		case OPT_TITLE:
+			page.title = arg;
+			break;
+		case OPT_DATE:
+			page.date = arg;
+			break;
+		}
+	}
+	dl_opt_end(&st);
+	if (c == DL_OPT_EXIT || rc) {
+		/* --help, --list-options or a usage error: nothing is read */
+		free(labels);
+		free(timelines);
+		return c == DL_OPT_EXIT ? st.exit_code : rc;
+	}
+
+	char *stdin_only[] = {"-"};
+	char **files = st.optind < argc ? argv + st.optind : stdin_only;
+	size_t nfiles = st.optind < argc ? (size_t)(argc - st.optind) : 1;
+	if (!rc && nlabels > nfiles)
+		rc = dl_usage_error(ctx, "%zu --label options for %zu inputs", nlabels, nfiles);
+	if (!rc && ntimelines > nfiles)
+		rc = dl_usage_error(ctx, "%zu --timeline options for %zu inputs", ntimelines,
+				    nfiles);
+	if (!rc && cluster && ro.capacity > 0)
+		rc = dl_usage_error(ctx, "--cluster and --gpus both give the cluster size");
+	struct dl_err err = DL_ERR_INIT;
+	if (!rc && cluster && cluster_gpus(cluster, &ro.capacity, &err))
+		rc = dl_fail(ctx, &err);
+	if (!rc && !fmt_set) {
+		int f = output ? format_of_path(output) : -1;
+		if (f >= 0)
+			fmt = (enum dl_report_format)f;
+		else
+			fmt = !output && isatty(STDOUT_FILENO) ? DL_REPORT_TEXT : DL_REPORT_CSV;
+	}
+
+	struct dl_report *rep = dl_report_new();
+	const char **first = xcalloc(nfiles, sizeof(*first));
+	for (size_t i = 0; i < nfiles && !rc; i++) {
+		struct dl_reader *r = dl_in_open(ctx, files[i]);
+		if (!r) {
+			rc = DL_EXIT_DATA;
+			break;
+		}
+		char *fallback = label_of_path(files[i]);
+		if (dl_report_read_results(rep, r, i < nlabels ? labels[i] : NULL, fallback,
+					   &first[i], &err))
+			rc = dl_fail(ctx, &err);
+		free(fallback);
+		dl_reader_close(r);
+	}
+	for (size_t i = 0; i < ntimelines && !rc; i++) {
+		struct dl_reader *r = dl_in_open(ctx, timelines[i]);
+		if (!r) {
+			rc = DL_EXIT_DATA;
+			break;
+		}
+		if (dl_report_read_timeline(rep, r, first[i], &err))
+			rc = dl_fail(ctx, &err);
+		dl_reader_close(r);
+	}
+	if (!rc && dl_report_compute(rep, &ro, &err))
+		rc = err.code == DL_EXIT_USAGE ? dl_usage_error(ctx, "%s", err.msg)
+					       : dl_fail(ctx, &err);
+
+	struct dl_output *out = NULL;
+	if (!rc) {
+		out = dl_out_open(ctx, output);
+		if (!out)
+			rc = DL_EXIT_DATA;
+	}
+	if (!rc) {
+		FILE *fp = dl_output_fp(out);
+		if (fmt == DL_REPORT_CSV || fmt == DL_REPORT_JSON) {
+			struct dl_writer *w =
+				dl_writer_new(fp, fmt == DL_REPORT_JSON ? DL_OUT_JSON : DL_OUT_CSV);
+			dl_report_write_stream(rep, w);
+			dl_writer_free(w);
+		} else if (fmt == DL_REPORT_HTML) {
+			dl_report_write_html(rep, fp, &page);
+		} else {
+			dl_report_write_table(rep, fp, fmt);
+		}
+		for (size_t i = 0; i < dl_report_nrows(rep); i++) {
+			const struct dl_report_row *row = dl_report_row(rep, i);
+			if (!strcmp(row->cls, "all") && !row->finished)
+				dl_warn(ctx, "label '%s' has no finished jobs", row->label);
+		}
+		rc = dl_out_close(ctx, out, 0);
+	}
+	dl_report_free(rep);
+	free(first);
+	free(labels);
+	free(timelines);
+	return rc;
+}

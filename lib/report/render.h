@@ -1,0 +1,39 @@
+/*
+ * render.h: what the report renderers share (internal to lib/report): the
+ * table of output columns and their human formatting. Nothing here owns
+ * memory; strings written go into the caller's strbuf.
+ */
+#ifndef DL_REPORT_RENDER_H
+#define DL_REPORT_RENDER_H
+
+#include "report/report.h"
+
+enum dl_col_kind {
+	DL_COL_STR = 0, /* const char * */
+	DL_COL_INT,	/* int64_t */
+	DL_COL_TIME,	/* seconds */
+	DL_COL_PERCENT, /* fraction shown as a percentage */
+	DL_COL_RATIO,
+	DL_COL_SPEEDUP,
+};
+
+struct dl_report_col {
+	const char *name;   /* CSV/JSON key */
+	const char *header; /* text, Markdown and HTML header */
+	enum dl_col_kind kind;
+	size_t offset; /* in struct dl_report_row */
+};
+
+/* every column, in output order, ended by a NULL name */
+extern const struct dl_report_col dl_report_cols[];
+
+double dl_report_col_num(const struct dl_report_col *c, const struct dl_report_row *r);
+const char *dl_report_col_str(const struct dl_report_col *c, const struct dl_report_row *r);
+/* a value for people: "-" when undefined, percentages, "1.25x" */
+void dl_report_fmt_human(struct strbuf *sb, const struct dl_report_col *c, double v);
+/* human: leave out columns that are undefined in every row (JCT columns stay) */
+int dl_report_col_shown(const struct dl_report *rep, const struct dl_report_col *c, int human);
+/* one line "LABEL: no finished jobs (...)" per such label (a Markdown list item if asked) */
+void dl_report_notes(const struct dl_report *rep, struct strbuf *sb, int markdown);
+
+#endif

@@ -1,0 +1,9 @@
+/* fuzz_model_safetensors.c: arbitrary bytes through the model reader (DL_MODEL_SAFETENSORS) */
+#include "fuzz_model.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	return fuzz_model(data, size, DL_MODEL_SAFETENSORS);
+}
