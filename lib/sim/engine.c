@@ -106,7 +106,7 @@ static void emit(struct dl_sim *s, const struct dl_sim_job *j, const char *what,
 	struct dl_writer *w = s->cfg->events;
 	if (!w)
 		return;
-	dl_writer_double(w, EC_TIME, s->now);
+	dl_writer_seconds(w, EC_TIME, s->now);
 	dl_writer_str(w, EC_JOB, j->job->id);
 	dl_writer_str(w, EC_EVENT, what);
 	dl_writer_int(w, EC_GPUS, j->gpus);
@@ -138,7 +138,7 @@ static void timeline_row(struct dl_sim *s)
 	s->tl_busy = busy;
 	s->tl_running = s->running;
 	s->tl_pending = s->queued;
-	dl_writer_double(w, 0, s->now);
+	dl_writer_seconds(w, 0, s->now);
 	dl_writer_int(w, 1, busy);
 	dl_writer_int(w, 2, (int64_t)s->running);
 	dl_writer_int(w, 3, (int64_t)s->queued);
@@ -177,14 +177,14 @@ static void result_row(struct dl_sim *s, const struct dl_sim_job *j)
 		return;
 	double jct = j->end - j->submit;
 	dl_writer_str(w, RC_ID, j->job->id);
-	dl_writer_double(w, RC_SUBMIT, j->submit);
+	dl_writer_seconds(w, RC_SUBMIT, j->submit);
 	dl_writer_int(w, RC_GPUS, j->gpus);
-	dl_writer_double(w, RC_DURATION, j->duration);
-	dl_writer_double(w, RC_START, j->start);
-	dl_writer_double(w, RC_END, j->end);
-	dl_writer_double(w, RC_JCT, jct);
-	dl_writer_double(w, RC_QDELAY, jct - j->executed);
-	dl_writer_double(w, RC_RUNTIME, j->executed);
+	dl_writer_seconds(w, RC_DURATION, j->duration);
+	dl_writer_seconds(w, RC_START, j->start);
+	dl_writer_seconds(w, RC_END, j->end);
+	dl_writer_seconds(w, RC_JCT, jct);
+	dl_writer_seconds(w, RC_QDELAY, jct - j->executed);
+	dl_writer_seconds(w, RC_RUNTIME, j->executed);
 	dl_writer_int(w, RC_PREEMPT, j->preemptions);
 	dl_writer_int(w, RC_MIGRATE, j->migrations);
 	dl_writer_str(w, RC_TIER, dl_tier_name(j->tier));

@@ -70,6 +70,7 @@ struct prio {
 	int64_t *run_gpus;
 	uint64_t seq;
 	int maxg;
+	int epoch; /* completions so far (see one_queue_pass) */
 	/* scratch */
 	size_t *buf, *rbuf;
 	double next_tick;
@@ -268,6 +269,7 @@ static void on_arrive(void *st, struct dl_sim *s, struct dl_sim_job *j)
 	j->queue = 0;
 	j->pseq = P->seq++;
 	j->pservice = j->pexec = 0;
+	j->pflag = -1;
 	pend_add(P, j);
 }
 
@@ -283,6 +285,7 @@ static void on_saved(void *st, struct dl_sim *s, struct dl_sim_job *j)
 static void on_finish(void *st, struct dl_sim *s, struct dl_sim_job *j)
 {
 	struct prio *P = st;
+	P->epoch++; /* placements refused before may work now */
 	dl_oset_erase(&P->pool, &P->run[j->queue], j->idx);
 	P->run_gpus[j->queue] -= j->gpus;
 	(void)s;
@@ -418,10 +421,9 @@ static int pend_before_run(struct prio *P, struct dl_sim *s, size_t i, size_t r,
 static double run_cur_key(struct prio *P, struct dl_sim *s, size_t r)
 {
 	struct dl_sim_job *j = dl_sim_job(s, r);
-	if (P->kind == P_LAS)
-		return P->pool.n[r].k0 + dl_sim_now(s);
+	/* exact, not k0 + now: a rounding error must not break a tie (it would thrash) */
 	dl_sim_sync(s, j);
-	return j->work_left;
+	return P->kind == P_LAS ? j->executed : j->work_left;
 }
 
 /*
@@ -442,10 +444,15 @@ static int one_queue_pass(struct prio *P, struct dl_sim *s)
 		size_t i = walk_best(P, -1, &c);
 		struct dl_sim_job *j = dl_sim_job(s, i);
 		if (j->gpus <= dl_sim_free_gpus(s)) {
-			if (try_start(P, s, j) == 0)
-				return 0; /* no room where it may go: let others fill */
+			if (try_start(P, s, j) == 0) {
+				/* the placer wants other GPUs: no use preempting for it now */
+				j->pflag = P->epoch;
+				return 0;
+			}
 			continue;
 		}
+		if (j->pflag == P->epoch)
+			return 0;
 		/* GPUs free now plus those being checkpointed */
 		int soon = total - (int)P->run_gpus[0];
 		if (j->gpus <= soon)

@@ -114,3 +114,13 @@ for pair in fifo:fifo fifo-backfill:fjf tiresias-las:dlas-gpu; do
 		awk -F, 'NR>1{print $2","$5","$6}' | sort -t, -k1n > ref.txt
 	expect "simulate_native_${nat}_is_reference_$ref" 'cmp -s nat.txt ref.txt && [ "$(wc -l < ref.txt)" -eq 60 ]'
 done
+# tiresias-gittins with the reference's YARN distribution; a distribution file that
+# does not parse is an error naming it
+run simulate_gittins_distribution 0 "dl simulate --cluster 1x1x8 --policy tiresias-gittins \
+	--distribution '$TESTDATA/tiresias/yarn-gput1000.csv' --delta 1000 $Z t60.csv > g60.csv"
+expect simulate_gittins_distribution_rows '[ "$(wc -l < g60.csv)" -eq 61 ]'
+printf 'duration\n10\nx\n' > baddist.csv
+run simulate_gittins_bad_distribution 1 "dl simulate --cluster 1x1x8 --policy tiresias-gittins \
+	--distribution baddist.csv '$S/small.csv'"
+expect simulate_gittins_bad_distribution_line 'grep -q "baddist.csv:3" err'
+run simulate_delta_not_gittins 2 "dl simulate --cluster 1x1x8 --policy tiresias-las --delta 5 '$S/small.csv'"

@@ -5,32 +5,13 @@
  * every policy. Nothing may crash, hang or leak, and every native run must
  * account for each job exactly once (completed or rejected).
  */
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE
-#endif
-#include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
+#include "fuzz_util.h"
 #include "policy/mlfq.h"
 #include "sim/sim.h"
 #include "sim/tiresias.h"
-
-static int to_fd_path(const uint8_t *data, size_t size, char path[64])
-{
-	int fd = memfd_create("fuzz", 0);
-	if (fd < 0)
-		return -1;
-	if (size && write(fd, data, size) != (ssize_t)size) {
-		close(fd);
-		return -1;
-	}
-	snprintf(path, 64, "/proc/self/fd/%d", fd);
-	return fd;
-}
 
 static void compat(const char *path)
 {
