@@ -222,7 +222,8 @@ struct dl_output *dl_output_open(const char *path, struct dl_err *err)
 		}
 		out->fp = fopen(path, "w");
 		if (!out->fp) {
-			dl_err_set(err, DL_EXIT_DATA, "cannot open '%s': %s", path, strerror(errno));
+			dl_err_set(err, DL_EXIT_DATA, "cannot open '%s': %s", path,
+				   strerror(errno));
 			free(out);
 			return NULL;
 		}

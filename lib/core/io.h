@@ -9,7 +9,8 @@
  * temporary file beside PATH that dl_output_commit() renames over PATH, so a
  * failed run never leaves a partial file. dl_output_abort() removes the
  * temporary file. A PATH that exists and is not a regular file (/dev/null, a
- * FIFO) is written in place, since rename() would replace the device. Exactly one of commit/abort must be called; both free.
+ * FIFO) is written in place, since rename() would replace the device. Exactly one of commit/abort
+ * must be called; both free.
  */
 #ifndef DL_IO_H
 #define DL_IO_H

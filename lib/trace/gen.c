@@ -324,7 +324,6 @@ static int cmp_i64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-
 struct vc_idx {
 	const char *vc;
 	size_t i;
