@@ -19,3 +19,8 @@ for h in lib/*/*.h cmd/*.h; do
 	[ -f "$h" ] || continue
 	expect "style_header_comment_$(echo "$h" | tr '/.' '__')" "head -1 '$SRCROOT/$h' | grep -q '^/\*'"
 done
+
+# no mutable state at file scope in lib/ (same inputs, same outputs; reentrant for tests)
+hits=$(grep -nE '^(static )?[a-z_]+( [a-z_]+)* \**[a-z_0-9]+(\[[^]]*\])* *(=[^=]|;)' \
+	lib/*/*.c 2>/dev/null | grep -v 'const' | grep -v '(' | grep -v 'strbuf_empty_')
+expect_eq style_lib_no_file_scope_state "" "$hits"
