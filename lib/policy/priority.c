@@ -213,43 +213,96 @@ int dl_prio_cmp(const struct dl_prio_job *a, const struct dl_prio_job *b)
 
 /*
  * Sorting moves small records (the keys inline, so most comparisons touch no
- * job) rather than whole jobs, which stay where they are.
+ * job) rather than whole jobs, which stay where they are. The order is that of
+ * dl_prio_cmp: an LSD radix sort on (queue, key, submit), mapped to integers
+ * that compare as cmp_double does, then runs with equal keys sorted by id and
+ * position with a comparison sort (the radix sort is stable, so equal records
+ * stay in input order as they did under qsort's merge sort).
  */
 struct sort_rec {
-	double key, submit;
-	size_t queue;
+	uint64_t k[3]; /* submit, key, queue: least significant first */
 	const struct dl_prio_job *job;
 };
 
-static int rec_cmp(const void *pa, const void *pb)
+/* unsigned code with the order of cmp_double: -0 equals 0, NaN last */
+static uint64_t double_code(double d)
+{
+	if (isnan(d))
+		return UINT64_MAX;
+	if (d == 0)
+		d = 0.0;
+	uint64_t b;
+	memcpy(&b, &d, sizeof(b));
+	return b >> 63 ? ~b : b | (UINT64_C(1) << 63);
+}
+
+/* the rest of dl_prio_cmp once queue, key and submit are equal */
+static int rec_tie_cmp(const void *pa, const void *pb)
 {
 	const struct sort_rec *a = pa, *b = pb;
-	int r;
-	if (a->queue != b->queue)
-		return a->queue < b->queue ? -1 : 1;
-	if ((r = cmp_double(a->key, b->key)) || (r = cmp_double(a->submit, b->submit)))
-		return r;
-	if ((r = cmp_id(a->job, b->job)))
+	int r = cmp_id(a->job, b->job);
+	if (r)
 		return r;
 	return (a->job->pos > b->job->pos) - (a->job->pos < b->job->pos);
+}
+
+/* sorts a (or tmp, as scratch) and returns the one holding the result */
+static struct sort_rec *radix_sort(struct sort_rec *a, struct sort_rec *tmp, size_t n)
+{
+	size_t(*cnt)[256] = xcalloc(24, sizeof(*cnt));
+	for (size_t i = 0; i < n; i++)
+		for (int w = 0; w < 3; w++)
+			for (int b = 0; b < 8; b++)
+				cnt[w * 8 + b][(a[i].k[w] >> (8 * b)) & 255]++;
+	struct sort_rec *src = a, *dst = tmp;
+	for (int p = 0; p < 24 && n > 1; p++) {
+		size_t *c = cnt[p];
+		int w = p / 8, sh = (p % 8) * 8;
+		if (c[(src[0].k[w] >> sh) & 255] == n)
+			continue; /* all records share this byte */
+		size_t sum = 0;
+		for (int b = 0; b < 256; b++) {
+			size_t t = c[b];
+			c[b] = sum;
+			sum += t;
+		}
+		for (size_t i = 0; i < n; i++)
+			dst[c[(src[i].k[w] >> sh) & 255]++] = src[i];
+		struct sort_rec *t = src;
+		src = dst;
+		dst = t;
+	}
+	free(cnt);
+	return src;
 }
 
 size_t *dl_prioritize(const struct dl_prio_config *c, struct dl_prio_job *jobs, size_t n)
 {
 	size_t *order = xmalloc((n ? n : 1) * sizeof(*order));
 	struct sort_rec *rec = xmalloc((n ? n : 1) * sizeof(*rec));
+	struct sort_rec *tmp = xmalloc((n ? n : 1) * sizeof(*tmp));
 	for (size_t i = 0; i < n; i++) {
 		dl_prio_eval(c, &jobs[i], n);
-		rec[i].key = jobs[i].key;
-		rec[i].submit = jobs[i].submit;
-		rec[i].queue = jobs[i].queue;
+		rec[i].k[0] = double_code(jobs[i].submit);
+		rec[i].k[1] = double_code(jobs[i].key);
+		rec[i].k[2] = jobs[i].queue;
 		rec[i].job = &jobs[i];
 	}
-	qsort(rec, n, sizeof(*rec), rec_cmp);
+	struct sort_rec *s = radix_sort(rec, tmp, n);
+	for (size_t i = 0; i < n;) {
+		size_t j = i + 1;
+		while (j < n && s[j].k[0] == s[i].k[0] && s[j].k[1] == s[i].k[1] &&
+		       s[j].k[2] == s[i].k[2])
+			j++;
+		if (j - i > 1)
+			qsort(s + i, j - i, sizeof(*s), rec_tie_cmp);
+		i = j;
+	}
 	for (size_t i = 0; i < n; i++) {
-		order[i] = (size_t)(rec[i].job - jobs);
+		order[i] = (size_t)(s[i].job - jobs);
 		jobs[order[i]].rank = i + 1;
 	}
 	free(rec);
+	free(tmp);
 	return order;
 }
