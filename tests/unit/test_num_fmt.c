@@ -261,6 +261,27 @@ int main(void)
 	report(&st, "quotients x/3, x/7, ..., x*0.1");
 
 	st = (struct stats){0, 0};
+	/*
+	 * Exact decimal ties (v = (d + 1/2) * 10^s): printf rounds them to even.
+	 * v = m * 2^(s-1) with 5^s | m, and v = odd * 2^-j with 18 digits.
+	 */
+	for (int sx = 1; sx <= 22; sx++) {
+		uint64_t p5 = 1;
+		for (int i = 0; i < sx; i++)
+			p5 *= 5;
+		uint64_t lo = ((UINT64_C(1) << 52) + p5 - 1) / p5, hi = (UINT64_C(1) << 53) / p5;
+		for (int i = 0; i < 2000 && lo <= hi; i++) {
+			uint64_t jj = lo + (i < 1000 ? (uint64_t)i : rnd() % (hi - lo + 1));
+			if (jj <= hi)
+				check_near(&st, ldexp((double)(jj * p5), sx - 1));
+		}
+	}
+	for (int jx = 1; jx <= 60; jx++)
+		for (int i = 0; i < 2000; i++)
+			check(&st, ldexp((double)((rnd() >> 11) | 1), -jx));
+	report(&st, "exact decimal ties");
+
+	st = (struct stats){0, 0};
 	for (int i = 0; i < 100000; i++) {
 		/* random doubles in the ranges the tools print (1e-6 .. 1e12) */
 		double x = exp((double)(rnd() % 1000000) / 1000000 * 41.4 - 13.8);
