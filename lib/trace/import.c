@@ -79,7 +79,8 @@ int dl_parse_localtime(const char *s, size_t len, struct dl_timecache *cache, do
 			}
 		}
 	}
-	if (y < 1900 || mo < 1 || mo > 12 || d < 1 || d > days_in_month(y, mo) || h > 23 ||
+	/* times before the epoch cannot be submits of a jobs stream (submit >= 0) */
+	if (y < 1970 || mo < 1 || mo > 12 || d < 1 || d > days_in_month(y, mo) || h > 23 ||
 	    mi > 59 || se > 60)
 		return -1;
 	int64_t key = (int64_t)y * 1000000 + mo * 10000 + d * 100 + h;
@@ -95,7 +96,7 @@ int dl_parse_localtime(const char *s, size_t len, struct dl_timecache *cache, do
 		tm.tm_hour = h;
 		tm.tm_isdst = -1;
 		time_t t = mktime(&tm);
-		if (t == (time_t)-1 && !(y == 1969 || y == 1970))
+		if (t == (time_t)-1 && y != 1970)
 			return -1;
 		base = (double)t;
 		if (cache) {
@@ -104,7 +105,7 @@ int dl_parse_localtime(const char *s, size_t len, struct dl_timecache *cache, do
 		}
 	}
 	*out = base + mi * 60 + se + frac;
-	return 0;
+	return *out < 0 ? -1 : 0;
 }
 
 /* a missing time as logs write it */
@@ -671,8 +672,10 @@ static int import_helios(struct dl_jobset *js, const char *path, struct dl_skips
 		}
 		v = row.f[cs];
 		if (dl_parse_localtime(v, strlen(v), &tc, &j.submit)) {
-			dl_err_at(err, name, row.line,
-				  "bad submit_time value '%.64s': expected YYYY-MM-DD HH:MM:SS", v);
+			dl_err_at(
+				err, name, row.line,
+				"bad submit_time value '%.64s': expected YYYY-MM-DD HH:MM:SS from 1970 on",
+				v);
 			goto out;
 		}
 		v = row.f[cd];
@@ -840,8 +843,10 @@ static int import_sacct(struct dl_jobset *js, const char *path, struct dl_skips 
 		}
 		const char *v = f[col[SC_SUBMIT]];
 		if (dl_parse_localtime(v, strlen(v), &tc, &j.submit)) {
-			dl_err_at(err, l.name, l.line,
-				  "bad Submit value '%.64s': expected YYYY-MM-DDTHH:MM:SS", v);
+			dl_err_at(
+				err, l.name, l.line,
+				"bad Submit value '%.64s': expected YYYY-MM-DDTHH:MM:SS from 1970 on",
+				v);
 			goto out;
 		}
 		j.user = col[SC_USER] >= 0 ? f[col[SC_USER]] : "";
@@ -868,9 +873,10 @@ static int import_sacct(struct dl_jobset *js, const char *path, struct dl_skips 
 				continue;
 			}
 			if (dl_parse_localtime(v, strlen(v), &tc, &start)) {
-				dl_err_at(err, l.name, l.line,
-					  "bad Start value '%.64s': expected YYYY-MM-DDTHH:MM:SS",
-					  v);
+				dl_err_at(
+					err, l.name, l.line,
+					"bad Start value '%.64s': expected YYYY-MM-DDTHH:MM:SS from 1970 on",
+					v);
 				goto out;
 			}
 			have_start = 1;
@@ -882,8 +888,10 @@ static int import_sacct(struct dl_jobset *js, const char *path, struct dl_skips 
 				continue;
 			}
 			if (dl_parse_localtime(v, strlen(v), &tc, &end)) {
-				dl_err_at(err, l.name, l.line,
-					  "bad End value '%.64s': expected YYYY-MM-DDTHH:MM:SS", v);
+				dl_err_at(
+					err, l.name, l.line,
+					"bad End value '%.64s': expected YYYY-MM-DDTHH:MM:SS from 1970 on",
+					v);
 				goto out;
 			}
 			have_end = 1;

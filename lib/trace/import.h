@@ -86,6 +86,7 @@ struct dl_timecache {
 			0 \
 		}         \
 	}
+/* a local time (in TZ) from 1970 on, as seconds since the epoch; -1 when malformed or earlier */
 int dl_parse_localtime(const char *s, size_t len, struct dl_timecache *cache, double *out);
 
 /* Slurm TRES string -> GPU count (untyped gres/gpu, else the sum of typed ones) */

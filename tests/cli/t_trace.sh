@@ -126,3 +126,7 @@ if heavy; then
 	run trace_gen_philly_samples 0 "dl trace gen --seed 5 --jobs 100000 --rate 100 --duration 'samples:$T/philly_runtime.csv' | dl trace stats -f csv"
 	expect trace_gen_philly_samples_p50 "awk -F, '\$2==\"duration_p50\"{d=(\$3-1186)/1186; exit !(d < 0.02 && d > -0.02)}' out"
 fi
+
+# a time before the epoch cannot become a submit of the jobs stream (submit >= 0)
+run trace_sacct_pre_epoch 1 "printf 'JobID|JobName|User|Partition|Submit|Start|End|ElapsedRaw|AllocTRES|State\n7|a|u|p|1900-10-21T23:57:28|2026-11-21T23:57:28|2026-11-21T23:57:30|2|gres/gpu=1|COMPLETED\n' > old.psv && dl trace import --from sacct --tz UTC --keep-epoch old.psv"
+expect_eq trace_sacct_pre_epoch_msg "dlsched trace: old.psv:2: bad Submit value '1900-10-21T23:57:28': expected YYYY-MM-DDTHH:MM:SS from 1970 on" "$(cat "$SCRATCH/err")"
