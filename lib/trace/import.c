@@ -108,6 +108,18 @@ int dl_parse_localtime(const char *s, size_t len, struct dl_timecache *cache, do
 	return *out < 0 ? -1 : 0;
 }
 
+#define SACCT_TIME "YYYY-MM-DDTHH:MM:SS"
+
+/* a local time field, or "FILE:LINE: bad COL value 'V': expected FORM from 1970 on" */
+static int local_time_field(const char *file, long line, const char *col, const char *form,
+			    const char *v, struct dl_timecache *tc, double *out, struct dl_err *err)
+{
+	if (!dl_parse_localtime(v, strlen(v), tc, out))
+		return 0;
+	return dl_err_at(err, file, line, "bad %s value '%.64s': expected %s from 1970 on", col, v,
+			 form);
+}
+
 /* a missing time as logs write it */
 static int is_unknown(const char *s)
 {
@@ -671,13 +683,9 @@ static int import_helios(struct dl_jobset *js, const char *path, struct dl_skips
 			goto out;
 		}
 		v = row.f[cs];
-		if (dl_parse_localtime(v, strlen(v), &tc, &j.submit)) {
-			dl_err_at(
-				err, name, row.line,
-				"bad submit_time value '%.64s': expected YYYY-MM-DD HH:MM:SS from 1970 on",
-				v);
+		if (local_time_field(name, row.line, "submit_time", "YYYY-MM-DD HH:MM:SS", v, &tc,
+				     &j.submit, err))
 			goto out;
-		}
 		v = row.f[cd];
 		int dur_unknown = is_unknown(v);
 		if (!dur_unknown && dl_parse_double(v, &j.duration)) {
@@ -842,13 +850,8 @@ static int import_sacct(struct dl_jobset *js, const char *path, struct dl_skips 
 			goto out;
 		}
 		const char *v = f[col[SC_SUBMIT]];
-		if (dl_parse_localtime(v, strlen(v), &tc, &j.submit)) {
-			dl_err_at(
-				err, l.name, l.line,
-				"bad Submit value '%.64s': expected YYYY-MM-DDTHH:MM:SS from 1970 on",
-				v);
+		if (local_time_field(l.name, l.line, "Submit", SACCT_TIME, v, &tc, &j.submit, err))
 			goto out;
-		}
 		j.user = col[SC_USER] >= 0 ? f[col[SC_USER]] : "";
 		j.vc = col[SC_ACCOUNT] >= 0	? f[col[SC_ACCOUNT]]
 		       : col[SC_PARTITION] >= 0 ? f[col[SC_PARTITION]]
@@ -872,13 +875,9 @@ static int import_sacct(struct dl_jobset *js, const char *path, struct dl_skips 
 				add_skip(sk, DL_SKIP_NOT_STARTED);
 				continue;
 			}
-			if (dl_parse_localtime(v, strlen(v), &tc, &start)) {
-				dl_err_at(
-					err, l.name, l.line,
-					"bad Start value '%.64s': expected YYYY-MM-DDTHH:MM:SS from 1970 on",
-					v);
+			if (local_time_field(l.name, l.line, "Start", SACCT_TIME, v, &tc, &start,
+					     err))
 				goto out;
-			}
 			have_start = 1;
 		}
 		if (col[SC_END] >= 0) {
@@ -887,13 +886,8 @@ static int import_sacct(struct dl_jobset *js, const char *path, struct dl_skips 
 				add_skip(sk, DL_SKIP_RUNNING);
 				continue;
 			}
-			if (dl_parse_localtime(v, strlen(v), &tc, &end)) {
-				dl_err_at(
-					err, l.name, l.line,
-					"bad End value '%.64s': expected YYYY-MM-DDTHH:MM:SS from 1970 on",
-					v);
+			if (local_time_field(l.name, l.line, "End", SACCT_TIME, v, &tc, &end, err))
 				goto out;
-			}
 			have_end = 1;
 		}
 		const char *tres =
