@@ -253,3 +253,36 @@ int dl_json_flat_parse(const char *s, size_t len, struct strbuf *key, struct str
 		return 0;
 	}
 }
+
+void dl_json_value_text(struct strbuf *sb, json_t *v)
+{
+	char num[DL_NUM_BUF];
+	switch (json_typeof(v)) {
+	case JSON_STRING:
+		sb_add(sb, json_string_value(v), json_string_length(v));
+		break;
+	case JSON_INTEGER:
+		dl_fmt_int64(num, (int64_t)json_integer_value(v));
+		sb_addstr(sb, num);
+		break;
+	case JSON_REAL:
+		dl_fmt_double(num, json_real_value(v));
+		sb_addstr(sb, num);
+		break;
+	case JSON_TRUE:
+		sb_addstr(sb, "true");
+		break;
+	case JSON_FALSE:
+		sb_addstr(sb, "false");
+		break;
+	case JSON_NULL:
+		break;
+	default: {
+		char *s = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY | JSON_PRESERVE_ORDER);
+		if (s) {
+			sb_addstr(sb, s);
+			free(s);
+		}
+	}
+	}
+}

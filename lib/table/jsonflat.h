@@ -15,6 +15,7 @@
 #ifndef DL_JSONFLAT_H
 #define DL_JSONFLAT_H
 
+#include <jansson.h>
 #include <stddef.h>
 
 #include "core/strbuf.h"
@@ -24,5 +25,11 @@ typedef int (*dl_json_member_fn)(void *ud, const char *key, size_t klen, const c
 
 int dl_json_flat_parse(const char *s, size_t len, struct strbuf *key, struct strbuf *val,
 		       dl_json_member_fn on_member, void *ud);
+
+/*
+ * Append a JSON value as dlsched field text (the rules above; arrays and
+ * objects as compact JSON). Both JSON paths use it, so they cannot disagree.
+ */
+void dl_json_value_text(struct strbuf *sb, json_t *v);
 
 #endif

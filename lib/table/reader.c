@@ -281,39 +281,6 @@ static int csv_next(struct dl_reader *r, struct dl_row *row, struct dl_err *err)
 
 /* ---- JSON Lines ---- */
 
-static void json_value_text(struct strbuf *sb, json_t *v)
-{
-	char num[DL_NUM_BUF];
-	switch (json_typeof(v)) {
-	case JSON_STRING:
-		sb_add(sb, json_string_value(v), json_string_length(v));
-		break;
-	case JSON_INTEGER:
-		dl_fmt_int64(num, (int64_t)json_integer_value(v));
-		sb_addstr(sb, num);
-		break;
-	case JSON_REAL:
-		dl_fmt_double(num, json_real_value(v));
-		sb_addstr(sb, num);
-		break;
-	case JSON_TRUE:
-		sb_addstr(sb, "true");
-		break;
-	case JSON_FALSE:
-		sb_addstr(sb, "false");
-		break;
-	case JSON_NULL:
-		break;
-	default: {
-		char *s = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY | JSON_PRESERVE_ORDER);
-		if (s) {
-			sb_addstr(sb, s);
-			free(s);
-		}
-	}
-	}
-}
-
 static int is_blank(const char *s, size_t len)
 {
 	for (size_t i = 0; i < len; i++)
@@ -409,7 +376,7 @@ static int json_fill_row(struct dl_reader *r, json_t *obj, struct dl_row *row, s
 			return dl_err_at(err, dl_reader_name(r), r->jlineno,
 					 "key '%s' is not in the first record", key);
 		r->joff[*ci] = r->jvals.len;
-		json_value_text(&r->jvals, val);
+		dl_json_value_text(&r->jvals, val);
 		sb_addc(&r->jvals, '\0');
 	}
 	json_finish_row(r, row);

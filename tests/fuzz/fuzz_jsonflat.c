@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/num.h"
 #include "core/strbuf.h"
 #include "table/jsonflat.h"
 
@@ -19,34 +18,6 @@ struct seen {
 	int bad;
 	size_t n;
 };
-
-static void text_of(json_t *v, struct strbuf *sb)
-{
-	char num[DL_NUM_BUF];
-	switch (json_typeof(v)) {
-	case JSON_STRING:
-		sb_add(sb, json_string_value(v), json_string_length(v));
-		break;
-	case JSON_INTEGER:
-		dl_fmt_int64(num, (int64_t)json_integer_value(v));
-		sb_addstr(sb, num);
-		break;
-	case JSON_REAL:
-		dl_fmt_double(num, json_real_value(v));
-		sb_addstr(sb, num);
-		break;
-	case JSON_TRUE:
-		sb_addstr(sb, "true");
-		break;
-	case JSON_FALSE:
-		sb_addstr(sb, "false");
-		break;
-	case JSON_NULL:
-		break;
-	default:
-		sb_addstr(sb, "<nested>");
-	}
-}
 
 static int member(void *ud, const char *key, size_t klen, const char *val, size_t vlen)
 {
@@ -63,7 +34,7 @@ static int member(void *ud, const char *key, size_t klen, const char *val, size_
 	free(k);
 	struct strbuf sb = STRBUF_INIT;
 	if (v)
-		text_of(v, &sb);
+		dl_json_value_text(&sb, v);
 	if (!v || sb.len != vlen || memcmp(sb.buf, val, vlen))
 		s->bad = 1;
 	sb_release(&sb);
