@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/utf8.h"
 #include "core/num.h"
 #include "report/render.h"
 
@@ -67,24 +68,13 @@ static void xml_escape(struct strbuf *sb, const char *s)
 			p++;
 			continue;
 		}
-		/* a well-formed multi-byte sequence is copied, anything else is U+FFFD */
-		size_t len = 0;
-		if (c >= 0xc2 && c < 0xe0)
-			len = 2;
-		else if (c >= 0xe0 && c < 0xf0)
-			len = 3;
-		else if (c >= 0xf0 && c <= 0xf4)
-			len = 4;
-		size_t k = 1;
-		uint32_t cp = len == 4 ? c & 0x07 : len == 3 ? c & 0x0f : c & 0x1f;
-		while (len && k < len && (p[k] & 0xc0) == 0x80) {
-			cp = (cp << 6) | (p[k] & 0x3f);
-			k++;
-		}
-		int ok = len && k == len &&
-			 !(len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp < 0xe000))) &&
-			 !(len == 4 && (cp < 0x10000 || cp > 0x10ffff)) && cp != 0xfffe &&
-			 cp != 0xffff;
+		/*
+		 * a well-formed multi-byte sequence is copied, anything else is U+FFFD
+		 * (so are U+FFFE and U+FFFF, which XML does not allow)
+		 */
+		uint32_t cp;
+		size_t len = dl_utf8_decode(p, strnlen((const char *)p, 4), &cp);
+		int ok = len && cp != 0xfffe && cp != 0xffff;
 		if (ok)
 			sb_add(sb, p, len);
 		else

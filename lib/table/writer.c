@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/num.h"
+#include "core/utf8.h"
 
 enum field_kind { F_UNSET = 0, F_STR, F_NUM, F_NULL, F_BOOL };
 
@@ -193,39 +194,6 @@ void dl_csv_quote(struct strbuf *sb, const char *s, size_t len)
 	sb_addc(sb, '"');
 }
 
-/* length of a valid UTF-8 sequence at s (max n bytes), 0 if invalid */
-static size_t utf8_len(const unsigned char *s, size_t n)
-{
-	unsigned c = s[0];
-	size_t len;
-	unsigned min;
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xC2 && c <= 0xDF) {
-		len = 2;
-		min = 0x80;
-	} else if (c >= 0xE0 && c <= 0xEF) {
-		len = 3;
-		min = 0x800;
-	} else if (c >= 0xF0 && c <= 0xF4) {
-		len = 4;
-		min = 0x10000;
-	} else {
-		return 0;
-	}
-	if (len > n)
-		return 0;
-	unsigned cp = c & (0x3F >> (len - 1));
-	for (size_t i = 1; i < len; i++) {
-		if ((s[i] & 0xC0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (s[i] & 0x3F);
-	}
-	if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
-		return 0;
-	return len;
-}
-
 void dl_json_quote(struct strbuf *sb, const char *str, size_t len)
 {
 	const unsigned char *s = (const unsigned char *)str;
@@ -271,7 +239,8 @@ void dl_json_quote(struct strbuf *sb, const char *str, size_t len)
 			i++;
 			continue;
 		}
-		size_t n = utf8_len(s + i, len - i);
+		uint32_t cp;
+		size_t n = dl_utf8_decode(s + i, len - i, &cp);
 		if (n == 0) {
 			sb_addstr(sb, "\xEF\xBF\xBD");
 			i++;
