@@ -51,9 +51,8 @@ DL_COMMAND(cat, "concatenate streams, converting between CSV and JSON Lines")
 	if (c == DL_OPT_EXIT)
 		return st.exit_code;
 
-	char *stdin_only[] = {"-"};
-	char **files = st.optind < argc ? argv + st.optind : stdin_only;
-	int nfiles = st.optind < argc ? argc - st.optind : 1;
+	int nfiles;
+	char **files = dl_opt_inputs(&st, &nfiles);
 
 	struct dl_output *out = dl_out_open(ctx, ctx->output);
 	if (!out)

@@ -83,6 +83,8 @@ void dl_opt_begin(struct dl_optstate *st, struct dl_ctx *ctx, int argc, char **a
 		  const struct dl_cmd_spec *spec);
 int dl_opt_next(struct dl_optstate *st, const char **arg);
 void dl_opt_end(struct dl_optstate *st);
+/* the positional input files after the options, or just "-" (standard input) when none */
+char **dl_opt_inputs(const struct dl_optstate *st, int *n);
 /* print the command's help (for "dlsched help CMD") */
 void dl_print_help(const struct dl_ctx *ctx, const struct dl_cmd_spec *spec, FILE *fp);
 

@@ -315,6 +315,17 @@ int dl_opt_next(struct dl_optstate *st, const char **arg)
 	}
 }
 
+char **dl_opt_inputs(const struct dl_optstate *st, int *n)
+{
+	static char *stdin_only[] = {"-"};
+	if (st->optind < st->argc) {
+		*n = st->argc - st->optind;
+		return st->argv + st->optind;
+	}
+	*n = 1;
+	return stdin_only;
+}
+
 void dl_opt_end(struct dl_optstate *st)
 {
 	free(st->longopts);

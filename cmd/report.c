@@ -181,9 +181,9 @@ DL_COMMAND(report, "summarise results: JCT percentiles, makespan, utilisation, H
 		return c == DL_OPT_EXIT ? st.exit_code : rc;
 	}
 
-	char *stdin_only[] = {"-"};
-	char **files = st.optind < argc ? argv + st.optind : stdin_only;
-	size_t nfiles = st.optind < argc ? (size_t)(argc - st.optind) : 1;
+	int ninputs;
+	char **files = dl_opt_inputs(&st, &ninputs);
+	size_t nfiles = (size_t)ninputs;
 	if (!rc && nlabels > nfiles)
 		rc = dl_usage_error(ctx, "%zu --label options for %zu inputs", nlabels, nfiles);
 	if (!rc && ntimelines > nfiles)

@@ -639,9 +639,8 @@ static int trace_stats(int argc, char **argv, struct dl_ctx *ctx)
 	dl_opt_end(&st);
 	if (c == DL_OPT_EXIT)
 		return st.exit_code;
-	char *stdin_only[] = {"-"};
-	char **files = st.optind < argc ? argv + st.optind : stdin_only;
-	int nfiles = st.optind < argc ? argc - st.optind : 1;
+	int nfiles;
+	char **files = dl_opt_inputs(&st, &nfiles);
 	struct dl_jobset js;
 	struct dl_err err = DL_ERR_INIT;
 	int rc = 0;
