@@ -18,6 +18,7 @@
 #include "cluster/cluster.h"
 #include "core/io.h"
 #include "core/num.h"
+#include "core/strmap.h"
 
 /*
  * Built-in GPU types. Speeds of k80 and p100 are the geometric mean, over
@@ -558,6 +559,328 @@ static int parse_pai(struct build *b, struct line *lines, size_t n, struct dl_er
 	return rc;
 }
 
+/* ---- Slurm: scontrol show node [-o] and sinfo -N -o '%N %c %m %G' ---- */
+
+/*
+ * Slurm's node lists say nothing about how fast the GPUs are, and sacct's run
+ * times were measured on those very GPUs: every type of a cluster read from
+ * Slurm runs at speed 1 (memory and price from the built-in table when the
+ * name is a built-in one). Untyped GPUs ("gpu:4") get the type "gpu".
+ */
+static int slurm_type(struct build *b, const char *name, size_t len, long line,
+		      struct dl_err *err)
+{
+	char buf[64];
+	if (!len) {
+		name = "gpu";
+		len = 3;
+	}
+	if (len >= sizeof(buf))
+		return dl_err_at(err, b->where, line, "GPU type '%.*s' is too long", (int)len,
+				 name);
+	memcpy(buf, name, len);
+	buf[len] = '\0';
+	int i = dl_cluster_type_index(b->c, buf);
+	if (i >= 0)
+		return i;
+	if (b->c->ntypes >= 64)
+		return dl_err_at(err, b->where, line, "more than 64 GPU types");
+	const struct dl_gpu_type *t = dl_gpu_builtin(buf);
+	return add_type(b, buf, 1.0, t ? t->memory_gb : 0, t ? t->cost_per_hour : 0);
+}
+
+#define SLURM_MAX_NODE_TYPES 16
+
+struct slurm_gpus {
+	int type[SLURM_MAX_NODE_TYPES];
+	long long count[SLURM_MAX_NODE_TYPES];
+	int n;
+};
+
+/*
+ * A node's GRES: "gpu:a100:8", "gpu:4", "gpu:v100:2,gpu:a100:2(S:0-1)",
+ * "(null)"; other resources (shard, mps, ...) are ignored. Counts of a type
+ * named twice add up.
+ */
+static int slurm_gres(struct build *b, const char *gres, long line, struct slurm_gpus *g,
+		      struct dl_err *err)
+{
+	g->n = 0;
+	if (!strcmp(gres, "(null)") || !*gres)
+		return 0;
+	const char *p = gres;
+	while (*p) {
+		/* one entry, up to a ',' outside parentheses */
+		const char *e = p;
+		int depth = 0;
+		for (; *e && (depth || *e != ','); e++)
+			depth += (*e == '(') - (*e == ')');
+		const char *end = memchr(p, '(', (size_t)(e - p));
+		if (!end)
+			end = e;
+		const char *c1 = memchr(p, ':', (size_t)(end - p));
+		size_t namelen = c1 ? (size_t)(c1 - p) : (size_t)(end - p);
+		if (namelen == 3 && !strncmp(p, "gpu", 3)) {
+			const char *c2 = c1 ? memchr(c1 + 1, ':', (size_t)(end - c1 - 1)) : NULL;
+			const char *type = c2 ? c1 + 1 : c1;
+			size_t typelen = c2 ? (size_t)(c2 - c1 - 1) : 0;
+			const char *num = c2 ? c2 + 1 : c1 ? c1 + 1 : end;
+			long long n;
+			if (!c1 || (c2 && memchr(c2 + 1, ':', (size_t)(end - c2 - 1))) ||
+			    parse_count(num, (size_t)(end - num), &n) < 0)
+				return dl_err_at(err, b->where, line,
+						 "bad Gres entry '%.*s' (want gpu[:TYPE]:COUNT)",
+						 (int)(e - p), p);
+			int t = slurm_type(b, type, typelen, line, err);
+			if (t < 0)
+				return -1;
+			int k = 0;
+			while (k < g->n && g->type[k] != t)
+				k++;
+			if (k == g->n) {
+				if (g->n == SLURM_MAX_NODE_TYPES)
+					return dl_err_at(err, b->where, line,
+							 "more than %d GPU types on one node",
+							 SLURM_MAX_NODE_TYPES);
+				g->type[g->n] = t;
+				g->count[g->n++] = 0;
+			}
+			g->count[k] += n;
+		}
+		p = *e ? e + 1 : e;
+	}
+	return 0;
+}
+
+/*
+ * Add one Slurm node: one dl_node per GPU type on it (a node with two types
+ * becomes NODE/TYPE1 and NODE/TYPE2 in the same rack); no GPUs, no node.
+ */
+static int slurm_node(struct build *b, const char *name, const struct slurm_gpus *g, int cpus,
+		      double mem_gb, struct dl_err *err)
+{
+	for (int k = 0; k < g->n; k++) {
+		if (!g->count[k])
+			continue;
+		struct strbuf sb = STRBUF_INIT;
+		sb_addstr(&sb, name);
+		if (g->n > 1)
+			sb_addf(&sb, "/%s", b->c->types[g->type[k]].name);
+		int rc = add_nodes(b, 1, g->count[k], g->type[k], cpus, mem_gb, sb.buf, err);
+		sb_release(&sb);
+		if (rc < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* an integer field of a Slurm listing, or "FILE:LINE: bad KEY value 'V'" */
+static int slurm_int(struct build *b, const char *key, const char *v, size_t len, long line,
+		     long long max, long long *out, struct dl_err *err)
+{
+	if (parse_count(v, len, out) < 0 || *out > max)
+		return dl_err_at(err, b->where, line, "bad %s value '%.*s'", key, (int)len, v);
+	return 0;
+}
+
+/*
+ * Nodes already added, by name: sinfo -N lists a node once per partition, so
+ * a repeat with the same GRES is skipped and one with another GRES is an error.
+ */
+struct slurm_seen {
+	struct strmap names;
+	char **gres;
+	size_t n, alloc;
+};
+
+static int slurm_seen(struct build *b, struct slurm_seen *s, const char *name, size_t len,
+		      const char *gres, long line, struct dl_err *err)
+{
+	int64_t *v = strmap_getn(&s->names, name, len);
+	if (v) {
+		if (strcmp(s->gres[*v], gres))
+			return dl_err_at(err, b->where, line,
+					 "node '%.*s' is listed twice with different Gres",
+					 (int)len, name);
+		return 1;
+	}
+	DL_GROW(s->gres, s->n + 1, s->alloc);
+	s->gres[s->n] = xstrdup(gres);
+	strmap_putn(&s->names, name, len, (int64_t)s->n++);
+	return 0;
+}
+
+static void slurm_seen_free(struct slurm_seen *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		free(s->gres[i]);
+	free(s->gres);
+	strmap_free(&s->names);
+}
+
+/* the value of KEY= among the space-separated tokens of a record (first one wins) */
+static const char *slurm_value(const char *rec, const char *key, size_t *len)
+{
+	size_t kl = strlen(key);
+	for (const char *p = rec; *p;) {
+		while (*p == ' ' || *p == '\t')
+			p++;
+		size_t tl = strcspn(p, " \t");
+		if (tl > kl && !strncmp(p, key, kl) && p[kl] == '=') {
+			*len = tl - kl - 1;
+			return p + kl + 1;
+		}
+		p += tl;
+	}
+	return NULL;
+}
+
+static int slurm_record(struct build *b, struct slurm_seen *seen, const char *rec, long line,
+			struct dl_err *err)
+{
+	size_t nl, gl = 0, cl = 0, ml = 0;
+	const char *name = slurm_value(rec, "NodeName", &nl);
+	const char *gres = slurm_value(rec, "Gres", &gl);
+	const char *cpus = slurm_value(rec, "CPUTot", &cl);
+	const char *mem = slurm_value(rec, "RealMemory", &ml);
+	long long nc = 0, nm = 0;
+	if (!name || !nl)
+		return dl_err_at(err, b->where, line, "a node without a NodeName");
+	if ((cpus && slurm_int(b, "CPUTot", cpus, cl, line, 1 << 20, &nc, err) < 0) ||
+	    (mem && slurm_int(b, "RealMemory", mem, ml, line, 1LL << 40, &nm, err) < 0))
+		return -1;
+	char *g = xstrndup(gres ? gres : "", gl);
+	char *n = xstrndup(name, nl);
+	struct slurm_gpus gpus;
+	int rc = slurm_seen(b, seen, name, nl, g, line, err);
+	if (!rc)
+		rc = slurm_gres(b, g, line, &gpus, err);
+	if (!rc)
+		rc = slurm_node(b, n, &gpus, (int)nc, (double)nm / 1024, err);
+	free(g);
+	free(n);
+	return rc < 0 ? -1 : 0;
+}
+
+/* scontrol show node, one line per node (-o) or records of indented lines */
+static int parse_scontrol(struct build *b, struct line *lines, size_t n, struct dl_err *err)
+{
+	struct slurm_seen seen = {STRMAP_INIT, NULL, 0, 0};
+	struct strbuf rec = STRBUF_INIT;
+	int rc = 0;
+	long first = 0;
+	for (size_t i = 0; i <= n && !rc; i++) {
+		int cont = i < n && (lines[i].text[0] == ' ' || lines[i].text[0] == '\t');
+		if (i < n && cont) {
+			sb_addc(&rec, ' ');
+			sb_addstr(&rec, lines[i].text);
+			continue;
+		}
+		if (rec.len)
+			rc = slurm_record(b, &seen, rec.buf, first, err);
+		if (i == n || rc)
+			break;
+		if (strncmp(lines[i].text, "NodeName=", 9)) {
+			rc = dl_err_at(err, b->where, lines[i].no,
+				       "expected a NodeName= line of 'scontrol show node'");
+			break;
+		}
+		sb_reset(&rec);
+		sb_addstr(&rec, lines[i].text);
+		first = lines[i].no;
+	}
+	sb_release(&rec);
+	slurm_seen_free(&seen);
+	return rc;
+}
+
+/* split a sinfo line at blanks or '|' into at most max fields; returns the count */
+static int sinfo_split(char *s, char **f, int max)
+{
+	int n = 0;
+	char *save = NULL;
+	for (char *t = strtok_r(s, " \t|", &save); t; t = strtok_r(NULL, " \t|", &save)) {
+		if (n == max)
+			return max + 1;
+		f[n++] = t;
+	}
+	return n;
+}
+
+#define SINFO_MAX_COLS 32
+
+/* sinfo -N -o '%N %c %m %G': columns found by their header names */
+static int parse_sinfo(struct build *b, struct line *lines, size_t n, struct dl_err *err)
+{
+	char *h[SINFO_MAX_COLS], *f[SINFO_MAX_COLS];
+	int nh = sinfo_split(lines[0].text, h, SINFO_MAX_COLS);
+	int c_node = -1, c_gres = -1, c_cpus = -1, c_mem = -1;
+	for (int i = 0; i < nh && i < SINFO_MAX_COLS; i++) {
+		if (!strcmp(h[i], "NODELIST") && c_node < 0)
+			c_node = i;
+		else if (!strcmp(h[i], "GRES") && c_gres < 0)
+			c_gres = i;
+		else if (!strcmp(h[i], "CPUS") && c_cpus < 0)
+			c_cpus = i;
+		else if (!strcmp(h[i], "MEMORY") && c_mem < 0)
+			c_mem = i;
+	}
+	if (nh > SINFO_MAX_COLS || c_gres < 0)
+		return dl_err_at(err, b->where, lines[0].no,
+				 "sinfo output without a GRES column (run sinfo -N -o '%%N %%c "
+				 "%%m %%G')");
+	struct slurm_seen seen = {STRMAP_INIT, NULL, 0, 0};
+	int rc = 0;
+	for (size_t i = 1; i < n && !rc; i++) {
+		long line = lines[i].no;
+		int nf = sinfo_split(lines[i].text, f, SINFO_MAX_COLS);
+		if (nf != nh) {
+			rc = dl_err_at(err, b->where, line, "expected %d fields, found %d", nh, nf);
+			break;
+		}
+		const char *name = f[c_node];
+		if (strchr(name, '[') || strchr(name, ',')) {
+			rc = dl_err_at(err, b->where, line,
+				       "'%s' is a list of nodes: run sinfo with -N (one line per "
+				       "node)",
+				       name);
+			break;
+		}
+		long long nc = 0, nm = 0;
+		if ((c_cpus >= 0 &&
+		     slurm_int(b, "CPUS", f[c_cpus], strlen(f[c_cpus]), line, 1 << 20, &nc, err)) ||
+		    (c_mem >= 0 &&
+		     slurm_int(b, "MEMORY", f[c_mem], strlen(f[c_mem]), line, 1LL << 40, &nm, err))) {
+			rc = -1;
+			break;
+		}
+		struct slurm_gpus gpus;
+		rc = slurm_seen(b, &seen, name, strlen(name), f[c_gres], line, err);
+		if (rc == 1) {
+			rc = 0;
+			continue;
+		}
+		if (!rc)
+			rc = slurm_gres(b, f[c_gres], line, &gpus, err);
+		if (!rc)
+			rc = slurm_node(b, name, &gpus, (int)nc, (double)nm / 1024, err);
+	}
+	slurm_seen_free(&seen);
+	return rc;
+}
+
+static int parse_slurm(struct build *b, struct line *lines, size_t n, int sinfo,
+		       struct dl_err *err)
+{
+	if (add_rack(b, "slurm", err) < 0)
+		return -1;
+	int rc = sinfo ? parse_sinfo(b, lines, n, err) : parse_scontrol(b, lines, n, err);
+	if (!rc && !b->c->nnodes)
+		return dl_err_at(err, b->where, 0,
+				 "no node with GPUs (Gres=gpu[:TYPE]:COUNT) in the Slurm node list");
+	return rc;
+}
+
 /* ---- JSON: dlsched's own spec and Gavel's cluster_specs ---- */
 
 /* the line of the first occurrence of "needle" (quoted) in text, or 0 */
@@ -830,7 +1153,7 @@ static int parse_file(struct build *b, const char *path, const char *key, struct
 		return -1;
 	int rc;
 	if (memchr(sb.buf, '\0', sb.len)) {
-		rc = dl_err_at(err, path, 0, "not a cluster spec (binary data)");
+		rc = dl_err_at(err, b->where, 0, "not a cluster spec (binary data)");
 		goto out;
 	}
 	const char *t = sb.buf;
@@ -841,13 +1164,17 @@ static int parse_file(struct build *b, const char *path, const char *key, struct
 		goto out;
 	}
 	if (key) {
-		rc = dl_err_at(err, path, 0, "'#%s' only applies to Gavel cluster_specs", key);
+		rc = dl_err_at(err, b->where, 0, "'#%s' only applies to Gavel cluster_specs", key);
 		goto out;
 	}
 	struct line *lines;
 	size_t n = split_lines(sb.buf, &lines);
 	if (!n) {
-		rc = dl_err_at(err, path, 0, "empty cluster spec");
+		rc = dl_err_at(err, b->where, 0, "empty cluster spec");
+	} else if (!strncmp(lines[0].text, "NodeName=", 9)) {
+		rc = parse_slurm(b, lines, n, 0, err);
+	} else if (!strncmp(trim(lines[0].text), "NODELIST", 8)) {
+		rc = parse_slurm(b, lines, n, 1, err);
 	} else if (!strncmp(trim(lines[0].text), "num_switch", 10)) {
 		rc = parse_tiresias(b, lines, n, err);
 	} else if (n == 1 && (is_vpk(trim(lines[0].text)) ||
@@ -856,7 +1183,7 @@ static int parse_file(struct build *b, const char *path, const char *key, struct
 		char *s = trim(lines[0].text);
 		rc = is_vpk(s) ? parse_vpk(b, s, err) : parse_shorthand(b, s, err);
 		if (rc < 0)
-			dl_err_prefix(err, "%s:%ld", path, lines[0].no);
+			dl_err_prefix(err, "%s:%ld", b->where, lines[0].no);
 	} else {
 		rc = parse_pai(b, lines, n, err);
 	}
@@ -875,7 +1202,11 @@ int dl_cluster_load(const char *spec, struct dl_cluster **out, struct dl_err *er
 	struct stat st;
 	int rc;
 	char *hash = strrchr(spec, '#');
-	if (!stat(spec, &st)) {
+	if (!strcmp(spec, "-")) {
+		/* `scontrol show node -o | dlsched cluster show -` */
+		b.where = "<stdin>";
+		rc = parse_file(&b, spec, NULL, err);
+	} else if (!stat(spec, &st)) {
 		rc = parse_file(&b, spec, NULL, err);
 	} else if (hash && hash > spec && hash[1]) {
 		char *path = xstrndup(spec, (size_t)(hash - spec));

@@ -31,3 +31,24 @@ expect_eq cluster_bad_pai_msg "dlsched cluster: p.csv:2: bad cap_gpu value 'x'" 
 run cluster_no_sub 2 'dl cluster'
 run cluster_bad_sub 2 'dl cluster frob'
 run cluster_bad_by 2 'dl cluster show --by disk 1x1x1'
+
+# clusters from Slurm's own node lists (real output of slurmctld 22.05, testdata/cluster/slurm)
+S=$T/slurm
+run cluster_show_scontrol 0 "dl cluster show '$S/scontrol_show_node_o.txt'"
+expect cluster_show_scontrol_rack "grep -qx '  slurm          5 nodes     24 GPUs: 2 x 8 a100, 1 x 2 v100, 1 x 2 a100, 1 x 4 gpu' out"
+expect cluster_show_scontrol_speed "grep -q '^  a100            18 GPUs  speed 1 ' out"
+run cluster_show_sinfo_nodes 0 "dl cluster show -f csv '$S/sinfo_N.txt'"
+cp out sinfo_nodes.csv
+expect_eq cluster_sinfo_localhost_once 1 "$(grep -c '^localhost/v100,slurm,v100,2,16,2,' out)"
+run cluster_show_scontrol_same 0 "dl cluster show -f csv '$S/scontrol_show_node_o.txt' | cmp - sinfo_nodes.csv"
+run cluster_show_slurm_stdin 0 "dl cluster show -f csv --by type - < '$S/scontrol_show_node.txt'"
+expect_eq cluster_slurm_types "a100,3,18,1,40,2.93
+v100,1,2,1,16,2.48
+gpu,1,4,1,0,0
+all,5,24,,," "$(tail -n +2 out)"
+run cluster_sinfo_aggregated 1 "dl cluster show '$S/sinfo_aggregated.txt'"
+expect_eq cluster_sinfo_aggregated_msg "dlsched cluster: $S/sinfo_aggregated.txt:2: 'gpu[01-02]' is a list of nodes: run sinfo with -N (one line per node)" "$(cat "$SCRATCH/err")"
+# every --cluster takes it: a typed job runs on its type, one larger than its type is dropped
+printf 'id,submit,gpus,duration,gpu_type\na,0,8,10,a100\nb,0,2,10,v100\nc,0,4,10,\nd,0,3,10,v100\n' > typed.csv
+run cluster_slurm_simulate 0 "dl simulate -q --policy fifo --cluster '$S/scontrol_show_node_o.txt' typed.csv | cut -d, -f1,5,6,14"
+expect cluster_slurm_simulate_types "grep -qx 'a,0,10,a100' out && grep -qx 'b,0,10,v100' out"
