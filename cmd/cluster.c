@@ -23,8 +23,10 @@ static const struct dl_cmd_spec cluster_spec = {
 	.description =
 		"show: expand a cluster SPEC (shorthand RACKSxNODESxGPUS[:TYPE],..., a JSON spec,\n"
 		"a Tiresias cluster_spec CSV, Gavel V:P:K or cluster_specs JSON, the Alibaba PAI\n"
-		"machine table) and print its topology and totals: a text summary by default,\n"
-		"or one row per node (rack, type with --by) with -f csv|json.\n"
+		"machine table, Slurm's 'scontrol show node -o' or 'sinfo -N -o \"%N %c %m %G\"'\n"
+		"output; - reads standard input) and print its topology and totals: a text\n"
+		"summary by default, or one row per node (rack, type with --by) with\n"
+		"-f csv|json.\n"
 		"types: the built-in GPU types. models: the network cost model's models.",
 	.opts = cluster_opts,
 };
