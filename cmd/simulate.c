@@ -286,7 +286,7 @@ static int run_native(struct dl_ctx *ctx, const struct sim_args *a)
 		if (a->distribution) {
 			g = dl_gittins_load(a->distribution, NULL, a->delta, DL_GITTINS_EXACT,
 					    &err);
-		} else {
+		} else if (js.n) {
 			/* learned from the trace: every job's GPU-seconds */
 			double *v = xcalloc(js.n ? js.n : 1, sizeof(*v));
 			for (size_t i = 0; i < js.n; i++)
@@ -294,7 +294,7 @@ static int run_native(struct dl_ctx *ctx, const struct sim_args *a)
 			g = dl_gittins_new(v, js.n, a->delta, DL_GITTINS_EXACT, &err);
 			free(v);
 		}
-		if (!g) {
+		if (!g && (a->distribution || js.n)) {
 			rc = dl_fail(ctx, &err);
 			goto done;
 		}
@@ -340,7 +340,9 @@ static int run_native(struct dl_ctx *ctx, const struct sim_args *a)
 	if (tw)
 		dl_writer_finish(tw);
 	if (st.rejected)
-		dl_warn(ctx, "%zu of %zu jobs can never run and were left out (first: '%s': %s)",
+		dl_warn(ctx,
+			"%zu of %zu jobs can never run: their rows say why in column 'rejected' "
+			"(first: '%s': %s)",
 			st.rejected, st.jobs, st.first_rejected, st.reject_reason);
 	dl_info(ctx, "%zu jobs completed, %zu events, %zu passes, makespan %g s", st.completed,
 		st.events, st.passes, st.makespan);

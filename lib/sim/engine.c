@@ -142,6 +142,7 @@ static void timeline_row(struct dl_sim *s)
 	dl_writer_int(w, 1, busy);
 	dl_writer_int(w, 2, (int64_t)s->running);
 	dl_writer_int(w, 3, (int64_t)s->queued);
+	dl_writer_str(w, 4, s->cfg->policy->name); /* the label report files it under */
 	dl_writer_end_row(w);
 }
 
@@ -161,6 +162,7 @@ enum {
 	RC_SLOWDOWN,
 	RC_TYPE,
 	RC_POLICY,
+	RC_REJECTED,
 	RC_N
 };
 
@@ -168,6 +170,7 @@ static const char *const result_cols[RC_N] = {
 	"id",	      "submit", "gpus",	       "duration", "start",
 	"end",	      "jct",	"queue_delay", "run_time", "preemptions",
 	"migrations", "tier",	"slowdown",    "gpu_type", "policy",
+	"rejected",
 };
 
 static void result_row(struct dl_sim *s, const struct dl_sim_job *j)
@@ -191,6 +194,29 @@ static void result_row(struct dl_sim *s, const struct dl_sim_job *j)
 	dl_writer_double_prec(w, RC_SLOWDOWN, j->slowdown, 12);
 	dl_writer_str(w, RC_TYPE, s->cfg->cluster->types[j->gpu_type].name);
 	dl_writer_str(w, RC_POLICY, s->cfg->policy->name);
+	dl_writer_end_row(w);
+}
+
+/* a job that can never run: its row has no times and says why in `rejected` */
+static void rejected_row(struct dl_sim *s, const struct dl_sim_job *j, const char *why)
+{
+	struct dl_writer *w = s->cfg->results;
+	if (!w)
+		return;
+	dl_writer_str(w, RC_ID, j->job->id);
+	dl_writer_seconds(w, RC_SUBMIT, j->submit);
+	dl_writer_int(w, RC_GPUS, j->job->gpus);
+	dl_writer_seconds(w, RC_DURATION, j->duration);
+	dl_writer_str(w, RC_TYPE, j->job->gpu_type ? j->job->gpu_type : "");
+	dl_writer_str(w, RC_POLICY, s->cfg->policy->name);
+	if (j->type == -2) {
+		struct strbuf sb = STRBUF_INIT;
+		sb_addf(&sb, "unknown GPU type '%s'", j->job->gpu_type);
+		dl_writer_str(w, RC_REJECTED, sb.buf);
+		sb_release(&sb);
+	} else {
+		dl_writer_str(w, RC_REJECTED, why);
+	}
 	dl_writer_end_row(w);
 }
 
@@ -311,6 +337,7 @@ static void reject(struct dl_sim *s, struct dl_sim_job *j, const char *why)
 		s->st->reject_reason = why;
 	}
 	emit(s, j, "reject", why, 0);
+	rejected_row(s, j, why);
 }
 
 enum dl_decision dl_sim_start(struct dl_sim *s, struct dl_sim_job *j, const struct dl_sim_how *how)
@@ -500,8 +527,9 @@ static void set_columns(const struct dl_sim_config *cfg)
 		dl_writer_set_columns(cfg->events, ec, EC_N);
 	}
 	if (cfg->timeline) {
-		static const char *const tc[4] = {"time", "busy_gpus", "running", "pending"};
-		dl_writer_set_columns(cfg->timeline, tc, 4);
+		static const char *const tc[5] = {"time", "busy_gpus", "running", "pending",
+						  "policy"};
+		dl_writer_set_columns(cfg->timeline, tc, 5);
 	}
 }
 

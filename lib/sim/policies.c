@@ -91,7 +91,7 @@ static void *create(struct dl_sim *s, const struct dl_sim_params *p, enum pkind 
 		dl_err_set(err, DL_EXIT_USAGE, "internal: MLFQ parameters missing");
 		return NULL;
 	}
-	if (kind == P_TGITTINS && !p->gittins) {
+	if (kind == P_TGITTINS && !p->gittins && n) { /* an empty trace needs none */
 		free(P);
 		dl_err_set(err, DL_EXIT_USAGE, "tiresias-gittins needs a job-size distribution");
 		return NULL;
