@@ -72,6 +72,14 @@ $(O)/gen/commands.h: $(CMD_MODULES) Makefile
 $(O)/cmd/main.o: $(O)/gen/commands.h
 $(O)/cmd/main.o: DL_CFLAGS += -DDLSCHED_VERSION='"$(VERSION)"'
 
+# the version for pages that name it (report's footer); rewritten only when it changes
+$(O)/gen/version.h: FORCE
+	@mkdir -p $(dir $@)
+	$(Q)echo '#define DLSCHED_VERSION "$(VERSION)"' > $@.tmp && \
+		{ cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@; }
+$(O)/cmd/report.o $(O)/cmd/main.o: $(O)/gen/version.h
+.PHONY: FORCE
+
 $(O)/%.o: %.c
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $@")

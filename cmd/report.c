@@ -1,12 +1,14 @@
 /* report.c: summary metrics of results streams, side by side, as tables or an HTML page */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cmd.h"
 #include "cluster/cluster.h"
 #include "core/num.h"
 #include "report/report.h"
+#include "version.h"
 
 enum {
 	OPT_BY = DL_OPT_FIRST_FREE,
@@ -14,6 +16,9 @@ enum {
 	OPT_TITLE,
 	OPT_DATE,
 	OPT_CLUSTER,
+	OPT_AS_RUN,
+	OPT_SKIPPED,
+	OPT_WINDOW,
 };
 
 static const struct dl_opt report_opts[] = {
@@ -23,7 +28,12 @@ static const struct dl_opt report_opts[] = {
 	{DL_OPT_INPUT_FORMAT, "input-format", "FMT", "input format: auto (default), csv or json"},
 	{'b', "baseline", "LABEL", "speedups of average JCT and makespan against LABEL"},
 	{'l', "label", "NAME", "label of the inputs in order (repeatable)"},
-	{'t', "timeline", "FILE", "timeline of the input in the same position (repeatable)"},
+	{'t', "timeline", "[LABEL=]FILE",
+	 "a timeline, filed under its policy's label or LABEL (repeatable)"},
+	{OPT_AS_RUN, "as-run", "JOBS", "add the label 'as run': Slurm's real schedule from trace import"},
+	{OPT_SKIPPED, "skipped", "FILE", "count rows trace import --skipped left out (repeatable)"},
+	{OPT_WINDOW, "window", "W",
+	 "measure arrivals, jobs:FROM-TO (submit order) or time:FROM-[TO] only"},
 	{OPT_GPUS, "gpus", "N", "GPUs in the cluster, for utilisation"},
 	{OPT_CLUSTER, "cluster", "SPEC", "the cluster, for utilisation (as in dlsched simulate)"},
 	{OPT_BY, "by", "CLASS", "also rows per class: gpus (1, 2-4, 5-8, >8) or duration"},
@@ -38,8 +48,9 @@ static const struct dl_cmd_spec report_spec = {
 		"Summarise results streams (from dlsched simulate; '-' or nothing is standard\n"
 		"input) with one row per label: jobs, finished, average, median, p90, p95, p99 JCT,\n"
 		"makespan, average and p95 queueing delay, GPU utilisation, preemptions and\n"
-		"migrations per job, Jain's index of slowdowns and speedups against --baseline.\n"
-		"Percentiles are nearest-rank. Times are in seconds.",
+		"migrations per job, Jain's index of slowdowns, speedups against --baseline and\n"
+		"jobs dropped (skipped on import or rejected by simulate) per reason.\n"
+		"Percentiles are nearest-rank. Times are in seconds (human units on the page).",
 	.opts = report_opts,
 	.flags = DL_SPEC_NO_IO,
 };
@@ -105,6 +116,118 @@ static int cluster_gpus(const char *spec, double *gpus, struct dl_err *err)
 	return 0;
 }
 
+/* the footer's command line: each argument shell-quoted where it needs it */
+static char *command_line(const struct dl_ctx *ctx, int argc, char **argv)
+{
+	struct strbuf sb = STRBUF_INIT;
+	sb_addf(&sb, "dlsched %s", ctx->cmdname);
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		sb_addc(&sb, ' ');
+		if (*a && strspn(a, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+				   "0123456789_./:=,+-@%") == strlen(a)) {
+			sb_addstr(&sb, a);
+			continue;
+		}
+		sb_addc(&sb, '\'');
+		for (; *a; a++)
+			if (*a == '\'')
+				sb_addstr(&sb, "'\\''");
+			else
+				sb_addc(&sb, *a);
+		sb_addc(&sb, '\'');
+	}
+	return sb_detach(&sb);
+}
+
+/* one input of the footer, with its size when it is a file */
+static void note_input(struct dl_report_input *in, const char *role, const char *path,
+		       int64_t rows)
+{
+	struct stat st;
+	in->role = role;
+	in->path = strcmp(path, "-") ? path : "standard input";
+	in->bytes = strcmp(path, "-") && !stat(path, &st) && S_ISREG(st.st_mode)
+			    ? (int64_t)st.st_size
+			    : -1;
+	in->rows = rows;
+}
+
+struct report_args {
+	const char **timelines, **skipped;
+	size_t ntimelines, nskipped;
+	const char *as_run;
+};
+
+/* read every input into rep; the footer's list of inputs goes to ins */
+static int read_inputs(const struct dl_ctx *ctx, struct dl_report *rep, char **files,
+		       size_t nfiles, const char **labels, size_t nlabels,
+		       const struct report_args *a, struct dl_report_input *ins, size_t *nins)
+{
+	struct dl_err err = DL_ERR_INIT;
+	int rc = 0;
+	*nins = 0;
+	for (size_t i = 0; i < nfiles && !rc; i++) {
+		struct dl_reader *r = dl_in_open(ctx, files[i]);
+		if (!r)
+			return DL_EXIT_DATA;
+		char *fallback = label_of_path(files[i]);
+		if (dl_report_read_results(rep, r, i < nlabels ? labels[i] : NULL, fallback, NULL,
+					   &err))
+			rc = err.code == DL_EXIT_USAGE ? dl_usage_error(ctx, "%s", err.msg)
+						       : dl_fail(ctx, &err);
+		free(fallback);
+		dl_reader_close(r);
+		note_input(&ins[(*nins)++], "results", files[i], dl_report_rows_read(rep));
+	}
+	if (!rc && a->as_run) {
+		struct dl_reader *r = dl_in_open(ctx, a->as_run);
+		if (!r)
+			return DL_EXIT_DATA;
+		if (dl_report_read_asrun(rep, r, &err))
+			rc = err.code == DL_EXIT_USAGE ? dl_usage_error(ctx, "%s", err.msg)
+						       : dl_fail(ctx, &err);
+		dl_reader_close(r);
+		note_input(&ins[(*nins)++], "as run", a->as_run, dl_report_rows_read(rep));
+	}
+	for (size_t i = 0; i < a->ntimelines && !rc; i++) {
+		/* LABEL=FILE names the label; a file that exists as written is just a file */
+		const char *arg = a->timelines[i], *eq = strchr(arg, '='), *path = arg;
+		struct stat st;
+		char *label = NULL;
+		if (eq && eq > arg && stat(arg, &st)) {
+			label = xstrndup(arg, (size_t)(eq - arg));
+			path = eq + 1;
+		}
+		struct dl_reader *r = dl_in_open(ctx, path);
+		if (!r) {
+			free(label);
+			return DL_EXIT_DATA;
+		}
+		char *fallback = label_of_path(path);
+		size_t n = strlen(fallback);
+		if (n > 9 && !strcmp(fallback + n - 9, ".timeline"))
+			fallback[n - 9] = '\0'; /* fifo.timeline.csv: the label fifo */
+		if (dl_report_read_timeline(rep, r, label, fallback, &err))
+			rc = err.code == DL_EXIT_USAGE ? dl_usage_error(ctx, "%s", err.msg)
+						       : dl_fail(ctx, &err);
+		free(fallback);
+		free(label);
+		dl_reader_close(r);
+		note_input(&ins[(*nins)++], "timeline", path, dl_report_rows_read(rep));
+	}
+	for (size_t i = 0; i < a->nskipped && !rc; i++) {
+		struct dl_reader *r = dl_in_open(ctx, a->skipped[i]);
+		if (!r)
+			return DL_EXIT_DATA;
+		if (dl_report_read_skipped(rep, r, &err))
+			rc = dl_fail(ctx, &err);
+		dl_reader_close(r);
+		note_input(&ins[(*nins)++], "skipped", a->skipped[i], dl_report_rows_read(rep));
+	}
+	return rc;
+}
+
 DL_COMMAND(report, "summarise results: JCT percentiles, makespan, utilisation, HTML charts")
 {
 	struct dl_optstate st;
@@ -117,9 +240,11 @@ DL_COMMAND(report, "summarise results: JCT percentiles, makespan, utilisation, H
 	struct dl_report_opts ro = {0};
 	struct dl_report_page page = {0};
 	const char *cluster = NULL;
+	struct report_args a = {0};
 	const char **labels = xcalloc((size_t)argc + 1, sizeof(*labels));
-	const char **timelines = xcalloc((size_t)argc + 1, sizeof(*timelines));
-	size_t nlabels = 0, ntimelines = 0;
+	a.timelines = xcalloc((size_t)argc + 1, sizeof(*a.timelines));
+	a.skipped = xcalloc((size_t)argc + 1, sizeof(*a.skipped));
+	size_t nlabels = 0;
 	dl_opt_begin(&st, ctx, argc, argv, &report_spec);
 	while ((c = dl_opt_next(&st, &arg)) > 0 && !rc) {
 		switch (c) {
@@ -143,7 +268,7 @@ DL_COMMAND(report, "summarise results: JCT percentiles, makespan, utilisation, H
 			labels[nlabels++] = arg;
 			break;
 		case 't':
-			timelines[ntimelines++] = arg;
+			a.timelines[a.ntimelines++] = arg;
 			break;
 		case OPT_GPUS: {
 			long long n;
@@ -171,24 +296,37 @@ DL_COMMAND(report, "summarise results: JCT percentiles, makespan, utilisation, H
 		case OPT_DATE:
 			page.date = arg;
 			break;
+		case OPT_AS_RUN:
+			a.as_run = arg;
+			break;
+		case OPT_SKIPPED:
+			a.skipped[a.nskipped++] = arg;
+			break;
+		case OPT_WINDOW:
+			if (dl_report_window_parse(arg, &ro.window))
+				rc = dl_usage_error(ctx,
+						    "bad --window value '%s' (expected arrivals, "
+						    "jobs:FROM-TO or time:FROM-[TO])",
+						    arg);
+			break;
 		}
 	}
 	dl_opt_end(&st);
 	if (c == DL_OPT_EXIT || rc) {
 		/* --help, --list-options or a usage error: nothing is read */
 		free(labels);
-		free(timelines);
+		free(a.timelines);
+		free(a.skipped);
 		return c == DL_OPT_EXIT ? st.exit_code : rc;
 	}
 
 	int ninputs;
 	char **files = dl_opt_inputs(&st, &ninputs);
 	size_t nfiles = (size_t)ninputs;
+	if (a.as_run && st.optind >= argc)
+		nfiles = 0; /* --as-run alone: no results from standard input */
 	if (!rc && nlabels > nfiles)
 		rc = dl_usage_error(ctx, "%zu --label options for %zu inputs", nlabels, nfiles);
-	if (!rc && ntimelines > nfiles)
-		rc = dl_usage_error(ctx, "%zu --timeline options for %zu inputs", ntimelines,
-				    nfiles);
 	if (!rc && cluster && ro.capacity > 0)
 		rc = dl_usage_error(ctx, "--cluster and --gpus both give the cluster size");
 	struct dl_err err = DL_ERR_INIT;
@@ -203,35 +341,17 @@ DL_COMMAND(report, "summarise results: JCT percentiles, makespan, utilisation, H
 	}
 
 	struct dl_report *rep = dl_report_new();
-	const char **first = xcalloc(nfiles, sizeof(*first));
-	for (size_t i = 0; i < nfiles && !rc; i++) {
-		struct dl_reader *r = dl_in_open(ctx, files[i]);
-		if (!r) {
-			rc = DL_EXIT_DATA;
-			break;
-		}
-		char *fallback = label_of_path(files[i]);
-		if (dl_report_read_results(rep, r, i < nlabels ? labels[i] : NULL, fallback,
-					   &first[i], &err))
-			rc = dl_fail(ctx, &err);
-		free(fallback);
-		dl_reader_close(r);
-	}
-	for (size_t i = 0; i < ntimelines && !rc; i++) {
-		struct dl_reader *r = dl_in_open(ctx, timelines[i]);
-		if (!r) {
-			rc = DL_EXIT_DATA;
-			break;
-		}
-		if (dl_report_read_timeline(rep, r, first[i], &err))
-			rc = dl_fail(ctx, &err);
-		dl_reader_close(r);
-	}
+	struct dl_report_input *ins =
+		xcalloc(nfiles + a.ntimelines + a.nskipped + 1, sizeof(*ins));
+	size_t nins = 0;
+	if (!rc)
+		rc = read_inputs(ctx, rep, files, nfiles, labels, nlabels, &a, ins, &nins);
 	if (!rc && dl_report_compute(rep, &ro, &err))
 		rc = err.code == DL_EXIT_USAGE ? dl_usage_error(ctx, "%s", err.msg)
 					       : dl_fail(ctx, &err);
 
 	struct dl_output *out = NULL;
+	char *command = NULL;
 	if (!rc) {
 		out = dl_out_open(ctx, output);
 		if (!out)
@@ -245,20 +365,27 @@ DL_COMMAND(report, "summarise results: JCT percentiles, makespan, utilisation, H
 			dl_report_write_stream(rep, w);
 			dl_writer_free(w);
 		} else if (fmt == DL_REPORT_HTML) {
+			command = command_line(ctx, argc, argv);
+			page.version = DLSCHED_VERSION;
+			page.command = command;
+			page.inputs = ins;
+			page.ninputs = nins;
 			dl_report_write_html(rep, fp, &page);
 		} else {
 			dl_report_write_table(rep, fp, fmt);
 		}
 		for (size_t i = 0; i < dl_report_nrows(rep); i++) {
 			const struct dl_report_row *row = dl_report_row(rep, i);
-			if (!strcmp(row->cls, "all") && !row->finished)
+			if (!strcmp(row->cls, "all") && row->jobs && !row->finished)
 				dl_warn(ctx, "label '%s' has no finished jobs", row->label);
 		}
 		rc = dl_out_close(ctx, out, 0);
 	}
 	dl_report_free(rep);
-	free(first);
+	free(command);
+	free(ins);
 	free(labels);
-	free(timelines);
+	free(a.timelines);
+	free(a.skipped);
 	return rc;
 }

@@ -28,6 +28,8 @@ const struct dl_report_col dl_report_cols[] = {
 	{"jain_slowdown", "Jain", DL_COL_RATIO, F(jain_slowdown)},
 	{"speedup_jct", "speedup JCT", DL_COL_SPEEDUP, F(speedup_jct)},
 	{"speedup_makespan", "speedup makespan", DL_COL_SPEEDUP, F(speedup_makespan)},
+	{"dropped", "dropped", DL_COL_INT, F(dropped)},
+	{"dropped_reasons", "dropped because", DL_COL_STR, F(dropped_reasons)},
 	{NULL, NULL, 0, 0},
 };
 
@@ -95,6 +97,14 @@ int dl_report_col_shown(const struct dl_report *rep, const struct dl_report_col 
 				return 1;
 		return 0;
 	}
+	if (human && !strcmp(c->name, "dropped_reasons"))
+		return 0; /* too wide for a table: the notes under it say them */
+	if (human && !strcmp(c->name, "dropped")) {
+		for (size_t i = 0; i < n; i++)
+			if (dl_report_row(rep, i)->dropped)
+				return 1;
+		return 0;
+	}
 	if (!human || c->kind == DL_COL_STR || c->kind == DL_COL_INT)
 		return 1;
 	for (size_t i = 0; i < n; i++)
@@ -159,7 +169,7 @@ void dl_report_notes(const struct dl_report *rep, struct strbuf *sb, int markdow
 {
 	for (size_t i = 0; i < dl_report_nrows(rep); i++) {
 		const struct dl_report_row *r = dl_report_row(rep, i);
-		if (strcmp(r->cls, "all") || r->finished)
+		if (strcmp(r->cls, "all") || (r->finished && !r->dropped))
 			continue;
 		if (markdown) {
 			sb_addstr(sb, "- ");
@@ -167,8 +177,21 @@ void dl_report_notes(const struct dl_report *rep, struct strbuf *sb, int markdow
 		} else {
 			sb_addstr(sb, r->label);
 		}
-		sb_addf(sb, ": no finished jobs (%lld submitted, %lld started)\n",
-			(long long)r->jobs, (long long)r->started);
+		if (!r->jobs)
+			sb_addstr(sb, ": no jobs");
+		else if (!r->finished)
+			sb_addf(sb, ": no finished jobs (%lld submitted, %lld started)",
+				(long long)r->jobs, (long long)r->started);
+		if (r->dropped) {
+			sb_addf(sb, "%s%lld dropped (", r->finished ? ": " : "; ",
+				(long long)r->dropped);
+			if (markdown)
+				md_escape(sb, r->dropped_reasons);
+			else
+				sb_addstr(sb, r->dropped_reasons);
+			sb_addc(sb, ')');
+		}
+		sb_addc(sb, '\n');
 	}
 }
 

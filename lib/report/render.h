@@ -33,7 +33,7 @@ const char *dl_report_col_str(const struct dl_report_col *c, const struct dl_rep
 void dl_report_fmt_human(struct strbuf *sb, const struct dl_report_col *c, double v);
 /* human: leave out columns that are undefined in every row (JCT columns stay) */
 int dl_report_col_shown(const struct dl_report *rep, const struct dl_report_col *c, int human);
-/* one line "LABEL: no finished jobs (...)" per such label (a Markdown list item if asked) */
+/* one line per label without finished jobs or with dropped jobs (Markdown list items if asked) */
 void dl_report_notes(const struct dl_report *rep, struct strbuf *sb, int markdown);
 
 #endif

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/num.h"
 #include "core/strmap.h"
 #include "core/stats.h"
 #include "report/report.h"
@@ -10,6 +11,15 @@
 struct job {
 	double submit, duration, start, end, jct, qdelay, run_time; /* NaN = empty */
 	int64_t gpus, preemptions, migrations;
+	int reason; /* -1: a job that ran (or waits); else why the simulator rejected it */
+};
+
+/* a job id, for finding one twice in a label */
+struct idref {
+	uint64_t hash;
+	size_t off; /* into the report's id arena */
+	long line;
+	int input;
 };
 
 struct timeline {
@@ -21,22 +31,47 @@ struct label {
 	char *name;
 	struct job *jobs;
 	size_t njobs, alloc;
+	struct idref *ids;
+	size_t nids, aids;
 	struct timeline tl;
-	int has_tl;
-	double *jct; /* after compute: finished JCTs, ascending */
+	int has_tl, as_run;
+	int owner;    /* the input that filled it first */
+	int explicit; /* named by --label (pooling inputs is then on purpose) */
+	double *jct;  /* after compute: finished JCTs, ascending */
 	size_t njct;
 	double *qdelay; /* after compute: started jobs' delays, ascending */
 	size_t nqdelay;
+	double *slow; /* after compute: finished jobs' slowdowns, ascending */
+	size_t nslow;
+	int64_t jobs_in; /* after compute: jobs in the window, rejected ones left out */
 };
 
 struct dl_report {
 	struct label *labels;
 	size_t nlabels, alabels;
 	struct strmap index;
+	struct strmap policies; /* policy value -> label it was filed under (-2: several) */
+	struct strmap reasons;	/* rejection reason -> index */
+	char **reason_names;
+	size_t nreasons, areasons;
+	char *ids; /* arena of job ids */
+	size_t idlen, idalloc;
+	char **inputs; /* names of the inputs read, for messages */
+	size_t ninputs, ainputs;
+	int64_t rows_read;
+	char **skip_reason; /* skipped on import: reason, count */
+	int64_t *skip_count;
+	size_t nskip, askip;
+	char *skipped_text;
 	struct dl_report_row *rows;
 	size_t nrows;
+	char **row_text; /* dropped_reasons of each row */
 	double capacity;
 	char *baseline;
+	struct dl_report_window window;
+	enum dl_report_by by;
+	double t0, t1; /* the charts' measurement period */
+	int has_period;
 	int computed;
 };
 
@@ -49,7 +84,16 @@ struct dl_report *dl_report_new(void)
 	struct dl_report *rep = xcalloc(1, sizeof(*rep));
 	struct strmap init = STRMAP_INIT;
 	rep->index = init;
+	rep->policies = init;
+	rep->reasons = init;
 	return rep;
+}
+
+static void free_strings(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
 }
 
 void dl_report_free(struct dl_report *rep)
@@ -60,14 +104,25 @@ void dl_report_free(struct dl_report *rep)
 		struct label *l = &rep->labels[i];
 		free(l->name);
 		free(l->jobs);
+		free(l->ids);
 		free(l->tl.time);
 		free(l->tl.busy);
 		free(l->tl.pending);
 		free(l->jct);
 		free(l->qdelay);
+		free(l->slow);
 	}
 	free(rep->labels);
 	strmap_free(&rep->index);
+	strmap_free(&rep->policies);
+	strmap_free(&rep->reasons);
+	free_strings(rep->reason_names, rep->nreasons);
+	free(rep->ids);
+	free_strings(rep->inputs, rep->ninputs);
+	free_strings(rep->skip_reason, rep->nskip);
+	free(rep->skip_count);
+	free(rep->skipped_text);
+	free_strings(rep->row_text, rep->nrows);
 	free(rep->rows);
 	free(rep->baseline);
 	free(rep);
@@ -82,8 +137,34 @@ static size_t label_index(struct dl_report *rep, const char *name)
 	struct label *l = &rep->labels[rep->nlabels];
 	memset(l, 0, sizeof(*l));
 	l->name = xstrdup(name);
+	l->owner = -1;
 	strmap_put(&rep->index, name, (int64_t)rep->nlabels);
 	return rep->nlabels++;
+}
+
+/* the label for the rows of the current input: explicit when passed as --label */
+static int claim_label(struct dl_report *rep, size_t li, int explicit, struct dl_err *err)
+{
+	struct label *l = &rep->labels[li];
+	int input = (int)rep->ninputs - 1;
+	if (l->owner < 0) {
+		l->owner = input;
+		l->explicit = explicit;
+		return 0;
+	}
+	if (l->owner == input || (l->explicit && explicit))
+		return 0;
+	return dl_err_set(err, DL_EXIT_USAGE,
+			  "%s and %s both have label '%s': give each a --label (the same "
+			  "--label for both pools them on purpose)",
+			  rep->inputs[l->owner], rep->inputs[input], l->name);
+}
+
+static void add_input(struct dl_report *rep, const struct dl_reader *r)
+{
+	DL_GROW(rep->inputs, rep->ninputs + 1, rep->ainputs);
+	rep->inputs[rep->ninputs++] = xstrdup(dl_reader_name(r));
+	rep->rows_read = 0;
 }
 
 size_t dl_report_nlabels(const struct dl_report *rep)
@@ -94,6 +175,11 @@ size_t dl_report_nlabels(const struct dl_report *rep)
 const char *dl_report_label(const struct dl_report *rep, size_t i)
 {
 	return rep->labels[i].name;
+}
+
+int64_t dl_report_rows_read(const struct dl_report *rep)
+{
+	return rep->rows_read;
 }
 
 /*
@@ -151,13 +237,49 @@ static int opt_count(const struct dl_reader *r, const struct dl_row *row, int co
 	return 0;
 }
 
-int dl_report_read_results(struct dl_report *rep, struct dl_reader *r, const char *label,
-			   const char *fallback, const char **first_label, struct dl_err *err)
+static int reason_index(struct dl_report *rep, const char *s)
+{
+	int64_t *v = strmap_get(&rep->reasons, s);
+	if (v)
+		return (int)*v;
+	DL_GROW(rep->reason_names, rep->nreasons + 1, rep->areasons);
+	rep->reason_names[rep->nreasons] = xstrdup(s);
+	strmap_put(&rep->reasons, s, (int64_t)rep->nreasons);
+	return (int)rep->nreasons++;
+}
+
+/* remember that rows of policy p went to label li (-2 when to several) */
+static void note_policy(struct dl_report *rep, const char *p, size_t li)
+{
+	int64_t *v = strmap_get(&rep->policies, p);
+	if (!v)
+		strmap_put(&rep->policies, p, (int64_t)li);
+	else if (*v != (int64_t)li)
+		*v = -2;
+}
+
+static void add_id(struct dl_report *rep, struct label *l, const char *id, long line)
+{
+	size_t n = strlen(id);
+	DL_GROW(rep->ids, rep->idlen + n + 1, rep->idalloc);
+	memcpy(rep->ids + rep->idlen, id, n + 1);
+	DL_GROW(l->ids, l->nids + 1, l->aids);
+	struct idref *ref = &l->ids[l->nids++];
+	ref->hash = dl_hash_bytes(id, n);
+	ref->off = rep->idlen;
+	ref->line = line;
+	ref->input = (int)rep->ninputs - 1;
+	rep->idlen += n + 1;
+}
+
+static int read_jobs(struct dl_report *rep, struct dl_reader *r, const char *label,
+		     const char *fallback, const char **first_label, const char *what,
+		     const char *why, struct dl_err *err)
 {
 	const char *name = dl_reader_name(r);
+	add_input(rep, r);
 	if (!dl_reader_ncols(r))
-		return dl_err_at(err, name, 0, "empty input: expected a results stream");
-	static const char *const why = "a results stream (from 'dlsched simulate')";
+		return dl_err_at(err, name, 0, "empty input: expected %s", what);
 	int c_submit = dl_reader_require(r, "submit", why, err);
 	int c_gpus = c_submit < 0 ? -1 : dl_reader_require(r, "gpus", why, err);
 	int c_dur = c_gpus < 0 ? -1 : dl_reader_require(r, "duration", why, err);
@@ -165,29 +287,40 @@ int dl_report_read_results(struct dl_report *rep, struct dl_reader *r, const cha
 	int c_end = c_start < 0 ? -1 : dl_reader_require(r, "end", why, err);
 	if (c_end < 0)
 		return -1;
+	int c_id = dl_reader_col(r, "id");
 	int c_jct = dl_reader_col(r, "jct");
 	int c_qd = dl_reader_col(r, "queue_delay");
 	int c_rt = dl_reader_col(r, "run_time");
 	int c_pre = dl_reader_col(r, "preemptions");
 	int c_mig = dl_reader_col(r, "migrations");
-	int c_pol = label ? -1 : dl_reader_col(r, "policy");
+	int c_pol = dl_reader_col(r, "policy");
+	int c_rej = dl_reader_col(r, "rejected");
 
 	struct dl_row row;
 	int got;
 	size_t cur = (size_t)-1;
-	long nrows = 0;
+	struct strbuf lastpol = STRBUF_INIT;
+	int have_lastpol = 0;
+	int rc = 0;
 	while ((got = dl_reader_next(r, &row, err)) > 0) {
 		/* the label: cached while consecutive rows share it */
-		const char *lname = label;
-		if (!lname) {
-			const char *p = dl_field_str(&row, c_pol);
-			lname = *p ? p : fallback;
-		}
-		if (cur == (size_t)-1 || strcmp(rep->labels[cur].name, lname))
+		const char *pol = dl_field_str(&row, c_pol);
+		const char *lname = label ? label : *pol ? pol : fallback;
+		if (cur == (size_t)-1 || strcmp(rep->labels[cur].name, lname)) {
 			cur = label_index(rep, lname);
-		if (!nrows && first_label)
+			if ((rc = claim_label(rep, cur, label != NULL, err)))
+				break;
+			have_lastpol = 0;
+		}
+		if (*pol && (!have_lastpol || strcmp(lastpol.buf, pol))) {
+			note_policy(rep, pol, cur);
+			sb_reset(&lastpol);
+			sb_addstr(&lastpol, pol);
+			have_lastpol = 1;
+		}
+		if (!rep->rows_read && first_label)
 			*first_label = rep->labels[cur].name;
-		nrows++;
+		rep->rows_read++;
 
 		struct job j;
 		if (req_num(r, &row, c_submit, 0, &j.submit, err) ||
@@ -199,20 +332,37 @@ int dl_report_read_results(struct dl_report *rep, struct dl_reader *r, const cha
 		    opt_num(r, &row, c_qd, 1, &j.qdelay, err) ||
 		    opt_num(r, &row, c_rt, 1, &j.run_time, err) ||
 		    opt_count(r, &row, c_pre, &j.preemptions, err) ||
-		    opt_count(r, &row, c_mig, &j.migrations, err))
-			return -1;
-		if (j.gpus < 1)
-			return dl_err_at(err, name, row.line,
-					 "bad gpus value '%.64s': expected an integer >= 1",
-					 row.f[c_gpus]);
-		if (!isnan(j.end) && isnan(j.start))
-			return dl_err_at(err, name, row.line, "a job with an end needs a start");
-		if (!isnan(j.start) && j.start < j.submit)
-			return dl_err_at(err, name, row.line, "start %s is before submit %s",
-					 row.f[c_start], row.f[c_submit]);
-		if (!isnan(j.end) && j.end < j.start)
-			return dl_err_at(err, name, row.line, "end %s is before start %s",
-					 row.f[c_end], row.f[c_start]);
+		    opt_count(r, &row, c_mig, &j.migrations, err)) {
+			rc = -1;
+			break;
+		}
+		if (j.gpus < 1) {
+			rc = dl_err_at(err, name, row.line,
+				       "bad gpus value '%.64s': expected an integer >= 1",
+				       row.f[c_gpus]);
+			break;
+		}
+		j.reason = -1;
+		const char *rej = dl_field_str(&row, c_rej);
+		if (*rej) {
+			/* a job the simulator could never run: no times, whatever the fields say */
+			j.reason = reason_index(rep, rej);
+			j.start = j.end = j.jct = j.qdelay = j.run_time = NAN;
+		}
+		if (!isnan(j.end) && isnan(j.start)) {
+			rc = dl_err_at(err, name, row.line, "a job with an end needs a start");
+			break;
+		}
+		if (!isnan(j.start) && j.start < j.submit) {
+			rc = dl_err_at(err, name, row.line, "start %s is before submit %s",
+				       row.f[c_start], row.f[c_submit]);
+			break;
+		}
+		if (!isnan(j.end) && j.end < j.start) {
+			rc = dl_err_at(err, name, row.line, "end %s is before start %s",
+				       row.f[c_end], row.f[c_start]);
+			break;
+		}
 		/* derived values where the stream left them out */
 		if (!isnan(j.end) && isnan(j.jct))
 			j.jct = j.end - j.submit;
@@ -226,18 +376,83 @@ int dl_report_read_results(struct dl_report *rep, struct dl_reader *r, const cha
 		struct label *l = &rep->labels[cur];
 		DL_GROW(l->jobs, l->njobs + 1, l->alloc);
 		l->jobs[l->njobs++] = j;
+		if (c_id >= 0 && row.f[c_id][0])
+			add_id(rep, l, row.f[c_id], row.line);
 	}
+	sb_release(&lastpol);
+	if (rc)
+		return -1;
 	if (got < 0)
 		return -1;
-	if (!nrows)
-		return dl_err_at(err, name, 0, "no result rows (only a header)");
+	if (!rep->rows_read) {
+		/* a night without jobs: the label is still there, with none */
+		cur = label_index(rep, label ? label : fallback);
+		if (claim_label(rep, cur, label != NULL, err))
+			return -1;
+		if (first_label)
+			*first_label = rep->labels[cur].name;
+	}
 	return 0;
 }
 
+int dl_report_read_results(struct dl_report *rep, struct dl_reader *r, const char *label,
+			   const char *fallback, const char **first_label, struct dl_err *err)
+{
+	return read_jobs(rep, r, label, fallback, first_label, "a results stream",
+			 "a results stream (from 'dlsched simulate')", err);
+}
+
+int dl_report_read_asrun(struct dl_report *rep, struct dl_reader *r, struct dl_err *err)
+{
+	const char *first = NULL;
+	if (read_jobs(rep, r, NULL, "as run", &first, "a jobs stream",
+		      "a jobs stream with Slurm's start and end (from 'dlsched trace import "
+		      "--from sacct')",
+		      err))
+		return -1;
+	/* every row is "as run" (a jobs stream has no policy column) */
+	for (size_t i = 0; i < rep->nlabels; i++)
+		if (rep->labels[i].owner == (int)rep->ninputs - 1 && strcmp(rep->labels[i].name, "as run"))
+			return dl_err_at(err, dl_reader_name(r), 0,
+					 "a policy column: --as-run takes the jobs stream, not results");
+	rep->labels[label_index(rep, "as run")].as_run = 1;
+	return 0;
+}
+
+/* the label a timeline belongs to, or -1 with an error naming the labels */
+static int timeline_label(struct dl_report *rep, const char *name, const char *label,
+			  const char *policy, const char *fallback, struct dl_err *err)
+{
+	if (!label && policy && *policy) {
+		int64_t *v = strmap_get(&rep->policies, policy);
+		if (v && *v == -2)
+			return dl_err_set(err, DL_EXIT_USAGE,
+					  "timeline %s: policy '%s' is under several labels: name "
+					  "its label with -t LABEL=FILE",
+					  name, policy);
+		if (v)
+			return (int)*v;
+		label = policy;
+	}
+	const char *want = label ? label : fallback;
+	int64_t *v = strmap_get(&rep->index, want);
+	if (v)
+		return (int)*v;
+	struct strbuf sb = STRBUF_INIT;
+	for (size_t i = 0; i < rep->nlabels; i++)
+		sb_addf(&sb, "%s'%s'", i ? ", " : "", rep->labels[i].name);
+	dl_err_set(err, DL_EXIT_USAGE,
+		   "timeline %s has label '%s', which no results input has (labels: %s)", name,
+		   want, sb.len ? sb.buf : "none");
+	sb_release(&sb);
+	return -1;
+}
+
 int dl_report_read_timeline(struct dl_report *rep, struct dl_reader *r, const char *label,
-			    struct dl_err *err)
+			    const char *fallback, struct dl_err *err)
 {
 	const char *name = dl_reader_name(r);
+	add_input(rep, r);
 	if (!dl_reader_ncols(r))
 		return dl_err_at(err, name, 0, "empty input: expected a timeline");
 	static const char *const why = "a timeline (from 'dlsched simulate --timeline')";
@@ -246,41 +461,100 @@ int dl_report_read_timeline(struct dl_report *rep, struct dl_reader *r, const ch
 	int c_pend = c_busy < 0 ? -1 : dl_reader_require(r, "pending", why, err);
 	if (c_pend < 0)
 		return -1;
-	size_t li = label_index(rep, label); /* may move rep->labels */
-	struct label *l = &rep->labels[li];
-	if (l->has_tl)
-		return dl_err_at(err, name, 0, "a second timeline for label '%s'", label);
-	l->has_tl = 1;
-	struct timeline *t = &l->tl;
+	int c_pol = dl_reader_col(r, "policy");
+	struct timeline t = {0};
+	struct strbuf pol = STRBUF_INIT;
 	struct dl_row row;
-	int got;
+	int got, rc = 0;
 	while ((got = dl_reader_next(r, &row, err)) > 0) {
 		double tm, busy, pend;
 		if (dl_field_double(r, &row, c_time, &tm, err) ||
 		    dl_field_nonneg(r, &row, c_busy, &busy, err) ||
-		    dl_field_nonneg(r, &row, c_pend, &pend, err))
-			return -1;
-		if (t->n && tm < t->time[t->n - 1])
-			return dl_err_at(err, name, row.line,
-					 "time %s goes backwards (timelines are in time order)",
-					 row.f[c_time]);
-		if (t->n + 1 > t->alloc) {
-			size_t a = t->alloc ? t->alloc * 2 : 256;
-			t->time = xreallocarray(t->time, a, sizeof(double));
-			t->busy = xreallocarray(t->busy, a, sizeof(double));
-			t->pending = xreallocarray(t->pending, a, sizeof(double));
-			t->alloc = a;
+		    dl_field_nonneg(r, &row, c_pend, &pend, err)) {
+			rc = -1;
+			break;
 		}
-		t->time[t->n] = tm;
-		t->busy[t->n] = busy;
-		t->pending[t->n] = pend;
-		t->n++;
+		const char *p = dl_field_str(&row, c_pol);
+		if (!t.n) {
+			sb_addstr(&pol, p);
+		} else if (strcmp(pol.buf, p)) {
+			rc = dl_err_at(err, name, row.line,
+				       "policy '%.64s' after '%.64s': one timeline per policy",
+				       p, pol.buf);
+			break;
+		}
+		if (t.n && tm < t.time[t.n - 1]) {
+			rc = dl_err_at(err, name, row.line,
+				       "time %s goes backwards (timelines are in time order)",
+				       row.f[c_time]);
+			break;
+		}
+		if (t.n + 1 > t.alloc) {
+			size_t a = t.alloc ? t.alloc * 2 : 256;
+			t.time = xreallocarray(t.time, a, sizeof(double));
+			t.busy = xreallocarray(t.busy, a, sizeof(double));
+			t.pending = xreallocarray(t.pending, a, sizeof(double));
+			t.alloc = a;
+		}
+		t.time[t.n] = tm;
+		t.busy[t.n] = busy;
+		t.pending[t.n] = pend;
+		t.n++;
 	}
-	if (got < 0)
+	rep->rows_read = (int64_t)t.n;
+	int li = -1;
+	if (!rc && got >= 0)
+		li = timeline_label(rep, name, label, pol.buf, fallback, err);
+	if (li >= 0 && rep->labels[li].has_tl)
+		li = dl_err_set(err, DL_EXIT_USAGE, "a second timeline for label '%s' (%s)",
+				rep->labels[li].name, name);
+	sb_release(&pol);
+	if (li < 0 || rc || got < 0) {
+		free(t.time);
+		free(t.busy);
+		free(t.pending);
 		return -1;
-	if (!t->n)
-		return dl_err_at(err, name, 0, "no timeline rows (only a header)");
+	}
+	rep->labels[li].tl = t;
+	rep->labels[li].has_tl = 1;
 	return 0;
+}
+
+int dl_report_read_skipped(struct dl_report *rep, struct dl_reader *r, struct dl_err *err)
+{
+	const char *name = dl_reader_name(r);
+	add_input(rep, r);
+	if (!dl_reader_ncols(r))
+		return dl_err_at(err, name, 0, "empty input: expected skipped-row counts");
+	static const char *const why = "skipped-row counts (from 'dlsched trace import --skipped')";
+	int c_reason = dl_reader_require(r, "reason", why, err);
+	int c_count = c_reason < 0 ? -1 : dl_reader_require(r, "count", why, err);
+	if (c_count < 0)
+		return -1;
+	struct dl_row row;
+	int got;
+	while ((got = dl_reader_next(r, &row, err)) > 0) {
+		int64_t n;
+		if (dl_field_int64(r, &row, c_count, &n, err))
+			return -1;
+		const char *why_row = row.f[c_reason];
+		if (n < 0 || !*why_row)
+			return dl_err_at(err, name, row.line,
+					 "bad skipped row: expected a reason and a count >= 0");
+		rep->rows_read++;
+		size_t k = 0;
+		while (k < rep->nskip && strcmp(rep->skip_reason[k], why_row))
+			k++;
+		if (k == rep->nskip) {
+			DL_GROW(rep->skip_reason, rep->nskip + 1, rep->askip);
+			rep->skip_count = xreallocarray(rep->skip_count, rep->askip, sizeof(int64_t));
+			rep->skip_reason[k] = xstrdup(why_row);
+			rep->skip_count[k] = 0;
+			rep->nskip++;
+		}
+		rep->skip_count[k] += n;
+	}
+	return got < 0 ? -1 : 0;
 }
 
 static int class_of(enum dl_report_by by, const struct job *j)
@@ -291,46 +565,84 @@ static int class_of(enum dl_report_by by, const struct job *j)
 	return d < 600 ? 0 : d < 3600 ? 1 : d < 36000 ? 2 : 3;
 }
 
+/* busy GPU-seconds of a step-function timeline within [a, b] */
+static double timeline_area(const struct timeline *t, double a, double b)
+{
+	double area = 0;
+	for (size_t i = 0; i + 1 < t->n; i++) {
+		double s = t->time[i] > a ? t->time[i] : a;
+		double e = t->time[i + 1] < b ? t->time[i + 1] : b;
+		if (e > s)
+			area += t->busy[i] * (e - s);
+	}
+	return area;
+}
+
 /* busy GPU-seconds over capacity * window, from a step-function timeline */
 static double timeline_util(const struct timeline *t, double capacity)
 {
 	if (!(capacity > 0) || t->n < 2)
 		return NAN;
-	double area = 0;
-	for (size_t i = 0; i + 1 < t->n; i++)
-		area += t->busy[i] * (t->time[i + 1] - t->time[i]);
 	double window = t->time[t->n - 1] - t->time[0];
-	return window > 0 ? area / (capacity * window) : NAN;
+	return window > 0 ? timeline_area(t, t->time[0], t->time[t->n - 1]) / (capacity * window)
+			  : NAN;
 }
 
+/* the window's view of a label: which jobs count, and the measurement period */
+struct view {
+	const unsigned char *in; /* NULL: every job */
+	int period;		 /* utilisation over [a, b] rather than the whole run */
+	double a, b;
+};
+
 /*
- * Metrics of the jobs of l in class cls (-1 = all). When keep is set the
- * sorted JCT and delay arrays are handed to l for the charts.
+ * Metrics of the jobs of l in class cls (-1 = all) within the view. When keep
+ * is set the sorted arrays are handed to l for the charts.
  */
 static void metrics(struct label *l, enum dl_report_by by, int cls, double capacity, int keep,
+		    const struct view *v, int64_t *rejected, size_t nreasons,
 		    struct dl_report_row *row)
 {
 	memset(row, 0, sizeof(*row));
 	row->label = l->name;
 	row->cls = cls < 0 ? "all" : (by == DL_REPORT_BY_GPUS ? gpu_classes : dur_classes)[cls];
-	double *jct = xmalloc((l->njobs ? l->njobs : 1) * sizeof(*jct));
-	double *qd = xmalloc((l->njobs ? l->njobs : 1) * sizeof(*qd));
-	double *slow = xmalloc((l->njobs ? l->njobs : 1) * sizeof(*slow));
+	size_t cap = l->njobs ? l->njobs : 1;
+	double *jct = xmalloc(cap * sizeof(*jct));
+	double *qd = xmalloc(cap * sizeof(*qd));
+	double *slow = xmalloc(cap * sizeof(*slow));
 	size_t nj = 0, nq = 0, ns = 0;
 	double sum_jct = 0, sum_qd = 0, busy = 0, min_submit = INFINITY, max_end = -INFINITY;
 	double pre = 0, mig = 0; /* sums of any int64 counts cannot overflow a double */
 	int64_t jobs = 0;
+	memset(rejected, 0, (nreasons ? nreasons : 1) * sizeof(*rejected));
 	for (size_t i = 0; i < l->njobs; i++) {
 		const struct job *j = &l->jobs[i];
+		if (v->in && !v->in[i])
+			continue;
 		if (cls >= 0 && class_of(by, j) != cls)
 			continue;
+		if (j->reason >= 0) {
+			rejected[j->reason]++;
+			row->dropped++;
+			continue;
+		}
 		jobs++;
 		pre += (double)j->preemptions;
 		mig += (double)j->migrations;
 		if (j->submit < min_submit)
 			min_submit = j->submit;
-		if (!isnan(j->run_time))
-			busy += (double)j->gpus * j->run_time;
+		if (!isnan(j->run_time)) {
+			if (!v->period)
+				busy += (double)j->gpus * j->run_time;
+			else if (j->end > j->start) {
+				/* the run time spread over the job's span, clipped to the period */
+				double s = j->start > v->a ? j->start : v->a;
+				double e = j->end < v->b ? j->end : v->b;
+				if (e > s)
+					busy += (double)j->gpus * j->run_time * (e - s) /
+						(j->end - j->start);
+			}
+		}
 		if (!isnan(j->qdelay)) {
 			qd[nq++] = j->qdelay;
 			sum_qd += j->qdelay;
@@ -363,22 +675,33 @@ static void metrics(struct label *l, enum dl_report_by by, int cls, double capac
 	row->utilization = NAN;
 	if (cls < 0) {
 		/* utilisation is a property of the whole run, not of a class */
-		if (l->has_tl)
+		if (v->period) {
+			double len = v->b - v->a;
+			if (capacity > 0 && len > 0)
+				row->utilization = (l->has_tl ? timeline_area(&l->tl, v->a, v->b)
+							      : busy) /
+						   (capacity * len);
+		} else if (l->has_tl) {
 			row->utilization = timeline_util(&l->tl, capacity);
-		else if (capacity > 0 && nj && row->makespan > 0)
+		} else if (capacity > 0 && nj && row->makespan > 0) {
 			row->utilization = busy / (capacity * row->makespan);
+		}
 	}
 	row->speedup_jct = NAN;
 	row->speedup_makespan = NAN;
-	free(slow);
 	if (keep) {
+		dl_sort_doubles(slow, ns);
 		l->jct = jct;
 		l->njct = nj;
 		l->qdelay = qd;
 		l->nqdelay = nq;
+		l->slow = slow;
+		l->nslow = ns;
+		l->jobs_in = jobs;
 	} else {
 		free(jct);
 		free(qd);
+		free(slow);
 	}
 }
 
@@ -387,6 +710,170 @@ static double ratio(double base, double v)
 	if (isnan(base) || isnan(v) || !(v > 0))
 		return NAN;
 	return base / v;
+}
+
+/* ---- job ids: each at most once per label ---- */
+
+static int check_ids(const struct dl_report *rep, const struct label *l, struct dl_err *err)
+{
+	if (l->nids < 2)
+		return 0;
+	size_t cap = 1;
+	while (cap < 2 * l->nids)
+		cap <<= 1;
+	size_t *slot = xcalloc(cap, sizeof(*slot)); /* idref index + 1, 0 = empty */
+	int rc = 0;
+	for (size_t i = 0; i < l->nids && !rc; i++) {
+		const struct idref *x = &l->ids[i];
+		size_t k = (size_t)x->hash & (cap - 1);
+		for (; slot[k]; k = (k + 1) & (cap - 1)) {
+			const struct idref *y = &l->ids[slot[k] - 1];
+			if (y->hash == x->hash && !strcmp(rep->ids + y->off, rep->ids + x->off)) {
+				rc = dl_err_at(err, rep->inputs[x->input], x->line,
+					       "job id '%.64s' appears twice under label '%s' (first "
+					       "at %s:%ld)",
+					       rep->ids + x->off, l->name, rep->inputs[y->input],
+					       y->line);
+				break;
+			}
+		}
+		if (!rc)
+			slot[k] = i + 1;
+	}
+	free(slot);
+	return rc;
+}
+
+/* ---- Slurm's real schedule: a timeline from the jobs' start and end ---- */
+
+struct tl_event {
+	double t;
+	double busy, pending;
+};
+
+static int cmp_event(const void *a, const void *b)
+{
+	const struct tl_event *x = a, *y = b;
+	return (x->t > y->t) - (x->t < y->t);
+}
+
+static void derive_timeline(struct label *l)
+{
+	size_t n = 0;
+	struct tl_event *ev = xcalloc(3 * (l->njobs ? l->njobs : 1), sizeof(*ev));
+	for (size_t i = 0; i < l->njobs; i++) {
+		const struct job *j = &l->jobs[i];
+		if (j->reason >= 0)
+			continue;
+		ev[n++] = (struct tl_event){j->submit, 0, 1};
+		if (isnan(j->start))
+			continue;
+		ev[n++] = (struct tl_event){j->start, (double)j->gpus, -1};
+		if (!isnan(j->end))
+			ev[n++] = (struct tl_event){j->end, -(double)j->gpus, 0};
+	}
+	qsort(ev, n, sizeof(*ev), cmp_event);
+	struct timeline *t = &l->tl;
+	t->alloc = n ? n : 1;
+	t->time = xcalloc(t->alloc, sizeof(double));
+	t->busy = xcalloc(t->alloc, sizeof(double));
+	t->pending = xcalloc(t->alloc, sizeof(double));
+	double busy = 0, pend = 0;
+	for (size_t i = 0; i < n;) {
+		double tm = ev[i].t;
+		for (; i < n && ev[i].t == tm; i++) {
+			busy += ev[i].busy;
+			pend += ev[i].pending;
+		}
+		t->time[t->n] = tm;
+		t->busy[t->n] = busy;
+		t->pending[t->n] = pend;
+		t->n++;
+	}
+	l->has_tl = t->n > 0;
+	free(ev);
+}
+
+/* ---- the window ---- */
+
+struct submit_rank {
+	double submit;
+	size_t i;
+};
+
+static int cmp_rank(const void *a, const void *b)
+{
+	const struct submit_rank *x = a, *y = b;
+	if (x->submit != y->submit)
+		return x->submit < y->submit ? -1 : 1;
+	return (x->i > y->i) - (x->i < y->i);
+}
+
+/* which jobs of l the window holds (*in, NULL = all) and its period */
+static void window_view(const struct label *l, const struct dl_report_window *w,
+			unsigned char **in, struct view *v)
+{
+	*in = NULL;
+	v->in = NULL;
+	v->period = w->kind != DL_WINDOW_ALL;
+	v->a = INFINITY;
+	v->b = -INFINITY;
+	if (!v->period)
+		return;
+	unsigned char *mask = xcalloc(l->njobs ? l->njobs : 1, 1);
+	if (w->kind == DL_WINDOW_JOBS) {
+		struct submit_rank *r = xcalloc(l->njobs ? l->njobs : 1, sizeof(*r));
+		for (size_t i = 0; i < l->njobs; i++)
+			r[i] = (struct submit_rank){l->jobs[i].submit, i};
+		qsort(r, l->njobs, sizeof(*r), cmp_rank);
+		for (size_t k = 0; k < l->njobs; k++)
+			mask[r[k].i] = (double)k >= w->from && (double)k < w->to;
+		free(r);
+	} else {
+		for (size_t i = 0; i < l->njobs; i++)
+			mask[i] = w->kind == DL_WINDOW_ARRIVALS ||
+				  (l->jobs[i].submit >= w->from && l->jobs[i].submit < w->to);
+	}
+	for (size_t i = 0; i < l->njobs; i++) {
+		if (!mask[i])
+			continue;
+		if (l->jobs[i].submit < v->a)
+			v->a = l->jobs[i].submit;
+		if (l->jobs[i].submit > v->b)
+			v->b = l->jobs[i].submit;
+	}
+	if (w->kind == DL_WINDOW_TIME) {
+		/* [from, to) within the data */
+		double lo = INFINITY, hi = -INFINITY;
+		for (size_t i = 0; i < l->njobs; i++) {
+			const struct job *j = &l->jobs[i];
+			lo = j->submit < lo ? j->submit : lo;
+			hi = j->submit > hi ? j->submit : hi;
+			if (!isnan(j->end) && j->end > hi)
+				hi = j->end;
+		}
+		if (l->has_tl && l->tl.n && l->tl.time[l->tl.n - 1] > hi)
+			hi = l->tl.time[l->tl.n - 1];
+		v->a = w->from > lo ? w->from : lo;
+		v->b = w->to < hi ? w->to : hi;
+	}
+	*in = mask;
+	v->in = mask;
+}
+
+/* "2 never started; 4 unknown GPU type 'a100'" */
+static char *reasons_text(const struct dl_report *rep, int with_skipped, const int64_t *rejected)
+{
+	struct strbuf sb = STRBUF_INIT;
+	for (size_t k = 0; with_skipped && k < rep->nskip; k++)
+		if (rep->skip_count[k])
+			sb_addf(&sb, "%s%lld %s", sb.len ? "; " : "", (long long)rep->skip_count[k],
+				rep->skip_reason[k]);
+	for (size_t k = 0; k < rep->nreasons; k++)
+		if (rejected[k])
+			sb_addf(&sb, "%s%lld %s", sb.len ? "; " : "", (long long)rejected[k],
+				rep->reason_names[k]);
+	return sb_detach(&sb);
 }
 
 int dl_report_compute(struct dl_report *rep, const struct dl_report_opts *opts, struct dl_err *err)
@@ -407,11 +894,24 @@ int dl_report_compute(struct dl_report *rep, const struct dl_report_opts *opts, 
 			return -1;
 		}
 		base = (size_t)*v;
-		rep->baseline = xstrdup(opts->baseline);
 	}
+	for (size_t i = 0; i < rep->nlabels; i++)
+		if (check_ids(rep, &rep->labels[i], err))
+			return -1;
+	if (opts->baseline)
+		rep->baseline = xstrdup(opts->baseline);
 	rep->computed = 1;
 	rep->capacity = opts->capacity;
-	enum dl_report_by by = opts->by;
+	rep->window = opts->window;
+	enum dl_report_by by = rep->by = opts->by;
+	int64_t skipped = 0;
+	for (size_t k = 0; k < rep->nskip; k++)
+		skipped += rep->skip_count[k];
+	int64_t none = 0;
+	rep->skipped_text = reasons_text(rep, 1, &none);
+	for (size_t i = 0; i < rep->nlabels; i++)
+		if (rep->labels[i].as_run && !rep->labels[i].has_tl)
+			derive_timeline(&rep->labels[i]);
 
 	/* with --by, only the classes some label has jobs in */
 	int used[NCLASSES] = {0};
@@ -424,13 +924,35 @@ int dl_report_compute(struct dl_report *rep, const struct dl_report_opts *opts, 
 		per += (size_t)used[c];
 	rep->nrows = rep->nlabels * per;
 	rep->rows = xcalloc(rep->nrows ? rep->nrows : 1, sizeof(*rep->rows));
+	rep->row_text = xcalloc(rep->nrows ? rep->nrows : 1, sizeof(*rep->row_text));
+	int64_t *rejected = xcalloc(rep->nreasons ? rep->nreasons : 1, sizeof(*rejected));
+	rep->t0 = INFINITY;
+	rep->t1 = -INFINITY;
 	for (size_t i = 0; i < rep->nlabels; i++) {
-		struct dl_report_row *r = &rep->rows[i * per];
-		metrics(&rep->labels[i], by, -1, opts->capacity, 1, r++);
-		for (int c = 0; c < NCLASSES; c++)
-			if (used[c])
-				metrics(&rep->labels[i], by, c, opts->capacity, 0, r++);
+		struct label *l = &rep->labels[i];
+		unsigned char *in;
+		struct view v;
+		window_view(l, &opts->window, &in, &v);
+		if (v.period && v.b >= v.a) {
+			rep->t0 = v.a < rep->t0 ? v.a : rep->t0;
+			rep->t1 = v.b > rep->t1 ? v.b : rep->t1;
+			rep->has_period = 1;
+		}
+		for (size_t c = 0, r = i * per; c <= NCLASSES; c++) {
+			int cls = (int)c - 1;
+			if (cls >= 0 && !used[cls])
+				continue;
+			struct dl_report_row *row = &rep->rows[r];
+			metrics(l, by, cls, opts->capacity, cls < 0, &v, rejected, rep->nreasons, row);
+			if (cls < 0)
+				row->dropped += skipped;
+			rep->row_text[r] = reasons_text(rep, cls < 0, rejected);
+			row->dropped_reasons = rep->row_text[r];
+			r++;
+		}
+		free(in);
 	}
+	free(rejected);
 	if (base != (size_t)-1)
 		for (size_t i = 0; i < rep->nrows; i++) {
 			const struct dl_report_row *b = &rep->rows[base * per + i % per];
@@ -464,7 +986,10 @@ void dl_report_series(const struct dl_report *rep, size_t i, struct dl_report_se
 	s->njct = l->njct;
 	s->qdelay = l->qdelay;
 	s->nqdelay = l->nqdelay;
-	s->jobs = (int64_t)l->njobs;
+	s->slowdown = l->slow;
+	s->nslowdown = l->nslow;
+	s->jobs = l->jobs_in;
+	s->as_run = l->as_run;
 	if (l->has_tl) {
 		s->tl_time = l->tl.time;
 		s->tl_busy = l->tl.busy;
@@ -481,4 +1006,111 @@ double dl_report_capacity(const struct dl_report *rep)
 const char *dl_report_baseline(const struct dl_report *rep)
 {
 	return rep->baseline;
+}
+
+const struct dl_report_window *dl_report_window(const struct dl_report *rep)
+{
+	return &rep->window;
+}
+
+int dl_report_period(const struct dl_report *rep, double *t0, double *t1)
+{
+	*t0 = rep->t0;
+	*t1 = rep->t1;
+	return rep->has_period;
+}
+
+enum dl_report_by dl_report_by(const struct dl_report *rep)
+{
+	return rep->by;
+}
+
+const char *dl_report_skipped(const struct dl_report *rep)
+{
+	return rep->skipped_text ? rep->skipped_text : "";
+}
+
+/* ---- --window ---- */
+
+/* seconds with an optional unit: "90", "1.5h", "2d" */
+static int parse_time_unit(const char *s, size_t len, double *out)
+{
+	char buf[64];
+	if (!len || len >= sizeof(buf))
+		return -1;
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	double mul = 1;
+	char u = buf[len - 1];
+	if (u == 's' || u == 'm' || u == 'h' || u == 'd') {
+		mul = u == 's' ? 1 : u == 'm' ? 60 : u == 'h' ? 3600 : 86400;
+		buf[--len] = '\0';
+	}
+	if (dl_parse_nonneg(buf, out))
+		return -1;
+	*out *= mul;
+	return isfinite(*out) ? 0 : -1;
+}
+
+int dl_report_window_parse(const char *s, struct dl_report_window *w)
+{
+	memset(w, 0, sizeof(*w));
+	if (!strcmp(s, "arrivals")) {
+		w->kind = DL_WINDOW_ARRIVALS;
+		return 0;
+	}
+	int jobs = !strncmp(s, "jobs:", 5), time = !strncmp(s, "time:", 5);
+	if (!jobs && !time)
+		return -1;
+	const char *a = s + 5, *dash = strchr(a, '-');
+	if (!dash)
+		return -1;
+	const char *b = dash + 1;
+	w->kind = jobs ? DL_WINDOW_JOBS : DL_WINDOW_TIME;
+	if (jobs) {
+		long long x, y;
+		char *sa = xstrndup(a, (size_t)(dash - a));
+		int bad = dl_parse_int_range(sa, 0, INT64_MAX, &x) ||
+			  dl_parse_int_range(b, 0, INT64_MAX, &y);
+		free(sa);
+		if (bad || y <= x)
+			return -1;
+		w->from = (double)x;
+		w->to = (double)y;
+		return 0;
+	}
+	if (parse_time_unit(a, (size_t)(dash - a), &w->from))
+		return -1;
+	if (!*b)
+		w->to = INFINITY;
+	else if (parse_time_unit(b, strlen(b), &w->to) || !(w->to > w->from))
+		return -1;
+	return 0;
+}
+
+void dl_report_window_describe(const struct dl_report_window *w, struct strbuf *sb)
+{
+	char a[DL_NUM_BUF], b[DL_NUM_BUF];
+	switch (w->kind) {
+	case DL_WINDOW_ARRIVALS:
+		sb_addstr(sb, "all jobs; utilisation from the first to the last arrival");
+		break;
+	case DL_WINDOW_JOBS:
+		dl_fmt_double(a, w->from);
+		dl_fmt_double(b, w->to - 1);
+		sb_addf(sb, "jobs %s to %s in submit order (from 0); utilisation over their arrivals",
+			a, b);
+		break;
+	case DL_WINDOW_TIME:
+		dl_fmt_double(a, w->from);
+		if (isfinite(w->to)) {
+			dl_fmt_double(b, w->to);
+			sb_addf(sb, "jobs submitted from %s s to %s s", a, b);
+		} else {
+			sb_addf(sb, "jobs submitted from %s s on", a);
+		}
+		break;
+	default:
+		sb_addstr(sb, "all jobs, the whole run");
+	}
 }

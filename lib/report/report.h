@@ -3,12 +3,21 @@
  * rendering as tables (text, Markdown, CSV, JSON Lines) or one HTML page.
  *
  * A struct dl_report collects jobs from one or more results streams
- * (dl_report_read_results) and optional cluster timelines
- * (dl_report_read_timeline), then dl_report_compute() turns them into rows of
- * struct dl_report_row: one per label, or with opts.by one per label and
- * class ("all" first). Undefined metrics are NaN (a label with no finished
- * jobs has no JCT; no baseline, no speedup; no capacity, no utilisation);
- * the renderers print them as empty fields, null or "-".
+ * (dl_report_read_results), Slurm's real schedule (dl_report_read_asrun),
+ * cluster timelines (dl_report_read_timeline) and the counts of rows an
+ * importer skipped (dl_report_read_skipped); then dl_report_compute() turns
+ * them into rows of struct dl_report_row: one per label, or with opts.by one
+ * per label and class ("all" first). Undefined metrics are NaN (a label with
+ * no finished jobs has no JCT; no baseline, no speedup; no capacity, no
+ * utilisation); the renderers print them as empty fields, null or "-".
+ *
+ * Labels: each input's rows go to its --label, else to each row's policy
+ * column, else to the input's file name. Two inputs may fill one label only
+ * when both were given that label on purpose (dl_report_read_results fails
+ * with DL_EXIT_USAGE otherwise), and within a label a job id may appear once
+ * (dl_report_compute fails). A results row with a non-empty `rejected` field
+ * is a job the simulator could never run: it is counted per reason in
+ * `dropped`, never in the metrics.
  *
  * Definitions (dlsched-report(1) is the normative text):
  *   - percentiles use the nearest-rank method: the p-th percentile of n sorted
@@ -18,7 +27,8 @@
  *     left out), and Jain's index = (sum s)^2 / (n * sum s^2);
  *   - utilisation = busy GPU-seconds / (capacity * window): from a timeline,
  *     busy_gpus integrated over [first time, last time]; otherwise
- *     sum(gpus * run_time) over the makespan window;
+ *     sum(gpus * run_time) over the makespan window; with a --window, over
+ *     the measurement period instead (see struct dl_report_window);
  *   - speedup = baseline value / this value (for avg JCT and makespan).
  *
  * Ownership: the report owns every label, job and row; row strings stay valid
@@ -43,10 +53,34 @@ enum dl_report_format {
 	DL_REPORT_HTML,
 };
 
+/*
+ * Which jobs the metrics cover, and over which period utilisation and the
+ * over-time charts are measured (steady state, as Gavel and Tiresias report):
+ *   ALL       every job; the period is the whole run (the default);
+ *   ARRIVALS  every job; the period runs from the first to the last submit;
+ *   JOBS      jobs number from..to-1 in submit order (counted from 0, ties in
+ *             input order, rejected jobs counted too: Gavel's -s/-e); the
+ *             period runs from the first to the last submit among them;
+ *   TIME      jobs submitted in [from, to) seconds; the period is [from, to)
+ *             within the data (to may be INFINITY: up to the end).
+ */
+enum dl_window_kind { DL_WINDOW_ALL = 0, DL_WINDOW_ARRIVALS, DL_WINDOW_JOBS, DL_WINDOW_TIME };
+
+struct dl_report_window {
+	enum dl_window_kind kind;
+	double from, to;
+};
+
+/* "arrivals", "jobs:FROM-TO" or "time:FROM-[TO]" (times with an s, m, h or d suffix) */
+int dl_report_window_parse(const char *s, struct dl_report_window *w);
+/* the window as the page and the man page say it ("jobs 4000 to 4999 in submit order") */
+void dl_report_window_describe(const struct dl_report_window *w, struct strbuf *sb);
+
 struct dl_report_opts {
 	enum dl_report_by by;
 	double capacity;      /* GPUs in the cluster; 0 = unknown */
 	const char *baseline; /* label to compare against, or NULL */
+	struct dl_report_window window;
 };
 
 struct dl_report_row {
@@ -60,12 +94,26 @@ struct dl_report_row {
 	double preemptions_per_job, migrations_per_job;
 	double jain_slowdown;
 	double speedup_jct, speedup_makespan;
+	int64_t dropped;	     /* rows skipped on import plus jobs rejected */
+	const char *dropped_reasons; /* "2 never started; 4 unknown GPU type 'a100'" or "" */
+};
+
+/* One input of the page's provenance footer (the caller owns the strings). */
+struct dl_report_input {
+	const char *role; /* "results", "timeline", "as run", "skipped" */
+	const char *path;
+	int64_t bytes; /* -1: unknown (standard input) */
+	int64_t rows;
 };
 
 /* Page options for the HTML renderer. */
 struct dl_report_page {
-	const char *title; /* NULL: "dlsched report" */
-	const char *date;  /* NULL: no date line */
+	const char *title;   /* NULL: "dlsched report" */
+	const char *date;    /* NULL: no date line */
+	const char *version; /* dlsched's version for the footer, or NULL */
+	const char *command; /* the command line that made the page, or NULL */
+	const struct dl_report_input *inputs;
+	size_t ninputs;
 };
 
 struct dl_report;
@@ -77,17 +125,37 @@ void dl_report_free(struct dl_report *rep);
  * Read every row of a results stream. Each row's label is `label` when not
  * NULL, else its policy column when present and not empty, else `fallback`.
  * Required columns: submit, gpus, duration, start, end (start and end may be
- * empty: not started, not finished). Optional: jct, queue_delay, run_time
- * (derived from the times when absent or empty), preemptions, migrations
- * (0 when empty), policy. *first_label (if not NULL) receives the label of
- * the first row. An input without rows is an error.
+ * empty: not started, not finished). Optional: id (unique within a label),
+ * jct, queue_delay, run_time (derived from the times when absent or empty),
+ * preemptions, migrations (0 when empty), policy, rejected. *first_label (if
+ * not NULL) receives the label of the first row. A header without rows is
+ * an input without jobs: its label (`label`, else `fallback`) is kept. A
+ * label filled by an earlier input is an error (code DL_EXIT_USAGE) unless
+ * both inputs passed it as `label`.
  */
 int dl_report_read_results(struct dl_report *rep, struct dl_reader *r, const char *label,
 			   const char *fallback, const char **first_label, struct dl_err *err);
+/*
+ * Read a jobs stream with Slurm's real start and end (trace import --from
+ * sacct) as the label "as run". Its timeline is derived from the jobs.
+ */
+int dl_report_read_asrun(struct dl_report *rep, struct dl_reader *r, struct dl_err *err);
+/* rows of the last read (results, as run, timeline or skipped) */
+int64_t dl_report_rows_read(const struct dl_report *rep);
 
-/* Read a timeline (time, busy_gpus, running, pending) for an existing label. */
+/*
+ * Read a timeline (time, busy_gpus, running, pending [, policy]). Its label:
+ * `label` when not NULL; else the label that the results filed its policy
+ * under; else (no policy column, or no rows) `fallback` (the file name). The
+ * label must exist already, and have no timeline yet.
+ */
 int dl_report_read_timeline(struct dl_report *rep, struct dl_reader *r, const char *label,
-			    struct dl_err *err);
+			    const char *fallback, struct dl_err *err);
+/*
+ * Read the counts of input rows an importer skipped (reason, count: written
+ * by trace import --skipped); they are added to every label's dropped count.
+ */
+int dl_report_read_skipped(struct dl_report *rep, struct dl_reader *r, struct dl_err *err);
 
 /* Labels in order of first appearance. */
 size_t dl_report_nlabels(const struct dl_report *rep);
@@ -95,7 +163,8 @@ const char *dl_report_label(const struct dl_report *rep, size_t i);
 
 /*
  * Compute the rows. Fails (exit code 2, a usage error) when opts->baseline
- * names no label. May be called once.
+ * names no label, or (exit code 1) when a label holds a job id twice. May be
+ * called once.
  */
 int dl_report_compute(struct dl_report *rep, const struct dl_report_opts *opts, struct dl_err *err);
 size_t dl_report_nrows(const struct dl_report *rep);
@@ -118,13 +187,23 @@ struct dl_report_series {
 	size_t njct;
 	const double *qdelay; /* started jobs' queueing delays, ascending */
 	size_t nqdelay;
+	const double *slowdown; /* finished jobs' jct / duration, ascending */
+	size_t nslowdown;
 	const double *tl_time, *tl_busy, *tl_pending; /* timeline points, time ascending */
 	size_t ntl;
-	int64_t jobs;
+	int64_t jobs;	/* in the window, rejected ones left out */
+	int as_run;	/* Slurm's real schedule (its timeline derived from the jobs) */
 };
 size_t dl_report_nseries(const struct dl_report *rep);
 void dl_report_series(const struct dl_report *rep, size_t i, struct dl_report_series *s);
 double dl_report_capacity(const struct dl_report *rep);
 const char *dl_report_baseline(const struct dl_report *rep);
+const struct dl_report_window *dl_report_window(const struct dl_report *rep);
+/* the measurement period of the over-time charts: [*t0, *t1]; 0 when there is none */
+int dl_report_period(const struct dl_report *rep, double *t0, double *t1);
+/* the class rows' dimension (DL_REPORT_BY_NONE: no class rows) */
+enum dl_report_by dl_report_by(const struct dl_report *rep);
+/* "REASON: N; ..." of the rows every label lost on import ("" when none) */
+const char *dl_report_skipped(const struct dl_report *rep);
 
 #endif

@@ -7,13 +7,13 @@ ALL="$R/fifo.csv $R/las.csv $R/stuck.csv $R/srtf.jsonl"
 # ---- metrics (CSV is the exact numbers) ----
 run report_csv 0 "dl report -b fifo --gpus 4 $ALL"
 # fifo: JCTs 100 140 330 330 -> avg 225, nearest-rank median 140, p90 330; makespan 360
-expect_eq report_fifo_row "fifo,4,4,225,140,330,330,330,360,135,320,0.7013888888888888,0,0,0.335828837526265,1,1" \
+expect_eq report_fifo_row "fifo,4,4,225,140,330,330,330,360,135,320,0.7013888888888888,0,0,0.335828837526265,1,1,0," \
 	"$(grep '^fifo,' out)"
 # las: JCTs 10 50 110 280 -> avg 112.5, speedup 225/112.5 = 2, makespan 360/300 = 1.2
-expect_eq report_las_row "las,4,4,112.5,50,280,280,280,300,12.5,40,0.8416666666666667,0.25,0.25,0.9792069632495165,2,1.2" \
+expect_eq report_las_row "las,4,4,112.5,50,280,280,280,300,12.5,40,0.8416666666666667,0.25,0.25,0.9792069632495165,2,1.2,0," \
 	"$(grep '^las,' out)"
 # a label with no finished jobs: counted, empty metrics, no division by zero
-expect_eq report_stuck_row "stuck,2,0,,,,,,,,,,0,0,,," "$(grep '^stuck,' out)"
+expect_eq report_stuck_row "stuck,2,0,,,,,,,,,,0,0,,,,0," "$(grep '^stuck,' out)"
 expect report_stuck_warns "grep -q \"label 'stuck' has no finished jobs\" err"
 run report_json 0 "dl report -f json -b fifo --gpus 4 $ALL"
 run report_text 0 "dl report -f text -b fifo --gpus 4 $ALL"
@@ -46,8 +46,16 @@ A,4,4,225
 B,4,4,112.5" "$(cat out)"
 run report_stdin 0 "dl report < $R/stuck.csv | cut -d, -f1-3"
 expect_eq report_stdin_label "stdin,2,0" "$(tail -1 out)"
-run report_pooled 0 "dl report $R/fifo.csv $R/fifo.csv | cut -d, -f1-4"
-expect_eq report_pooled_rows "fifo,8,8,225" "$(tail -1 out)"
+# two inputs under one label: an error unless both are named so on purpose; then a job
+# id twice in the label is an error too (the same file twice), disjoint ids pool
+run report_same_label 2 "dl report $R/fifo.csv $R/fifo.csv"
+expect report_same_label_says "grep -q \"both have label 'fifo': give each a --label\" err"
+run report_same_label_dup_ids 1 "dl report -l x -l x $R/fifo.csv $R/fifo.csv"
+expect report_dup_id_line "grep -q \"fifo.csv:2: job id '1' appears twice under label 'x' (first at .*fifo.csv:2)\" err"
+head -3 $R/fifo.csv > part1.csv
+{ head -1 $R/fifo.csv; tail -n +4 $R/fifo.csv; } > part2.csv
+run report_pooled 0 "dl report -l fifo -l fifo part1.csv part2.csv | cut -d, -f1-4"
+expect_eq report_pooled_rows "fifo,4,4,225" "$(tail -1 out)"
 # UTF-8 labels line up by characters, not bytes
 printf 'id,submit,gpus,duration,start,end,policy\n1,0,1,5,0,5,\303\251t\303\251\n2,0,1,5,0,7,ab\n' > utf8.csv
 run report_text_utf8 0 "dl report -f text utf8.csv"
@@ -63,7 +71,9 @@ printf 'id,submit,gpus,duration,start,end\n' > header.csv
 printf 'id,submit,gpus,start,end\n1,0,1,0,5\n' > nodur.csv
 printf 'id,submit,gpus,duration,start,end\n1,0,1,5,0,5\n2,0,two,5,0,5\n' > badgpus.csv
 run report_err_empty 1 "dl report empty.csv"
-run report_err_header 1 "dl report header.csv"
+# a night without jobs: a header only is a label without jobs, not an error
+run report_header_only 0 "dl report header.csv | cut -d, -f1-3,18-"
+expect_eq report_header_only_row "header,0,0,0," "$(tail -1 out)"
 run report_err_missing 1 "dl report nodur.csv"
 run report_err_value 1 "dl report badgpus.csv"
 printf '{"id":1,"submit":0,"gpus":1,"duration":5,"start":0,"end":5}\n{"id":2,"gpus":1,"duration":5,"start":0,"end":5}\n' > nosubmit.jsonl

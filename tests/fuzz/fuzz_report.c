@@ -63,7 +63,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		/* the same bytes as a timeline: usually an error, never a crash */
 		r = open_bytes(data, size, &fd);
 		if (r)
-			dl_report_read_timeline(rep, r, first, &err);
+			dl_report_read_timeline(rep, r, first, NULL, &err);
 		dl_reader_close(r);
 		if (fd >= 0)
 			close(fd);

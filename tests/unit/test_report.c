@@ -80,7 +80,7 @@ static struct dl_report *load(const char *const *files, size_t n, const char *ti
 	}
 	if (timeline) {
 		struct dl_reader *r = dl_reader_open(timeline, DL_IN_AUTO, err);
-		int bad = !r || dl_report_read_timeline(rep, r, first, err);
+		int bad = !r || dl_report_read_timeline(rep, r, first, NULL, err);
 		dl_reader_close(r);
 		if (bad) {
 			dl_report_free(rep);
@@ -198,7 +198,6 @@ static void test_errors(void)
 	struct {
 		const char *text, *want, *what;
 	} cases[] = {
-		{"id,submit,gpus,duration,start,end\n", "no result rows", "header only"},
 		{"id,submit,gpus,start,end\n1,0,1,0,1\n", "missing required column 'duration'",
 		 "missing column"},
 		{"id,submit,gpus,duration,start,end\n1,0,0,5,0,5\n", ":2: bad gpus value '0'",
@@ -228,8 +227,11 @@ static void test_errors(void)
 	fclose(fp);
 	struct dl_err err = DL_ERR_INIT;
 	struct dl_report *rep = dl_report_new();
-	struct dl_reader *r = dl_reader_open(path, DL_IN_AUTO, &err);
-	ok(r && dl_report_read_timeline(rep, r, "a", &err) < 0 &&
+	struct dl_reader *r = dl_reader_open(TD "fifo.csv", DL_IN_AUTO, &err);
+	ok(r && !dl_report_read_results(rep, r, "a", "x", NULL, &err), "results labelled 'a'");
+	dl_reader_close(r);
+	r = dl_reader_open(path, DL_IN_AUTO, &err);
+	ok(r && dl_report_read_timeline(rep, r, "a", NULL, &err) < 0 &&
 		   strstr(err.msg, ":4: time 4 goes backwards"),
 	   "timeline backwards: '%s'", err.msg);
 	dl_reader_close(r);
