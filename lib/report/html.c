@@ -6,7 +6,8 @@
  * so `xmllint --noout` accepts it and any XML tool can pick numbers out of it.
  * No script, no font and no image is loaded from anywhere. Curves are
  * downsampled to a few hundred points, so a million jobs make a page of
- * the same size as a hundred.
+ * the same size as a hundred. Times are shown in human units (s, min, h, d);
+ * the exact seconds are in the cells' and points' tooltips.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -18,6 +19,7 @@
 
 #define CDF_POINTS 400
 #define TL_BUCKETS 480
+#define TL_MARKERS 8
 
 /* SVG geometry of one chart, in viewBox units */
 #define CW 560
@@ -34,6 +36,19 @@ static const char *const palette[] = {
 static const char *color(size_t i)
 {
 	return palette[i % DL_ARRAY_SIZE(palette)];
+}
+
+/*
+ * Lines that coincide (two policies with the same CDF) stay visible: each
+ * series has its own dash pattern and marker shape besides its colour.
+ */
+static const char *const dashes[] = {"", "7 4", "2 3", "9 3 2 3", "4 2", "1 4", "12 4", "5 2 1 2"};
+
+static void dash_attr(struct strbuf *sb, size_t i)
+{
+	const char *d = dashes[i % DL_ARRAY_SIZE(dashes)];
+	if (*d)
+		sb_addf(sb, " stroke-dasharray=\"%s\"", d);
 }
 
 /* append s escaped for XML text and attributes, as valid UTF-8 */
@@ -103,6 +118,46 @@ static void short_label(struct strbuf *sb, const char *s, size_t max)
 	sb_addstr(sb, "\xe2\x80\xa6");
 }
 
+/* ---- time in human units ---- */
+
+struct tunit {
+	double sec;
+	const char *name;
+};
+
+static const struct tunit tunits[] = {{1, "s"}, {60, "min"}, {3600, "h"}, {86400, "d"}};
+
+/* the unit a span of seconds reads best in: up to 2 min in s, 2 h in min, 3 d in h */
+static const struct tunit *unit_for(double span)
+{
+	span = fabs(span);
+	return span < 120 ? &tunits[0] : span < 7200 ? &tunits[1] : span < 259200 ? &tunits[2]
+										     : &tunits[3];
+}
+
+/* 225 -> "3.75 min", 7200 -> "2 h": three significant digits in the largest fitting unit */
+static void fmt_time(struct strbuf *sb, double v)
+{
+	char buf[DL_NUM_BUF];
+	if (isnan(v)) {
+		sb_addc(sb, '-');
+		return;
+	}
+	double a = fabs(v);
+	const struct tunit *u = a < 60 ? &tunits[0] : a < 3600 ? &tunits[1] : a < 86400 ? &tunits[2]
+											: &tunits[3];
+	dl_fmt_double_prec(buf, v / u->sec, 3);
+	sb_addf(sb, "%s %s", buf, u->name);
+}
+
+/* exact seconds, for tooltips */
+static void fmt_seconds(struct strbuf *sb, double v)
+{
+	char buf[DL_NUM_BUF];
+	dl_fmt_double_prec(buf, v, 9);
+	sb_addf(sb, "%s s", buf);
+}
+
 /* a tick label: 1500 -> "1.5k" */
 static void fmt_tick(struct strbuf *sb, double v)
 {
@@ -127,16 +182,21 @@ static double nice_step(double range, int target)
 	return (n < 1.5 ? 1 : n < 3 ? 2 : n < 7 ? 5 : 10) * mag;
 }
 
-/* An axis: linear, or log10(1 + v) for values spanning several decades. */
+/*
+ * An axis: linear, or log10(1 + v) for values spanning several decades.
+ * Values are in `scale` units (60 for minutes); a time axis labels its log
+ * ticks 1 s, 10 s, 1 min, ...
+ */
 struct axis {
 	double lo, hi; /* in transformed units */
-	int log;
+	int log, time;
+	double scale;
 	double px0, px1; /* pixel range */
 };
 
 static double tf(const struct axis *a, double v)
 {
-	return a->log ? log10(1 + (v > 0 ? v : 0)) : v;
+	return a->log ? log10(1 + (v > 0 ? v : 0)) : v / a->scale;
 }
 
 static double px(const struct axis *a, double v)
@@ -146,30 +206,57 @@ static double px(const struct axis *a, double v)
 	return a->px0 + f * (a->px1 - a->px0);
 }
 
-static void axis_init(struct axis *a, double vmin, double vmax, int allow_log, double px0,
-		      double px1)
+static void axis_init(struct axis *a, double vmin, double vmax, int allow_log, double scale,
+		      double px0, double px1)
 {
 	a->px0 = px0;
 	a->px1 = px1;
+	a->scale = scale;
+	a->time = 0;
 	if (!(vmax > vmin)) {
 		vmin = vmin > 0 ? 0 : vmin;
-		vmax = vmin + 1;
+		vmax = vmin + scale;
 	}
 	a->log = allow_log && vmin >= 0 && vmax > 100 && vmax > 100 * (vmin > 1 ? vmin : 1);
 	if (a->log) {
 		a->lo = 0;
 		a->hi = ceil(log10(1 + vmax) * 4) / 4;
 	} else {
+		vmin /= scale;
+		vmax /= scale;
 		double step = nice_step(vmax - (vmin > 0 ? 0 : vmin), 5);
 		a->lo = vmin > 0 ? 0 : floor(vmin / step) * step;
 		a->hi = ceil(vmax / step) * step;
 	}
 }
 
-/* ticks of an axis into t[] (at most 16), returns the count */
+/* a linear axis over [t0, t1] without forcing 0 in (timelines of a window) */
+static void axis_span(struct axis *a, double t0, double t1, double scale, double px0, double px1)
+{
+	a->px0 = px0;
+	a->px1 = px1;
+	a->scale = scale;
+	a->log = 0;
+	a->time = 0;
+	if (!(t1 > t0))
+		t1 = t0 + scale;
+	double step = nice_step((t1 - t0) / scale, 5);
+	a->lo = floor(t0 / scale / step) * step;
+	a->hi = ceil(t1 / scale / step) * step;
+}
+
+static const double log_time_ticks[] = {0, 1, 10, 60, 600, 3600, 36000, 86400, 864000, 8640000};
+
+/* ticks of an axis into t[] (at most 16, in data units), returns the count */
 static int axis_ticks(const struct axis *a, double *t)
 {
 	int n = 0;
+	if (a->log && a->time) {
+		for (size_t i = 0; i < DL_ARRAY_SIZE(log_time_ticks); i++)
+			if (log10(1 + log_time_ticks[i]) <= a->hi + 1e-9)
+				t[n++] = log_time_ticks[i];
+		return n;
+	}
 	if (a->log) {
 		t[n++] = 0;
 		for (double d = 1; log10(1 + d) <= a->hi + 1e-9 && n < 16; d *= 10)
@@ -178,8 +265,20 @@ static int axis_ticks(const struct axis *a, double *t)
 	}
 	double step = nice_step(a->hi - a->lo, 5);
 	for (double v = a->lo; v <= a->hi + step * 1e-9 && n < 16; v += step)
-		t[n++] = fabs(v) < step * 1e-9 ? 0 : v;
+		t[n++] = (fabs(v) < step * 1e-9 ? 0 : v) * a->scale;
 	return n;
+}
+
+static void tick_label(struct strbuf *sb, const struct axis *a, double v)
+{
+	if (a->log && a->time) {
+		if (v == 0)
+			sb_addc(sb, '0');
+		else
+			fmt_time(sb, v);
+	} else {
+		fmt_tick(sb, v / a->scale);
+	}
 }
 
 static void svg_open(struct strbuf *sb, const char *id, const char *title)
@@ -207,7 +306,7 @@ static void svg_axes(struct strbuf *sb, const struct axis *x, const struct axis 
 		if (ypercent)
 			sb_addf(sb, "%g%%", t[i] * 100);
 		else
-			fmt_tick(sb, t[i]);
+			tick_label(sb, y, t[i]);
 		sb_addstr(sb, "</text>\n");
 	}
 	n = axis_ticks(x, t);
@@ -217,7 +316,7 @@ static void svg_axes(struct strbuf *sb, const struct axis *x, const struct axis 
 			pxx, MT, pxx, CH - MB);
 		sb_addf(sb, "<text class=\"tick\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">", pxx,
 			CH - MB + 16);
-		fmt_tick(sb, t[i]);
+		tick_label(sb, x, t[i]);
 		sb_addstr(sb, "</text>\n");
 	}
 	sb_addf(sb, "<rect class=\"frame\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"/>\n", ML,
@@ -234,38 +333,98 @@ static void svg_axes(struct strbuf *sb, const struct axis *x, const struct axis 
 	sb_addstr(sb, "</text>\n");
 }
 
-static void legend(struct strbuf *sb, const struct dl_report *rep, const char *what)
+/* a marker of series i centred on (x, y): circle, square, triangle or diamond */
+static void marker_shape(struct strbuf *sb, size_t i, double x, double y, double r)
+{
+	switch (i % 4) {
+	case 0:
+		sb_addf(sb, "M%.1f %.1fa%.1f %.1f 0 1 0 %.1f 0a%.1f %.1f 0 1 0 %.1f 0Z", x - r, y, r,
+			r, 2 * r, r, r, -2 * r);
+		break;
+	case 1:
+		sb_addf(sb, "M%.1f %.1fh%.1fv%.1fh%.1fZ", x - r, y - r, 2 * r, 2 * r, -2 * r);
+		break;
+	case 2:
+		sb_addf(sb, "M%.1f %.1fL%.1f %.1fL%.1f %.1fZ", x, y - r * 1.25, x + r * 1.15,
+			y + r * 0.85, x - r * 1.15, y + r * 0.85);
+		break;
+	default:
+		sb_addf(sb, "M%.1f %.1fL%.1f %.1fL%.1f %.1fL%.1f %.1fZ", x, y - r * 1.3, x + r, y,
+			x, y + r * 1.3, x - r, y);
+	}
+}
+
+/* a point with a tooltip: <path class="pt"><title>LABEL: TEXT</title></path> */
+static void marker(struct strbuf *sb, size_t i, double x, double y, const char *label,
+		   const char *text)
+{
+	sb_addstr(sb, "<path class=\"pt\" data-label=\"");
+	xml_escape(sb, label);
+	/* a style, not a fill attribute: the charts' CSS leaves lines unfilled */
+	sb_addf(sb, "\" style=\"fill:%s\" d=\"", color(i));
+	marker_shape(sb, i, x, y, 3.5);
+	sb_addstr(sb, "\"><title>");
+	xml_escape(sb, label);
+	sb_addstr(sb, ": ");
+	xml_escape(sb, text);
+	sb_addstr(sb, "</title></path>\n");
+}
+
+/* which series a legend lists */
+enum legend_kind { LEG_ALL, LEG_JCT, LEG_QDELAY, LEG_SLOW, LEG_TIMELINE };
+
+static void legend(struct strbuf *sb, const struct dl_report *rep, enum legend_kind what)
 {
 	sb_addstr(sb, "<ul class=\"legend\">");
 	for (size_t i = 0; i < dl_report_nseries(rep); i++) {
 		struct dl_report_series s;
 		dl_report_series(rep, i, &s);
-		if (what && !strcmp(what, "timeline") && s.ntl < 2)
+		if (what == LEG_TIMELINE && s.ntl < 2)
 			continue; /* only the labels drawn */
-		sb_addf(sb, "<li><span class=\"swatch\" style=\"background:%s\">&#160;</span>",
+		/* the key: a short stretch of the series' line with its marker */
+		sb_addf(sb,
+			"<li><svg class=\"key\" viewBox=\"0 0 30 12\" width=\"30\" height=\"12\">"
+			"<line x1=\"1\" y1=\"6\" x2=\"29\" y2=\"6\" stroke=\"%s\" stroke-width=\"2\"",
 			color(i));
+		dash_attr(sb, i);
+		sb_addf(sb, "/><path fill=\"%s\" d=\"", color(i));
+		marker_shape(sb, i, 15, 6, 3.5);
+		sb_addstr(sb, "\"/></svg>");
 		xml_escape(sb, s.label);
-		if (what && !strcmp(what, "jct") && !s.njct)
+		if (s.as_run)
+			sb_addstr(sb, " <em>(Slurm's real schedule)</em>");
+		if (what == LEG_JCT && !s.njct)
 			sb_addstr(sb, " <em>(no finished jobs)</em>");
-		else if (what && !strcmp(what, "qdelay") && !s.nqdelay)
+		else if (what == LEG_QDELAY && !s.nqdelay)
 			sb_addstr(sb, " <em>(no started jobs)</em>");
+		else if (what == LEG_SLOW && !s.nslowdown)
+			sb_addstr(sb, " <em>(no finished jobs)</em>");
 		sb_addstr(sb, "</li>");
 	}
 	sb_addstr(sb, "</ul>\n");
 }
 
-/* one CDF per label of the sorted values chosen by `which` (0 = JCT, 1 = delay) */
-static void cdf_chart(struct strbuf *sb, const struct dl_report *rep, int which)
+enum cdf_kind { CDF_JCT, CDF_QDELAY, CDF_SLOW };
+
+static const double *cdf_values(const struct dl_report_series *s, enum cdf_kind k, size_t *n)
 {
-	const char *id = which ? "qdelay-cdf" : "jct-cdf";
-	const char *cls = which ? "cdf-qdelay" : "cdf-jct";
+	*n = k == CDF_JCT ? s->njct : k == CDF_QDELAY ? s->nqdelay : s->nslowdown;
+	return k == CDF_JCT ? s->jct : k == CDF_QDELAY ? s->qdelay : s->slowdown;
+}
+
+/* one CDF per label of the sorted values chosen by kind, with points at p50, p90, p99 */
+static void cdf_chart(struct strbuf *sb, const struct dl_report *rep, enum cdf_kind kind)
+{
+	static const char *const ids[] = {"jct-cdf", "qdelay-cdf", "slowdown-cdf"};
+	static const char *const cls[] = {"cdf-jct", "cdf-qdelay", "cdf-slowdown"};
+	static const char *const names[] = {"JCT", "queueing delay", "slowdown"};
 	double vmin = INFINITY, vmax = -INFINITY;
 	size_t ns = dl_report_nseries(rep);
 	for (size_t i = 0; i < ns; i++) {
 		struct dl_report_series s;
+		size_t n;
 		dl_report_series(rep, i, &s);
-		const double *v = which ? s.qdelay : s.jct;
-		size_t n = which ? s.nqdelay : s.njct;
+		const double *v = cdf_values(&s, kind, &n);
 		if (!n)
 			continue;
 		vmin = v[0] < vmin ? v[0] : vmin;
@@ -273,24 +432,37 @@ static void cdf_chart(struct strbuf *sb, const struct dl_report *rep, int which)
 	}
 	if (vmin > vmax)
 		vmin = 0, vmax = 1;
+	int is_time = kind != CDF_SLOW;
+	const struct tunit *u = unit_for(is_time ? vmax : 1);
 	struct axis x, y;
-	axis_init(&x, vmin, vmax, 1, ML, CW - MR);
-	axis_init(&y, 0, 1, 0, CH - MB, MT);
-	char xt[64];
-	snprintf(xt, sizeof(xt), "%s (s%s)", which ? "queueing delay" : "job completion time",
-		 x.log ? ", log scale" : "");
-	svg_open(sb, id, which ? "CDF of queueing delay per label" : "CDF of JCT per label");
+	axis_init(&x, vmin, vmax, 1, is_time ? u->sec : 1, ML, CW - MR);
+	x.time = is_time;
+	axis_init(&y, 0, 1, 0, 1, CH - MB, MT);
+	char xt[80];
+	if (kind == CDF_SLOW)
+		snprintf(xt, sizeof(xt), "slowdown: JCT / duration%s", x.log ? " (log scale)" : "");
+	else if (x.log)
+		snprintf(xt, sizeof(xt), "%s (log scale)",
+			 kind == CDF_JCT ? "job completion time" : "queueing delay");
+	else
+		snprintf(xt, sizeof(xt), "%s (%s)",
+			 kind == CDF_JCT ? "job completion time" : "queueing delay", u->name);
+	char title[64];
+	snprintf(title, sizeof(title), "CDF of %s per label", names[kind]);
+	svg_open(sb, ids[kind], title);
 	svg_axes(sb, &x, &y, xt, "fraction of jobs", 1);
 	for (size_t i = 0; i < ns; i++) {
 		struct dl_report_series s;
+		size_t n;
 		dl_report_series(rep, i, &s);
-		const double *v = which ? s.qdelay : s.jct;
-		size_t n = which ? s.nqdelay : s.njct;
+		const double *v = cdf_values(&s, kind, &n);
 		if (!n)
 			continue;
-		sb_addf(sb, "<path class=\"%s\" data-label=\"", cls);
+		sb_addf(sb, "<path class=\"%s\" data-label=\"", cls[kind]);
 		xml_escape(sb, s.label);
-		sb_addf(sb, "\" stroke=\"%s\" d=\"M%.1f %.1f", color(i), px(&x, v[0]), px(&y, 0));
+		sb_addf(sb, "\" stroke=\"%s\"", color(i));
+		dash_attr(sb, i);
+		sb_addf(sb, " d=\"M%.1f %.1f", px(&x, v[0]), px(&y, 0));
 		size_t k = n < CDF_POINTS ? n : CDF_POINTS;
 		double lastx = px(&x, v[0]), lasty = px(&y, 0);
 		for (size_t q = 1; q <= k; q++) {
@@ -306,6 +478,27 @@ static void cdf_chart(struct strbuf *sb, const struct dl_report *rep, int which)
 			lasty = cy;
 		}
 		sb_addstr(sb, "\"/>\n");
+		static const double pct[] = {50, 90, 99};
+		static const char *const pname[] = {"median", "p90", "p99"};
+		for (size_t p = 0; p < DL_ARRAY_SIZE(pct); p++) {
+			size_t rank = (size_t)ceil(pct[p] * (double)n / 100);
+			double val = v[rank ? rank - 1 : 0];
+			struct strbuf t = STRBUF_INIT;
+			sb_addf(&t, "%s %s ", pname[p], names[kind]);
+			if (is_time) {
+				fmt_time(&t, val);
+				sb_addstr(&t, " (");
+				fmt_seconds(&t, val);
+				sb_addc(&t, ')');
+			} else {
+				char buf[DL_NUM_BUF];
+				dl_fmt_double_prec(buf, val, 4);
+				sb_addstr(&t, buf);
+			}
+			sb_addf(&t, ", %zu of %zu jobs", rank, n);
+			marker(sb, i, px(&x, val), px(&y, (double)rank / (double)n), s.label, t.buf);
+			sb_release(&t);
+		}
 	}
 	sb_addstr(sb, "</svg>\n");
 }
@@ -326,7 +519,7 @@ static void bucketize(const double *t, const double *v, size_t n, double t0, dou
 	memset(cover, 0, B * sizeof(*cover));
 	double bw = (t1 - t0) / (double)B;
 	for (size_t i = 0; i + 1 < n; i++) {
-		double a = t[i], b = t[i + 1];
+		double a = t[i] > t0 ? t[i] : t0, b = t[i + 1] < t1 ? t[i + 1] : t1;
 		if (!(b > a))
 			continue;
 		size_t ka = bucket((a - t0) / bw, B), kb = bucket((b - t0) / bw, B);
@@ -360,19 +553,26 @@ static void timeline_chart(struct strbuf *sb, const struct dl_report *rep, int p
 		for (size_t k = 0; k < s.ntl; k++)
 			vmax = v[k] > vmax ? v[k] : vmax;
 	}
+	/* with a --window: the measurement period only */
+	double p0, p1;
+	if (dl_report_period(rep, &p0, &p1) && p1 > p0) {
+		t0 = p0;
+		t1 = p1;
+	}
 	if (!(t1 > t0))
 		t1 = t0 + 1;
 	int frac = !pending && cap > 0;
 	double scale = frac ? 1 / cap : 1;
-	/* hours on the axis when the run is long */
-	double tdiv = t1 - t0 >= 3 * 3600 ? 3600 : 1;
+	const struct tunit *u = unit_for(t1 - t0);
 	struct axis x, y;
-	axis_init(&x, t0 / tdiv, t1 / tdiv, 0, ML, CW - MR);
+	axis_span(&x, t0, t1, u->sec, ML, CW - MR);
 	axis_init(&y, 0, frac ? (vmax * scale > 1 ? vmax * scale : 1) : (vmax > 0 ? vmax : 1), 0,
-		  CH - MB, MT);
+		  1, CH - MB, MT);
 	const char *id = pending ? "pending-time" : "util-time";
 	svg_open(sb, id, pending ? "pending jobs over time" : "GPU utilisation over time");
-	svg_axes(sb, &x, &y, tdiv > 1 ? "time (h)" : "time (s)",
+	char xt[32];
+	snprintf(xt, sizeof(xt), "time (%s)", u->name);
+	svg_axes(sb, &x, &y, xt,
 		 pending ? "pending jobs"
 		 : frac	 ? "GPU utilisation"
 			 : "busy GPUs",
@@ -388,7 +588,9 @@ static void timeline_chart(struct strbuf *sb, const struct dl_report *rep, int p
 			  TL_BUCKETS);
 		sb_addf(sb, "<path class=\"%s\" data-label=\"", pending ? "tl-pending" : "tl-util");
 		xml_escape(sb, s.label);
-		sb_addf(sb, "\" stroke=\"%s\" d=\"", color(i));
+		sb_addf(sb, "\" stroke=\"%s\"", color(i));
+		dash_attr(sb, i);
+		sb_addstr(sb, " d=\"");
 		int pen = 0;
 		for (size_t k = 0; k < TL_BUCKETS; k++) {
 			if (isnan(out[k])) {
@@ -396,11 +598,34 @@ static void timeline_chart(struct strbuf *sb, const struct dl_report *rep, int p
 				continue;
 			}
 			double tm = t0 + ((double)k + 0.5) * (t1 - t0) / TL_BUCKETS;
-			sb_addf(sb, "%s%.1f %.1f", pen ? "L" : "M", px(&x, tm / tdiv),
-				px(&y, out[k] * scale));
+			sb_addf(sb, "%s%.1f %.1f", pen ? "L" : "M", px(&x, tm), px(&y, out[k] * scale));
 			pen = 1;
 		}
 		sb_addstr(sb, "\"/>\n");
+		/* points with the averages, staggered per series so they do not cover each other */
+		for (size_t m = 0; m < TL_MARKERS; m++) {
+			size_t k = (size_t)(((double)m + 0.5 + (double)(i % 4) / 4) * TL_BUCKETS /
+					    TL_MARKERS);
+			if (k >= TL_BUCKETS || isnan(out[k]))
+				continue;
+			double tm = t0 + ((double)k + 0.5) * (t1 - t0) / TL_BUCKETS;
+			char buf[DL_NUM_BUF];
+			struct strbuf t = STRBUF_INIT;
+			sb_addstr(&t, "at ");
+			fmt_time(&t, tm);
+			if (frac) {
+				dl_fmt_double_prec(buf, out[k] * scale * 100, 3);
+				sb_addf(&t, ": %s%% of the GPUs busy", buf);
+			} else {
+				dl_fmt_double_prec(buf, out[k], 4);
+				sb_addf(&t, ": %s %s", buf, pending ? "jobs pending" : "GPUs busy");
+			}
+			sb_addstr(&t, " (average over ");
+			fmt_time(&t, (t1 - t0) / TL_BUCKETS);
+			sb_addc(&t, ')');
+			marker(sb, i, px(&x, tm), px(&y, out[k] * scale), s.label, t.buf);
+			sb_release(&t);
+		}
 	}
 	free(out);
 	free(cover);
@@ -426,8 +651,9 @@ static void bar_chart(struct strbuf *sb, const struct dl_report *rep)
 		"<svg xmlns=\"http://www.w3.org/2000/svg\" id=\"avg-jct\" class=\"chart\" "
 		"viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\"average JCT per label\">\n",
 		CW, h);
+	const struct tunit *u = unit_for(vmax);
 	struct axis x;
-	axis_init(&x, 0, vmax > 0 ? vmax : 1, 0, lw, CW - 110);
+	axis_init(&x, 0, vmax > 0 ? vmax : u->sec, 0, u->sec, lw, CW - 110);
 	double t[16];
 	int n = axis_ticks(&x, t);
 	for (int i = 0; i < n; i++) {
@@ -436,9 +662,11 @@ static void bar_chart(struct strbuf *sb, const struct dl_report *rep)
 			pxx, MT - 4, pxx, h - 26);
 		sb_addf(sb, "<text class=\"tick\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">", pxx,
 			h - 12);
-		fmt_tick(sb, t[i]);
+		tick_label(sb, &x, t[i]);
 		sb_addstr(sb, "</text>\n");
 	}
+	sb_addf(sb, "<text class=\"tick\" x=\"%d\" y=\"%d\" text-anchor=\"end\">%s</text>\n",
+		CW - 110, h - 1, u->name);
 	const char *base = dl_report_baseline(rep);
 	size_t li = 0;
 	for (size_t i = 0; i < nr; i++) {
@@ -451,28 +679,31 @@ static void bar_chart(struct strbuf *sb, const struct dl_report *rep)
 		short_label(sb, r->label, 20);
 		sb_addstr(sb, "</text>\n");
 		if (isnan(r->avg_jct)) {
-			sb_addf(sb,
-				"<text class=\"barvalue\" x=\"%d\" y=\"%d\">no finished jobs</text>\n",
-				lw + 6, y0 + bh / 2 + 5);
+			sb_addf(sb, "<text class=\"barvalue\" x=\"%d\" y=\"%d\">%s</text>\n", lw + 6,
+				y0 + bh / 2 + 5, r->jobs ? "no finished jobs" : "no jobs");
 		} else {
 			double w = px(&x, r->avg_jct) - lw;
-			sb_addstr(sb, "<rect class=\"bar\" data-label=\"");
-			xml_escape(sb, r->label);
-			sb_addf(sb,
-				"\" x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\"/>\n",
-				lw, y0, w > 0.5 ? w : 0.5, bh, color(li));
 			struct strbuf v = STRBUF_INIT;
-			char buf[DL_NUM_BUF];
-			if (r->avg_jct >= 1000)
-				sb_addf(&v, "%.0f s", r->avg_jct);
-			else {
-				dl_fmt_double_prec(buf, r->avg_jct, 4);
-				sb_addf(&v, "%s s", buf);
-			}
+			fmt_time(&v, r->avg_jct);
 			if (base && !strcmp(base, r->label))
 				sb_addstr(&v, " (baseline)");
 			else if (!isnan(r->speedup_jct))
 				sb_addf(&v, " (%.2fx)", r->speedup_jct);
+			sb_addstr(sb, "<rect class=\"bar\" data-label=\"");
+			xml_escape(sb, r->label);
+			sb_addf(sb, "\" x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\">",
+				lw, y0, w > 0.5 ? w : 0.5, bh, color(li));
+			sb_addstr(sb, "<title>");
+			xml_escape(sb, r->label);
+			sb_addstr(sb, ": average JCT ");
+			xml_escape(sb, v.buf);
+			sb_addf(sb, " = ");
+			struct strbuf secs = STRBUF_INIT;
+			fmt_seconds(&secs, r->avg_jct);
+			sb_addf(&secs, " over %lld finished jobs", (long long)r->finished);
+			xml_escape(sb, secs.buf);
+			sb_release(&secs);
+			sb_addstr(sb, "</title></rect>\n");
 			sb_addf(sb, "<text class=\"barvalue\" x=\"%.1f\" y=\"%d\">", lw + w + 6,
 				y0 + bh / 2 + 5);
 			xml_escape(sb, v.buf);
@@ -500,6 +731,7 @@ static const char css[] =
 	"th{text-align:right;color:#5b6475;font-weight:600;white-space:normal;vertical-align:bottom}\n"
 	"td{text-align:right;font-variant-numeric:tabular-nums}\n"
 	"th.s,td.s{text-align:left}\n"
+	"td.w{white-space:normal}\n"
 	"tr.base td{background:#f0f6ff}\n"
 	"tr.sub td{color:#5b6475}\n"
 	".scroll{overflow-x:auto}\n"
@@ -515,22 +747,31 @@ static const char css[] =
 	".chart .barlabel{font-size:13px;fill:#1d2330}\n"
 	".chart .barvalue{font-size:12px;fill:#2a3142}\n"
 	".chart path{fill:none;stroke-width:2;stroke-linejoin:round}\n"
+	".chart path.pt{stroke:#fff;stroke-width:1}\n"
 	".legend{list-style:none;margin:6px 0 0;padding:0;font-size:13px}\n"
 	".legend li{display:inline-flex;align-items:center;margin:0 16px 4px 0}\n"
 	".legend em{margin-left:4px;color:#5b6475}\n"
-	".swatch{display:inline-block;width:12px;height:12px;border-radius:2px;"
-	"margin-right:6px;font-size:0;line-height:0;flex:none}\n"
+	"svg.key{margin-right:6px;flex:none}\n"
 	".note{color:#8a3b12;font-size:13px;margin:8px 0 0}\n"
-	"footer{color:#5b6475;font-size:12px;margin-top:8px}\n";
+	"#no-jobs p{font-size:15px;margin:4px 0}\n"
+	"footer{color:#5b6475;font-size:12px;margin-top:8px}\n"
+	"footer code{font-size:11.5px;white-space:pre-wrap;word-break:break-all;color:#2a3142}\n"
+	"footer table{width:auto;font-size:12px;margin:6px 0}\n"
+	"footer td,footer th{border:none;padding:1px 10px 1px 0}\n";
 
-static void summary_table(struct strbuf *sb, const struct dl_report *rep)
+/*
+ * A table of the rows of one kind: the "all" rows (class == 0) or the class
+ * rows of --by (class == 1). Times in human units, seconds in the tooltips.
+ */
+static void summary_table(struct strbuf *sb, const struct dl_report *rep, int classes,
+			  const char *id)
 {
 	const struct dl_report_col *shown[32];
 	size_t ns = 0;
 	for (const struct dl_report_col *c = dl_report_cols; c->name && ns < 32; c++)
-		if (dl_report_col_shown(rep, c, 1))
+		if (dl_report_col_shown(rep, c, 1) && (classes || strcmp(c->name, "class")))
 			shown[ns++] = c;
-	sb_addstr(sb, "<div class=\"scroll\"><table id=\"summary\">\n<thead><tr>");
+	sb_addf(sb, "<div class=\"scroll\"><table id=\"%s\">\n<thead><tr>", id);
 	for (size_t k = 0; k < ns; k++) {
 		sb_addf(sb, "<th%s>", shown[k]->kind == DL_COL_STR ? " class=\"s\"" : "");
 		xml_escape(sb, shown[k]->header);
@@ -541,16 +782,30 @@ static void summary_table(struct strbuf *sb, const struct dl_report *rep)
 	for (size_t i = 0; i < dl_report_nrows(rep); i++) {
 		const struct dl_report_row *r = dl_report_row(rep, i);
 		int sub = strcmp(r->cls, "all") != 0;
-		int isbase = base && !strcmp(base, r->label) && !sub;
-		sb_addf(sb, "<tr%s>", isbase ? " class=\"base\"" : sub ? " class=\"sub\"" : "");
+		if (sub != classes || (sub && !r->jobs && !r->dropped))
+			continue; /* a class this label has no job in */
+		int isbase = base && !strcmp(base, r->label);
+		sb_addf(sb, "<tr%s>", isbase && !sub ? " class=\"base\"" : "");
 		for (size_t k = 0; k < ns; k++) {
 			const struct dl_report_col *c = shown[k];
 			struct strbuf cell = STRBUF_INIT;
+			double v = c->kind == DL_COL_STR ? 0 : dl_report_col_num(c, r);
 			if (c->kind == DL_COL_STR)
 				sb_addstr(&cell, dl_report_col_str(c, r));
+			else if (c->kind == DL_COL_TIME)
+				fmt_time(&cell, v);
 			else
-				dl_report_fmt_human(&cell, c, dl_report_col_num(c, r));
-			sb_addstr(sb, c->kind == DL_COL_STR ? "<td class=\"s\">" : "<td>");
+				dl_report_fmt_human(&cell, c, v);
+			if (c->kind == DL_COL_STR) {
+				sb_addstr(sb, "<td class=\"s\">");
+			} else if (c->kind == DL_COL_TIME && !isnan(v)) {
+				struct strbuf t = STRBUF_INIT;
+				fmt_seconds(&t, v);
+				sb_addf(sb, "<td title=\"%s\">", t.buf);
+				sb_release(&t);
+			} else {
+				sb_addstr(sb, "<td>");
+			}
 			xml_escape(sb, cell.buf);
 			sb_addstr(sb, "</td>");
 			sb_release(&cell);
@@ -558,14 +813,66 @@ static void summary_table(struct strbuf *sb, const struct dl_report *rep)
 		sb_addstr(sb, "</tr>\n");
 	}
 	sb_addstr(sb, "</tbody></table></div>\n");
-	struct strbuf notes = STRBUF_INIT;
-	dl_report_notes(rep, &notes, 0);
-	if (notes.len) {
-		sb_addstr(sb, "<p class=\"note\">");
-		xml_escape(sb, notes.buf);
-		sb_addstr(sb, "</p>\n");
+}
+
+/* the jobs each label lost, and why (trace import's skips and simulate's rejections) */
+static void dropped_table(struct strbuf *sb, const struct dl_report *rep)
+{
+	sb_addstr(sb, "<section class=\"card\" id=\"dropped\">\n<h2>Jobs left out</h2>\n"
+		      "<table id=\"dropped-table\">\n<thead><tr><th class=\"s\">label</th>"
+		      "<th>dropped</th><th class=\"s\">because</th></tr></thead>\n<tbody>\n");
+	for (size_t i = 0; i < dl_report_nrows(rep); i++) {
+		const struct dl_report_row *r = dl_report_row(rep, i);
+		if (strcmp(r->cls, "all"))
+			continue;
+		sb_addstr(sb, "<tr><td class=\"s\">");
+		xml_escape(sb, r->label);
+		sb_addf(sb, "</td><td>%lld</td><td class=\"s w\">", (long long)r->dropped);
+		xml_escape(sb, *r->dropped_reasons ? r->dropped_reasons : "-");
+		sb_addstr(sb, "</td></tr>\n");
 	}
-	sb_release(&notes);
+	sb_addstr(sb, "</tbody></table>\n<p class=\"note\">Rows skipped by <code>dlsched trace "
+		      "import</code> count for every label; jobs rejected by <code>dlsched "
+		      "simulate</code> (more GPUs than the cluster, a GPU type it lacks) for "
+		      "the label that rejected them. Neither is in the metrics above.</p>\n"
+		      "</section>\n");
+}
+
+static void footer(struct strbuf *sb, const struct dl_report_page *page)
+{
+	sb_addstr(sb, "<footer id=\"provenance\">\n<p>Made by dlsched report");
+	if (page && page->version) {
+		sb_addstr(sb, " (<span id=\"version\">dlsched ");
+		xml_escape(sb, page->version);
+		sb_addstr(sb, "</span>)");
+	}
+	sb_addstr(sb, ". Percentiles are nearest-rank; Jain's index is over the slowdowns "
+		      "jct/duration of finished jobs; speedup = baseline / label; times are "
+		      "rounded to 3 digits (hover for seconds).</p>\n");
+	if (page && page->command) {
+		sb_addstr(sb, "<p>Command: <code id=\"command\">");
+		xml_escape(sb, page->command);
+		sb_addstr(sb, "</code></p>\n");
+	}
+	if (page && page->ninputs) {
+		sb_addstr(sb, "<table id=\"inputs\"><thead><tr><th class=\"s\">input</th>"
+			      "<th class=\"s\">file</th><th>bytes</th><th>rows</th></tr></thead>"
+			      "<tbody>\n");
+		for (size_t i = 0; i < page->ninputs; i++) {
+			const struct dl_report_input *in = &page->inputs[i];
+			sb_addstr(sb, "<tr><td class=\"s\">");
+			xml_escape(sb, in->role);
+			sb_addstr(sb, "</td><td class=\"s\">");
+			xml_escape(sb, in->path);
+			if (in->bytes >= 0)
+				sb_addf(sb, "</td><td>%lld", (long long)in->bytes);
+			else
+				sb_addstr(sb, "</td><td>-");
+			sb_addf(sb, "</td><td>%lld</td></tr>\n", (long long)in->rows);
+		}
+		sb_addstr(sb, "</tbody></table>\n");
+	}
+	sb_addstr(sb, "</footer>\n");
 }
 
 void dl_report_write_html(const struct dl_report *rep, FILE *fp, const struct dl_report_page *page)
@@ -585,7 +892,7 @@ void dl_report_write_html(const struct dl_report *rep, FILE *fp, const struct dl
 		xml_escape(&sb, page->date);
 		sb_addstr(&sb, " \xc2\xb7 ");
 	}
-	int64_t jobs = 0;
+	int64_t jobs = 0, dropped = 0;
 	int any_tl = 0;
 	size_t ns = dl_report_nseries(rep);
 	for (size_t i = 0; i < ns; i++) {
@@ -594,41 +901,90 @@ void dl_report_write_html(const struct dl_report *rep, FILE *fp, const struct dl
 		jobs += s.jobs;
 		any_tl |= s.ntl > 1;
 	}
+	for (size_t i = 0; i < dl_report_nrows(rep); i++)
+		if (!strcmp(dl_report_row(rep, i)->cls, "all"))
+			dropped += dl_report_row(rep, i)->dropped;
 	sb_addf(&sb, "%zu label%s, %lld jobs", ns, ns == 1 ? "" : "s", (long long)jobs);
+	if (dropped)
+		sb_addf(&sb, " (%lld dropped)", (long long)dropped);
 	if (dl_report_capacity(rep) > 0)
 		sb_addf(&sb, ", %g GPUs", dl_report_capacity(rep));
 	if (dl_report_baseline(rep)) {
 		sb_addstr(&sb, ", baseline ");
 		xml_escape(&sb, dl_report_baseline(rep));
 	}
+	if (dl_report_window(rep)->kind != DL_WINDOW_ALL) {
+		struct strbuf w = STRBUF_INIT;
+		dl_report_window_describe(dl_report_window(rep), &w);
+		sb_addstr(&sb, " \xc2\xb7 <span id=\"window\">window: ");
+		xml_escape(&sb, w.buf);
+		sb_addstr(&sb, "</span>");
+		sb_release(&w);
+	}
 	sb_addstr(&sb, "</p>\n</header>\n");
 
-	sb_addstr(&sb, "<section class=\"card\">\n<h2>Summary (times in seconds)</h2>\n");
-	summary_table(&sb, rep);
-	sb_addstr(&sb, "</section>\n<div class=\"grid2\">\n");
+	if (!jobs) {
+		/* an empty night: say so, say what was left out, and draw nothing */
+		sb_addstr(&sb, "<section class=\"card\" id=\"no-jobs\">\n<h2>No jobs</h2>\n<p>");
+		sb_addstr(&sb, dropped ? "No job of the inputs could be compared: every one was "
+					 "left out (below)."
+				       : "The inputs hold no jobs: there is nothing to compare.");
+		sb_addstr(&sb, "</p>\n</section>\n");
+		if (dropped)
+			dropped_table(&sb, rep);
+		footer(&sb, page);
+		sb_addstr(&sb, "</main>\n</body>\n</html>\n");
+		fwrite(sb.buf, 1, sb.len, fp);
+		sb_release(&sb);
+		return;
+	}
+
+	sb_addstr(&sb, "<section class=\"card\">\n<h2>Summary</h2>\n");
+	summary_table(&sb, rep, 0, "summary");
+	struct strbuf notes = STRBUF_INIT;
+	dl_report_notes(rep, &notes, 0);
+	if (notes.len) {
+		sb_addstr(&sb, "<p class=\"note\">");
+		xml_escape(&sb, notes.buf);
+		sb_addstr(&sb, "</p>\n");
+	}
+	sb_release(&notes);
+	sb_addstr(&sb, "</section>\n");
+	if (dropped)
+		dropped_table(&sb, rep);
+	if (dl_report_by(rep) != DL_REPORT_BY_NONE) {
+		sb_addf(&sb, "<section class=\"card\" id=\"by-class\">\n<h2>By %s</h2>\n",
+			dl_report_by(rep) == DL_REPORT_BY_GPUS ? "GPU count" : "duration");
+		summary_table(&sb, rep, 1, "by-class-table");
+		sb_addstr(&sb, "</section>\n");
+	}
+	sb_addstr(&sb, "<div class=\"grid2\">\n");
 
 	sb_addstr(&sb, "<figure>\n<h2>Average JCT per label</h2>\n");
 	bar_chart(&sb, rep);
 	sb_addstr(&sb, "</figure>\n<figure>\n<h2>JCT distribution (CDF)</h2>\n");
-	cdf_chart(&sb, rep, 0);
-	legend(&sb, rep, "jct");
+	cdf_chart(&sb, rep, CDF_JCT);
+	legend(&sb, rep, LEG_JCT);
+	sb_addstr(&sb, "</figure>\n<figure>\n<h2>Slowdown distribution (CDF of JCT / duration)</h2>\n");
+	cdf_chart(&sb, rep, CDF_SLOW);
+	legend(&sb, rep, LEG_SLOW);
 	sb_addstr(&sb, "</figure>\n<figure>\n<h2>Queueing delay distribution (CDF)</h2>\n");
-	cdf_chart(&sb, rep, 1);
-	legend(&sb, rep, "qdelay");
+	cdf_chart(&sb, rep, CDF_QDELAY);
+	legend(&sb, rep, LEG_QDELAY);
 	sb_addstr(&sb, "</figure>\n");
 	if (any_tl) {
 		sb_addf(&sb, "<figure>\n<h2>%s over time</h2>\n",
 			dl_report_capacity(rep) > 0 ? "GPU utilisation" : "Busy GPUs");
 		timeline_chart(&sb, rep, 0);
-		legend(&sb, rep, "timeline");
+		legend(&sb, rep, LEG_TIMELINE);
 		sb_addstr(&sb, "</figure>\n<figure>\n<h2>Queue length over time</h2>\n");
 		timeline_chart(&sb, rep, 1);
-		legend(&sb, rep, "timeline");
+		legend(&sb, rep, LEG_TIMELINE);
 		sb_addstr(&sb, "</figure>\n");
 	}
-	sb_addstr(&sb, "</div>\n<footer>Made by dlsched report. Percentiles are nearest-rank; "
-		       "Jain's index is over the slowdowns jct/duration of finished jobs; "
-		       "speedup = baseline / label.</footer>\n</main>\n</body>\n</html>\n");
+	sb_addstr(&sb, "</div>\n");
+	footer(&sb, page);
+	sb_addstr(&sb, "</main>\n</body>\n</html>\n");
 	fwrite(sb.buf, 1, sb.len, fp);
 	sb_release(&sb);
 }
