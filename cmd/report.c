@@ -30,7 +30,8 @@ static const struct dl_opt report_opts[] = {
 	{'l', "label", "NAME", "label of the inputs in order (repeatable)"},
 	{'t', "timeline", "[LABEL=]FILE",
 	 "a timeline, filed under its policy's label or LABEL (repeatable)"},
-	{OPT_AS_RUN, "as-run", "JOBS", "add the label 'as run': Slurm's real schedule from trace import"},
+	{OPT_AS_RUN, "as-run", "JOBS",
+	 "add the label 'as run': Slurm's real schedule from trace import"},
 	{OPT_SKIPPED, "skipped", "FILE", "count rows trace import --skipped left out (repeatable)"},
 	{OPT_WINDOW, "window", "W",
 	 "measure arrivals, jobs:FROM-TO (submit order) or time:FROM-[TO] only"},
@@ -125,7 +126,7 @@ static char *command_line(const struct dl_ctx *ctx, int argc, char **argv)
 		const char *a = argv[i];
 		sb_addc(&sb, ' ');
 		if (*a && strspn(a, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-				   "0123456789_./:=,+-@%") == strlen(a)) {
+				    "0123456789_./:=,+-@%") == strlen(a)) {
 			sb_addstr(&sb, a);
 			continue;
 		}
@@ -141,8 +142,7 @@ static char *command_line(const struct dl_ctx *ctx, int argc, char **argv)
 }
 
 /* one input of the footer, with its size when it is a file */
-static void note_input(struct dl_report_input *in, const char *role, const char *path,
-		       int64_t rows)
+static void note_input(struct dl_report_input *in, const char *role, const char *path, int64_t rows)
 {
 	struct stat st;
 	in->role = role;
@@ -160,9 +160,9 @@ struct report_args {
 };
 
 /* read every input into rep; the footer's list of inputs goes to ins */
-static int read_inputs(const struct dl_ctx *ctx, struct dl_report *rep, char **files,
-		       size_t nfiles, const char **labels, size_t nlabels,
-		       const struct report_args *a, struct dl_report_input *ins, size_t *nins)
+static int read_inputs(const struct dl_ctx *ctx, struct dl_report *rep, char **files, size_t nfiles,
+		       const char **labels, size_t nlabels, const struct report_args *a,
+		       struct dl_report_input *ins, size_t *nins)
 {
 	struct dl_err err = DL_ERR_INIT;
 	int rc = 0;
@@ -341,8 +341,7 @@ DL_COMMAND(report, "summarise results: JCT percentiles, makespan, utilisation, H
 	}
 
 	struct dl_report *rep = dl_report_new();
-	struct dl_report_input *ins =
-		xcalloc(nfiles + a.ntimelines + a.nskipped + 1, sizeof(*ins));
+	struct dl_report_input *ins = xcalloc(nfiles + a.ntimelines + a.nskipped + 1, sizeof(*ins));
 	size_t nins = 0;
 	if (!rc)
 		rc = read_inputs(ctx, rep, files, nfiles, labels, nlabels, &a, ins, &nins);

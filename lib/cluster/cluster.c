@@ -567,8 +567,7 @@ static int parse_pai(struct build *b, struct line *lines, size_t n, struct dl_er
  * Slurm runs at speed 1 (memory and price from the built-in table when the
  * name is a built-in one). Untyped GPUs ("gpu:4") get the type "gpu".
  */
-static int slurm_type(struct build *b, const char *name, size_t len, long line,
-		      struct dl_err *err)
+static int slurm_type(struct build *b, const char *name, size_t len, long line, struct dl_err *err)
 {
 	char buf[64];
 	if (!len) {
@@ -849,8 +848,8 @@ static int parse_sinfo(struct build *b, struct line *lines, size_t n, struct dl_
 		long long nc = 0, nm = 0;
 		if ((c_cpus >= 0 &&
 		     slurm_int(b, "CPUS", f[c_cpus], strlen(f[c_cpus]), line, 1 << 20, &nc, err)) ||
-		    (c_mem >= 0 &&
-		     slurm_int(b, "MEMORY", f[c_mem], strlen(f[c_mem]), line, 1LL << 40, &nm, err))) {
+		    (c_mem >= 0 && slurm_int(b, "MEMORY", f[c_mem], strlen(f[c_mem]), line,
+					     1LL << 40, &nm, err))) {
 			rc = -1;
 			break;
 		}
@@ -869,15 +868,15 @@ static int parse_sinfo(struct build *b, struct line *lines, size_t n, struct dl_
 	return rc;
 }
 
-static int parse_slurm(struct build *b, struct line *lines, size_t n, int sinfo,
-		       struct dl_err *err)
+static int parse_slurm(struct build *b, struct line *lines, size_t n, int sinfo, struct dl_err *err)
 {
 	if (add_rack(b, "slurm", err) < 0)
 		return -1;
 	int rc = sinfo ? parse_sinfo(b, lines, n, err) : parse_scontrol(b, lines, n, err);
 	if (!rc && !b->c->nnodes)
-		return dl_err_at(err, b->where, 0,
-				 "no node with GPUs (Gres=gpu[:TYPE]:COUNT) in the Slurm node list");
+		return dl_err_at(
+			err, b->where, 0,
+			"no node with GPUs (Gres=gpu[:TYPE]:COUNT) in the Slurm node list");
 	return rc;
 }
 

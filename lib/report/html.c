@@ -131,8 +131,10 @@ static const struct tunit tunits[] = {{1, "s"}, {60, "min"}, {3600, "h"}, {86400
 static const struct tunit *unit_for(double span)
 {
 	span = fabs(span);
-	return span < 120 ? &tunits[0] : span < 7200 ? &tunits[1] : span < 259200 ? &tunits[2]
-										     : &tunits[3];
+	return span < 120      ? &tunits[0]
+	       : span < 7200   ? &tunits[1]
+	       : span < 259200 ? &tunits[2]
+			       : &tunits[3];
 }
 
 /* 225 -> "3.75 min", 7200 -> "2 h": three significant digits in the largest fitting unit */
@@ -144,8 +146,10 @@ static void fmt_time(struct strbuf *sb, double v)
 		return;
 	}
 	double a = fabs(v);
-	const struct tunit *u = a < 60 ? &tunits[0] : a < 3600 ? &tunits[1] : a < 86400 ? &tunits[2]
-											: &tunits[3];
+	const struct tunit *u = a < 60	    ? &tunits[0]
+				: a < 3600  ? &tunits[1]
+				: a < 86400 ? &tunits[2]
+					    : &tunits[3];
 	dl_fmt_double_prec(buf, v / u->sec, 3);
 	sb_addf(sb, "%s %s", buf, u->name);
 }
@@ -338,8 +342,8 @@ static void marker_shape(struct strbuf *sb, size_t i, double x, double y, double
 {
 	switch (i % 4) {
 	case 0:
-		sb_addf(sb, "M%.1f %.1fa%.1f %.1f 0 1 0 %.1f 0a%.1f %.1f 0 1 0 %.1f 0Z", x - r, y, r,
-			r, 2 * r, r, r, -2 * r);
+		sb_addf(sb, "M%.1f %.1fa%.1f %.1f 0 1 0 %.1f 0a%.1f %.1f 0 1 0 %.1f 0Z", x - r, y,
+			r, r, 2 * r, r, r, -2 * r);
 		break;
 	case 1:
 		sb_addf(sb, "M%.1f %.1fh%.1fv%.1fh%.1fZ", x - r, y - r, 2 * r, 2 * r, -2 * r);
@@ -496,7 +500,8 @@ static void cdf_chart(struct strbuf *sb, const struct dl_report *rep, enum cdf_k
 				sb_addstr(&t, buf);
 			}
 			sb_addf(&t, ", %zu of %zu jobs", rank, n);
-			marker(sb, i, px(&x, val), px(&y, (double)rank / (double)n), s.label, t.buf);
+			marker(sb, i, px(&x, val), px(&y, (double)rank / (double)n), s.label,
+			       t.buf);
 			sb_release(&t);
 		}
 	}
@@ -566,8 +571,8 @@ static void timeline_chart(struct strbuf *sb, const struct dl_report *rep, int p
 	const struct tunit *u = unit_for(t1 - t0);
 	struct axis x, y;
 	axis_span(&x, t0, t1, u->sec, ML, CW - MR);
-	axis_init(&y, 0, frac ? (vmax * scale > 1 ? vmax * scale : 1) : (vmax > 0 ? vmax : 1), 0,
-		  1, CH - MB, MT);
+	axis_init(&y, 0, frac ? (vmax * scale > 1 ? vmax * scale : 1) : (vmax > 0 ? vmax : 1), 0, 1,
+		  CH - MB, MT);
 	const char *id = pending ? "pending-time" : "util-time";
 	svg_open(sb, id, pending ? "pending jobs over time" : "GPU utilisation over time");
 	char xt[32];
@@ -598,7 +603,8 @@ static void timeline_chart(struct strbuf *sb, const struct dl_report *rep, int p
 				continue;
 			}
 			double tm = t0 + ((double)k + 0.5) * (t1 - t0) / TL_BUCKETS;
-			sb_addf(sb, "%s%.1f %.1f", pen ? "L" : "M", px(&x, tm), px(&y, out[k] * scale));
+			sb_addf(sb, "%s%.1f %.1f", pen ? "L" : "M", px(&x, tm),
+				px(&y, out[k] * scale));
 			pen = 1;
 		}
 		sb_addstr(sb, "\"/>\n");
@@ -679,8 +685,8 @@ static void bar_chart(struct strbuf *sb, const struct dl_report *rep)
 		short_label(sb, r->label, 20);
 		sb_addstr(sb, "</text>\n");
 		if (isnan(r->avg_jct)) {
-			sb_addf(sb, "<text class=\"barvalue\" x=\"%d\" y=\"%d\">%s</text>\n", lw + 6,
-				y0 + bh / 2 + 5, r->jobs ? "no finished jobs" : "no jobs");
+			sb_addf(sb, "<text class=\"barvalue\" x=\"%d\" y=\"%d\">%s</text>\n",
+				lw + 6, y0 + bh / 2 + 5, r->jobs ? "no finished jobs" : "no jobs");
 		} else {
 			double w = px(&x, r->avg_jct) - lw;
 			struct strbuf v = STRBUF_INIT;
@@ -691,7 +697,8 @@ static void bar_chart(struct strbuf *sb, const struct dl_report *rep)
 				sb_addf(&v, " (%.2fx)", r->speedup_jct);
 			sb_addstr(sb, "<rect class=\"bar\" data-label=\"");
 			xml_escape(sb, r->label);
-			sb_addf(sb, "\" x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\">",
+			sb_addf(sb,
+				"\" x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\">",
 				lw, y0, w > 0.5 ? w : 0.5, bh, color(li));
 			sb_addstr(sb, "<title>");
 			xml_escape(sb, r->label);
@@ -965,7 +972,8 @@ void dl_report_write_html(const struct dl_report *rep, FILE *fp, const struct dl
 	sb_addstr(&sb, "</figure>\n<figure>\n<h2>JCT distribution (CDF)</h2>\n");
 	cdf_chart(&sb, rep, CDF_JCT);
 	legend(&sb, rep, LEG_JCT);
-	sb_addstr(&sb, "</figure>\n<figure>\n<h2>Slowdown distribution (CDF of JCT / duration)</h2>\n");
+	sb_addstr(&sb,
+		  "</figure>\n<figure>\n<h2>Slowdown distribution (CDF of JCT / duration)</h2>\n");
 	cdf_chart(&sb, rep, CDF_SLOW);
 	legend(&sb, rep, LEG_SLOW);
 	sb_addstr(&sb, "</figure>\n<figure>\n<h2>Queueing delay distribution (CDF)</h2>\n");

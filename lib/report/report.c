@@ -412,9 +412,11 @@ int dl_report_read_asrun(struct dl_report *rep, struct dl_reader *r, struct dl_e
 		return -1;
 	/* every row is "as run" (a jobs stream has no policy column) */
 	for (size_t i = 0; i < rep->nlabels; i++)
-		if (rep->labels[i].owner == (int)rep->ninputs - 1 && strcmp(rep->labels[i].name, "as run"))
-			return dl_err_at(err, dl_reader_name(r), 0,
-					 "a policy column: --as-run takes the jobs stream, not results");
+		if (rep->labels[i].owner == (int)rep->ninputs - 1 &&
+		    strcmp(rep->labels[i].name, "as run"))
+			return dl_err_at(
+				err, dl_reader_name(r), 0,
+				"a policy column: --as-run takes the jobs stream, not results");
 	rep->labels[label_index(rep, "as run")].as_run = 1;
 	return 0;
 }
@@ -479,8 +481,8 @@ int dl_report_read_timeline(struct dl_report *rep, struct dl_reader *r, const ch
 			sb_addstr(&pol, p);
 		} else if (strcmp(pol.buf, p)) {
 			rc = dl_err_at(err, name, row.line,
-				       "policy '%.64s' after '%.64s': one timeline per policy",
-				       p, pol.buf);
+				       "policy '%.64s' after '%.64s': one timeline per policy", p,
+				       pol.buf);
 			break;
 		}
 		if (t.n && tm < t.time[t.n - 1]) {
@@ -547,7 +549,8 @@ int dl_report_read_skipped(struct dl_report *rep, struct dl_reader *r, struct dl
 			k++;
 		if (k == rep->nskip) {
 			DL_GROW(rep->skip_reason, rep->nskip + 1, rep->askip);
-			rep->skip_count = xreallocarray(rep->skip_count, rep->askip, sizeof(int64_t));
+			rep->skip_count =
+				xreallocarray(rep->skip_count, rep->askip, sizeof(int64_t));
 			rep->skip_reason[k] = xstrdup(why_row);
 			rep->skip_count[k] = 0;
 			rep->nskip++;
@@ -678,9 +681,9 @@ static void metrics(struct label *l, enum dl_report_by by, int cls, double capac
 		if (v->period) {
 			double len = v->b - v->a;
 			if (capacity > 0 && len > 0)
-				row->utilization = (l->has_tl ? timeline_area(&l->tl, v->a, v->b)
-							      : busy) /
-						   (capacity * len);
+				row->utilization =
+					(l->has_tl ? timeline_area(&l->tl, v->a, v->b) : busy) /
+					(capacity * len);
 		} else if (l->has_tl) {
 			row->utilization = timeline_util(&l->tl, capacity);
 		} else if (capacity > 0 && nj && row->makespan > 0) {
@@ -729,11 +732,11 @@ static int check_ids(const struct dl_report *rep, const struct label *l, struct 
 		for (; slot[k]; k = (k + 1) & (cap - 1)) {
 			const struct idref *y = &l->ids[slot[k] - 1];
 			if (y->hash == x->hash && !strcmp(rep->ids + y->off, rep->ids + x->off)) {
-				rc = dl_err_at(err, rep->inputs[x->input], x->line,
-					       "job id '%.64s' appears twice under label '%s' (first "
-					       "at %s:%ld)",
-					       rep->ids + x->off, l->name, rep->inputs[y->input],
-					       y->line);
+				rc = dl_err_at(
+					err, rep->inputs[x->input], x->line,
+					"job id '%.64s' appears twice under label '%s' (first "
+					"at %s:%ld)",
+					rep->ids + x->off, l->name, rep->inputs[y->input], y->line);
 				break;
 			}
 		}
@@ -810,8 +813,8 @@ static int cmp_rank(const void *a, const void *b)
 }
 
 /* which jobs of l the window holds (*in, NULL = all) and its period */
-static void window_view(const struct label *l, const struct dl_report_window *w,
-			unsigned char **in, struct view *v)
+static void window_view(const struct label *l, const struct dl_report_window *w, unsigned char **in,
+			struct view *v)
 {
 	*in = NULL;
 	v->in = NULL;
@@ -943,7 +946,8 @@ int dl_report_compute(struct dl_report *rep, const struct dl_report_opts *opts, 
 			if (cls >= 0 && !used[cls])
 				continue;
 			struct dl_report_row *row = &rep->rows[r];
-			metrics(l, by, cls, opts->capacity, cls < 0, &v, rejected, rep->nreasons, row);
+			metrics(l, by, cls, opts->capacity, cls < 0, &v, rejected, rep->nreasons,
+				row);
 			if (cls < 0)
 				row->dropped += skipped;
 			rep->row_text[r] = reasons_text(rep, cls < 0, rejected);
@@ -1098,7 +1102,8 @@ void dl_report_window_describe(const struct dl_report_window *w, struct strbuf *
 	case DL_WINDOW_JOBS:
 		dl_fmt_double(a, w->from);
 		dl_fmt_double(b, w->to - 1);
-		sb_addf(sb, "jobs %s to %s in submit order (from 0); utilisation over their arrivals",
+		sb_addf(sb,
+			"jobs %s to %s in submit order (from 0); utilisation over their arrivals",
 			a, b);
 		break;
 	case DL_WINDOW_TIME:

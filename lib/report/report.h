@@ -191,8 +191,8 @@ struct dl_report_series {
 	size_t nslowdown;
 	const double *tl_time, *tl_busy, *tl_pending; /* timeline points, time ascending */
 	size_t ntl;
-	int64_t jobs;	/* in the window, rejected ones left out */
-	int as_run;	/* Slurm's real schedule (its timeline derived from the jobs) */
+	int64_t jobs; /* in the window, rejected ones left out */
+	int as_run;   /* Slurm's real schedule (its timeline derived from the jobs) */
 };
 size_t dl_report_nseries(const struct dl_report *rep);
 void dl_report_series(const struct dl_report *rep, size_t i, struct dl_report_series *s);

@@ -167,10 +167,9 @@ enum {
 };
 
 static const char *const result_cols[RC_N] = {
-	"id",	      "submit", "gpus",	       "duration", "start",
-	"end",	      "jct",	"queue_delay", "run_time", "preemptions",
-	"migrations", "tier",	"slowdown",    "gpu_type", "policy",
-	"rejected",
+	"id",	    "submit",	   "gpus",     "duration",    "start",	    "end",
+	"jct",	    "queue_delay", "run_time", "preemptions", "migrations", "tier",
+	"slowdown", "gpu_type",	   "policy",   "rejected",
 };
 
 static void result_row(struct dl_sim *s, const struct dl_sim_job *j)

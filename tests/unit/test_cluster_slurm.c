@@ -109,11 +109,11 @@ int main(void)
 	c = load_text("NodeName=n1 Gres=gpu:t4:2 OS=Linux 6.1 #1 SMP State=DOWN "
 		      "Reason=bad Gres=gpu:9 [root@2026-11-23T09:24:26]\n",
 		      &err);
-	ok(c && c->total_gpus == 2 && type_gpus(c, "t4") == 2, "the first Gres= of a record counts");
+	ok(c && c->total_gpus == 2 && type_gpus(c, "t4") == 2,
+	   "the first Gres= of a record counts");
 	dl_cluster_free(c);
 	c = load_text("NodeName=n1 Gres=gpu:a100:x\n", &err);
-	ok(!c && strstr(err.msg, ":1: bad Gres entry 'gpu:a100:x'"), "bad Gres count: %s",
-	   err.msg);
+	ok(!c && strstr(err.msg, ":1: bad Gres entry 'gpu:a100:x'"), "bad Gres count: %s", err.msg);
 	c = load_text("NodeName=n1 Gres=gpu:4 CPUTot=many\n", &err);
 	ok(!c && strstr(err.msg, ":1: bad CPUTot value 'many'"), "bad CPUTot: %s", err.msg);
 	c = load_text("NodeName=n1 Gres=(null)\nNodeName=n2 Gres=(null)\n", &err);
