@@ -34,6 +34,8 @@ enum {
 	O_USERS,
 	O_VCS,
 	O_IID,
+	O_KEEP_UNFINISHED,
+	O_SKIPPED,
 };
 
 #define OPT_FROM                                                                                        \
@@ -67,6 +69,9 @@ static const struct dl_opt import_opts[] = {
 	{O_USER, "user", "LIST", "keep jobs of these users (comma-separated)"},
 	{O_STATE, "state", "LIST", "keep jobs in these states (comma-separated)"},
 	{O_LIMIT, "limit", "N", "keep the first N jobs (by submit) after filtering"},
+	{O_KEEP_UNFINISHED, "keep-unfinished", NULL,
+	 "sacct: keep running and pending jobs (duration: TimelimitRaw)"},
+	{O_SKIPPED, "skipped", "FILE", "write the count of skipped rows per reason to FILE"},
 	{0, NULL, NULL, NULL},
 };
 
@@ -107,6 +112,8 @@ static const struct dl_opt all_opts[] = {
 	{O_USER, "user", "LIST", "import: keep jobs of these users"},
 	{O_STATE, "state", "LIST", "import: keep jobs in these states"},
 	{O_LIMIT, "limit", "N", "import: keep the first N jobs"},
+	{O_KEEP_UNFINISHED, "keep-unfinished", NULL, "import: keep running and pending sacct jobs"},
+	{O_SKIPPED, "skipped", "FILE", "import: skipped rows per reason to FILE"},
 	{O_SEED, "seed", "S", "gen: random seed"},
 	{O_JOBS, "jobs", "N", "gen: number of jobs"},
 	{O_RATE, "rate", "R", "gen: jobs per hour"},
@@ -215,6 +222,27 @@ static int parse_when(const struct dl_ctx *ctx, const char *opt, const char *arg
 	return -1;
 }
 
+/* the skipped rows per reason (reason, count), for report --skipped */
+static int write_skips(const struct dl_ctx *ctx, const struct dl_skips *sk, const char *path)
+{
+	struct dl_output *out = dl_out_open(ctx, path);
+	if (!out)
+		return DL_EXIT_DATA;
+	struct dl_writer *w = dl_writer_new(dl_output_fp(out), ctx->format);
+	static const char *const cols[] = {"reason", "count"};
+	dl_writer_set_columns(w, cols, 2);
+	for (int r = 0; r < DL_SKIP_NREASONS; r++) {
+		if (!sk->n[r])
+			continue;
+		dl_writer_str(w, 0, dl_skip_reason_name((enum dl_skip_reason)r));
+		dl_writer_int(w, 1, sk->n[r]);
+		dl_writer_end_row(w);
+	}
+	dl_writer_finish(w);
+	dl_writer_free(w);
+	return dl_out_close(ctx, out, 0);
+}
+
 static int report_skips(const struct dl_ctx *ctx, const struct dl_skips *sk)
 {
 	int64_t total = 0;
@@ -261,6 +289,7 @@ static int trace_import(int argc, char **argv, struct dl_ctx *ctx)
 {
 	struct dl_optstate st;
 	const char *arg, *from = NULL, *tz = NULL, *tput_path = NULL, *since = NULL, *until = NULL;
+	const char *skipped = NULL;
 	struct dl_trace_filter f = DL_TRACE_FILTER_INIT;
 	struct dl_import_opts io = {0};
 	int keep_epoch = 0, c, rc = 0;
@@ -317,6 +346,12 @@ static int trace_import(int argc, char **argv, struct dl_ctx *ctx)
 		case O_LIMIT:
 			rc = opt_i64(ctx, "limit", arg, 0, &f.limit) ? DL_EXIT_USAGE : 0;
 			break;
+		case O_KEEP_UNFINISHED:
+			io.keep_unfinished = 1;
+			break;
+		case O_SKIPPED:
+			skipped = arg;
+			break;
 		}
 	}
 	dl_opt_end(&st);
@@ -350,6 +385,8 @@ static int trace_import(int argc, char **argv, struct dl_ctx *ctx)
 	f.has_until = until != NULL;
 	if (fmt == DL_IMP_NFMT)
 		return import_throughputs(ctx, files, nfiles);
+	if (io.keep_unfinished && fmt != DL_IMP_SACCT)
+		return dl_usage_error(ctx, "--keep-unfinished applies to --from sacct");
 	if (fmt == DL_IMP_GAVEL && !tput_path)
 		return dl_usage_error(ctx, "gavel traces give steps, not seconds: --throughputs "
 					   "FILE is needed");
@@ -372,10 +409,15 @@ static int trace_import(int argc, char **argv, struct dl_ctx *ctx)
 	size_t removed = dl_jobset_filter(&js, &f);
 	if (removed)
 		dl_info(ctx, "filters removed %zu of %zu jobs", removed, before);
-	if (!keep_epoch)
-		dl_jobset_shift(&js, -dl_jobset_min_submit(&js));
+	if (!keep_epoch) {
+		double delta = -dl_jobset_min_submit(&js);
+		dl_jobset_shift(&js, delta);
+		dl_import_shift_times(&js, delta);
+	}
 	dl_info(ctx, "%zu jobs", js.n);
 	rc = write_jobs(ctx, &js);
+	if (!rc && skipped)
+		rc = write_skips(ctx, &sk, skipped);
 out:
 	dl_jobset_free(&js);
 	dl_tputs_free(&t);

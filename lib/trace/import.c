@@ -26,7 +26,7 @@ int dl_import_fmt_parse(const char *s, enum dl_import_fmt *out)
 
 static const char *const skip_names[DL_SKIP_NREASONS] = {
 	"no GPUs",	 "never started", "still running", "no attempts",
-	"zero run time", "job step",	  "no tasks",
+	"zero run time", "job step",	  "no tasks",	   "unfinished without a time limit",
 };
 
 const char *dl_skip_reason_name(enum dl_skip_reason r)
@@ -736,12 +736,44 @@ enum {
 	SC_ALLOCTRES,
 	SC_ALLOCGRES,
 	SC_STATE,
+	SC_REQTRES,
+	SC_TIMELIMITRAW,
 	SC_N,
 };
 static const char *const sacct_cols[SC_N] = {
-	"JobID", "JobIDRaw",   "User",	  "Account",   "Partition", "Submit", "Start",
-	"End",	 "ElapsedRaw", "Elapsed", "AllocTRES", "AllocGRES", "State",
+	"JobID",     "JobIDRaw",  "User",  "Account",	 "Partition",
+	"Submit",    "Start",	  "End",   "ElapsedRaw", "Elapsed",
+	"AllocTRES", "AllocGRES", "State", "ReqTRES",	 "TimelimitRaw",
 };
+
+/* the pass-through columns of Slurm's real schedule */
+static const char *const asrun_cols[2] = {"start", "end"};
+
+void dl_import_shift_times(struct dl_jobset *js, double delta)
+{
+	for (size_t c = 0; c < js->npass; c++) {
+		if (strcmp(js->pass[c], asrun_cols[0]) && strcmp(js->pass[c], asrun_cols[1]))
+			continue;
+		for (size_t i = 0; i < js->n; i++) {
+			struct dl_job *j = &js->jobs[i];
+			double v;
+			char buf[DL_NUM_BUF];
+			if (c >= j->nextra || !*j->extra[c] || dl_parse_double(j->extra[c], &v))
+				continue;
+			dl_fmt_double(buf, v + delta);
+			j->extra[c] = dl_jobset_strdup(js, buf);
+		}
+	}
+}
+
+/* a time limit in minutes (TimelimitRaw) as seconds; -1 for UNLIMITED, Partition_Limit, ... */
+static double timelimit_seconds(const char *v)
+{
+	int64_t m;
+	if (dl_parse_int64(v, &m) || m <= 0 || m >= 4294967294LL) /* INFINITE, NO_VAL */
+		return -1;
+	return (double)m * 60;
+}
 
 /* "[D-]HH:MM:SS" or "MM:SS" (sacct's Elapsed) */
 static int parse_elapsed(const char *s, double *out)
@@ -783,9 +815,12 @@ static int parse_elapsed(const char *s, double *out)
 	return 0;
 }
 
-static int import_sacct(struct dl_jobset *js, const char *path, struct dl_skips *sk,
-			struct dl_err *err)
+static int import_sacct(struct dl_jobset *js, const char *path, const struct dl_import_opts *o,
+			struct dl_skips *sk, struct dl_err *err)
 {
+	int keep_unfinished = o && o->keep_unfinished;
+	size_t pass[2] = {0, 0};
+	const char *extra[64];
 	struct lines l;
 	if (lines_open(&l, path, err))
 		return -1;
@@ -834,6 +869,10 @@ static int import_sacct(struct dl_jobset *js, const char *path, struct dl_skips 
 					  "Start and End)");
 				goto out;
 			}
+			/* Slurm's real schedule, for report --as-run */
+			for (int k = 0; k < 2; k++)
+				if (col[k ? SC_END : SC_START] >= 0)
+					pass[k] = dl_jobset_pass_col(js, asrun_cols[k]) + 1;
 			continue;
 		}
 		size_t n = split(l.sb.buf, '|', f, ncols);
@@ -869,29 +908,41 @@ static int import_sacct(struct dl_jobset *js, const char *path, struct dl_skips 
 		}
 		double start = 0, end = 0;
 		int have_start = 0, have_end = 0;
+		/* unfinished at dump time: pending (no Start, no End) or running (no End) */
+		int pending = 0, running = 0;
+		int end_unknown = col[SC_END] >= 0 && is_unknown(f[col[SC_END]]);
 		if (col[SC_START] >= 0) {
 			v = f[col[SC_START]];
-			if (is_unknown(v)) {
+			if (is_unknown(v) && keep_unfinished && end_unknown) {
+				pending = 1;
+			} else if (is_unknown(v)) {
 				add_skip(sk, DL_SKIP_NOT_STARTED);
 				continue;
+			} else {
+				if (local_time_field(l.name, l.line, "Start", SACCT_TIME, v, &tc,
+						     &start, err))
+					goto out;
+				have_start = 1;
 			}
-			if (local_time_field(l.name, l.line, "Start", SACCT_TIME, v, &tc, &start,
-					     err))
-				goto out;
-			have_start = 1;
 		}
-		if (col[SC_END] >= 0) {
+		if (col[SC_END] >= 0 && !pending) {
 			v = f[col[SC_END]];
-			if (is_unknown(v)) {
+			if (end_unknown && keep_unfinished) {
+				running = 1;
+			} else if (end_unknown) {
 				add_skip(sk, DL_SKIP_RUNNING);
 				continue;
+			} else {
+				if (local_time_field(l.name, l.line, "End", SACCT_TIME, v, &tc,
+						     &end, err))
+					goto out;
+				have_end = 1;
 			}
-			if (local_time_field(l.name, l.line, "End", SACCT_TIME, v, &tc, &end, err))
-				goto out;
-			have_end = 1;
 		}
 		const char *tres =
 			col[SC_ALLOCTRES] >= 0 ? f[col[SC_ALLOCTRES]] : f[col[SC_ALLOCGRES]];
+		if (pending && col[SC_REQTRES] >= 0)
+			tres = f[col[SC_REQTRES]]; /* nothing is allocated yet */
 		const char *type;
 		size_t typelen;
 		if (dl_sacct_gpus(tres, &j.gpus, &type, &typelen)) {
@@ -928,10 +979,37 @@ static int import_sacct(struct dl_jobset *js, const char *path, struct dl_skips 
 			add_skip(sk, DL_SKIP_NO_GPUS);
 			continue;
 		}
+		if (pending || running) {
+			/* the time limit bounds the run: what Slurm's own backfill assumes */
+			double limit = col[SC_TIMELIMITRAW] >= 0
+					       ? timelimit_seconds(f[col[SC_TIMELIMITRAW]])
+					       : -1;
+			if (limit < 0) {
+				add_skip(sk, DL_SKIP_NO_LIMIT);
+				continue;
+			}
+			if (!running || limit > j.duration)
+				j.duration = limit;
+		}
 		if (!(j.duration > 0)) {
 			add_skip(sk, DL_SKIP_ZERO_RUNTIME);
 			continue;
 		}
+		char sbuf[DL_NUM_BUF], ebuf[DL_NUM_BUF];
+		size_t nx = 0;
+		for (int k = 0; k < 2; k++) {
+			if (!pass[k])
+				continue;
+			while (nx < pass[k] - 1 && nx < DL_ARRAY_SIZE(extra))
+				extra[nx++] = "";
+			int have = k ? have_end : have_start;
+			if (have)
+				dl_fmt_double(k ? ebuf : sbuf, k ? end : start);
+			if (nx < DL_ARRAY_SIZE(extra))
+				extra[nx++] = have ? (k ? ebuf : sbuf) : "";
+		}
+		j.extra = nx ? extra : NULL;
+		j.nextra = nx;
 		dl_jobset_add(js, &j);
 	}
 	if (got < 0)
@@ -1207,7 +1285,7 @@ int dl_import_files(struct dl_jobset *js, enum dl_import_fmt fmt, char *const *p
 			rc = import_helios(js, paths[i], sk, err);
 			break;
 		case DL_IMP_SACCT:
-			rc = import_sacct(js, paths[i], sk, err);
+			rc = import_sacct(js, paths[i], o, sk, err);
 			break;
 		default:
 			return dl_err_set(err, DL_EXIT_USAGE, "unknown trace format");

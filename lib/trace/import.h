@@ -43,6 +43,7 @@ enum dl_skip_reason {
 	DL_SKIP_ZERO_RUNTIME, /* ran for 0 s (or less) */
 	DL_SKIP_STEP,	      /* Slurm job step (JobID with '.'): use sacct -X */
 	DL_SKIP_NO_TASKS,     /* PAI: job without rows in the task table */
+	DL_SKIP_NO_LIMIT,     /* sacct, keep_unfinished: running or pending without a time limit */
 	DL_SKIP_NREASONS,
 };
 
@@ -58,6 +59,12 @@ struct dl_import_opts {
 	const char *ref_gpu_type; /* NULL = "v100" */
 	/* philly: 0 = last end - first start (the official notebook); 1 = sum of attempts */
 	int philly_sum_attempts;
+	/*
+	 * sacct: keep jobs running (End Unknown) or pending (Start and End Unknown)
+	 * at dump time, with the time limit (TimelimitRaw, minutes) as duration and
+	 * ReqTRES for a pending job's GPUs
+	 */
+	int keep_unfinished;
 };
 
 /*
@@ -88,6 +95,13 @@ struct dl_timecache {
 	}
 /* a local time (in TZ) from 1970 on, as seconds since the epoch; -1 when malformed or earlier */
 int dl_parse_localtime(const char *s, size_t len, struct dl_timecache *cache, double *out);
+
+/*
+ * The sacct importer keeps Slurm's real Start and End as the pass-through
+ * columns "start" and "end" (seconds, in the time base of submit; empty when
+ * unknown). Shift them by delta as dl_jobset_shift() shifts submit.
+ */
+void dl_import_shift_times(struct dl_jobset *js, double delta);
 
 /* Slurm TRES string -> GPU count (untyped gres/gpu, else the sum of typed ones) */
 int dl_sacct_gpus(const char *tres, int64_t *gpus, const char **type, size_t *typelen);

@@ -130,3 +130,31 @@ fi
 # a time before the epoch cannot become a submit of the jobs stream (submit >= 0)
 run trace_sacct_pre_epoch 1 "printf 'JobID|JobName|User|Partition|Submit|Start|End|ElapsedRaw|AllocTRES|State\n7|a|u|p|1900-10-21T23:57:28|2026-11-21T23:57:28|2026-11-21T23:57:30|2|gres/gpu=1|COMPLETED\n' > old.psv && dl trace import --from sacct --tz UTC --keep-epoch old.psv"
 expect_eq trace_sacct_pre_epoch_msg "dlsched trace: old.psv:2: bad Submit value '1900-10-21T23:57:28': expected YYYY-MM-DDTHH:MM:SS from 1970 on" "$(cat "$SCRATCH/err")"
+
+# Slurm's real schedule: Start/End kept as start/end, shifted like submit (job 3 started
+# 3 s after the first submit and ended 2 s later)
+run trace_sacct_asrun_cols 0 "dl trace import --from sacct '$T/sacct_real_sample.psv' | cut -d, -f1,2,8,9"
+expect_eq trace_sacct_asrun_header "id,submit,start,end" "$(head -1 out)"
+expect_eq trace_sacct_asrun_job3 "3,0,3,5" "$(grep '^3,' out)"
+run trace_sacct_asrun_epoch 0 "dl trace import --from sacct --tz UTC --keep-epoch '$T/sacct_real_sample.psv' | grep '^3,'"
+# 2026-11-21T23:57:28 UTC = 1795305448
+expect_eq trace_sacct_asrun_epoch_job3 "3,1795305448,1,2,root,debug,COMPLETED,1795305451,1795305453" "$(cat out)"
+# running and pending jobs at dump time: duration from TimelimitRaw (minutes), a pending
+# job's GPUs from ReqTRES, no start or end where Slurm had none; UNLIMITED is skipped
+run trace_sacct_keep_unfinished 0 "dl trace import --from sacct --keep-unfinished --skipped sk.csv '$T/sacct_live_limits.psv'"
+expect_eq trace_sacct_keep_unfinished_rows "id,submit,gpus,duration,user,vc,gpu_type,state,start,end
+6,0,1,60,root,debug,a100,COMPLETED,1,61
+2,67,2,600,root,debug,,RUNNING,67,
+4,67,1,300,root,debug,,PENDING,," "$(cat out)"
+expect_eq trace_sacct_skipped_file "reason,count
+no GPUs,1
+zero run time,1
+unfinished without a time limit,1" "$(cat sk.csv)"
+run trace_sacct_unfinished_default 0 "dl trace import -q --from sacct --skipped sk.csv '$T/sacct_live_limits.psv' | wc -l"
+expect_eq trace_sacct_unfinished_default_rows 2 "$(cat out | tr -d ' ')"
+expect trace_sacct_unfinished_default_skips "grep -qx 'still running,2' sk.csv && grep -qx 'never started,1' sk.csv"
+run trace_keep_unfinished_not_sacct 2 "dl trace import --from tiresias --keep-unfinished '$T/60_job.csv'"
+# a night without a single job: a header only, exit 0, the skips still counted
+run trace_sacct_no_jobs 0 "printf 'JobID|Submit|Start|End|ElapsedRaw|AllocTRES|State\n1|2026-11-21T10:00:00|2026-11-21T10:00:00|2026-11-21T10:05:00|300|cpu=4|COMPLETED\n' > cpu.psv && dl trace import -q --from sacct --skipped sk.csv cpu.psv"
+expect_eq trace_sacct_no_jobs_header "id,submit,gpus,duration,start,end" "$(cat out)"
+expect_eq trace_sacct_no_jobs_skips "no GPUs,1" "$(tail -1 sk.csv)"
