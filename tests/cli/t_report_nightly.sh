@@ -1,0 +1,114 @@
+# t_report_nightly.sh: what the operators' nightly page relies on: empty nights, jobs left
+# out counted per reason, Slurm's real schedule beside the policies, timelines filed by
+# label, steady-state windows (numbers checked by hand in testdata/report/NOTE).
+R=$TESTDATA/report
+T=$TESTDATA/trace
+
+# ---- an empty night: header-only files all the way down, exit 0, a "no jobs" page ----
+printf 'JobID|JobName|User|Partition|Submit|Start|End|ElapsedRaw|AllocTRES|State\n' > empty.psv
+run nightly_empty_import 0 "dl trace import --from sacct --skipped skipped.csv empty.psv > jobs.csv"
+expect_eq nightly_empty_jobs "id,submit,gpus,duration,start,end" "$(cat jobs.csv)"
+for p in fifo fifo-backfill sjf srtf las tiresias-las tiresias-gittins; do
+	run "nightly_empty_simulate_$p" 0 "dl simulate --cluster 1x4x8:v100 --policy $p --timeline $p.timeline.csv jobs.csv > $p.csv"
+	expect "nightly_empty_results_$p" "[ \$(wc -l < $p.csv) -eq 1 ] && grep -q '^id,submit,.*,policy,rejected$' $p.csv && [ \$(wc -l < $p.timeline.csv) -eq 1 ]"
+done
+run nightly_empty_report 0 "dl report --skipped skipped.csv -t fifo.timeline.csv -t las.timeline.csv fifo.csv las.csv"
+expect_eq nightly_empty_report_rows "label,jobs,finished,avg_jct,median_jct,p90_jct,p95_jct,p99_jct,makespan,avg_queue_delay,p95_queue_delay,utilization,preemptions_per_job,migrations_per_job,jain_slowdown,speedup_jct,speedup_makespan,dropped,dropped_reasons
+fifo,0,0,,,,,,,,,,,,,,,0,
+las,0,0,,,,,,,,,,,,,,,0," "$(cat out)"
+expect nightly_empty_report_quiet "[ ! -s err ]"
+run nightly_empty_page 0 "dl report -o empty.html --cluster 1x4x8:v100 -b fifo --date 2026-11-22 -t fifo.timeline.csv fifo.csv las.csv tiresias-gittins.csv"
+expect nightly_empty_page_says "grep -q '<section class=\"card\" id=\"no-jobs\">' empty.html && grep -q 'The inputs hold no jobs' empty.html && grep -q '3 labels, 0 jobs' empty.html"
+expect nightly_empty_page_no_charts "! grep -q '<svg' empty.html && grep -q 'id=\"provenance\"' empty.html"
+command -v xmllint > /dev/null && expect nightly_empty_page_xml "xmllint --noout empty.html"
+# a night of CPU jobs only: nothing to simulate, and the page says what trace import left out
+printf 'JobID|Submit|Start|End|ElapsedRaw|AllocTRES|State\n1|2026-11-21T10:00:00|2026-11-21T10:00:00|2026-11-21T10:05:00|300|cpu=4|COMPLETED\n2|2026-11-21T11:00:00|Unknown|Unknown|0|cpu=4|PENDING\n' > cpu.psv
+run nightly_cpu_import 0 "dl trace import -q --from sacct --skipped cpu.skipped.csv cpu.psv > cpu.jobs.csv && dl simulate -q --cluster 1x4x8 --policy fifo cpu.jobs.csv > cpu.fifo.csv"
+run nightly_cpu_report 0 "dl report --skipped cpu.skipped.csv cpu.fifo.csv | cut -d, -f1,2,18-"
+expect_eq nightly_cpu_report_dropped "cpu.fifo,0,2,1 no GPUs; 1 never started" "$(tail -1 out)"
+run nightly_cpu_page 0 "dl report -o cpu.html --skipped cpu.skipped.csv cpu.fifo.csv"
+expect nightly_cpu_page_left_out "grep -q 'No job of the inputs could be compared' cpu.html && grep -q '<td>2</td><td class=\"s w\">1 no GPUs; 1 never started</td>' cpu.html"
+
+# ---- jobs left out: simulate's rejections per reason, trace import's skips for every label ----
+run nightly_rejected 0 "dl report -b fifo --gpus 4 $R/rejected.csv | cut -d, -f1-4,18-"
+expect_eq nightly_rejected_row "fifo,3,3,190,3,1 needs more GPUs than the cluster has; 2 unknown GPU type 'a100'" "$(tail -1 out)"
+printf 'reason,count\nnever started,2\nno GPUs,1\n' > sk.csv
+run nightly_rejected_skipped 0 "dl report --skipped sk.csv $R/rejected.csv $R/las.csv | cut -d, -f1,2,18-"
+expect_eq nightly_rejected_skipped_rows "fifo,3,6,2 never started; 1 no GPUs; 1 needs more GPUs than the cluster has; 2 unknown GPU type 'a100'
+las,4,3,2 never started; 1 no GPUs" "$(tail -2 out)"
+run nightly_rejected_by_gpus 0 "dl report --by gpus $R/rejected.csv | cut -d, -f2,3,19,20"
+expect_eq nightly_rejected_by_gpus_rows "all,3,3,1 needs more GPUs than the cluster has; 2 unknown GPU type 'a100'
+1,1,1,1 unknown GPU type 'a100'
+2-4,2,1,1 unknown GPU type 'a100'
+>8,0,1,1 needs more GPUs than the cluster has" "$(tail -4 out)"
+run nightly_rejected_text 0 "dl report -f text $R/rejected.csv"
+expect nightly_rejected_text_note "grep -qx \"fifo: 3 dropped (1 needs more GPUs than the cluster has; 2 unknown GPU type 'a100')\" out"
+run nightly_skipped_bad 1 "printf 'reason,count\nx,-1\n' > bad.csv && dl report --skipped bad.csv $R/fifo.csv"
+expect nightly_skipped_bad_line "grep -q 'bad.csv:2: bad skipped row' err"
+
+# simulate writes the rows report counts: a typed job on a cluster without its type
+printf 'id,submit,gpus,duration,gpu_type\na,0,1,10,v100\nb,0,2,10,a100\nc,1,64,10,\n' > typed.csv
+run nightly_simulate_rejects 0 "dl simulate -q --cluster 1x4x8:v100 --policy fifo typed.csv | dl report - | cut -d, -f1,2,18-"
+expect_eq nightly_simulate_rejects_row "fifo,1,2,1 unknown GPU type 'a100'; 1 needs more GPUs than the cluster has" "$(tail -1 out)"
+
+# ---- labels: timelines by label, no silent merges ----
+dl simulate -q --cluster 1x1x8 --policy fifo --timeline tf.csv "$TESTDATA/simulate/small.csv" > rf.csv
+dl simulate -q --cluster 1x1x8 --policy las --timeline tl.csv "$TESTDATA/simulate/small.csv" > rl.csv
+# the one timeline given belongs to las (its policy column), not to the first input
+run nightly_timeline_by_policy 0 "dl report --gpus 8 -t tl.csv rf.csv rl.csv | cut -d, -f1,12"
+want=$(awk -F, 'NR > 2 {a += pb * ($1 - pt)} NR > 1 {pt = $1; pb = $2; if (NR == 2) t0 = $1} END {printf "%.15g", a / (8 * (pt - t0))}' tl.csv)
+got=$(awk -F, '$1 == "las" {print $2}' out)
+expect nightly_timeline_by_policy_util "awk -v w=$want -v g=$got 'BEGIN{d = w - g; exit !(d < 1e-12 && d > -1e-12)}'"
+run nightly_timeline_order 0 "dl report --gpus 8 -t tl.csv -t tf.csv rf.csv rl.csv > a.csv && dl report --gpus 8 -t tf.csv -t tl.csv rf.csv rl.csv | cmp - a.csv"
+run nightly_timeline_relabel 0 "dl report --gpus 8 -l A -l B -t tl.csv -t tf.csv rf.csv rl.csv | cut -d, -f12 > b.csv && cut -d, -f12 a.csv | cmp - b.csv"
+run nightly_timeline_named 0 "dl report --gpus 8 -l A -l B -t B=tl.csv -t A=tf.csv rf.csv rl.csv | cut -d, -f12 | tail -n +2 > c.csv && cut -d, -f12 a.csv | tail -n +2 | cmp - c.csv"
+run nightly_timeline_unknown 2 "dl report -t tl.csv rf.csv"
+expect nightly_timeline_unknown_says "grep -q \"timeline tl.csv has label 'las', which no results input has (labels: 'fifo')\" err"
+run nightly_timeline_twice 2 "dl report -t tf.csv -t tf.csv rf.csv"
+expect nightly_timeline_twice_says "grep -q \"a second timeline for label 'fifo'\" err"
+run nightly_timeline_ambiguous 2 "dl report -l A -l B -t tf.csv rf.csv rf.csv"
+expect nightly_timeline_ambiguous_says "grep -q \"policy 'fifo' is under several labels: name its label with -t LABEL=FILE\" err"
+
+# ---- Slurm's real schedule beside the policies ----
+dl trace import -q --from sacct "$T/sacct_real_sample.psv" > real.jobs.csv
+dl simulate -q --cluster 1x1x4 --policy fifo --timeline real.fifo.timeline.csv real.jobs.csv > real.fifo.csv
+run nightly_asrun 0 "dl report --gpus 4 -b 'as run' --as-run real.jobs.csv -t real.fifo.timeline.csv real.fifo.csv | cut -d, -f1-5,9,12,16-17"
+# as run: JCT = End - Submit of the 14 GPU jobs: 2 2 5 5 8 20 7 10 10 13 13 16 16 19 -> 146 / 14;
+# busy 24 GPU-s over 20 s on 4 GPUs = 0.3; Slurm ran 2 jobs at a time (2 CPUs), fifo on 4 GPUs
+# packs them all: 62 / 14 and 24 GPU-s over 6 s = 1
+expect_eq nightly_asrun_rows "fifo,14,14,4.428571428571429,5,6,1,2.3548387096774195,3.3333333333333335
+as run,14,14,10.428571428571429,10,20,0.3,1,1" "$(tail -2 out)"
+run nightly_asrun_page 0 "dl report -o asrun.html --gpus 4 --as-run real.jobs.csv real.fifo.csv"
+expect nightly_asrun_page_label "grep -q 'data-label=\"as run\"' asrun.html && grep -q \"(Slurm's real schedule)\" asrun.html && grep -q 'class=\"tl-util\" data-label=\"as run\"' asrun.html"
+run nightly_asrun_unfinished 0 "dl trace import -q --from sacct --keep-unfinished '$T/sacct_live_limits.psv' > live.csv && dl report --as-run live.csv | cut -d, -f1-3"
+expect_eq nightly_asrun_unfinished_row "as run,3,1" "$(tail -1 out)"
+run nightly_asrun_not_jobs 1 "dl trace gen --jobs 3 --rate 1 > gen.csv && dl report --as-run gen.csv"
+expect nightly_asrun_not_jobs_says "grep -q \"gen.csv: missing required column 'start'.*trace import --from sacct\" err"
+run nightly_asrun_results 1 "dl report --as-run $R/fifo.csv"
+expect nightly_asrun_results_says "grep -q 'a policy column: --as-run takes the jobs stream' err"
+
+# ---- steady state: --window ----
+run nightly_window_jobs 0 "dl report --gpus 4 --window jobs:1-3 -t $R/fifo.timeline.csv $R/fifo.csv | cut -d, -f1-5,9,12"
+expect_eq nightly_window_jobs_row "fifo,2,2,235,140,340,0.25" "$(tail -1 out)"
+run nightly_window_time 0 "dl report --gpus 4 --window time:15-35 -t $R/fifo.timeline.csv $R/fifo.csv | cut -d, -f1-4,9,12"
+expect_eq nightly_window_time_row "fifo,2,2,330,340,0.25" "$(tail -1 out)"
+run nightly_window_arrivals_spread 0 "dl report --gpus 4 --window arrivals $R/las.csv | cut -d, -f1,12"
+expect_eq nightly_window_arrivals_spread_util "las,0.5606060606060607" "$(tail -1 out)"
+# one 49-day straggler: over the whole run it hides a fully busy cluster
+run nightly_straggler_whole 0 "dl report --gpus 4 $R/straggler.csv | cut -d, -f12"
+expect_eq nightly_straggler_whole_util "0.25007085498346715" "$(tail -1 out)"
+run nightly_straggler_arrivals 0 "dl report --gpus 4 --window arrivals $R/straggler.csv | cut -d, -f12"
+expect_eq nightly_straggler_arrivals_util "1" "$(tail -1 out)"
+run nightly_window_bad 2 "dl report --window jobs:5-2 $R/fifo.csv"
+run nightly_window_bad_kind 2 "dl report --window weekly $R/fifo.csv"
+# a generated busy workload (load 1.2): the whole run is diluted by its long tail, the
+# arrival period and a middle window of jobs show the cluster as busy as it is
+if heavy; then
+	dl trace gen --seed 1 --jobs 2000 --load 1.2 --cluster 1x4x8:v100 > g.csv
+	dl simulate -q --cluster 1x4x8:v100 --policy fifo --timeline g.tl.csv g.csv > g.fifo.csv
+	u_all=$(dl report --cluster 1x4x8 -t g.tl.csv g.fifo.csv | awk -F, 'NR==2{print $12}')
+	u_arr=$(dl report --window arrivals --cluster 1x4x8 -t g.tl.csv g.fifo.csv | awk -F, 'NR==2{print $12}')
+	u_mid=$(dl report --window jobs:500-1500 --cluster 1x4x8 -t g.tl.csv g.fifo.csv | awk -F, 'NR==2{print $2 "," $12}')
+	expect nightly_window_load_direction "awk -v a=$u_all -v b=$u_arr 'BEGIN{exit !(b > a + 0.15 && b > 0.75)}'"
+	expect nightly_window_load_middle "awk -F, -v m='$u_mid' 'BEGIN{split(m, x, \",\"); exit !(x[1] == 1000 && x[2] > 0.85)}'"
+fi
