@@ -4,7 +4,8 @@
  *
  * The first byte picks the reader (modulo 8): 0 tiresias, 1 gavel, 2 philly,
  * 3 pai (the rest is split at the first NUL byte into the task table and the
- * job table), 4 helios, 5 sacct, 6 Gavel throughputs JSON, 7 jobs stream.
+ * job table), 4 helios, 5 sacct, 6 Gavel throughputs JSON, 7 jobs stream; its
+ * bit 3 sets keep_unfinished (sacct's running and pending jobs).
  * Whatever is accepted must be valid jobs (gpus >= 1, duration > 0, finite
  * times), and must survive a write/read round trip with the same job count.
  */
@@ -105,6 +106,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				DL_IMP_PAI,	 DL_IMP_HELIOS, DL_IMP_SACCT,
 			};
 			struct dl_import_opts o = {0};
+			o.keep_unfinished = (data[0] & 8) != 0; /* bit 3: sacct --keep-unfinished */
 			if (which == 1) {
 				/* a small table so gavel lines with model "A" can succeed */
 				for (int g = 1; g <= 8; g *= 2) {
