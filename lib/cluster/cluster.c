@@ -824,10 +824,10 @@ static int parse_sinfo(struct build *b, struct line *lines, size_t n, struct dl_
 		else if (!strcmp(h[i], "MEMORY") && c_mem < 0)
 			c_mem = i;
 	}
-	if (nh > SINFO_MAX_COLS || c_gres < 0)
+	if (nh > SINFO_MAX_COLS || c_gres < 0 || c_node < 0)
 		return dl_err_at(err, b->where, lines[0].no,
-				 "sinfo output without a GRES column (run sinfo -N -o '%%N %%c "
-				 "%%m %%G')");
+				 "sinfo output without the NODELIST and GRES columns (run sinfo "
+				 "-N -o '%%N %%c %%m %%G')");
 	struct slurm_seen seen = {STRMAP_INIT, NULL, 0, 0};
 	int rc = 0;
 	for (size_t i = 1; i < n && !rc; i++) {

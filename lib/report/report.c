@@ -864,7 +864,7 @@ static void window_view(const struct label *l, const struct dl_report_window *w,
 	v->in = mask;
 }
 
-/* "2 never started; 4 unknown GPU type 'a100'" */
+/* "2 never started; 4 unknown GPU type 'a100'" (rejected: counts per reason, or NULL) */
 static char *reasons_text(const struct dl_report *rep, int with_skipped, const int64_t *rejected)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -872,7 +872,7 @@ static char *reasons_text(const struct dl_report *rep, int with_skipped, const i
 		if (rep->skip_count[k])
 			sb_addf(&sb, "%s%lld %s", sb.len ? "; " : "", (long long)rep->skip_count[k],
 				rep->skip_reason[k]);
-	for (size_t k = 0; k < rep->nreasons; k++)
+	for (size_t k = 0; rejected && k < rep->nreasons; k++)
 		if (rejected[k])
 			sb_addf(&sb, "%s%lld %s", sb.len ? "; " : "", (long long)rejected[k],
 				rep->reason_names[k]);
@@ -910,8 +910,7 @@ int dl_report_compute(struct dl_report *rep, const struct dl_report_opts *opts, 
 	int64_t skipped = 0;
 	for (size_t k = 0; k < rep->nskip; k++)
 		skipped += rep->skip_count[k];
-	int64_t none = 0;
-	rep->skipped_text = reasons_text(rep, 1, &none);
+	rep->skipped_text = reasons_text(rep, 1, NULL);
 	for (size_t i = 0; i < rep->nlabels; i++)
 		if (rep->labels[i].as_run && !rep->labels[i].has_tl)
 			derive_timeline(&rep->labels[i]);

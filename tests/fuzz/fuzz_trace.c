@@ -64,6 +64,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!size)
 		return 0;
 	int which = data[0] % 8;
+	int keep_unfinished = (data[0] & 8) != 0;
 	data++;
 	size--;
 	struct dl_jobset js;
@@ -106,7 +107,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				DL_IMP_PAI,	 DL_IMP_HELIOS, DL_IMP_SACCT,
 			};
 			struct dl_import_opts o = {0};
-			o.keep_unfinished = (data[0] & 8) != 0; /* bit 3: sacct --keep-unfinished */
+			o.keep_unfinished = keep_unfinished; /* bit 3 of the first byte */
 			if (which == 1) {
 				/* a small table so gavel lines with model "A" can succeed */
 				for (int g = 1; g <= 8; g *= 2) {

@@ -122,7 +122,7 @@ int main(void)
 	ok(!c && strstr(err.msg, ":3: node 'n1' is listed twice with different Gres"),
 	   "a node twice with two Gres: %s", err.msg);
 	c = load_text("NODELIST NODES PARTITION STATE\nn1 1 debug idle\n", &err);
-	ok(!c && strstr(err.msg, ":1: sinfo output without a GRES column"),
+	ok(!c && strstr(err.msg, ":1: sinfo output without the NODELIST and GRES columns"),
 	   "sinfo without GRES: %s", err.msg);
 	c = load_text("NODELIST|GRES\nn1|gpu:v100:4\nn2|gpu:v100:4\n", &err);
 	ok(c && c->total_gpus == 8 && c->nnodes == 2, "sinfo with '|' and only NODELIST, GRES");
