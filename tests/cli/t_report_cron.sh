@@ -1,6 +1,8 @@
 # t_report_cron.sh: the README's crontab line for operators, run as cron would run it
-# (sh, '\%' unescaped), with a stand-in `sacct` that prints a small real-format dump
-# (testdata/report/sacct.psv) and the directories moved into the scratch space.
+# (sh, '\%' unescaped), with stand-ins for `sacct` (a small real-format dump with typed
+# jobs, testdata/report/sacct_typed.psv) and `scontrol show node -o` (a node list of 2 a100
+# and 2 v100 nodes, testdata/report/nodes.txt), the directories moved into the scratch
+# space. Then the same line on a night without jobs.
 heavy || return 0
 if ! dl trace --help > /dev/null 2>&1 || ! dl simulate --help > /dev/null 2>&1; then
 	skip report_cron "needs dlsched trace import and dlsched simulate in this build"
@@ -13,30 +15,54 @@ cmd=$(printf '%s\n' "$line" | sed -e 's/^[^ ]* [^ ]* [^ ]* [^ ]* [^ ]* //' -e 's
 	-e "s#cd /srv/dlsched#cd '$SCRATCH/srv'#" -e "s#/var/www/html/dlsched/#$SCRATCH/www/#")
 mkdir -p srv www bin
 yesterday=$(date -d yesterday +%F)
-# sacct stand-in: insists on the options the README promises, then prints the dump
+# stand-ins: insist on the options the README promises, then print the dump / node list
 cat > bin/sacct << EOF2
 #!/bin/sh
 echo "\$*" > '$SCRATCH/sacct.args'
 case " \$* " in *" -X "*) ;; *) echo "sacct: no -X" >&2; exit 1 ;; esac
 case " \$* " in *" -P "*) ;; *) echo "sacct: no -P" >&2; exit 1 ;; esac
 case " \$* " in *" -S $yesterday "*) ;; *) echo "sacct: not yesterday" >&2; exit 1 ;; esac
-cat '$TESTDATA/report/sacct.psv'
+case " \$* " in *",TimelimitRaw,"*) ;; *) echo "sacct: no TimelimitRaw" >&2; exit 1 ;; esac
+cat "\${SACCT_DUMP:-$TESTDATA/report/sacct_typed.psv}"
 EOF2
-chmod +x bin/sacct
+cat > bin/scontrol << EOF2
+#!/bin/sh
+[ "\$*" = "show node -o" ] || { echo "scontrol: unexpected '\$*'" >&2; exit 1; }
+cat '$TESTDATA/report/nodes.txt'
+EOF2
+chmod +x bin/sacct bin/scontrol
 run report_cron_runs 0 "PATH='$SCRATCH/bin:$(dirname "$DLSCHED")':\$PATH; $cmd"
 page=www/$yesterday.html
+night=srv/$yesterday
 expect report_cron_page "test -s '$page'"
 expect report_cron_sacct_args "grep -q -- '-a -X -P' sacct.args"
-expect report_cron_intermediates "test -s srv/$yesterday.jobs.csv && test -s srv/$yesterday.fifo.csv && test -s srv/$yesterday.tiresias-las.timeline.csv"
+expect report_cron_intermediates "test -s $night/jobs.csv && test -s $night/nodes.txt && test -s $night/skipped.csv && test -s $night/fifo.csv && test -s $night/tiresias-las.timeline.csv"
 if command -v xmllint > /dev/null; then
 	expect report_cron_xml "xmllint --noout '$page'"
 else
 	skip report_cron_xml "xmllint not installed (libxml2-utils)"
 fi
-# the three policies, each with a JCT CDF, a bar and utilisation over time
-expect_eq report_cron_cdfs 3 "$(grep -o 'class="cdf-jct"' "$page" | wc -l)"
-expect_eq report_cron_timelines 3 "$(grep -o 'class="tl-util"' "$page" | wc -l)"
-expect report_cron_labels "grep -q 'data-label=\"tiresias-gittins\"' '$page' && grep -q 'baseline fifo' '$page'"
-# every row of the three results files is counted on the page
-n=$(cat srv/$yesterday.fifo.csv srv/$yesterday.tiresias-las.csv srv/$yesterday.tiresias-gittins.csv | grep -vc '^id,')
-expect report_cron_all_jobs "grep -q '3 labels, $n jobs' '$page'"
+# the three policies and Slurm's real schedule, each with a JCT CDF, a bar and utilisation
+expect_eq report_cron_cdfs 4 "$(grep -o 'class="cdf-jct"' "$page" | wc -l)"
+expect_eq report_cron_timelines 4 "$(grep -o 'class="tl-util"' "$page" | wc -l)"
+expect report_cron_labels "grep -q 'data-label=\"tiresias-gittins\"' '$page' && grep -q 'data-label=\"as run\"' '$page' && grep -q 'baseline as run' '$page'"
+# no typed job vanished: all 7 typed jobs are in jobs.csv and in every policy's results
+# as jobs that ran; the only job left out is the one cancelled before it started
+expect_eq report_cron_typed_jobs 7 "$(grep -c ',a100,\|,v100,' $night/jobs.csv)"
+for p in fifo tiresias-las tiresias-gittins; do
+	expect "report_cron_nothing_rejected_$p" "awk -F, 'NR > 1 && (\$NF != \"\" || \$6 == \"\") {bad++} END {exit !(NR == 17 && !bad)}' $night/$p.csv"
+done
+expect report_cron_all_jobs "grep -q '4 labels, 64 jobs (4 dropped)' '$page'"
+expect report_cron_dropped "grep -q '<td>1</td><td class=\"s w\">1 never started</td>' '$page'"
+expect report_cron_window "grep -q 'window: all jobs; utilisation from the first to the last arrival' '$page'"
+expect report_cron_provenance "grep -q '<code id=\"command\">dlsched report --baseline .*as run.* --as-run jobs.csv' '$page' && grep -q '<td class=\"s\">nodes.txt\|<td class=\"s\">skipped.csv</td>' '$page'"
+
+# the same typed jobs on the README's old hand-written cluster: the a100 jobs cannot run,
+# and the page says so instead of losing them
+run report_cron_shorthand 0 "cd $night && dl simulate -q --cluster 1x4x8:v100 --policy fifo jobs.csv > old.csv && dl report --skipped skipped.csv -o old.html old.csv"
+expect report_cron_shorthand_dropped "grep -q \"<td>5</td><td class=\\\"s w\\\">1 never started; 4 unknown GPU type &#39;a100&#39;</td>\" $night/old.html"
+
+# a night without a single job: the same line exits 0 and writes a "no jobs" page
+printf 'JobID|JobName|User|Partition|Submit|Start|End|ElapsedRaw|AllocTRES|ReqTRES|TimelimitRaw|State\n' > empty.psv
+run report_cron_empty_night 0 "SACCT_DUMP='$SCRATCH/empty.psv'; export SACCT_DUMP; rm -rf '$night'; PATH='$SCRATCH/bin:$(dirname "$DLSCHED")':\$PATH; $cmd"
+expect report_cron_empty_page "grep -q 'id=\"no-jobs\"' '$page' && grep -q '4 labels, 0 jobs' '$page'"
