@@ -197,4 +197,29 @@ EOF
 		expect report_png_not_blank "[ '$3' -ge 50 ] && [ '$4' -ge 20000 ]"
 		expect report_png_series_drawn "[ '$5' -ge 500 ] && [ '$6' -ge 500 ]"
 	fi
+	# the nightly page's parts, as the browser builds them: Slurm's real schedule, jobs
+	# left out, the --by table, the slowdown CDF, tooltips on bars and points, dashed
+	# series, human units, and the provenance footer
+	dl trace import -q --from sacct "$TESTDATA/trace/sacct_real_sample.psv" > real.jobs.csv
+	dl simulate -q --cluster 1x1x4 --policy fifo --timeline real.fifo.tl.csv real.jobs.csv > real.fifo.csv
+	dl simulate -q --cluster 1x1x4 --policy tiresias-las --timeline real.las.tl.csv real.jobs.csv > real.las.csv
+	run report_html_nightly 0 "dl report -o nightly.html --gpus 4 --by gpus --window arrivals -b 'as run' --as-run real.jobs.csv -l fifo -l tiresias-las -l rejected -t real.las.tl.csv -t fifo=real.fifo.tl.csv real.fifo.csv real.las.csv $R/rejected.csv"
+	chrome --screenshot="$SCRATCH/nightly.png" "file://$SCRATCH/nightly.html" > /dev/null
+	chrome --dump-dom "file://$SCRATCH/nightly.html" > ndom.html
+	expect_eq report_html_dom_slowdown 4 "$(grep -o 'class="cdf-slowdown"' ndom.html | wc -l)"
+	expect report_html_dom_by_table "grep -q '<table id=\"by-class-table\">' ndom.html && grep -q '<h2>By GPU count</h2>' ndom.html"
+	expect report_html_dom_dropped "grep -q \"rejected</td><td>3</td><td class=\\\"s w\\\">1 needs more GPUs than the cluster has; 2 unknown GPU type 'a100'</td>\" ndom.html"
+	expect report_html_dom_asrun "grep -q 'class=\"tl-util\" data-label=\"as run\"' ndom.html && grep -q 'baseline as run' ndom.html"
+	expect report_html_dom_bar_title "grep -q '<rect class=\"bar\" data-label=\"fifo\"[^>]*><title>fifo: average JCT 4.43 s (2.35x) = 4.42857143 s over 14 finished jobs</title></rect>' ndom.html"
+	# median, p90, p99 on each of 3 CDFs for 4 labels (3 with finished jobs each... all 4)
+	expect report_html_dom_points "[ \$(grep -o '<path class=\"pt\"[^>]*><title>' ndom.html | wc -l) -ge 36 ] && grep -q '<title>as run: median JCT 10 s (10 s), 7 of 14 jobs</title>' ndom.html"
+	expect report_html_dom_dashes "grep -q 'class=\"cdf-jct\" data-label=\"tiresias-las\" stroke=\"#d55e00\" stroke-dasharray=\"7 4\"' ndom.html"
+	expect report_html_dom_human "grep -q '<td title=\"10.4285714 s\">10.4 s</td>' ndom.html"
+	expect report_html_dom_footer "grep -q '<span id=\"version\">dlsched ' ndom.html && grep -q '<code id=\"command\">dlsched report -o nightly.html' ndom.html && grep -q '<td class=\"s\">as run</td><td class=\"s\">real.jobs.csv</td><td>' ndom.html"
+	expect report_html_dom_window "grep -q 'window: all jobs; utilisation from the first to the last arrival' ndom.html"
+	if [ -s nightly.png ]; then
+		# the dashed orange tiresias-las and the green markers/bars of the third label drawn
+		set -- $(python3 pngstat.py nightly.png 0072b2 d55e00 009e73)
+		expect report_png_nightly "[ '$4' -ge 20000 ] && [ '$5' -ge 300 ] && [ '$6' -ge 300 ] && [ '$7' -ge 100 ]"
+	fi
 fi
