@@ -776,7 +776,8 @@ static void summary_table(struct strbuf *sb, const struct dl_report *rep, int cl
 	const struct dl_report_col *shown[32];
 	size_t ns = 0;
 	for (const struct dl_report_col *c = dl_report_cols; c->name && ns < 32; c++)
-		if (dl_report_col_shown(rep, c, 1) && (classes || strcmp(c->name, "class")))
+		if (dl_report_col_shown(rep, c, 1) && (classes || strcmp(c->name, "class")) &&
+		    strcmp(c->name, "dropped")) /* the "Jobs left out" card has them */
 			shown[ns++] = c;
 	sb_addf(sb, "<div class=\"scroll\"><table id=\"%s\">\n<thead><tr>", id);
 	for (size_t k = 0; k < ns; k++) {
