@@ -197,14 +197,18 @@ static void test_interface(void)
 	is_int(st.rejected, 1, "the 99-GPU job is rejected");
 	ok(st.first_rejected && !strcmp(st.first_rejected, "huge"), "rejected job named");
 	/* mig: 10 s of work, migrate at 10 (3 + 7 s without progress), 90 s left: 110 */
-	ok(strstr(buf, "\nmig,0,2,100,0,110,110,0,110,0,1,node,1,v100,script\n") != NULL,
+	ok(strstr(buf, "\nmig,0,2,100,0,110,110,0,110,0,1,node,1,v100,script,\n") != NULL,
 	   "migration costs checkpoint + restore");
 	/* packed jobs at half speed: 50 s of work takes 100 s */
-	ok(strstr(buf, "\npackA,0,1,50,0,100,100,0,100,0,0,node,1,v100,script\n") != NULL,
+	ok(strstr(buf, "\npackA,0,1,50,0,100,100,0,100,0,0,node,1,v100,script,\n") != NULL,
 	   "packing: half speed");
 	/* pre: 20 s done, saves 3 s (20..23), resumes at 28, restores 7 s, 20 s left: 55 */
-	ok(strstr(buf, "\npre,0,1,40,0,55,55,8,47,1,0,node,1,v100,script\n") != NULL,
+	ok(strstr(buf, "\npre,0,1,40,0,55,55,8,47,1,0,node,1,v100,script,\n") != NULL,
 	   "preemption: checkpoint, wait, restore");
+	/* the rejected job keeps a row: no times, the reason in 'rejected' */
+	ok(strstr(buf, "\nhuge,") && strstr(strstr(buf, "\nhuge,"),
+					    ",,,,,,,,,,script,needs more GPUs than the cluster has\n"),
+	   "a rejected job's row says why");
 	if (!strstr(buf, "\npre,"))
 		printf("# %s", buf);
 	free(buf);
