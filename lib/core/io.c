@@ -18,6 +18,7 @@ struct dl_input {
 	unsigned char *buf;
 	size_t cap, pos, len;
 	int eof;
+	long lines; /* lines returned by dl_input_getline so far */
 };
 
 struct dl_input *dl_input_open(const char *path, struct dl_err *err)
@@ -71,8 +72,12 @@ static int gz_fail(struct dl_input *in, struct dl_err *err)
 	int zerr;
 	const char *msg = gzerror(in->gz, &zerr);
 	if (zerr == Z_ERRNO)
-		msg = strerror(errno);
-	return dl_err_at(err, in->name, 0, "read error: %s", msg && *msg ? msg : "unknown");
+		return dl_err_at(err, in->name, 0, "read error: %s", strerror(errno));
+	/* zlib names the stream after the descriptor ("<fd:5>: ..."): we name the file */
+	if (msg && !strncmp(msg, "<fd:", 4) && strstr(msg, ">: "))
+		msg = strstr(msg, ">: ") + 3;
+	return dl_err_at(err, in->name, 0, "corrupt gzip data (%s)",
+			 msg && *msg ? msg : "unknown error");
 }
 
 /* Append more bytes to the buffer after in->len; returns bytes added, 0 at EOF, -1 */
@@ -147,6 +152,9 @@ int dl_input_getline(struct dl_input *in, struct strbuf *line, struct dl_err *er
 {
 	sb_reset(line);
 	for (;;) {
+		if (line->len > DL_LINE_MAX)
+			return dl_err_at(err, in->name, in->lines + 1,
+					 "line longer than the limit of %d MiB", DL_LINE_MAX >> 20);
 		if (in->pos == in->len) {
 			ssize_t r = fill(in, err);
 			if (r < 0)
@@ -167,8 +175,12 @@ int dl_input_getline(struct dl_input *in, struct strbuf *line, struct dl_err *er
 		sb_add(line, start, in->len - in->pos);
 		in->pos = in->len;
 	}
+	if (line->len > DL_LINE_MAX)
+		return dl_err_at(err, in->name, in->lines + 1,
+				 "line longer than the limit of %d MiB", DL_LINE_MAX >> 20);
 	if (line->len && line->buf[line->len - 1] == '\r')
 		sb_setlen(line, line->len - 1);
+	in->lines++;
 	return 1;
 }
 
@@ -291,7 +303,8 @@ int dl_output_commit(struct dl_output *out, struct dl_err *err)
 {
 	int rc = 0;
 	if (!out->path) {
-		if (fflush(stdout) != 0 || ferror(stdout))
+		/* a reader that went away (EPIPE) is not an error: `dlsched ... | head` */
+		if ((fflush(stdout) != 0 || ferror(stdout)) && errno != EPIPE)
 			rc = dl_err_set(err, DL_EXIT_DATA, "write error on standard output: %s",
 					strerror(errno));
 		output_free(out);

@@ -21,6 +21,9 @@
 #include "core/err.h"
 #include "core/strbuf.h"
 
+/* the longest line (or CSV record) any reader accepts: 64 MiB */
+#define DL_LINE_MAX (64 << 20)
+
 struct dl_input;
 
 /* path NULL or "-" means standard input, shown as "<stdin>" in messages */
@@ -34,7 +37,12 @@ ssize_t dl_input_read(struct dl_input *in, void *buf, size_t n, struct dl_err *e
  */
 int dl_input_peek(struct dl_input *in, size_t want, const unsigned char **data, size_t *len,
 		  struct dl_err *err);
-/* one line without its "\n" (and without a "\r" before it); 1 = line, 0 = EOF, -1 = error */
+/*
+ * One line without its "\n" (and without a "\r" before it); 1 = line, 0 = EOF,
+ * -1 = error. A line longer than DL_LINE_MAX is an error "FILE:LINE: line
+ * longer than the limit of 64 MiB" (LINE counts the lines this function read),
+ * so memory stays bounded whatever the input.
+ */
 int dl_input_getline(struct dl_input *in, struct strbuf *line, struct dl_err *err);
 void dl_input_close(struct dl_input *in);
 
