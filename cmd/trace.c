@@ -453,7 +453,7 @@ static int load_samples(const struct dl_ctx *ctx, const char *path, double **v, 
 	*n = 0;
 	while ((got = dl_reader_next(r, &row, &err)) > 0) {
 		double d;
-		if (dl_field_nonneg(r, &row, col, &d, &err)) {
+		if (dl_field_seconds(r, &row, col, &d, &err)) {
 			got = -1;
 			break;
 		}

@@ -590,6 +590,20 @@ int dl_field_nonneg(const struct dl_reader *r, const struct dl_row *row, int col
 	return 0;
 }
 
+int dl_field_seconds(const struct dl_reader *r, const struct dl_row *row, int col, double *out,
+		     struct dl_err *err)
+{
+	double v;
+	if (col < 0)
+		return 0;
+	if (dl_field_nonneg(r, row, col, &v, err))
+		return -1;
+	if (v > DL_SECONDS_MAX)
+		return bad_value(r, row, col, "over the maximum of 1e10 seconds (317 years)", err);
+	*out = v;
+	return 0;
+}
+
 int dl_field_int64_opt(const struct dl_reader *r, const struct dl_row *row, int col, int64_t *out,
 		       struct dl_err *err)
 {

@@ -78,6 +78,9 @@ int dl_field_double(const struct dl_reader *r, const struct dl_row *row, int col
 		    struct dl_err *err);
 int dl_field_nonneg(const struct dl_reader *r, const struct dl_row *row, int col, double *out,
 		    struct dl_err *err);
+/* a number of seconds: as dl_field_nonneg, and at most DL_SECONDS_MAX ("over the maximum") */
+int dl_field_seconds(const struct dl_reader *r, const struct dl_row *row, int col, double *out,
+		     struct dl_err *err);
 int dl_field_int64_opt(const struct dl_reader *r, const struct dl_row *row, int col, int64_t *out,
 		       struct dl_err *err);
 int dl_field_double_opt(const struct dl_reader *r, const struct dl_row *row, int col, double *out,
