@@ -641,16 +641,21 @@ static int trace_stats(int argc, char **argv, struct dl_ctx *ctx)
 		return st.exit_code;
 	int nfiles;
 	char **files = dl_opt_inputs(&st, &nfiles);
-	struct dl_jobset js;
+	struct dl_stats_acc acc;
 	struct dl_err err = DL_ERR_INIT;
 	int rc = 0;
-	dl_jobset_init(&js);
-	for (int i = 0; i < nfiles && !rc; i++)
-		if (dl_jobset_load(&js, files[i], ctx->in_format, &err))
+	dl_stats_acc_init(&acc);
+	for (int i = 0; i < nfiles && !rc; i++) {
+		struct dl_reader *r = dl_in_open(ctx, files[i]);
+		if (!r)
+			rc = DL_EXIT_DATA;
+		else if (dl_stats_acc_read(&acc, r, &err))
 			rc = dl_fail(ctx, &err);
+		dl_reader_close(r);
+	}
 	if (!rc) {
 		struct dl_trace_stats s;
-		dl_trace_stats_compute(&js, &s);
+		dl_stats_acc_finish(&acc, &s);
 		struct dl_output *out = dl_out_open(ctx, ctx->output);
 		if (!out) {
 			rc = DL_EXIT_DATA;
@@ -669,7 +674,7 @@ static int trace_stats(int argc, char **argv, struct dl_ctx *ctx)
 		}
 		dl_trace_stats_free(&s);
 	}
-	dl_jobset_free(&js);
+	dl_stats_acc_free(&acc);
 	return rc;
 }
 

@@ -22,6 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/strmap.h"
 #include "trace/jobs.h"
 #include "trace/throughputs.h"
 
@@ -89,7 +90,7 @@ void dl_jobset_shift(struct dl_jobset *js, double delta);
 /* ---- statistics ---- */
 
 struct dl_stats_vc {
-	const char *vc; /* points into the jobset */
+	char *vc; /* owned by the statistics */
 	size_t jobs;
 	double gpu_time, mean_duration, p50_duration;
 };
@@ -107,7 +108,37 @@ struct dl_trace_stats {
 	size_t nvc;
 };
 
-/* Compute the statistics (arrays owned by st; free with dl_trace_stats_free). */
+/*
+ * Statistics of a stream of jobs, in bounded memory: dl_stats_acc_init(),
+ * then dl_stats_acc_add() per job (or dl_stats_acc_read() for every row of a
+ * reader), then dl_stats_acc_finish(), which fills *st and frees the
+ * accumulator (dl_stats_acc_free() frees one that is not finished). It keeps
+ * 16 bytes per job (duration and GPU time; 20 once a job has a VC: its
+ * index) plus one entry per VC and per distinct GPU count; finishing sorts in
+ * place with one temporary array of 8 bytes per job, so the peak is 24 bytes
+ * per job (plus an eighth while the arrays grow). Sums are taken in input
+ * order, so the result equals dl_trace_stats_compute() on the same jobs.
+ */
+struct dl_stats_acc {
+	size_t n, cap;
+	double *dur, *gt;
+	uint32_t *vci; /* VC id per job (0 = none); NULL until a job has a VC */
+	double gsum, dur_sum, gt_sum, first, last;
+	struct strmap vc_index; /* name -> VC id (1-based) */
+	struct dl_stats_vc *vc; /* by id - 1; sums until the end */
+	size_t nvc, vc_alloc;
+	int64_t *mix_keys; /* open addressing: GPU count or -1 */
+	size_t *mix_counts, mix_cap, nmix;
+};
+
+void dl_stats_acc_init(struct dl_stats_acc *a);
+void dl_stats_acc_add(struct dl_stats_acc *a, const struct dl_job *j);
+/* every row of r (a jobs stream); 0 or -1 with "FILE:LINE: ..." */
+int dl_stats_acc_read(struct dl_stats_acc *a, struct dl_reader *r, struct dl_err *err);
+void dl_stats_acc_finish(struct dl_stats_acc *a, struct dl_trace_stats *st);
+void dl_stats_acc_free(struct dl_stats_acc *a);
+
+/* The statistics of a jobset (arrays owned by st; free with dl_trace_stats_free). */
 void dl_trace_stats_compute(const struct dl_jobset *js, struct dl_trace_stats *st);
 void dl_trace_stats_free(struct dl_trace_stats *st);
 /* as rows scope,metric,value (scope "all" or "vc=NAME") */
