@@ -507,6 +507,40 @@ static int parse_duration(const struct dl_ctx *ctx, const char *s, struct dl_gen
 	return 0;
 }
 
+/* generate and write one job at a time: memory does not grow with --jobs */
+static int write_generated(const struct dl_ctx *ctx, const struct dl_gen_opts *o)
+{
+	struct dl_err err = DL_ERR_INIT;
+	struct dl_gen *g = dl_gen_new(o, &err);
+	if (!g)
+		return dl_fail(ctx, &err);
+	struct dl_output *out = dl_out_open(ctx, ctx->output);
+	if (!out) {
+		dl_gen_free(g);
+		return DL_EXIT_DATA;
+	}
+	struct dl_writer *w = dl_out_writer(ctx, out);
+	struct dl_jobset cols;
+	dl_jobset_init(&cols);
+	dl_gen_use_columns(g, &cols);
+	size_t first = dl_jobset_write_columns(&cols, w);
+	struct dl_job j;
+	int got = 0, rc = 0;
+	/* a write error (a reader that went away, with SIGPIPE ignored) ends the run */
+	while (!ferror(dl_output_fp(out)) && (got = dl_gen_next(g, &j, &err)) > 0) {
+		dl_job_write_row(&cols, w, first, &j);
+		dl_writer_end_row(w);
+	}
+	if (got < 0)
+		rc = dl_fail(ctx, &err);
+	else
+		dl_writer_finish(w);
+	dl_writer_free(w);
+	dl_jobset_free(&cols);
+	dl_gen_free(g);
+	return dl_out_close(ctx, out, rc);
+}
+
 static int trace_gen(int argc, char **argv, struct dl_ctx *ctx)
 {
 	struct dl_optstate st;
@@ -584,9 +618,6 @@ static int trace_gen(int argc, char **argv, struct dl_ctx *ctx)
 	int64_t *mg = NULL;
 	double *mw = NULL, *samples = NULL;
 	struct dl_tputs t = DL_TPUTS_INIT;
-	struct dl_jobset js;
-	struct dl_err err = DL_ERR_INIT;
-	dl_jobset_init(&js);
 	if (mix) {
 		if ((rc = parse_mix(ctx, mix, &mg, &mw, &o.nmix)))
 			goto out;
@@ -612,17 +643,12 @@ static int trace_gen(int argc, char **argv, struct dl_ctx *ctx)
 			(long long)cluster_gpus, rate);
 	}
 	o.rate_per_hour = rate;
-	if (dl_gen(&js, &o, &err)) {
-		rc = dl_fail(ctx, &err);
-		goto out;
-	}
-	rc = write_jobs(ctx, &js);
+	rc = write_generated(ctx, &o);
 out:
 	free(mg);
 	free(mw);
 	free(samples);
 	dl_tputs_free(&t);
-	dl_jobset_free(&js);
 	return rc;
 }
 

@@ -134,128 +134,195 @@ static size_t draw_mix(const struct dl_gen_opts *o, const double *cum, struct dl
 	return i;
 }
 
-int dl_gen(struct dl_jobset *js, const struct dl_gen_opts *o, struct dl_err *err)
+/*
+ * The stratified order: a keyed pseudo-random permutation of [0, n) that
+ * needs no memory, so any number of jobs streams. A Feistel network permutes
+ * the B-bit numbers [0, 2^B), 2^B >= n > 2^(B-1): each round maps x =
+ * (hi: a bits, lo: B - a bits) to (lo, hi ^ F(lo)), a bijection whatever the
+ * widths. Values >= n walk on through it until they land in [0, n) (fewer
+ * than two steps on average), which keeps it a permutation of [0, n).
+ */
+#define PERM_ROUNDS 4
+
+static uint64_t mix64(uint64_t z)
+{
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static uint64_t perm_round_trip(const struct dl_gen *g, uint64_t x)
+{
+	int a = g->perm_bits / 2, b = g->perm_bits - a;
+	uint64_t mask_a = ((uint64_t)1 << a) - 1, mask_b = ((uint64_t)1 << b) - 1;
+	for (int i = 0; i < PERM_ROUNDS; i++) {
+		uint64_t hi = x >> b, lo = x & mask_b;
+		x = lo << a | ((hi ^ mix64(lo ^ g->perm_key[i])) & mask_a);
+	}
+	return x;
+}
+
+static uint64_t perm(const struct dl_gen *g, uint64_t k)
+{
+	uint64_t n = (uint64_t)g->o.jobs;
+	do
+		k = perm_round_trip(g, k);
+	while (k >= n);
+	return k;
+}
+
+struct dl_gen *dl_gen_new(const struct dl_gen_opts *o, struct dl_err *err)
 {
 	if (!o->nmix)
-		return dl_err_set(err, DL_EXIT_USAGE, "empty GPU mix");
-	if (!(o->rate_per_hour > 0))
-		return dl_err_set(err, DL_EXIT_USAGE, "the arrival rate must be > 0");
+		return dl_err_set(err, DL_EXIT_USAGE, "empty GPU mix"), NULL;
+	if (!(o->rate_per_hour > 0) || !isfinite(o->rate_per_hour))
+		return dl_err_set(err, DL_EXIT_USAGE, "the arrival rate must be > 0"), NULL;
 	if (o->dist == DL_DUR_SAMPLES && !o->nsamples)
-		return dl_err_set(err, DL_EXIT_USAGE, "no duration samples");
-	const char *ref = o->ref_gpu_type ? o->ref_gpu_type : "v100";
-	double *cum = xmalloc(o->nmix * sizeof(*cum));
+		return dl_err_set(err, DL_EXIT_USAGE, "no duration samples"), NULL;
+	struct dl_gen *g = xcalloc(1, sizeof(*g));
+	g->o = *o;
+	g->ref = o->ref_gpu_type ? o->ref_gpu_type : "v100";
+	g->cum = xmalloc(o->nmix * sizeof(*g->cum));
 	double acc = 0;
 	for (size_t i = 0; i < o->nmix; i++) {
 		acc += o->mix_w[i];
-		cum[i] = acc;
+		g->cum[i] = acc;
 	}
 	/* models per mix entry: those with a throughput on `gpus` reference GPUs */
-	const char ***models = xcalloc(o->nmix, sizeof(*models));
-	size_t *nmodels = xcalloc(o->nmix, sizeof(*nmodels));
-	int rc = -1;
+	g->models = xcalloc(o->nmix, sizeof(*g->models));
+	g->nmodels = xcalloc(o->nmix, sizeof(*g->nmodels));
 	if (o->tputs) {
 		for (size_t i = 0; i < o->nmix; i++) {
 			const char **all;
 			size_t n = dl_tputs_models(o->tputs, o->mix_gpus[i], &all);
 			size_t k = 0;
 			for (size_t m = 0; m < n; m++)
-				if (dl_tputs_get(o->tputs, all[m], ref, o->mix_gpus[i]) > 0)
+				if (dl_tputs_get(o->tputs, all[m], g->ref, o->mix_gpus[i]) > 0)
 					all[k++] = all[m];
-			models[i] = all;
-			nmodels[i] = k;
+			g->models[i] = all;
+			g->nmodels[i] = k;
 			if (!k && o->mix_w[i] > 0) {
 				dl_err_set(
 					err, DL_EXIT_DATA,
 					"no model in the throughputs table runs on %lld '%s' GPUs",
-					(long long)o->mix_gpus[i], ref);
-				goto out;
+					(long long)o->mix_gpus[i], g->ref);
+				dl_gen_free(g);
+				return NULL;
 			}
 		}
 	}
-	struct dl_rng r_arr, r_gpu, r_dur, r_model, r_user, r_vc;
-	dl_rng_seed_stream(&r_arr, o->seed, 1);
-	dl_rng_seed_stream(&r_gpu, o->seed, 2);
-	dl_rng_seed_stream(&r_dur, o->seed, 3);
-	dl_rng_seed_stream(&r_model, o->seed, 4);
-	dl_rng_seed_stream(&r_user, o->seed, 5);
-	dl_rng_seed_stream(&r_vc, o->seed, 6);
-	double t = 0, gap_mean = 3600 / o->rate_per_hour;
-	double *sorted = NULL, *strata = NULL;
+	dl_rng_seed_stream(&g->r_arr, o->seed, 1);
+	dl_rng_seed_stream(&g->r_gpu, o->seed, 2);
+	dl_rng_seed_stream(&g->r_dur, o->seed, 3);
+	dl_rng_seed_stream(&g->r_model, o->seed, 4);
+	dl_rng_seed_stream(&g->r_user, o->seed, 5);
+	dl_rng_seed_stream(&g->r_vc, o->seed, 6);
+	g->gap_mean = 3600 / o->rate_per_hour;
 	if (o->dist == DL_DUR_SAMPLES) {
-		sorted = xmalloc(o->nsamples * sizeof(*sorted));
-		memcpy(sorted, o->samples, o->nsamples * sizeof(*sorted));
-		qsort(sorted, o->nsamples, sizeof(*sorted), cmp_double);
+		g->sorted = xmalloc(o->nsamples * sizeof(*g->sorted));
+		memcpy(g->sorted, o->samples, o->nsamples * sizeof(*g->sorted));
+		qsort(g->sorted, o->nsamples, sizeof(*g->sorted), cmp_double);
 	}
-	if (!o->iid && o->jobs > 0) {
-		/*
-		 * Stratified quantiles: job k's duration quantile is drawn from its own
-		 * stratum [s/n, (s+1)/n) in a random order, so every trace follows the
-		 * distribution closely (n = 100,000 puts p25/p50/p75 within a fraction of
-		 * a percent) while each duration stays random.
-		 */
-		size_t n = (size_t)o->jobs;
-		strata = xmalloc(n * sizeof(*strata));
-		for (size_t k = 0; k < n; k++)
-			strata[k] = ((double)k + dl_rng_uniform(&r_dur)) / (double)n;
-		for (size_t k = n - 1; k > 0; k--) {
-			size_t m = (size_t)dl_rng_below(&r_dur, k + 1);
-			double tmp = strata[k];
-			strata[k] = strata[m];
-			strata[m] = tmp;
-		}
-	}
-	char idbuf[32], ubuf[32], vbuf[32];
-	if (o->users > 0)
+	/* the permutation's keys and width: from a stream of their own */
+	struct dl_rng r_perm;
+	dl_rng_seed_stream(&r_perm, o->seed, 7);
+	for (int i = 0; i < PERM_ROUNDS; i++)
+		g->perm_key[i] = dl_rng_u64(&r_perm);
+	while (g->perm_bits < 63 && ((uint64_t)1 << g->perm_bits) < (uint64_t)o->jobs)
+		g->perm_bits++;
+	return g;
+}
+
+void dl_gen_use_columns(const struct dl_gen *g, struct dl_jobset *js)
+{
+	if (g->o.users > 0)
 		dl_jobset_use_col(js, DL_JC_USER);
-	if (o->vcs > 0)
+	if (g->o.vcs > 0)
 		dl_jobset_use_col(js, DL_JC_VC);
-	if (o->tputs) {
+	if (g->o.tputs) {
 		dl_jobset_use_col(js, DL_JC_MODEL);
 		dl_jobset_use_col(js, DL_JC_STEPS);
 	}
-	for (int64_t k = 0; k < o->jobs; k++) {
-		struct dl_job j = {0};
-		j.model = j.user = j.vc = j.gpu_type = j.state = "";
-		j.weight = 1;
-		j.steps = -1;
-		if (k > 0)
-			t += dl_rng_exp(&r_arr, gap_mean);
-		j.submit = round(t * 1000) / 1000;
-		size_t mi = draw_mix(o, cum, &r_gpu);
-		j.gpus = o->mix_gpus[mi];
-		double u = strata ? strata[k] : dl_rng_uniform(&r_dur);
-		j.duration = duration_at(o, sorted, u);
-		if (o->tputs) {
-			j.model = models[mi][dl_rng_below(&r_model, nmodels[mi])];
-			double tput = dl_tputs_get(o->tputs, j.model, ref, j.gpus);
-			double steps = round(j.duration * tput);
-			j.steps = steps < 1 ? 1 : steps;
-			/* keep duration == steps / throughput, as the gavel importer computes it */
-			j.duration = j.steps / tput;
-		}
-		if (o->users > 0) {
-			snprintf(ubuf, sizeof(ubuf), "user%llu",
-				 (unsigned long long)dl_rng_below(&r_user, (uint64_t)o->users) + 1);
-			j.user = ubuf;
-		}
-		if (o->vcs > 0) {
-			snprintf(vbuf, sizeof(vbuf), "vc%llu",
-				 (unsigned long long)dl_rng_below(&r_vc, (uint64_t)o->vcs) + 1);
-			j.vc = vbuf;
-		}
-		snprintf(idbuf, sizeof(idbuf), "%lld", (long long)k);
-		j.id = idbuf;
-		dl_jobset_add(js, &j);
+}
+
+int dl_gen_next(struct dl_gen *g, struct dl_job *j, struct dl_err *err)
+{
+	const struct dl_gen_opts *o = &g->o;
+	if (g->k >= o->jobs)
+		return 0;
+	int64_t k = g->k++;
+	memset(j, 0, sizeof(*j));
+	j->model = j->user = j->vc = j->gpu_type = j->state = "";
+	j->weight = 1;
+	j->steps = -1;
+	if (k > 0)
+		g->t += dl_rng_exp(&g->r_arr, g->gap_mean);
+	j->submit = round(g->t * 1000) / 1000;
+	size_t mi = draw_mix(o, g->cum, &g->r_gpu);
+	j->gpus = o->mix_gpus[mi];
+	/*
+	 * Stratified quantiles: job k's quantile is drawn from stratum perm(k)
+	 * of n, [s/n, (s+1)/n), so every trace follows the distribution closely
+	 * (n = 100,000 puts p25/p50/p75 within a fraction of a percent) while
+	 * each duration stays random.
+	 */
+	double u = dl_rng_uniform(&g->r_dur);
+	if (!o->iid)
+		u = ((double)perm(g, (uint64_t)k) + u) / (double)o->jobs;
+	j->duration = duration_at(o, g->sorted, u);
+	if (o->tputs) {
+		j->model = g->models[mi][dl_rng_below(&g->r_model, g->nmodels[mi])];
+		double tput = dl_tputs_get(o->tputs, j->model, g->ref, j->gpus);
+		double steps = round(j->duration * tput);
+		j->steps = steps < 1 ? 1 : steps;
+		/* keep duration == steps / throughput, as the gavel importer computes it */
+		j->duration = j->steps / tput;
 	}
-	free(sorted);
-	free(strata);
-	rc = 0;
-out:
-	for (size_t i = 0; i < o->nmix; i++)
-		free(models[i]);
-	free(models);
-	free(nmodels);
-	free(cum);
+	if (o->users > 0) {
+		snprintf(g->ubuf, sizeof(g->ubuf), "user%llu",
+			 (unsigned long long)dl_rng_below(&g->r_user, (uint64_t)o->users) + 1);
+		j->user = g->ubuf;
+	}
+	if (o->vcs > 0) {
+		snprintf(g->vbuf, sizeof(g->vbuf), "vc%llu",
+			 (unsigned long long)dl_rng_below(&g->r_vc, (uint64_t)o->vcs) + 1);
+		j->vc = g->vbuf;
+	}
+	snprintf(g->idbuf, sizeof(g->idbuf), "%lld", (long long)k);
+	j->id = g->idbuf;
+	/* a trace no reader accepts is not worth writing: long --jobs at a low --rate */
+	if (dl_job_check(j, "", err) < 0) {
+		char name[48];
+		snprintf(name, sizeof(name), "generated job %lld", (long long)k);
+		return dl_job_check(j, name, err);
+	}
+	return 1;
+}
+
+void dl_gen_free(struct dl_gen *g)
+{
+	if (!g)
+		return;
+	for (size_t i = 0; i < g->o.nmix; i++)
+		free(g->models[i]);
+	free(g->models);
+	free(g->nmodels);
+	free(g->cum);
+	free(g->sorted);
+	free(g);
+}
+
+int dl_gen(struct dl_jobset *js, const struct dl_gen_opts *o, struct dl_err *err)
+{
+	struct dl_gen *g = dl_gen_new(o, err);
+	if (!g)
+		return -1;
+	dl_gen_use_columns(g, js);
+	struct dl_job j;
+	int rc;
+	while ((rc = dl_gen_next(g, &j, err)) > 0)
+		dl_jobset_add(js, &j);
+	dl_gen_free(g);
 	return rc;
 }
 

@@ -434,7 +434,12 @@ size_t dl_jobset_write_columns(const struct dl_jobset *js, struct dl_writer *w)
 
 void dl_jobset_write_row(const struct dl_jobset *js, struct dl_writer *w, size_t first, size_t i)
 {
-	const struct dl_job *j = &js->jobs[i];
+	dl_job_write_row(js, w, first, &js->jobs[i]);
+}
+
+void dl_job_write_row(const struct dl_jobset *js, struct dl_writer *w, size_t first,
+		      const struct dl_job *j)
+{
 	unsigned has = js->has | REQUIRED_MASK;
 	size_t col = first;
 	for (int c = 0; c < DL_JC_NKNOWN; c++) {

@@ -161,6 +161,9 @@ double dl_jobset_min_submit(const struct dl_jobset *js);
  */
 size_t dl_jobset_write_columns(const struct dl_jobset *js, struct dl_writer *w);
 void dl_jobset_write_row(const struct dl_jobset *js, struct dl_writer *w, size_t first, size_t i);
+/* the same for a job that is not in js (streaming): js gives only the columns */
+void dl_job_write_row(const struct dl_jobset *js, struct dl_writer *w, size_t first,
+		      const struct dl_job *j);
 void dl_jobset_write(const struct dl_jobset *js, struct dl_writer *w);
 
 #endif
