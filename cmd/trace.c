@@ -6,6 +6,7 @@
 #include "cluster/cluster.h"
 #include "cmd.h"
 #include "core/num.h"
+#include "core/tz.h"
 #include "trace/gen.h"
 #include "trace/import.h"
 
@@ -184,8 +185,11 @@ static int write_jobs(const struct dl_ctx *ctx, const struct dl_jobset *js)
 static int set_tz(const struct dl_ctx *ctx, const char *tz)
 {
 	/* the importers read dates with mktime(), which follows TZ */
+	struct dl_err err = DL_ERR_INIT;
 	if (!*tz)
 		return dl_usage_error(ctx, "empty --tz value");
+	if (dl_tz_check(tz, &err))
+		return dl_usage_error(ctx, "%s", err.msg);
 	setenv("TZ", tz, 1);
 	tzset();
 	return 0;
