@@ -96,6 +96,8 @@ static void out_of_memory(size_t size)
 	if (size == SIZE_MAX)
 		n = snprintf(msg, sizeof(msg), "%s: out of memory (allocation size overflows)\n",
 			     running);
+	else if (size == 0)
+		n = snprintf(msg, sizeof(msg), "%s: out of memory (in zlib)\n", running);
 	else
 		n = snprintf(msg, sizeof(msg), "%s: out of memory (allocating %zu bytes)\n",
 			     running, size);

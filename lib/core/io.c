@@ -73,6 +73,8 @@ static int gz_fail(struct dl_input *in, struct dl_err *err)
 	const char *msg = gzerror(in->gz, &zerr);
 	if (zerr == Z_ERRNO)
 		return dl_err_at(err, in->name, 0, "read error: %s", strerror(errno));
+	if (zerr == Z_MEM_ERROR)
+		dl_out_of_memory(0); /* zlib's buffers: the size is zlib's */
 	/* zlib names the stream after the descriptor ("<fd:5>: ..."): we name the file */
 	if (msg && !strncmp(msg, "<fd:", 4) && strstr(msg, ">: "))
 		msg = strstr(msg, ">: ") + 3;

@@ -22,7 +22,8 @@
 
 /*
  * Called with the size that could not be allocated (SIZE_MAX when the
- * requested size overflows); must not return.
+ * requested size overflows, 0 when a library's allocation failed: zlib);
+ * must not return.
  */
 typedef void (*dl_oom_handler)(size_t size);
 void dl_set_oom_handler(dl_oom_handler fn);

@@ -180,7 +180,10 @@ int zip_read_prefix(struct mctx *c, const struct zip_entry *e, size_t want,
 	unsigned char *buf = xmalloc(want ? want : 1);
 	z_stream s;
 	memset(&s, 0, sizeof(s));
-	if (inflateInit2(&s, -15) != Z_OK) {
+	int zi = inflateInit2(&s, -15);
+	if (zi == Z_MEM_ERROR)
+		dl_out_of_memory(0);
+	if (zi != Z_OK) {
 		free(buf);
 		return merr(c, e->name, off, "zlib initialisation failed");
 	}
@@ -208,6 +211,8 @@ int zip_read_prefix(struct mctx *c, const struct zip_entry *e, size_t want,
 	}
 	size_t got = want - s.avail_out;
 	inflateEnd(&s);
+	if (zr == Z_MEM_ERROR)
+		dl_out_of_memory(0);
 	if (zr != Z_OK && zr != Z_STREAM_END) {
 		free(buf);
 		return merr(c, e->name, off, "corrupt deflate data");
