@@ -542,7 +542,8 @@ static void stats_vcs(struct dl_stats_acc *a, struct dl_trace_stats *st)
 	a->vc = sorted;
 	rank[0] = 0;
 	/* bucket b (0 = no VC, r = VC of rank r) starts at start[b] */
-	size_t *start = xcalloc(nvc + 2, sizeof(*start)), *next = xmalloc((nvc + 1) * sizeof(*next));
+	size_t *start = xcalloc(nvc + 2, sizeof(*start)),
+	       *next = xmalloc((nvc + 1) * sizeof(*next));
 	for (size_t i = 0; i < a->n; i++)
 		start[rank[a->vci[i]] + 1]++;
 	for (size_t b = 1; b <= nvc + 1; b++)

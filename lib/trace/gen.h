@@ -71,13 +71,13 @@ extern const double dl_gen_default_mix_w[4];
 struct dl_gen {
 	struct dl_gen_opts o;
 	const char *ref;
-	double *cum;	     /* cumulative mix weights */
+	double *cum;	      /* cumulative mix weights */
 	const char ***models; /* per mix entry */
 	size_t *nmodels;
 	double *sorted; /* the samples, ascending */
 	struct dl_rng r_arr, r_gpu, r_dur, r_model, r_user, r_vc;
 	double t, gap_mean;
-	int64_t k; /* jobs generated */
+	int64_t k;	      /* jobs generated */
 	uint64_t perm_key[4]; /* the stratified order's permutation */
 	int perm_bits;
 	char idbuf[32], ubuf[32], vbuf[32]; /* the strings of the last job */

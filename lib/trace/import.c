@@ -1120,8 +1120,7 @@ out:
 }
 
 /* the jobs an importer added from file, within the jobs stream's limits (dl_job_check) */
-static int check_jobs(const struct dl_jobset *js, size_t from, const char *file,
-		      struct dl_err *err)
+static int check_jobs(const struct dl_jobset *js, size_t from, const char *file, struct dl_err *err)
 {
 	for (size_t i = from; i < js->n; i++)
 		if (dl_job_check(&js->jobs[i], strcmp(file, "-") ? file : "<stdin>", err))
