@@ -142,8 +142,6 @@ static size_t draw_mix(const struct dl_gen_opts *o, const double *cum, struct dl
  * widths. Values >= n walk on through it until they land in [0, n) (fewer
  * than two steps on average), which keeps it a permutation of [0, n).
  */
-#define PERM_ROUNDS 4
-
 static uint64_t mix64(uint64_t z)
 {
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
@@ -155,7 +153,7 @@ static uint64_t perm_round_trip(const struct dl_gen *g, uint64_t x)
 {
 	int a = g->perm_bits / 2, b = g->perm_bits - a;
 	uint64_t mask_a = ((uint64_t)1 << a) - 1, mask_b = ((uint64_t)1 << b) - 1;
-	for (int i = 0; i < PERM_ROUNDS; i++) {
+	for (int i = 0; i < DL_GEN_PERM_ROUNDS; i++) {
 		uint64_t hi = x >> b, lo = x & mask_b;
 		x = lo << a | ((hi ^ mix64(lo ^ g->perm_key[i])) & mask_a);
 	}
@@ -226,7 +224,7 @@ struct dl_gen *dl_gen_new(const struct dl_gen_opts *o, struct dl_err *err)
 	/* the permutation's keys and width: from a stream of their own */
 	struct dl_rng r_perm;
 	dl_rng_seed_stream(&r_perm, o->seed, 7);
-	for (int i = 0; i < PERM_ROUNDS; i++)
+	for (int i = 0; i < DL_GEN_PERM_ROUNDS; i++)
 		g->perm_key[i] = dl_rng_u64(&r_perm);
 	while (g->perm_bits < 63 && ((uint64_t)1 << g->perm_bits) < (uint64_t)o->jobs)
 		g->perm_bits++;

@@ -67,6 +67,9 @@ struct dl_gen_opts {
 extern const int64_t dl_gen_default_mix_gpus[4];
 extern const double dl_gen_default_mix_w[4];
 
+/* rounds of the Feistel permutation that orders the strata (gen.c) */
+#define DL_GEN_PERM_ROUNDS 4
+
 /* a generator in progress (gen.c); borrows everything o points to */
 struct dl_gen {
 	struct dl_gen_opts o;
@@ -77,8 +80,8 @@ struct dl_gen {
 	double *sorted; /* the samples, ascending */
 	struct dl_rng r_arr, r_gpu, r_dur, r_model, r_user, r_vc;
 	double t, gap_mean;
-	int64_t k;	      /* jobs generated */
-	uint64_t perm_key[4]; /* the stratified order's permutation */
+	int64_t k;			       /* jobs generated */
+	uint64_t perm_key[DL_GEN_PERM_ROUNDS]; /* the stratified order's permutation */
 	int perm_bits;
 	char idbuf[32], ubuf[32], vbuf[32]; /* the strings of the last job */
 };
