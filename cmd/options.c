@@ -336,7 +336,8 @@ void dl_opt_end(struct dl_optstate *st)
 
 /*
  * The -o temporary files open right now (simulate writes up to three at once),
- * removed if a signal or running out of memory ends the run.
+ * removed if a signal (SIGPIPE too: -o and a pipe at once) or running out of
+ * memory ends the run.
  */
 #define MAX_PENDING 8
 static volatile sig_atomic_t pending_used[MAX_PENDING];
@@ -358,16 +359,24 @@ static void on_signal(int sig)
 	raise(sig);
 }
 
+/* catch sig unless it is ignored (nohup, trap '' PIPE): that choice stays the caller's */
+static void catch_signal(int sig)
+{
+	struct sigaction old;
+	if (sigaction(sig, NULL, &old) == 0 && old.sa_handler != SIG_IGN)
+		signal(sig, on_signal);
+}
+
 static void pending_add(const char *tmp)
 {
+	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
 	size_t len = strlen(tmp);
 	for (int i = 0; i < MAX_PENDING; i++)
 		if (!pending_used[i] && len < sizeof(pending_path[i])) {
 			memcpy(pending_path[i], tmp, len + 1);
 			pending_used[i] = 1;
-			signal(SIGINT, on_signal);
-			signal(SIGTERM, on_signal);
-			signal(SIGHUP, on_signal);
+			for (size_t k = 0; k < DL_ARRAY_SIZE(sigs); k++)
+				catch_signal(sigs[k]);
 			return;
 		}
 }

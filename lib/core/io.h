@@ -9,8 +9,10 @@
  * temporary file beside PATH that dl_output_commit() renames over PATH, so a
  * failed run never leaves a partial file. dl_output_abort() removes the
  * temporary file. A PATH that exists and is not a regular file (/dev/null, a
- * FIFO) is written in place, since rename() would replace the device. Exactly one of commit/abort
- * must be called; both free.
+ * FIFO), or names a descriptor (/dev/stdout, /proc/self/fd/N), is written in
+ * place, since rename() would replace the device or the system's symlink. A
+ * PATH that is a symlink to a file stays a symlink: the file it names is
+ * replaced. Exactly one of commit/abort must be called; both free.
  */
 #ifndef DL_IO_H
 #define DL_IO_H

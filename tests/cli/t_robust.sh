@@ -196,3 +196,13 @@ one_line robust_gzip_truncated_msg '^dlsched cat: cut.csv.gz: truncated gzip inp
 run robust_gzip_corrupt 1 "dl trace stats corrupt.csv.gz"
 one_line robust_gzip_corrupt_msg '^dlsched trace: corrupt.csv.gz: corrupt gzip data \(.*\)$'
 expect robust_gzip_no_fd '! grep -q "<fd:" err'
+
+# ---- -o through names: a descriptor's name is written in place (renaming over
+# /dev/stdout once replaced the system's symlink with a file); a symlink stays one
+J=$TESTDATA/cat/jobs.csv
+run robust_output_fd_name 0 "dl cat -o /proc/self/fd/1 '$J' > via_fd.csv"
+expect robust_output_fd_name_written "cmp -s via_fd.csv '$J'"
+run robust_output_symlink 0 "echo old > real.csv && ln -s real.csv link.csv && dl cat -o link.csv '$J'"
+expect robust_output_symlink_kept "[ -L link.csv ] && cmp -s real.csv '$J' && ! ls -a | grep -q '\\.tmp'"
+run robust_output_dangling_symlink 0 "ln -s made.csv dangling.csv && dl cat -o dangling.csv '$J'"
+expect robust_output_dangling_symlink_target "[ -L dangling.csv ] && cmp -s made.csv '$J'"
