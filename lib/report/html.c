@@ -15,6 +15,7 @@
 
 #include "core/utf8.h"
 #include "core/num.h"
+#include "core/stats.h"
 #include "report/render.h"
 
 #define CDF_POINTS 400
@@ -416,6 +417,23 @@ static const double *cdf_values(const struct dl_report_series *s, enum cdf_kind 
 	return k == CDF_JCT ? s->jct : k == CDF_QDELAY ? s->qdelay : s->slowdown;
 }
 
+/*
+ * The values of a CDF, ascending: JCTs and delays come sorted; slowdowns are
+ * sorted here (into *owned, which the caller frees), as only the page needs them.
+ */
+static const double *cdf_sorted(const struct dl_report_series *s, enum cdf_kind k, size_t *n,
+				double **owned)
+{
+	const double *v = cdf_values(s, k, n);
+	*owned = NULL;
+	if (k != CDF_SLOW || !*n)
+		return v;
+	*owned = xmalloc(*n * sizeof(**owned));
+	memcpy(*owned, v, *n * sizeof(**owned));
+	dl_sort_doubles(*owned, *n);
+	return *owned;
+}
+
 /* one CDF per label of the sorted values chosen by kind, with points at p50, p90, p99 */
 static void cdf_chart(struct strbuf *sb, const struct dl_report *rep, enum cdf_kind kind)
 {
@@ -429,10 +447,10 @@ static void cdf_chart(struct strbuf *sb, const struct dl_report *rep, enum cdf_k
 		size_t n;
 		dl_report_series(rep, i, &s);
 		const double *v = cdf_values(&s, kind, &n);
-		if (!n)
-			continue;
-		vmin = v[0] < vmin ? v[0] : vmin;
-		vmax = v[n - 1] > vmax ? v[n - 1] : vmax;
+		for (size_t k = 0; k < n; k++) {
+			vmin = v[k] < vmin ? v[k] : vmin;
+			vmax = v[k] > vmax ? v[k] : vmax;
+		}
 	}
 	if (vmin > vmax)
 		vmin = 0, vmax = 1;
@@ -458,8 +476,9 @@ static void cdf_chart(struct strbuf *sb, const struct dl_report *rep, enum cdf_k
 	for (size_t i = 0; i < ns; i++) {
 		struct dl_report_series s;
 		size_t n;
+		double *owned;
 		dl_report_series(rep, i, &s);
-		const double *v = cdf_values(&s, kind, &n);
+		const double *v = cdf_sorted(&s, kind, &n, &owned);
 		if (!n)
 			continue;
 		sb_addf(sb, "<path class=\"%s\" data-label=\"", cls[kind]);
@@ -504,6 +523,7 @@ static void cdf_chart(struct strbuf *sb, const struct dl_report *rep, enum cdf_k
 			       t.buf);
 			sb_release(&t);
 		}
+		free(owned);
 	}
 	sb_addstr(sb, "</svg>\n");
 }

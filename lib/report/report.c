@@ -301,6 +301,9 @@ static int read_jobs(struct dl_report *rep, struct dl_reader *r, const char *lab
 	size_t cur = (size_t)-1;
 	struct strbuf lastpol = STRBUF_INIT;
 	int have_lastpol = 0;
+	/* labels whose policy this input has noted (a label is its policy without --label) */
+	unsigned char *noted = NULL;
+	size_t anoted = 0;
 	int rc = 0;
 	while ((got = dl_reader_next(r, &row, err)) > 0) {
 		/* the label: cached while consecutive rows share it */
@@ -311,8 +314,19 @@ static int read_jobs(struct dl_report *rep, struct dl_reader *r, const char *lab
 			if ((rc = claim_label(rep, cur, label != NULL, err)))
 				break;
 			have_lastpol = 0;
+			if (!label && *pol) {
+				if (cur >= anoted) {
+					size_t a = anoted;
+					anoted = rep->alabels;
+					noted = xreallocarray(noted, anoted, 1);
+					memset(noted + a, 0, anoted - a);
+				}
+				if (!noted[cur])
+					note_policy(rep, pol, cur);
+				noted[cur] = 1;
+			}
 		}
-		if (*pol && (!have_lastpol || strcmp(lastpol.buf, pol))) {
+		if (label && *pol && (!have_lastpol || strcmp(lastpol.buf, pol))) {
 			note_policy(rep, pol, cur);
 			sb_reset(&lastpol);
 			sb_addstr(&lastpol, pol);
@@ -380,6 +394,7 @@ static int read_jobs(struct dl_report *rep, struct dl_reader *r, const char *lab
 			add_id(rep, l, row.f[c_id], row.line);
 	}
 	sb_release(&lastpol);
+	free(noted);
 	if (rc)
 		return -1;
 	if (got < 0)
@@ -693,7 +708,7 @@ static void metrics(struct label *l, enum dl_report_by by, int cls, double capac
 	row->speedup_jct = NAN;
 	row->speedup_makespan = NAN;
 	if (keep) {
-		dl_sort_doubles(slow, ns);
+		/* slowdowns stay unsorted: only the page's CDF needs them in order */
 		l->jct = jct;
 		l->njct = nj;
 		l->qdelay = qd;

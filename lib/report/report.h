@@ -187,7 +187,7 @@ struct dl_report_series {
 	size_t njct;
 	const double *qdelay; /* started jobs' queueing delays, ascending */
 	size_t nqdelay;
-	const double *slowdown; /* finished jobs' jct / duration, ascending */
+	const double *slowdown; /* finished jobs' jct / duration, in no order */
 	size_t nslowdown;
 	const double *tl_time, *tl_busy, *tl_pending; /* timeline points, time ascending */
 	size_t ntl;
