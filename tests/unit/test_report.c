@@ -245,6 +245,71 @@ static void test_errors(void)
 	remove(path);
 }
 
+static void test_window_parse(void)
+{
+	struct dl_report_window w;
+	ok(!dl_report_window_parse("arrivals", &w) && w.kind == DL_WINDOW_ARRIVALS, "arrivals");
+	ok(!dl_report_window_parse("jobs:4000-5000", &w) && w.kind == DL_WINDOW_JOBS &&
+		   w.from == 4000 && w.to == 5000,
+	   "jobs:4000-5000 (Gavel's -s 4000 -e 5000)");
+	ok(!dl_report_window_parse("time:1d-1.5d", &w) && w.kind == DL_WINDOW_TIME &&
+		   w.from == 86400 && w.to == 129600,
+	   "time:1d-1.5d in seconds");
+	ok(!dl_report_window_parse("time:90m-", &w) && w.from == 5400 && isinf(w.to),
+	   "time:90m- is open-ended");
+	const char *bad[] = {"", "jobs", "jobs:5-5", "jobs:9-2", "jobs:-3", "jobs:1.5-3",
+			     "time:2h-1h", "time:x-1", "time:1w-2w", "weekly", "jobs:1-"};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		ok(dl_report_window_parse(bad[i], &w) < 0, "bad window '%s'", bad[i]);
+	struct strbuf sb = STRBUF_INIT;
+	dl_report_window_parse("jobs:4000-5000", &w);
+	dl_report_window_describe(&w, &sb);
+	ok(strstr(sb.buf, "jobs 4000 to 4999 in submit order") != NULL, "described: %s", sb.buf);
+	sb_release(&sb);
+}
+
+/* rejected rows, a window and an as-run timeline, through the library */
+static void test_window_rejected_asrun(void)
+{
+	struct dl_err err = DL_ERR_INIT;
+	struct dl_report *rep = dl_report_new();
+	struct dl_reader *r = dl_reader_open(TD "rejected.csv", DL_IN_AUTO, &err);
+	ok(r && !dl_report_read_results(rep, r, NULL, "x", NULL, &err), "rejected.csv read");
+	dl_reader_close(r);
+	/* the as-run label: fifo.csv read as a jobs stream has start and end, no policy... */
+	char path[] = "/tmp/test_report_asrun_XXXXXX";
+	int fd = mkstemp(path);
+	FILE *fp = fdopen(fd, "w");
+	fputs("id,submit,gpus,duration,start,end\n1,0,2,10,0,10\n2,0,2,10,5,15\n3,1,1,5,,\n", fp);
+	fclose(fp);
+	r = dl_reader_open(path, DL_IN_AUTO, &err);
+	ok(r && !dl_report_read_asrun(rep, r, &err), "as run read: %s", err.msg);
+	dl_reader_close(r);
+	remove(path);
+	struct dl_report_opts o = {DL_REPORT_BY_NONE, 4, NULL, {DL_WINDOW_JOBS, 1, 3}};
+	ok(!dl_report_compute(rep, &o, &err), "compute: %s", err.msg);
+	/* fifo jobs in submit order: a(0) big(5) t1(10) b(10) t2(20) c(20); ranks 1, 2 */
+	const struct dl_report_row *f = dl_report_row(rep, 0);
+	is_int(f->jobs, 0, "window jobs:1-3 of rejected.csv: no job that ran");
+	is_int(f->dropped, 2, "big and t1 dropped in the window");
+	ok(!strcmp(f->dropped_reasons,
+		   "1 needs more GPUs than the cluster has; 1 unknown GPU type 'a100'"),
+	   "reasons in the window: %s", f->dropped_reasons);
+	const struct dl_report_row *a = dl_report_row(rep, 1);
+	ok(!strcmp(a->label, "as run"), "the label 'as run'");
+	/* ranks 1, 2: job 2 (submit 0, 2nd in input order) and job 3 (submit 1, pending) */
+	is_int(a->jobs, 2, "as run: 2 jobs in the window");
+	is_int(a->finished, 1, "as run: one finished");
+	is_double(a->avg_jct, 15, 0, "as run: JCT 15");
+	/* period [0, 1]: the derived timeline has 2 GPUs busy over it (job 1) */
+	is_double(a->utilization, 0.5, 1e-12, "as run: 2 of 4 GPUs busy over the arrivals");
+	struct dl_report_series s;
+	dl_report_series(rep, 1, &s);
+	ok(s.as_run && s.ntl == 5 && s.tl_time[2] == 5 && s.tl_busy[2] == 4 && s.tl_pending[2] == 1,
+	   "derived timeline: 4 busy and 1 pending from 5 s (%zu points)", s.ntl);
+	dl_report_free(rep);
+}
+
 int main(void)
 {
 	test_percentiles();
@@ -253,5 +318,7 @@ int main(void)
 	test_metrics();
 	test_timeline_and_by();
 	test_errors();
+	test_window_parse();
+	test_window_rejected_asrun();
 	return done_testing();
 }
