@@ -1,0 +1,75 @@
+# t_slurm_nightly.sh: the nightly page's Slurm inputs on a real Slurm (the shared test
+# Slurm of tests/slurm/slurm.sh: node dlnode1 with Gres=gpu:v100:4,gpu:k80:2): the cluster
+# from `scontrol show node -o` and `sinfo -N`, typed jobs that keep their type, the real
+# Start/End as the "as run" label, and jobs still running or pending when sacct runs.
+# needs: slurm
+heavy || return 0
+# (until the shared harness tests/slurm is in this tree, there is no test Slurm to use)
+if ! command -v need_slurm > /dev/null 2>&1; then
+	skip slurm_nightly "no tests/slurm harness in this tree"
+	return 0
+fi
+need_slurm slurm_nightly || return 0
+
+# ---- the cluster from Slurm itself ----
+scontrol show node -o > nodes.txt
+sinfo -N -o '%N %c %m %G' > sinfo.txt
+run slurm_cluster_scontrol 0 "dl cluster show -f csv --by type nodes.txt"
+cp out types.csv
+expect slurm_cluster_types "grep -qx 'v100,1,4,1,16,2.48' out && grep -qx 'k80,1,2,1,12,0.45' out && grep -q '^all,2,6,' out"
+run slurm_cluster_sinfo 0 "dl cluster show -f csv --by type sinfo.txt | cmp - types.csv"
+run slurm_cluster_nodes 0 "dl cluster show -f csv nodes.txt | cut -d, -f1-4"
+expect slurm_cluster_node_names "grep -qx 'dlnode1/v100,slurm,v100,4' out && grep -qx 'dlnode1/k80,slurm,k80,2' out"
+
+# ---- typed jobs, one still running and one pending when sacct runs ----
+ids=
+for spec in k80:1 v100:2 1; do
+	ids="$ids $(sbatch --parsable --gres=gpu:$spec --time=1 -J nt$spec --wrap 'sleep 2')"
+done
+# after those: one k80 job that runs through the dump, one that waits for both k80s.
+# Accounting is asynchronous: wait until sacct itself shows each state.
+state() { sacct -a -X -n -P -S now-1day -o State -j "$1" | head -1; }
+after=$(echo $ids | tr ' ' :)
+long=$(sbatch --parsable --gres=gpu:k80:1 --time=3 -J ntlong --dependency=afterany:$after --wrap 'sleep 40')
+i=0; while [ $i -lt 200 ] && [ "$(state $long)" != RUNNING ]; do sleep 0.2; i=$((i + 1)); done
+wait_=$(sbatch --parsable --gres=gpu:k80:2 --time=2 -J ntwait --wrap 'sleep 1')
+i=0; while [ $i -lt 100 ] && [ "$(state $wait_)" != PENDING ]; do sleep 0.2; i=$((i + 1)); done
+all="$ids $long $wait_"
+finished() { sacct -a -X -n -P -S now-1day -o JobID,State -j "$(echo $ids | tr ' ' ,)" | grep -c COMPLETED; }
+i=0; while [ $i -lt 300 ] && [ "$(finished)" -lt 3 ]; do sleep 0.2; i=$((i + 1)); done
+expect_eq slurm_nightly_finished 3 "$(finished)"
+# the README's sacct command, on these jobs only
+sacct -a -X -P -S now-1day -j "$(echo $all | tr ' ' ,)" \
+	--format=JobID,JobName,User,Partition,Submit,Start,End,ElapsedRaw,AllocTRES,ReqTRES,TimelimitRaw,State > night.psv
+scancel $long $wait_
+expect slurm_nightly_states "grep -q '|RUNNING\$' night.psv && grep -q '|PENDING\$' night.psv"
+
+run slurm_import_typed 0 "dl trace import --from sacct --keep-unfinished --skipped skipped.csv night.psv > jobs.csv"
+# typed jobs keep their type (the untyped one may get the type Slurm gave it)
+set -- $ids
+expect_eq slurm_import_types "k80 v100 k80 k80" "$(for id in $1 $2 $long $wait_; do awk -F, -v id=$id 'NR == 1 {for (i = 1; i <= NF; i++) c[$i] = i; next} $1 == id {print $c["gpu_type"]}' jobs.csv; done | tr '\n' ' ' | sed 's/ $//')"
+# the running job: its start, no end, its 3-minute limit; the pending one: 2 GPUs from ReqTRES
+col() { awk -F, -v id="$1" -v f="$2" 'NR == 1 {for (i = 1; i <= NF; i++) c[$i] = i; next} $1 == id {print $c[f]}' jobs.csv; }
+expect_eq slurm_import_running "180 1 x" "$(col $long duration) $(col $long gpus) x$(col $long end)"
+expect slurm_import_running_start "[ -n \"$(col $long start)\" ]"
+expect_eq slurm_import_pending "120 2 x x" "$(col $wait_ duration) $(col $wait_ gpus) x$(col $wait_ start) x$(col $wait_ end)"
+expect_eq slurm_import_skipped "reason,count" "$(cat skipped.csv)"
+# the real schedule: End - Submit of each finished job
+run slurm_asrun 0 "dl report --as-run jobs.csv | cut -d, -f1-4"
+want=$(tail -n +2 night.psv | grep '|COMPLETED$' | while IFS='|' read -r id n u p sub st en rest; do
+	echo $(($(date -d "$en" +%s) - $(date -d "$sub" +%s))); done | awk '{s += $1} END {printf "%.10g", s / NR}')
+expect_eq slurm_asrun_row "as run,5,3,$want" "$(tail -1 out | awk -F, '{printf "%s,%s,%s,%.10g", $1, $2, $3, $4}')"
+
+# every typed job runs on its type of the cluster from scontrol: nothing rejected
+for p in fifo tiresias-las; do
+	run "slurm_simulate_$p" 0 "dl simulate --cluster nodes.txt --policy $p --timeline $p.timeline.csv jobs.csv > $p.csv"
+	expect "slurm_simulate_${p}_nothing_rejected" "awk -F, 'NR > 1 && \$NF != \"\" {bad++} END {exit !(NR == 6 && !bad)}' $p.csv"
+	expect "slurm_simulate_${p}_types" "awk -F, 'NR == 1 {for (i = 1; i <= NF; i++) c[\$i] = i; next} \$1 == \"$long\" && \$c[\"gpu_type\"] != \"k80\" {exit 1}' $p.csv"
+done
+run slurm_nightly_page 0 "dl report -o page.html -b 'as run' --as-run jobs.csv --skipped skipped.csv --cluster nodes.txt --window arrivals -t fifo.timeline.csv -t tiresias-las.timeline.csv fifo.csv tiresias-las.csv"
+expect slurm_nightly_page_parts "grep -q 'data-label=\"as run\"' page.html && grep -q '3 labels, 15 jobs' page.html && ! grep -q 'id=\"dropped\"' page.html"
+command -v xmllint > /dev/null && expect slurm_nightly_page_xml "xmllint --noout page.html"
+# the same jobs without --keep-unfinished: the running and pending jobs are counted as skipped
+run slurm_import_default 0 "dl trace import -q --from sacct --skipped skipped2.csv night.psv | wc -l"
+expect_eq slurm_import_default_rows 4 "$(tr -d ' ' < out)"
+expect slurm_import_default_skipped "grep -qx 'still running,1' skipped2.csv && grep -qx 'never started,1' skipped2.csv"
