@@ -158,3 +158,8 @@ run trace_keep_unfinished_not_sacct 2 "dl trace import --from tiresias --keep-un
 run trace_sacct_no_jobs 0 "printf 'JobID|Submit|Start|End|ElapsedRaw|AllocTRES|State\n1|2026-11-21T10:00:00|2026-11-21T10:00:00|2026-11-21T10:05:00|300|cpu=4|COMPLETED\n' > cpu.psv && dl trace import -q --from sacct --skipped sk.csv cpu.psv"
 expect_eq trace_sacct_no_jobs_header "id,submit,gpus,duration,start,end" "$(cat out)"
 expect_eq trace_sacct_no_jobs_skips "no GPUs,1" "$(tail -1 sk.csv)"
+# real sacct output of a running and a pending typed job (TimelimitRaw in minutes)
+run trace_sacct_real_unfinished 0 "dl trace import --from sacct --keep-unfinished '$T/sacct_real_unfinished.psv'"
+expect_eq trace_sacct_real_unfinished_rows "id,submit,gpus,duration,user,vc,gpu_type,state,start,end
+6,0,1,180,root,debug,k80,RUNNING,0,
+7,2,2,120,root,debug,k80,PENDING,," "$(cat out)"
