@@ -629,6 +629,69 @@ static void wf_weights(const struct dl_alloc_problem *p, const struct dl_alloc_o
 	free(taken);
 }
 
+/*
+ * Gavel's bottleneck test: the MIP "max sum_i z_i, z_i binary, NET_i >= floor_i
+ * + rise_i z_i" (z_i = 1: job i rises to (1 + eps) sofar_i + delta). Gavel's
+ * big-M rows NET_i >= M_i z_i beside the floor rows describe the same integer
+ * points, but their LP relaxation is so weak that GLPK's branch and bound took
+ * minutes for a thousand jobs. The relaxation here settles it without
+ * branching in the usual case: rounding its z down keeps the same X feasible,
+ * so the jobs with z_i = 1 are a feasible set, and they are a largest one when
+ * their number reaches floor(relaxation optimum), the MIP's upper bound. Only
+ * otherwise is the MIP solved. Active jobs outside the set freeze; *newly
+ * counts them.
+ */
+static int wf_bottlenecks(const struct dl_alloc_problem *p, const struct dl_alloc_opts *o,
+			  const double *prop, const double *sofar, const double *w,
+			  struct dl_alloc_result *res, char *frozen, size_t *newly,
+			  struct dl_err *err)
+{
+	const double eps = 1e-4, delta = 1e-6;
+	size_t m = p->njobs;
+	char name[64];
+	struct build q = {0};
+	base_lp(p, NULL, 0, DL_LP_MAX, &q);
+	int *z = xcalloc(m + 1, sizeof(int));
+	for (size_t i = 0; i < m; i++) {
+		double lb = sofar[i] * (1 - 1e-9);
+		snprintf(name, sizeof(name), "floor_%zu", i);
+		int r = dl_lp_add_row(q.lp, name, lb, DL_LP_INF);
+		add_rate(&q, p, NULL, r, i, 1 / prop[i], 0);
+		if (w[i] > 0) {
+			snprintf(name, sizeof(name), "z_%zu", i);
+			z[i] = dl_lp_add_col(q.lp, name, 0, 1, 1);
+			dl_lp_coef(q.lp, r, z[i], -((1 + eps) * sofar[i] + delta - lb));
+		}
+	}
+	/* -v and --dump-model describe the level LP, not this one */
+	double lpobj = res->lp_objective;
+	int lprows = res->lp_rows, lpcols = res->lp_cols;
+	int rc = solve_lp(&q, o, res, err);
+	if (!rc) {
+		double rounded = 0;
+		for (size_t i = 0; i < m; i++)
+			rounded += z[i] && dl_lp_value(q.lp, z[i]) >= 1 - 1e-9;
+		if (rounded < floor(dl_lp_objective(q.lp) + 1e-6)) {
+			for (size_t i = 0; i < m; i++)
+				if (z[i])
+					dl_lp_set_integer(q.lp, z[i]);
+			rc = solve_lp(&q, o, res, err);
+		}
+	}
+	res->lp_objective = lpobj;
+	res->lp_rows = lprows;
+	res->lp_cols = lpcols;
+	*newly = 0;
+	for (size_t i = 0; !rc && i < m; i++)
+		if (z[i] && dl_lp_value(q.lp, z[i]) < 1 - 1e-9) {
+			frozen[i] = 1;
+			(*newly)++;
+		}
+	free(z);
+	build_free(&q);
+	return rc;
+}
+
 static int water_filling(const struct dl_alloc_problem *p, const struct dl_alloc_opts *o,
 			 struct dl_alloc_result *res, struct dl_err *err)
 {
@@ -638,7 +701,6 @@ static int water_filling(const struct dl_alloc_problem *p, const struct dl_alloc
 	char *frozen = xcalloc(m + 1, 1);
 	int rc = 0;
 	char name[64];
-	const double eps = 1e-4, delta = 1e-6;
 	for (size_t i = 0; i < m; i++)
 		prop[i] = dl_alloc_prop_tput(p, i);
 	for (size_t round = 0; !rc && round <= m; round++) {
@@ -677,41 +739,9 @@ static int water_filling(const struct dl_alloc_problem *p, const struct dl_alloc
 		build_free(&b);
 		if (rc)
 			break;
-		/* (b) MIP: the most jobs that can rise by eps together; the rest freeze */
-		struct build q = {0};
-		base_lp(p, NULL, 0, DL_LP_MAX, &q);
-		int *z = xcalloc(m + 1, sizeof(int));
-		for (size_t i = 0; i < m; i++) {
-			snprintf(name, sizeof(name), "floor_%zu", i);
-			int r = dl_lp_add_row(q.lp, name, sofar[i] * (1 - 1e-9), DL_LP_INF);
-			add_rate(&q, p, NULL, r, i, 1 / prop[i], 0);
-			if (w[i] > 0) {
-				/* z_i = 1 => NET_i >= (1 + eps) sofar_i + delta */
-				double bigm = (1 + eps) * sofar[i] + delta;
-				snprintf(name, sizeof(name), "z_%zu", i);
-				z[i] = dl_lp_add_col(q.lp, name, 0, 1, 1);
-				dl_lp_set_integer(q.lp, z[i]);
-				snprintf(name, sizeof(name), "rise_%zu", i);
-				r = dl_lp_add_row(q.lp, name, 0, DL_LP_INF);
-				add_rate(&q, p, NULL, r, i, 1 / prop[i], 0);
-				dl_lp_coef(q.lp, r, z[i], -bigm);
-			}
-		}
-		/* -v and --dump-model describe the LP, not this MIP */
-		double lpobj = res->lp_objective;
-		int lprows = res->lp_rows, lpcols = res->lp_cols;
-		rc = solve_lp(&q, o, res, err);
-		res->lp_objective = lpobj;
-		res->lp_rows = lprows;
-		res->lp_cols = lpcols;
+		/* (b) the most jobs that can rise by eps together; the rest freeze */
 		size_t newly = 0;
-		for (size_t i = 0; !rc && i < m; i++)
-			if (w[i] > 0 && dl_lp_value(q.lp, z[i]) < 0.5) {
-				frozen[i] = 1;
-				newly++;
-			}
-		free(z);
-		build_free(&q);
+		rc = wf_bottlenecks(p, o, prop, sofar, w, res, frozen, &newly, err);
 		if (!rc && !newly)
 			break; /* nobody is a bottleneck any more (numerically): stop, as Gavel does
 				*/
