@@ -155,6 +155,28 @@ for p in $LP_POLICIES; do
 	expect_eq "$p merged: constraints hold" ok "$(check_alloc "$SCRATCH/dups.csv" 3 "$CAPS" "$SCRATCH/a1.csv")"
 done
 
+# ---- merged packing is Gavel's packed LP over every pair of jobs ----
+# (--per-job with more partners than any job has is that LP as it is)
+for p in max-min-fairness-perf max-throughput; do
+	run "allocate $p --pack merged" 0 \
+		"dl allocate -v --cluster 2:2:2 --throughputs $TP --pack --policy $p --dump-model m.lp dups.csv > a1.csv"
+	a=$(obj)
+	expect "$p --pack: merged into classes and pairs of classes" \
+		"grep -q 'all pairs of jobs in [0-9]* pairs of classes' err && grep -q 'merged: 10 LP classes for 40 jobs' err"
+	run "allocate $p --pack --per-job, every pair" 0 \
+		"dl allocate -v --cluster 2:2:2 --throughputs $TP --pack --policy $p --per-job --pair-candidates 1000 dups.csv > a2.csv"
+	expect "$p --pack: merged objective $a equals Gavel's per-job LP's $(obj)" "close '$a' '$(obj)' 1e-9"
+	expect_eq "$p --pack merged: constraints hold" ok "$(check_alloc "$SCRATCH/dups.csv" 3 v100=2,p100=2,k80=2 "$SCRATCH/a1.csv")"
+	[ $p = max-throughput ] || expect "$p --pack merged: some pair shares GPUs" \
+		"awk -F, 'NR > 1 && \$5 != \"\" && \$3 > 0' a1.csv | grep -q ."
+	if command -v glpsol > /dev/null 2>&1; then
+		glpsol --lp "$SCRATCH/m.lp" -o "$SCRATCH/sol.txt" > /dev/null 2>&1
+		theirs=$(sed -n 's/^Objective: .* = \([^ ]*\) .*/\1/p' "$SCRATCH/sol.txt")
+		expect "$p --pack merged: objective $a equals glpsol's $theirs on the dumped model" \
+			"close '$a' '$theirs' 1e-8"
+	fi
+done
+
 # ---- determinism ----
 for args in "--policy gandiva --pack" "--pack --partitions 3 --seed 5" "--policy fifo --seed 9"; do
 	run "allocate $args (1)" 0 "dl allocate --cluster 2:2:2 --throughputs $TP $args $JOBS > a1.csv"
