@@ -287,8 +287,7 @@ static void pair_table(struct dl_alloc_problem *p, size_t nclasses)
 }
 
 /* classes a, b on type t: a runs at va beside b, b at vb beside a (both orders) */
-static void set_pair(struct dl_alloc_problem *p, size_t a, size_t b, size_t t, double va,
-		     double vb)
+static void set_pair(struct dl_alloc_problem *p, size_t a, size_t b, size_t t, double va, double vb)
 {
 	size_t C = p->nclasses, n = p->ntypes;
 	p->pair_self[(a * C + b) * n + t] = p->pair_other[(b * C + a) * n + t] = va;
@@ -331,7 +330,8 @@ static void packing_merged_by_hand(void)
 	set_pair(&p, 0, 0, 0, 0.8, 0.8);
 	dl_alloc_prune_pairs(&p, 4);
 	is_int(p.npairs, 3, "by hand: a job with fewer partners than asked gets all of them");
-	is_int(solve_packed(&p, DL_ALLOC_MAX_MIN_FAIRNESS_PERF, 0, &r), 0, "by hand: merged solves");
+	is_int(solve_packed(&p, DL_ALLOC_MAX_MIN_FAIRNESS_PERF, 0, &r), 0,
+	       "by hand: merged solves");
 	is_int(r.merged, 1, "by hand: one class");
 	is_int(r.merged_pairs, 1, "by hand: one pair of classes");
 	is_double(r.objective, 8.0 / 15, 1e-9, "by hand: every job at 8/15");
