@@ -647,11 +647,70 @@ static int finish_time_fairness(const struct dl_alloc_problem *p, const struct d
 }
 
 /*
- * Water-filling (Gavel's hierarchical max-min): raise the common level of
- * s_i / w_i * NET_i (NET_i = rate_i / prop_i) of the active jobs with an LP,
- * then find with a MIP the largest set of jobs that can still improve; the
- * others are frozen at their level. Repeat until every job is frozen.
+ * Gavel's bottleneck test as the MIP "max sum_i z_i, z_i binary, NET_i >=
+ * lb_i + rise_i z_i", solved from scratch (water_filling tries its LP
+ * relaxation first). Active jobs with z_i = 0 are set in `stuck`.
+ */
+static int wf_bottleneck_mip(const struct dl_alloc_problem *p, const struct dl_alloc_opts *o,
+			     const double *prop, const double *lb, const double *rise,
+			     const double *w, struct dl_alloc_result *res, char *stuck,
+			     struct dl_err *err)
+{
+	size_t m = p->njobs;
+	char name[64];
+	struct build q = {0};
+	base_lp(p, NULL, 0, DL_LP_MAX, &q);
+	int *z = xcalloc(m + 1, sizeof(int));
+	for (size_t i = 0; i < m; i++) {
+		snprintf(name, sizeof(name), "floor_%zu", i);
+		int r = dl_lp_add_row(q.lp, name, lb[i], DL_LP_INF);
+		add_rate(&q, p, NULL, r, i, 1 / prop[i], 0);
+		if (w[i] > 0) {
+			snprintf(name, sizeof(name), "z_%zu", i);
+			z[i] = dl_lp_add_col(q.lp, name, 0, 1, 1);
+			dl_lp_set_integer(q.lp, z[i]);
+			dl_lp_coef(q.lp, r, z[i], -rise[i]);
+		}
+	}
+	int rc = solve_lp(&q, o, res, err);
+	for (size_t i = 0; !rc && i < m; i++)
+		stuck[i] = z[i] && dl_lp_value(q.lp, z[i]) < 0.5;
+	free(z);
+	build_free(&q);
+	return rc;
+}
+
+/*
+ * Water-filling (Gavel's hierarchical max-min). Each round (a) raises the
+ * common level c of the active jobs' s_i / w_i (NET_i - sofar_i), NET_i =
+ * rate_i / prop_i, as far as it goes, then sofar_i += c w_i / s_i, and (b)
+ * freezes the active jobs that cannot rise by eps = 0.01% (+ 1e-6) while no
+ * job falls below its sofar. Rounds repeat until every job is frozen.
  * Entity weights reweight the jobs of each entity every round.
+ *
+ * (b) is Gavel's MIP "max sum_i z_i, z_i binary, NET_i >= lb_i + rise_i z_i"
+ * (z_i = 1: job i reaches (1 + eps) sofar_i + delta). Gavel's big-M rows
+ * NET_i >= M_i z_i beside the floor rows describe the same integer points,
+ * but their LP relaxation is so weak that GLPK's branch and bound took
+ * minutes for a thousand jobs. The relaxation of this form settles it in the
+ * usual case: rounding its z down keeps the same X feasible, so the jobs at
+ * z_i = 1 are a feasible set, and a largest one when their number reaches
+ * floor(relaxation optimum), the MIP's bound. Only otherwise is the MIP
+ * solved (wf_bottleneck_mip).
+ *
+ * One LP serves both steps of every round, re-solved from the last basis:
+ * per job the row NET_i - a_i c - zr_i >= lb_i. In (a), a_i = w_i / s_i and
+ * lb_i = sofar_i for active jobs, a_i = 0, lb_i = sofar_i (1 - 1e-9) and zr_i
+ * = 0 for the others, maximise c: Gavel's LP (an active job's zr_i >= 0 only
+ * tightens its row, so c's optimum is the same). In (b), c is fixed at 0,
+ * lb_i = sofar_i (1 - 1e-9), 0 <= zr_i <= rise_i for the active jobs, and
+ * the objective sum_i zr_i / rise_i is the relaxation (z_i = zr_i / rise_i).
+ * Each step starts from a feasible basis near its optimum, so a round costs
+ * a few pivots instead of two solves from scratch. The allocation is the
+ * last round's level LP solved from scratch as Gavel writes it
+ * (wf_level_lp; for one round that is the first LP): where several
+ * allocations give every job the same rate, that is the one allocate always
+ * reported.
  */
 static void wf_weights(const struct dl_alloc_problem *p, const struct dl_alloc_opts *o,
 		       const char *frozen, double *w)
@@ -679,126 +738,157 @@ static void wf_weights(const struct dl_alloc_problem *p, const struct dl_alloc_o
 }
 
 /*
- * Gavel's bottleneck test: the MIP "max sum_i z_i, z_i binary, NET_i >= floor_i
- * + rise_i z_i" (z_i = 1: job i rises to (1 + eps) sofar_i + delta). Gavel's
- * big-M rows NET_i >= M_i z_i beside the floor rows describe the same integer
- * points, but their LP relaxation is so weak that GLPK's branch and bound took
- * minutes for a thousand jobs. The relaxation here settles it without
- * branching in the usual case: rounding its z down keeps the same X feasible,
- * so the jobs with z_i = 1 are a feasible set, and they are a largest one when
- * their number reaches floor(relaxation optimum), the MIP's upper bound. Only
- * otherwise is the MIP solved. Active jobs outside the set freeze; *newly
- * counts them.
+ * The level LP of one round built from scratch, as Gavel writes it: a floor
+ * row NET_i >= sofar_i (1 - 1e-9) for every job and a level row c <= s_i /
+ * w_i (NET_i - sofar_i) for the active ones; dumped, solved and taken as the
+ * allocation.
  */
-static int wf_bottlenecks(const struct dl_alloc_problem *p, const struct dl_alloc_opts *o,
-			  const double *prop, const double *sofar, const double *w,
-			  struct dl_alloc_result *res, char *frozen, size_t *newly,
-			  struct dl_err *err)
+static int wf_level_lp(const struct dl_alloc_problem *p, const struct dl_alloc_opts *o,
+		       const double *prop, const double *sofar, const double *w,
+		       struct dl_alloc_result *res, struct dl_err *err)
 {
-	const double eps = 1e-4, delta = 1e-6;
-	size_t m = p->njobs;
 	char name[64];
-	struct build q = {0};
-	base_lp(p, NULL, 0, DL_LP_MAX, &q);
-	int *z = xcalloc(m + 1, sizeof(int));
-	for (size_t i = 0; i < m; i++) {
-		double lb = sofar[i] * (1 - 1e-9);
+	struct build b = {0};
+	base_lp(p, NULL, 0, DL_LP_MAX, &b);
+	int ccol = dl_lp_add_col(b.lp, "c", 0, DL_LP_INF, 1);
+	for (size_t i = 0; i < p->njobs; i++) {
 		snprintf(name, sizeof(name), "floor_%zu", i);
-		int r = dl_lp_add_row(q.lp, name, lb, DL_LP_INF);
-		add_rate(&q, p, NULL, r, i, 1 / prop[i], 0);
+		int r = dl_lp_add_row(b.lp, name, sofar[i] * (1 - 1e-9), DL_LP_INF);
+		add_rate(&b, p, NULL, r, i, 1 / prop[i], 0);
 		if (w[i] > 0) {
-			snprintf(name, sizeof(name), "z_%zu", i);
-			z[i] = dl_lp_add_col(q.lp, name, 0, 1, 1);
-			dl_lp_coef(q.lp, r, z[i], -((1 + eps) * sofar[i] + delta - lb));
+			double mult = p->jobs[i].gpus / w[i];
+			snprintf(name, sizeof(name), "level_%zu", i);
+			r = dl_lp_add_row(b.lp, name, -DL_LP_INF, -mult * sofar[i]);
+			dl_lp_coef(b.lp, r, ccol, 1);
+			add_rate(&b, p, NULL, r, i, -mult / prop[i], 0);
 		}
 	}
-	/* -v and --dump-model describe the level LP, not this one */
-	double lpobj = res->lp_objective;
-	int lprows = res->lp_rows, lpcols = res->lp_cols;
-	int rc = solve_lp(&q, o, res, err);
-	if (!rc) {
-		double rounded = 0;
-		for (size_t i = 0; i < m; i++)
-			rounded += z[i] && dl_lp_value(q.lp, z[i]) >= 1 - 1e-9;
-		if (rounded < floor(dl_lp_objective(q.lp) + 1e-6)) {
-			for (size_t i = 0; i < m; i++)
-				if (z[i])
-					dl_lp_set_integer(q.lp, z[i]);
-			rc = solve_lp(&q, o, res, err);
-		}
-	}
-	res->lp_objective = lpobj;
-	res->lp_rows = lprows;
-	res->lp_cols = lpcols;
-	*newly = 0;
-	for (size_t i = 0; !rc && i < m; i++)
-		if (z[i] && dl_lp_value(q.lp, z[i]) < 1 - 1e-9) {
-			frozen[i] = 1;
-			(*newly)++;
-		}
-	free(z);
-	build_free(&q);
-	return rc;
+	return dump_solve_take(p, &b, o, res, err);
 }
 
 static int water_filling(const struct dl_alloc_problem *p, const struct dl_alloc_opts *o,
 			 struct dl_alloc_result *res, struct dl_err *err)
 {
+	const double eps = 1e-4, delta = 1e-6;
 	size_t m = p->njobs;
 	double *prop = xcalloc(m + 1, sizeof(double)), *sofar = xcalloc(m + 1, sizeof(double));
-	double *w = xcalloc(m + 1, sizeof(double));
-	char *frozen = xcalloc(m + 1, 1);
+	double *w = xcalloc(m + 1, sizeof(double)), *lb = xcalloc(m + 1, sizeof(double));
+	double *rise = xcalloc(m + 1, sizeof(double)), *cval = xcalloc(m + 1, sizeof(double));
+	double *last_sofar = xcalloc(m + 1, sizeof(double)),
+	       *last_w = xcalloc(m + 1, sizeof(double));
+	int rounds = 0, first_rows = 0, first_cols = 0; /* of the first level LP */
+	double first_obj = NAN;
+	int *row = xcalloc(m + 1, sizeof(int)), *zcol = xcalloc(m + 1, sizeof(int));
+	int *crow = xcalloc(m + 1, sizeof(int));
+	char *frozen = xcalloc(m + 1, 1), *stuck = xcalloc(m + 1, 1);
 	int rc = 0;
 	char name[64];
-	for (size_t i = 0; i < m; i++)
+	struct build b = {0};
+	base_lp(p, NULL, 0, DL_LP_MAX, &b);
+	int ccol = dl_lp_add_col(b.lp, "c", 0, DL_LP_INF, 1);
+	for (size_t i = 0; i < m; i++) {
 		prop[i] = dl_alloc_prop_tput(p, i);
+		snprintf(name, sizeof(name), "z_%zu", i);
+		zcol[i] = dl_lp_add_col(b.lp, name, 0, 0, 0);
+		snprintf(name, sizeof(name), "level_%zu", i);
+		row[i] = dl_lp_add_row(b.lp, name, 0, DL_LP_INF);
+		add_rate(&b, p, NULL, row[i], i, 1 / prop[i], 0);
+		dl_lp_coef(b.lp, row[i], zcol[i], -1);
+	}
 	for (size_t round = 0; !rc && round <= m; round++) {
 		wf_weights(p, o, frozen, w);
 		size_t nactive = 0;
 		for (size_t i = 0; i < m; i++)
-			nactive += w[i] > 0;
+			if (w[i] > 0) {
+				crow[nactive] = row[i];
+				cval[nactive++] = -w[i] / p->jobs[i].gpus;
+			}
 		if (!nactive)
 			break;
-		/* (a) LP: the highest common level c of the active jobs */
-		struct build b = {0};
-		base_lp(p, NULL, 0, DL_LP_MAX, &b);
-		int ccol = dl_lp_add_col(b.lp, "c", 0, DL_LP_INF, 1);
+		/* (a) the highest common level c of the active jobs */
+		memcpy(last_sofar, sofar, m * sizeof(double));
+		memcpy(last_w, w, m * sizeof(double));
+		double c = 0;
+		if (!rounds++) {
+			/* from scratch anyway: Gavel's LP gives the allocation if all freeze */
+			rc = wf_level_lp(p, o, prop, sofar, w, res, err);
+			c = first_obj = res->lp_objective;
+			first_rows = res->lp_rows;
+			first_cols = res->lp_cols;
+		} else {
+			dl_lp_set_col(b.lp, ccol, (int)nactive, crow, cval);
+			dl_lp_set_col_bounds(b.lp, ccol, 0, DL_LP_INF);
+			dl_lp_set_obj(b.lp, ccol, 1);
+			for (size_t i = 0; i < m; i++) {
+				dl_lp_set_row_bounds(b.lp, row[i],
+						     w[i] > 0 ? sofar[i] : sofar[i] * (1 - 1e-9),
+						     DL_LP_INF);
+				/* zr_i >= 0 only tightens the row: c's optimum is the same */
+				if (!(w[i] > 0))
+					dl_lp_set_col_bounds(b.lp, zcol[i], 0, 0);
+				dl_lp_set_obj(b.lp, zcol[i], 0);
+			}
+			rc = solve_lp(&b, o, res, err);
+			if (!rc)
+				c = dl_lp_value(b.lp, ccol);
+		}
+		if (rc)
+			break;
+		for (size_t i = 0; i < m; i++)
+			if (w[i] > 0)
+				sofar[i] += c * w[i] / p->jobs[i].gpus;
+		/* (b) the most jobs that can rise by eps together; the rest freeze */
+		dl_lp_set_col_bounds(b.lp, ccol, 0, 0);
+		dl_lp_set_obj(b.lp, ccol, 0);
 		for (size_t i = 0; i < m; i++) {
-			snprintf(name, sizeof(name), "floor_%zu", i);
-			int r = dl_lp_add_row(b.lp, name, sofar[i] * (1 - 1e-9), DL_LP_INF);
-			add_rate(&b, p, NULL, r, i, 1 / prop[i], 0);
+			lb[i] = sofar[i] * (1 - 1e-9);
+			rise[i] = (1 + eps) * sofar[i] + delta - lb[i];
+			dl_lp_set_row_bounds(b.lp, row[i], lb[i], DL_LP_INF);
 			if (w[i] > 0) {
-				double mult = p->jobs[i].gpus / w[i];
-				snprintf(name, sizeof(name), "level_%zu", i);
-				r = dl_lp_add_row(b.lp, name, -DL_LP_INF, -mult * sofar[i]);
-				dl_lp_coef(b.lp, r, ccol, 1);
-				add_rate(&b, p, NULL, r, i, -mult / prop[i], 0);
+				dl_lp_set_col_bounds(b.lp, zcol[i], 0, rise[i]);
+				dl_lp_set_obj(b.lp, zcol[i], 1 / rise[i]);
 			}
 		}
 		rc = solve_lp(&b, o, res, err);
-		if (!rc)
-			rc = dump(&b, o, err);
-		if (!rc) {
-			take_solution(p, &b, res);
-			double c = dl_lp_value(b.lp, ccol);
-			for (size_t i = 0; i < m; i++)
-				if (w[i] > 0)
-					sofar[i] += c * w[i] / p->jobs[i].gpus;
+		double rounded = 0;
+		for (size_t i = 0; !rc && i < m; i++) {
+			stuck[i] = w[i] > 0 && dl_lp_value(b.lp, zcol[i]) / rise[i] < 1 - 1e-9;
+			rounded += w[i] > 0 && !stuck[i];
 		}
-		build_free(&b);
-		if (rc)
-			break;
-		/* (b) the most jobs that can rise by eps together; the rest freeze */
+		if (!rc && rounded < floor(dl_lp_objective(b.lp) + 1e-6))
+			rc = wf_bottleneck_mip(p, o, prop, lb, rise, w, res, stuck, err);
 		size_t newly = 0;
-		rc = wf_bottlenecks(p, o, prop, sofar, w, res, frozen, &newly, err);
+		for (size_t i = 0; !rc && i < m; i++)
+			if (stuck[i]) {
+				frozen[i] = 1;
+				newly++;
+			}
 		if (!rc && !newly)
 			break; /* nobody is a bottleneck any more (numerically): stop, as Gavel does
 				*/
 	}
+	build_free(&b);
+	/* -v and --dump-model describe the last round's level LP, from scratch */
+	if (!rc && rounds > 1) {
+		rc = wf_level_lp(p, o, prop, last_sofar, last_w, res, err);
+	} else if (!rc) {
+		res->lp_objective = first_obj;
+		res->lp_rows = first_rows;
+		res->lp_cols = first_cols;
+	}
 	free(prop);
+	free(last_sofar);
+	free(last_w);
 	free(sofar);
 	free(w);
+	free(lb);
+	free(rise);
+	free(cval);
+	free(row);
+	free(zcol);
+	free(crow);
 	free(frozen);
+	free(stuck);
 	return rc;
 }
 
