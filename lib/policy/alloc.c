@@ -1034,6 +1034,15 @@ static int cmp_pair(const void *a, const void *b)
 	return (x->b > y->b) - (x->b < y->b);
 }
 
+/* append the pair of jobs i and k (a < b), rates not yet filled */
+static void push_pair(struct dl_alloc_pair **pairs, size_t *np, size_t *ap, size_t i, size_t k)
+{
+	DL_GROW(*pairs, *np + 1, *ap);
+	(*pairs)[*np].a = (int)(i < k ? i : k);
+	(*pairs)[*np].b = (int)(i < k ? k : i);
+	(*np)++;
+}
+
 void dl_alloc_prune_pairs(struct dl_alloc_problem *p, int per_job)
 {
 	size_t m = p->njobs, C = p->nclasses;
@@ -1098,10 +1107,7 @@ void dl_alloc_prune_pairs(struct dl_alloc_problem *p, int per_job)
 					size_t k = members[u];
 					if (k == i)
 						continue;
-					DL_GROW(pairs, np + 1, ap);
-					pairs[np].a = (int)(i < k ? i : k);
-					pairs[np].b = (int)(i < k ? k : i);
-					np++;
+					push_pair(&pairs, &np, &ap, i, k);
 				}
 			}
 			continue;
@@ -1120,10 +1126,7 @@ void dl_alloc_prune_pairs(struct dl_alloc_problem *p, int per_job)
 					size_t k = members[start[cb] + cursor[cb]++ % size];
 					if (k == i)
 						continue;
-					DL_GROW(pairs, np + 1, ap);
-					pairs[np].a = (int)(i < k ? i : k);
-					pairs[np].b = (int)(i < k ? k : i);
-					np++;
+					push_pair(&pairs, &np, &ap, i, k);
 					got++;
 					added = 1;
 					break;

@@ -33,6 +33,17 @@ glpsol_objs() { # the objectives glpsol wrote, comma-separated
 	done | paste -sd, -
 }
 
+wf_figure() { # NAME JOBS EXTRA_ARGS [TARGET]: water-filling --per-job against glpsol
+	rm -f "$BENCH_TMP"/m.lp* "$BENCH_TMP"/sol*.txt
+	measure sh -c "'$DLSCHED' allocate -v --per-job --policy water-filling --cluster $CL \
+		--throughputs '$TP' $3 --dump-model '$BENCH_TMP/m.lp' '$2' 2> '$BENCH_TMP/err'"
+	_ours=$SECS
+	_solves=$(sed -n 's/.*; \([0-9]*\) solves in.*/\1/p' "$BENCH_TMP/err")
+	measure glpsol --lp "$BENCH_TMP/m.lp" -o "$BENCH_TMP/sol.txt"
+	figure "$1" "$_ours" "$SECS" "glpsol, last level LP" "${4:-}"
+	note "$_solves LP solves; lp objective: ours $(ours_obj), glpsol $(glpsol_objs)"
+}
+
 if ! command -v glpsol > /dev/null 2>&1; then
 	note "glpsol (glpk-utils) not installed: no baseline"
 	return 0
@@ -104,29 +115,14 @@ for n in 256 1024 2048 4096; do
 	# level LP and a bottleneck test until every job is frozen; the baseline is glpsol
 	# on the last round's level LP, which allocate solves from scratch at the end
 	[ "$n" -le 2048 ] || continue
-	rm -f "$BENCH_TMP"/m.lp* "$BENCH_TMP"/sol*.txt
-	measure sh -c "'$DLSCHED' allocate -v --per-job --policy water-filling --cluster $CL \
-		--throughputs '$TP' --dump-model '$BENCH_TMP/m.lp' '$J' 2> '$BENCH_TMP/err'"
-	ours=$SECS
-	solves=$(sed -n 's/.*; \([0-9]*\) solves in.*/\1/p' "$BENCH_TMP/err")
-	measure glpsol --lp "$BENCH_TMP/m.lp" -o "$BENCH_TMP/sol.txt"
 	target=
 	[ "$n" = 2048 ] && target="target < 5 s"
-	figure "water-filling --per-job, $n jobs" "$ours" "$SECS" "glpsol, last level LP" "$target"
-	note "$solves LP solves; lp objective: ours $(ours_obj), glpsol $(glpsol_objs)"
+	wf_figure "water-filling --per-job, $n jobs" "$J" "" "$target"
 	# the same jobs in 16 entities with weights 1 to 4 and 20% of jobs at weight 5:
 	# many rounds, each re-solved from the last basis
 	E=$BENCH_TMP/ent$n.csv
 	awk -F, 'BEGIN { srand(7) } NR == 1 { print $0 ",entity"; next }
 		{ $4 = rand() < 0.2 ? 5 : 1; print $0 ",u" int(rand() * rand() * 16) }' OFS=, "$J" > "$E"
-	EW=u0=1,u1=2,u2=3,u3=1,u4=2,u5=4,u6=1,u7=1,u8=2,u9=1,u10=3,u11=1,u12=1,u13=2,u14=1,u15=1
-	rm -f "$BENCH_TMP"/m.lp* "$BENCH_TMP"/sol*.txt
-	measure sh -c "'$DLSCHED' allocate -v --per-job --policy water-filling --cluster $CL \
-		--throughputs '$TP' --entity-weights $EW --dump-model '$BENCH_TMP/m.lp' '$E' \
-		2> '$BENCH_TMP/err'"
-	ours=$SECS
-	solves=$(sed -n 's/.*; \([0-9]*\) solves in.*/\1/p' "$BENCH_TMP/err")
-	measure glpsol --lp "$BENCH_TMP/m.lp" -o "$BENCH_TMP/sol.txt"
-	figure "water-filling --per-job, 16 entities, $n" "$ours" "$SECS" "glpsol, last level LP"
-	note "$solves LP solves; lp objective: ours $(ours_obj), glpsol $(glpsol_objs)"
+	wf_figure "water-filling --per-job, 16 entities, $n" "$E" \
+		"--entity-weights u0=1,u1=2,u2=3,u3=1,u4=2,u5=4,u6=1,u7=1,u8=2,u9=1,u10=3,u11=1,u12=1,u13=2,u14=1,u15=1"
 done
