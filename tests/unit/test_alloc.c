@@ -321,7 +321,7 @@ static void packing_merged_by_hand(void)
 	double cap[1] = {1}, one[1] = {1};
 	problem(&p, 1, cap);
 	for (int i = 0; i < 3; i++) {
-		char id[8];
+		char id[32];
 		snprintf(id, sizeof(id), "j%d", i);
 		size_t k = dl_alloc_problem_add_job(&p, id, 1, one);
 		p.jobs[k].klass = 0;
@@ -436,7 +436,7 @@ static void packing_fallbacks(void)
 	double cap[1] = {2}, one[1] = {1};
 	problem(&p, 1, cap);
 	for (int i = 0; i < 12; i++) {
-		char id[8];
+		char id[32];
 		snprintf(id, sizeof(id), "j%d", i);
 		size_t k = dl_alloc_problem_add_job(&p, id, 1, one);
 		p.jobs[k].klass = i % 2;
