@@ -612,6 +612,8 @@ static int trace_gen(int argc, char **argv, struct dl_ctx *ctx)
 			(long long)cluster_gpus, rate);
 	}
 	o.rate_per_hour = rate;
+	if (ctx->dry_run)
+		goto out;
 	if (dl_gen(&js, &o, &err)) {
 		rc = dl_fail(ctx, &err);
 		goto out;
