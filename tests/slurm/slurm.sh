@@ -70,7 +70,12 @@ start() {
 	D=$(cd "$D" && pwd)
 	# MariaDB runs as mysql and needs to reach its datadir; munge wants no group/other write
 	chmod 755 "$D"
-	mkdir -p "$D/pids" "$D/log" "$D/state" "$D/spool" "$D/munge" "$D/db" "$D/dev"
+	mkdir -p "$D/pids" "$D/log" "$D/state" "$D/spool" "$D/munge" "$D/dev"
+	# MariaDB runs as mysql, which may not reach DIR (a 0700 mktemp parent): its datadir and
+	# socket are in a directory of their own, DIR/db links to it and stop removes it
+	DB=$(mktemp -d "${TMPDIR:-/tmp}/dlsched-slurm-db.XXXXXX") || die "cannot make the database directory"
+	chmod 755 "$DB"
+	ln -s "$DB" "$D/db"
 	chmod 700 "$D/munge"
 	set -- $(free_ports 4)
 	ctld_port=$1 slurmd_port=$2 dbd_port=$3 db_port=$4
@@ -84,17 +89,17 @@ start() {
 	keep_pid munged "$D/munge/munged.pid" || return 1
 
 	# MariaDB: its own datadir, socket and port (loopback only)
-	chown mysql:mysql "$D/db"
-	mariadb-install-db --no-defaults --user=mysql --datadir="$D/db/data" --auth-root-authentication-method=socket \
+	chown mysql:mysql "$DB"
+	mariadb-install-db --no-defaults --user=mysql --datadir="$DB/data" --auth-root-authentication-method=socket \
 		--skip-test-db > "$D/log/mariadb-install.log" 2>&1 || die "mariadb-install-db failed (log: $D/log/mariadb-install.log)"
-	setsid /usr/sbin/mariadbd --no-defaults --user=mysql --datadir="$D/db/data" \
-		--socket="$D/db/mysqld.sock" --port="$db_port" --bind-address=127.0.0.1 \
-		--pid-file="$D/db/mysqld.pid" --log-error="$D/log/mariadb.log" \
+	setsid /usr/sbin/mariadbd --no-defaults --user=mysql --datadir="$DB/data" \
+		--socket="$DB/mysqld.sock" --port="$db_port" --bind-address=127.0.0.1 \
+		--pid-file="$DB/mysqld.pid" --log-error="$D/log/mariadb.log" \
 		--skip-log-bin --innodb-buffer-pool-size=64M --innodb-log-file-size=16M \
 		> /dev/null 2>&1 < /dev/null &
-	keep_pid mariadbd "$D/db/mysqld.pid" || return 1
-	wait_for 30 "MariaDB" mariadb --no-defaults --socket="$D/db/mysqld.sock" -e 'select 1' || return 1
-	mariadb --no-defaults --socket="$D/db/mysqld.sock" -e "
+	keep_pid mariadbd "$DB/mysqld.pid" || return 1
+	wait_for 30 "MariaDB" mariadb --no-defaults --socket="$DB/mysqld.sock" -e 'select 1' || return 1
+	mariadb --no-defaults --socket="$DB/mysqld.sock" -e "
 		CREATE USER 'slurm'@'127.0.0.1' IDENTIFIED BY 'dltest';
 		CREATE USER 'slurm'@'localhost' IDENTIFIED BY 'dltest';
 		GRANT ALL ON slurm_acct_db.* TO 'slurm'@'127.0.0.1';
@@ -205,6 +210,7 @@ stop() {
 		done
 		[ -d "/proc/$p" ] && ! grep -q '^State:.*Z' "/proc/$p/status" 2> /dev/null && kill -9 "$p" 2> /dev/null
 	done
+	[ -L "$D/db" ] && rm -rf "$(readlink "$D/db")"
 	rm -rf "$D"
 }
 
