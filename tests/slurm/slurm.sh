@@ -215,7 +215,7 @@ stop() {
 }
 
 case ${1:-} in
-start) [ $# -eq 2 ] || die "usage: slurm.sh start DIR"; start "$2"; rc=$?; [ $rc -eq 0 ] || [ $rc -eq 77 ] || [ -n "${SLURM_TEST_KEEP:-}" ] || stop "$2" > /dev/null 2>&1; exit $rc ;;
+start) [ $# -eq 2 ] || die "usage: slurm.sh start DIR"; (start "$2"); rc=$?; [ $rc -eq 0 ] || [ $rc -eq 77 ] || [ -n "${SLURM_TEST_KEEP:-}" ] || stop "$2" > /dev/null 2>&1; exit $rc ;;
 stop) [ $# -eq 2 ] || die "usage: slurm.sh stop DIR"; stop "$2" ;;
 env) [ $# -eq 2 ] || die "usage: slurm.sh env DIR"; D=$(cd "$2" && pwd) || exit 1; echo "SLURM_CONF=$D/slurm.conf; export SLURM_CONF" ;;
 check) check ;;
