@@ -65,7 +65,6 @@ keep_pid() { # NAME PIDFILE
 start() {
 	why=$(check) || { echo "slurm.sh: cannot start: $why" >&2; return 77; }
 	D=$1
-	if [ -e "$D" ] && [ -n "$(ls -A "$D" 2>/dev/null)" ]; then die "'$D' is not empty"; fi
 	mkdir -p "$D" || die "cannot create '$D'"
 	D=$(cd "$D" && pwd)
 	# MariaDB runs as mysql and needs to reach its datadir; munge wants no group/other write
@@ -215,7 +214,9 @@ stop() {
 }
 
 case ${1:-} in
-start) [ $# -eq 2 ] || die "usage: slurm.sh start DIR"; (start "$2"); rc=$?; [ $rc -eq 0 ] || [ $rc -eq 77 ] || [ -n "${SLURM_TEST_KEEP:-}" ] || stop "$2" > /dev/null 2>&1; exit $rc ;;
+start) [ $# -eq 2 ] || die "usage: slurm.sh start DIR"
+	if [ -e "$2" ] && [ -n "$(ls -A "$2" 2> /dev/null)" ]; then die "'$2' is not empty"; fi
+	(start "$2"); rc=$?; [ $rc -eq 0 ] || [ $rc -eq 77 ] || [ -n "${SLURM_TEST_KEEP:-}" ] || stop "$2" > /dev/null 2>&1; exit $rc ;;
 stop) [ $# -eq 2 ] || die "usage: slurm.sh stop DIR"; stop "$2" ;;
 env) [ $# -eq 2 ] || die "usage: slurm.sh env DIR"; D=$(cd "$2" && pwd) || exit 1; echo "SLURM_CONF=$D/slurm.conf; export SLURM_CONF" ;;
 check) check ;;
