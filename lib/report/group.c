@@ -417,14 +417,17 @@ static void line_chart(struct strbuf *sb, const struct dl_group *g, size_t c, in
 	sb_addf(&yt, "%s%s", col->header, col->kind == DL_COL_TIME ? " (s)" : "");
 	struct dl_html_chart *ch = dl_html_chart_open(sb, id.buf, title.buf, x0, x1,
 						      y0 < 0 ? y0 : 0, y1, g->by[xk], yt.buf, pct);
-	/* series in order of first appearance, points in x order */
+	/* series in order of first appearance (first[i]: group i starts one), points in x order */
+	int *first = xcalloc(ng ? ng : 1, sizeof(*first));
+	for (size_t i = 0; i < ng; i++) {
+		first[i] = 1;
+		for (size_t j = 0; j < i && first[i]; j++)
+			first[i] = strcmp(series[i], series[j]) != 0;
+	}
 	size_t nseries = 0;
 	double *pts = xcalloc(ng * 3, sizeof(*pts));
 	for (size_t i = 0; i < ng; i++) {
-		int seen = 0;
-		for (size_t j = 0; j < i && !seen; j++)
-			seen = !strcmp(series[i], series[j]);
-		if (seen)
+		if (!first[i])
 			continue;
 		size_t np = 0;
 		for (size_t j = i; j < ng; j++) {
@@ -480,10 +483,7 @@ static void line_chart(struct strbuf *sb, const struct dl_group *g, size_t c, in
 	sb_addstr(sb, "<ul class=\"legend\">");
 	nseries = 0;
 	for (size_t i = 0; i < ng; i++) {
-		int seen = 0;
-		for (size_t j = 0; j < i && !seen; j++)
-			seen = !strcmp(series[i], series[j]);
-		if (seen)
+		if (!first[i])
 			continue;
 		sb_addf(sb, "<li><span class=\"swatch\" style=\"background:%s\">&#160;</span>",
 			dl_html_color(nseries++));
@@ -494,6 +494,7 @@ static void line_chart(struct strbuf *sb, const struct dl_group *g, size_t c, in
 	for (size_t i = 0; i < ng; i++)
 		free(series[i]);
 	free(series);
+	free(first);
 	free(x);
 	free(pts);
 	sb_release(&id);

@@ -340,14 +340,11 @@ int dl_sweep_collect(const struct dl_sweep_plan *plan, const char *dir, size_t *
 {
 	struct strbuf path = STRBUF_INIT;
 	sb_addf(&path, "%s/summary.csv", dir);
-	struct dl_output *out = dl_output_open(path.buf, err);
+	struct dl_output *out = NULL;
+	struct dl_writer *w = dl_sweep_table_open(plan, path.buf, &out, err);
 	sb_release(&path);
-	if (!out)
+	if (!w)
 		return -1;
-	struct dl_writer *w = dl_writer_new(dl_output_fp(out), DL_OUT_CSV);
-	dl_writer_add_column(w, "run");
-	for (size_t k = 0; k < plan->naxes; k++)
-		dl_writer_add_column(w, plan->axes[k]);
 	char **cols = NULL; /* the report columns of the first done run */
 	size_t ncols = 0;
 	int *keep = NULL;

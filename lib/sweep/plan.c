@@ -635,6 +635,19 @@ int dl_sweep_plan_check(const struct dl_sweep_spec *spec, const struct dl_sweep_
 
 /* ---- plan.csv ---- */
 
+struct dl_writer *dl_sweep_table_open(const struct dl_sweep_plan *plan, const char *path,
+				      struct dl_output **out, struct dl_err *err)
+{
+	*out = dl_output_open(path, err);
+	if (!*out)
+		return NULL;
+	struct dl_writer *w = dl_writer_new(dl_output_fp(*out), DL_OUT_CSV);
+	dl_writer_add_column(w, "run");
+	for (size_t k = 0; k < plan->naxes; k++)
+		dl_writer_add_column(w, plan->axes[k]);
+	return w;
+}
+
 static char *plan_path(const char *dir)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -645,14 +658,11 @@ static char *plan_path(const char *dir)
 int dl_sweep_plan_write(const struct dl_sweep_plan *plan, const char *dir, struct dl_err *err)
 {
 	char *path = plan_path(dir);
-	struct dl_output *out = dl_output_open(path, err);
+	struct dl_output *out = NULL;
+	struct dl_writer *w = dl_sweep_table_open(plan, path, &out, err);
 	free(path);
-	if (!out)
+	if (!w)
 		return -1;
-	struct dl_writer *w = dl_writer_new(dl_output_fp(out), DL_OUT_CSV);
-	dl_writer_add_column(w, "run");
-	for (size_t k = 0; k < plan->naxes; k++)
-		dl_writer_add_column(w, plan->axes[k]);
 	dl_writer_add_column(w, "command");
 	for (size_t r = 0; r < plan->nrows; r++) {
 		const struct dl_sweep_row *row = &plan->rows[r];

@@ -117,6 +117,14 @@ int dl_sweep_plan_check(const struct dl_sweep_spec *spec, const struct dl_sweep_
 /* DIR/plan.csv, written atomically / read back (with file:line errors). */
 int dl_sweep_plan_write(const struct dl_sweep_plan *plan, const char *dir, struct dl_err *err);
 int dl_sweep_plan_read(struct dl_sweep_plan *plan, const char *dir, struct dl_err *err);
+/*
+ * A CSV table at path (written atomically: commit or abort *out after
+ * dl_writer_free) with the columns run and the plan's axes; NULL on error.
+ */
+struct dl_output;
+struct dl_writer;
+struct dl_writer *dl_sweep_table_open(const struct dl_sweep_plan *plan, const char *path,
+				      struct dl_output **out, struct dl_err *err);
 /* 1 if the two plans have the same columns and rows */
 int dl_sweep_plan_equal(const struct dl_sweep_plan *a, const struct dl_sweep_plan *b);
 
