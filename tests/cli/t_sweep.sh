@@ -1,5 +1,13 @@
 # t_sweep.sh: dlsched sweep run here: plan, ids, resume, -j, --emit, --slurm script,
 # validation before any run, a failing run, and report --group-by on the result.
+
+# a small sweep in every build (also under ASan+UBSan): plan, runs, status, group-by
+run sweep_small 0 "dl sweep -q --axis policy=fifo,sjf --axis seed=1..2 --set load=1 --set cluster=1x1x8 --set jobs=15 -j 2 s"
+expect_eq sweep_small_summary 5 "$(wc -l < s/summary.csv)"
+run sweep_small_status 0 "dl sweep --status s"
+run sweep_small_group 0 "dl report -f json --group-by policy s"
+expect_eq sweep_small_group_rows 2 "$(grep -c '\"runs\":2' out)"
+run sweep_small_bad 2 "dl sweep --axis policy=fifo,nope --set load=1 --set cluster=1x1x8 s2"
 heavy || return 0
 G="--axis policy=fifo,tiresias-las,sjf --axis load=0.8,1.6 --axis seed=1..2 --set cluster=1x1x8 --set jobs=60"
 
