@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
-#include "sweep/sweep.h"
+#include "sweep_run.h"
 
 /* the commands a sweep runs, called in-process only to read their options and dry-check */
 int cmd_trace(int argc, char **argv, struct dl_ctx *ctx);

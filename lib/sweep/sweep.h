@@ -18,7 +18,7 @@
  * the same grid gives the same ids whatever the order of the axes, and a
  * grown grid keeps the ids of the runs it had. Every file is written to a
  * temporary name and renamed, so a run killed at any point is "missing",
- * never half done.
+ * never half done. (The processes of the runs are cmd/sweep_run.c's.)
  *
  * Ownership: a struct dl_sweep_spec and a struct dl_sweep_plan own all their
  * strings and arrays; dl_sweep_spec_release() and dl_sweep_plan_release()
@@ -147,7 +147,7 @@ struct dl_sweep_cmd {
 int dl_sweep_parse_command(const char *command, struct dl_sweep_cmd *cmd, struct dl_err *err);
 void dl_sweep_cmd_release(struct dl_sweep_cmd *cmd);
 
-/* ---- running (exec.c) ---- */
+/* ---- runs (exec.c) ---- */
 
 enum dl_sweep_state { DL_SWEEP_MISSING = 0, DL_SWEEP_DONE, DL_SWEEP_FAILED };
 
@@ -157,25 +157,16 @@ int dl_sweep_row_failure(const struct dl_sweep_plan *plan, size_t i, const char 
 			 struct strbuf *sb);
 
 /*
- * Run row i: every stage of its command is exec'ed from exe (the dlsched
- * binary; never a shell) with DIR as working directory, stages joined by "|"
- * share a pipe, "&&" waits for success. Stage stderr goes to runs/ID/stderr.
- * Returns 0 when the run is done, 1 when it failed (runs/ID/failed says why),
- * -1 on an error of the sweep itself (err).
+ * The files of run i: dl_sweep_run_path() names DIR/runs/ID/NAME (caller frees);
+ * dl_sweep_run_begin() makes the run's directory and removes its markers (it is
+ * missing until it ends); dl_sweep_run_end() writes the done marker (why NULL)
+ * or the failed one with why. The processes are cmd/sweep_run.c's.
  */
-int dl_sweep_run_row(const struct dl_sweep_plan *plan, size_t i, const char *dir, const char *exe,
+char *dl_sweep_run_path(const char *dir, const char *id, const char *name);
+int dl_sweep_run_begin(const struct dl_sweep_plan *plan, size_t i, const char *dir,
+		       struct dl_err *err);
+int dl_sweep_run_end(const struct dl_sweep_plan *plan, size_t i, const char *dir, const char *why,
 		     struct dl_err *err);
-
-/*
- * Run the rows listed in todo[0..ntodo) with up to jobs worker processes
- * (each one dl_sweep_run_row in a fork). A failing run never stops the
- * others. progress (may be NULL) is called after each run ends with the
- * counts so far. *nfailed receives the number of runs that failed.
- */
-typedef void (*dl_sweep_progress_fn)(void *arg, size_t finished, size_t total, size_t failed);
-int dl_sweep_run_local(const struct dl_sweep_plan *plan, const size_t *todo, size_t ntodo,
-		       const char *dir, const char *exe, long jobs, dl_sweep_progress_fn progress,
-		       void *arg, size_t *nfailed, struct dl_err *err);
 
 /* Slurm batch options of --slurm; NULL/0 members are left out. */
 struct dl_sweep_slurm {

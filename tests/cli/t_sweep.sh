@@ -133,3 +133,9 @@ if command -v xmllint > /dev/null; then
 fi
 run sweep_group_bad_column 1 "dl report --group-by polcy t"
 expect sweep_group_bad_column_msg "grep -q \"no column 'polcy' to group by\" err"
+
+# the progress line: on a terminal (script(1) gives one), never into a file
+run sweep_progress_tty 0 "script -qec 'dl sweep --axis seed=1..3 --set load=1 --set cluster=1x1x8 --set jobs=15 -j 2 p' /dev/null"
+expect sweep_progress_shown "grep -q '3/3 runs, 0 failed' out"
+run sweep_progress_not_tty 0 "dl sweep --axis seed=1..3 --set load=1 --set cluster=1x1x8 --set jobs=15 -j 2 p2"
+expect sweep_progress_not_in_file "! grep -q 'runs, 0 failed' err"
