@@ -976,7 +976,13 @@ static int import_sacct(struct dl_jobset *js, const char *path, const struct dl_
 			j.duration = end - start;
 		}
 		if (!j.gpus) {
-			add_skip(sk, DL_SKIP_NO_GPUS);
+			/* a job cancelled while it waited: Slurm gives it Start = End (the
+			 * cancel time) and no AllocTRES, but it asked for GPUs (ReqTRES) */
+			int64_t asked = 0;
+			if (col[SC_REQTRES] >= 0 &&
+			    dl_sacct_gpus(f[col[SC_REQTRES]], &asked, &type, &typelen))
+				asked = 0;
+			add_skip(sk, asked > 0 ? DL_SKIP_NOT_STARTED : DL_SKIP_NO_GPUS);
 			continue;
 		}
 		if (pending || running) {

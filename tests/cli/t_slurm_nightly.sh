@@ -4,11 +4,6 @@
 # Start/End as the "as run" label, and jobs still running or pending when sacct runs.
 # needs: slurm
 heavy || return 0
-# (until the shared harness tests/slurm is in this tree, there is no test Slurm to use)
-if ! command -v need_slurm > /dev/null 2>&1; then
-	skip slurm_nightly "no tests/slurm harness in this tree"
-	return 0
-fi
 need_slurm slurm_nightly || return 0
 
 # ---- the cluster from Slurm itself ----

@@ -140,19 +140,20 @@ run trace_sacct_asrun_epoch 0 "dl trace import --from sacct --tz UTC --keep-epoc
 # 2026-11-21T23:57:28 UTC = 1795305448
 expect_eq trace_sacct_asrun_epoch_job3 "3,1795305448,1,2,root,debug,COMPLETED,1795305451,1795305453" "$(cat out)"
 # running and pending jobs at dump time: duration from TimelimitRaw (minutes), a pending
-# job's GPUs from ReqTRES, no start or end where Slurm had none; UNLIMITED is skipped
+# job's GPUs from ReqTRES, no start or end where Slurm had none; UNLIMITED is skipped; the
+# rejected submission (5 GPUs asked, none allocated) never started
 run trace_sacct_keep_unfinished 0 "dl trace import --from sacct --keep-unfinished --skipped sk.csv '$T/sacct_live_limits.psv'"
 expect_eq trace_sacct_keep_unfinished_rows "id,submit,gpus,duration,user,vc,gpu_type,state,start,end
 6,0,1,60,root,debug,a100,COMPLETED,1,61
 2,67,2,600,root,debug,,RUNNING,67,
 4,67,1,300,root,debug,,PENDING,," "$(cat out)"
 expect_eq trace_sacct_skipped_file "reason,count
-no GPUs,1
+never started,1
 zero run time,1
 unfinished without a time limit,1" "$(cat sk.csv)"
 run trace_sacct_unfinished_default 0 "dl trace import -q --from sacct --skipped sk.csv '$T/sacct_live_limits.psv' | wc -l"
 expect_eq trace_sacct_unfinished_default_rows 2 "$(cat out | tr -d ' ')"
-expect trace_sacct_unfinished_default_skips "grep -qx 'still running,2' sk.csv && grep -qx 'never started,1' sk.csv"
+expect trace_sacct_unfinished_default_skips "grep -qx 'still running,2' sk.csv && grep -qx 'never started,2' sk.csv"
 run trace_keep_unfinished_not_sacct 2 "dl trace import --from tiresias --keep-unfinished '$T/60_job.csv'"
 # a night without a single job: a header only, exit 0, the skips still counted
 run trace_sacct_no_jobs 0 "printf 'JobID|Submit|Start|End|ElapsedRaw|AllocTRES|State\n1|2026-11-21T10:00:00|2026-11-21T10:00:00|2026-11-21T10:05:00|300|cpu=4|COMPLETED\n' > cpu.psv && dl trace import -q --from sacct --skipped sk.csv cpu.psv"
@@ -163,3 +164,11 @@ run trace_sacct_real_unfinished 0 "dl trace import --from sacct --keep-unfinishe
 expect_eq trace_sacct_real_unfinished_rows "id,submit,gpus,duration,user,vc,gpu_type,state,start,end
 6,0,1,180,root,debug,k80,RUNNING,0,
 7,2,2,120,root,debug,k80,PENDING,," "$(cat out)"
+# real sacct output of a job cancelled while it waited: Slurm writes Start = End (the
+# cancel time), ElapsedRaw 0 and no AllocTRES, but ReqTRES asked for 2 v100s; it never
+# started (it is not a CPU job)
+run trace_sacct_real_cancelled 0 "dl trace import -q --from sacct --skipped sk.csv '$T/sacct_real_cancelled.psv'"
+expect_eq trace_sacct_real_cancelled_rows "id,submit,gpus,duration,user,vc,gpu_type,state,start,end
+4,0,1,1,root,debug,k80,COMPLETED,1,2" "$(cat out)"
+expect_eq trace_sacct_real_cancelled_skips "reason,count
+never started,1" "$(cat sk.csv)"
