@@ -9,6 +9,7 @@
 #include "core/num.h"
 #include "report/group.h"
 #include "report/report.h"
+#include "sweep/sweep.h"
 #include "version.h"
 
 enum {
@@ -126,22 +127,7 @@ static char *command_line(const struct dl_ctx *ctx, int argc, char **argv)
 {
 	struct strbuf sb = STRBUF_INIT;
 	sb_addf(&sb, "dlsched %s", ctx->cmdname);
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		sb_addc(&sb, ' ');
-		if (*a && strspn(a, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-				    "0123456789_./:=,+-@%") == strlen(a)) {
-			sb_addstr(&sb, a);
-			continue;
-		}
-		sb_addc(&sb, '\'');
-		for (; *a; a++)
-			if (*a == '\'')
-				sb_addstr(&sb, "'\\''");
-			else
-				sb_addc(&sb, *a);
-		sb_addc(&sb, '\'');
-	}
+	sb_add_command(&sb, "", argc - 1, argv + 1);
 	return sb_detach(&sb);
 }
 
@@ -232,10 +218,39 @@ static int read_inputs(const struct dl_ctx *ctx, struct dl_report *rep, char **f
 	return rc;
 }
 
-/* --group-by: the runs of a sweep, grouped; an input that is a directory means DIR/summary.csv */
+/*
+ * The plan.csv beside a sweep's summary (DIR/summary.csv), for the runs'
+ * commands on the page; in->path is then its path (the caller frees it).
+ * Without one, *plan is empty; a bad one is a warning (the page goes on).
+ */
+static void read_plan(const struct dl_ctx *ctx, const char *summary, struct dl_sweep_plan *plan,
+		      struct dl_report_input *in)
+{
+	const char *slash = strrchr(summary, '/');
+	char *dir = slash ? xstrndup(summary, (size_t)(slash - summary)) : xstrdup(".");
+	struct strbuf path = STRBUF_INIT;
+	struct stat st;
+	struct dl_err err = DL_ERR_INIT;
+	memset(plan, 0, sizeof(*plan));
+	sb_addf(&path, "%s/plan.csv", dir);
+	if (!stat(path.buf, &st)) {
+		if (dl_sweep_plan_read(plan, dir, &err))
+			dl_warn(ctx, "%s; the page lists no commands", err.msg);
+		else
+			note_input(in, "plan", sb_detach(&path), (int64_t)plan->nrows);
+	}
+	sb_release(&path);
+	free(dir);
+}
+
+/*
+ * --group-by: the runs of a sweep, grouped; an input that is a directory
+ * means DIR/summary.csv, and a plan.csv beside a summary gives the page the
+ * runs' commands
+ */
 static int report_grouped(struct dl_ctx *ctx, char **files, size_t nfiles, const char *group_by,
 			  enum dl_report_format fmt, const char *output,
-			  const struct dl_report_page *page)
+			  struct dl_report_page *page)
 {
 	char *list = xstrdup(group_by);
 	const char **by = xcalloc(strlen(list) + 1, sizeof(*by));
@@ -246,6 +261,10 @@ static int report_grouped(struct dl_ctx *ctx, char **files, size_t nfiles, const
 	if (!nby)
 		rc = dl_usage_error(ctx, "empty --group-by");
 	struct dl_group *g = dl_group_new();
+	struct dl_report_input *ins = xcalloc(2 * nfiles + 1, sizeof(*ins));
+	char **paths = xcalloc(2 * nfiles + 1, sizeof(*paths));
+	struct dl_sweep_plan *plans = xcalloc(nfiles + 1, sizeof(*plans));
+	size_t nins = 0, nruns = 0;
 	for (size_t i = 0; i < nfiles && !rc; i++) {
 		struct strbuf path = STRBUF_INIT;
 		struct stat stt;
@@ -254,13 +273,35 @@ static int report_grouped(struct dl_ctx *ctx, char **files, size_t nfiles, const
 			sb_addstr(&path, "/summary.csv");
 		struct dl_reader *r = dl_in_open(ctx, path.buf);
 		struct dl_err err = DL_ERR_INIT;
+		size_t before = dl_group_nruns(g);
 		if (!r)
 			rc = DL_EXIT_DATA;
 		else if (dl_group_read(g, r, by, nby, &err))
 			rc = dl_fail(ctx, &err);
 		dl_reader_close(r);
-		sb_release(&path);
+		paths[nins] = sb_detach(&path);
+		note_input(&ins[nins], "summary", paths[nins], (int64_t)(dl_group_nruns(g) - before));
+		nins++;
+		if (!rc && fmt == DL_REPORT_HTML && strcmp(files[i], "-")) {
+			read_plan(ctx, paths[nins - 1], &plans[i], &ins[nins]);
+			if (ins[nins].path) {
+				paths[nins] = (char *)ins[nins].path;
+				nins++;
+			}
+			nruns += plans[i].nrows;
+		}
 	}
+	struct dl_report_run *runs = xcalloc(nruns + 1, sizeof(*runs));
+	nruns = 0;
+	for (size_t i = 0; i < nfiles; i++)
+		for (size_t k = 0; k < plans[i].nrows; k++) {
+			runs[nruns].id = plans[i].rows[k].id;
+			runs[nruns++].command = plans[i].rows[k].command;
+		}
+	page->inputs = ins;
+	page->ninputs = nins;
+	page->runs = runs;
+	page->nruns = nruns;
 	struct dl_output *out = rc ? NULL : dl_out_open(ctx, output);
 	if (!rc && !out)
 		rc = DL_EXIT_DATA;
@@ -279,6 +320,14 @@ static int report_grouped(struct dl_ctx *ctx, char **files, size_t nfiles, const
 		rc = dl_out_close(ctx, out, 0);
 	}
 	dl_group_free(g);
+	for (size_t i = 0; i < nfiles; i++)
+		dl_sweep_plan_release(&plans[i]);
+	for (size_t i = 0; i < nins; i++)
+		free(paths[i]);
+	free(plans);
+	free(paths);
+	free(runs);
+	free(ins);
 	free(by);
 	free(list);
 	return rc;
@@ -400,6 +449,9 @@ DL_COMMAND(report, "summarise results: JCT percentiles, makespan, utilisation, H
 			fmt = !output && isatty(STDOUT_FILENO) ? DL_REPORT_TEXT : DL_REPORT_CSV;
 	}
 
+	char *command = command_line(ctx, argc, argv);
+	page.version = DLSCHED_VERSION;
+	page.command = command;
 	if (!rc && group_by) {
 		if (nlabels || a.ntimelines || a.nskipped || a.as_run || ro.window.kind ||
 		    ro.baseline || ro.by || cluster || ro.capacity > 0)
@@ -409,6 +461,7 @@ DL_COMMAND(report, "summarise results: JCT percentiles, makespan, utilisation, H
 					    "them)");
 		else
 			rc = report_grouped(ctx, files, nfiles, group_by, fmt, output, &page);
+		free(command);
 		free(labels);
 		free(a.timelines);
 		free(a.skipped);
@@ -425,7 +478,6 @@ DL_COMMAND(report, "summarise results: JCT percentiles, makespan, utilisation, H
 					       : dl_fail(ctx, &err);
 
 	struct dl_output *out = NULL;
-	char *command = NULL;
 	if (!rc) {
 		out = dl_out_open(ctx, output);
 		if (!out)
@@ -439,9 +491,6 @@ DL_COMMAND(report, "summarise results: JCT percentiles, makespan, utilisation, H
 			dl_report_write_stream(rep, w);
 			dl_writer_free(w);
 		} else if (fmt == DL_REPORT_HTML) {
-			command = command_line(ctx, argc, argv);
-			page.version = DLSCHED_VERSION;
-			page.command = command;
 			page.inputs = ins;
 			page.ninputs = nins;
 			dl_report_write_html(rep, fp, &page);

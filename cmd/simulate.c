@@ -29,6 +29,7 @@ enum {
 	O_RESTORE,
 	O_PROFILES,
 	O_ANY_TYPE,
+	O_PROVENANCE,
 };
 
 static const struct dl_opt sim_opts[] = {
@@ -55,6 +56,8 @@ static const struct dl_opt sim_opts[] = {
 	 "seconds a resumed job runs without progress (default 10)"},
 	{O_PROFILES, "profiles", "FILE", "model profiles (from profile) for placement slowdown"},
 	{O_ANY_TYPE, "any-type", NULL, "ignore the trace's gpu_type column: jobs run on any type"},
+	{O_PROVENANCE, "provenance", NULL,
+	 "record this command line and seed (and the trace's) in the first results row"},
 	{0, NULL, NULL, NULL},
 };
 
@@ -74,10 +77,12 @@ struct sim_args {
 	const char *cluster, *policy, *place, *compat, *events, *timeline, *distribution;
 	const char *thresholds, *profiles;
 	const char *trace;
+	char *command; /* with --provenance: this command line, else NULL */
 	uint64_t seed;
 	long long queues;
 	double starvation, delta, quantum, ckpt, restore;
 	int set_ckpt, set_restore, set_queues, set_delta, set_quantum, any_type, set_seed;
+	int provenance;
 };
 
 static double gittins_cb(const void *arg, double attained)
@@ -105,7 +110,7 @@ static int run_compat(struct dl_ctx *ctx, const struct sim_args *a)
 	if (a->events)
 		return dl_usage_error(ctx, "--events is not available with --compat tiresias");
 	if (a->set_queues || a->thresholds || a->starvation > 0 || a->set_quantum || a->set_ckpt ||
-	    a->set_restore || a->profiles || a->any_type || a->set_seed)
+	    a->set_restore || a->profiles || a->any_type || a->set_seed || a->provenance)
 		return dl_usage_error(ctx,
 				      "with --compat tiresias the schedule name sets the "
 				      "policy; only --cluster, --place, --distribution, --delta "
@@ -192,6 +197,38 @@ static void progress_cb(void *arg, size_t done, size_t total)
 static int is_mlfq(const struct dl_sim_policy_ops *p)
 {
 	return !strncmp(p->name, "tiresias-", 9);
+}
+
+/*
+ * --provenance: this command and its seed, and the trace's own made_by and
+ * seed (its first non-empty ones in input order, when it has them), on the
+ * first results row (dlsched-formats(5), PROVENANCE)
+ */
+static void stamp_provenance(struct dl_writer *w, const struct sim_args *a,
+			     const struct dl_jobset *js)
+{
+	char seed[32];
+	snprintf(seed, sizeof(seed), "%llu", (unsigned long long)a->seed);
+	dl_writer_stamp(w, DL_COL_MADE_BY, a->command);
+	dl_writer_stamp(w, DL_COL_SEED, seed);
+	static const char *const trace_cols[2][2] = {{DL_COL_MADE_BY, "trace_" DL_COL_MADE_BY},
+						     {DL_COL_SEED, "trace_" DL_COL_SEED}};
+	for (size_t k = 0; k < 2; k++) {
+		const char *v = "";
+		long line = 0;
+		for (size_t c = 0; c < js->npass; c++) {
+			if (strcmp(js->pass[c], trace_cols[k][0]))
+				continue;
+			for (size_t i = 0; i < js->n; i++) {
+				const struct dl_job *j = &js->jobs[i];
+				if (c < j->nextra && *j->extra[c] && (!*v || j->line < line)) {
+					v = j->extra[c];
+					line = j->line;
+				}
+			}
+		}
+		dl_writer_stamp(w, trace_cols[k][1], v);
+	}
 }
 
 static int run_native(struct dl_ctx *ctx, const struct sim_args *a)
@@ -312,6 +349,8 @@ static int run_native(struct dl_ctx *ctx, const struct sim_args *a)
 		goto done;
 	}
 	w = dl_out_writer(ctx, out);
+	if (a->command)
+		stamp_provenance(w, a, &js);
 	cfg.results = w;
 	if (a->events) {
 		if (!(ev = dl_out_open(ctx, a->events))) {
@@ -445,6 +484,9 @@ DL_COMMAND(simulate, "replay a trace on a cluster under a scheduling policy")
 		case O_ANY_TYPE:
 			a.any_type = 1;
 			break;
+		case O_PROVENANCE:
+			a.provenance = 1;
+			break;
 		}
 		if (bad) {
 			dl_opt_end(&st);
@@ -461,5 +503,13 @@ DL_COMMAND(simulate, "replay a trace on a cluster under a scheduling policy")
 		return run_compat(ctx, &a);
 	if (a.place && !strcmp(a.place, "count"))
 		return dl_usage_error(ctx, "--place count is a --compat tiresias scheme");
-	return run_native(ctx, &a);
+	if (a.provenance) {
+		struct strbuf cmd = STRBUF_INIT;
+		sb_addf(&cmd, "dlsched %s", ctx->cmdname);
+		sb_add_command(&cmd, "", argc - 1, argv + 1);
+		a.command = sb_detach(&cmd);
+	}
+	int rc = run_native(ctx, &a);
+	free(a.command);
+	return rc;
 }

@@ -419,9 +419,9 @@ static int do_run(struct dl_ctx *ctx, const struct sweep_args *a, const struct d
 	if (a->emit) {
 		for (size_t k = 0; k < ntodo; k++) {
 			struct strbuf sb = STRBUF_INIT;
-			dl_sweep_quote(&sb, exe);
+			sb_add_shell_word(&sb, exe);
 			sb_addf(&sb, " sweep --task %zu ", todo[k]);
-			dl_sweep_quote(&sb, a->dir);
+			sb_add_shell_word(&sb, a->dir);
 			printf("%s\n", sb.buf);
 			sb_release(&sb);
 		}

@@ -37,6 +37,7 @@ enum {
 	O_IID,
 	O_KEEP_UNFINISHED,
 	O_SKIPPED,
+	O_PROVENANCE,
 };
 
 #define OPT_FROM                                                                                        \
@@ -48,6 +49,11 @@ enum {
 	{                                                                                   \
 		O_THROUGHPUTS, "throughputs", "FILE",                                       \
 			"throughputs table (stream, or Gavel's JSON if FILE ends in .json)" \
+	}
+#define OPT_PROVENANCE                                                                         \
+	{                                                                                      \
+		O_PROVENANCE, "provenance", NULL,                                              \
+			"record this command line (and seed) in the first row: made_by, seed" \
 	}
 #define OPT_GPU_TYPE                                                                              \
 	{                                                                                         \
@@ -73,6 +79,7 @@ static const struct dl_opt import_opts[] = {
 	{O_KEEP_UNFINISHED, "keep-unfinished", NULL,
 	 "sacct: keep running and pending jobs (duration: TimelimitRaw)"},
 	{O_SKIPPED, "skipped", "FILE", "write the count of skipped rows per reason to FILE"},
+	OPT_PROVENANCE,
 	{0, NULL, NULL, NULL},
 };
 
@@ -90,6 +97,7 @@ static const struct dl_opt gen_opts[] = {
 	{O_USERS, "users", "N", "draw users user1..userN"},
 	{O_VCS, "vcs", "N", "draw virtual clusters vc1..vcN"},
 	{O_IID, "iid", NULL, "independent durations (default: stratified quantiles)"},
+	OPT_PROVENANCE,
 	{0, NULL, NULL, NULL},
 };
 
@@ -125,6 +133,7 @@ static const struct dl_opt all_opts[] = {
 	{O_USERS, "users", "N", "gen: number of users"},
 	{O_VCS, "vcs", "N", "gen: number of VCs"},
 	{O_IID, "iid", NULL, "gen: independent durations"},
+	OPT_PROVENANCE,
 	{0, NULL, NULL, NULL},
 };
 
@@ -178,12 +187,41 @@ static int load_tputs(const struct dl_ctx *ctx, struct dl_tputs *t, const char *
 	return 0;
 }
 
-static int write_jobs(const struct dl_ctx *ctx, const struct dl_jobset *js)
+/* --provenance: "dlsched trace SUB ARGS..." and its seed ("" for none), on the first row */
+struct provenance {
+	char *command; /* NULL when not asked */
+	char seed[24];
+};
+
+static void provenance_init(struct provenance *p, const struct dl_ctx *ctx, int argc, char **argv,
+			    int asked)
+{
+	p->command = NULL;
+	p->seed[0] = '\0';
+	if (!asked)
+		return;
+	struct strbuf sb = STRBUF_INIT;
+	sb_addf(&sb, "dlsched %s", ctx->cmdname);
+	sb_add_command(&sb, "", argc, argv); /* argv[0] is the subcommand */
+	p->command = sb_detach(&sb);
+}
+
+static void provenance_stamp(const struct provenance *p, struct dl_writer *w)
+{
+	if (!p->command)
+		return;
+	dl_writer_stamp(w, DL_COL_MADE_BY, p->command);
+	dl_writer_stamp(w, DL_COL_SEED, p->seed);
+}
+
+static int write_jobs(const struct dl_ctx *ctx, const struct dl_jobset *js,
+		      const struct provenance *prov)
 {
 	struct dl_output *out = dl_out_open(ctx, ctx->output);
 	if (!out)
 		return DL_EXIT_DATA;
 	struct dl_writer *w = dl_out_writer(ctx, out);
+	provenance_stamp(prov, w);
 	dl_jobset_write(js, w);
 	dl_writer_free(w);
 	return dl_out_close(ctx, out, 0);
@@ -296,7 +334,7 @@ static int trace_import(int argc, char **argv, struct dl_ctx *ctx)
 	const char *skipped = NULL;
 	struct dl_trace_filter f = DL_TRACE_FILTER_INIT;
 	struct dl_import_opts io = {0};
-	int keep_epoch = 0, c, rc = 0;
+	int keep_epoch = 0, provenance = 0, c, rc = 0;
 	dl_opt_begin(&st, ctx, argc, argv, &import_spec);
 	while (!rc && (c = dl_opt_next(&st, &arg)) > 0) {
 		switch (c) {
@@ -355,6 +393,9 @@ static int trace_import(int argc, char **argv, struct dl_ctx *ctx)
 			break;
 		case O_SKIPPED:
 			skipped = arg;
+			break;
+		case O_PROVENANCE:
+			provenance = 1;
 			break;
 		}
 	}
@@ -419,7 +460,10 @@ static int trace_import(int argc, char **argv, struct dl_ctx *ctx)
 		dl_import_shift_times(&js, delta);
 	}
 	dl_info(ctx, "%zu jobs", js.n);
-	rc = write_jobs(ctx, &js);
+	struct provenance prov;
+	provenance_init(&prov, ctx, argc, argv, provenance);
+	rc = write_jobs(ctx, &js, &prov);
+	free(prov.command);
 	if (!rc && skipped)
 		rc = write_skips(ctx, &sk, skipped);
 out:
@@ -554,7 +598,8 @@ static int parse_duration(const struct dl_ctx *ctx, const char *s, struct dl_gen
 }
 
 /* generate and write one job at a time: memory does not grow with --jobs */
-static int write_generated(const struct dl_ctx *ctx, const struct dl_gen_opts *o)
+static int write_generated(const struct dl_ctx *ctx, const struct dl_gen_opts *o,
+			   const struct provenance *prov)
 {
 	struct dl_err err = DL_ERR_INIT;
 	struct dl_gen *g = dl_gen_new(o, &err);
@@ -566,6 +611,7 @@ static int write_generated(const struct dl_ctx *ctx, const struct dl_gen_opts *o
 		return DL_EXIT_DATA;
 	}
 	struct dl_writer *w = dl_out_writer(ctx, out);
+	provenance_stamp(prov, w);
 	struct dl_jobset cols;
 	dl_jobset_init(&cols);
 	dl_gen_use_columns(g, &cols);
@@ -593,7 +639,7 @@ static int trace_gen(int argc, char **argv, struct dl_ctx *ctx)
 	const char *arg, *mix = NULL, *dur = "philly", *tput_path = NULL, *cluster = NULL;
 	struct dl_gen_opts o = {0};
 	double rate = 0, load = 0;
-	int have_rate = 0, have_load = 0, c, rc = 0;
+	int have_rate = 0, have_load = 0, provenance = 0, c, rc = 0;
 	o.seed = 1;
 	o.jobs = 1000;
 	dl_opt_begin(&st, ctx, argc, argv, &gen_spec);
@@ -640,6 +686,9 @@ static int trace_gen(int argc, char **argv, struct dl_ctx *ctx)
 			break;
 		case O_IID:
 			o.iid = 1;
+			break;
+		case O_PROVENANCE:
+			provenance = 1;
 			break;
 		}
 	}
@@ -691,7 +740,11 @@ static int trace_gen(int argc, char **argv, struct dl_ctx *ctx)
 	o.rate_per_hour = rate;
 	if (ctx->dry_run)
 		goto out;
-	rc = write_generated(ctx, &o);
+	struct provenance prov;
+	provenance_init(&prov, ctx, argc, argv, provenance);
+	snprintf(prov.seed, sizeof(prov.seed), "%llu", (unsigned long long)o.seed);
+	rc = write_generated(ctx, &o, &prov);
+	free(prov.command);
 out:
 	free(mg);
 	free(mw);

@@ -109,3 +109,32 @@ void sb_addf(struct strbuf *sb, const char *fmt, ...)
 	sb_vaddf(sb, fmt, ap);
 	va_end(ap);
 }
+
+void sb_add_shell_word(struct strbuf *sb, const char *w)
+{
+	int plain = *w != 0;
+	for (const char *p = w; *p && plain; p++)
+		plain = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+			(*p >= '0' && *p <= '9') || strchr("_./:=,@%+-^", *p);
+	if (plain) {
+		sb_addstr(sb, w);
+		return;
+	}
+	sb_addc(sb, '\'');
+	for (const char *p = w; *p; p++) {
+		if (*p == '\'')
+			sb_addstr(sb, "'\\''");
+		else
+			sb_addc(sb, *p);
+	}
+	sb_addc(sb, '\'');
+}
+
+void sb_add_command(struct strbuf *sb, const char *prefix, int argc, char *const *argv)
+{
+	sb_addstr(sb, prefix);
+	for (int i = 0; i < argc; i++) {
+		sb_addc(sb, ' ');
+		sb_add_shell_word(sb, argv[i]);
+	}
+}

@@ -34,5 +34,9 @@ void sb_addstr(struct strbuf *sb, const char *s);
 void sb_addc(struct strbuf *sb, int c);
 void sb_addf(struct strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void sb_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
+/* one word as sh reads it back: as it is when plain, else in '...' (' as '\'') */
+void sb_add_shell_word(struct strbuf *sb, const char *w);
+/* prefix (as it is), then " WORD" per argument, each as sb_add_shell_word writes it */
+void sb_add_command(struct strbuf *sb, const char *prefix, int argc, char *const *argv);
 
 #endif

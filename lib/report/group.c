@@ -53,10 +53,18 @@ struct values {
 	size_t n, alloc;
 };
 
+/* one run of a group, for the page's list of runs */
+struct run {
+	char *id;   /* its run column ("" without one) */
+	char *over; /* its values of the columns the mean runs over: "seed=1" */
+};
+
 struct group {
 	char **key; /* nby values */
 	size_t runs;
 	struct values *m; /* one per metric of dl_report_cols (NULL when not a metric) */
+	struct run *run;  /* runs of them */
+	size_t arun;
 };
 
 struct dl_group {
@@ -68,6 +76,12 @@ struct dl_group {
 	size_t ncols;	 /* entries of dl_report_cols */
 	int *present;	 /* per report column: some input had it as a metric */
 	char *first_src; /* name of the first input, for the page */
+	/* the columns the means run over (neither keys nor metrics nor run/label): their
+	 * distinct values in order of appearance, ", "-joined */
+	char **over;
+	struct strbuf *over_values;
+	size_t nover;
+	struct strmap over_seen; /* "COLUMN\x1fVALUE" */
 };
 
 struct dl_group *dl_group_new(void)
@@ -75,6 +89,7 @@ struct dl_group *dl_group_new(void)
 	struct dl_group *g = xcalloc(1, sizeof(*g));
 	struct strmap init = STRMAP_INIT;
 	g->index = init;
+	g->over_seen = init;
 	while (dl_report_cols[g->ncols].name)
 		g->ncols++;
 	g->present = xcalloc(g->ncols, sizeof(*g->present));
@@ -93,7 +108,19 @@ void dl_group_free(struct dl_group *g)
 		for (size_t c = 0; c < g->ncols; c++)
 			free(gr->m[c].v);
 		free(gr->m);
+		for (size_t k = 0; k < gr->runs; k++) {
+			free(gr->run[k].id);
+			free(gr->run[k].over);
+		}
+		free(gr->run);
 	}
+	for (size_t k = 0; k < g->nover; k++) {
+		free(g->over[k]);
+		sb_release(&g->over_values[k]);
+	}
+	free(g->over);
+	free(g->over_values);
+	strmap_free(&g->over_seen);
 	for (size_t k = 0; k < g->nby; k++)
 		free(g->by[k]);
 	free(g->by);
@@ -157,6 +184,32 @@ int dl_group_read(struct dl_group *g, struct dl_reader *r, const char *const *by
 	if (!rc && !any)
 		rc = dl_err_at(err, name, 1,
 			       "no metric columns (expected a sweep's summary.csv or report rows)");
+	/* the other columns: what the runs of a group differ in (the seed, typically) */
+	size_t ncols = dl_reader_ncols(r);
+	int *overcol = xcalloc(ncols ? ncols : 1, sizeof(*overcol)); /* index into g->over */
+	const char *const *cn = dl_reader_columns(r);
+	for (size_t c = 0; c < ncols && !rc; c++) {
+		overcol[c] = -1;
+		int skip = metric_col(cn[c]) >= 0 || !strcmp(cn[c], "run");
+		for (int k = 0; dl_report_cols[k].name && !skip; k++)
+			skip = !strcmp(cn[c], dl_report_cols[k].name); /* label, dropped_reasons */
+		for (size_t k = 0; k < nby && !skip; k++)
+			skip = (size_t)keycol[k] == c;
+		if (skip)
+			continue;
+		size_t o = 0;
+		while (o < g->nover && strcmp(g->over[o], cn[c]))
+			o++;
+		if (o == g->nover) {
+			g->over = xreallocarray(g->over, o + 1, sizeof(*g->over));
+			g->over_values = xreallocarray(g->over_values, o + 1, sizeof(*g->over_values));
+			g->over[o] = xstrdup(cn[c]);
+			sb_init(&g->over_values[o]);
+			g->nover++;
+		}
+		overcol[c] = (int)o;
+	}
+	int runcol = dl_reader_col(r, "run");
 	struct dl_row row;
 	int got = 0;
 	struct strbuf key = STRBUF_INIT;
@@ -182,6 +235,24 @@ int dl_group_read(struct dl_group *g, struct dl_reader *r, const char *const *by
 			gi = g->ngroups++;
 		}
 		struct group *gr = &g->groups[gi];
+		DL_GROW(gr->run, gr->runs + 1, gr->arun);
+		struct strbuf over = STRBUF_INIT;
+		for (size_t c = 0; c < ncols; c++) {
+			if (overcol[c] < 0)
+				continue;
+			sb_addf(&over, "%s%s=%s", over.len ? " " : "", cn[c], row.f[c]);
+			size_t o = (size_t)overcol[c];
+			struct strbuf seen = STRBUF_INIT;
+			sb_addf(&seen, "%s\x1f%s", cn[c], row.f[c]);
+			if (!strmap_get(&g->over_seen, seen.buf)) {
+				strmap_put(&g->over_seen, seen.buf, 1);
+				sb_addf(&g->over_values[o], "%s%s", g->over_values[o].len ? ", " : "",
+					row.f[c]);
+			}
+			sb_release(&seen);
+		}
+		gr->run[gr->runs].id = xstrdup(dl_field_str(&row, runcol));
+		gr->run[gr->runs].over = sb_detach(&over);
 		gr->runs++;
 		for (size_t c = 0; c < g->ncols && !rc; c++) {
 			if (mcol[c] < 0 || !row.f[mcol[c]][0])
@@ -201,7 +272,16 @@ int dl_group_read(struct dl_group *g, struct dl_reader *r, const char *const *by
 	sb_release(&key);
 	free(keycol);
 	free(mcol);
+	free(overcol);
 	return rc ? -1 : 0;
+}
+
+size_t dl_group_nruns(const struct dl_group *g)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < g->ngroups; i++)
+		n += g->groups[i].runs;
+	return n;
 }
 
 static void stats_of(const struct group *gr, size_t c, double *mean, double *half)
@@ -502,6 +582,67 @@ static void line_chart(struct strbuf *sb, const struct dl_group *g, size_t c, in
 	sb_release(&yt);
 }
 
+/* what a group's mean runs over, and every run with its command (plan.csv) when known */
+static void runs_list(struct strbuf *sb, const struct dl_group *g,
+		      const struct dl_report_page *page)
+{
+	if (g->nover) {
+		sb_addstr(sb, "<p id=\"over\">Each mean is over runs that differ in ");
+		for (size_t o = 0; o < g->nover; o++) {
+			sb_addstr(sb, o ? "; " : "");
+			dl_html_escape(sb, g->over[o]);
+			sb_addstr(sb, " (");
+			dl_html_escape(sb, g->over_values[o].buf);
+			sb_addstr(sb, ")");
+		}
+		sb_addstr(sb, ".</p>\n");
+	}
+	size_t runs = 0;
+	for (size_t i = 0; i < g->ngroups; i++)
+		runs += g->groups[i].runs;
+	sb_addf(sb, "<details><summary>The %zu runs%s</summary>\n<table id=\"runs\"><thead><tr>",
+		runs, page && page->nruns ? " and their commands (plan.csv)" : "");
+	for (size_t k = 0; k < g->nby; k++) {
+		sb_addstr(sb, "<th class=\"s\">");
+		dl_html_escape(sb, g->by[k]);
+		sb_addstr(sb, "</th>");
+	}
+	sb_addstr(sb, "<th class=\"s\">over</th><th class=\"s\">run</th>");
+	if (page && page->nruns)
+		sb_addstr(sb, "<th class=\"s\">command</th>");
+	sb_addstr(sb, "</tr></thead><tbody>\n");
+	struct strmap cmds = STRMAP_INIT; /* run id -> index into page->runs */
+	for (size_t k = 0; page && k < page->nruns; k++)
+		if (!strmap_get(&cmds, page->runs[k].id))
+			strmap_put(&cmds, page->runs[k].id, (int64_t)k);
+	for (size_t i = 0; i < g->ngroups; i++) {
+		const struct group *gr = &g->groups[i];
+		for (size_t r = 0; r < gr->runs; r++) {
+			sb_addstr(sb, "<tr>");
+			for (size_t k = 0; k < g->nby; k++) {
+				sb_addstr(sb, "<td class=\"s\">");
+				dl_html_escape(sb, gr->key[k]);
+				sb_addstr(sb, "</td>");
+			}
+			sb_addstr(sb, "<td class=\"s\">");
+			dl_html_escape(sb, gr->run[r].over);
+			sb_addstr(sb, "</td><td class=\"s\">");
+			dl_html_escape(sb, gr->run[r].id);
+			sb_addstr(sb, "</td>");
+			if (page && page->nruns) {
+				const int64_t *k = strmap_get(&cmds, gr->run[r].id);
+				const char *cmd = k ? page->runs[*k].command : "-";
+				sb_addstr(sb, "<td class=\"s\"><code>");
+				dl_html_escape(sb, cmd);
+				sb_addstr(sb, "</code></td>");
+			}
+			sb_addstr(sb, "</tr>\n");
+		}
+	}
+	sb_addstr(sb, "</tbody></table>\n</details>\n");
+	strmap_free(&cmds);
+}
+
 void dl_group_write_html(const struct dl_group *g, FILE *fp, const struct dl_report_page *page)
 {
 	const char *title = page && page->title ? page->title : "dlsched sweep report";
@@ -581,9 +722,14 @@ void dl_group_write_html(const struct dl_group *g, FILE *fp, const struct dl_rep
 		sb_addstr(&sb, "<p class=\"note\">No numeric column among the groups to draw the "
 			       "metrics against.</p>\n");
 	}
-	sb_addstr(&sb, "<footer>Made by dlsched report --group-by. Bands and \xc2\xb1 are the 95% "
-		       "confidence interval of the mean over the runs of a group: t(0.975, n-1) "
-		       "s / sqrt(n).</footer>\n</main>\n</body>\n</html>\n");
+	struct strbuf extra = STRBUF_INIT;
+	runs_list(&extra, g, page);
+	dl_html_footer(&sb, page,
+		       "Bands and \xc2\xb1 are the 95% confidence interval of the mean over the "
+		       "runs of a group: t(0.975, n-1) s / sqrt(n).",
+		       extra.buf);
+	sb_release(&extra);
+	sb_addstr(&sb, "</main>\n</body>\n</html>\n");
 	fwrite(sb.buf, 1, sb.len, fp);
 	sb_release(&sb);
 }

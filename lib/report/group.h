@@ -40,6 +40,9 @@ void dl_group_free(struct dl_group *g);
 int dl_group_read(struct dl_group *g, struct dl_reader *r, const char *const *by, size_t nby,
 		  struct dl_err *err);
 
+/* runs read so far (rows of every input) */
+size_t dl_group_nruns(const struct dl_group *g);
+
 /* CSV or JSON Lines: the key columns, runs, then NAME and NAME_ci95 per metric */
 void dl_group_write_stream(const struct dl_group *g, struct dl_writer *w);
 /* text or Markdown: "mean ± half" per metric */

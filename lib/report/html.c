@@ -868,7 +868,8 @@ static void dropped_table(struct strbuf *sb, const struct dl_report *rep)
 		      "</section>\n");
 }
 
-static void footer(struct strbuf *sb, const struct dl_report_page *page)
+void dl_html_footer(struct strbuf *sb, const struct dl_report_page *page, const char *note,
+		    const char *extra)
 {
 	sb_addstr(sb, "<footer id=\"provenance\">\n<p>Made by dlsched report");
 	if (page && page->version) {
@@ -876,9 +877,9 @@ static void footer(struct strbuf *sb, const struct dl_report_page *page)
 		xml_escape(sb, page->version);
 		sb_addstr(sb, "</span>)");
 	}
-	sb_addstr(sb, ". Percentiles are nearest-rank; Jain's index is over the slowdowns "
-		      "jct/duration of finished jobs; speedup = baseline / label; times are "
-		      "rounded to 3 digits (hover for seconds).</p>\n");
+	sb_addstr(sb, ". ");
+	xml_escape(sb, note);
+	sb_addstr(sb, "</p>\n");
 	if (page && page->command) {
 		sb_addstr(sb, "<p>Command: <code id=\"command\">");
 		xml_escape(sb, page->command);
@@ -902,7 +903,45 @@ static void footer(struct strbuf *sb, const struct dl_report_page *page)
 		}
 		sb_addstr(sb, "</tbody></table>\n");
 	}
+	if (extra)
+		sb_addstr(sb, extra);
 	sb_addstr(sb, "</footer>\n");
+}
+
+/* the commands that made the inputs (their made_by columns), when they say */
+static void made_by_table(struct strbuf *sb, const struct dl_report *rep)
+{
+	size_t n = dl_report_nmade(rep);
+	if (!n)
+		return;
+	sb_addstr(sb, "<p>How the inputs were made (their <em>made_by</em> columns):</p>\n"
+		      "<table id=\"made-by\"><thead><tr><th class=\"s\">labels</th>"
+		      "<th class=\"s\">command</th><th>seed</th></tr></thead><tbody>\n");
+	for (size_t i = 0; i < n; i++) {
+		struct dl_report_made m;
+		dl_report_made(rep, i, &m);
+		sb_addstr(sb, "<tr><td class=\"s\">");
+		xml_escape(sb, m.labels);
+		sb_addstr(sb, "</td><td class=\"s\"><code>");
+		xml_escape(sb, m.command);
+		sb_addstr(sb, "</code></td><td>");
+		xml_escape(sb, *m.seed ? m.seed : "-");
+		sb_addstr(sb, "</td></tr>\n");
+	}
+	sb_addstr(sb, "</tbody></table>\n");
+}
+
+static void footer(struct strbuf *sb, const struct dl_report *rep,
+		   const struct dl_report_page *page)
+{
+	struct strbuf made = STRBUF_INIT;
+	made_by_table(&made, rep);
+	dl_html_footer(sb, page,
+		       "Percentiles are nearest-rank; Jain's index is over the slowdowns "
+		       "jct/duration of finished jobs; speedup = baseline / label; times are "
+		       "rounded to 3 digits (hover for seconds).",
+		       made.len ? made.buf : NULL);
+	sb_release(&made);
 }
 
 void dl_report_write_html(const struct dl_report *rep, FILE *fp, const struct dl_report_page *page)
@@ -954,7 +993,7 @@ void dl_report_write_html(const struct dl_report *rep, FILE *fp, const struct dl
 		sb_addstr(&sb, "</p>\n</section>\n");
 		if (dropped)
 			dropped_table(&sb, rep);
-		footer(&sb, page);
+		footer(&sb, rep, page);
 		sb_addstr(&sb, "</main>\n</body>\n</html>\n");
 		fwrite(sb.buf, 1, sb.len, fp);
 		sb_release(&sb);
@@ -1006,7 +1045,7 @@ void dl_report_write_html(const struct dl_report *rep, FILE *fp, const struct dl
 		sb_addstr(&sb, "</figure>\n");
 	}
 	sb_addstr(&sb, "</div>\n");
-	footer(&sb, page);
+	footer(&sb, rep, page);
 	sb_addstr(&sb, "</main>\n</body>\n</html>\n");
 	fwrite(sb.buf, 1, sb.len, fp);
 	sb_release(&sb);

@@ -52,5 +52,12 @@ struct dl_html_chart *dl_html_chart_open(struct strbuf *sb, const char *id, cons
 double dl_html_chart_px(const struct dl_html_chart *c, double x);
 double dl_html_chart_py(const struct dl_html_chart *c, double y);
 void dl_html_chart_close(struct strbuf *sb, struct dl_html_chart *c);
+/*
+ * The provenance footer (id "provenance") of every page: "Made by dlsched
+ * report (VERSION). NOTE", the command line and the inputs with their sizes
+ * (from page, when given), then extra (HTML, or NULL).
+ */
+void dl_html_footer(struct strbuf *sb, const struct dl_report_page *page, const char *note,
+		    const char *extra);
 
 #endif

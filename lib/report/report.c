@@ -46,6 +46,12 @@ struct label {
 	int64_t jobs_in; /* after compute: jobs in the window, rejected ones left out */
 };
 
+/* a command that made an input (its made_by and seed), and the labels it made */
+struct made {
+	char *command, *seed;
+	struct strbuf labels; /* "fifo, as run" */
+};
+
 struct dl_report {
 	struct label *labels;
 	size_t nlabels, alabels;
@@ -63,6 +69,8 @@ struct dl_report {
 	int64_t *skip_count;
 	size_t nskip, askip;
 	char *skipped_text;
+	struct made *made;
+	size_t nmade, amade;
 	struct dl_report_row *rows;
 	size_t nrows;
 	char **row_text; /* dropped_reasons of each row */
@@ -122,6 +130,12 @@ void dl_report_free(struct dl_report *rep)
 	free_strings(rep->skip_reason, rep->nskip);
 	free(rep->skip_count);
 	free(rep->skipped_text);
+	for (size_t i = 0; i < rep->nmade; i++) {
+		free(rep->made[i].command);
+		free(rep->made[i].seed);
+		sb_release(&rep->made[i].labels);
+	}
+	free(rep->made);
 	free_strings(rep->row_text, rep->nrows);
 	free(rep->rows);
 	free(rep->baseline);
@@ -272,6 +286,42 @@ static void add_id(struct dl_report *rep, struct label *l, const char *id, long 
 	rep->idlen += n + 1;
 }
 
+/* a command that made the label's jobs: merged with an earlier one of the same command and seed */
+static void note_made(struct dl_report *rep, const char *command, const char *seed,
+		      const char *label)
+{
+	size_t i = 0;
+	while (i < rep->nmade && (strcmp(rep->made[i].command, command) ||
+				  strcmp(rep->made[i].seed, seed)))
+		i++;
+	if (i == rep->nmade) {
+		DL_GROW(rep->made, rep->nmade + 1, rep->amade);
+		rep->made[i].command = xstrdup(command);
+		rep->made[i].seed = xstrdup(seed);
+		sb_init(&rep->made[i].labels);
+		rep->nmade++;
+	}
+	struct strbuf *ls = &rep->made[i].labels;
+	/* labels are ", "-joined; one already there is not added twice */
+	size_t n = strlen(label);
+	for (const char *p = ls->buf; (p = strstr(p, label)); p += n)
+		if ((p == ls->buf || p[-1] == ' ') && (!p[n] || p[n] == ','))
+			return;
+	sb_addf(ls, "%s%s", ls->len ? ", " : "", label);
+}
+
+size_t dl_report_nmade(const struct dl_report *rep)
+{
+	return rep->nmade;
+}
+
+void dl_report_made(const struct dl_report *rep, size_t i, struct dl_report_made *m)
+{
+	m->labels = rep->made[i].labels.buf;
+	m->command = rep->made[i].command;
+	m->seed = rep->made[i].seed;
+}
+
 static int read_jobs(struct dl_report *rep, struct dl_reader *r, const char *label,
 		     const char *fallback, const char **first_label, const char *what,
 		     const char *why, struct dl_err *err)
@@ -295,6 +345,10 @@ static int read_jobs(struct dl_report *rep, struct dl_reader *r, const char *lab
 	int c_mig = dl_reader_col(r, "migrations");
 	int c_pol = dl_reader_col(r, "policy");
 	int c_rej = dl_reader_col(r, "rejected");
+	/* provenance (dlsched-formats(5)): what made the trace, then what made this stream */
+	int c_made[2] = {dl_reader_col(r, "trace_" DL_COL_MADE_BY), dl_reader_col(r, DL_COL_MADE_BY)};
+	int c_seed[2] = {dl_reader_col(r, "trace_" DL_COL_SEED), dl_reader_col(r, DL_COL_SEED)};
+	int want_made = c_made[0] >= 0 || c_made[1] >= 0;
 
 	struct dl_row row;
 	int got;
@@ -335,6 +389,16 @@ static int read_jobs(struct dl_report *rep, struct dl_reader *r, const char *lab
 		if (!rep->rows_read && first_label)
 			*first_label = rep->labels[cur].name;
 		rep->rows_read++;
+		if (want_made) {
+			/* each first non-empty made_by, in this order */
+			for (int k = 0; k < 2; k++)
+				if (c_made[k] >= 0 && row.f[c_made[k]][0]) {
+					note_made(rep, row.f[c_made[k]], dl_field_str(&row, c_seed[k]),
+						  rep->labels[cur].name);
+					c_made[k] = -1;
+				}
+			want_made = c_made[0] >= 0 || c_made[1] >= 0;
+		}
 
 		struct job j;
 		if (req_num(r, &row, c_submit, 0, &j.submit, err) ||

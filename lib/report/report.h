@@ -106,7 +106,13 @@ struct dl_report_input {
 	int64_t rows;
 };
 
-/* Page options for the HTML renderer. */
+/* One run of a sweep (plan.csv), for the --group-by page's footer (the caller owns it). */
+struct dl_report_run {
+	const char *id;	     /* the run column */
+	const char *command; /* its exact command */
+};
+
+/* Page options for the HTML renderers. */
 struct dl_report_page {
 	const char *title;   /* NULL: "dlsched report" */
 	const char *date;    /* NULL: no date line */
@@ -114,6 +120,8 @@ struct dl_report_page {
 	const char *command; /* the command line that made the page, or NULL */
 	const struct dl_report_input *inputs;
 	size_t ninputs;
+	const struct dl_report_run *runs; /* --group-by: the sweep's runs, or NULL */
+	size_t nruns;
 };
 
 struct dl_report;
@@ -156,6 +164,22 @@ int dl_report_read_timeline(struct dl_report *rep, struct dl_reader *r, const ch
  * by trace import --skipped); they are added to every label's dropped count.
  */
 int dl_report_read_skipped(struct dl_report *rep, struct dl_reader *r, struct dl_err *err);
+
+/*
+ * The commands that made the inputs, from their provenance columns
+ * (dlsched-formats(5), PROVENANCE: made_by and seed, trace_made_by and
+ * trace_seed, the first non-empty ones of each input), in order of first
+ * appearance, the trace's before the stream's own. One command with one seed
+ * that made several labels is listed once with all of them. Strings belong to
+ * the report.
+ */
+struct dl_report_made {
+	const char *labels;  /* "fifo, tiresias-las, as run" */
+	const char *command; /* "dlsched trace import --from sacct ..." */
+	const char *seed;    /* "" when it had none */
+};
+size_t dl_report_nmade(const struct dl_report *rep);
+void dl_report_made(const struct dl_report *rep, size_t i, struct dl_report_made *m);
 
 /* Labels in order of first appearance. */
 size_t dl_report_nlabels(const struct dl_report *rep);

@@ -327,9 +327,9 @@ int dl_sweep_write_sbatch(const char *dir, const char *exe, const size_t *todo, 
 	for (size_t i = 0; i < o->nextra; i++)
 		sb_addf(&sb, "#SBATCH %s\n", o->extra[i]);
 	sb_addstr(&sb, "exec ");
-	dl_sweep_quote(&sb, exe);
+	sb_add_shell_word(&sb, exe);
 	sb_addstr(&sb, " sweep --task \"$SLURM_ARRAY_TASK_ID\" ");
-	dl_sweep_quote(&sb, dir);
+	sb_add_shell_word(&sb, dir);
 	sb_addc(&sb, '\n');
 	sb_reset(&path);
 	sb_addf(&path, "%s/sweep.sbatch", dir);

@@ -339,31 +339,11 @@ void dl_sweep_plan_release(struct dl_sweep_plan *plan)
 	memset(plan, 0, sizeof(*plan));
 }
 
-void dl_sweep_quote(struct strbuf *sb, const char *w)
-{
-	int plain = *w != 0;
-	for (const char *p = w; *p && plain; p++)
-		plain = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-			(*p >= '0' && *p <= '9') || strchr("_./:=,@%+-^", *p);
-	if (plain) {
-		sb_addstr(sb, w);
-		return;
-	}
-	sb_addc(sb, '\'');
-	for (const char *p = w; *p; p++) {
-		if (*p == '\'')
-			sb_addstr(sb, "'\\''");
-		else
-			sb_addc(sb, *p);
-	}
-	sb_addc(sb, '\'');
-}
-
 static void word(struct strbuf *sb, const char *w)
 {
 	if (sb->len)
 		sb_addc(sb, ' ');
-	dl_sweep_quote(sb, w);
+	sb_add_shell_word(sb, w);
 }
 
 /* --opt value (or --opt for a flag that is on) of every axis and fixed option for target t */

@@ -128,9 +128,6 @@ struct dl_writer *dl_sweep_table_open(const struct dl_sweep_plan *plan, const ch
 /* 1 if the two plans have the same columns and rows */
 int dl_sweep_plan_equal(const struct dl_sweep_plan *a, const struct dl_sweep_plan *b);
 
-/* a command line as sh would read it back: words separated by spaces, quoted when needed */
-void dl_sweep_quote(struct strbuf *sb, const char *word);
-
 /* A plan's command split into stages: "A | B && C" is A piped into B, then C if both succeed. */
 struct dl_sweep_stage {
 	int argc;
@@ -143,7 +140,7 @@ struct dl_sweep_cmd {
 	size_t nstages;
 };
 
-/* Parse the words dl_sweep_quote() writes (plain, '...', \x) and the operators | and &&. */
+/* Parse the words sb_add_shell_word() writes (plain, '...', \x) and the operators | and &&. */
 int dl_sweep_parse_command(const char *command, struct dl_sweep_cmd *cmd, struct dl_err *err);
 void dl_sweep_cmd_release(struct dl_sweep_cmd *cmd);
 

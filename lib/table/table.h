@@ -111,6 +111,18 @@ void dl_writer_double_prec(struct dl_writer *w, size_t col, double v, int digits
 void dl_writer_seconds(struct dl_writer *w, size_t col, double v);
 void dl_writer_bool(struct dl_writer *w, size_t col, int v);
 void dl_writer_null(struct dl_writer *w, size_t col);
+/*
+ * Provenance (before the first row; copies both): a column `name`, the
+ * existing one of that name or else a new last one, whose field is `value` on
+ * the first row and empty (null) on every other, so that the stream says once
+ * what made it without a line plain CSV readers would trip on. An empty value
+ * gives an empty field; a JSON number literal is a number in JSON Lines. A
+ * stream without rows keeps only the column.
+ */
+void dl_writer_stamp(struct dl_writer *w, const char *name, const char *value);
+/* the provenance columns of dlsched's streams: the command line that made it, its seed */
+#define DL_COL_MADE_BY "made_by"
+#define DL_COL_SEED "seed"
 /* write the row (fields not set are empty/null) and clear it */
 void dl_writer_end_row(struct dl_writer *w);
 /* CSV: write the header if no row was written (so empty results keep a header) */

@@ -21,6 +21,10 @@ struct dl_writer {
 	size_t alloc;
 	struct strbuf line;
 	struct strbuf *json_keys; /* pre-quoted "key": per column */
+	char **stamp_name, **stamp_value; /* dl_writer_stamp(), resolved by write_header */
+	size_t *stamp_col;
+	size_t nstamps;
+	int rows; /* data rows written */
 };
 
 struct dl_writer *dl_writer_new(FILE *fp, enum dl_out_format fmt)
@@ -252,8 +256,42 @@ void dl_json_quote(struct strbuf *sb, const char *str, size_t len)
 	sb_addc(sb, '"');
 }
 
+void dl_writer_stamp(struct dl_writer *w, const char *name, const char *value)
+{
+	w->stamp_name = xreallocarray(w->stamp_name, w->nstamps + 1, sizeof(*w->stamp_name));
+	w->stamp_value = xreallocarray(w->stamp_value, w->nstamps + 1, sizeof(*w->stamp_value));
+	w->stamp_col = xreallocarray(w->stamp_col, w->nstamps + 1, sizeof(*w->stamp_col));
+	w->stamp_name[w->nstamps] = xstrdup(name);
+	w->stamp_value[w->nstamps] = xstrdup(value);
+	w->nstamps++;
+}
+
+/* each stamp's column: the column of that name, else a new last one */
+static void resolve_stamps(struct dl_writer *w)
+{
+	for (size_t k = 0; k < w->nstamps; k++) {
+		size_t c = 0;
+		while (c < w->ncols && strcmp(w->cols[c], w->stamp_name[k]))
+			c++;
+		w->stamp_col[k] = c < w->ncols ? c : dl_writer_add_column(w, w->stamp_name[k]);
+	}
+}
+
+/* the stamps' fields: their values on the first row, null on the others */
+static void fill_stamps(struct dl_writer *w)
+{
+	for (size_t k = 0; k < w->nstamps; k++) {
+		const char *v = w->stamp_value[k];
+		if (w->rows || !*v)
+			set(w, w->stamp_col[k], "", 0, F_NULL);
+		else
+			set(w, w->stamp_col[k], v, strlen(v), dl_is_json_number(v) ? F_NUM : F_STR);
+	}
+}
+
 static void write_header(struct dl_writer *w)
 {
+	resolve_stamps(w);
 	if (w->fmt == DL_OUT_CSV) {
 		sb_reset(&w->line);
 		for (size_t i = 0; i < w->ncols; i++) {
@@ -290,6 +328,9 @@ void dl_writer_end_row(struct dl_writer *w)
 {
 	if (!w->started)
 		write_header(w);
+	if (w->nstamps)
+		fill_stamps(w);
+	w->rows++;
 	struct strbuf *l = &w->line;
 	sb_reset(l);
 	if (w->fmt == DL_OUT_CSV) {
@@ -352,6 +393,13 @@ void dl_writer_free(struct dl_writer *w)
 	}
 	free(w->json_keys);
 	free(w->cols);
+	for (size_t k = 0; k < w->nstamps; k++) {
+		free(w->stamp_name[k]);
+		free(w->stamp_value[k]);
+	}
+	free(w->stamp_name);
+	free(w->stamp_value);
+	free(w->stamp_col);
 	sb_release(&w->vals);
 	sb_release(&w->line);
 	free(w->off);
