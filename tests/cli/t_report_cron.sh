@@ -50,12 +50,17 @@ expect report_cron_labels "grep -q 'data-label=\"tiresias-gittins\"' '$page' && 
 # as jobs that ran; the only job left out is the one cancelled before it started
 expect_eq report_cron_typed_jobs 7 "$(grep -c ',a100,\|,v100,' $night/jobs.csv)"
 for p in fifo tiresias-las tiresias-gittins; do
-	expect "report_cron_nothing_rejected_$p" "awk -F, 'NR > 1 && (\$NF != \"\" || \$6 == \"\") {bad++} END {exit !(NR == 17 && !bad)}' $night/$p.csv"
+	expect "report_cron_nothing_rejected_$p" "awk -F, 'NR == 1 {for (i = 1; i <= NF; i++) c[\$i] = i; next} \$c[\"rejected\"] != \"\" || \$c[\"end\"] == \"\" {bad++} END {exit !(NR == 17 && c[\"rejected\"] && !bad)}' $night/$p.csv"
 done
 expect report_cron_all_jobs "grep -q '4 labels, 64 jobs (4 dropped)' '$page'"
 expect report_cron_dropped "grep -q '<td>1</td><td class=\"s w\">1 never started</td>' '$page'"
 expect report_cron_window "grep -q 'window: all jobs; utilisation from the first to the last arrival' '$page'"
-expect report_cron_provenance "grep -q '<code id=\"command\">dlsched report --baseline .*as run.* --as-run jobs.csv' '$page' && grep -q '<td class=\"s\">nodes.txt\|<td class=\"s\">skipped.csv</td>' '$page'"
+expect report_cron_provenance "grep -q '<code id=\"command\">dlsched report --baseline .*as run.* --as-run jobs.csv' '$page' && grep -q '<td class=\"s\">skipped.csv</td>' '$page' && grep -q '<tr><td class=\"s\">cluster (GPU nodes)</td><td class=\"s\">nodes.txt</td><td>[0-9]*</td><td>4</td></tr>' '$page'"
+# --provenance: the page says which command made which label, the import's once for all
+expect report_cron_made_by_import "grep -q '<tr><td class=\"s\">fifo, tiresias-las, tiresias-gittins, as run</td><td class=\"s\"><code>dlsched trace import --from sacct --provenance --skipped skipped.csv sacct.psv</code></td><td>-</td></tr>' '$page'"
+for p in fifo tiresias-las tiresias-gittins; do
+	expect "report_cron_made_by_$p" "grep -q '<tr><td class=\"s\">$p</td><td class=\"s\"><code>dlsched simulate --provenance --cluster nodes.txt --policy $p --timeline $p.timeline.csv jobs.csv</code></td><td>1</td></tr>' '$page'"
+done
 
 # the same typed jobs on the README's old hand-written cluster: the a100 jobs cannot run,
 # and the page says so instead of losing them
