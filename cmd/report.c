@@ -281,7 +281,8 @@ static int report_grouped(struct dl_ctx *ctx, char **files, size_t nfiles, const
 			rc = dl_fail(ctx, &err);
 		dl_reader_close(r);
 		paths[nins] = sb_detach(&path);
-		note_input(&ins[nins], "summary", paths[nins], (int64_t)(dl_group_nruns(g) - before));
+		note_input(&ins[nins], "summary", paths[nins],
+			   (int64_t)(dl_group_nruns(g) - before));
 		nins++;
 		if (!rc && fmt == DL_REPORT_HTML && strcmp(files[i], "-")) {
 			read_plan(ctx, paths[nins - 1], &plans[i], &ins[nins]);
@@ -457,10 +458,11 @@ DL_COMMAND(report, "summarise results: JCT percentiles, makespan, utilisation, H
 	if (!rc && group_by) {
 		if (nlabels || a.ntimelines || a.nskipped || a.as_run || ro.window.kind ||
 		    ro.baseline || ro.by || cluster || ro.capacity > 0)
-			rc = dl_usage_error(ctx,
-					    "--group-by takes no --label, --timeline, --as-run, --skipped, "
-					    "--window, --baseline, --by, --cluster or --gpus (the runs have "
-					    "them)");
+			rc = dl_usage_error(
+				ctx,
+				"--group-by takes no --label, --timeline, --as-run, --skipped, "
+				"--window, --baseline, --by, --cluster or --gpus (the runs have "
+				"them)");
 		else
 			rc = report_grouped(ctx, files, nfiles, group_by, fmt, output, &page);
 		free(command);

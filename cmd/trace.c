@@ -50,9 +50,9 @@ enum {
 		O_THROUGHPUTS, "throughputs", "FILE",                                       \
 			"throughputs table (stream, or Gavel's JSON if FILE ends in .json)" \
 	}
-#define OPT_PROVENANCE                                                                         \
-	{                                                                                      \
-		O_PROVENANCE, "provenance", NULL,                                              \
+#define OPT_PROVENANCE                                                                        \
+	{                                                                                     \
+		O_PROVENANCE, "provenance", NULL,                                             \
 			"record this command line (and seed) in the first row: made_by, seed" \
 	}
 #define OPT_GPU_TYPE                                                                              \

@@ -202,7 +202,8 @@ int dl_group_read(struct dl_group *g, struct dl_reader *r, const char *const *by
 			o++;
 		if (o == g->nover) {
 			g->over = xreallocarray(g->over, o + 1, sizeof(*g->over));
-			g->over_values = xreallocarray(g->over_values, o + 1, sizeof(*g->over_values));
+			g->over_values =
+				xreallocarray(g->over_values, o + 1, sizeof(*g->over_values));
 			g->over[o] = xstrdup(cn[c]);
 			sb_init(&g->over_values[o]);
 			g->nover++;
@@ -246,8 +247,8 @@ int dl_group_read(struct dl_group *g, struct dl_reader *r, const char *const *by
 			sb_addf(&seen, "%s\x1f%s", cn[c], row.f[c]);
 			if (!strmap_get(&g->over_seen, seen.buf)) {
 				strmap_put(&g->over_seen, seen.buf, 1);
-				sb_addf(&g->over_values[o], "%s%s", g->over_values[o].len ? ", " : "",
-					row.f[c]);
+				sb_addf(&g->over_values[o], "%s%s",
+					g->over_values[o].len ? ", " : "", row.f[c]);
 			}
 			sb_release(&seen);
 		}

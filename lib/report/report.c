@@ -49,7 +49,9 @@ struct label {
 /* a command that made an input (its made_by and seed), and the labels it made */
 struct made {
 	char *command, *seed;
-	struct strbuf labels; /* "fifo, as run" */
+	size_t *label; /* indices of the labels it made */
+	size_t nlabel, alabel;
+	struct strbuf labels; /* their names: "fifo, as run" */
 };
 
 struct dl_report {
@@ -134,6 +136,7 @@ void dl_report_free(struct dl_report *rep)
 		free(rep->made[i].command);
 		free(rep->made[i].seed);
 		sb_release(&rep->made[i].labels);
+		free(rep->made[i].label);
 	}
 	free(rep->made);
 	free_strings(rep->row_text, rep->nrows);
@@ -287,27 +290,27 @@ static void add_id(struct dl_report *rep, struct label *l, const char *id, long 
 }
 
 /* a command that made the label's jobs: merged with an earlier one of the same command and seed */
-static void note_made(struct dl_report *rep, const char *command, const char *seed,
-		      const char *label)
+static void note_made(struct dl_report *rep, const char *command, const char *seed, size_t li)
 {
 	size_t i = 0;
-	while (i < rep->nmade && (strcmp(rep->made[i].command, command) ||
-				  strcmp(rep->made[i].seed, seed)))
+	while (i < rep->nmade &&
+	       (strcmp(rep->made[i].command, command) || strcmp(rep->made[i].seed, seed)))
 		i++;
 	if (i == rep->nmade) {
 		DL_GROW(rep->made, rep->nmade + 1, rep->amade);
+		memset(&rep->made[i], 0, sizeof(rep->made[i]));
 		rep->made[i].command = xstrdup(command);
 		rep->made[i].seed = xstrdup(seed);
 		sb_init(&rep->made[i].labels);
 		rep->nmade++;
 	}
-	struct strbuf *ls = &rep->made[i].labels;
-	/* labels are ", "-joined; one already there is not added twice */
-	size_t n = strlen(label);
-	for (const char *p = ls->buf; (p = strstr(p, label)); p += n)
-		if ((p == ls->buf || p[-1] == ' ') && (!p[n] || p[n] == ','))
+	struct made *m = &rep->made[i];
+	for (size_t k = 0; k < m->nlabel; k++)
+		if (m->label[k] == li)
 			return;
-	sb_addf(ls, "%s%s", ls->len ? ", " : "", label);
+	DL_GROW(m->label, m->nlabel + 1, m->alabel);
+	m->label[m->nlabel++] = li;
+	sb_addf(&m->labels, "%s%s", m->labels.len ? ", " : "", rep->labels[li].name);
 }
 
 size_t dl_report_nmade(const struct dl_report *rep)
@@ -346,7 +349,8 @@ static int read_jobs(struct dl_report *rep, struct dl_reader *r, const char *lab
 	int c_pol = dl_reader_col(r, "policy");
 	int c_rej = dl_reader_col(r, "rejected");
 	/* provenance (dlsched-formats(5)): what made the trace, then what made this stream */
-	int c_made[2] = {dl_reader_col(r, "trace_" DL_COL_MADE_BY), dl_reader_col(r, DL_COL_MADE_BY)};
+	int c_made[2] = {dl_reader_col(r, "trace_" DL_COL_MADE_BY),
+			 dl_reader_col(r, DL_COL_MADE_BY)};
 	int c_seed[2] = {dl_reader_col(r, "trace_" DL_COL_SEED), dl_reader_col(r, DL_COL_SEED)};
 	int want_made = c_made[0] >= 0 || c_made[1] >= 0;
 
@@ -393,8 +397,8 @@ static int read_jobs(struct dl_report *rep, struct dl_reader *r, const char *lab
 			/* each first non-empty made_by, in this order */
 			for (int k = 0; k < 2; k++)
 				if (c_made[k] >= 0 && row.f[c_made[k]][0]) {
-					note_made(rep, row.f[c_made[k]], dl_field_str(&row, c_seed[k]),
-						  rep->labels[cur].name);
+					note_made(rep, row.f[c_made[k]],
+						  dl_field_str(&row, c_seed[k]), cur);
 					c_made[k] = -1;
 				}
 			want_made = c_made[0] >= 0 || c_made[1] >= 0;

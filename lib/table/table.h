@@ -122,7 +122,7 @@ void dl_writer_null(struct dl_writer *w, size_t col);
 void dl_writer_stamp(struct dl_writer *w, const char *name, const char *value);
 /* the provenance columns of dlsched's streams: the command line that made it, its seed */
 #define DL_COL_MADE_BY "made_by"
-#define DL_COL_SEED "seed"
+#define DL_COL_SEED    "seed"
 /* write the row (fields not set are empty/null) and clear it */
 void dl_writer_end_row(struct dl_writer *w);
 /* CSV: write the header if no row was written (so empty results keep a header) */

@@ -20,7 +20,7 @@ struct dl_writer {
 	unsigned char *kind;
 	size_t alloc;
 	struct strbuf line;
-	struct strbuf *json_keys; /* pre-quoted "key": per column */
+	struct strbuf *json_keys;	  /* pre-quoted "key": per column */
 	char **stamp_name, **stamp_value; /* dl_writer_stamp(), resolved by write_header */
 	size_t *stamp_col;
 	size_t nstamps;

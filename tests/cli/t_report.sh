@@ -200,9 +200,9 @@ EOF
 	# the nightly page's parts, as the browser builds them: Slurm's real schedule, jobs
 	# left out, the --by table, the slowdown CDF, tooltips on bars and points, dashed
 	# series, human units, and the provenance footer
-	dl trace import -q --from sacct "$TESTDATA/trace/sacct_real_sample.psv" > real.jobs.csv
-	dl simulate -q --cluster 1x1x4 --policy fifo --timeline real.fifo.tl.csv real.jobs.csv > real.fifo.csv
-	dl simulate -q --cluster 1x1x4 --policy tiresias-las --timeline real.las.tl.csv real.jobs.csv > real.las.csv
+	dl trace import -q --provenance --from sacct "$TESTDATA/trace/sacct_real_sample.psv" > real.jobs.csv
+	dl simulate -q --provenance --cluster 1x1x4 --policy fifo --timeline real.fifo.tl.csv real.jobs.csv > real.fifo.csv
+	dl simulate -q --provenance --cluster 1x1x4 --policy tiresias-las --timeline real.las.tl.csv real.jobs.csv > real.las.csv
 	run report_html_nightly 0 "dl report -o nightly.html --gpus 4 --by gpus --window arrivals -b 'as run' --as-run real.jobs.csv -l fifo -l tiresias-las -l rejected -t real.las.tl.csv -t fifo=real.fifo.tl.csv real.fifo.csv real.las.csv $R/rejected.csv"
 	chrome --screenshot="$SCRATCH/nightly.png" "file://$SCRATCH/nightly.html" > /dev/null
 	chrome --dump-dom "file://$SCRATCH/nightly.html" > ndom.html
@@ -216,6 +216,7 @@ EOF
 	expect report_html_dom_dashes "grep -q 'class=\"cdf-jct\" data-label=\"tiresias-las\" stroke=\"#d55e00\" stroke-dasharray=\"7 4\"' ndom.html"
 	expect report_html_dom_human "grep -q '<td title=\"10.4285714 s\">10.4 s</td>' ndom.html"
 	expect report_html_dom_footer "grep -q '<span id=\"version\">dlsched ' ndom.html && grep -q '<code id=\"command\">dlsched report -o nightly.html' ndom.html && grep -q '<td class=\"s\">as run</td><td class=\"s\">real.jobs.csv</td><td>' ndom.html"
+	expect report_html_dom_made_by "grep -q '<table id=\"made-by\">' ndom.html && grep -q '<tr><td class=\"s\">fifo, tiresias-las, as run</td><td class=\"s\"><code>dlsched trace import -q --provenance --from sacct [^<]*/sacct_real_sample.psv</code></td><td>-</td></tr>' ndom.html && grep -q '<tr><td class=\"s\">tiresias-las</td><td class=\"s\"><code>dlsched simulate -q --provenance --cluster 1x1x4 --policy tiresias-las --timeline real.las.tl.csv real.jobs.csv</code></td><td>1</td></tr>' ndom.html"
 	expect report_html_dom_window "grep -q 'window: all jobs; utilisation from the first to the last arrival' ndom.html"
 	if [ -s nightly.png ]; then
 		# the dashed orange tiresias-las and the green markers/bars of the third label drawn

@@ -112,3 +112,22 @@ if heavy; then
 	expect nightly_window_load_direction "awk -v a=$u_all -v b=$u_arr 'BEGIN{exit !(b > a + 0.15 && b > 0.7)}'"
 	expect nightly_window_load_middle "awk -F, -v m='$u_mid' 'BEGIN{split(m, x, \",\"); exit !(x[1] == 1000 && x[2] > 0.75)}'"
 fi
+
+# ---- provenance: which command (and seed) made which label ----
+dl trace gen --provenance --seed 11 --jobs 20 --rate 30 > pg.csv
+dl simulate -q --provenance --cluster 1x1x8 --policy fifo pg.csv > pg.fifo.csv
+dl simulate -q --provenance --cluster 1x1x8 --policy las --seed 4 pg.csv > pg.las.csv
+dl simulate -q --cluster 1x1x8 --policy sjf pg.csv > pg.sjf.csv
+dl trace import -q --from sacct --provenance "$R/sacct_typed.psv" > pg.jobs.csv
+run nightly_made_by_page 0 "dl report -o pg.html --as-run pg.jobs.csv pg.fifo.csv pg.las.csv pg.sjf.csv"
+# the generator once for both labels it fed, then each simulation with its seed; the
+# import for "as run"; sjf's results were written without --provenance: nothing for it
+expect_eq nightly_made_by_rows '<tr><td class="s">fifo, las</td><td class="s"><code>dlsched trace gen --provenance --seed 11 --jobs 20 --rate 30</code></td><td>11</td></tr>
+<tr><td class="s">fifo</td><td class="s"><code>dlsched simulate -q --provenance --cluster 1x1x8 --policy fifo pg.csv</code></td><td>1</td></tr>
+<tr><td class="s">las</td><td class="s"><code>dlsched simulate -q --provenance --cluster 1x1x8 --policy las --seed 4 pg.csv</code></td><td>4</td></tr>
+<tr><td class="s">as run</td><td class="s"><code>dlsched trace import -q --from sacct --provenance '"$R"'/sacct_typed.psv</code></td><td>-</td></tr>' "$(sed -n '/<table id="made-by">/,/<\/table>/p' pg.html | grep '^<tr><td')"
+# the columns change nothing else: the same numbers as without them
+run nightly_made_by_same_numbers 0 "dl report pg.fifo.csv pg.las.csv > a.csv && dl simulate -q --cluster 1x1x8 --policy fifo pg.csv > p1.csv && dl simulate -q --cluster 1x1x8 --policy las --seed 4 pg.csv > p2.csv && dl report -l fifo -l las p1.csv p2.csv | cmp - a.csv"
+run nightly_made_by_none 0 "dl report -o none.html pg.sjf.csv"
+expect nightly_made_by_none_table "! grep -q 'made-by' none.html"
+command -v xmllint > /dev/null && expect nightly_made_by_xml "xmllint --noout pg.html"

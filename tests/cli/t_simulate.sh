@@ -125,3 +125,19 @@ run simulate_gittins_bad_distribution 1 "dl simulate --cluster 1x1x8 --policy ti
 	--distribution baddist.csv '$S/small.csv'"
 expect simulate_gittins_bad_distribution_line 'grep -q "baddist.csv:3" err'
 run simulate_delta_not_gittins 2 "dl simulate --cluster 1x1x8 --policy tiresias-las --delta 5 '$S/small.csv'"
+
+# --provenance: the command line and seed on the first results row only, the trace's own
+# made_by and seed copied beside them; without it the results keep their columns (goldens)
+printf 'id,submit,gpus,duration,made_by,seed\nb,10,1,50,,\na,0,1,100,dlsched trace gen --seed 7,7\n' > prov.csv
+run simulate_provenance 0 "dl simulate --provenance --cluster 1x1x8 --policy fifo --seed 3 'prov.csv'"
+expect_eq simulate_provenance_rows "id,submit,gpus,duration,start,end,jct,queue_delay,run_time,preemptions,migrations,tier,slowdown,gpu_type,policy,rejected,made_by,seed,trace_made_by,trace_seed
+b,10,1,50,10,60,50,0,50,0,0,node,1,v100,fifo,,dlsched simulate --provenance --cluster 1x1x8 --policy fifo --seed 3 prov.csv,3,dlsched trace gen --seed 7,7
+a,0,1,100,0,100,100,0,100,0,0,node,1,v100,fifo,,,,," "$(cat out)"
+# the default seed is recorded too, and a path with a space is quoted as sh would read it
+cp prov.csv 'my trace.csv'
+run simulate_provenance_quoted 0 "dl simulate -f json --provenance --cluster 1x1x8 --policy fifo 'my trace.csv' | head -1"
+expect simulate_provenance_quoted_cmd "grep -qF '\"made_by\":\"dlsched simulate -f json --provenance --cluster 1x1x8 --policy fifo '\\''my trace.csv'\\''\",\"seed\":1,' out"
+# an empty trace: a header with the columns, no row to carry them
+run simulate_provenance_empty 0 "printf 'id,submit,gpus,duration\n' | dl simulate --provenance --cluster 1x1x8 --policy fifo"
+expect_eq simulate_provenance_empty_header "id,submit,gpus,duration,start,end,jct,queue_delay,run_time,preemptions,migrations,tier,slowdown,gpu_type,policy,rejected,made_by,seed,trace_made_by,trace_seed" "$(cat out)"
+run simulate_provenance_compat 2 "dl simulate --compat tiresias --policy dlas-gpu --provenance '$TESTDATA/trace/60_job.csv'"

@@ -131,6 +131,21 @@ expect sweep_group_html_lines "test \$(grep -o 'class=\"mean\" data-label=\"fifo
 if command -v xmllint > /dev/null; then
 	expect sweep_group_html_xml "xmllint --noout g.html"
 fi
+# the page's footer: what each mean runs over, every run with its group and plan.csv's
+# exact command, the inputs with their sizes, the version and the command line
+expect sweep_group_html_over "grep -q '<p id=\"over\">Each mean is over runs that differ in seed (1, 2, 3).</p>' g.html"
+expect_eq sweep_group_html_runs 12 "$(sed -n '/<table id=\"runs\">/,/<\/table>/p' g.html | grep -c '^<tr><td')"
+run1=$(awk -F, '$2 == "tiresias-las" && $3 == "2" && $4 == "1.6" { print $1 }' t/plan.csv)
+cmd1=$(awk -F, '$2 == "tiresias-las" && $3 == "2" && $4 == "1.6" { print $5 }' t/plan.csv | sed 's/&/\&amp;/g')
+expect sweep_group_html_run_command "grep -qF '<tr><td class=\"s\">tiresias-las</td><td class=\"s\">1.6</td><td class=\"s\">seed=2</td><td class=\"s\">$run1</td><td class=\"s\"><code>$cmd1</code></td></tr>' g.html"
+expect sweep_group_html_inputs "grep -q '<tr><td class=\"s\">summary</td><td class=\"s\">t/summary.csv</td><td>[0-9]*</td><td>12</td></tr>' g.html && grep -q '<tr><td class=\"s\">plan</td><td class=\"s\">t/plan.csv</td><td>[0-9]*</td><td>12</td></tr>' g.html && grep -q '<code id=\"command\">dlsched report --group-by policy,load -o g.html t</code>' g.html && grep -q 'id=\"version\"' g.html"
+# a summary without its plan: the runs without commands; a broken plan: a warning
+mkdir -p lone && cp t/summary.csv lone/
+run sweep_group_html_no_plan 0 "dl report --group-by policy -o lone.html lone/summary.csv"
+expect sweep_group_html_no_plan_runs "grep -q '<p id=\"over\">Each mean is over runs that differ in seed (1, 2, 3); load (0.8, 1.6).</p>' lone.html && ! grep -q '<th class=\"s\">command</th>' lone.html && ! grep -q 'plan.csv' lone.html"
+printf 'run,command\nx,y\n' > lone/plan.csv
+run sweep_group_html_bad_plan 0 "dl report --group-by policy -o lone.html lone"
+expect sweep_group_html_bad_plan_warns "grep -q 'lone/plan.csv:1: not a sweep plan.*the page lists no commands' err && test -s lone.html"
 run sweep_group_bad_column 1 "dl report --group-by polcy t"
 expect sweep_group_bad_column_msg "grep -q \"no column 'polcy' to group by\" err"
 

@@ -172,3 +172,14 @@ expect_eq trace_sacct_real_cancelled_rows "id,submit,gpus,duration,user,vc,gpu_t
 4,0,1,1,root,debug,k80,COMPLETED,1,2" "$(cat out)"
 expect_eq trace_sacct_real_cancelled_skips "reason,count
 never started,1" "$(cat sk.csv)"
+
+# --provenance: the command line and seed on the first row (gen: the seed used, also by
+# default; import: none), nothing on the others, the jobs otherwise unchanged
+run trace_gen_provenance 0 "dl trace gen --provenance --jobs 3 --rate 60"
+dl trace gen --jobs 3 --rate 60 > plain.csv
+expect_eq trace_gen_provenance_first "dlsched trace gen --provenance --jobs 3 --rate 60,1" "$(sed -n 2p out | cut -d, -f5-)"
+cut -d, -f1-4 out > cut.csv
+expect trace_gen_provenance_rest "head -1 out | grep -qx 'id,submit,gpus,duration,made_by,seed' && [ \"\$(sed -n '3,4p' out | grep -c ',,\$')\" = 2 ] && cmp -s cut.csv plain.csv"
+run trace_import_provenance 0 "dl trace import -q --from sacct --provenance '$T/sacct_real_cancelled.psv'"
+expect_eq trace_import_provenance_rows "id,submit,gpus,duration,user,vc,gpu_type,state,start,end,made_by,seed
+4,0,1,1,root,debug,k80,COMPLETED,1,2,dlsched trace import -q --from sacct --provenance $T/sacct_real_cancelled.psv," "$(cat out)"

@@ -61,14 +61,14 @@ static char *expand(const char *want)
 	return sb_detach(&sb);
 }
 
-#define CSV_CASE(name, data, want)                                                         \
-	do {                                                                               \
-		const char *p_ = write_tmp("t.csv", data, sizeof(data) - 1);               \
-		char *got_ = slurp(p_, DL_IN_AUTO);                                         \
-		char *want_ = expand(want);                                                \
-		is_str(got_, want_, name);                                                 \
-		free(got_);                                                                \
-		free(want_);                                                               \
+#define CSV_CASE(name, data, want)                                           \
+	do {                                                                 \
+		const char *p_ = write_tmp("t.csv", data, sizeof(data) - 1); \
+		char *got_ = slurp(p_, DL_IN_AUTO);                          \
+		char *want_ = expand(want);                                  \
+		is_str(got_, want_, name);                                   \
+		free(got_);                                                  \
+		free(want_);                                                 \
 	} while (0)
 
 static void test_csv(void)
@@ -76,12 +76,13 @@ static void test_csv(void)
 	CSV_CASE("plain", "a,b\n1,2\n3,4\n", "H:a|b;2:1|2;3:3|4");
 	CSV_CASE("last line without newline", "a,b\n1,2\n3,4", "H:a|b;2:1|2;3:3|4");
 	CSV_CASE("CRLF", "a,b\r\n1,2\r\n3,4\r\n", "H:a|b;2:1|2;3:3|4");
-	CSV_CASE("BOM", "\xEF\xBB\xBF" "a,b\n1,2\n", "H:a|b;2:1|2");
-	CSV_CASE("blank lines keep line numbers", "a,b\n\n1,2\n\n\n3,4\n",
-		 "H:a|b;3:1|2;6:3|4");
+	CSV_CASE("BOM",
+		 "\xEF\xBB\xBF"
+		 "a,b\n1,2\n",
+		 "H:a|b;2:1|2");
+	CSV_CASE("blank lines keep line numbers", "a,b\n\n1,2\n\n\n3,4\n", "H:a|b;3:1|2;6:3|4");
 	CSV_CASE("quoted newline counts lines", "a,b\n\"x\ny\",2\n3,4\n", "H:a|b;2:x\ny|2;4:3|4");
-	CSV_CASE("quoted CRLF newline", "a,b\r\n\"x\r\ny\",2\r\n3,4\r\n",
-		 "H:a|b;2:x\r\ny|2;4:3|4");
+	CSV_CASE("quoted CRLF newline", "a,b\r\n\"x\r\ny\",2\r\n3,4\r\n", "H:a|b;2:x\r\ny|2;4:3|4");
 	CSV_CASE("quotes and commas", "a,b\n\"x,\"\"q\"\"\",\"\"\n", "H:a|b;2:x,\"q\"|");
 	CSV_CASE("blanks trimmed around unquoted", "a,b\n 1 , 2\n", "H:a|b;2:1|2");
 	CSV_CASE("field count mismatch", "a,b\n1,2\n1,2,3\n",
@@ -90,7 +91,9 @@ static void test_csv(void)
 		 "H:a|b;ERR:%s/t.csv:3: expected 2 fields, got 1");
 	CSV_CASE("unterminated quote", "a,b\n1,\"2\n",
 		 "H:a|b;ERR:%s/t.csv:2: unterminated quoted field");
-	CSV_CASE("bad quote", "a,b\n1,\"2\"x\n", "ERR:%s/t.csv:2: malformed CSV (error parsing data while strict checking enabled)");
+	CSV_CASE(
+		"bad quote", "a,b\n1,\"2\"x\n",
+		"ERR:%s/t.csv:2: malformed CSV (error parsing data while strict checking enabled)");
 	CSV_CASE("duplicate column", "a,a\n1,2\n", "ERR:%s/t.csv:1: duplicate column 'a'");
 	CSV_CASE("empty input", "", "H:");
 	CSV_CASE("line of blanks skipped", "a,b\n1,2\n   \n3,4\n", "H:a|b;2:1|2;4:3|4");
@@ -213,6 +216,52 @@ static void test_writer(void)
 	free(buf);
 }
 
+/* provenance stamps: on the first row only, last or in place of a column of that name */
+static char *write_stamped(enum dl_out_format fmt, int rows)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+	struct dl_writer *w = dl_writer_new(fp, fmt);
+	dl_writer_stamp(w, "made_by", "dlsched x 'a b'");
+	dl_writer_stamp(w, "seed", "7");
+	dl_writer_stamp(w, "none", "");
+	const char *cols[] = {"id", "seed"};
+	dl_writer_set_columns(w, cols, 2); /* after the stamps: they still hold */
+	for (int i = 0; i < rows; i++) {
+		dl_writer_int(w, 0, i);
+		dl_writer_str(w, 1, "old"); /* a pass-through value the stamp replaces */
+		dl_writer_end_row(w);
+	}
+	dl_writer_finish(w);
+	dl_writer_free(w);
+	fclose(fp);
+	return buf;
+}
+
+static void test_stamp(void)
+{
+	char *csv = write_stamped(DL_OUT_CSV, 3);
+	is_str(csv, "id,seed,made_by,none\n0,7,dlsched x 'a b',\n1,,,\n2,,,\n",
+	       "stamps: first row only, an existing column replaced, new ones last");
+	free(csv);
+	char *json = write_stamped(DL_OUT_JSON, 2);
+	is_str(json,
+	       "{\"id\":0,\"seed\":7,\"made_by\":\"dlsched x 'a b'\",\"none\":null}\n"
+	       "{\"id\":1,\"seed\":null,\"made_by\":null,\"none\":null}\n",
+	       "stamps in JSON Lines: a number as a number, null on the other rows");
+	free(json);
+	char *empty = write_stamped(DL_OUT_CSV, 0);
+	is_str(empty, "id,seed,made_by,none\n", "a stream without rows keeps the stamp columns");
+	free(empty);
+	struct strbuf sb = STRBUF_INIT;
+	char *argv[] = {"--title", "it's a b", "x.csv", "", "a;b", "-o", "/t/p_1.csv"};
+	sb_add_command(&sb, "dlsched report", 7, argv);
+	is_str(sb.buf, "dlsched report --title 'it'\\''s a b' x.csv '' 'a;b' -o /t/p_1.csv",
+	       "command lines quote what sh would split or expand");
+	sb_release(&sb);
+}
+
 static void test_gzip(void)
 {
 	char path[256];
@@ -268,6 +317,7 @@ int main(void)
 	test_csv_big();
 	test_json();
 	test_writer();
+	test_stamp();
 	test_gzip();
 	test_output();
 	char cmd[300];
