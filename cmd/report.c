@@ -112,13 +112,12 @@ static char *label_of_path(const char *path)
 	return s;
 }
 
-static int cluster_gpus(const char *spec, double *gpus, size_t *nodes, struct dl_err *err)
+static int cluster_gpus(const char *spec, double *gpus, struct dl_err *err)
 {
 	struct dl_cluster *cl = NULL;
 	if (dl_cluster_load(spec, &cl, err))
 		return -1;
 	*gpus = cl->total_gpus;
-	*nodes = cl->nnodes;
 	dl_cluster_free(cl);
 	return 0;
 }
@@ -441,8 +440,7 @@ DL_COMMAND(report, "summarise results: JCT percentiles, makespan, utilisation, H
 	if (!rc && cluster && ro.capacity > 0)
 		rc = dl_usage_error(ctx, "--cluster and --gpus both give the cluster size");
 	struct dl_err err = DL_ERR_INIT;
-	size_t cluster_nodes = 0;
-	if (!rc && cluster && cluster_gpus(cluster, &ro.capacity, &cluster_nodes, &err))
+	if (!rc && cluster && cluster_gpus(cluster, &ro.capacity, &err))
 		rc = dl_fail(ctx, &err);
 	if (!rc && !fmt_set) {
 		int f = output ? format_of_path(output) : -1;
@@ -479,7 +477,7 @@ DL_COMMAND(report, "summarise results: JCT percentiles, makespan, utilisation, H
 		rc = read_inputs(ctx, rep, files, nfiles, labels, nlabels, &a, ins, &nins);
 	struct stat cst;
 	if (!rc && cluster && !stat(cluster, &cst) && S_ISREG(cst.st_mode))
-		note_input(&ins[nins++], "cluster (GPU nodes)", cluster, (int64_t)cluster_nodes);
+		note_input(&ins[nins++], "cluster", cluster, -1); /* a spec, not rows */
 	if (!rc && dl_report_compute(rep, &ro, &err))
 		rc = err.code == DL_EXIT_USAGE ? dl_usage_error(ctx, "%s", err.msg)
 					       : dl_fail(ctx, &err);

@@ -899,7 +899,10 @@ void dl_html_footer(struct strbuf *sb, const struct dl_report_page *page, const 
 				sb_addf(sb, "</td><td>%lld", (long long)in->bytes);
 			else
 				sb_addstr(sb, "</td><td>-");
-			sb_addf(sb, "</td><td>%lld</td></tr>\n", (long long)in->rows);
+			if (in->rows >= 0)
+				sb_addf(sb, "</td><td>%lld</td></tr>\n", (long long)in->rows);
+			else
+				sb_addstr(sb, "</td><td>-</td></tr>\n");
 		}
 		sb_addstr(sb, "</tbody></table>\n");
 	}

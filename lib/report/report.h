@@ -103,7 +103,7 @@ struct dl_report_input {
 	const char *role; /* "results", "timeline", "as run", "skipped" */
 	const char *path;
 	int64_t bytes; /* -1: unknown (standard input) */
-	int64_t rows;
+	int64_t rows;  /* -1: not a table (a cluster spec) */
 };
 
 /* One run of a sweep (plan.csv), for the --group-by page's footer (the caller owns it). */

@@ -1,6 +1,8 @@
-# t_slurm_operators.sh: the operators' path against a real Slurm (the shared test Slurm):
-# GPU jobs submitted with sbatch --gres=gpu:N, their real `sacct -a -X -P` accounting,
-# imported, simulated under three policies and reported by the README's crontab line.
+# t_slurm_operators.sh: the operators' path against a real Slurm (the shared test Slurm:
+# node dlnode1 with Gres=gpu:v100:4,gpu:k80:2): typed GPU jobs submitted with sbatch, a CPU
+# job and a job cancelled while it waited, the real `sacct -a -X -P` accounting and the real
+# `scontrol show node -o`, imported, simulated under three policies on that very cluster
+# and reported beside Slurm's own schedule by the README's crontab line.
 # needs: slurm
 heavy || return 0
 need_slurm slurm_operators || return 0
@@ -9,39 +11,68 @@ line=$(grep '^15 2 \* \* \* ' "$SRCROOT/README.md")
 cmd=$(printf '%s\n' "$line" | sed -e 's/^[^ ]* [^ ]* [^ ]* [^ ]* [^ ]* //' -e 's/\\%/%/g' \
 	-e "s#cd /srv/dlsched#cd '$SCRATCH/srv'#" -e "s#/var/www/html/dlsched/#$SCRATCH/www/#")
 mkdir -p srv www bin
-# the jobs: GPU counts that fit the 4 v100 of the test node together, so Slurm gives them v100s
+# the GPU jobs: two typed ones that fit the node together with an untyped one (Slurm gives
+# it a type), then one more typed job queued behind them
 ids=
-for g in 1 2 1; do
+for g in v100:2 k80:1 1; do
 	ids="$ids $(sbatch --parsable --gres=gpu:$g -J op$g --wrap 'sleep 2')"
 done
-# one more after them (queued meanwhile), so it too gets a v100 (typed jobs of other types
-# need a cluster with those types: issue #20)
-ids="$ids $(sbatch --parsable --gres=gpu:1 -J later --dependency=afterany:$(echo $ids | tr ' ' :) --wrap 'sleep 1')"
+ids="$ids $(sbatch --parsable --gres=gpu:k80:2 -J later --dependency=afterany:$(echo $ids | tr ' ' :) --wrap 'sleep 1')"
+gpu_ids=$ids
+# jobs the page must count as left out: a CPU job, and a v100 job cancelled while it
+# waited for its begin time (Slurm accounts it with Start = End and nothing allocated)
+ids="$ids $(sbatch --parsable -J cpu --wrap 'sleep 1')"
+cancelled=$(sbatch --parsable --gres=gpu:v100:1 --begin=now+3600 -J cancelled --wrap 'sleep 1')
+ids="$ids $cancelled"
+scancel "$cancelled"
 n=$(echo $ids | wc -w)
-# accounting is asynchronous: wait until sacct has them all finished
-done_jobs() { sacct -a -X -n -P -S now-1day -o JobID,State -j "$(echo $ids | tr ' ' ,)" | grep -c COMPLETED; }
-i=0; while [ $i -lt 300 ] && [ "$(done_jobs)" -lt "$n" ]; do sleep 0.2; i=$((i + 1)); done
-expect_eq operators_jobs_completed "$n" "$(done_jobs)"
+# accounting is asynchronous: wait until sacct has them all ended
+ended() { sacct -a -X -n -P -S now-1day -o JobID,State -j "$(echo $ids | tr ' ' ,)" | grep -c 'COMPLETED\|CANCELLED'; }
+i=0; while [ $i -lt 300 ] && [ "$(ended)" -lt "$n" ]; do sleep 0.2; i=$((i + 1)); done
+expect_eq operators_jobs_ended "$n" "$(ended)"
 # cron runs the line the night after; here the jobs ran today, so "yesterday" is today
 today=$(date +%F)
 printf '#!/bin/sh\ncase "$*" in *yesterday*) echo %s ;; *) exec /bin/date "$@" ;; esac\n' "$today" > bin/date
-chmod +x bin/date
+# the shared test Slurm has run other tests' jobs today: the real sacct, on this test's
+# jobs only (the line's own options unchanged)
+printf '#!/bin/sh\nexec %s "$@" -j %s\n' "$(command -v sacct)" "$(echo $ids | tr ' ' ,)" > bin/sacct
+chmod +x bin/date bin/sacct
 run operators_cron_line 0 "PATH='$SCRATCH/bin:$(dirname "$DLSCHED")':\$PATH; $cmd"
-psv=srv/$today.psv
+night=srv/$today
+psv=$night/sacct.psv
 expect_eq operators_sacct_rows "$n" "$(tail -n +2 "$psv" | grep -c .)"
-expect operators_sacct_real "head -1 '$psv' | grep -qx 'JobID|JobName|User|Partition|Submit|Start|End|ElapsedRaw|AllocTRES|State' && grep -q 'gres/gpu=2' '$psv'"
-jobs=srv/$today.jobs.csv
-expect_eq operators_imported "$n" "$(tail -n +2 "$jobs" | grep -c .)"
-# the imported GPUs and durations are the real ones (ElapsedRaw, gres/gpu)
-want=$(tail -n +2 "$psv" | awk -F'|' '{ match($9, /gres\/gpu=[0-9]+/); print substr($9, RSTART + 9, RLENGTH - 9), $8 }' | sort)
-got=$(dl cat -f csv "$jobs" | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } { print $c["gpus"], $c["duration"] }' | sort)
-expect_eq operators_gpus_durations "$want" "$got"
+expect operators_sacct_real "head -1 '$psv' | grep -qx 'JobID|JobName|User|Partition|Submit|Start|End|ElapsedRaw|AllocTRES|ReqTRES|TimelimitRaw|State' && grep -q 'gres/gpu:v100=2' '$psv' && grep -q '|CANCELLED' '$psv'"
+# the cluster is the real node list
+expect operators_nodes_real "grep -q '^NodeName=dlnode1 .*Gres=gpu:v100:4,gpu:k80:2 ' $night/nodes.txt"
+jobs=$night/jobs.csv
+expect_eq operators_imported 4 "$(tail -n +2 "$jobs" | grep -c .)"
+# the imported GPUs, types and durations are the real ones (ElapsedRaw, gres/gpu:TYPE)
+want=$(tail -n +2 "$psv" | awk -F'|' '$9 ~ /gres\/gpu/ { match($9, /gres\/gpu=[0-9]+/); g = substr($9, RSTART + 9, RLENGTH - 9); match($9, /gres\/gpu:[a-z0-9]+=/); print $1, g, substr($9, RSTART + 9, RLENGTH - 10), $8 }' | sort)
+got=$(dl cat -f csv "$jobs" | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } { print $1, $c["gpus"], $c["gpu_type"], $c["duration"] }' | sort)
+expect_eq operators_gpus_types_durations "$want" "$got"
+set -- $gpu_ids
+expect_eq operators_typed "v100 k80 k80" "$(for id in $1 $2 $4; do awk -F, -v id=$id 'NR == 1 {for (i = 1; i <= NF; i++) c[$i] = i; next} $1 == id {print $c["gpu_type"]}' "$jobs"; done | tr '\n' ' ' | sed 's/ $//')"
+expect_eq operators_skipped "reason,count
+no GPUs,1
+never started,1" "$(cat $night/skipped.csv)"
+# every typed job runs on its type of the real node list: nothing rejected, every job ends
+for p in fifo tiresias-las tiresias-gittins; do
+	expect "operators_results_$p" "awk -F, 'NR == 1 {for (i = 1; i <= NF; i++) c[\$i] = i; next} \$c[\"rejected\"] != \"\" || \$c[\"end\"] == \"\" || \$c[\"jct\"] < \$c[\"duration\"] {bad++} END {exit !(NR == 5 && c[\"rejected\"] && !bad)}' $night/$p.csv"
+done
 page=www/$today.html
 expect operators_page "test -s '$page' && xmllint --noout '$page'"
-for p in fifo tiresias-las tiresias-gittins; do
-	expect_eq "operators_results_$p" "$n" "$(tail -n +2 srv/$today.$p.csv | grep -c .)"
-done
-expect_eq operators_page_cdfs 3 "$(grep -o 'class="cdf-jct"' "$page" | wc -l)"
-expect operators_page_count "grep -q '3 labels, $((n * 3)) jobs' '$page' && grep -q 'baseline fifo' '$page'"
-# every job finished, and no job finished before it could have (JCT >= duration)
-expect operators_jct "awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next } \$c[\"end\"] == \"\" || \$c[\"jct\"] < \$c[\"duration\"] { exit 1 }' srv/$today.fifo.csv"
+# the page: Slurm's real schedule as the baseline beside the three policies, on the
+# cluster's 6 GPUs, with the two rows the import left out counted for every label
+expect_eq operators_page_cdfs 4 "$(grep -o 'class="cdf-jct"' "$page" | wc -l)"
+expect operators_page_count "grep -q '4 labels, 16 jobs (8 dropped), 6 GPUs, baseline as run' '$page'"
+expect operators_page_asrun "grep -q 'class=\"cdf-jct\" data-label=\"as run\"' '$page' && grep -q 'class=\"tl-util\" data-label=\"as run\"' '$page' && grep -q \"as run <em>(Slurm's real schedule)</em>\" '$page'"
+expect operators_page_dropped "grep -q '<td>2</td><td class=\"s w\">1 no GPUs; 1 never started</td>' '$page'"
+expect operators_page_window "grep -q 'window: all jobs; utilisation from the first to the last arrival' '$page'"
+# the as-run row is Slurm's: its average JCT is the mean End - Submit of the GPU jobs
+asrun=$(dl report --as-run "$jobs" | awk -F, 'NR == 2 { printf "%s,%s,%.6g", $1, $2, $4 }')
+want=$(tail -n +2 "$psv" | awk -F'|' '$9 ~ /gres\/gpu/' | while IFS='|' read -r id nm u p sub st en rest; do
+	echo $(($(date -d "$en" +%s) - $(date -d "$sub" +%s))); done | awk '{ s += $1 } END { printf "as run,%d,%.6g", NR, s / NR }')
+expect_eq operators_asrun_numbers "$want" "$asrun"
+# the footer: the node list as an input, and what made every label
+expect operators_page_inputs "grep -q '<tr><td class=\"s\">cluster</td><td class=\"s\">nodes.txt</td><td>[0-9]*</td><td>-</td></tr>' '$page'"
+expect operators_page_made_by "grep -q '<tr><td class=\"s\">fifo, tiresias-las, tiresias-gittins, as run</td><td class=\"s\"><code>dlsched trace import --from sacct --provenance --skipped skipped.csv sacct.psv</code></td><td>-</td></tr>' '$page' && grep -q '<tr><td class=\"s\">tiresias-gittins</td><td class=\"s\"><code>dlsched simulate --provenance --cluster nodes.txt --policy tiresias-gittins --timeline tiresias-gittins.timeline.csv jobs.csv</code></td><td>1</td></tr>' '$page'"
