@@ -865,26 +865,44 @@ static void loop_dlas(struct run *r)
 		}
 		int64_t st = evq_left(&q) ? q.e[q.head].time : T_MAX;
 		int64_t t;
-		int have_start = 0, have_end = 0;
+		/* the jobs to log as completed at t: the end event's, or the arrival event's */
+		struct ilist *ends = NULL;
+		int have_start = 0;
 		if (end_time < st) {
 			t = end_time;
-			have_end = 1;
+			ends = &endj;
 		} else {
 			t = st;
 			have_start = 1;
-			have_end = end_time == st;
+			if (end_time == st) {
+				/*
+				 * The reference aliases the end event's job list into the
+				 * arrival event (event['end_jobs'] = end_events[0]['end_jobs'])
+				 * before it knows whether a queue jump comes first. If one
+				 * does, the arrival event stays queued with that list, and
+				 * whenever it is processed those jobs are logged as completed
+				 * then, preempted or not. The list is never changed after
+				 * this pass, so a copy behaves exactly like the alias.
+				 */
+				struct ilist *a = &q.e[q.head].end;
+				a->n = 0;
+				for (size_t k = 0; k < endj.n; k++)
+					il_push(a, endj.v[k]);
+			}
+			ends = &q.e[q.head].end;
 		}
 		if (t > next_jump) { /* a pure wakeup for a queue jump */
 			t = next_jump;
-			have_start = have_end = 0;
+			have_start = 0;
+			ends = NULL;
 		}
-		if (have_end)
-			for (size_t k = 0; k < endj.n; k++) {
-				struct tjob *j = JOB(r, endj.v[k]);
+		if (ends)
+			for (size_t k = 0; k < ends->n; k++) {
+				struct tjob *j = JOB(r, ends->v[k]);
 				release(&r->c, j);
-				log_complete(r, endj.v[k], t);
-				il_remove(&run, endj.v[k]);
-				il_remove(&queues[j->q], endj.v[k]);
+				log_complete(r, ends->v[k], t);
+				il_remove(&run, ends->v[k]);
+				il_remove(&queues[j->q], ends->v[k]);
 			}
 		if (have_start) {
 			struct ilist *s = &q.e[q.head].start;
@@ -1070,6 +1088,8 @@ int dl_tiresias_run(struct dl_tiresias_trace *t, const struct dl_tiresias_spec *
 		"time",	    "job_id",	     "num_gpu", "submit_time", "start_time",
 		"end_time", "executed_time", "JCT",	"duration",    "pending_time",
 		"preempt",  "resume",	     "promote"};
+	/* the reference writes with Python's csv module: CRLF line ends */
+	dl_writer_set_crlf(jobs, 1);
 	for (size_t k = 0; k < DL_ARRAY_SIZE(jcols); k++)
 		if (r.c.count || strcmp(jcols[k], "resume"))
 			dl_writer_add_column(jobs, jcols[k]);
@@ -1077,6 +1097,7 @@ int dl_tiresias_run(struct dl_tiresias_trace *t, const struct dl_tiresias_spec *
 		static const char *const ccols[] = {"time",	   "idle_node",	  "busy_node",
 						    "full_node",   "idle_gpu",	  "busy_gpu",
 						    "pending_job", "running_job", "completed_job"};
+		dl_writer_set_crlf(cluster, 1);
 		for (size_t k = 0; k < DL_ARRAY_SIZE(ccols); k++)
 			dl_writer_add_column(cluster, ccols[k]);
 	}

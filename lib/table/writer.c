@@ -21,6 +21,7 @@ struct dl_writer {
 	size_t alloc;
 	struct strbuf line;
 	struct strbuf *json_keys; /* pre-quoted "key": per column */
+	int crlf;		  /* CSV lines end with "\r\n" */
 };
 
 struct dl_writer *dl_writer_new(FILE *fp, enum dl_out_format fmt)
@@ -64,6 +65,11 @@ size_t dl_writer_add_column(struct dl_writer *w, const char *name)
 	w->ncols++;
 	ensure_cols(w);
 	return w->ncols - 1;
+}
+
+void dl_writer_set_crlf(struct dl_writer *w, int crlf)
+{
+	w->crlf = crlf;
 }
 
 size_t dl_writer_ncols(const struct dl_writer *w)
@@ -273,6 +279,8 @@ static void write_header(struct dl_writer *w)
 			}
 			dl_csv_quote(&w->line, name, strlen(name));
 		}
+		if (w->crlf)
+			sb_addc(&w->line, '\r');
 		sb_addc(&w->line, '\n');
 		fwrite(w->line.buf, 1, w->line.len, w->fp);
 	} else {
@@ -305,6 +313,8 @@ void dl_writer_end_row(struct dl_writer *w)
 			else if (w->kind[i] != F_UNSET)
 				sb_add(l, w->vals.buf + w->off[i], w->len[i]);
 		}
+		if (w->crlf)
+			sb_addc(l, '\r');
 	} else {
 		sb_addc(l, '{');
 		for (size_t i = 0; i < w->ncols; i++) {
