@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/num.h"
+#include "core/strmap.h"
 
 const char *const dl_job_col_names[DL_JC_NKNOWN] = {
 	"id", "submit", "gpus",	    "duration", "model", "user",
@@ -286,6 +287,100 @@ int dl_jobset_load(struct dl_jobset *js, const char *path, enum dl_in_format fmt
 	int rc = dl_jobset_add_reader(js, r, err);
 	dl_reader_close(r);
 	return rc;
+}
+
+/* ---- unique ids ---- */
+
+#define ID_REF_BITS 40
+#define ID_REF_MASK ((UINT64_C(1) << ID_REF_BITS) - 1)
+
+static uint64_t id_hash(const char *id, size_t len)
+{
+	/* FNV-1a, then a final mix so the high bits (kept in the slot) are spread */
+	uint64_t h = dl_hash_bytes(id, len);
+	h ^= h >> 29;
+	h *= UINT64_C(0xbf58476d1ce4e5b9);
+	return h ^ (h >> 32);
+}
+
+static void idset_insert(struct dl_idset *s, uint64_t h, size_t ref)
+{
+	size_t mask = s->cap - 1;
+	size_t i = (size_t)h & mask;
+	while (s->slot[i])
+		i = (i + 1) & mask;
+	s->slot[i] = (h >> ID_REF_BITS << ID_REF_BITS) | ((uint64_t)ref + 1);
+}
+
+static void idset_grow(struct dl_idset *s)
+{
+	uint64_t *old = s->slot;
+	size_t oldcap = s->cap;
+	s->cap = oldcap ? oldcap * 2 : 1024;
+	s->slot = xcalloc(s->cap, sizeof(*s->slot));
+	for (size_t i = 0; i < oldcap; i++)
+		if (old[i]) {
+			size_t ref = (size_t)((old[i] & ID_REF_MASK) - 1);
+			const char *id = s->pool + ref;
+			idset_insert(s, id_hash(id, strlen(id)), ref);
+		}
+	free(old);
+}
+
+int dl_idset_add(struct dl_idset *s, const char *id, const char *file, long line, size_t *ref,
+		 struct dl_err *err)
+{
+	size_t len = strlen(id);
+	uint64_t h = id_hash(id, len);
+	if ((s->n + 1) * 4 > s->cap * 3)
+		idset_grow(s);
+	size_t mask = s->cap - 1;
+	size_t i = (size_t)h & mask;
+	for (; s->slot[i]; i = (i + 1) & mask) {
+		if ((s->slot[i] ^ h) >> ID_REF_BITS)
+			continue;
+		size_t r = (size_t)((s->slot[i] & ID_REF_MASK) - 1);
+		if (!strcmp(s->pool + r, id)) {
+			int64_t first;
+			memcpy(&first, s->pool + r - sizeof(first), sizeof(first));
+			return dl_err_at(err, file, line,
+					 "duplicate id '%.64s' (first on line %lld)", id,
+					 (long long)first);
+		}
+	}
+	int64_t ln = line;
+	size_t need = s->len + sizeof(ln) + len + 1;
+	if (need > ID_REF_MASK)
+		return dl_err_at(err, file, line, "too many job ids");
+	if (need > s->alloc) {
+		s->alloc = s->alloc ? s->alloc : 1 << 16;
+		while (s->alloc < need)
+			s->alloc *= 2;
+		s->pool = xrealloc(s->pool, s->alloc);
+	}
+	memcpy(s->pool + s->len, &ln, sizeof(ln));
+	size_t r = s->len + sizeof(ln);
+	memcpy(s->pool + r, id, len + 1);
+	s->len = need;
+	s->slot[i] = (h >> ID_REF_BITS << ID_REF_BITS) | ((uint64_t)r + 1);
+	s->n++;
+	if (ref)
+		*ref = r;
+	return 0;
+}
+
+void dl_idset_drop_index(struct dl_idset *s)
+{
+	free(s->slot);
+	s->slot = NULL;
+	s->cap = 0;
+}
+
+void dl_idset_free(struct dl_idset *s)
+{
+	free(s->pool);
+	free(s->slot);
+	memset(s, 0, sizeof(*s));
 }
 
 static void merge_sort(struct dl_job *a, struct dl_job *tmp, size_t n)

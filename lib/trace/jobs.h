@@ -136,6 +136,40 @@ void dl_jobset_sort_submit(struct dl_jobset *js);
 double dl_jobset_min_submit(const struct dl_jobset *js);
 
 /*
+ * Unique ids. A job id names one job: every command that reads jobs and
+ * keys anything by id (simulate, prioritize, place, allocate) passes each
+ * row's id through one struct dl_idset, which refuses the second occurrence
+ * with "FILE:LINE: duplicate id 'ID' (first on line N)". The set keeps a copy
+ * of every id (packed in one buffer, with its line) and a hash index over
+ * them; *ref, when not NULL, receives a handle for dl_idset_str(), so a
+ * reader may keep the set's copy as its only copy of the ids.
+ *
+ * Ownership: the set owns its copies; dl_idset_str() pointers are valid
+ * until the next dl_idset_add() or dl_idset_free() (handles stay valid).
+ * dl_idset_drop_index() frees the index and keeps the strings (no more adds).
+ */
+struct dl_idset {
+	char *pool; /* per id: its line (int64, unaligned), the id, a NUL */
+	size_t len, alloc;
+	uint64_t *slot; /* open addressing: 0 empty, else hash bits << 40 | (handle + 1) */
+	size_t cap, n;
+};
+
+#define DL_IDSET_INIT \
+	{             \
+		0     \
+	}
+
+int dl_idset_add(struct dl_idset *s, const char *id, const char *file, long line, size_t *ref,
+		 struct dl_err *err);
+static inline const char *dl_idset_str(const struct dl_idset *s, size_t ref)
+{
+	return s->pool + ref;
+}
+void dl_idset_drop_index(struct dl_idset *s);
+void dl_idset_free(struct dl_idset *s);
+
+/*
  * Writing: dl_jobset_write_columns() adds the jobset's columns to w (before
  * any row; callers may add their own columns afterwards) and returns the
  * index of the first one; dl_jobset_write_row() fills job i's fields starting
