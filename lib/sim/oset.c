@@ -23,6 +23,22 @@ void dl_opool_init(struct dl_opool *pool, size_t njobs)
 	}
 }
 
+void dl_opool_grow(struct dl_opool *pool, size_t need)
+{
+	if (need <= pool->cap)
+		return;
+	size_t cap = pool->cap ? pool->cap : 16;
+	while (cap < need)
+		cap *= 2;
+	pool->n = xreallocarray(pool->n, cap, sizeof(*pool->n));
+	memset(pool->n + pool->cap, 0, (cap - pool->cap) * sizeof(*pool->n));
+	for (size_t i = pool->cap; i < cap; i++) {
+		pool->n[i].l = pool->n[i].r = pool->n[i].p = DL_ONIL;
+		pool->n[i].pri = mix(i);
+	}
+	pool->cap = cap;
+}
+
 void dl_opool_release(struct dl_opool *pool)
 {
 	free(pool->n);

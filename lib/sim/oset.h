@@ -7,9 +7,10 @@
  * looks at. Keys are (k0, k1, k2), compared in that order (k2 is a unique
  * sequence number, so the order is total and reproducible).
  *
- * All sets of a run share one struct dl_opool sized for the jobs; each job
- * is in at most one set at a time (its node lives in the pool). Treap
- * priorities come from a hash of the job index: same input, same shape.
+ * All sets of a policy share one struct dl_opool indexed by the jobs' slots
+ * (policy.h), grown as slots are added; each job is in at most one set at a
+ * time (its node lives in the pool). Treap priorities come from a hash of the
+ * node index: same input, same shape.
  *
  * Ownership: dl_opool_init allocates the node arrays; dl_opool_release frees
  * them. A struct dl_oset is two words and owns nothing.
@@ -46,6 +47,8 @@ struct dl_oset {
 	}
 
 void dl_opool_init(struct dl_opool *pool, size_t njobs);
+/* room for nodes 0..need-1 (new nodes are in no set) */
+void dl_opool_grow(struct dl_opool *pool, size_t need);
 void dl_opool_release(struct dl_opool *pool);
 
 void dl_oset_insert(struct dl_opool *pool, struct dl_oset *s, size_t i, double k0, double k1,

@@ -103,6 +103,8 @@ void dl_writer_double_prec(struct dl_writer *w, size_t col, double v, int digits
  * differences of decimal times (3305.8019999999997) print as written (3305.802)
  */
 void dl_writer_seconds(struct dl_writer *w, size_t col, double v);
+/* a time in integer microseconds, as seconds: exact at any magnitude (dl_fmt_micros) */
+void dl_writer_micros(struct dl_writer *w, size_t col, int64_t us);
 void dl_writer_bool(struct dl_writer *w, size_t col, int v);
 void dl_writer_null(struct dl_writer *w, size_t col);
 /* write the row (fields not set are empty/null) and clear it */

@@ -169,6 +169,13 @@ void dl_writer_seconds(struct dl_writer *w, size_t col, double v)
 	dl_writer_double(w, col, v);
 }
 
+void dl_writer_micros(struct dl_writer *w, size_t col, int64_t us)
+{
+	char buf[DL_NUM_BUF];
+	int n = dl_fmt_micros(buf, us);
+	set(w, col, buf, (size_t)n, F_NUM);
+}
+
 void dl_writer_bool(struct dl_writer *w, size_t col, int v)
 {
 	set(w, col, v ? "true" : "false", v ? 4 : 5, F_BOOL);

@@ -327,6 +327,24 @@ static void idset_grow(struct dl_idset *s)
 	free(old);
 }
 
+size_t dl_idset_store(struct dl_idset *s, const char *id, long line)
+{
+	size_t len = strlen(id);
+	int64_t ln = line;
+	size_t need = s->len + sizeof(ln) + len + 1;
+	if (need > s->alloc) {
+		s->alloc = s->alloc ? s->alloc : 1 << 16;
+		while (s->alloc < need)
+			s->alloc *= 2;
+		s->pool = xrealloc(s->pool, s->alloc);
+	}
+	memcpy(s->pool + s->len, &ln, sizeof(ln));
+	size_t r = s->len + sizeof(ln);
+	memcpy(s->pool + r, id, len + 1);
+	s->len = need;
+	return r;
+}
+
 int dl_idset_add(struct dl_idset *s, const char *id, const char *file, long line, size_t *ref,
 		 struct dl_err *err)
 {
@@ -348,20 +366,9 @@ int dl_idset_add(struct dl_idset *s, const char *id, const char *file, long line
 					 (long long)first);
 		}
 	}
-	int64_t ln = line;
-	size_t need = s->len + sizeof(ln) + len + 1;
-	if (need > ID_REF_MASK)
+	if (s->len + sizeof(int64_t) + len + 1 > ID_REF_MASK)
 		return dl_err_at(err, file, line, "too many job ids");
-	if (need > s->alloc) {
-		s->alloc = s->alloc ? s->alloc : 1 << 16;
-		while (s->alloc < need)
-			s->alloc *= 2;
-		s->pool = xrealloc(s->pool, s->alloc);
-	}
-	memcpy(s->pool + s->len, &ln, sizeof(ln));
-	size_t r = s->len + sizeof(ln);
-	memcpy(s->pool + r, id, len + 1);
-	s->len = need;
+	size_t r = dl_idset_store(s, id, line);
 	s->slot[i] = (h >> ID_REF_BITS << ID_REF_BITS) | ((uint64_t)r + 1);
 	s->n++;
 	if (ref)

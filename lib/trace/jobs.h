@@ -162,6 +162,8 @@ struct dl_idset {
 
 int dl_idset_add(struct dl_idset *s, const char *id, const char *file, long line, size_t *ref,
 		 struct dl_err *err);
+/* keep a copy of id without checking or indexing it; returns its handle */
+size_t dl_idset_store(struct dl_idset *s, const char *id, long line);
 static inline const char *dl_idset_str(const struct dl_idset *s, size_t ref)
 {
 	return s->pool + ref;
