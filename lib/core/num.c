@@ -148,7 +148,7 @@ int dl_parse_micros(const char *s, int64_t *out)
 		p++;
 	/* up to 19 significant digits in mant; later ones only decide rounding */
 	uint64_t mant = 0;
-	int kept = 0, scale = 6, digits = 0, point = 0;
+	int kept = 0, scale = 6, digits = 0, point = 0, dropped = -1;
 	for (;; p++) {
 		if (*p == '.' && !point) {
 			point = 1;
@@ -162,7 +162,9 @@ int dl_parse_micros(const char *s, int64_t *out)
 			kept += mant != 0;
 			scale -= point;
 		} else {
-			scale += !point; /* a dropped digit is below the last kept one */
+			if (dropped < 0)
+				dropped = *p - '0';
+			scale += !point;
 		}
 	}
 	if (!digits)
@@ -183,7 +185,9 @@ int dl_parse_micros(const char *s, int64_t *out)
 	if (*p)
 		return -1;
 	uint64_t v = mant;
-	if (mant && scale > 0) {
+	if (scale == 0 && dropped >= 5) {
+		v++; /* the dropped digits are the fraction of a microsecond */
+	} else if (mant && scale > 0) {
 		for (; scale > 0; scale--) {
 			if (v > (uint64_t)MICROS_MAX / 10)
 				return -1;
@@ -194,7 +198,7 @@ int dl_parse_micros(const char *s, int64_t *out)
 			v = 0; /* below half a microsecond */
 		} else {
 			uint64_t p10 = pow10_u64[-scale], r = mant % p10;
-			/* ties away from zero; dropped digits cannot decide a tie */
+			/* ties away from zero, so digits dropped beyond mant never matter */
 			v = mant / p10 + (r >= p10 - p10 / 2);
 		}
 	}

@@ -39,7 +39,7 @@ int dl_fmt_int64(char buf[DL_NUM_BUF], int64_t v);
  * (about 146,000 years). dl_micros_from_seconds rounds a double the same way.
  * dl_fmt_micros writes the exact decimal (at most 6 decimals, no trailing
  * zeros): the same text as dl_fmt_double of the seconds wherever that double
- * is exact to the microsecond (below about 285 years).
+ * is exact to the microsecond (below 2^32 s, about 136 years).
  */
 int dl_parse_micros(const char *s, int64_t *out);
 int dl_micros_from_seconds(double v, int64_t *out);
