@@ -1,0 +1,58 @@
+/*
+ * test_idset.c: the one unique-id check of the jobs readers (struct dl_idset,
+ * trace/jobs.h): every repeat is found with both lines, through index growth,
+ * among ids that share hash bits and prefixes; handles read back the ids
+ * after the pool moved; the index can be dropped while the ids stay.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tap.h"
+#include "trace/jobs.h"
+
+int main(void)
+{
+	enum { N = 200000 };
+	struct dl_idset s = DL_IDSET_INIT;
+	struct dl_err err = DL_ERR_INIT;
+	size_t *ref = calloc(N, sizeof(*ref));
+	char id[64];
+	int bad = 0;
+	for (int i = 0; i < N; i++) {
+		/* prefixes of each other, empty-looking digits, long ones */
+		snprintf(id, sizeof(id), i % 3 ? "%d" : "job-%d-xxxxxxxxxxxxxxxxxxxxxxxx", i);
+		bad += dl_idset_add(&s, id, "t.csv", i + 2, &ref[i], &err) != 0;
+	}
+	ok(!bad, "%d distinct ids are accepted", N);
+	is_int(s.n, N, "all indexed");
+	bad = 0;
+	for (int i = 0; i < N; i++) {
+		snprintf(id, sizeof(id), i % 3 ? "%d" : "job-%d-xxxxxxxxxxxxxxxxxxxxxxxx", i);
+		bad += strcmp(dl_idset_str(&s, ref[i]), id) != 0;
+	}
+	ok(!bad, "handles give the ids back after the pool grew");
+	bad = 0;
+	for (int i = 0; i < N; i += 997) {
+		snprintf(id, sizeof(id), i % 3 ? "%d" : "job-%d-xxxxxxxxxxxxxxxxxxxxxxxx", i);
+		char want[160];
+		snprintf(want, sizeof(want), "t.csv:%d: duplicate id '%s' (first on line %d)",
+			 N + 10, id, i + 2);
+		struct dl_err e = DL_ERR_INIT;
+		if (dl_idset_add(&s, id, "t.csv", N + 10, NULL, &e) == 0 || strcmp(e.msg, want)) {
+			if (bad++ < 3)
+				printf("# got '%s', want '%s'\n", e.msg, want);
+		}
+	}
+	ok(!bad, "every repeat is refused, naming both lines");
+	is_int(s.n, N, "refused ids are not added");
+	struct dl_err e = DL_ERR_INIT;
+	ok(dl_idset_add(&s, "", "t.csv", 1, NULL, &e) == 0, "the empty string is an id like any");
+	ok(dl_idset_add(&s, "", "t.csv", 9, NULL, &e) < 0 && strstr(e.msg, "first on line 1"),
+	   "and only once");
+	dl_idset_drop_index(&s);
+	ok(!strcmp(dl_idset_str(&s, ref[N - 1]), "199999"), "ids stay after the index is dropped");
+	dl_idset_free(&s);
+	free(ref);
+	return done_testing();
+}
