@@ -143,6 +143,10 @@ struct dl_cluster_state *dl_state_new(const struct dl_cluster *c)
 	/* per-type trees only when there is more than one type */
 	size_t ntrees = T > 1 ? (size_t)T + 1 : 1;
 	st->tree = xmalloc((ntrees + 1) * 2 * (size_t)st->tsize * sizeof(int));
+	st->gpu_node = xmalloc(((size_t)c->total_gpus + 1) * sizeof(int));
+	for (int i = 0; i < N; i++)
+		for (int k = 0; k < c->nodes[i].gpus; k++)
+			st->gpu_node[c->nodes[i].first_gpu + k] = i;
 	dl_state_reset(st);
 	return st;
 }
@@ -199,6 +203,7 @@ void dl_state_free(struct dl_cluster_state *st)
 	free(st->bucket);
 	free(st->heap_pos);
 	free(st->tree);
+	free(st->gpu_node);
 	free(st);
 }
 
@@ -223,7 +228,7 @@ int dl_state_take_gpu(struct dl_cluster_state *st, int gpu)
 	if (gpu < 0 || gpu >= st->c->total_gpus || st->used[gpu])
 		return -1;
 	st->used[gpu] = 1;
-	node_change(st, dl_cluster_gpu_node(st->c, gpu), -1);
+	node_change(st, st->gpu_node[gpu], -1);
 	return 0;
 }
 
@@ -232,7 +237,7 @@ void dl_state_release(struct dl_cluster_state *st, const int *gpus, int n)
 	int i = 0;
 	while (i < n) {
 		/* group consecutive GPUs of one node into one update */
-		int node = dl_cluster_gpu_node(st->c, gpus[i]);
+		int node = st->gpu_node[gpus[i]];
 		const struct dl_node *nd = &st->c->nodes[node];
 		int cnt = 0;
 		while (i < n && gpus[i] >= nd->first_gpu && gpus[i] < nd->first_gpu + nd->gpus) {

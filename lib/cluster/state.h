@@ -41,8 +41,9 @@ struct dl_cluster_state {
 	struct dl_node_heap *bucket; /* [type * (maxg+1) + free]: min-heap of node indices */
 	int *heap_pos;		     /* per node: its index in its bucket's heap */
 	/* max-trees over nodes (one per type and one for all), for first fit */
-	int tsize; /* leaves (power of two) */
-	int *tree; /* [(ntypes+1) * 2 * tsize] */
+	int tsize;     /* leaves (power of two) */
+	int *tree;     /* [(ntypes+1) * 2 * tsize] */
+	int *gpu_node; /* per GPU: its node (dl_cluster_gpu_node, without the search) */
 };
 
 struct dl_cluster_state *dl_state_new(const struct dl_cluster *c);

@@ -216,18 +216,30 @@ int dl_micros_from_seconds(double v, int64_t *out)
 	return 0;
 }
 
+static const char digit_pairs[201] = "00010203040506070809101112131415161718192021222324"
+				     "25262728293031323334353637383940414243444546474849"
+				     "50515253545556575859606162636465666768697071727374"
+				     "75767778798081828384858687888990919293949596979899";
+
 /* the digits of u (< 10^20) into out, most significant first; returns the count */
 static int put_u64(char *out, uint64_t u)
 {
 	char tmp[20];
-	int n = 0;
-	do {
-		tmp[n++] = (char)('0' + u % 10);
-		u /= 10;
-	} while (u);
-	for (int i = 0; i < n; i++)
-		out[i] = tmp[n - 1 - i];
-	return n;
+	int n = 20;
+	while (u >= 100) { /* two digits per division */
+		unsigned d = (unsigned)(u % 100) * 2;
+		u /= 100;
+		tmp[--n] = digit_pairs[d + 1];
+		tmp[--n] = digit_pairs[d];
+	}
+	if (u >= 10) {
+		tmp[--n] = digit_pairs[u * 2 + 1];
+		tmp[--n] = digit_pairs[u * 2];
+	} else {
+		tmp[--n] = (char)('0' + u);
+	}
+	memcpy(out, tmp + n, (size_t)(20 - n));
+	return 20 - n;
 }
 
 /* as snprintf "%lld" */
@@ -253,13 +265,19 @@ int dl_fmt_micros(char buf[DL_NUM_BUF], int64_t us)
 	if (us < 0)
 		*p++ = '-';
 	p += put_u64(p, u / 1000000);
-	uint32_t f = (uint32_t)(u % 1000000);
+	unsigned f = (unsigned)(u % 1000000);
 	if (f) {
 		*p++ = '.';
-		for (uint32_t d = 100000; f; d /= 10) {
-			*p++ = (char)('0' + f / d);
-			f %= d;
-		}
+		unsigned a = f / 10000 * 2, b = f / 100 % 100 * 2, c = f % 100 * 2;
+		p[0] = digit_pairs[a];
+		p[1] = digit_pairs[a + 1];
+		p[2] = digit_pairs[b];
+		p[3] = digit_pairs[b + 1];
+		p[4] = digit_pairs[c];
+		p[5] = digit_pairs[c + 1];
+		p += 6;
+		while (p[-1] == '0')
+			p--;
 	}
 	*p = 0;
 	return (int)(p - buf);

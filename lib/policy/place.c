@@ -164,15 +164,23 @@ static void take_in_order(struct dl_placer *p, int type, int k, int start, int p
 static int rack_nodes_by_free(struct dl_placer *p, int r, int type)
 {
 	const struct dl_rack *rk = &p->c->racks[r];
-	int G = p->st->maxg, n = 0;
-	/* counting sort by free count, descending; index order within a count */
-	for (int f = G; f >= 1; f--)
-		for (int i = 0; i < rk->nnodes; i++) {
-			int nd = rk->first_node + i;
-			if ((type < 0 || p->c->nodes[nd].type == type) &&
-			    dl_state_node_free(p->st, nd) == f)
-				p->tmp[n++] = nd;
-		}
+	int G = p->st->maxg, n = 0, at[65] = {0};
+	/* counting sort by free count, descending; index order within a count (two passes) */
+	for (int i = 0; i < rk->nnodes; i++) {
+		int nd = rk->first_node + i;
+		if (type < 0 || p->c->nodes[nd].type == type)
+			at[dl_state_node_free(p->st, nd)]++;
+	}
+	for (int f = G; f >= 1; f--) {
+		int c = at[f];
+		at[f] = n;
+		n += c;
+	}
+	for (int i = 0; i < rk->nnodes; i++) {
+		int nd = rk->first_node + i, f = dl_state_node_free(p->st, nd);
+		if (f > 0 && (type < 0 || p->c->nodes[nd].type == type))
+			p->tmp[at[f]++] = nd;
+	}
 	return n;
 }
 
@@ -478,25 +486,31 @@ static int cmp_int(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-void dl_placement_describe(const struct dl_cluster *c, const int *gpus, int n, int *nnodes,
-			   int *nracks, enum dl_tier *tier)
+/* node of gpu: from the state's table when there is one (the placer's), else a search */
+static int node_of(const struct dl_cluster *c, const int *gpu_node, int gpu)
+{
+	return gpu_node ? gpu_node[gpu] : dl_cluster_gpu_node(c, gpu);
+}
+
+static void describe(const struct dl_cluster *c, const int *gpu_node, const int *gpus, int n,
+		     int *nnodes, int *nracks, enum dl_tier *tier)
 {
 	/* few GPUs per placement: count distinct nodes and racks by a quadratic-free
 	 * pass when sorted, with a fallback check for unsorted input */
 	int nn = 0, nr = 0, prev_node = -1, prev_rack = -1, first_rack = -1, multi = 0;
 	for (int i = 0; i < n; i++) {
-		int nd = dl_cluster_gpu_node(c, gpus[i]);
+		int nd = node_of(c, gpu_node, gpus[i]);
 		int r = c->nodes[nd].rack;
 		if (nd != prev_node) {
 			int seen = 0;
 			for (int j = 0; j < i && !seen; j++)
-				seen = gpus[j] > gpus[i] && dl_cluster_gpu_node(c, gpus[j]) == nd;
+				seen = gpus[j] > gpus[i] && node_of(c, gpu_node, gpus[j]) == nd;
 			nn += !seen;
 		}
 		if (r != prev_rack) {
 			int seen = 0;
 			for (int j = 0; j < i && !seen; j++)
-				seen = c->nodes[dl_cluster_gpu_node(c, gpus[j])].rack == r;
+				seen = c->nodes[node_of(c, gpu_node, gpus[j])].rack == r;
 			nr += !seen;
 		}
 		if (first_rack < 0)
@@ -509,6 +523,12 @@ void dl_placement_describe(const struct dl_cluster *c, const int *gpus, int n, i
 	*nnodes = nn;
 	*nracks = nr;
 	*tier = multi ? DL_TIER_CLUSTER : nn > 1 ? DL_TIER_RACK : DL_TIER_NODE;
+}
+
+void dl_placement_describe(const struct dl_cluster *c, const int *gpus, int n, int *nnodes,
+			   int *nracks, enum dl_tier *tier)
+{
+	describe(c, NULL, gpus, n, nnodes, nracks, tier);
 }
 
 /* one policy decision for a job restricted to `type` (or any type when the cluster has one) */
@@ -582,7 +602,7 @@ static void place_typed(struct dl_placer *p, const struct dl_place_req *req,
 		return;
 	}
 	qsort(out->gpus, (size_t)k, sizeof(int), cmp_int);
-	dl_placement_describe(p->c, out->gpus, k, &out->nnodes, &out->nracks, &out->tier);
+	describe(p->c, p->st->gpu_node, out->gpus, k, &out->nnodes, &out->nracks, &out->tier);
 	if (p->o.policy == DL_PLACE_GANDIVA && out->nnodes > 1) {
 		/* nodes taken whole by a multi-node job get that job's size as affinity */
 		int prev = -1;

@@ -69,9 +69,14 @@ struct dl_sim {
 	size_t tl_running, tl_pending;
 	int tl_written;
 	size_t next_progress, last_progress;
+	/* slowdowns repeat (one per model, size and tier): their text, direct-mapped */
+	struct {
+		uint64_t bits;
+		char text[DL_NUM_BUF];
+	} slow[64];
 };
 
-/* ---- heap ---- */
+/* ---- heap (4-ary: half the levels of a binary heap, children side by side) ---- */
 
 static int ev_less(const struct event *a, const struct event *b)
 {
@@ -88,7 +93,7 @@ static void heap_push(struct dl_sim *s, struct event e)
 	DL_GROW(s->heap, s->nheap + 1, s->heapalloc);
 	size_t i = s->nheap++;
 	while (i > 0) {
-		size_t p = (i - 1) / 2;
+		size_t p = (i - 1) / 4;
 		if (!ev_less(&e, &s->heap[p]))
 			break;
 		s->heap[i] = s->heap[p];
@@ -103,11 +108,12 @@ static struct event heap_pop(struct dl_sim *s)
 	struct event last = s->heap[--s->nheap];
 	size_t i = 0, n = s->nheap;
 	for (;;) {
-		size_t c = 2 * i + 1;
+		size_t c = 4 * i + 1, end = c + 4 < n ? c + 4 : n;
 		if (c >= n)
 			break;
-		if (c + 1 < n && ev_less(&s->heap[c + 1], &s->heap[c]))
-			c++;
+		for (size_t k = c + 1; k < end; k++)
+			if (ev_less(&s->heap[k], &s->heap[c]))
+				c = k;
 		if (!ev_less(&s->heap[c], &last))
 			break;
 		s->heap[i] = s->heap[c];
@@ -249,6 +255,18 @@ static const char *const result_cols[RC_N] = {
 	"migrations", "tier",	"slowdown",    "gpu_type", "policy",
 };
 
+static const char *slowdown_text(struct dl_sim *s, double v)
+{
+	uint64_t b;
+	memcpy(&b, &v, sizeof(b));
+	size_t k = (size_t)((b ^ (b >> 23) ^ (b >> 41)) % DL_ARRAY_SIZE(s->slow));
+	if (s->slow[k].bits != b || !s->slow[k].text[0]) {
+		dl_fmt_double_prec(s->slow[k].text, v, 12);
+		s->slow[k].bits = b;
+	}
+	return s->slow[k].text;
+}
+
 static void result_row(struct dl_sim *s, const struct dl_sim_job *j, dl_tick end)
 {
 	struct dl_writer *w = s->cfg->results;
@@ -267,7 +285,10 @@ static void result_row(struct dl_sim *s, const struct dl_sim_job *j, dl_tick end
 	dl_writer_int(w, RC_PREEMPT, j->preemptions);
 	dl_writer_int(w, RC_MIGRATE, j->migrations);
 	dl_writer_str(w, RC_TIER, dl_tier_name(j->tier));
-	dl_writer_double_prec(w, RC_SLOWDOWN, j->slowdown, 12);
+	if (isfinite(j->slowdown))
+		dl_writer_auto(w, RC_SLOWDOWN, slowdown_text(s, j->slowdown)); /* 12 digits */
+	else
+		dl_writer_null(w, RC_SLOWDOWN);
 	dl_writer_str(w, RC_TYPE, s->cfg->cluster->types[j->gpu_type].name);
 	dl_writer_str(w, RC_POLICY, s->cfg->policy->name);
 	dl_writer_end_row(w);
@@ -341,6 +362,7 @@ void dl_sim_sync(struct dl_sim *s, struct dl_sim_job *j)
 static void plan_finish(struct dl_sim *s, struct dl_sim_job *j)
 {
 	j->version++;
+	j->finish_at = INT64_MAX;
 	if (j->state != DL_SJ_RUNNING || !(j->rate > 0))
 		return; /* a zero share: the policy must change it */
 	dl_tick from = j->restore_until > s->now ? j->restore_until : s->now;
@@ -350,16 +372,17 @@ static void plan_finish(struct dl_sim *s, struct dl_sim_job *j)
 		s->overflow = 1;
 		return;
 	}
-	heap_push(s, (struct event){from + (dl_tick)need, 0, j->version, (uint32_t)j->idx,
-				    EV_FINISH, 0});
+	j->finish_at = from + (dl_tick)need;
+	heap_push(s, (struct event){j->finish_at, 0, j->version, (uint32_t)j->idx, EV_FINISH, 0});
 }
 
-/* speed, tier and slowdown of the GPUs j holds */
-static void describe(struct dl_sim *s, struct dl_sim_job *j)
+/* speed, tier (unless the placer gave it) and slowdown of the GPUs j holds */
+static void describe(struct dl_sim *s, struct dl_sim_job *j, int tier_known)
 {
 	const struct dl_cluster *c = s->cfg->cluster;
 	int nn, nr;
-	dl_placement_describe(c, j->gpu, j->ngpu, &nn, &nr, &j->tier);
+	if (!tier_known)
+		dl_placement_describe(c, j->gpu, j->ngpu, &nn, &nr, &j->tier);
 	/* the slowest GPU sets the pace of a synchronous job */
 	double speed = INFINITY;
 	int type = 0;
@@ -430,6 +453,7 @@ enum dl_decision dl_sim_start(struct dl_sim *s, struct dl_sim_job *j, const stru
 		return DL_WAIT;
 	dl_sim_sync(s, j);
 	double share = how && how->share > 0 ? how->share : 1;
+	int tier_known = 0;
 	if (how && how->gpus) {
 		for (int k = 0; k < j->gpus; k++) {
 			int g = how->gpus[k];
@@ -460,11 +484,13 @@ enum dl_decision dl_sim_start(struct dl_sim *s, struct dl_sim_job *j, const stru
 			return DL_WAIT;
 		for (int k = 0; k < j->gpus; k++)
 			s->occ[j->gpu[k]]++;
+		j->tier = pl.tier; /* the placer sorted the GPUs and described them */
+		tier_known = 1;
 	}
 	j->ngpu = j->gpus;
 	sort_gpus(j->gpu, j->ngpu);
 	j->share = share;
-	describe(s, j);
+	describe(s, j, tier_known);
 	int resumed = j->starts > 0;
 	j->restore_until = resumed ? s->now + s->restore : s->now;
 	if (!resumed)
@@ -509,7 +535,7 @@ int dl_sim_migrate(struct dl_sim *s, struct dl_sim_job *j, const int *gpus, int 
 	}
 	j->ngpu = n;
 	sort_gpus(j->gpu, n);
-	describe(s, j);
+	describe(s, j, 0);
 	j->migrations++;
 	j->restore_until = s->now + s->ckpt + s->restore;
 	plan_finish(s, j);

@@ -101,9 +101,13 @@ void dl_oset_insert(struct dl_opool *pool, struct dl_oset *s, size_t i, double k
 	N[i].in = 1;
 	s->count++;
 	if (s->root == DL_ONIL) {
-		s->root = i;
+		s->root = s->first = s->last = i;
 		return;
 	}
+	if (dl_okey_less(&N[i], &N[s->first]))
+		s->first = i;
+	if (!dl_okey_less(&N[i], &N[s->last]))
+		s->last = i; /* keys are unique: not less means greater */
 	size_t cur = s->root;
 	for (;;) {
 		size_t *next = dl_okey_less(&N[i], &N[cur]) ? &N[cur].l : &N[cur].r;
@@ -123,6 +127,10 @@ void dl_oset_erase(struct dl_opool *pool, struct dl_oset *s, size_t i)
 	struct dl_onode *N = pool->n;
 	if (!N[i].in)
 		return;
+	if (s->first == i)
+		s->first = dl_oset_next(pool, i);
+	if (s->last == i)
+		s->last = dl_oset_prev(pool, i);
 	/* rotate i down until it has at most one child */
 	while (N[i].l != DL_ONIL && N[i].r != DL_ONIL) {
 		size_t c = N[N[i].l].pri > N[N[i].r].pri ? N[i].l : N[i].r;
@@ -133,26 +141,6 @@ void dl_oset_erase(struct dl_opool *pool, struct dl_oset *s, size_t i)
 	N[i].l = N[i].r = N[i].p = DL_ONIL;
 	N[i].in = 0;
 	s->count--;
-}
-
-size_t dl_oset_first(const struct dl_opool *pool, const struct dl_oset *s)
-{
-	size_t x = s->root;
-	if (x == DL_ONIL)
-		return x;
-	while (pool->n[x].l != DL_ONIL)
-		x = pool->n[x].l;
-	return x;
-}
-
-size_t dl_oset_last(const struct dl_opool *pool, const struct dl_oset *s)
-{
-	size_t x = s->root;
-	if (x == DL_ONIL)
-		return x;
-	while (pool->n[x].r != DL_ONIL)
-		x = pool->n[x].r;
-	return x;
 }
 
 size_t dl_oset_next(const struct dl_opool *pool, size_t x)

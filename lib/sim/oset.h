@@ -39,11 +39,12 @@ struct dl_opool {
 struct dl_oset {
 	size_t root;
 	size_t count;
+	size_t first, last; /* kept up to date: O(1) to read */
 };
 
-#define DL_OSET_INIT       \
-	{                  \
-		DL_ONIL, 0 \
+#define DL_OSET_INIT                         \
+	{                                    \
+		DL_ONIL, 0, DL_ONIL, DL_ONIL \
 	}
 
 void dl_opool_init(struct dl_opool *pool, size_t njobs);
@@ -58,8 +59,16 @@ static inline int dl_oset_has(const struct dl_opool *pool, size_t i)
 {
 	return pool->n[i].in;
 }
-size_t dl_oset_first(const struct dl_opool *pool, const struct dl_oset *s);
-size_t dl_oset_last(const struct dl_opool *pool, const struct dl_oset *s);
+static inline size_t dl_oset_first(const struct dl_opool *pool, const struct dl_oset *s)
+{
+	(void)pool;
+	return s->first;
+}
+static inline size_t dl_oset_last(const struct dl_opool *pool, const struct dl_oset *s)
+{
+	(void)pool;
+	return s->last;
+}
 size_t dl_oset_next(const struct dl_opool *pool, size_t i);
 size_t dl_oset_prev(const struct dl_opool *pool, size_t i);
 /* is a before b in key order? */

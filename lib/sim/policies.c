@@ -246,7 +246,9 @@ static void set_demote_timer(struct prio *P, struct dl_sim *s, struct dl_sim_job
 		return;
 	int64_t left = P->limit[j->queue] - j->pservice;
 	dl_tick t = dl_sim_now(s) + (left > 0 ? (left + j->gpus - 1) / j->gpus : 0);
-	dl_sim_timer(s, t, j->idx, T_DEMOTE, j->version);
+	/* a job that completes first needs none (completions come before timers) */
+	if (t < j->finish_at)
+		dl_sim_timer(s, t, j->idx, T_DEMOTE, j->version);
 }
 
 static void set_promote_timer(struct prio *P, struct dl_sim *s, struct dl_sim_job *j)

@@ -123,6 +123,7 @@ struct dl_sim_job {
 	double rate;	       /* work per tick while running and not restoring */
 	double share;	       /* policy-set speed fraction, 1 by default */
 	dl_tick restore_until; /* no progress before this time */
+	dl_tick finish_at;     /* when running: its completion as planned now */
 	dl_tick start;	       /* first start (-1 before) */
 	int preemptions, migrations, starts;
 	uint64_t version; /* bumped on every change of state or rate */

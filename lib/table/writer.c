@@ -186,15 +186,21 @@ void dl_writer_null(struct dl_writer *w, size_t col)
 	set(w, col, "", 0, F_NULL);
 }
 
+static int csv_needs_quotes(const char *s, size_t len)
+{
+	if (len > 0 && (s[0] == ' ' || s[0] == '\t' || s[len - 1] == ' ' || s[len - 1] == '\t'))
+		return 1;
+	for (size_t i = 0; i < len; i++) {
+		char c = s[i];
+		if (c == ',' || c == '"' || c == '\r' || c == '\n')
+			return 1;
+	}
+	return 0;
+}
+
 void dl_csv_quote(struct strbuf *sb, const char *s, size_t len)
 {
-	int need =
-		len > 0 && (s[0] == ' ' || s[0] == '\t' || s[len - 1] == ' ' || s[len - 1] == '\t');
-	for (size_t i = 0; !need && i < len; i++) {
-		char c = s[i];
-		need = c == ',' || c == '"' || c == '\r' || c == '\n';
-	}
-	if (!need) {
+	if (!csv_needs_quotes(s, len)) {
 		sb_add(sb, s, len);
 		return;
 	}
@@ -312,16 +318,31 @@ void dl_writer_end_row(struct dl_writer *w)
 			/* an empty line would read back as no row at all */
 			sb_addstr(l, "\"\"");
 		}
+		/* room for the worst case (every byte quoted), then plain stores */
+		size_t room = 2 * w->vals.len + 3 * w->ncols + 4;
+		sb_grow(l, room);
+		char *p = l->buf + l->len;
 		for (size_t i = 0; i < w->ncols; i++) {
 			if (i)
-				sb_addc(l, ',');
-			if (w->kind[i] == F_STR)
-				dl_csv_quote(l, w->vals.buf + w->off[i], w->len[i]);
-			else if (w->kind[i] != F_UNSET)
-				sb_add(l, w->vals.buf + w->off[i], w->len[i]);
+				*p++ = ',';
+			const char *v = w->vals.buf + w->off[i];
+			size_t n = w->len[i];
+			if (w->kind[i] == F_STR && csv_needs_quotes(v, n)) {
+				*p++ = '"';
+				for (size_t k = 0; k < n; k++) {
+					if (v[k] == '"')
+						*p++ = '"';
+					*p++ = v[k];
+				}
+				*p++ = '"';
+			} else if (w->kind[i] != F_UNSET) {
+				memcpy(p, v, n);
+				p += n;
+			}
 		}
 		if (w->crlf)
-			sb_addc(l, '\r');
+			*p++ = '\r';
+		l->len = (size_t)(p - l->buf);
 	} else {
 		sb_addc(l, '{');
 		for (size_t i = 0; i < w->ncols; i++) {
