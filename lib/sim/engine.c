@@ -1,11 +1,13 @@
 /*
  * engine.c: the discrete-event simulator core (contract in sim.h and
- * policy.h). Events live in a binary heap ordered by (time, kind, sequence),
- * times in integer ticks; a job's completion event is recomputed whenever its
- * rate changes and the stale one is recognised by the job's version number
- * (lazy deletion), so every event costs O(log n). Active jobs live in slots
- * (fixed-size chunks that never move, reused through a free list); the rest
- * of the trace stays in its compact form.
+ * policy.h). Times are integer ticks. Events live in three queues, each in
+ * time order: completions of running jobs in an indexed 4-ary heap (a job's
+ * entry moves when its rate changes and leaves when it is preempted, so
+ * nothing stale accumulates), checkpoint ends in a FIFO (they are all
+ * --checkpoint-cost after the preemption, so they come in the order they are
+ * made) and policy timers in a 4-ary heap; arrivals come from the sorted
+ * trace. Active jobs live in slots (fixed-size chunks that never move,
+ * reused through a free list); the rest of the trace stays compact.
  */
 #include <limits.h>
 #include <math.h>
@@ -20,15 +22,25 @@
 #define HORIZON	   (INT64_C(1) << 62)
 #define SLOT_CHUNK 1024
 
-enum ev_kind { EV_FINISH = 0, EV_SAVED = 1, EV_TIMER = 3 };
-
+/* a completion (in `fin`, by slot) or a policy timer (in `timers`) */
 struct event {
 	dl_tick t;
-	uint64_t seq;
-	uint64_t stamp; /* job version (finish, saved) or policy stamp (timer) */
-	uint32_t job;	/* job index, or UINT32_MAX for a job-less timer */
-	int16_t kind;
-	int16_t tkind; /* policy timer kind */
+	uint64_t seq;	/* ties at one time: in the order they were made */
+	uint64_t stamp; /* timer: the policy's stamp */
+	uint32_t job;	/* fin: the job's slot; timer: its index, UINT32_MAX for none */
+	int32_t kind;	/* timer: the policy's kind */
+};
+
+/* a checkpoint end */
+struct saving {
+	dl_tick t;
+	uint64_t version;
+	uint32_t job;
+};
+
+struct evheap {
+	struct event *a;
+	size_t n, alloc;
 };
 
 struct dl_sim {
@@ -51,8 +63,9 @@ struct dl_sim {
 	int *type_of_name;
 	const struct dl_net_model **model_of_name;
 	/* events */
-	struct event *heap;
-	size_t nheap, heapalloc;
+	struct evheap fin, timers;
+	struct saving *sv; /* a ring */
+	size_t sv_head, sv_n, sv_cap;
 	uint64_t seq;
 	/* the cluster */
 	struct dl_cluster_state *state;
@@ -76,52 +89,107 @@ struct dl_sim {
 	} slow[64];
 };
 
-/* ---- heap (4-ary: half the levels of a binary heap, children side by side) ---- */
+/* ---- event queues (4-ary heaps: half the levels of binary ones, children side by side) ---- */
 
 static int ev_less(const struct event *a, const struct event *b)
 {
 	if (a->t != b->t)
 		return a->t < b->t;
-	if (a->kind != b->kind)
-		return a->kind < b->kind;
 	return a->seq < b->seq;
 }
 
-static void heap_push(struct dl_sim *s, struct event e)
+struct dl_sim_job *dl_sim_slot_job(struct dl_sim *s, size_t slot);
+
+/* put e at i; a completion's job remembers where its entry is */
+static void ev_set(struct dl_sim *s, struct evheap *h, size_t i, const struct event *e)
 {
-	e.seq = s->seq++;
-	DL_GROW(s->heap, s->nheap + 1, s->heapalloc);
-	size_t i = s->nheap++;
-	while (i > 0) {
-		size_t p = (i - 1) / 4;
-		if (!ev_less(&e, &s->heap[p]))
-			break;
-		s->heap[i] = s->heap[p];
-		i = p;
-	}
-	s->heap[i] = e;
+	h->a[i] = *e;
+	if (h == &s->fin)
+		dl_sim_slot_job(s, e->job)->fin_pos = (uint32_t)i + 1;
 }
 
-static struct event heap_pop(struct dl_sim *s)
+static void ev_up(struct dl_sim *s, struct evheap *h, size_t i, struct event e)
 {
-	struct event top = s->heap[0];
-	struct event last = s->heap[--s->nheap];
-	size_t i = 0, n = s->nheap;
+	while (i > 0) {
+		size_t p = (i - 1) / 4;
+		if (!ev_less(&e, &h->a[p]))
+			break;
+		ev_set(s, h, i, &h->a[p]);
+		i = p;
+	}
+	ev_set(s, h, i, &e);
+}
+
+static void ev_down(struct dl_sim *s, struct evheap *h, size_t i, struct event e)
+{
+	size_t n = h->n;
 	for (;;) {
 		size_t c = 4 * i + 1, end = c + 4 < n ? c + 4 : n;
 		if (c >= n)
 			break;
 		for (size_t k = c + 1; k < end; k++)
-			if (ev_less(&s->heap[k], &s->heap[c]))
+			if (ev_less(&h->a[k], &h->a[c]))
 				c = k;
-		if (!ev_less(&s->heap[c], &last))
+		if (!ev_less(&h->a[c], &e))
 			break;
-		s->heap[i] = s->heap[c];
+		ev_set(s, h, i, &h->a[c]);
 		i = c;
 	}
-	if (n)
-		s->heap[i] = last;
-	return top;
+	ev_set(s, h, i, &e);
+}
+
+static void ev_push(struct dl_sim *s, struct evheap *h, struct event e)
+{
+	e.seq = s->seq++;
+	DL_GROW(h->a, h->n + 1, h->alloc);
+	ev_up(s, h, h->n++, e);
+}
+
+/* remove the entry at i */
+static struct event ev_remove(struct dl_sim *s, struct evheap *h, size_t i)
+{
+	struct event e = h->a[i], last = h->a[--h->n];
+	if (h == &s->fin)
+		dl_sim_slot_job(s, e.job)->fin_pos = 0;
+	if (i < h->n) {
+		if (i > 0 && ev_less(&last, &h->a[(i - 1) / 4]))
+			ev_up(s, h, i, last);
+		else
+			ev_down(s, h, i, last);
+	}
+	return e;
+}
+
+static int ev_due(const struct evheap *h, dl_tick now)
+{
+	return h->n && h->a[0].t <= now;
+}
+
+static void saving_push(struct dl_sim *s, dl_tick t, const struct dl_sim_job *j)
+{
+	if (s->sv_n == s->sv_cap) {
+		size_t cap = s->sv_cap ? 2 * s->sv_cap : 64;
+		struct saving *v = xcalloc(cap, sizeof(*v));
+		for (size_t k = 0; k < s->sv_n; k++)
+			v[k] = s->sv[(s->sv_head + k) % s->sv_cap];
+		free(s->sv);
+		s->sv = v;
+		s->sv_cap = cap;
+		s->sv_head = 0;
+	}
+	s->sv[(s->sv_head + s->sv_n++) % s->sv_cap] =
+		(struct saving){t, j->version, (uint32_t)j->idx};
+}
+
+static const struct saving *saving_head(const struct dl_sim *s)
+{
+	return s->sv_n ? &s->sv[s->sv_head] : NULL;
+}
+
+static void saving_pop(struct dl_sim *s)
+{
+	s->sv_head = (s->sv_head + 1) % s->sv_cap;
+	s->sv_n--;
 }
 
 /* ---- active jobs ---- */
@@ -363,6 +431,8 @@ static void plan_finish(struct dl_sim *s, struct dl_sim_job *j)
 {
 	j->version++;
 	j->finish_at = INT64_MAX;
+	if (j->fin_pos)
+		ev_remove(s, &s->fin, j->fin_pos - 1);
 	if (j->state != DL_SJ_RUNNING || !(j->rate > 0))
 		return; /* a zero share: the policy must change it */
 	dl_tick from = j->restore_until > s->now ? j->restore_until : s->now;
@@ -373,7 +443,7 @@ static void plan_finish(struct dl_sim *s, struct dl_sim_job *j)
 		return;
 	}
 	j->finish_at = from + (dl_tick)need;
-	heap_push(s, (struct event){j->finish_at, 0, j->version, (uint32_t)j->idx, EV_FINISH, 0});
+	ev_push(s, &s->fin, (struct event){j->finish_at, 0, 0, j->slot, 0});
 }
 
 /* speed, tier (unless the placer gave it) and slowdown of the GPUs j holds */
@@ -513,10 +583,9 @@ void dl_sim_preempt(struct dl_sim *s, struct dl_sim_job *j)
 	s->running--;
 	emit(s, j, "preempt", NULL, 0);
 	j->state = DL_SJ_SAVING;
-	j->version++;
+	plan_finish(s, j); /* no completion while saving */
 	/* even at zero cost the job is re-queued by an event, after this pass */
-	heap_push(s,
-		  (struct event){s->now + s->ckpt, 0, j->version, (uint32_t)j->idx, EV_SAVED, 0});
+	saving_push(s, s->now + s->ckpt, j);
 }
 
 int dl_sim_migrate(struct dl_sim *s, struct dl_sim_job *j, const int *gpus, int n)
@@ -562,7 +631,7 @@ void dl_sim_timer(struct dl_sim *s, dl_tick at, size_t job, int kind, uint64_t s
 	if (at > HORIZON)
 		return; /* it would never fire */
 	uint32_t jb = job == DL_SIM_NOJOB ? UINT32_MAX : (uint32_t)job;
-	heap_push(s, (struct event){at, 0, stamp, jb, EV_TIMER, (int16_t)kind});
+	ev_push(s, &s->timers, (struct event){at, 0, stamp, jb, kind});
 }
 
 void dl_sim_note(struct dl_sim *s, const struct dl_sim_job *j, const char *what, const char *detail)
@@ -714,7 +783,9 @@ static void teardown(struct dl_sim *s)
 	free(s->occ);
 	free(s->gpubuf);
 	free(s->gpu_node);
-	free(s->heap);
+	free(s->fin.a);
+	free(s->timers.a);
+	free(s->sv);
 	for (size_t c = 0; c < s->nchunks; c++) {
 		for (size_t k = 0; k < SLOT_CHUNK; k++)
 			free(s->chunk[c][k].gpu);
@@ -742,6 +813,8 @@ static void reject_leftovers(struct dl_sim *s)
 		if (j->state == DL_SJ_QUEUED) {
 			reject(s, j, "never placed (fragmentation or policy)");
 		} else if (j->state == DL_SJ_RUNNING) {
+			if (j->fin_pos)
+				ev_remove(s, &s->fin, j->fin_pos - 1);
 			release_gpus(s, j);
 			s->running--;
 			j->state = DL_SJ_QUEUED;
@@ -772,34 +845,43 @@ int dl_sim_run(const struct dl_sim_config *cfg, struct dl_sim_stats *st, struct 
 	size_t next = 0; /* next arrival */
 	size_t step = s->njobs / 100 ? s->njobs / 100 : 1;
 	s->next_progress = step;
-	while (next < s->njobs || s->nheap) {
-		/* drop superseded completions and checkpoint ends first */
-		while (s->nheap && s->heap[0].kind < EV_TIMER) {
-			const struct dl_sim_job *j = dl_sim_job(s, s->heap[0].job);
-			if (j && s->heap[0].stamp == j->version)
+	for (;;) {
+		/* drop checkpoint ends that no longer apply first */
+		const struct saving *sv;
+		while ((sv = saving_head(s))) {
+			const struct dl_sim_job *j = dl_sim_job(s, sv->job);
+			if (j && sv->version == j->version && j->state == DL_SJ_SAVING)
 				break;
-			heap_pop(s);
+			saving_pop(s);
 			st->events++;
 		}
-		if (!(next < s->njobs || s->nheap))
+		if (!(next < s->njobs || s->fin.n || sv || s->timers.n))
 			break;
-		dl_tick ta = next < s->njobs ? tj[next].submit - s->origin : INT64_MAX;
-		dl_tick th = s->nheap ? s->heap[0].t : INT64_MAX;
-		s->now = ta < th ? ta : th;
+		dl_tick t = next < s->njobs ? tj[next].submit - s->origin : INT64_MAX;
+		if (s->fin.n && s->fin.a[0].t < t)
+			t = s->fin.a[0].t;
+		if (sv && sv->t < t)
+			t = sv->t;
+		if (s->timers.n && s->timers.a[0].t < t)
+			t = s->timers.a[0].t;
+		s->now = t;
 		int passes = 0;
 		for (;;) {
 			int real = 0;
-			/* completions and checkpoint ends at now */
-			while (s->nheap && s->heap[0].t <= s->now && s->heap[0].kind < EV_TIMER) {
-				struct event e = heap_pop(s);
-				struct dl_sim_job *j = dl_sim_job(s, e.job);
+			/* completions, then checkpoint ends, then arrivals, then timers */
+			while (ev_due(&s->fin, s->now)) {
+				struct event e = ev_remove(s, &s->fin, 0);
 				st->events++;
-				if (!j || e.stamp != j->version)
-					continue; /* superseded */
-				if (e.kind == EV_FINISH && j->state == DL_SJ_RUNNING) {
-					finish(s, j);
-					real = 1;
-				} else if (e.kind == EV_SAVED && j->state == DL_SJ_SAVING) {
+				finish(s, dl_sim_slot_job(s, e.job));
+				real = 1;
+			}
+			while ((sv = saving_head(s)) && sv->t <= s->now) {
+				struct dl_sim_job *j = dl_sim_job(s, sv->job);
+				int live =
+					j && sv->version == j->version && j->state == DL_SJ_SAVING;
+				saving_pop(s);
+				st->events++;
+				if (live) {
 					saved(s, j);
 					real = 1;
 				}
@@ -809,12 +891,12 @@ int dl_sim_run(const struct dl_sim_config *cfg, struct dl_sim_stats *st, struct 
 				arrive(s, next++);
 				real = 1;
 			}
-			while (s->nheap && s->heap[0].t <= s->now && s->heap[0].kind == EV_TIMER) {
-				struct event e = heap_pop(s);
+			while (ev_due(&s->timers, s->now)) {
+				struct event e = ev_remove(s, &s->timers, 0);
 				size_t job = e.job == UINT32_MAX ? DL_SIM_NOJOB : e.job;
 				st->events++;
 				if (cfg->policy->timer &&
-				    cfg->policy->timer(s->pst, s, job, e.tkind, e.stamp))
+				    cfg->policy->timer(s->pst, s, job, e.kind, e.stamp))
 					real = 1;
 			}
 			if (real) {
@@ -827,14 +909,16 @@ int dl_sim_run(const struct dl_sim_config *cfg, struct dl_sim_stats *st, struct 
 						"microseconds, about 146,000 years)");
 				goto out;
 			}
-			if (!(s->nheap && s->heap[0].t <= s->now))
+			sv = saving_head(s);
+			if (!(ev_due(&s->fin, s->now) || (sv && sv->t <= s->now) ||
+			      ev_due(&s->timers, s->now)))
 				break;
 			if (++passes > 100000) {
-				char t[DL_NUM_BUF];
-				dl_fmt_micros(t, s->origin + s->now);
+				char tx[DL_NUM_BUF];
+				dl_fmt_micros(tx, s->origin + s->now);
 				rc = dl_err_set(err, DL_EXIT_DATA,
 						"policy '%s' does not settle at time %s",
-						cfg->policy->name, t);
+						cfg->policy->name, tx);
 				goto out;
 			}
 		}
@@ -847,8 +931,6 @@ int dl_sim_run(const struct dl_sim_config *cfg, struct dl_sim_stats *st, struct 
 		}
 		if (st->completed)
 			st->makespan = (double)s->now / DL_TICKS_PER_SECOND;
-		if (!s->nheap && next >= s->njobs)
-			break;
 	}
 	reject_leftovers(s);
 	if (cfg->progress && (s->last_progress != st->completed || !st->completed))

@@ -129,6 +129,7 @@ struct dl_sim_job {
 	uint64_t version; /* bumped on every change of state or rate */
 	int *gpu;	  /* the GPUs held (global indices), ngpu of them */
 	int ngpu, gpu_cap;
+	uint32_t fin_pos; /* engine: 1 + its completion's place in the queue, 0 for none */
 	enum dl_tier tier;
 	int gpu_type; /* type index of the slowest GPU held */
 	double speed, slowdown;
