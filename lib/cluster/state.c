@@ -1,10 +1,12 @@
 /*
  * state.c: free-GPU bookkeeping (see state.h).
  *
- * Three structures are kept in step on every change of a node's free count:
+ * Four structures are kept in step on every change of a node's free count:
  * per-(type, free) min-heaps of node indices for best fit, per-rack
  * histograms of node free counts for "how many nodes would this rack need",
- * and max-trees over the node order for first fit.
+ * per-rack lists of the nodes with a free GPU, and max-trees over the node
+ * order for first fit. The trees are brought up to date only when a
+ * first-fit query needs them (most placement policies never ask).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -97,6 +99,35 @@ static void bucket_link(struct dl_cluster_state *st, int node)
 	sift_up(st, h, h->n++);
 }
 
+static void open_update(struct dl_cluster_state *st, int node)
+{
+	const struct dl_node *n = &st->c->nodes[node];
+	int *list = st->open + st->c->racks[n->rack].first_node, *cnt = &st->open_n[n->rack];
+	int pos = st->open_pos[node];
+	if (st->node_free[node] > 0 && pos < 0) {
+		st->open_pos[node] = *cnt;
+		list[(*cnt)++] = node;
+	} else if (st->node_free[node] == 0 && pos >= 0) {
+		int last = list[--*cnt];
+		list[pos] = last;
+		st->open_pos[last] = pos;
+		st->open_pos[node] = -1;
+	}
+}
+
+/* bring the first-fit trees up to date */
+static void trees_update(struct dl_cluster_state *st)
+{
+	for (int k = 0; k < st->nstale; k++) {
+		int node = st->stale[k];
+		st->is_stale[node] = 0;
+		tree_set(st, DL_ANY_TYPE, node, st->node_free[node]);
+		if (st->ntypes > 1)
+			tree_set(st, st->c->nodes[node].type, node, st->node_free[node]);
+	}
+	st->nstale = 0;
+}
+
 /* every structure follows a change of node's free count by delta */
 static void node_change(struct dl_cluster_state *st, int node, int delta)
 {
@@ -115,9 +146,11 @@ static void node_change(struct dl_cluster_state *st, int node, int delta)
 	st->rack_free[n->rack * (T + 1) + T] += delta;
 	st->type_free[n->type] += delta;
 	st->type_free[T] += delta;
-	tree_set(st, DL_ANY_TYPE, node, st->node_free[node]);
-	if (T > 1)
-		tree_set(st, n->type, node, st->node_free[node]);
+	open_update(st, node);
+	if (!st->is_stale[node]) {
+		st->is_stale[node] = 1;
+		st->stale[st->nstale++] = node;
+	}
 }
 
 struct dl_cluster_state *dl_state_new(const struct dl_cluster *c)
@@ -143,6 +176,11 @@ struct dl_cluster_state *dl_state_new(const struct dl_cluster *c)
 	/* per-type trees only when there is more than one type */
 	size_t ntrees = T > 1 ? (size_t)T + 1 : 1;
 	st->tree = xmalloc((ntrees + 1) * 2 * (size_t)st->tsize * sizeof(int));
+	st->stale = xmalloc(((size_t)N + 1) * sizeof(int));
+	st->is_stale = xcalloc((size_t)N + 1, 1);
+	st->open = xmalloc(((size_t)N + 1) * sizeof(int));
+	st->open_n = xcalloc(c->nracks + 1, sizeof(int));
+	st->open_pos = xmalloc(((size_t)N + 1) * sizeof(int));
 	st->gpu_node = xmalloc(((size_t)c->total_gpus + 1) * sizeof(int));
 	for (int i = 0; i < N; i++)
 		for (int k = 0; k < c->nodes[i].gpus; k++)
@@ -165,9 +203,14 @@ void dl_state_reset(struct dl_cluster_state *st)
 	size_t ntrees = T > 1 ? (size_t)T + 1 : 1;
 	for (size_t i = 0; i < (ntrees + 1) * 2 * (size_t)st->tsize; i++)
 		st->tree[i] = -1;
+	memset(st->open_n, 0, c->nracks * sizeof(int));
+	memset(st->is_stale, 0, (size_t)N);
+	st->nstale = 0;
 	for (int i = 0; i < N; i++) {
 		const struct dl_node *n = &c->nodes[i];
 		st->node_free[i] = n->gpus;
+		st->open_pos[i] = -1;
+		open_update(st, i);
 		bucket_link(st, i);
 		if (st->hist)
 			st->hist[((size_t)n->rack * (size_t)T + (size_t)n->type) *
@@ -204,6 +247,11 @@ void dl_state_free(struct dl_cluster_state *st)
 	free(st->heap_pos);
 	free(st->tree);
 	free(st->gpu_node);
+	free(st->stale);
+	free(st->is_stale);
+	free(st->open);
+	free(st->open_n);
+	free(st->open_pos);
 	free(st);
 }
 
@@ -263,8 +311,10 @@ static int descend(const int *t, int i, int l, int r, int need, int lo, int hi)
 	return f >= 0 ? f : descend(t, 2 * i + 1, m, r, need, lo, hi);
 }
 
-int dl_state_first_fit(const struct dl_cluster_state *st, int type, int need, int lo, int hi)
+int dl_state_first_fit(struct dl_cluster_state *st, int type, int need, int lo, int hi)
 {
+	if (st->nstale)
+		trees_update(st);
 	if (need < 1)
 		need = 1;
 	if (hi > (int)st->c->nnodes)

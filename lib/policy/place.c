@@ -164,7 +164,25 @@ static void take_in_order(struct dl_placer *p, int type, int k, int start, int p
 static int rack_nodes_by_free(struct dl_placer *p, int r, int type)
 {
 	const struct dl_rack *rk = &p->c->racks[r];
-	int G = p->st->maxg, n = 0, at[65] = {0};
+	int G = p->st->maxg, n = 0, at[65] = {0}, nopen;
+	const int *open = dl_state_rack_open(p->st, r, &nopen);
+	if (nopen <= 16) {
+		/* a busy rack: sort its few open nodes (free count descending, then index) */
+		for (int i = 0; i < nopen; i++) {
+			int nd = open[i], f = dl_state_node_free(p->st, nd), k = n;
+			if (type >= 0 && p->c->nodes[nd].type != type)
+				continue;
+			for (; k > 0; k--) {
+				int o = p->tmp[k - 1], fo = dl_state_node_free(p->st, o);
+				if (fo > f || (fo == f && o < nd))
+					break;
+				p->tmp[k] = o;
+			}
+			p->tmp[k] = nd;
+			n++;
+		}
+		return n;
+	}
 	/* counting sort by free count, descending; index order within a count (two passes) */
 	for (int i = 0; i < rk->nnodes; i++) {
 		int nd = rk->first_node + i;
