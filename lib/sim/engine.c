@@ -352,7 +352,7 @@ static void result_row(struct dl_sim *s, const struct dl_sim_job *j, dl_tick end
 	dl_writer_micros(w, RC_RUNTIME, j->executed);
 	dl_writer_int(w, RC_PREEMPT, j->preemptions);
 	dl_writer_int(w, RC_MIGRATE, j->migrations);
-	dl_writer_str(w, RC_TIER, dl_tier_name(j->tier));
+	dl_writer_str(w, RC_TIER, dl_tier_name((enum dl_tier)j->tier));
 	if (isfinite(j->slowdown))
 		dl_writer_auto(w, RC_SLOWDOWN, slowdown_text(s, j->slowdown)); /* 12 digits */
 	else
@@ -451,8 +451,11 @@ static void describe(struct dl_sim *s, struct dl_sim_job *j, int tier_known)
 {
 	const struct dl_cluster *c = s->cfg->cluster;
 	int nn, nr;
-	if (!tier_known)
-		dl_placement_describe(c, j->gpu, j->ngpu, &nn, &nr, &j->tier);
+	if (!tier_known) {
+		enum dl_tier tier;
+		dl_placement_describe(c, j->gpu, j->ngpu, &nn, &nr, &tier);
+		j->tier = (uint8_t)tier;
+	}
 	/* the slowest GPU sets the pace of a synchronous job */
 	double speed = INFINITY;
 	int type = 0;
@@ -463,11 +466,11 @@ static void describe(struct dl_sim *s, struct dl_sim_job *j, int tier_known)
 			type = ty;
 		}
 	}
-	j->gpu_type = type;
-	j->speed = speed;
+	j->gpu_type = (int16_t)type;
 	j->slowdown = 1;
 	if (s->cfg->models && j->model && j->ngpu > 1)
-		j->slowdown = dl_netcost_slowdown(&s->nc, j->model, j->ngpu, j->tier, speed);
+		j->slowdown = dl_netcost_slowdown(&s->nc, j->model, j->ngpu, (enum dl_tier)j->tier,
+						  speed);
 	j->rate = speed / j->slowdown * j->share;
 }
 
@@ -554,18 +557,17 @@ enum dl_decision dl_sim_start(struct dl_sim *s, struct dl_sim_job *j, const stru
 			return DL_WAIT;
 		for (int k = 0; k < j->gpus; k++)
 			s->occ[j->gpu[k]]++;
-		j->tier = pl.tier; /* the placer sorted the GPUs and described them */
+		j->tier = (uint8_t)pl.tier; /* the placer sorted the GPUs and described them */
 		tier_known = 1;
 	}
 	j->ngpu = j->gpus;
 	sort_gpus(j->gpu, j->ngpu);
 	j->share = share;
 	describe(s, j, tier_known);
-	int resumed = j->starts > 0;
+	int resumed = j->start >= 0;
 	j->restore_until = resumed ? s->now + s->restore : s->now;
 	if (!resumed)
 		j->start = s->now;
-	j->starts++;
 	j->state = DL_SJ_RUNNING;
 	s->queued--;
 	s->running++;
@@ -619,7 +621,7 @@ void dl_sim_set_share(struct dl_sim *s, struct dl_sim_job *j, double share)
 	dl_sim_sync(s, j);
 	j->share = share;
 	if (j->state == DL_SJ_RUNNING) {
-		j->rate = j->speed / j->slowdown * share;
+		j->rate = s->cfg->cluster->types[j->gpu_type].speed / j->slowdown * share;
 		plan_finish(s, j);
 	}
 }
@@ -677,11 +679,11 @@ static void arrive(struct dl_sim *s, size_t idx)
 {
 	const struct dl_sim_tjob *t = &s->trace->jobs[idx];
 	struct dl_sim_job *j = activate(s, idx);
-	j->idx = idx;
+	j->idx = (uint32_t)idx;
 	j->submit = t->submit - s->origin;
 	j->duration = t->work;
 	j->gpus = clamp_gpus(s, t->gpus);
-	j->type = t->type ? s->type_of_name[t->type - 1] : DL_ANY_TYPE;
+	j->type = (int16_t)(t->type ? s->type_of_name[t->type - 1] : DL_ANY_TYPE);
 	j->model = t->model ? s->model_of_name[t->model - 1] : NULL;
 	if (s->cfg->models && !j->model)
 		j->model = dl_net_models_default(s->cfg->models);

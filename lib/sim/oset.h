@@ -21,14 +21,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define DL_ONIL SIZE_MAX
+/* node indices are below 2^32 - 1 (slots of a run) */
+#define DL_ONIL	    ((size_t)UINT32_MAX)
+#define DL_ONODE_IN (UINT32_C(1) << 31)
 
 struct dl_onode {
-	size_t l, r, p;
-	uint64_t pri;
+	uint32_t l, r, p;
+	uint32_t pri; /* 31 bits of treap priority; DL_ONODE_IN while in a set */
 	double k0, k1;
 	uint64_t k2;
-	int in; /* in a set */
 };
 
 struct dl_opool {
@@ -57,7 +58,7 @@ void dl_oset_insert(struct dl_opool *pool, struct dl_oset *s, size_t i, double k
 void dl_oset_erase(struct dl_opool *pool, struct dl_oset *s, size_t i);
 static inline int dl_oset_has(const struct dl_opool *pool, size_t i)
 {
-	return pool->n[i].in;
+	return (pool->n[i].pri & DL_ONODE_IN) != 0;
 }
 static inline size_t dl_oset_first(const struct dl_opool *pool, const struct dl_oset *s)
 {

@@ -75,8 +75,8 @@ struct prio {
 	uint64_t seq;
 	int maxg;
 	int epoch; /* completions so far (see one_queue_pass) */
-	/* scratch, one entry per slot */
-	size_t *buf, *rbuf, nbuf;
+	/* scratch: the jobs one pass starts and preempts (about total GPUs at most) */
+	size_t *buf, *rbuf, buf_alloc, rbuf_alloc;
 	dl_tick quantum, next_tick;
 	dl_tick *limit; /* per queue: its limit in GPU-ticks (the last: none) */
 };
@@ -128,6 +128,8 @@ static void *create(struct dl_sim *s, const struct dl_sim_params *p, enum pkind 
 		P->run[q] = (struct dl_oset)DL_OSET_INIT;
 	P->run_gpus = xcalloc(P->nq, sizeof(*P->run_gpus));
 	P->limit = xcalloc(P->nq, sizeof(*P->limit));
+	DL_GROW(P->buf, (size_t)P->maxg + 1, P->buf_alloc);
+	DL_GROW(P->rbuf, (size_t)P->maxg + 1, P->rbuf_alloc);
 	for (size_t q = 0; P->mlfq && q + 1 < P->nq; q++)
 		P->limit[q] = dl_sim_ticks(dl_mlfq_limit(p->mlfq, q));
 	P->quantum = p->quantum > 0 ? dl_sim_ticks(p->quantum) : 0;
@@ -152,16 +154,10 @@ static void destroy(void *st)
 	free(P);
 }
 
-/* nodes and scratch for every slot in use */
+/* a node for every slot in use */
 static void fit_slots(struct prio *P, struct dl_sim *s)
 {
-	size_t n = dl_sim_slots(s);
-	dl_opool_grow(&P->pool, n);
-	if (P->nbuf < n) {
-		P->nbuf = P->pool.cap;
-		P->buf = xreallocarray(P->buf, P->nbuf, sizeof(*P->buf));
-		P->rbuf = xreallocarray(P->rbuf, P->nbuf, sizeof(*P->rbuf));
-	}
+	dl_opool_grow(&P->pool, dl_sim_slots(s));
 }
 
 static struct dl_sim_job *job_of(struct dl_sim *s, size_t slot)
@@ -505,6 +501,7 @@ static int one_queue_pass(struct prio *P, struct dl_sim *s)
 		size_t w = dl_oset_last(&P->pool, &P->run[0]), nv = 0;
 		while (w != DL_ONIL && soon < j->gpus &&
 		       pend_before_run(P, s, i, w, run_cur_key(P, s, w))) {
+			DL_GROW(P->rbuf, nv + 1, P->rbuf_alloc);
 			P->rbuf[nv++] = w;
 			soon += job_of(s, w)->gpus;
 			w = dl_oset_prev(&P->pool, w);
@@ -572,7 +569,11 @@ static int preemptive_pass(struct prio *P, struct dl_sim *s)
 				size_t v0 = nvict;
 				for (size_t i = dl_oset_last(&P->pool, &P->run[q]);
 				     i != DL_ONIL && need > 0; i = dl_oset_prev(&P->pool, i)) {
-					P->rbuf[nvict++] = i;
+					DL_GROW(P->rbuf, nvict + 1, P->rbuf_alloc);
+					{
+						DL_GROW(P->rbuf, nvict + 1, P->rbuf_alloc);
+						P->rbuf[nvict++] = i;
+					}
 					need -= job_of(s, i)->gpus;
 				}
 				for (size_t a = v0, b = nvict; a + 1 < b; a++, b--) {
@@ -587,6 +588,7 @@ static int preemptive_pass(struct prio *P, struct dl_sim *s)
 			walk_begin(P, q);
 			size_t i;
 			while (cap > 0 && (i = walk_best(P, cap, &c)) != DL_ONIL) {
+				DL_GROW(P->buf, nstart + 1, P->buf_alloc);
 				P->buf[nstart++] = i;
 				cap -= job_of(s, i)->gpus;
 				walk_skip(P, c);
@@ -594,8 +596,10 @@ static int preemptive_pass(struct prio *P, struct dl_sim *s)
 		}
 		for (; q < P->nq; q++) /* no room left for these queues at all */
 			for (size_t i = dl_oset_first(&P->pool, &P->run[q]); i != DL_ONIL;
-			     i = dl_oset_next(&P->pool, i))
+			     i = dl_oset_next(&P->pool, i)) {
+				DL_GROW(P->rbuf, nvict + 1, P->rbuf_alloc);
 				P->rbuf[nvict++] = i;
+			}
 	}
 	/* preempt the victims, lowest priority first */
 	for (size_t k = nvict; k-- > 0;) {

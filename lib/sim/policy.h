@@ -106,40 +106,40 @@ enum dl_sim_state {
  */
 struct dl_sim_job {
 	/* from the trace; read-only */
-	size_t idx;	  /* position in submit order (ties: input order): the job's name */
+	uint32_t idx;	  /* position in submit order (ties: input order): the job's name */
+	uint32_t slot;	  /* see above */
 	dl_tick submit;	  /* ticks after the run's first submit */
 	dl_tick duration; /* the work: reference-GPU ticks */
 	int gpus;	  /* gang size (more than the cluster has: total + 1) */
-	int type;	  /* required GPU type index, or DL_ANY_TYPE */
+	int16_t type;	  /* required GPU type index, or DL_ANY_TYPE */
+	uint8_t state;	  /* enum dl_sim_state */
+	uint8_t tier;	  /* enum dl_tier of the GPUs held */
 	const struct dl_net_model *model;
-	uint32_t slot;
 
 	/* engine state; read-only to policies (dl_sim_sync first for the counters) */
-	enum dl_sim_state state;
 	dl_tick since;	       /* the counters below are exact as of this time */
 	dl_tick executed;      /* ticks running (restores included) */
 	dl_tick waited;	       /* ticks queued */
 	double work_left;      /* reference-GPU ticks still to do */
 	double rate;	       /* work per tick while running and not restoring */
 	double share;	       /* policy-set speed fraction, 1 by default */
+	double slowdown;       /* network cost of the GPUs held (1: none) */
 	dl_tick restore_until; /* no progress before this time */
 	dl_tick finish_at;     /* when running: its completion as planned now */
 	dl_tick start;	       /* first start (-1 before) */
-	int preemptions, migrations, starts;
-	uint64_t version; /* bumped on every change of state or rate */
-	int *gpu;	  /* the GPUs held (global indices), ngpu of them */
+	uint64_t version;      /* bumped on every change of state or rate */
+	int *gpu;	       /* the GPUs held (global indices), ngpu of them */
 	int ngpu, gpu_cap;
 	uint32_t fin_pos; /* engine: 1 + its completion's place in the queue, 0 for none */
-	enum dl_tier tier;
-	int gpu_type; /* type index of the slowest GPU held */
-	double speed, slowdown;
+	int preemptions, migrations;
+	int16_t gpu_type; /* type index of the slowest GPU held (its speed sets the pace) */
 
 	/* policy scratch: the engine never reads or writes these */
-	int queue;
+	int16_t queue;
+	int pflag;
 	uint64_t pseq;
 	dl_tick pmark, pexec;
 	int64_t pservice;
-	int pflag;
 };
 
 struct dl_sim;

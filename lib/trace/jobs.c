@@ -291,45 +291,47 @@ int dl_jobset_load(struct dl_jobset *js, const char *path, enum dl_in_format fmt
 
 /* ---- unique ids ---- */
 
-#define ID_REF_BITS 40
-#define ID_REF_MASK ((UINT64_C(1) << ID_REF_BITS) - 1)
+/*
+ * A slot holds 32 bits of the id's hash (high) and 1 + the id's handle
+ * (low). The home slot is taken from the top bits of the hash, so the index
+ * grows without reading an id again.
+ */
+#define SLOT_HANDLE(x) ((size_t)((x)&UINT32_MAX) - 1)
+#define SLOT_HASH(x) ((uint32_t)((x) >> 32))
 
-static uint64_t id_hash(const char *id, size_t len)
+static uint32_t id_hash(const char *id, size_t len)
 {
-	/* FNV-1a, then a final mix so the high bits (kept in the slot) are spread */
+	/* FNV-1a, then a final mix so the top bits are spread */
 	uint64_t h = dl_hash_bytes(id, len);
 	h ^= h >> 29;
 	h *= UINT64_C(0xbf58476d1ce4e5b9);
-	return h ^ (h >> 32);
+	return (uint32_t)((h ^ (h >> 32)) >> 32);
 }
 
-static void idset_insert(struct dl_idset *s, uint64_t h, size_t ref)
+static size_t home(const struct dl_idset *s, uint32_t h)
 {
-	size_t mask = s->cap - 1;
-	size_t i = (size_t)h & mask;
-	while (s->slot[i])
-		i = (i + 1) & mask;
-	s->slot[i] = (h >> ID_REF_BITS << ID_REF_BITS) | ((uint64_t)ref + 1);
+	return (size_t)h >> (32 - s->bits);
 }
 
 static void idset_grow(struct dl_idset *s)
 {
 	uint64_t *old = s->slot;
 	size_t oldcap = s->cap;
-	s->cap = oldcap ? oldcap * 2 : 1024;
+	s->bits = oldcap ? s->bits + 1 : 10;
+	s->cap = (size_t)1 << s->bits;
 	s->slot = xcalloc(s->cap, sizeof(*s->slot));
-	for (size_t i = 0; i < oldcap; i++)
-		if (old[i]) {
-			size_t ref = (size_t)((old[i] & ID_REF_MASK) - 1);
-			const char *id = s->pool + ref;
-			idset_insert(s, id_hash(id, strlen(id)), ref);
+	for (size_t k = 0; k < oldcap; k++)
+		if (old[k]) {
+			size_t i = home(s, SLOT_HASH(old[k]));
+			while (s->slot[i])
+				i = (i + 1) & (s->cap - 1);
+			s->slot[i] = old[k];
 		}
 	free(old);
 }
 
-size_t dl_idset_store(struct dl_idset *s, const char *id, long line)
+static size_t store(struct dl_idset *s, const char *id, size_t len, long line)
 {
-	size_t len = strlen(id);
 	int64_t ln = line;
 	size_t need = s->len + sizeof(ln) + len + 1;
 	if (need > s->alloc) {
@@ -345,19 +347,26 @@ size_t dl_idset_store(struct dl_idset *s, const char *id, long line)
 	return r;
 }
 
+size_t dl_idset_store(struct dl_idset *s, const char *id, long line)
+{
+	return store(s, id, strlen(id), line);
+}
+
 int dl_idset_add(struct dl_idset *s, const char *id, const char *file, long line, size_t *ref,
 		 struct dl_err *err)
 {
 	size_t len = strlen(id);
-	uint64_t h = id_hash(id, len);
-	if ((s->n + 1) * 4 > s->cap * 3)
+	uint32_t h = id_hash(id, len);
+	if ((s->n + 1) * 4 > s->cap * 3) {
+		if (s->bits >= 32)
+			return dl_err_at(err, file, line, "too many job ids");
 		idset_grow(s);
-	size_t mask = s->cap - 1;
-	size_t i = (size_t)h & mask;
-	for (; s->slot[i]; i = (i + 1) & mask) {
-		if ((s->slot[i] ^ h) >> ID_REF_BITS)
+	}
+	size_t i = home(s, h);
+	for (; s->slot[i]; i = (i + 1) & (s->cap - 1)) {
+		if (SLOT_HASH(s->slot[i]) != h)
 			continue;
-		size_t r = (size_t)((s->slot[i] & ID_REF_MASK) - 1);
+		size_t r = SLOT_HANDLE(s->slot[i]);
 		if (!strcmp(s->pool + r, id)) {
 			int64_t first;
 			memcpy(&first, s->pool + r - sizeof(first), sizeof(first));
@@ -366,10 +375,10 @@ int dl_idset_add(struct dl_idset *s, const char *id, const char *file, long line
 					 (long long)first);
 		}
 	}
-	if (s->len + sizeof(int64_t) + len + 1 > ID_REF_MASK)
-		return dl_err_at(err, file, line, "too many job ids");
-	size_t r = dl_idset_store(s, id, line);
-	s->slot[i] = (h >> ID_REF_BITS << ID_REF_BITS) | ((uint64_t)r + 1);
+	if (s->len + sizeof(int64_t) + len + 1 >= UINT32_MAX)
+		return dl_err_at(err, file, line, "too many job ids (4 GiB of them)");
+	size_t r = store(s, id, len, line);
+	s->slot[i] = (uint64_t)h << 32 | ((uint64_t)r + 1);
 	s->n++;
 	if (ref)
 		*ref = r;
@@ -381,6 +390,7 @@ void dl_idset_drop_index(struct dl_idset *s)
 	free(s->slot);
 	s->slot = NULL;
 	s->cap = 0;
+	s->bits = 0;
 }
 
 void dl_idset_free(struct dl_idset *s)

@@ -151,8 +151,9 @@ double dl_jobset_min_submit(const struct dl_jobset *js);
 struct dl_idset {
 	char *pool; /* per id: its line (int64, unaligned), the id, a NUL */
 	size_t len, alloc;
-	uint64_t *slot; /* open addressing: 0 empty, else hash bits << 40 | (handle + 1) */
+	uint64_t *slot; /* open addressing: 0 empty, else hash << 32 | (handle + 1) */
 	size_t cap, n;
+	unsigned bits; /* cap = 2^bits */
 };
 
 #define DL_IDSET_INIT \
