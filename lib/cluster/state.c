@@ -2,7 +2,7 @@
  * state.c: free-GPU bookkeeping (see state.h).
  *
  * Four structures are kept in step on every change of a node's free count:
- * per-(type, free) min-heaps of node indices for best fit, per-rack
+ * per-(type, free) bitsets of nodes for best fit, per-rack
  * histograms of node free counts for "how many nodes would this rack need",
  * per-rack lists of the nodes with a free GPU, and max-trees over the node
  * order for first fit. The trees are brought up to date only when a
@@ -35,68 +35,51 @@ static void tree_set(struct dl_cluster_state *st, int type, int node, int v)
 	}
 }
 
-static void heap_set(struct dl_cluster_state *st, struct dl_node_heap *h, int i, int node)
+/*
+ * Best fit: per (type, free count) bucket, a bitset over the nodes and a
+ * summary bitset of its non-empty words, so a change is O(1) and "the
+ * lowest node with exactly f free GPUs" a scan of a few words.
+ */
+static uint64_t *bucket_bits(const struct dl_cluster_state *st, int type, int f)
 {
-	h->a[i] = node;
-	st->heap_pos[node] = i;
+	size_t b = (size_t)type * (size_t)(st->maxg + 1) + (size_t)f;
+	return st->bbits + b * (size_t)(st->bwords + st->bsum);
 }
 
-static void sift_up(struct dl_cluster_state *st, struct dl_node_heap *h, int i)
+static int *bucket_count(const struct dl_cluster_state *st, int type, int f)
 {
-	int x = h->a[i];
-	while (i > 0 && h->a[(i - 1) / 2] > x) {
-		heap_set(st, h, i, h->a[(i - 1) / 2]);
-		i = (i - 1) / 2;
-	}
-	heap_set(st, h, i, x);
-}
-
-static void sift_down(struct dl_cluster_state *st, struct dl_node_heap *h, int i)
-{
-	int x = h->a[i];
-	for (;;) {
-		int c = 2 * i + 1;
-		if (c >= h->n)
-			break;
-		if (c + 1 < h->n && h->a[c + 1] < h->a[c])
-			c++;
-		if (h->a[c] >= x)
-			break;
-		heap_set(st, h, i, h->a[c]);
-		i = c;
-	}
-	heap_set(st, h, i, x);
-}
-
-static struct dl_node_heap *bucket_of(struct dl_cluster_state *st, int node)
-{
-	int type = st->c->nodes[node].type, f = st->node_free[node];
-	return &st->bucket[(size_t)type * (size_t)(st->maxg + 1) + (size_t)f];
+	return &st->bcount[(size_t)type * (size_t)(st->maxg + 1) + (size_t)f];
 }
 
 static void bucket_unlink(struct dl_cluster_state *st, int node)
 {
-	struct dl_node_heap *h = bucket_of(st, node);
-	int i = st->heap_pos[node];
-	int last = h->a[--h->n];
-	if (i == h->n)
-		return;
-	heap_set(st, h, i, last);
-	if (i > 0 && h->a[(i - 1) / 2] > last)
-		sift_up(st, h, i);
-	else
-		sift_down(st, h, i);
+	int type = st->c->nodes[node].type, f = st->node_free[node];
+	uint64_t *w = bucket_bits(st, type, f);
+	w[node / 64] &= ~(UINT64_C(1) << (node % 64));
+	if (!w[node / 64])
+		w[st->bwords + node / 4096] &= ~(UINT64_C(1) << (node / 64 % 64));
+	(*bucket_count(st, type, f))--;
 }
 
 static void bucket_link(struct dl_cluster_state *st, int node)
 {
-	struct dl_node_heap *h = bucket_of(st, node);
-	if (h->n == h->cap) {
-		h->cap = h->cap ? 2 * h->cap : 4;
-		h->a = xreallocarray(h->a, (size_t)h->cap, sizeof(int));
-	}
-	h->a[h->n] = node;
-	sift_up(st, h, h->n++);
+	int type = st->c->nodes[node].type, f = st->node_free[node];
+	uint64_t *w = bucket_bits(st, type, f);
+	w[node / 64] |= UINT64_C(1) << (node % 64);
+	w[st->bwords + node / 4096] |= UINT64_C(1) << (node / 64 % 64);
+	(*bucket_count(st, type, f))++;
+}
+
+/* the lowest node in a non-empty bucket */
+static int bucket_first(const struct dl_cluster_state *st, int type, int f)
+{
+	const uint64_t *w = bucket_bits(st, type, f), *sum = w + st->bwords;
+	for (int k = 0; k < st->bsum; k++)
+		if (sum[k]) {
+			int word = k * 64 + __builtin_ctzll(sum[k]);
+			return word * 64 + __builtin_ctzll(w[word]);
+		}
+	return -1;
 }
 
 static void open_update(struct dl_cluster_state *st, int node)
@@ -168,8 +151,11 @@ struct dl_cluster_state *dl_state_new(const struct dl_cluster *c)
 	st->type_free = xcalloc((size_t)T + 1, sizeof(int));
 	if ((double)c->nracks * T * (st->maxg + 1) <= HIST_MAX_CELLS)
 		st->hist = xcalloc(c->nracks * (size_t)T * (size_t)(st->maxg + 1) + 1, sizeof(int));
-	st->bucket = xcalloc((size_t)T * (size_t)(st->maxg + 1) + 1, sizeof(*st->bucket));
-	st->heap_pos = xmalloc(((size_t)N + 1) * sizeof(int));
+	st->bwords = (N + 63) / 64;
+	st->bsum = (st->bwords + 63) / 64;
+	size_t nb = (size_t)T * (size_t)(st->maxg + 1) + 1;
+	st->bbits = xcalloc(nb * (size_t)(st->bwords + st->bsum) + 1, sizeof(*st->bbits));
+	st->bcount = xcalloc(nb, sizeof(*st->bcount));
 	st->tsize = 1;
 	while (st->tsize < N)
 		st->tsize *= 2;
@@ -198,8 +184,9 @@ void dl_state_reset(struct dl_cluster_state *st)
 	memset(st->type_free, 0, ((size_t)T + 1) * sizeof(int));
 	if (st->hist)
 		memset(st->hist, 0, c->nracks * (size_t)T * (size_t)(st->maxg + 1) * sizeof(int));
-	for (size_t i = 0; i < (size_t)T * (size_t)(st->maxg + 1); i++)
-		st->bucket[i].n = 0;
+	size_t nb = (size_t)T * (size_t)(st->maxg + 1);
+	memset(st->bbits, 0, nb * (size_t)(st->bwords + st->bsum) * sizeof(*st->bbits));
+	memset(st->bcount, 0, nb * sizeof(*st->bcount));
 	size_t ntrees = T > 1 ? (size_t)T + 1 : 1;
 	for (size_t i = 0; i < (ntrees + 1) * 2 * (size_t)st->tsize; i++)
 		st->tree[i] = -1;
@@ -241,10 +228,8 @@ void dl_state_free(struct dl_cluster_state *st)
 	free(st->rack_free);
 	free(st->type_free);
 	free(st->hist);
-	for (size_t i = 0; i < (size_t)st->ntypes * (size_t)(st->maxg + 1); i++)
-		free(st->bucket[i].a);
-	free(st->bucket);
-	free(st->heap_pos);
+	free(st->bbits);
+	free(st->bcount);
 	free(st->tree);
 	free(st->gpu_node);
 	free(st->stale);
@@ -337,11 +322,10 @@ int dl_state_best_fit(const struct dl_cluster_state *st, int type, int need)
 		if (type >= 0 && t != type)
 			continue;
 		for (int f = need; f <= bestf && f <= st->maxg; f++) {
-			const struct dl_node_heap *hp =
-				&st->bucket[(size_t)t * (size_t)(st->maxg + 1) + (size_t)f];
-			if (hp->n) {
-				if (f < bestf || hp->a[0] < best) {
-					best = hp->a[0];
+			if (*bucket_count(st, t, f)) {
+				int first = bucket_first(st, t, f);
+				if (f < bestf || first < best) {
+					best = first;
 					bestf = f;
 				}
 				break;

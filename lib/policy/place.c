@@ -294,7 +294,13 @@ static void take_cluster_fewest(struct dl_placer *p, int type, int k, struct dl_
 		if (dl_state_rack_free(p->st, (int)r, type) > 0)
 			p->tmp2[n++] = (int)r;
 	struct rack_cmp rc = {p->st, type};
-	qsort_r(p->tmp2, (size_t)n, sizeof(int), cmp_rack_free, &rc);
+	/* few racks: insertion sort (qsort_r's setup cost more than the sort) */
+	for (int i = 1; i < n; i++) {
+		int x = p->tmp2[i], m = i;
+		for (; m > 0 && cmp_rack_free(&p->tmp2[m - 1], &x, &rc) > 0; m--)
+			p->tmp2[m] = p->tmp2[m - 1];
+		p->tmp2[m] = x;
+	}
 	for (int i = 0; i < n && out->ngpus < k; i++) {
 		int r = p->tmp2[i];
 		int f = dl_state_rack_free(p->st, r, type);
@@ -619,7 +625,16 @@ static void place_typed(struct dl_placer *p, const struct dl_place_req *req,
 		out->reason = why ? why : "could not place";
 		return;
 	}
-	qsort(out->gpus, (size_t)k, sizeof(int), cmp_int);
+	if (k > 16) {
+		qsort(out->gpus, (size_t)k, sizeof(int), cmp_int);
+	} else { /* most gangs are small */
+		for (int i = 1; i < k; i++) {
+			int x = out->gpus[i], m = i;
+			for (; m > 0 && out->gpus[m - 1] > x; m--)
+				out->gpus[m] = out->gpus[m - 1];
+			out->gpus[m] = x;
+		}
+	}
 	describe(p->c, p->st->gpu_node, out->gpus, k, &out->nnodes, &out->nracks, &out->tier);
 	if (p->o.policy == DL_PLACE_GANDIVA && out->nnodes > 1) {
 		/* nodes taken whole by a multi-node job get that job's size as affinity */

@@ -345,8 +345,10 @@ static int on_timer(void *st, struct dl_sim *s, size_t ji, int kind, uint64_t st
 		}
 		run_del(P, s, j);
 		j->queue++;
-		char d[16];
-		snprintf(d, sizeof(d), "Q%d", j->queue);
+		char d[8] = {'Q'}; /* "Q<queue>" (below 64), without printf's cost */
+		if (j->queue >= 10)
+			d[1] = (char)('0' + j->queue / 10);
+		d[1 + (j->queue >= 10)] = (char)('0' + j->queue % 10);
 		dl_sim_note(s, j, "demote", d);
 		run_add(P, s, j);
 		return 1;

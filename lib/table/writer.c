@@ -133,11 +133,22 @@ void dl_writer_auto(struct dl_writer *w, size_t col, const char *s)
 	set(w, col, s, strlen(s), dl_is_json_number(s) ? F_NUM : F_STR);
 }
 
+/* a number formatted straight into the row's buffer (fmt writes at most DL_NUM_BUF bytes) */
+#define SET_FORMATTED(w, col, fmt, v)                             \
+	do {                                                      \
+		if ((col) >= (w)->ncols)                          \
+			return;                                   \
+		sb_grow(&(w)->vals, DL_NUM_BUF);                  \
+		int n_ = fmt((w)->vals.buf + (w)->vals.len, (v)); \
+		(w)->off[col] = (w)->vals.len;                    \
+		(w)->len[col] = (size_t)n_;                       \
+		(w)->kind[col] = F_NUM;                           \
+		(w)->vals.len += (size_t)n_;                      \
+	} while (0)
+
 void dl_writer_int(struct dl_writer *w, size_t col, int64_t v)
 {
-	char buf[DL_NUM_BUF];
-	int n = dl_fmt_int64(buf, v);
-	set(w, col, buf, (size_t)n, F_NUM);
+	SET_FORMATTED(w, col, dl_fmt_int64, v);
 }
 
 void dl_writer_double(struct dl_writer *w, size_t col, double v)
@@ -171,9 +182,7 @@ void dl_writer_seconds(struct dl_writer *w, size_t col, double v)
 
 void dl_writer_micros(struct dl_writer *w, size_t col, int64_t us)
 {
-	char buf[DL_NUM_BUF];
-	int n = dl_fmt_micros(buf, us);
-	set(w, col, buf, (size_t)n, F_NUM);
+	SET_FORMATTED(w, col, dl_fmt_micros, us);
 }
 
 void dl_writer_bool(struct dl_writer *w, size_t col, int v)
