@@ -194,11 +194,6 @@ static void saving_pop(struct dl_sim *s)
 
 /* ---- active jobs ---- */
 
-static const char *job_id(const struct dl_sim *s, const struct dl_sim_job *j)
-{
-	return dl_sim_trace_id(s->trace, j->idx);
-}
-
 struct dl_sim_job *dl_sim_slot_job(struct dl_sim *s, size_t slot)
 {
 	return &s->chunk[slot / SLOT_CHUNK][slot % SLOT_CHUNK];
@@ -260,7 +255,7 @@ static void emit(struct dl_sim *s, const struct dl_sim_job *j, const char *what,
 	if (!w)
 		return;
 	dl_writer_micros(w, EC_TIME, s->origin + s->now);
-	dl_writer_str(w, EC_JOB, job_id(s, j));
+	dl_writer_strn(w, EC_JOB, j->id, j->id_len);
 	dl_writer_str(w, EC_EVENT, what);
 	dl_writer_int(w, EC_GPUS, j->gpus);
 	if (with_place && j->ngpu) {
@@ -341,7 +336,7 @@ static void result_row(struct dl_sim *s, const struct dl_sim_job *j, dl_tick end
 	if (!w)
 		return;
 	dl_tick jct = end - j->submit;
-	dl_writer_str(w, RC_ID, job_id(s, j));
+	dl_writer_strn(w, RC_ID, j->id, j->id_len);
 	dl_writer_micros(w, RC_SUBMIT, s->origin + j->submit);
 	dl_writer_int(w, RC_GPUS, j->gpus);
 	dl_writer_micros(w, RC_DURATION, j->duration);
@@ -503,7 +498,7 @@ static void reject(struct dl_sim *s, struct dl_sim_job *j, const char *why)
 	j->version++;
 	s->st->rejected++;
 	if (!s->st->reject_reason) {
-		snprintf(s->st->first_rejected, sizeof(s->st->first_rejected), "%s", job_id(s, j));
+		snprintf(s->st->first_rejected, sizeof(s->st->first_rejected), "%s", j->id);
 		s->st->reject_reason = why;
 	}
 	emit(s, j, "reject", why, 0);
@@ -680,6 +675,10 @@ static void arrive(struct dl_sim *s, size_t idx)
 	const struct dl_sim_tjob *t = &s->trace->jobs[idx];
 	struct dl_sim_job *j = activate(s, idx);
 	j->idx = (uint32_t)idx;
+	j->id = dl_sim_trace_id(s->trace, idx);
+	j->id_len = (uint32_t)strlen(j->id);
+	if (j->id_len < sizeof(j->id_copy))
+		j->id = memcpy(j->id_copy, j->id, j->id_len + 1);
 	j->submit = t->submit - s->origin;
 	j->duration = t->work;
 	j->gpus = clamp_gpus(s, t->gpus);

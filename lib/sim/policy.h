@@ -115,6 +115,7 @@ struct dl_sim_job {
 	uint8_t state;	  /* enum dl_sim_state */
 	uint8_t tier;	  /* enum dl_tier of the GPUs held */
 	const struct dl_net_model *model;
+	const char *id; /* the trace's id (a copy inside the job when short) */
 
 	/* engine state; read-only to policies (dl_sim_sync first for the counters) */
 	dl_tick since;	       /* the counters below are exact as of this time */
@@ -131,6 +132,8 @@ struct dl_sim_job {
 	int *gpu;	       /* the GPUs held (global indices), ngpu of them */
 	int ngpu, gpu_cap;
 	uint32_t fin_pos; /* engine: 1 + its completion's place in the queue, 0 for none */
+	uint32_t id_len;
+	char id_copy[16]; /* engine: short ids, so that a completion need not fetch the trace's */
 	int preemptions, migrations;
 	int16_t gpu_type; /* type index of the slowest GPU held (its speed sets the pace) */
 

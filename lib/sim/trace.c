@@ -80,6 +80,15 @@ static int bad_time(const struct dl_reader *r, const struct dl_row *row, const c
 			 col, v);
 }
 
+/* an error on a later line: a repeated id on an earlier one comes first */
+static int fail(struct dl_sim_trace *t, struct dl_err *err)
+{
+	struct dl_err first = DL_ERR_INIT;
+	if (dl_idset_flush(&t->ids, &first) < 0)
+		*err = first;
+	return -1;
+}
+
 int dl_sim_trace_read(struct dl_sim_trace *t, struct dl_reader *r, struct dl_err *err)
 {
 	struct dl_jobs_cols jc;
@@ -92,22 +101,30 @@ int dl_sim_trace_read(struct dl_sim_trace *t, struct dl_reader *r, struct dl_err
 	int got;
 	while ((got = dl_reader_next(r, &row, err)) > 0) {
 		if (dl_jobs_parse_row(&jc, r, &row, &job, err))
-			return -1;
+			return fail(t, err);
 		dl_tick sub, work;
-		if (dl_parse_micros(row.f[csub], &sub) || sub > DL_SIM_INPUT_MAX)
-			return bad_time(r, &row, "submit", row.f[csub], err);
-		if (dl_parse_micros(row.f[cdur], &work) || work > DL_SIM_INPUT_MAX)
-			return bad_time(r, &row, "duration", row.f[cdur], err);
-		if (work < 1)
-			return dl_err_at(err, file, row.line,
-					 "bad duration value '%.64s': under the simulator's "
-					 "resolution (1 microsecond)",
-					 row.f[cdur]);
+		if (dl_parse_micros(row.f[csub], &sub) || sub > DL_SIM_INPUT_MAX) {
+			bad_time(r, &row, "submit", row.f[csub], err);
+			return fail(t, err);
+		}
+		if (dl_parse_micros(row.f[cdur], &work) || work > DL_SIM_INPUT_MAX) {
+			bad_time(r, &row, "duration", row.f[cdur], err);
+			return fail(t, err);
+		}
+		if (work < 1) {
+			dl_err_at(err, file, row.line,
+				  "bad duration value '%.64s': under the simulator's resolution (1 "
+				  "microsecond)",
+				  row.f[cdur]);
+			return fail(t, err);
+		}
 		size_t ref;
-		if (dl_idset_add(&t->ids, job.id, file, row.line, &ref, err))
-			return -1;
-		if (ref > UINT32_MAX || t->n >= UINT32_MAX - 1)
-			return dl_err_at(err, file, row.line, "too many jobs for one simulation");
+		if (dl_idset_add_later(&t->ids, job.id, file, row.line, &ref, err))
+			return fail(t, err);
+		if (t->n >= UINT32_MAX - 1) {
+			dl_err_at(err, file, row.line, "too many jobs for one simulation");
+			return fail(t, err);
+		}
 		struct dl_sim_tjob *j = append(t);
 		j->id = (uint32_t)ref;
 		j->gpus = job.gpus > INT32_MAX ? INT32_MAX : (int32_t)job.gpus;
@@ -116,8 +133,8 @@ int dl_sim_trace_read(struct dl_sim_trace *t, struct dl_reader *r, struct dl_err
 		j->type = intern(t, job.gpu_type);
 		j->model = intern(t, job.model);
 	}
-	if (got < 0)
-		return -1;
+	if (got < 0 || dl_idset_flush(&t->ids, err) < 0)
+		return fail(t, err);
 	dl_idset_drop_index(&t->ids); /* the check is done; keep only the ids */
 	sort_by_submit(t);
 	return 0;

@@ -297,7 +297,7 @@ int dl_jobset_load(struct dl_jobset *js, const char *path, enum dl_in_format fmt
  * grows without reading an id again.
  */
 #define SLOT_HANDLE(x) ((size_t)((x)&UINT32_MAX) - 1)
-#define SLOT_HASH(x) ((uint32_t)((x) >> 32))
+#define SLOT_HASH(x)   ((uint32_t)((x) >> 32))
 
 static uint32_t id_hash(const char *id, size_t len)
 {
@@ -352,14 +352,21 @@ size_t dl_idset_store(struct dl_idset *s, const char *id, long line)
 	return store(s, id, strlen(id), line);
 }
 
-int dl_idset_add(struct dl_idset *s, const char *id, const char *file, long line, size_t *ref,
-		 struct dl_err *err)
+static long line_of(const struct dl_idset *s, size_t ref)
 {
-	size_t len = strlen(id);
-	uint32_t h = id_hash(id, len);
+	int64_t line;
+	memcpy(&line, s->pool + ref - sizeof(line), sizeof(line));
+	return (long)line;
+}
+
+/* index the id stored at ref, or report it as a repeat */
+static int index_id(struct dl_idset *s, uint32_t h, size_t ref, const char *file,
+		    struct dl_err *err)
+{
+	const char *id = s->pool + ref;
 	if ((s->n + 1) * 4 > s->cap * 3) {
 		if (s->bits >= 32)
-			return dl_err_at(err, file, line, "too many job ids");
+			return dl_err_at(err, file, line_of(s, ref), "too many job ids");
 		idset_grow(s);
 	}
 	size_t i = home(s, h);
@@ -367,21 +374,66 @@ int dl_idset_add(struct dl_idset *s, const char *id, const char *file, long line
 		if (SLOT_HASH(s->slot[i]) != h)
 			continue;
 		size_t r = SLOT_HANDLE(s->slot[i]);
-		if (!strcmp(s->pool + r, id)) {
-			int64_t first;
-			memcpy(&first, s->pool + r - sizeof(first), sizeof(first));
-			return dl_err_at(err, file, line,
-					 "duplicate id '%.64s' (first on line %lld)", id,
-					 (long long)first);
-		}
+		if (!strcmp(s->pool + r, id))
+			return dl_err_at(err, file, line_of(s, ref),
+					 "duplicate id '%.64s' (first on line %ld)", id,
+					 line_of(s, r));
 	}
+	s->slot[i] = (uint64_t)h << 32 | ((uint64_t)ref + 1);
+	s->n++;
+	return 0;
+}
+
+/* keep a copy of id (checked for size, not for repeats); 0 or -1 */
+static int keep(struct dl_idset *s, const char *id, const char *file, long line, uint32_t *h,
+		size_t *ref, struct dl_err *err)
+{
+	size_t len = strlen(id);
 	if (s->len + sizeof(int64_t) + len + 1 >= UINT32_MAX)
 		return dl_err_at(err, file, line, "too many job ids (4 GiB of them)");
-	size_t r = store(s, id, len, line);
-	s->slot[i] = (uint64_t)h << 32 | ((uint64_t)r + 1);
-	s->n++;
+	*h = id_hash(id, len);
+	*ref = store(s, id, len, line);
+	return 0;
+}
+
+int dl_idset_add(struct dl_idset *s, const char *id, const char *file, long line, size_t *ref,
+		 struct dl_err *err)
+{
+	uint32_t h;
+	size_t r;
+	if (keep(s, id, file, line, &h, &r, err) || index_id(s, h, r, file, err))
+		return -1;
 	if (ref)
 		*ref = r;
+	return 0;
+}
+
+int dl_idset_flush(struct dl_idset *s, struct dl_err *err)
+{
+	size_t n = s->nlater;
+	s->nlater = 0;
+	while (s->cap && (s->n + n) * 4 > s->cap * 3 && s->bits < 32)
+		idset_grow(s); /* so that the slots fetched below stay where they are */
+	for (size_t k = 0; s->cap && k < n; k++)
+		__builtin_prefetch(&s->slot[home(s, s->later[k].hash)]);
+	for (size_t k = 0; k < n; k++)
+		if (index_id(s, s->later[k].hash, s->later[k].ref, s->later_file, err))
+			return -1;
+	return 0;
+}
+
+int dl_idset_add_later(struct dl_idset *s, const char *id, const char *file, long line, size_t *ref,
+		       struct dl_err *err)
+{
+	uint32_t h;
+	size_t r;
+	if (keep(s, id, file, line, &h, &r, err))
+		return -1;
+	s->later_file = file;
+	s->later[s->nlater++] = (struct dl_idset_later){h, (uint32_t)r};
+	*ref = r;
+	if (s->nlater == DL_ARRAY_SIZE(s->later))
+		return dl_idset_flush(s, err);
 	return 0;
 }
 

@@ -154,6 +154,12 @@ struct dl_idset {
 	uint64_t *slot; /* open addressing: 0 empty, else hash << 32 | (handle + 1) */
 	size_t cap, n;
 	unsigned bits; /* cap = 2^bits */
+	/* ids added with dl_idset_add_later and not checked yet */
+	struct dl_idset_later {
+		uint32_t hash, ref;
+	} later[64];
+	size_t nlater;
+	const char *later_file;
 };
 
 #define DL_IDSET_INIT \
@@ -163,6 +169,17 @@ struct dl_idset {
 
 int dl_idset_add(struct dl_idset *s, const char *id, const char *file, long line, size_t *ref,
 		 struct dl_err *err);
+/*
+ * The same check for a reader that reads everything first: ids are kept at
+ * once (*ref is valid) but checked 64 at a time, their index slots fetched
+ * together (a big index does not fit in any cache). Any error, of this check
+ * or of anything else the reader sees, must be preceded by dl_idset_flush,
+ * which reports the first repeat in input order, as dl_idset_add would have.
+ * file must stay valid until then.
+ */
+int dl_idset_add_later(struct dl_idset *s, const char *id, const char *file, long line, size_t *ref,
+		       struct dl_err *err);
+int dl_idset_flush(struct dl_idset *s, struct dl_err *err);
 /* keep a copy of id without checking or indexing it; returns its handle */
 size_t dl_idset_store(struct dl_idset *s, const char *id, long line);
 static inline const char *dl_idset_str(const struct dl_idset *s, size_t ref)

@@ -42,3 +42,20 @@ done
 printf 'job_id,num_gpu,submit_time,duration\n1,1,0,10\n1,1,5,10\n' > tdup.csv
 run ids_compat_tiresias_unchecked 0 "dl simulate --compat tiresias --place count --policy fifo tdup.csv > o.csv"
 expect ids_compat_tiresias_rows '[ "$(wc -l < o.csv)" -eq 3 ]'
+
+# the first error in input order wins, whichever kind it is (simulate checks ids in batches)
+printf 'id,submit,gpus,duration\na,0,1,10\na,1,1,10\nb,x,1,5\n' > dup_then_bad.csv
+printf 'id,submit,gpus,duration\na,0,1,10\nb,x,1,10\na,2,1,5\n' > bad_then_dup.csv
+for c in $cmds; do
+	cmd=${c%%:*} opt=$(echo "${c#*:}" | tr = ' ')
+	# shellcheck disable=SC2086
+	run "ids_dup_then_bad_$cmd" 1 "dl $cmd $opt dup_then_bad.csv"
+	expect_eq "ids_dup_then_bad_${cmd}_msg" "dlsched $cmd: dup_then_bad.csv:3: duplicate id 'a' (first on line 2)" "$(cat "$SCRATCH/err")"
+	# shellcheck disable=SC2086
+	run "ids_bad_then_dup_$cmd" 1 "dl $cmd $opt bad_then_dup.csv"
+	expect "ids_bad_then_dup_${cmd}_msg" "grep -q 'bad_then_dup.csv:3: bad submit' err"
+done
+# a repeat far into a long trace (past the first batches) is still found, with both lines
+awk 'BEGIN { print "id,submit,gpus,duration"; for (i = 0; i < 5000; i++) print "j" i "," i ",1,10"; print "j1234,5000,1,10" }' > long_dup.csv
+run ids_dup_long 1 "dl simulate --cluster 1x1x8 long_dup.csv"
+expect_eq ids_dup_long_msg "dlsched simulate: long_dup.csv:5002: duplicate id 'j1234' (first on line 1236)" "$(cat "$SCRATCH/err")"

@@ -50,6 +50,32 @@ int main(void)
 	ok(dl_idset_add(&s, "", "t.csv", 1, NULL, &e) == 0, "the empty string is an id like any");
 	ok(dl_idset_add(&s, "", "t.csv", 9, NULL, &e) < 0 && strstr(e.msg, "first on line 1"),
 	   "and only once");
+	/* checked 64 at a time: the same first repeat, in input order, as one at a time */
+	int same = 1;
+	for (int round = 0; round < 50; round++) {
+		struct dl_idset a = DL_IDSET_INIT, b = DL_IDSET_INIT;
+		struct dl_err ea = DL_ERR_INIT, eb = DL_ERR_INIT;
+		int ra = 0, rb = 0;
+		unsigned x = 777u + (unsigned)round;
+		for (int i = 0; i < 3000 && !ra; i++) {
+			x = x * 1103515245u + 12345u;
+			snprintf(id, sizeof(id), "k%u", (x >> 8) % (2000 + 400 * (unsigned)round));
+			ra = dl_idset_add(&a, id, "r.csv", i + 2, NULL, &ea);
+		}
+		x = 777u + (unsigned)round;
+		for (int i = 0; i < 3000 && !rb; i++) {
+			x = x * 1103515245u + 12345u;
+			snprintf(id, sizeof(id), "k%u", (x >> 8) % (2000 + 400 * (unsigned)round));
+			size_t r;
+			rb = dl_idset_add_later(&b, id, "r.csv", i + 2, &r, &eb);
+		}
+		if (!rb)
+			rb = dl_idset_flush(&b, &eb);
+		same &= ra == rb && !strcmp(ea.msg, eb.msg);
+		dl_idset_free(&a);
+		dl_idset_free(&b);
+	}
+	ok(same, "batched checks report the same first repeat");
 	dl_idset_drop_index(&s);
 	ok(!strcmp(dl_idset_str(&s, ref[N - 1]), "199999"), "ids stay after the index is dropped");
 	dl_idset_free(&s);
