@@ -64,6 +64,7 @@ struct dl_sim {
 	const struct dl_net_model **model_of_name;
 	/* events */
 	struct evheap fin, timers;
+	uint32_t *fin_pos; /* per slot: 1 + its completion's place in fin, 0 for none */
 	struct saving *sv; /* a ring */
 	size_t sv_head, sv_n, sv_cap;
 	uint64_t seq;
@@ -105,7 +106,7 @@ static void ev_set(struct dl_sim *s, struct evheap *h, size_t i, const struct ev
 {
 	h->a[i] = *e;
 	if (h == &s->fin)
-		dl_sim_slot_job(s, e->job)->fin_pos = (uint32_t)i + 1;
+		s->fin_pos[e->job] = (uint32_t)i + 1;
 }
 
 static void ev_up(struct dl_sim *s, struct evheap *h, size_t i, struct event e)
@@ -150,7 +151,7 @@ static struct event ev_remove(struct dl_sim *s, struct evheap *h, size_t i)
 {
 	struct event e = h->a[i], last = h->a[--h->n];
 	if (h == &s->fin)
-		dl_sim_slot_job(s, e.job)->fin_pos = 0;
+		s->fin_pos[e.job] = 0;
 	if (i < h->n) {
 		if (i > 0 && ev_less(&last, &h->a[(i - 1) / 4]))
 			ev_up(s, h, i, last);
@@ -221,6 +222,10 @@ static struct dl_sim_job *activate(struct dl_sim *s, size_t idx)
 		if (s->nslots == s->nchunks * SLOT_CHUNK) {
 			s->chunk = xreallocarray(s->chunk, s->nchunks + 1, sizeof(*s->chunk));
 			s->chunk[s->nchunks++] = xcalloc(SLOT_CHUNK, sizeof(struct dl_sim_job));
+			s->fin_pos = xreallocarray(s->fin_pos, s->nchunks * SLOT_CHUNK,
+						   sizeof(*s->fin_pos));
+			memset(s->fin_pos + (s->nchunks - 1) * SLOT_CHUNK, 0,
+			       SLOT_CHUNK * sizeof(*s->fin_pos));
 		}
 		slot = s->nslots++;
 	}
@@ -426,8 +431,8 @@ static void plan_finish(struct dl_sim *s, struct dl_sim_job *j)
 {
 	j->version++;
 	j->finish_at = INT64_MAX;
-	if (j->fin_pos)
-		ev_remove(s, &s->fin, j->fin_pos - 1);
+	if (s->fin_pos[j->slot])
+		ev_remove(s, &s->fin, s->fin_pos[j->slot] - 1);
 	if (j->state != DL_SJ_RUNNING || !(j->rate > 0))
 		return; /* a zero share: the policy must change it */
 	dl_tick from = j->restore_until > s->now ? j->restore_until : s->now;
@@ -793,6 +798,7 @@ static void teardown(struct dl_sim *s)
 		free(s->chunk[c]);
 	}
 	free(s->chunk);
+	free(s->fin_pos);
 	free(s->free_slot);
 	free(s->slot_of);
 	free(s->type_of_name);
@@ -814,8 +820,8 @@ static void reject_leftovers(struct dl_sim *s)
 		if (j->state == DL_SJ_QUEUED) {
 			reject(s, j, "never placed (fragmentation or policy)");
 		} else if (j->state == DL_SJ_RUNNING) {
-			if (j->fin_pos)
-				ev_remove(s, &s->fin, j->fin_pos - 1);
+			if (s->fin_pos[j->slot])
+				ev_remove(s, &s->fin, s->fin_pos[j->slot] - 1);
 			release_gpus(s, j);
 			s->running--;
 			j->state = DL_SJ_QUEUED;

@@ -105,11 +105,24 @@ void dl_oset_insert(struct dl_opool *pool, struct dl_oset *s, size_t i, double k
 		s->root = s->first = s->last = i;
 		return;
 	}
-	if (dl_okey_less(&N[i], &N[s->first]))
-		s->first = i;
-	if (!dl_okey_less(&N[i], &N[s->last]))
-		s->last = i; /* keys are unique: not less means greater */
+	/*
+	 * A new first or last key hangs below the old one (which has no child on
+	 * that side): the place a descent from the root would find, without the
+	 * descent. Queues in arrival or start order only ever add a last key.
+	 */
 	size_t cur = s->root;
+	if (dl_okey_less(&N[i], &N[s->first])) {
+		N[s->first].l = (uint32_t)i;
+		N[i].p = (uint32_t)s->first;
+		s->first = i;
+		goto placed;
+	}
+	if (!dl_okey_less(&N[i], &N[s->last])) { /* keys are unique: not less means greater */
+		N[s->last].r = (uint32_t)i;
+		N[i].p = (uint32_t)s->last;
+		s->last = i;
+		goto placed;
+	}
 	for (;;) {
 		uint32_t *next = dl_okey_less(&N[i], &N[cur]) ? &N[cur].l : &N[cur].r;
 		if (*next == DL_ONIL) {
@@ -119,6 +132,7 @@ void dl_oset_insert(struct dl_opool *pool, struct dl_oset *s, size_t i, double k
 		}
 		cur = *next;
 	}
+placed:
 	while (N[i].p != DL_ONIL && N[N[i].p].pri < N[i].pri)
 		rotate_up(pool, s, i);
 }

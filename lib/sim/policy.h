@@ -131,7 +131,6 @@ struct dl_sim_job {
 	uint64_t version;      /* bumped on every change of state or rate */
 	int *gpu;	       /* the GPUs held (global indices), ngpu of them */
 	int ngpu, gpu_cap;
-	uint32_t fin_pos; /* engine: 1 + its completion's place in the queue, 0 for none */
 	uint32_t id_len;
 	char id_copy[16]; /* engine: short ids, so that a completion need not fetch the trace's */
 	int preemptions, migrations;

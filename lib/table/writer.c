@@ -376,7 +376,7 @@ void dl_writer_end_row(struct dl_writer *w)
 		sb_addc(l, '}');
 	}
 	sb_addc(l, '\n');
-	fwrite(l->buf, 1, l->len, w->fp);
+	fwrite_unlocked(l->buf, 1, l->len, w->fp); /* one thread writes a stream */
 	for (size_t i = 0; i < w->ncols; i++)
 		w->kind[i] = F_UNSET;
 	sb_reset(&w->vals);
