@@ -236,22 +236,23 @@ static const char digit_pairs[201] = "000102030405060708091011121314151617181920
 /* the digits of u (< 10^20) into out, most significant first; returns the count */
 static int put_u64(char *out, uint64_t u)
 {
-	char tmp[20];
-	int n = 20;
-	while (u >= 100) { /* two digits per division */
+	int n = 1;
+	while (n < 20 && u >= pow10_u64[n])
+		n++;
+	char *p = out + n;
+	while (u >= 100) { /* two digits per division, from the right */
 		unsigned d = (unsigned)(u % 100) * 2;
 		u /= 100;
-		tmp[--n] = digit_pairs[d + 1];
-		tmp[--n] = digit_pairs[d];
+		*--p = digit_pairs[d + 1];
+		*--p = digit_pairs[d];
 	}
 	if (u >= 10) {
-		tmp[--n] = digit_pairs[u * 2 + 1];
-		tmp[--n] = digit_pairs[u * 2];
+		*--p = digit_pairs[u * 2 + 1];
+		*--p = digit_pairs[u * 2];
 	} else {
-		tmp[--n] = (char)('0' + u);
+		*--p = (char)('0' + u);
 	}
-	memcpy(out, tmp + n, (size_t)(20 - n));
-	return 20 - n;
+	return n;
 }
 
 /* as snprintf "%lld" */
