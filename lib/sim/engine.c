@@ -61,6 +61,7 @@ struct dl_sim {
 	size_t nfree, free_alloc, active;
 	/* per distinct gpu_type / model name of the trace */
 	int *type_of_name;
+	size_t *type_len, policy_len, tier_len[DL_NTIERS]; /* lengths of names the results repeat */
 	const struct dl_net_model **model_of_name;
 	/* events */
 	struct evheap fin, timers;
@@ -352,13 +353,14 @@ static void result_row(struct dl_sim *s, const struct dl_sim_job *j, dl_tick end
 	dl_writer_micros(w, RC_RUNTIME, j->executed);
 	dl_writer_int(w, RC_PREEMPT, j->preemptions);
 	dl_writer_int(w, RC_MIGRATE, j->migrations);
-	dl_writer_str(w, RC_TIER, dl_tier_name((enum dl_tier)j->tier));
+	dl_writer_strn(w, RC_TIER, dl_tier_name((enum dl_tier)j->tier), s->tier_len[j->tier]);
 	if (isfinite(j->slowdown))
 		dl_writer_auto(w, RC_SLOWDOWN, slowdown_text(s, j->slowdown)); /* 12 digits */
 	else
 		dl_writer_null(w, RC_SLOWDOWN);
-	dl_writer_str(w, RC_TYPE, s->cfg->cluster->types[j->gpu_type].name);
-	dl_writer_str(w, RC_POLICY, s->cfg->policy->name);
+	dl_writer_strn(w, RC_TYPE, s->cfg->cluster->types[j->gpu_type].name,
+		       s->type_len[j->gpu_type]);
+	dl_writer_strn(w, RC_POLICY, s->cfg->policy->name, s->policy_len);
 	dl_writer_end_row(w);
 }
 
@@ -775,6 +777,12 @@ static int setup(struct dl_sim *s, struct dl_err *err)
 	s->occ = xcalloc((size_t)s->total_gpus + 1, 1);
 	s->gpubuf = xcalloc((size_t)s->total_gpus + 1, sizeof(int));
 	s->gpu_node = xcalloc((size_t)s->total_gpus + 1, sizeof(int));
+	s->type_len = xcalloc(cfg->cluster->ntypes + 1, sizeof(*s->type_len));
+	for (size_t t = 0; t < cfg->cluster->ntypes; t++)
+		s->type_len[t] = strlen(cfg->cluster->types[t].name);
+	s->policy_len = strlen(cfg->policy->name);
+	for (int t = 0; t < DL_NTIERS; t++)
+		s->tier_len[t] = strlen(dl_tier_name((enum dl_tier)t));
 	for (int g = 0; g < s->total_gpus; g++)
 		s->gpu_node[g] = dl_cluster_gpu_node(cfg->cluster, g);
 	return 0;
@@ -789,6 +797,7 @@ static void teardown(struct dl_sim *s)
 	free(s->occ);
 	free(s->gpubuf);
 	free(s->gpu_node);
+	free(s->type_len);
 	free(s->fin.a);
 	free(s->timers.a);
 	free(s->sv);

@@ -425,12 +425,38 @@ static int keep(struct dl_idset *s, const char *id, const char *file, long line,
 	return 0;
 }
 
+/* does id continue the rising run of canonical integers? (then it is new) */
+static int rising(struct dl_idset *s, const char *id)
+{
+	if (s->not_rising)
+		return 0;
+	int64_t v = 0;
+	int n = 0;
+	for (; id[n] >= '0' && id[n] <= '9' && n < 18; n++)
+		v = v * 10 + (id[n] - '0');
+	if (n > 0 && !id[n] && (id[0] != '0' || n == 1) && (!s->len || v > s->last_int)) {
+		s->last_int = v;
+		return 1;
+	}
+	/* the run ends: index every id kept so far (distinct, so no check) */
+	s->not_rising = 1;
+	for (size_t off = 0; off < s->len;) {
+		size_t r = off + sizeof(int64_t), len = strlen(s->pool + r);
+		uint32_t h = id_hash(s->pool + r, len);
+		struct dl_err ignored = DL_ERR_INIT;
+		index_id(s, h, r, NULL, &ignored);
+		off = r + len + 1;
+	}
+	return 0;
+}
+
 int dl_idset_add(struct dl_idset *s, const char *id, const char *file, long line, size_t *ref,
 		 struct dl_err *err)
 {
 	uint32_t h;
 	size_t r;
-	if (keep(s, id, file, line, &h, &r, err) || index_id(s, h, r, file, err))
+	int fresh = rising(s, id);
+	if (keep(s, id, file, line, &h, &r, err) || (!fresh && index_id(s, h, r, file, err)))
 		return -1;
 	if (ref)
 		*ref = r;
@@ -456,11 +482,14 @@ int dl_idset_add_later(struct dl_idset *s, const char *id, const char *file, lon
 {
 	uint32_t h;
 	size_t r;
+	int fresh = rising(s, id);
 	if (keep(s, id, file, line, &h, &r, err))
 		return -1;
+	*ref = r;
+	if (fresh)
+		return 0;
 	s->later_file = file;
 	s->later[s->nlater++] = (struct dl_idset_later){h, (uint32_t)r};
-	*ref = r;
 	if (s->nlater == DL_ARRAY_SIZE(s->later))
 		return dl_idset_flush(s, err);
 	return 0;

@@ -177,6 +177,14 @@ struct dl_idset {
 	} later[64];
 	size_t nlater;
 	const char *later_file;
+	/*
+	 * While every id so far is a canonical integer ("0", "17", no leading
+	 * zero) and larger than the one before, they are unique by
+	 * construction (generated traces, most logs): nothing is indexed until
+	 * an id breaks the pattern.
+	 */
+	int not_rising;
+	int64_t last_int;
 };
 
 #define DL_IDSET_INIT \

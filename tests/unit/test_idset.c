@@ -76,6 +76,26 @@ int main(void)
 		dl_idset_free(&b);
 	}
 	ok(same, "batched checks report the same first repeat");
+	/* rising integer ids are not indexed until one breaks the run; repeats are still found */
+	for (int later = 0; later < 2; later++) {
+		struct dl_idset r = DL_IDSET_INIT;
+		struct dl_err er = DL_ERR_INIT;
+		int rc = 0;
+		size_t h;
+		for (int i = 0; i < 10000 && !rc; i++) {
+			snprintf(id, sizeof(id), "%d", i * 3);
+			rc = later ? dl_idset_add_later(&r, id, "n.csv", i + 2, &h, &er)
+				   : dl_idset_add(&r, id, "n.csv", i + 2, NULL, &er);
+		}
+		rc |= r.cap != 0; /* nothing indexed yet */
+		rc |= dl_idset_add(&r, "007", "n.csv", 10002, NULL,
+				   &er); /* not canonical: indexes */
+		rc |= r.n != 10001;
+		int dup = dl_idset_add(&r, "300", "n.csv", 10003, NULL, &er) < 0 &&
+			  !strcmp(er.msg, "n.csv:10003: duplicate id '300' (first on line 102)");
+		ok(!rc && dup, "rising integer ids: %s", later ? "batched" : "one at a time");
+		dl_idset_free(&r);
+	}
 	dl_idset_drop_index(&s);
 	ok(!strcmp(dl_idset_str(&s, ref[N - 1]), "199999"), "ids stay after the index is dropped");
 	dl_idset_free(&s);
