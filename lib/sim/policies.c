@@ -78,6 +78,7 @@ struct prio {
 	/* scratch: the jobs one pass starts and preempts (about total GPUs at most) */
 	size_t *buf, *rbuf, buf_alloc, rbuf_alloc;
 	dl_tick quantum, next_tick;
+	double gittins_zero; /* minus the Gittins index of no service */
 	dl_tick *limit; /* per queue: its limit in GPU-ticks (the last: none) */
 };
 
@@ -133,6 +134,8 @@ static void *create(struct dl_sim *s, const struct dl_sim_params *p, enum pkind 
 	for (size_t q = 0; P->mlfq && q + 1 < P->nq; q++)
 		P->limit[q] = dl_sim_ticks(dl_mlfq_limit(p->mlfq, q));
 	P->quantum = p->quantum > 0 ? dl_sim_ticks(p->quantum) : 0;
+	if (kind == P_TGITTINS)
+		P->gittins_zero = -dl_gittins_index(p->gittins, 0);
 	P->next_tick = -1;
 	return P;
 }
@@ -195,7 +198,10 @@ static void pend_key(struct prio *P, struct dl_sim_job *j, double *k0, double *k
 		*k1 = 0;
 		break;
 	case P_TGITTINS:
-		*k0 = -dl_gittins_index(P->p->gittins, (double)j->pservice / DL_TICKS_PER_SECOND);
+		/* every arrival has no service yet: that index is computed once */
+		*k0 = j->pservice ? -dl_gittins_index(P->p->gittins,
+						      (double)j->pservice / DL_TICKS_PER_SECOND)
+				  : P->gittins_zero;
 		*k1 = sub;
 		break;
 	}
