@@ -286,6 +286,18 @@ static int cmp_rack_free(const void *a, const void *b, void *arg)
 	return x < y ? -1 : x > y;
 }
 
+/* every free GPU of `type` in rack r (what take_rack_fewest takes when it must take them all) */
+static void take_rack_all(struct dl_placer *p, int r, int type, struct dl_placement *out)
+{
+	int n, m = 0;
+	const int *open = dl_state_rack_open(p->st, r, &n);
+	for (int i = 0; i < n; i++) /* a copy: taking a node changes the list */
+		if (type < 0 || p->c->nodes[open[i]].type == type)
+			p->tmp[m++] = open[i];
+	for (int i = 0; i < m; i++)
+		take_node(p, p->tmp[i], dl_state_node_free(p->st, p->tmp[i]), out);
+}
+
 /* across racks: fullest-free racks first, fewest nodes inside each */
 static void take_cluster_fewest(struct dl_placer *p, int type, int k, struct dl_placement *out)
 {
@@ -305,7 +317,10 @@ static void take_cluster_fewest(struct dl_placer *p, int type, int k, struct dl_
 		int r = p->tmp2[i];
 		int f = dl_state_rack_free(p->st, r, type);
 		int want = k - out->ngpus;
-		take_rack_fewest(p, r, type, out->ngpus + (want < f ? want : f), out);
+		if (want >= f && p->st->maxg <= 64)
+			take_rack_all(p, r, type, out); /* the same GPUs, without choosing */
+		else
+			take_rack_fewest(p, r, type, out->ngpus + (want < f ? want : f), out);
 	}
 }
 

@@ -79,7 +79,7 @@ struct prio {
 	size_t *buf, *rbuf, buf_alloc, rbuf_alloc;
 	dl_tick quantum, next_tick;
 	double gittins_zero; /* minus the Gittins index of no service */
-	dl_tick *limit; /* per queue: its limit in GPU-ticks (the last: none) */
+	dl_tick *limit;	     /* per queue: its limit in GPU-ticks (the last: none) */
 };
 
 static void *create(struct dl_sim *s, const struct dl_sim_params *p, enum pkind kind,
