@@ -47,9 +47,9 @@ int dl_parse_int64(const char *s, int64_t *out)
 	const char *d = s + (s[0] == '-');
 	int64_t u = 0;
 	int nd = 0;
-	while (nd < 19 && d[nd] >= '0' && d[nd] <= '9')
+	while (nd < 18 && d[nd] >= '0' && d[nd] <= '9')
 		u = u * 10 + (d[nd++] - '0');
-	if (nd > 0 && nd <= 18 && !d[nd]) {
+	if (nd > 0 && !d[nd]) { /* (a 19th digit is not the end: strtoll below) */
 		*out = s[0] == '-' ? -u : u;
 		return 0;
 	}

@@ -334,6 +334,8 @@ void dl_writer_end_row(struct dl_writer *w)
 		for (size_t i = 0; i < w->ncols; i++) {
 			if (i)
 				*p++ = ',';
+			if (w->kind[i] == F_UNSET)
+				continue; /* off and len are not set */
 			const char *v = w->vals.buf + w->off[i];
 			size_t n = w->len[i];
 			if (w->kind[i] == F_STR && csv_needs_quotes(v, n)) {
@@ -344,7 +346,7 @@ void dl_writer_end_row(struct dl_writer *w)
 					*p++ = v[k];
 				}
 				*p++ = '"';
-			} else if (w->kind[i] != F_UNSET) {
+			} else {
 				memcpy(p, v, n);
 				p += n;
 			}
