@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "core/num.h"
+#include "core/sort.h"
 #include "sim/trace.h"
 
 void dl_sim_trace_init(struct dl_sim_trace *t)
@@ -43,33 +44,18 @@ static struct dl_sim_tjob *append(struct dl_sim_trace *t)
 	return &t->jobs[t->n++];
 }
 
+static int cmp_submit(const void *a, const void *b, void *ctx)
+{
+	dl_tick x = ((const struct dl_sim_tjob *)a)->submit,
+		y = ((const struct dl_sim_tjob *)b)->submit;
+	(void)ctx;
+	return (x > y) - (x < y);
+}
+
 /* stable by submit; most traces are sorted already (checked in O(n)) */
 static void sort_by_submit(struct dl_sim_trace *t)
 {
-	size_t n = t->n, i = 1;
-	while (i < n && t->jobs[i].submit >= t->jobs[i - 1].submit)
-		i++;
-	if (i >= n)
-		return;
-	struct dl_sim_tjob *tmp = xmalloc(n * sizeof(*tmp)), *src = t->jobs, *dst = tmp;
-	for (size_t w = 1; w < n; w *= 2) {
-		for (size_t lo = 0; lo < n; lo += 2 * w) {
-			size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
-			size_t a = lo, b = mid, k = lo;
-			while (a < mid && b < hi)
-				dst[k++] = src[b].submit < src[a].submit ? src[b++] : src[a++];
-			while (a < mid)
-				dst[k++] = src[a++];
-			while (b < hi)
-				dst[k++] = src[b++];
-		}
-		struct dl_sim_tjob *x = src;
-		src = dst;
-		dst = x;
-	}
-	if (src != t->jobs)
-		memcpy(t->jobs, src, n * sizeof(*src));
-	free(tmp);
+	dl_stable_sort(t->jobs, t->n, sizeof(*t->jobs), cmp_submit, NULL, NULL);
 }
 
 static int bad_time(const struct dl_reader *r, const struct dl_row *row, const char *col,

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/num.h"
+#include "core/sort.h"
 #include "core/strmap.h"
 
 const char *const dl_job_col_names[DL_JC_NKNOWN] = {
@@ -413,18 +414,6 @@ static int index_id(struct dl_idset *s, uint32_t h, size_t ref, const char *file
 	return 0;
 }
 
-/* keep a copy of id (checked for size, not for repeats); 0 or -1 */
-static int keep(struct dl_idset *s, const char *id, const char *file, long line, uint32_t *h,
-		size_t *ref, struct dl_err *err)
-{
-	size_t len = strlen(id);
-	if (s->len + sizeof(int64_t) + len + 1 >= UINT32_MAX)
-		return dl_err_at(err, file, line, "too many job ids (4 GiB of them)");
-	*h = id_hash(id, len);
-	*ref = store(s, id, len, line);
-	return 0;
-}
-
 /* does id continue the rising run of canonical integers? (then it is new) */
 static int rising(struct dl_idset *s, const char *id)
 {
@@ -450,13 +439,30 @@ static int rising(struct dl_idset *s, const char *id)
 	return 0;
 }
 
+/*
+ * keep a copy of id (checked for size, not for repeats); 0 or -1. *fresh:
+ * it continues the rising run, so it needs no index.
+ */
+static int keep(struct dl_idset *s, const char *id, const char *file, long line, uint32_t *h,
+		size_t *ref, int *fresh, struct dl_err *err)
+{
+	*fresh = rising(s, id);
+	size_t len = strlen(id);
+	if (s->len + sizeof(int64_t) + len + 1 >= UINT32_MAX)
+		return dl_err_at(err, file, line, "too many job ids (4 GiB of them)");
+	*h = id_hash(id, len);
+	*ref = store(s, id, len, line);
+	return 0;
+}
+
 int dl_idset_add(struct dl_idset *s, const char *id, const char *file, long line, size_t *ref,
 		 struct dl_err *err)
 {
 	uint32_t h;
 	size_t r;
-	int fresh = rising(s, id);
-	if (keep(s, id, file, line, &h, &r, err) || (!fresh && index_id(s, h, r, file, err)))
+	int fresh;
+	if (keep(s, id, file, line, &h, &r, &fresh, err) ||
+	    (!fresh && index_id(s, h, r, file, err)))
 		return -1;
 	if (ref)
 		*ref = r;
@@ -481,13 +487,12 @@ int dl_idset_add_later(struct dl_idset *s, const char *id, const char *file, lon
 		       struct dl_err *err)
 {
 	uint32_t h;
-	size_t r;
-	int fresh = rising(s, id);
-	if (keep(s, id, file, line, &h, &r, err))
+	int fresh;
+	if (keep(s, id, file, line, &h, ref, &fresh, err))
 		return -1;
-	*ref = r;
 	if (fresh)
 		return 0;
+	size_t r = *ref;
 	s->later_file = file;
 	s->later[s->nlater++] = (struct dl_idset_later){h, (uint32_t)r};
 	if (s->nlater == DL_ARRAY_SIZE(s->later))
@@ -510,41 +515,16 @@ void dl_idset_free(struct dl_idset *s)
 	memset(s, 0, sizeof(*s));
 }
 
-static void merge_sort(struct dl_job *a, struct dl_job *tmp, size_t n)
+static int cmp_submit(const void *a, const void *b, void *ctx)
 {
-	/* bottom-up merge sort: stable, O(n log n), no recursion */
-	struct dl_job *src = a, *dst = tmp;
-	for (size_t width = 1; width < n; width *= 2) {
-		for (size_t lo = 0; lo < n; lo += 2 * width) {
-			size_t mid = lo + width < n ? lo + width : n;
-			size_t hi = lo + 2 * width < n ? lo + 2 * width : n;
-			size_t i = lo, j = mid, k = lo;
-			while (i < mid && j < hi)
-				dst[k++] = src[j].submit < src[i].submit ? src[j++] : src[i++];
-			while (i < mid)
-				dst[k++] = src[i++];
-			while (j < hi)
-				dst[k++] = src[j++];
-		}
-		struct dl_job *t = src;
-		src = dst;
-		dst = t;
-	}
-	if (src != a)
-		memcpy(a, src, n * sizeof(*a));
+	double x = ((const struct dl_job *)a)->submit, y = ((const struct dl_job *)b)->submit;
+	(void)ctx;
+	return (x > y) - (x < y);
 }
 
 void dl_jobset_sort_submit(struct dl_jobset *js)
 {
-	size_t i;
-	for (i = 1; i < js->n; i++)
-		if (js->jobs[i].submit < js->jobs[i - 1].submit)
-			break;
-	if (i >= js->n)
-		return; /* already sorted: the common case for real logs */
-	struct dl_job *tmp = xmalloc(js->n * sizeof(*tmp));
-	merge_sort(js->jobs, tmp, js->n);
-	free(tmp);
+	dl_stable_sort(js->jobs, js->n, sizeof(*js->jobs), cmp_submit, NULL, NULL);
 }
 
 double dl_jobset_min_submit(const struct dl_jobset *js)
