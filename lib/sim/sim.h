@@ -18,7 +18,7 @@
  * ties broken by fixed rules). Times are integer microseconds (policy.h), so
  * shifting every submit shifts the output times by exactly as much and
  * changes nothing else. Memory: the trace (about 50 bytes a job) plus about
- * 300 bytes for each job waiting or running at once.
+ * 250 bytes for each job waiting or running at once.
  *
  * Ownership: everything in cfg is borrowed for the call; the writers must
  * have no columns yet (the engine sets them).
