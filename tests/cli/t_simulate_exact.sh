@@ -82,3 +82,12 @@ if heavy; then
 	# times near 1e10 s keep all six decimals (a double there holds five or six)
 	expect simulate_exact_shift_big_times 'grep -Eq ",9999[0-9]{6}\.[0-9]{6}," o_gen_fifo_9999000000.csv'
 fi
+
+# the clock's resolution: seven decimals round to the microsecond (a tie away from zero);
+# a duration that rounds to zero is a bad value naming its line
+printf 'id,submit,gpus,duration\na,0.0000015,1,2.0000005\n' > round.csv
+run simulate_exact_rounding 0 "dl simulate --cluster 1x1x8 --policy fifo round.csv"
+expect simulate_exact_rounding_row "grep -q '^a,2e-06,1,2.000001,2e-06,2.000003,2.000001,0,2.000001,' out"
+printf 'id,submit,gpus,duration\na,0,1,1\nb,1,1,0.0000004\n' > tiny.csv
+run simulate_exact_too_short 1 "dl simulate --cluster 1x1x8 tiny.csv"
+expect_eq simulate_exact_too_short_msg "dlsched simulate: tiny.csv:3: bad duration value '0.0000004': under the simulator's resolution (1 microsecond)" "$(cat "$SCRATCH/err")"
