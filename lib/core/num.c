@@ -236,9 +236,12 @@ static const char digit_pairs[201] = "000102030405060708091011121314151617181920
 /* the digits of u (< 10^20) into out, most significant first; returns the count */
 static int put_u64(char *out, uint64_t u)
 {
-	int n = 1;
-	while (n < 20 && u >= pow10_u64[n])
+	/* digits: from the bit length (log10(2) ~ 1233 / 4096), then one correction */
+	int n = u ? ((64 - __builtin_clzll(u)) * 1233 >> 12) + 1 : 1;
+	if (n < 20 && u >= pow10_u64[n])
 		n++;
+	else if (n > 1 && u < pow10_u64[n - 1])
+		n--;
 	char *p = out + n;
 	while (u >= 100) { /* two digits per division, from the right */
 		unsigned d = (unsigned)(u % 100) * 2;
