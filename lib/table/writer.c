@@ -346,10 +346,6 @@ void dl_writer_end_row(struct dl_writer *w)
 					*p++ = v[k];
 				}
 				*p++ = '"';
-			} else if (n <= 24) { /* most fields: a call costs more than the copy */
-				for (size_t k = 0; k < n; k++)
-					p[k] = v[k];
-				p += n;
 			} else {
 				memcpy(p, v, n);
 				p += n;
