@@ -31,7 +31,8 @@ static const struct dl_opt allocate_opts[] = {
 	{OPT_POLICY, "policy", "NAME", "allocation policy (default max-min-fairness-perf)"},
 	{OPT_THROUGHPUTS, "throughputs", "FILE", "throughputs stream, looked up by model and gpus"},
 	{OPT_PACK, "pack", NULL, "space sharing: let pairs of jobs share GPUs"},
-	{OPT_PAIRS, "pair-candidates", "N", "with --pack, partners considered per job (default 4)"},
+	{OPT_PAIRS, "pair-candidates", "N",
+	 "with --pack --per-job, partners considered per job (default 4)"},
 	{OPT_PARTITIONS, "partitions", "K", "POP: solve K random groups of jobs separately"},
 	{OPT_SEED, "seed", "N", "seed for partitions, fifo and gandiva (default 0)"},
 	{OPT_COSTS, "costs", "LIST", "dollars per GPU-hour, TYPE=PRICE,... (min-cost)"},
@@ -285,8 +286,13 @@ DL_COMMAND(allocate, "heterogeneity-aware allocation policies (Gavel) as LPs on 
 	}
 	if (res.note[0])
 		dl_warn(ctx, "%s", res.note);
-	dl_info(ctx, "%s: %zu jobs, %zu GPU types, %zu candidate pairs", a.policy, p.njobs,
-		p.ntypes, p.npairs);
+	if (res.merged_pairs)
+		dl_info(ctx,
+			"%s: %zu jobs, %zu GPU types, all pairs of jobs in %zu pairs of classes",
+			a.policy, p.njobs, p.ntypes, res.merged_pairs);
+	else
+		dl_info(ctx, "%s: %zu jobs, %zu GPU types, %zu candidate pairs", a.policy, p.njobs,
+			p.ntypes, p.npairs);
 	dl_info(ctx, "objective %.10g (%s)", res.objective, res.objective_name);
 	if (res.merged)
 		dl_info(ctx, "identical jobs merged: %zu LP classes for %zu jobs", res.merged,
