@@ -201,34 +201,18 @@ static int is_mlfq(const struct dl_sim_policy_ops *p)
 
 /*
  * --provenance: this command and its seed, and the trace's own made_by and
- * seed (its first non-empty ones in input order, when it has them), on the
- * first results row (dlsched-formats(5), PROVENANCE)
+ * seed (of its first row with a made_by, when it has one), on the first
+ * results row (dlsched-formats(5), PROVENANCE)
  */
 static void stamp_provenance(struct dl_writer *w, const struct sim_args *a,
-			     const struct dl_jobset *js)
+			     const struct dl_sim_trace *trace)
 {
 	char seed[32];
 	snprintf(seed, sizeof(seed), "%llu", (unsigned long long)a->seed);
 	dl_writer_stamp(w, DL_COL_MADE_BY, a->command);
 	dl_writer_stamp(w, DL_COL_SEED, seed);
-	static const char *const trace_cols[2][2] = {{DL_COL_MADE_BY, "trace_" DL_COL_MADE_BY},
-						     {DL_COL_SEED, "trace_" DL_COL_SEED}};
-	for (size_t k = 0; k < 2; k++) {
-		const char *v = "";
-		long line = 0;
-		for (size_t c = 0; c < js->npass; c++) {
-			if (strcmp(js->pass[c], trace_cols[k][0]))
-				continue;
-			for (size_t i = 0; i < js->n; i++) {
-				const struct dl_job *j = &js->jobs[i];
-				if (c < j->nextra && *j->extra[c] && (!*v || j->line < line)) {
-					v = j->extra[c];
-					line = j->line;
-				}
-			}
-		}
-		dl_writer_stamp(w, trace_cols[k][1], v);
-	}
+	dl_writer_stamp(w, "trace_" DL_COL_MADE_BY, trace->made_by ? trace->made_by : "");
+	dl_writer_stamp(w, "trace_" DL_COL_SEED, trace->seed ? trace->seed : "");
 }
 
 static int run_native(struct dl_ctx *ctx, const struct sim_args *a)
@@ -301,12 +285,12 @@ static int run_native(struct dl_ctx *ctx, const struct sim_args *a)
 
 	int rc = 0;
 	struct dl_cluster *cl = NULL;
-	struct dl_jobset js;
+	struct dl_sim_trace trace;
 	struct dl_net_models models;
 	struct dl_gittins *g = NULL;
 	struct dl_output *out = NULL, *ev = NULL, *tl = NULL;
 	struct dl_writer *w = NULL, *ew = NULL, *tw = NULL;
-	dl_jobset_init(&js);
+	dl_sim_trace_init(&trace);
 	dl_net_models_init(&models);
 	if (dl_cluster_load(a->cluster, &cl, &err) < 0) {
 		rc = dl_fail(ctx, &err);
@@ -319,7 +303,14 @@ static int run_native(struct dl_ctx *ctx, const struct sim_args *a)
 		goto done;
 	}
 	cfg.models = &models;
-	if (dl_jobset_load(&js, a->trace, ctx->in_format, &err) < 0) {
+	struct dl_reader *r = dl_in_open(ctx, a->trace);
+	if (!r) {
+		rc = DL_EXIT_DATA;
+		goto done;
+	}
+	int got = dl_sim_trace_read(&trace, r, &err);
+	dl_reader_close(r);
+	if (got < 0) {
 		rc = dl_fail(ctx, &err);
 		goto done;
 	}
@@ -327,22 +318,23 @@ static int run_native(struct dl_ctx *ctx, const struct sim_args *a)
 		if (a->distribution) {
 			g = dl_gittins_load(a->distribution, NULL, a->delta, DL_GITTINS_EXACT,
 					    &err);
-		} else if (js.n) {
+		} else if (trace.n) {
 			/* learned from the trace: every job's GPU-seconds */
-			double *v = xcalloc(js.n ? js.n : 1, sizeof(*v));
-			for (size_t i = 0; i < js.n; i++)
-				v[i] = js.jobs[i].duration * (double)js.jobs[i].gpus;
-			g = dl_gittins_new(v, js.n, a->delta, DL_GITTINS_EXACT, &err);
+			double *v = xcalloc(trace.n ? trace.n : 1, sizeof(*v));
+			for (size_t i = 0; i < trace.n; i++)
+				v[i] = (double)trace.jobs[i].work / DL_TICKS_PER_SECOND *
+				       (double)trace.jobs[i].gpus;
+			g = dl_gittins_new(v, trace.n, a->delta, DL_GITTINS_EXACT, &err);
 			free(v);
 		}
-		if (!g && (a->distribution || js.n)) {
+		if (!g && (a->distribution || trace.n)) {
 			rc = dl_fail(ctx, &err);
 			goto done;
 		}
 		cfg.params.gittins = g;
 	}
 	cfg.cluster = cl;
-	cfg.jobs = &js;
+	cfg.trace = &trace;
 	out = dl_out_open(ctx, ctx->output);
 	if (!out) {
 		rc = DL_EXIT_DATA;
@@ -350,7 +342,7 @@ static int run_native(struct dl_ctx *ctx, const struct sim_args *a)
 	}
 	w = dl_out_writer(ctx, out);
 	if (a->command)
-		stamp_provenance(w, a, &js);
+		stamp_provenance(w, a, &trace);
 	cfg.results = w;
 	if (a->events) {
 		if (!(ev = dl_out_open(ctx, a->events))) {
@@ -403,7 +395,7 @@ done:
 	if (out)
 		rc = dl_out_close(ctx, out, rc);
 	dl_gittins_free(g);
-	dl_jobset_free(&js);
+	dl_sim_trace_free(&trace);
 	dl_net_models_free(&models);
 	dl_cluster_free(cl);
 	if (have_mlfq)
