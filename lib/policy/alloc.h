@@ -64,6 +64,13 @@ struct dl_alloc_job {
 	int klass;	   /* index of its (model, gpus) class for pair throughputs, -1 if none */
 	double *tput;	   /* [ntypes] steps/s of the whole job on `gpus` GPUs of each type */
 	double count;	   /* identical jobs it stands for: 1, more only inside merged LPs */
+	/*
+	 * finish-time fairness: seconds the steps done would have taken at the
+	 * job's isolated throughput (Gavel's cumulative isolated time, summed
+	 * with the isolated throughput of each re-solve); < 0 (the default):
+	 * steps_done / its isolated throughput now
+	 */
+	double iso_done;
 };
 
 /* a candidate pair for space sharing: jobs a < b with equal gpus */
@@ -88,6 +95,8 @@ struct dl_alloc_problem {
 	 */
 	size_t nclasses;
 	double *pair_self, *pair_other;
+	char **class_model; /* [nclasses] the model and gpus of each class (owned) */
+	int *class_gpus;
 	struct dl_alloc_pair *pairs; /* from dl_alloc_prune_pairs() */
 	size_t npairs;
 };
