@@ -222,6 +222,13 @@ static void push_col(struct dl_lp *lp, int col, const struct lp_repl *r)
 			val[len] = r->v[k];
 		}
 	glp_set_mat_col(lp->prob, col, len, ind, val);
+	/*
+	 * An empty column in the basis makes it singular, and GLPK's
+	 * factoriser fails an assertion on it rather than reporting so: start
+	 * from the slack basis instead.
+	 */
+	if (!len && glp_get_col_stat(lp->prob, col) == GLP_BS)
+		glp_std_basis(lp->prob);
 	free(ind);
 	free(val);
 }
@@ -569,6 +576,10 @@ int dl_lp_solve(struct dl_lp *lp, const struct dl_lp_opts *opts, struct dl_err *
 	/* primal by default, as glpsol: ~3x faster than dual on the packed LPs */
 	sp.meth = o.dual ? GLP_DUALP : GLP_PRIMAL;
 	sp.tm_lim = tm_lim_ms(o.time_limit);
+	if (o.tolerance > 0) {
+		sp.tol_bnd = o.tolerance;
+		sp.tol_dj = o.tolerance;
+	}
 	int ret = glp_simplex(lp->prob, &sp);
 	if (ret == GLP_EBADB || ret == GLP_ESING || ret == GLP_ECOND) {
 		/* a warm-start basis went bad: start again from the slack basis */

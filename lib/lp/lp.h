@@ -46,11 +46,12 @@ struct dl_lp_opts {
 	int verbose;	   /* > 0: GLPK's log to stderr */
 	int presolve;	   /* use GLPK's LP presolver */
 	int dual;	   /* dual simplex (then primal) instead of primal */
+	double tolerance;  /* the simplex's primal and dual feasibility tolerance; 0: GLPK's 1e-7 */
 };
 
-#define DL_LP_OPTS_INIT    \
-	{                  \
-		0, 0, 0, 0 \
+#define DL_LP_OPTS_INIT       \
+	{                     \
+		0, 0, 0, 0, 0 \
 	}
 
 /* what the last solve found (also filled on failure) */

@@ -217,21 +217,25 @@ static void pair_rates(const struct dl_alloc_problem *p, size_t ca, size_t cb,
 
 double dl_alloc_prop_tput(const struct dl_alloc_problem *p, size_t i)
 {
+	return alloc_prop_of(p, p->jobs[i].tput);
+}
+
+double alloc_prop_of(const struct dl_alloc_problem *p, const double *tput)
+{
 	double tot = total_capacity(p), s = 0;
 	if (tot <= 0)
 		return 0;
 	for (size_t t = 0; t < p->ntypes; t++)
-		s += p->jobs[i].tput[t] * p->capacity[t] / tot;
+		s += tput[t] * p->capacity[t] / tot;
 	return s;
 }
 
-/* Gavel's isolated share: N_j/m of each type, scaled so the job's time sums to <= 1 */
-static void iso_row(const struct dl_alloc_problem *p, size_t i, double *row)
+/* Gavel's isolated share of job j among m jobs: N_j/m of each type, scaled so its time sums to <= 1
+ */
+static void iso_row_of(const struct dl_alloc_problem *p, const struct dl_alloc_job *j, double m,
+		       double *row)
 {
-	const struct dl_alloc_job *j = &p->jobs[i];
-	double sum = 0, m = 0;
-	for (size_t k = 0; k < p->njobs; k++)
-		m += p->jobs[k].count;
+	double sum = 0;
 	for (size_t t = 0; t < p->ntypes; t++) {
 		row[t] = j->tput[t] > 0 ? p->capacity[t] / m / j->gpus : 0;
 		sum += row[t];
@@ -241,14 +245,32 @@ static void iso_row(const struct dl_alloc_problem *p, size_t i, double *row)
 			row[t] /= sum;
 }
 
-double dl_alloc_iso_tput(const struct dl_alloc_problem *p, size_t i)
+static double jobs_total(const struct dl_alloc_problem *p)
+{
+	double m = 0;
+	for (size_t k = 0; k < p->njobs; k++)
+		m += p->jobs[k].count;
+	return m;
+}
+
+static void iso_row(const struct dl_alloc_problem *p, size_t i, double *row)
+{
+	iso_row_of(p, &p->jobs[i], jobs_total(p), row);
+}
+
+double alloc_iso_of(const struct dl_alloc_problem *p, const struct dl_alloc_job *j, double m)
 {
 	double *row = xcalloc(p->ntypes + 1, sizeof(double)), s = 0;
-	iso_row(p, i, row);
+	iso_row_of(p, j, m, row);
 	for (size_t t = 0; t < p->ntypes; t++)
-		s += p->jobs[i].tput[t] * row[t];
+		s += j->tput[t] * row[t];
 	free(row);
 	return s;
+}
+
+double dl_alloc_iso_tput(const struct dl_alloc_problem *p, size_t i)
+{
+	return alloc_iso_of(p, &p->jobs[i], jobs_total(p));
 }
 
 /* each job's steps/s under an allocation (pairs included) */

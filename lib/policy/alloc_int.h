@@ -35,6 +35,9 @@ void alloc_realize_pairs(const struct dl_alloc_problem *p, const struct dl_alloc
 /* the policy's objective on an allocation (*what: its name) */
 double alloc_evaluate(const struct dl_alloc_problem *p, const struct dl_alloc_opts *o,
 		      const struct dl_alloc_result *res, const char **what);
+/* Gavel's normalisers for throughputs tput (prop) and for job j among m jobs (iso) */
+double alloc_prop_of(const struct dl_alloc_problem *p, const double *tput);
+double alloc_iso_of(const struct dl_alloc_problem *p, const struct dl_alloc_job *j, double m);
 /* a solver value as a fraction: 0 below 1e-9, at most ub */
 double alloc_clip(double v, double ub);
 void alloc_free_pairs(struct dl_alloc_pair *pairs, size_t n);
