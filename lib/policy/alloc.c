@@ -1497,7 +1497,7 @@ static int solve_merged(const struct dl_alloc_problem *p, const struct dl_alloc_
 	/* packed, the LP stands for every pair of jobs: worth it even with nothing merged */
 	int pack = o->pack && p->pair_self && p->nclasses;
 	const char *why = NULL;
-	if (pack && class_pairs(p, &q, p->npairs > 4 * m ? p->npairs : 4 * m, &why))
+	if (pack && class_pairs(p, &q, alloc_pair_budget(p->npairs, m), &why))
 		snprintf(res->note, sizeof(res->note), "%s: packing with %zu candidate pairs", why,
 			 p->npairs);
 	int rc = 0;
@@ -1717,6 +1717,12 @@ int dl_alloc_solve(const struct dl_alloc_problem *p, const struct dl_alloc_opts 
 }
 
 /* ---- for the re-solve session (alloc_int.h) ---- */
+
+size_t alloc_pair_budget(size_t candidates, size_t m)
+{
+	size_t b = 4 * m > DL_ALLOC_PAIR_CLASSES_MIN ? 4 * m : DL_ALLOC_PAIR_CLASSES_MIN;
+	return candidates > b ? candidates : b;
+}
 
 int alloc_merges(const struct dl_alloc_opts *o)
 {

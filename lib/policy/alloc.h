@@ -184,7 +184,7 @@ struct dl_alloc_result {
  * are solved per job on the candidates in p->pairs instead (res->note says
  * why) when the pair throughputs are not symmetric (a's rate beside b
  * differs from the partner rate b's row gives for a) or when the pairs of
- * classes outnumber both p->npairs and 4 per job.
+ * classes outnumber p->npairs, 4 per job and 1024.
  */
 int dl_alloc_solve(const struct dl_alloc_problem *p, const struct dl_alloc_opts *o,
 		   struct dl_alloc_result *res, struct dl_err *err);

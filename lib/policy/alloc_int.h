@@ -11,6 +11,14 @@
 #include "core/strbuf.h"
 #include "policy/alloc.h"
 
+/*
+ * Packed and merged, the LP has a column per pair of classes and type. It is
+ * solved as it is up to max(candidate pairs, 4 per job, this many) pairs of
+ * classes, beyond that per job on the candidate pairs (see dl_alloc_solve):
+ */
+#define DL_ALLOC_PAIR_CLASSES_MIN 1024
+size_t alloc_pair_budget(size_t candidates, size_t m);
+
 /* does the policy merge identical jobs (opts.per_job aside)? */
 int alloc_merges(const struct dl_alloc_opts *o);
 /* sb = the bytes of every field of j the policy's LP reads (equal keys: identical jobs) */

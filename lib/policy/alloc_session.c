@@ -1017,10 +1017,10 @@ static int pairs_within_budget(struct dl_alloc_session *s)
 	for (size_t k = 0; k < s->npairs; k++)
 		np += s->pairs[k].used &&
 		      (s->pairs[k].a != s->pairs[k].b || s->cls[s->pairs[k].a].rep.count >= 2);
-	if (np <= 4 * m)
+	if (np <= alloc_pair_budget(0, m))
 		return 1;
 	dl_alloc_prune_pairs(&s->p, s->o.pair_candidates > 0 ? s->o.pair_candidates : 4);
-	return np <= s->p.npairs;
+	return np <= alloc_pair_budget(s->p.npairs, m);
 }
 
 int dl_alloc_session_solve(struct dl_alloc_session *s, struct dl_alloc_result *res,

@@ -162,6 +162,7 @@ struct variant {
 	enum dl_alloc_policy policy;
 	int pack, per_job, partitions, entity_fifo, distinct, warm;
 	double lp_tol; /* the simplex's tolerances (0: GLPK's 1e-7) */
+	size_t max_jobs, steps; /* 0: 30 jobs, 400 steps */
 };
 
 static const struct variant variants[] = {
@@ -170,8 +171,9 @@ static const struct variant variants[] = {
 	{"max-min-fairness-perf --pack", DL_ALLOC_MAX_MIN_FAIRNESS_PERF, 1, 0, 1, 0, 0, 1},
 	{"max-min-fairness-perf --per-job", DL_ALLOC_MAX_MIN_FAIRNESS_PERF, 0, 1, 1, 0, 0, 1},
 	{"max-min-fairness-perf, distinct jobs", DL_ALLOC_MAX_MIN_FAIRNESS_PERF, 0, 0, 1, 0, 1, 1},
+	/* beyond 1024 pairs of classes (46 distinct jobs of 1 GPU), dl_alloc_solve's per-job LP */
 	{"max-min-fairness-perf --pack, distinct jobs", DL_ALLOC_MAX_MIN_FAIRNESS_PERF, 1, 0, 1, 0,
-	 1, 2},
+	 1, 2, 0, 64, 130},
 	{"max-min-fairness-perf --pack --per-job", DL_ALLOC_MAX_MIN_FAIRNESS_PERF, 1, 1, 1, 0, 0,
 	 0},
 	{"max-min-fairness-perf --partitions 2", DL_ALLOC_MAX_MIN_FAIRNESS_PERF, 0, 0, 2, 0, 0, 0},
@@ -211,8 +213,10 @@ static double rel(double a, double b)
 	return fabs(a - b) / fmax(1e-9, fmax(fabs(a), fabs(b)));
 }
 
-static void run_variant(const struct variant *v, int steps, uint64_t seed)
+static void run_variant(const struct variant *v, uint64_t seed)
 {
+	int steps = v->steps ? (int)v->steps : 400;
+	size_t max_jobs = v->max_jobs ? v->max_jobs : 30;
 	struct dl_rng r;
 	dl_rng_seed_stream(&r, seed, 1);
 	struct dl_alloc_problem base;
@@ -240,7 +244,7 @@ static void run_variant(const struct variant *v, int steps, uint64_t seed)
 	long next_id = 0;
 	for (int step = 0; step < steps; step++) {
 		double u = dl_rng_uniform(&r);
-		if ((u < 0.45 && nlive < 30) || nlive < 2) {
+		if ((u < 0.45 && nlive < max_jobs) || nlive < 2 || (step < 100 && v->max_jobs)) {
 			struct dl_alloc_job j;
 			double tput[NTYPES];
 			char id[32];
@@ -388,6 +392,6 @@ int main(void)
 {
 	by_hand();
 	for (size_t k = 0; k < sizeof(variants) / sizeof(variants[0]); k++)
-		run_variant(&variants[k], 400, 1000 + k);
+		run_variant(&variants[k], 1000 + k);
 	return done_testing();
 }
