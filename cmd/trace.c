@@ -157,7 +157,8 @@ static const struct dl_cmd_spec gen_spec = {
 	.usage = "dlsched trace gen [--seed S] [--jobs N] (--rate R | --load L --cluster SPEC) "
 		 "[options]",
 	.description = "Generate a synthetic jobs stream: Poisson arrivals, a GPU-count mix and\n"
-		       "durations from a named distribution.",
+		       "durations from a named distribution. --preset gavel draws Gavel's\n"
+		       "continuous traces (models from --throughputs).",
 	.opts = gen_opts,
 };
 
