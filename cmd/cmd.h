@@ -33,6 +33,7 @@ struct dl_ctx {
 	int verbose;	    /* count of -v */
 	int quiet;
 	int stderr_is_tty;
+	int dry_run; /* check the options, then return 0 before reading or writing data (sweep) */
 };
 
 #define DL_COMMAND(name, summary) int cmd_##name(int argc, char **argv, struct dl_ctx *ctx)
