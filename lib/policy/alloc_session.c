@@ -83,7 +83,13 @@ struct dl_alloc_session {
 	size_t nfree_cols, afree_cols;
 	int *free_rows; /* two a class: time row, policy row */
 	size_t nfree_rows, afree_rows;
-	struct dl_lp *lp;
+	/*
+	 * The LPs, all of one shape: one, or for finish-time fairness two with
+	 * different objectives (lambda's, and the final one), so each starts
+	 * from its own last basis; sol is the one the allocation is read from.
+	 */
+	struct dl_lp *lp[2], *sol;
+	int nlp;
 	int *cap_row; /* [ntypes], 0 where no GPUs */
 	int gcol;     /* the shared column, 0 = none */
 	int g_dirty;  /* the set of policy rows changed */
@@ -119,11 +125,46 @@ static int progress_policy(enum dl_alloc_policy p)
 
 /* ---- the LP's pools of rows and columns ---- */
 
+/* changes of the model, made in each LP */
+static int model_add_col(struct dl_alloc_session *s, double lb, double ub, double obj)
+{
+	int col = 0;
+	for (int k = 0; k < s->nlp; k++)
+		col = dl_lp_add_col(s->lp[k], NULL, lb, ub, obj);
+	return col;
+}
+
+static int model_add_row(struct dl_alloc_session *s, double lb, double ub)
+{
+	int row = 0;
+	for (int k = 0; k < s->nlp; k++)
+		row = dl_lp_add_row(s->lp[k], NULL, lb, ub);
+	return row;
+}
+
+static void model_col_bounds(struct dl_alloc_session *s, int col, double lb, double ub)
+{
+	for (int k = 0; k < s->nlp; k++)
+		dl_lp_set_col_bounds(s->lp[k], col, lb, ub);
+}
+
+static void model_row_bounds(struct dl_alloc_session *s, int row, double lb, double ub)
+{
+	for (int k = 0; k < s->nlp; k++)
+		dl_lp_set_row_bounds(s->lp[k], row, lb, ub);
+}
+
+static void model_obj(struct dl_alloc_session *s, int col, double v)
+{
+	for (int k = 0; k < s->nlp; k++)
+		dl_lp_set_obj(s->lp[k], col, v);
+}
+
 static int take_col(struct dl_alloc_session *s)
 {
 	if (s->nfree_cols)
 		return s->free_cols[--s->nfree_cols];
-	return dl_lp_add_col(s->lp, NULL, 0, 0, 0);
+	return model_add_col(s, 0, 0, 0);
 }
 
 /*
@@ -132,8 +173,8 @@ static int take_col(struct dl_alloc_session *s)
  */
 static void give_col(struct dl_alloc_session *s, int col)
 {
-	dl_lp_set_col_bounds(s->lp, col, 0, 0);
-	dl_lp_set_obj(s->lp, col, 0);
+	model_col_bounds(s, col, 0, 0);
+	model_obj(s, col, 0);
 	DL_GROW(s->free_cols, s->nfree_cols + 1, s->afree_cols);
 	s->free_cols[s->nfree_cols++] = col;
 }
@@ -145,15 +186,15 @@ static void take_rows(struct dl_alloc_session *s, int *trow, int *prow)
 		*trow = s->free_rows[--s->nfree_rows];
 		return;
 	}
-	*trow = dl_lp_add_row(s->lp, NULL, -DL_LP_INF, DL_LP_INF);
-	*prow = dl_lp_add_row(s->lp, NULL, -DL_LP_INF, DL_LP_INF);
+	*trow = model_add_row(s, -DL_LP_INF, DL_LP_INF);
+	*prow = model_add_row(s, -DL_LP_INF, DL_LP_INF);
 }
 
 /* unused rows are free (their columns are all given back) */
 static void give_rows(struct dl_alloc_session *s, int trow, int prow)
 {
-	dl_lp_set_row_bounds(s->lp, trow, -DL_LP_INF, DL_LP_INF);
-	dl_lp_set_row_bounds(s->lp, prow, -DL_LP_INF, DL_LP_INF);
+	model_row_bounds(s, trow, -DL_LP_INF, DL_LP_INF);
+	model_row_bounds(s, prow, -DL_LP_INF, DL_LP_INF);
 	DL_GROW(s->free_rows, s->nfree_rows + 2, s->afree_rows);
 	s->free_rows[s->nfree_rows++] = trow;
 	s->free_rows[s->nfree_rows++] = prow;
@@ -167,9 +208,12 @@ static void col_put(struct dl_alloc_session *s, size_t *n, int row, double v)
 	s->val[(*n)++] = v;
 }
 
-static void col_write(struct dl_alloc_session *s, int col, size_t n)
+/* in every LP, or in one (lp != NULL) */
+static void col_write(struct dl_alloc_session *s, struct dl_lp *lp, int col, size_t n)
 {
-	dl_lp_set_col(s->lp, col, (int)n, s->ind, s->val);
+	for (int k = 0; k < s->nlp; k++)
+		if (!lp || lp == s->lp[k])
+			dl_lp_set_col(s->lp[k], col, (int)n, s->ind, s->val);
 }
 
 /* ---- classes ---- */
@@ -315,7 +359,7 @@ static void policy_row_bounds(struct dl_alloc_session *s, const struct sclass *k
 	default:
 		break;
 	}
-	dl_lp_set_row_bounds(s->lp, k->prow, lb, ub);
+	model_row_bounds(s, k->prow, lb, ub);
 }
 
 /* a class's x columns and rows, for its count and data */
@@ -338,12 +382,11 @@ static void write_class(struct dl_alloc_session *s, size_t c)
 			col_put(s, &len, k->prow, -kf * (s->agnostic ? 1 : j->tput[t]));
 		else if (!sum || pol == DL_ALLOC_MIN_COST)
 			col_put(s, &len, k->prow, j->tput[t]);
-		col_write(s, k->xcol[t], len);
-		dl_lp_set_col_bounds(s->lp, k->xcol[t], 0, 1);
-		dl_lp_set_obj(s->lp, k->xcol[t],
-			      sum ? j->count * j->tput[t] / type_divisor(s, t) : 0);
+		col_write(s, NULL, k->xcol[t], len);
+		model_col_bounds(s, k->xcol[t], 0, 1);
+		model_obj(s, k->xcol[t], sum ? j->count * j->tput[t] / type_divisor(s, t) : 0);
 	}
-	dl_lp_set_row_bounds(s->lp, k->trow, -DL_LP_INF, 1);
+	model_row_bounds(s, k->trow, -DL_LP_INF, 1);
 	policy_row_bounds(s, k);
 }
 
@@ -375,12 +418,11 @@ static void write_pair(struct dl_alloc_session *s, size_t q)
 			col_put(s, &len, A->prow, -ka * (self ? 2 : 1) * pr->r.tput_a[t] / na);
 		if (fair && !self && pr->r.tput_b[t] > 0)
 			col_put(s, &len, B->prow, -kb * pr->r.tput_b[t] / nb);
-		col_write(s, col, len);
-		dl_lp_set_col_bounds(s->lp, col, 0, bound);
-		dl_lp_set_obj(s->lp, col,
-			      s->o.policy == DL_ALLOC_MAX_THROUGHPUT
-				      ? pr->r.tput_a[t] + pr->r.tput_b[t]
-				      : 0);
+		col_write(s, NULL, col, len);
+		model_col_bounds(s, col, 0, bound);
+		model_obj(s, col,
+			  s->o.policy == DL_ALLOC_MAX_THROUGHPUT ? pr->r.tput_a[t] + pr->r.tput_b[t]
+								 : 0);
 	}
 }
 
@@ -392,7 +434,7 @@ static void write_level_col(struct dl_alloc_session *s)
 	for (size_t c = 0; c < s->ncls; c++)
 		if (s->cls[c].used && s->cls[c].live)
 			col_put(s, &len, s->cls[c].prow, 1);
-	col_write(s, s->gcol, len);
+	col_write(s, NULL, s->gcol, len);
 }
 
 /* bring the LP up to date with the classes */
@@ -477,8 +519,8 @@ struct dl_alloc_session *dl_alloc_session_new(const struct dl_alloc_problem *p,
 	/*
 	 * Measured on Gavel's continuous trace (tests/bench/alloc_replay.c): the
 	 * dual simplex takes 20% less CPU than the primal on the merged LPs, the
-	 * primal a third of the dual's on finish-time fairness (whose objective
-	 * changes between its LPs) and a little less on the other per-job LPs.
+	 * primal half the dual's on finish-time fairness and two thirds on
+	 * min-cost.
 	 */
 	s->lp_opts.dual = !progress_policy(pol);
 	copy_problem(&s->p, p);
@@ -490,14 +532,20 @@ struct dl_alloc_session *dl_alloc_session_new(const struct dl_alloc_problem *p,
 	s->agnostic = pol == DL_ALLOC_MAX_MIN_FAIRNESS;
 	s->rho = NAN;
 	if (s->warm) {
-		s->lp = dl_lp_new("allocate", DL_LP_MAX);
+		s->nlp = pol == DL_ALLOC_FINISH_TIME_FAIRNESS ? 2 : 1;
+		for (int k = 0; k < s->nlp; k++)
+			s->lp[k] = dl_lp_new("allocate", DL_LP_MAX);
+		s->sol = s->lp[s->nlp - 1];
 		s->cap_row = xcalloc(p->ntypes + 1, sizeof(int));
 		for (size_t t = 0; t < p->ntypes; t++)
 			if (p->capacity[t] > 0)
-				s->cap_row[t] =
-					dl_lp_add_row(s->lp, NULL, -DL_LP_INF, p->capacity[t]);
+				s->cap_row[t] = model_add_row(s, -DL_LP_INF, p->capacity[t]);
 		if (pol != DL_ALLOC_MAX_THROUGHPUT && pol != DL_ALLOC_MIN_COST)
-			s->gcol = dl_lp_add_col(s->lp, NULL, 0, DL_LP_INF, 1);
+			s->gcol = model_add_col(s, 0, DL_LP_INF, 1);
+		if (s->nlp == 2) { /* the final LP: lambda fixed at 1, out of the objective */
+			dl_lp_set_col_bounds(s->sol, s->gcol, 1, 1);
+			dl_lp_set_obj(s->sol, s->gcol, 0);
+		}
 	}
 	for (size_t i = 0; i < p->njobs; i++)
 		if (dl_alloc_session_add(s, &p->jobs[i], err) < 0) {
@@ -701,35 +749,37 @@ void dl_alloc_session_free(struct dl_alloc_session *s)
 	free(s->sj);
 	strmap_free(&s->keys);
 	sb_release(&s->key);
-	dl_lp_free(s->lp);
+	for (int k = 0; k < s->nlp; k++)
+		dl_lp_free(s->lp[k]);
 	dl_alloc_problem_free(&s->p);
 	free(s);
 }
 
 /* ---- solving ---- */
 
-static int lp_solve(struct dl_alloc_session *s, struct dl_alloc_result *res, struct dl_err *err)
+static int lp_solve(struct dl_alloc_session *s, struct dl_lp *lp, struct dl_alloc_result *res,
+		    struct dl_err *err)
 {
-	int rc = dl_lp_solve(s->lp, &s->lp_opts, err);
-	const struct dl_lp_info *info = dl_lp_info(s->lp);
+	int rc = dl_lp_solve(lp, &s->lp_opts, err);
+	const struct dl_lp_info *info = dl_lp_info(lp);
 	res->lp_solves++;
 	res->lp_seconds += info->seconds;
 	res->lp_rows = info->rows;
 	res->lp_cols = info->cols;
-	res->lp_objective = rc ? NAN : dl_lp_objective(s->lp);
+	res->lp_objective = rc ? NAN : dl_lp_objective(lp);
 	s->st.lp_solves++;
 	s->st.lp_seconds += info->seconds;
 	s->st.iterations += info->iterations;
 	return rc;
 }
 
-static int infeasible(const struct dl_alloc_session *s, const struct dl_err *err)
+static int infeasible(const struct dl_lp *lp, const struct dl_err *err)
 {
-	return err->code == DL_EXIT_NOSOL && !strcmp(dl_lp_info(s->lp)->status, "infeasible");
+	return err->code == DL_EXIT_NOSOL && !strcmp(dl_lp_info(lp)->status, "infeasible");
 }
 
-/* each live class's steps/s under the LP's solution */
-static void class_rates(struct dl_alloc_session *s)
+/* each live class's steps/s under an LP's solution */
+static void class_rates(struct dl_alloc_session *s, const struct dl_lp *lp)
 {
 	for (size_t c = 0; c < s->ncls; c++) {
 		struct sclass *k = &s->cls[c];
@@ -738,12 +788,12 @@ static void class_rates(struct dl_alloc_session *s)
 		k->rate = 0;
 		for (size_t t = 0; t < s->p.ntypes; t++)
 			if (k->xcol[t])
-				k->rate += k->rep.tput[t] * dl_lp_value(s->lp, k->xcol[t]);
+				k->rate += k->rep.tput[t] * dl_lp_value(lp, k->xcol[t]);
 	}
 }
 
-/* the shared column's entries: coef(k) in each live class's policy row where it is not 0 */
-static void write_shared_col(struct dl_alloc_session *s,
+/* the shared column's entries in lp: coef(k) in the policy row of each live class with steps */
+static void write_shared_col(struct dl_alloc_session *s, struct dl_lp *lp,
 			     double (*coef)(const struct sclass *k, double arg), double arg)
 {
 	size_t len;
@@ -753,7 +803,7 @@ static void write_shared_col(struct dl_alloc_session *s,
 		if (k->used && k->live && k->rep.steps > 0)
 			col_put(s, &len, k->prow, coef(k, arg));
 	}
-	col_write(s, s->gcol, len);
+	col_write(s, lp, s->gcol, len);
 }
 
 static double span_coef(const struct sclass *k, double R)
@@ -772,8 +822,8 @@ static int makespan(struct dl_alloc_session *s, struct dl_alloc_result *res, str
 		return dl_err_set(err, DL_EXIT_NOSOL,
 				  "no solution: min-makespan needs remaining steps (column "
 				  "'steps') above 0 for some job");
-	write_shared_col(s, span_coef, R);
-	return lp_solve(s, res, err);
+	write_shared_col(s, s->sol, span_coef, R);
+	return lp_solve(s, s->sol, res, err);
 }
 
 /* min-cost: SLO rows, dropped for this solve when they cannot all hold (Gavel's fallback) */
@@ -785,8 +835,8 @@ static int min_cost(struct dl_alloc_session *s, struct dl_alloc_result *res, str
 			policy_row_bounds(s, &s->cls[c]);
 			nslo += s->cls[c].rep.slo > 0 && s->cls[c].rep.steps > 0;
 		}
-	int rc = lp_solve(s, res, err);
-	if (!rc || !nslo || !infeasible(s, err))
+	int rc = lp_solve(s, s->sol, res, err);
+	if (!rc || !nslo || !infeasible(s->sol, err))
 		return rc;
 	if (s->o.strict_slo)
 		return dl_err_set(err, DL_EXIT_NOSOL,
@@ -795,12 +845,12 @@ static int min_cost(struct dl_alloc_session *s, struct dl_alloc_result *res, str
 				  nslo, nslo == 1 ? " has" : "s have");
 	for (size_t c = 0; c < s->ncls; c++)
 		if (s->cls[c].used)
-			dl_lp_set_row_bounds(s->lp, s->cls[c].prow, -DL_LP_INF, DL_LP_INF);
+			model_row_bounds(s, s->cls[c].prow, -DL_LP_INF, DL_LP_INF);
 	snprintf(res->note, sizeof(res->note),
 		 "the SLOs cannot all be met (%d job%s one); solved without them", nslo,
 		 nslo == 1 ? " has" : "s have");
 	dl_err_clear(err);
-	return lp_solve(s, res, err);
+	return lp_solve(s, s->sol, res, err);
 }
 
 /* ---- finish-time fairness ---- */
@@ -839,18 +889,16 @@ static void ftf_denominators(struct dl_alloc_session *s)
 	}
 }
 
-/* the x columns' objective: 0 (lambda's LP), or steps/s relative to the isolated share */
-static void ftf_objective(struct dl_alloc_session *s, int final)
+/* the final LP's objective: steps/s relative to the isolated share (iso changes with m) */
+static void ftf_objective(struct dl_alloc_session *s)
 {
 	for (size_t c = 0; c < s->ncls; c++) {
 		const struct sclass *k = &s->cls[c];
 		for (size_t t = 0; k->used && t < s->p.ntypes; t++)
 			if (k->xcol[t])
-				dl_lp_set_obj(s->lp, k->xcol[t],
-					      final ? k->rep.count * k->rep.tput[t] / k->iso : 0);
+				dl_lp_set_obj(s->sol, k->xcol[t],
+					      k->rep.count * k->rep.tput[t] / k->iso);
 	}
-	dl_lp_set_col_bounds(s->lp, s->gcol, final, final ? 1 : DL_LP_INF);
-	dl_lp_set_obj(s->lp, s->gcol, !final);
 }
 
 /*
@@ -863,7 +911,9 @@ static void ftf_objective(struct dl_alloc_session *s, int final)
  * tolerance; the last LP is dl_alloc_solve's final one: rho_i <= the upper
  * bound, maximising sum_ij T_ij X_ij / iso_i. Started from the last solve's
  * optimum, a re-solve takes a few LPs where bisection from scratch takes
- * twenty.
+ * twenty. Lambda's LP and the final LP are kept apart (s->lp[0], s->sol),
+ * so neither starts from a basis made for the other's objective: a third of
+ * the simplex iterations.
  */
 static int finish_time(struct dl_alloc_session *s, struct dl_alloc_result *res, struct dl_err *err)
 {
@@ -878,23 +928,22 @@ static int finish_time(struct dl_alloc_session *s, struct dl_alloc_result *res, 
 		double h = (k->rep.elapsed + k->rep.steps / k->iso) / k->D;
 		iso_rho = h > iso_rho ? h : iso_rho;
 	}
-	if (!any) {
-		ftf_objective(s, 1);
-		return lp_solve(s, res, err);
-	}
+	ftf_objective(s);
+	if (!any)
+		return lp_solve(s, s->sol, res, err);
 	double tol = s->o.tolerance > 1e-12 ? s->o.tolerance : 1e-12;
 	int rc = 0;
-	ftf_objective(s, 0);
+	struct dl_lp *lp = s->lp[0];
 	/* any trial above floor_rho is valid (each rho_i exceeds tD_i) */
 	double rho = s->rho > floor_rho * (1 + 1e-9) ? s->rho : iso_rho;
 	lo = floor_rho;
 	double prev_rho = NAN, prev_lambda = NAN;
 	for (int it = 0; it < 200; it++) {
-		write_shared_col(s, lambda_coef, rho);
-		if ((rc = lp_solve(s, res, err)))
+		write_shared_col(s, lp, lambda_coef, rho);
+		if ((rc = lp_solve(s, lp, res, err)))
 			return rc;
-		double lambda = dl_lp_value(s->lp, s->gcol), u = 0, l = INFINITY;
-		class_rates(s);
+		double lambda = dl_lp_value(lp, s->gcol), u = 0, l = INFINITY;
+		class_rates(s, lp);
 		for (size_t c = 0; c < s->ncls; c++) {
 			const struct sclass *k = &s->cls[c];
 			if (!k->used || !(k->rep.steps > 0))
@@ -930,10 +979,10 @@ static int finish_time(struct dl_alloc_session *s, struct dl_alloc_result *res, 
 	 * to rounding, so with a margin of 1e-10 (the rows are tight there),
 	 * widened while the solver finds it infeasible.
 	 */
-	ftf_objective(s, 1);
 	for (double margin = 1e-10;; margin *= 10) {
-		write_shared_col(s, lambda_coef, hi * (1 + margin));
-		if (!(rc = lp_solve(s, res, err)) || !infeasible(s, err) || margin >= 1e-3)
+		write_shared_col(s, s->sol, lambda_coef, hi * (1 + margin));
+		if (!(rc = lp_solve(s, s->sol, res, err)) || !infeasible(s->sol, err) ||
+		    margin >= 1e-3)
 			break;
 		dl_err_clear(err);
 	}
@@ -990,7 +1039,7 @@ static void take_pairs(struct dl_alloc_session *s, struct dl_alloc_result *res)
 		d->tput_b = swap ? pr->r.tput_a : pr->r.tput_b;
 		for (size_t t = 0; t < n; t++)
 			qr.px[u * n + t] =
-				pr->col[t] ? alloc_clip(dl_lp_value(s->lp, pr->col[t]), bound) : 0;
+				pr->col[t] ? alloc_clip(dl_lp_value(s->sol, pr->col[t]), bound) : 0;
 		res->merged_pairs += pr->a != pr->b || na >= 2;
 	}
 	alloc_realize_pairs(&s->p, &q, cls, &qr, res);
@@ -1008,7 +1057,7 @@ static void take(struct dl_alloc_session *s, struct dl_alloc_result *res)
 		const struct sclass *k = &s->cls[s->sj[i].cls];
 		for (size_t t = 0; t < n; t++)
 			res->x[i * n + t] =
-				k->xcol[t] ? alloc_clip(dl_lp_value(s->lp, k->xcol[t]), 1) : 0;
+				k->xcol[t] ? alloc_clip(dl_lp_value(s->sol, k->xcol[t]), 1) : 0;
 	}
 	if (s->pack)
 		take_pairs(s, res);
@@ -1065,7 +1114,7 @@ int dl_alloc_session_solve(struct dl_alloc_session *s, struct dl_alloc_result *r
 		rc = min_cost(s, res, err);
 		break;
 	default:
-		rc = lp_solve(s, res, err);
+		rc = lp_solve(s, s->sol, res, err);
 		break;
 	}
 	if (!rc)

@@ -161,7 +161,7 @@ struct variant {
 	const char *name;
 	enum dl_alloc_policy policy;
 	int pack, per_job, partitions, entity_fifo, distinct, warm;
-	double lp_tol; /* the simplex's tolerances (0: GLPK's 1e-7) */
+	double lp_tol;		/* the simplex's tolerances (0: GLPK's 1e-7) */
 	size_t max_jobs, steps; /* 0: 30 jobs, 400 steps */
 };
 
