@@ -100,6 +100,44 @@ int dl_alloc_problem_entity(struct dl_alloc_problem *p, const char *name)
 	return (int)p->nentities++;
 }
 
+void dl_alloc_problem_copy(struct dl_alloc_problem *d, const struct dl_alloc_problem *p,
+			   int with_jobs)
+{
+	size_t n = p->ntypes, C = p->nclasses;
+	dl_alloc_problem_init(d, n);
+	for (size_t t = 0; t < n; t++)
+		dl_alloc_problem_set_type(d, t, p->type_names[t], p->capacity[t], p->cost[t]);
+	for (size_t e = 0; e < p->nentities; e++) {
+		int k = dl_alloc_problem_entity(d, p->entity_names[e]); /* may move entity_weight */
+		d->entity_weight[k] = p->entity_weight[e];
+	}
+	d->nclasses = C;
+	if (p->class_model) {
+		d->class_model = xcalloc(C + 1, sizeof(char *));
+		d->class_gpus = xcalloc(C + 1, sizeof(int));
+		for (size_t c = 0; c < C; c++) {
+			d->class_model[c] = xstrdup(p->class_model[c]);
+			d->class_gpus[c] = p->class_gpus[c];
+		}
+	}
+	if (p->pair_self) {
+		d->pair_self = xcalloc(C * C * n + 1, sizeof(double));
+		d->pair_other = xcalloc(C * C * n + 1, sizeof(double));
+		memcpy(d->pair_self, p->pair_self, C * C * n * sizeof(double));
+		memcpy(d->pair_other, p->pair_other, C * C * n * sizeof(double));
+	}
+	for (size_t i = 0; with_jobs && i < p->njobs; i++) {
+		size_t at = dl_alloc_problem_add_job(d, p->jobs[i].id, p->jobs[i].gpus,
+						     p->jobs[i].tput); /* moves d->jobs */
+		struct dl_alloc_job *j = &d->jobs[at];
+		char *id = j->id;
+		double *tput = j->tput;
+		*j = p->jobs[i];
+		j->id = id;
+		j->tput = tput;
+	}
+}
+
 static void free_pairs(struct dl_alloc_pair *pairs, size_t n)
 {
 	for (size_t k = 0; k < n; k++) {

@@ -111,6 +111,9 @@ size_t dl_alloc_problem_add_job(struct dl_alloc_problem *p, const char *id, int 
 /* entity index for name, adding it with weight 1 if new */
 int dl_alloc_problem_entity(struct dl_alloc_problem *p, const char *name);
 void dl_alloc_problem_free(struct dl_alloc_problem *p);
+/* d = a copy of p (initialised here): all but the candidate pairs, and the jobs if with_jobs */
+void dl_alloc_problem_copy(struct dl_alloc_problem *d, const struct dl_alloc_problem *p,
+			   int with_jobs);
 
 /*
  * Space sharing candidates: for each job, up to `per_job` partners with the

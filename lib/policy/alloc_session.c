@@ -22,6 +22,24 @@
 #include "policy/alloc.h"
 #include "policy/alloc_int.h"
 
+/* indices given back for reuse, last in first out */
+struct freelist {
+	size_t *v;
+	size_t n, alloc;
+};
+
+static void give_back(struct freelist *f, size_t k)
+{
+	DL_GROW(f->v, f->n + 1, f->alloc);
+	f->v[f->n++] = k;
+}
+
+/* an index given back, else *next (which then grows by one) */
+static size_t take_back(struct freelist *f, size_t *next)
+{
+	return f->n ? f->v[--f->n] : (*next)++;
+}
+
 /* a job of the session, beside its entry in the view problem */
 struct sjob {
 	int64_t handle;
@@ -73,16 +91,10 @@ struct dl_alloc_session {
 	struct strbuf key;
 	struct sclass *cls;
 	size_t ncls, acls;
-	size_t *free_cls;
-	size_t nfree_cls, afree_cls;
 	struct spair *pairs;
 	size_t npairs, apairs;
-	size_t *free_pairs;
-	size_t nfree_pairs, afree_pairs;
-	int *free_cols;
-	size_t nfree_cols, afree_cols;
-	int *free_rows; /* two a class: time row, policy row */
-	size_t nfree_rows, afree_rows;
+	/* given back: class and pair records, columns, rows (two a class: time, policy) */
+	struct freelist free_cls, free_pairs, free_cols, free_rows;
 	/*
 	 * The LPs, all of one shape: one, or for finish-time fairness two with
 	 * different objectives (lambda's, and the final one), so each starts
@@ -100,21 +112,6 @@ struct dl_alloc_session {
 	size_t aind;
 	struct dl_alloc_session_stats st;
 };
-
-static int lp_policy_warm(enum dl_alloc_policy p)
-{
-	switch (p) {
-	case DL_ALLOC_MAX_MIN_FAIRNESS:
-	case DL_ALLOC_MAX_MIN_FAIRNESS_PERF:
-	case DL_ALLOC_FINISH_TIME_FAIRNESS:
-	case DL_ALLOC_MIN_MAKESPAN:
-	case DL_ALLOC_MAX_THROUGHPUT:
-	case DL_ALLOC_MIN_COST:
-		return 1;
-	default:
-		return 0;
-	}
-}
 
 /* policies whose LP reads a job's progress: a class per job, changed in place */
 static int progress_policy(enum dl_alloc_policy p)
@@ -162,8 +159,8 @@ static void model_obj(struct dl_alloc_session *s, int col, double v)
 
 static int take_col(struct dl_alloc_session *s)
 {
-	if (s->nfree_cols)
-		return s->free_cols[--s->nfree_cols];
+	if (s->free_cols.n)
+		return (int)s->free_cols.v[--s->free_cols.n];
 	return model_add_col(s, 0, 0, 0);
 }
 
@@ -175,15 +172,14 @@ static void give_col(struct dl_alloc_session *s, int col)
 {
 	model_col_bounds(s, col, 0, 0);
 	model_obj(s, col, 0);
-	DL_GROW(s->free_cols, s->nfree_cols + 1, s->afree_cols);
-	s->free_cols[s->nfree_cols++] = col;
+	give_back(&s->free_cols, (size_t)col);
 }
 
 static void take_rows(struct dl_alloc_session *s, int *trow, int *prow)
 {
-	if (s->nfree_rows) {
-		*prow = s->free_rows[--s->nfree_rows];
-		*trow = s->free_rows[--s->nfree_rows];
+	if (s->free_rows.n) {
+		*prow = (int)s->free_rows.v[--s->free_rows.n];
+		*trow = (int)s->free_rows.v[--s->free_rows.n];
 		return;
 	}
 	*trow = model_add_row(s, -DL_LP_INF, DL_LP_INF);
@@ -195,9 +191,8 @@ static void give_rows(struct dl_alloc_session *s, int trow, int prow)
 {
 	model_row_bounds(s, trow, -DL_LP_INF, DL_LP_INF);
 	model_row_bounds(s, prow, -DL_LP_INF, DL_LP_INF);
-	DL_GROW(s->free_rows, s->nfree_rows + 2, s->afree_rows);
-	s->free_rows[s->nfree_rows++] = trow;
-	s->free_rows[s->nfree_rows++] = prow;
+	give_back(&s->free_rows, (size_t)trow);
+	give_back(&s->free_rows, (size_t)prow);
 }
 
 static void col_put(struct dl_alloc_session *s, size_t *n, int row, double v)
@@ -248,8 +243,7 @@ static void kill_pair(struct dl_alloc_session *s, size_t k, size_t from)
 	free(pr->r.tput_a);
 	free(pr->r.tput_b);
 	memset(pr, 0, sizeof(*pr));
-	DL_GROW(s->free_pairs, s->nfree_pairs + 1, s->afree_pairs);
-	s->free_pairs[s->nfree_pairs++] = k;
+	give_back(&s->free_pairs, k);
 }
 
 static void kill_class(struct dl_alloc_session *s, size_t c)
@@ -271,19 +265,13 @@ static void kill_class(struct dl_alloc_session *s, size_t c)
 	free(k->pair);
 	free(k->rep.tput);
 	memset(k, 0, sizeof(*k));
-	DL_GROW(s->free_cls, s->nfree_cls + 1, s->afree_cls);
-	s->free_cls[s->nfree_cls++] = c;
+	give_back(&s->free_cls, c);
 }
 
 static void add_pair(struct dl_alloc_session *s, size_t a, size_t b)
 {
-	size_t k;
-	if (s->nfree_pairs) {
-		k = s->free_pairs[--s->nfree_pairs];
-	} else {
-		DL_GROW(s->pairs, s->npairs + 1, s->apairs);
-		k = s->npairs++;
-	}
+	size_t k = take_back(&s->free_pairs, &s->npairs);
+	DL_GROW(s->pairs, s->npairs, s->apairs);
 	struct spair *pr = &s->pairs[k];
 	const struct dl_alloc_job *ja = &s->cls[a].rep, *jb = &s->cls[b].rep;
 	memset(pr, 0, sizeof(*pr));
@@ -466,33 +454,6 @@ static void sync_lp(struct dl_alloc_session *s)
 
 /* ---- creating, adding, removing ---- */
 
-static void copy_problem(struct dl_alloc_problem *d, const struct dl_alloc_problem *p)
-{
-	size_t n = p->ntypes, C = p->nclasses;
-	dl_alloc_problem_init(d, n);
-	for (size_t t = 0; t < n; t++)
-		dl_alloc_problem_set_type(d, t, p->type_names[t], p->capacity[t], p->cost[t]);
-	for (size_t e = 0; e < p->nentities; e++) {
-		int k = dl_alloc_problem_entity(d, p->entity_names[e]); /* may move entity_weight */
-		d->entity_weight[k] = p->entity_weight[e];
-	}
-	d->nclasses = C;
-	if (p->class_model) {
-		d->class_model = xcalloc(C + 1, sizeof(char *));
-		d->class_gpus = xcalloc(C + 1, sizeof(int));
-		for (size_t c = 0; c < C; c++) {
-			d->class_model[c] = xstrdup(p->class_model[c]);
-			d->class_gpus[c] = p->class_gpus[c];
-		}
-	}
-	if (p->pair_self) {
-		d->pair_self = xcalloc(C * C * n + 1, sizeof(double));
-		d->pair_other = xcalloc(C * C * n + 1, sizeof(double));
-		memcpy(d->pair_self, p->pair_self, C * C * n * sizeof(double));
-		memcpy(d->pair_other, p->pair_other, C * C * n * sizeof(double));
-	}
-}
-
 struct dl_alloc_session *dl_alloc_session_new(const struct dl_alloc_problem *p,
 					      const struct dl_alloc_opts *o, struct dl_err *err)
 {
@@ -523,11 +484,12 @@ struct dl_alloc_session *dl_alloc_session_new(const struct dl_alloc_problem *p,
 	 * min-cost.
 	 */
 	s->lp_opts.dual = !progress_policy(pol);
-	copy_problem(&s->p, p);
+	dl_alloc_problem_copy(&s->p, p, 0);
 	int has_pairs = s->p.pair_self && s->p.nclasses;
 	s->pack = o->pack && has_pairs && pol != DL_ALLOC_GANDIVA;
 	s->per_job = o->per_job || progress_policy(pol);
-	s->warm = lp_policy_warm(pol) && o->partitions <= 1 &&
+	/* the LP policies (alloc.h lists them first), water-filling's rounds aside */
+	s->warm = pol < DL_ALLOC_WATER_FILLING && o->partitions <= 1 &&
 		  !(s->pack && (s->per_job || !alloc_pairs_symmetric(&s->p)));
 	s->agnostic = pol == DL_ALLOC_MAX_MIN_FAIRNESS;
 	s->rho = NAN;
@@ -617,13 +579,8 @@ int64_t dl_alloc_session_add(struct dl_alloc_session *s, const struct dl_alloc_j
 			return sj->handle;
 		}
 	}
-	size_t c;
-	if (s->nfree_cls) {
-		c = s->free_cls[--s->nfree_cls];
-	} else {
-		DL_GROW(s->cls, s->ncls + 1, s->acls);
-		c = s->ncls++;
-	}
+	size_t c = take_back(&s->free_cls, &s->ncls);
+	DL_GROW(s->cls, s->ncls, s->acls);
 	struct sclass *cl = &s->cls[c];
 	memset(cl, 0, sizeof(*cl));
 	cl->used = 1;
@@ -738,11 +695,11 @@ void dl_alloc_session_free(struct dl_alloc_session *s)
 		free(s->pairs[k].r.tput_b);
 	}
 	free(s->cls);
-	free(s->free_cls);
 	free(s->pairs);
-	free(s->free_pairs);
-	free(s->free_cols);
-	free(s->free_rows);
+	free(s->free_cls.v);
+	free(s->free_pairs.v);
+	free(s->free_cols.v);
+	free(s->free_rows.v);
 	free(s->cap_row);
 	free(s->ind);
 	free(s->val);

@@ -37,32 +37,6 @@ struct active {
 	double left, done, rate;
 };
 
-/* a copy of the session's job set, for dl_alloc_solve */
-static void clone(struct dl_alloc_problem *d, const struct dl_alloc_problem *p)
-{
-	size_t n = p->ntypes, C = p->nclasses;
-	dl_alloc_problem_init(d, n);
-	for (size_t t = 0; t < n; t++)
-		dl_alloc_problem_set_type(d, t, p->type_names[t], p->capacity[t], p->cost[t]);
-	d->nclasses = C;
-	if (p->pair_self) {
-		d->pair_self = malloc(C * C * n * sizeof(double));
-		d->pair_other = malloc(C * C * n * sizeof(double));
-		memcpy(d->pair_self, p->pair_self, C * C * n * sizeof(double));
-		memcpy(d->pair_other, p->pair_other, C * C * n * sizeof(double));
-	}
-	for (size_t i = 0; i < p->njobs; i++) {
-		size_t at = dl_alloc_problem_add_job(d, p->jobs[i].id, p->jobs[i].gpus,
-						     p->jobs[i].tput);
-		struct dl_alloc_job *c = &d->jobs[at];
-		char *id = c->id;
-		double *tput = c->tput;
-		*c = p->jobs[i];
-		c->id = id;
-		c->tput = tput;
-	}
-}
-
 static int fail(const char *what, const struct dl_err *err)
 {
 	fprintf(stderr, "alloc_replay: %s%s%s\n", what, err ? ": " : "", err ? err->msg : "");
@@ -192,7 +166,7 @@ int main(int argc, char **argv)
 		dl_alloc_result_free(&res);
 		if (every > 0 && solves % (size_t)every == 0) {
 			struct dl_alloc_problem c;
-			clone(&c, vp);
+			dl_alloc_problem_copy(&c, vp, 1);
 			if (o.pack)
 				dl_alloc_prune_pairs(&c, 4);
 			double t1 = now();

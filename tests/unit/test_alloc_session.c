@@ -94,34 +94,6 @@ static void random_job(struct dl_alloc_job *j, double *tput, char *id, size_t id
 	j->iso_done = -1;
 }
 
-/* a deep copy of the session's job set, for dl_alloc_solve */
-static void clone(struct dl_alloc_problem *d, const struct dl_alloc_problem *p)
-{
-	size_t n = p->ntypes, C = p->nclasses;
-	dl_alloc_problem_init(d, n);
-	for (size_t t = 0; t < n; t++)
-		dl_alloc_problem_set_type(d, t, p->type_names[t], p->capacity[t], p->cost[t]);
-	for (size_t e = 0; e < p->nentities; e++) {
-		int k = dl_alloc_problem_entity(d, p->entity_names[e]); /* may move entity_weight */
-		d->entity_weight[k] = p->entity_weight[e];
-	}
-	d->nclasses = C;
-	d->pair_self = xcalloc(C * C * n, sizeof(double));
-	d->pair_other = xcalloc(C * C * n, sizeof(double));
-	memcpy(d->pair_self, p->pair_self, C * C * n * sizeof(double));
-	memcpy(d->pair_other, p->pair_other, C * C * n * sizeof(double));
-	for (size_t i = 0; i < p->njobs; i++) {
-		const struct dl_alloc_job *j = &p->jobs[i];
-		size_t at = dl_alloc_problem_add_job(d, j->id, j->gpus, j->tput); /* moves jobs */
-		struct dl_alloc_job *c = &d->jobs[at];
-		char *id = c->id;
-		double *tput = c->tput;
-		*c = *j;
-		c->id = id;
-		c->tput = tput;
-	}
-}
-
 /* the largest violation of the base constraints (and of X = 0 where T = 0) */
 static double violation(const struct dl_alloc_problem *p, const struct dl_alloc_result *r)
 {
@@ -276,7 +248,7 @@ static void run_variant(const struct variant *v, uint64_t seed)
 		struct dl_err ea = DL_ERR_INIT, eb = DL_ERR_INIT;
 		int ra = dl_alloc_session_solve(s, &a, &ea);
 		struct dl_alloc_problem c;
-		clone(&c, dl_alloc_session_problem(s));
+		dl_alloc_problem_copy(&c, dl_alloc_session_problem(s), 1);
 		if (o.pack && o.policy != DL_ALLOC_GANDIVA)
 			dl_alloc_prune_pairs(&c, 4);
 		int rb = dl_alloc_solve(&c, &o, &b, &eb);
