@@ -305,23 +305,17 @@ static void birth(struct dl_alloc_session *s, size_t c)
 	s->g_dirty = 1;
 	if (!s->pack || k->rep.klass < 0)
 		return;
-	for (size_t d = 0; d <= c; d++) {
+	/* every live class, itself included (born earlier or in this solve, before c) */
+	for (size_t d = 0; d < s->ncls; d++) {
 		const struct sclass *o = &s->cls[d];
 		if (!o->used || !o->live || o->rep.klass < 0 || o->rep.gpus != k->rep.gpus)
 			continue;
-		/* Gandiva's test, as dl_alloc_solve's pairs of classes (d <= c) */
-		if (alloc_pair_score(&s->p, (size_t)o->rep.klass, (size_t)k->rep.klass, o->rep.tput,
-				     k->rep.tput) > 1)
-			add_pair(s, d, c);
-	}
-	/* live classes after c that were born earlier (their slots were reused) */
-	for (size_t d = c + 1; d < s->ncls; d++) {
-		const struct sclass *o = &s->cls[d];
-		if (!o->used || !o->live || o->rep.klass < 0 || o->rep.gpus != k->rep.gpus)
-			continue;
-		if (alloc_pair_score(&s->p, (size_t)k->rep.klass, (size_t)o->rep.klass, k->rep.tput,
-				     o->rep.tput) > 1)
-			add_pair(s, c, d);
+		/* Gandiva's test, as dl_alloc_solve's pairs of classes (a <= b) */
+		size_t a = d < c ? d : c, b = d < c ? c : d;
+		const struct dl_alloc_job *ja = &s->cls[a].rep, *jb = &s->cls[b].rep;
+		if (alloc_pair_score(&s->p, (size_t)ja->klass, (size_t)jb->klass, ja->tput,
+				     jb->tput) > 1)
+			add_pair(s, a, b);
 	}
 }
 
