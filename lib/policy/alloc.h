@@ -203,8 +203,11 @@ void dl_alloc_result_free(struct dl_alloc_result *res);
  * cost), entities, model classes and pair throughputs (dl_alloc_model_classes
  * in alloc_input.h fills them for a throughputs table), and of o; p's jobs,
  * if any, are added in order. Jobs are then added (copied: id, throughputs,
- * progress; count is ignored) and removed by handle; handles are 0, 1, 2, ...
- * in the order of addition and never reused. dl_alloc_session_progress()
+ * progress; count is ignored; klass and entity index p's classes and
+ * entities, -1 for none; iso_done -1 unless the job brings its cumulative
+ * isolated time, as dl_alloc_problem_add_job sets it) and removed by handle;
+ * handles are 0, 1, 2, ... in the order of addition and never reused.
+ * Changes cost nothing until the next solve. dl_alloc_session_progress()
  * sets a job's remaining steps, steps done and seconds since its arrival; a
  * job's SLO is its deadline: `slo` seconds after its elapsed time when added
  * (so it shrinks as elapsed grows, and 0 once passed = none).
@@ -217,7 +220,9 @@ void dl_alloc_result_free(struct dl_alloc_result *res);
  * vertex). Finish-time fairness carries Gavel's cumulative isolated time:
  * every solve adds to each job's iso_done the steps run since the previous
  * solve at the isolated throughput of that solve (the view's jobs hold it, so
- * dl_alloc_solve on the view gives the same rho).
+ * dl_alloc_solve on the view gives the same rho). The view's candidate pairs
+ * (p->pairs) are whatever a fallback last computed: prune a copy
+ * (dl_alloc_problem_copy) to solve it packed from scratch.
  *
  * How: max-min-fairness(-perf), finish-time-fairness, min-makespan,
  * max-throughput and min-cost keep one LP (the merged LP of dl_alloc_solve;

@@ -411,8 +411,7 @@ static void write_pair(struct dl_alloc_session *s, size_t q)
 /* the shared column's entries: 1 in every fair row (max-min fairness) */
 static void write_level_col(struct dl_alloc_session *s)
 {
-	size_t len;
-	len = 0;
+	size_t len = 0;
 	for (size_t c = 0; c < s->ncls; c++)
 		if (s->cls[c].used && s->cls[c].live)
 			col_put(s, &len, s->cls[c].prow, 1);
@@ -747,8 +746,7 @@ static void class_rates(struct dl_alloc_session *s, const struct dl_lp *lp)
 static void write_shared_col(struct dl_alloc_session *s, struct dl_lp *lp,
 			     double (*coef)(const struct sclass *k, double arg), double arg)
 {
-	size_t len;
-	len = 0;
+	size_t len = 0;
 	for (size_t c = 0; c < s->ncls; c++) {
 		const struct sclass *k = &s->cls[c];
 		if (k->used && k->live && k->rep.steps > 0)
