@@ -243,8 +243,8 @@ struct dl_alloc_session;
 
 struct dl_alloc_session_stats {
 	long adds, removes, solves;
-	long warm, scratch; /* solves on the kept LP, through dl_alloc_solve */
-	long lp_solves, iterations;
+	long warm, scratch;	    /* solves on the kept LP, through dl_alloc_solve */
+	long lp_solves, iterations; /* iterations: of the kept LP only */
 	double lp_seconds;
 };
 

@@ -1049,7 +1049,10 @@ int dl_alloc_session_solve(struct dl_alloc_session *s, struct dl_alloc_result *r
 		dl_alloc_prune_pairs(&s->p, s->o.pair_candidates > 0 ? s->o.pair_candidates : 4);
 	if (!warm) {
 		s->st.scratch++;
-		return dl_alloc_solve(&s->p, &s->o, res, err);
+		rc = dl_alloc_solve(&s->p, &s->o, res, err);
+		s->st.lp_solves += res->lp_solves;
+		s->st.lp_seconds += res->lp_seconds;
+		return rc;
 	}
 	s->st.warm++;
 	switch (s->o.policy) {
