@@ -89,3 +89,14 @@ run trace_gen_zero_weight 2 "dl trace gen --rate 5.6 --jobs 3 --weights 0:1"
 # ---- documented: --help and the man page ----
 run "trace gen --help names the preset" 0 "dl trace gen --help | grep -e '--preset' && dl trace gen --help | grep -e '--single-gpu' && dl trace gen --help | grep -e '--weights'"
 expect "dlsched-trace(1) documents the preset" "grep -q 'preset gavel' '$SRCROOT/man/dlsched-trace.1.scd' && grep -q -- '--single-gpu' '$SRCROOT/man/dlsched-trace.1.scd'"
+
+# ---- the preset's trace through a re-solve session (tests/bench/alloc_replay.c, Gavel's
+# exact mechanism): every arrival and completion re-solves, each job ends ----
+R=$BUILD/tests/bench/alloc_replay
+for a in "" "--pack"; do
+	run "gavel preset trace through a session $a" 0 \
+		"$G --single-gpu --seed 2 --jobs 300 --rate 5.6 > r.csv && '$R' --cluster 4:4:4 --throughputs '$GT' --scratch-every 7 $a r.csv"
+	# (the last completion leaves no job: nothing to solve)
+	expect "session $a: a re-solve per arrival and per completion, all warm" \
+		"grep -Eq '^solves=600 session_s=[0-9.]+ warm=599 ' out"
+done
