@@ -100,10 +100,18 @@ $(O)/tests/fuzz/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(O)/libdlsche
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(CFLAGS) $(DL_CFLAGS) $(SAN_LDFLAGS) -Itests/fuzz -o $@ $< tests/fuzz/replay.c $(O)/libdlsched.a $(LIBS)
 
+# tools the benchmarks run (tests/bench/*.c), built against the library
+BENCH_TOOL_SRCS := $(sort $(wildcard tests/bench/*.c))
+BENCH_TOOLS := $(BENCH_TOOL_SRCS:%.c=$(O)/%)
+
+$(O)/tests/bench/%: tests/bench/%.c $(O)/libdlsched.a
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(CFLAGS) $(DL_CFLAGS) $(SAN_LDFLAGS) -o $@ $< $(O)/libdlsched.a $(LIBS)
+
 FUZZ_SRCS := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_REPLAYS := $(FUZZ_SRCS:tests/fuzz/fuzz_%.c=$(O)/tests/fuzz/replay_%)
 
-build-tests: $(O)/dlsched $(UNIT_BINS) $(FUZZ_REPLAYS)
+build-tests: $(O)/dlsched $(UNIT_BINS) $(FUZZ_REPLAYS) $(BENCH_TOOLS)
 
 # ---- documentation and completions ----
 
@@ -143,8 +151,8 @@ demo: deps
 	$(Q)$(MAKE) --no-print-directory dlsched
 	$(Q)sh tests/demo.sh ./dlsched
 
-bench: dlsched
-	$(Q)sh tests/bench/run.sh ./dlsched
+bench: dlsched $(BENCH_TOOLS)
+	$(Q)DLSCHED_BUILD=$(abspath $(O)) sh tests/bench/run.sh ./dlsched
 
 deps:
 	$(Q)sh tests/deps.sh

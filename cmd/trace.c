@@ -38,6 +38,9 @@ enum {
 	O_KEEP_UNFINISHED,
 	O_SKIPPED,
 	O_PROVENANCE,
+	O_PRESET,
+	O_SINGLE_GPU,
+	O_WEIGHTS,
 };
 
 #define OPT_FROM                                                                                        \
@@ -97,6 +100,11 @@ static const struct dl_opt gen_opts[] = {
 	{O_USERS, "users", "N", "draw users user1..userN"},
 	{O_VCS, "vcs", "N", "draw virtual clusters vc1..vcN"},
 	{O_IID, "iid", NULL, "independent durations (default: stratified quantiles)"},
+	{O_PRESET, "preset", "NAME",
+	 "gavel: Gavel's continuous-trace generator (needs --throughputs)"},
+	{O_SINGLE_GPU, "single-gpu", NULL, "every job on 1 GPU (Gavel's continuous-single trace)"},
+	{O_WEIGHTS, "weights", "MIX",
+	 "priority weights W:SHARE,... (Gavel's multi-priority: 1:0.8,5:0.2)"},
 	OPT_PROVENANCE,
 	{0, NULL, NULL, NULL},
 };
@@ -133,6 +141,9 @@ static const struct dl_opt all_opts[] = {
 	{O_USERS, "users", "N", "gen: number of users"},
 	{O_VCS, "vcs", "N", "gen: number of VCs"},
 	{O_IID, "iid", NULL, "gen: independent durations"},
+	{O_PRESET, "preset", "NAME", "gen: gavel (Gavel's continuous trace)"},
+	{O_SINGLE_GPU, "single-gpu", NULL, "gen: every job on 1 GPU"},
+	{O_WEIGHTS, "weights", "MIX", "gen: priority-weight mix W:SHARE,..."},
 	OPT_PROVENANCE,
 	{0, NULL, NULL, NULL},
 };
@@ -162,7 +173,8 @@ static const struct dl_cmd_spec gen_spec = {
 	.usage = "dlsched trace gen [--seed S] [--jobs N] (--rate R | --load L --cluster SPEC) "
 		 "[options]",
 	.description = "Generate a synthetic jobs stream: Poisson arrivals, a GPU-count mix and\n"
-		       "durations from a named distribution.",
+		       "durations from a named distribution. --preset gavel draws Gavel's\n"
+		       "continuous traces (models from --throughputs).",
 	.opts = gen_opts,
 };
 
@@ -474,8 +486,12 @@ out:
 
 /* ---- gen ---- */
 
-/* "N:W,N:W,..." */
-static int parse_mix(const struct dl_ctx *ctx, const char *s, int64_t **g, double **w, size_t *n)
+/*
+ * "V:W,V:W,...": values (GPU counts when gpus, else weights > 0) with their
+ * shares; the message names the option.
+ */
+static int parse_mix(const struct dl_ctx *ctx, const char *s, int gpus, double **v, double **w,
+		     size_t *n)
 {
 	char *copy = xstrdup(s), *save = NULL;
 	size_t alloc = 0;
@@ -484,19 +500,24 @@ static int parse_mix(const struct dl_ctx *ctx, const char *s, int64_t **g, doubl
 	for (char *tok = strtok_r(copy, ",", &save); tok && !rc; tok = strtok_r(NULL, ",", &save)) {
 		char *colon = strchr(tok, ':');
 		long long gv;
-		double wv;
+		double vv, wv;
 		if (!colon) {
 			rc = -1;
 			break;
 		}
 		*colon = 0;
-		if (dl_parse_int_range(tok, 1, 1000000, &gv) || dl_parse_nonneg(colon + 1, &wv)) {
+		if (gpus ? dl_parse_int_range(tok, 1, 1000000, &gv)
+			 : dl_parse_double(tok, &vv) || !(vv > 0) || vv > DL_JOB_WEIGHT_MAX) {
 			rc = -1;
 			break;
 		}
-		DL_GROW(*g, *n + 1, alloc);
+		if (dl_parse_nonneg(colon + 1, &wv)) {
+			rc = -1;
+			break;
+		}
+		DL_GROW(*v, *n + 1, alloc);
 		*w = xreallocarray(*w, alloc, sizeof(**w));
-		(*g)[*n] = gv;
+		(*v)[*n] = gpus ? (double)gv : vv;
 		(*w)[*n] = wv;
 		(*n)++;
 	}
@@ -504,10 +525,15 @@ static int parse_mix(const struct dl_ctx *ctx, const char *s, int64_t **g, doubl
 	for (size_t i = 0; i < *n; i++)
 		total += (*w)[i];
 	if (rc || !*n || !(total > 0))
-		rc = dl_usage_error(ctx,
-				    "bad --gpus value '%s' (expected GPUS:WEIGHT,... with a "
-				    "positive weight)",
-				    s);
+		rc = gpus ? dl_usage_error(ctx,
+					   "bad --gpus value '%s' (expected GPUS:WEIGHT,... with a "
+					   "positive weight)",
+					   s)
+			  : dl_usage_error(
+				    ctx,
+				    "bad --weights value '%s' (expected WEIGHT:SHARE,... with "
+				    "weights in (0, %g] and a positive share)",
+				    s, DL_JOB_WEIGHT_MAX);
 	free(copy);
 	return rc;
 }
@@ -636,10 +662,11 @@ static int write_generated(const struct dl_ctx *ctx, const struct dl_gen_opts *o
 static int trace_gen(int argc, char **argv, struct dl_ctx *ctx)
 {
 	struct dl_optstate st;
-	const char *arg, *mix = NULL, *dur = "philly", *tput_path = NULL, *cluster = NULL;
+	const char *arg, *mix = NULL, *dur = NULL, *tput_path = NULL, *cluster = NULL;
+	const char *preset = NULL, *weights = NULL;
 	struct dl_gen_opts o = {0};
 	double rate = 0, load = 0;
-	int have_rate = 0, have_load = 0, provenance = 0, c, rc = 0;
+	int have_rate = 0, have_load = 0, single_gpu = 0, provenance = 0, c, rc = 0;
 	o.seed = 1;
 	o.jobs = 1000;
 	dl_opt_begin(&st, ctx, argc, argv, &gen_spec);
@@ -687,6 +714,18 @@ static int trace_gen(int argc, char **argv, struct dl_ctx *ctx)
 		case O_IID:
 			o.iid = 1;
 			break;
+		case O_PRESET:
+			preset = arg;
+			if (strcmp(arg, "gavel"))
+				rc = dl_usage_error(ctx, "unknown --preset '%s' (known: gavel)",
+						    arg);
+			break;
+		case O_SINGLE_GPU:
+			single_gpu = 1;
+			break;
+		case O_WEIGHTS:
+			weights = arg;
+			break;
 		case O_PROVENANCE:
 			provenance = 1;
 			break;
@@ -701,6 +740,13 @@ static int trace_gen(int argc, char **argv, struct dl_ctx *ctx)
 		return dl_usage_error(ctx, "unexpected argument '%s'", argv[st.optind]);
 	if (have_rate == have_load)
 		return dl_usage_error(ctx, "give exactly one of --rate and --load");
+	if (single_gpu && mix)
+		return dl_usage_error(ctx, "give one of --single-gpu and --gpus");
+	/* Gavel's generator: its durations and GPU mix (the default), models from the table */
+	if (preset && !tput_path)
+		return dl_usage_error(ctx, "--preset gavel needs --throughputs (its models)");
+	if (!dur)
+		dur = preset ? "gavel" : "philly";
 	int64_t cluster_gpus = 0;
 	if (have_load && !cluster)
 		return dl_usage_error(ctx, "--load needs --cluster");
@@ -711,17 +757,32 @@ static int trace_gen(int argc, char **argv, struct dl_ctx *ctx)
 	}
 
 	int64_t *mg = NULL;
-	double *mw = NULL, *samples = NULL;
+	double *mv = NULL, *mw = NULL, *wv = NULL, *ww = NULL, *samples = NULL;
 	struct dl_tputs t = DL_TPUTS_INIT;
+	static const int64_t one_gpu = 1;
+	static const double all_of_them = 1;
 	if (mix) {
-		if ((rc = parse_mix(ctx, mix, &mg, &mw, &o.nmix)))
+		if ((rc = parse_mix(ctx, mix, 1, &mv, &mw, &o.nmix)))
 			goto out;
+		mg = xcalloc(o.nmix, sizeof(*mg));
+		for (size_t i = 0; i < o.nmix; i++)
+			mg[i] = (int64_t)mv[i];
 		o.mix_gpus = mg;
 		o.mix_w = mw;
+	} else if (single_gpu) {
+		o.mix_gpus = &one_gpu;
+		o.mix_w = &all_of_them;
+		o.nmix = 1;
 	} else {
 		o.mix_gpus = dl_gen_default_mix_gpus;
 		o.mix_w = dl_gen_default_mix_w;
 		o.nmix = 4;
+	}
+	if (weights) {
+		if ((rc = parse_mix(ctx, weights, 0, &wv, &ww, &o.nweights)))
+			goto out;
+		o.weight_v = wv;
+		o.weight_w = ww;
 	}
 	if ((rc = parse_duration(ctx, dur, &o, &samples)))
 		goto out;
@@ -747,7 +808,10 @@ static int trace_gen(int argc, char **argv, struct dl_ctx *ctx)
 	free(prov.command);
 out:
 	free(mg);
+	free(mv);
 	free(mw);
+	free(wv);
+	free(ww);
 	free(samples);
 	dl_tputs_free(&t);
 	return rc;

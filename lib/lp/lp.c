@@ -21,18 +21,25 @@ struct lp_trip {
 	double v;
 };
 
+/* the entries of a column replaced by dl_lp_set_col (they win over trip's) */
+struct lp_repl {
+	int *row;
+	double *v;
+	size_t n, alloc;
+	int on; /* replaced: trip's entries of the column no longer count */
+};
+
 struct dl_lp {
 	char *name;
 	enum dl_lp_dir dir;
 	struct lp_var *cols, *rows; /* [0] unused, as in GLPK */
 	size_t ncols, nrows, acols, arows;
-	struct lp_trip *trip;
+	struct lp_trip *trip; /* dl_lp_coef's entries, in the order given */
 	size_t ntrip, atrip;
-	/* columns replaced in the built problem, not yet in trip (see fold_columns) */
-	struct lp_trip *repl;
-	size_t nrepl, arepl;
-	char *replaced; /* [1..ncols] */
-	size_t areplaced;
+	struct lp_repl *repl; /* [1..ncols] once a column was replaced, else NULL */
+	size_t arepl;
+	size_t *pos; /* [1..nrows] scratch for dl_lp_set_col, all 0 between calls */
+	size_t apos;
 	glp_prob *prob; /* built from the arrays above; NULL when stale */
 	int nint;	/* integer columns */
 	double *val;	/* [1..ncols] after a successful solve */
@@ -67,8 +74,12 @@ void dl_lp_free(struct dl_lp *lp)
 	free(lp->cols);
 	free(lp->rows);
 	free(lp->trip);
+	for (size_t i = 0; i < lp->arepl; i++) {
+		free(lp->repl[i].row);
+		free(lp->repl[i].v);
+	}
 	free(lp->repl);
-	free(lp->replaced);
+	free(lp->pos);
 	free(lp->val);
 	free(lp->name);
 	free(lp);
@@ -77,21 +88,26 @@ void dl_lp_free(struct dl_lp *lp)
 /* bring trip up to date with the columns dl_lp_set_col replaced */
 static void fold_columns(struct dl_lp *lp)
 {
-	if (!lp->nrepl && !lp->replaced)
+	if (!lp->repl)
 		return;
-	size_t n = 0;
+	size_t n = 0, extra = 0;
 	for (size_t k = 0; k < lp->ntrip; k++)
-		if (!lp->replaced || (size_t)lp->trip[k].col >= lp->areplaced ||
-		    !lp->replaced[lp->trip[k].col])
+		if ((size_t)lp->trip[k].col >= lp->arepl || !lp->repl[lp->trip[k].col].on)
 			lp->trip[n++] = lp->trip[k];
 	lp->ntrip = n;
-	DL_GROW(lp->trip, lp->ntrip + lp->nrepl, lp->atrip);
-	memcpy(lp->trip + lp->ntrip, lp->repl, lp->nrepl * sizeof(*lp->repl));
-	lp->ntrip += lp->nrepl;
-	lp->nrepl = 0;
-	free(lp->replaced);
-	lp->replaced = NULL;
-	lp->areplaced = 0;
+	for (size_t c = 1; c < lp->arepl; c++)
+		extra += lp->repl[c].n;
+	DL_GROW(lp->trip, lp->ntrip + extra, lp->atrip);
+	for (size_t c = 1; c < lp->arepl; c++) {
+		struct lp_repl *r = &lp->repl[c];
+		for (size_t k = 0; k < r->n; k++)
+			lp->trip[lp->ntrip++] = (struct lp_trip){r->row[k], (int)c, r->v[k]};
+		free(r->row);
+		free(r->v);
+	}
+	free(lp->repl);
+	lp->repl = NULL;
+	lp->arepl = 0;
 }
 
 static void stale(struct dl_lp *lp)
@@ -104,9 +120,21 @@ static void stale(struct dl_lp *lp)
 	lp->have_val = 0;
 }
 
+static int glp_type(double lb, double ub)
+{
+	int lo = lb > -DL_LP_INF, hi = ub < DL_LP_INF;
+	if (lo && hi)
+		return lb == ub ? GLP_FX : GLP_DB;
+	return lo ? GLP_LO : hi ? GLP_UP : GLP_FR;
+}
+
+/*
+ * A column or row added to a built problem goes into it at once, so the
+ * basis is kept: GLPK makes a new row basic (its basis matrix gains a unit
+ * column, so it stays nonsingular) and a new column non-basic at a bound.
+ */
 int dl_lp_add_col(struct dl_lp *lp, const char *name, double lb, double ub, double obj)
 {
-	stale(lp);
 	DL_GROW(lp->cols, lp->ncols + 2, lp->acols);
 	struct lp_var *v = &lp->cols[++lp->ncols];
 	v->name = name ? xstrdup(name) : NULL;
@@ -114,12 +142,19 @@ int dl_lp_add_col(struct dl_lp *lp, const char *name, double lb, double ub, doub
 	v->ub = ub;
 	v->obj = obj;
 	v->is_int = 0;
+	lp->have_val = 0;
+	if (lp->prob) {
+		int j = glp_add_cols(lp->prob, 1);
+		if (name)
+			glp_set_col_name(lp->prob, j, name);
+		glp_set_col_bnds(lp->prob, j, glp_type(lb, ub), lb, ub);
+		glp_set_obj_coef(lp->prob, j, obj);
+	}
 	return (int)lp->ncols;
 }
 
 int dl_lp_add_row(struct dl_lp *lp, const char *name, double lb, double ub)
 {
-	stale(lp);
 	DL_GROW(lp->rows, lp->nrows + 2, lp->arows);
 	struct lp_var *v = &lp->rows[++lp->nrows];
 	v->name = name ? xstrdup(name) : NULL;
@@ -127,6 +162,13 @@ int dl_lp_add_row(struct dl_lp *lp, const char *name, double lb, double ub)
 	v->ub = ub;
 	v->obj = 0;
 	v->is_int = 0;
+	lp->have_val = 0;
+	if (lp->prob) {
+		int i = glp_add_rows(lp->prob, 1);
+		if (name)
+			glp_set_row_name(lp->prob, i, name);
+		glp_set_row_bnds(lp->prob, i, glp_type(lb, ub), lb, ub);
+	}
 	return (int)lp->nrows;
 }
 
@@ -140,15 +182,88 @@ static void check_index(int i, size_t n, const char *what)
 	}
 }
 
+static struct lp_repl *repl_of(struct dl_lp *lp, int col)
+{
+	if ((size_t)col >= lp->arepl) {
+		size_t old = lp->arepl;
+		lp->arepl = lp->acols > (size_t)col ? lp->acols : (size_t)col + 1;
+		lp->repl = xreallocarray(lp->repl, lp->arepl, sizeof(*lp->repl));
+		memset(lp->repl + old, 0, (lp->arepl - old) * sizeof(*lp->repl));
+	}
+	return &lp->repl[col];
+}
+
+/* add v at row to a column's entries (summed into an entry of the same row) */
+static void repl_add(struct lp_repl *r, int row, double v)
+{
+	for (size_t k = 0; k < r->n; k++)
+		if (r->row[k] == row) {
+			r->v[k] += v;
+			return;
+		}
+	if (r->n == r->alloc) {
+		r->alloc = r->alloc ? 2 * r->alloc : 4;
+		r->row = xreallocarray(r->row, r->alloc, sizeof(*r->row));
+		r->v = xreallocarray(r->v, r->alloc, sizeof(*r->v));
+	}
+	r->row[r->n] = row;
+	r->v[r->n++] = v;
+}
+
+/* GLPK's copy of a column: its entries in rows[1..n], vals[1..n] (zeros left out) */
+static void push_col(struct dl_lp *lp, int col, const struct lp_repl *r)
+{
+	int *ind = xcalloc(r->n + 1, sizeof(*ind));
+	double *val = xcalloc(r->n + 1, sizeof(*val));
+	int len = 0;
+	for (size_t k = 0; k < r->n; k++)
+		if (r->v[k] != 0) {
+			ind[++len] = r->row[k];
+			val[len] = r->v[k];
+		}
+	glp_set_mat_col(lp->prob, col, len, ind, val);
+	/*
+	 * An empty column in the basis makes it singular, and GLPK's
+	 * factoriser fails an assertion on it rather than reporting so: start
+	 * from the slack basis instead.
+	 */
+	if (!len && glp_get_col_stat(lp->prob, col) == GLP_BS)
+		glp_std_basis(lp->prob);
+	free(ind);
+	free(val);
+}
+
 void dl_lp_coef(struct dl_lp *lp, int row, int col, double v)
 {
 	check_index(row, lp->nrows, "row");
 	check_index(col, lp->ncols, "column");
 	if (v == 0)
 		return;
-	stale(lp);
+	lp->have_val = 0;
+	if ((size_t)col < lp->arepl && lp->repl[col].on) {
+		repl_add(&lp->repl[col], row, v);
+		if (lp->prob)
+			push_col(lp, col, &lp->repl[col]);
+		return;
+	}
 	DL_GROW(lp->trip, lp->ntrip + 1, lp->atrip);
 	lp->trip[lp->ntrip++] = (struct lp_trip){row, col, v};
+	if (!lp->prob)
+		return;
+	/* into the built problem: GLPK's column plus v, basis kept */
+	struct lp_repl r = {0};
+	int len = glp_get_mat_col(lp->prob, col, NULL, NULL);
+	int *ind = xcalloc((size_t)len + 1, sizeof(*ind));
+	double *val = xcalloc((size_t)len + 1, sizeof(*val));
+	glp_get_mat_col(lp->prob, col, ind, val);
+	for (int k = 1; k <= len; k++)
+		repl_add(&r, ind[k], val[k]);
+	repl_add(&r, row, v);
+	push_col(lp, col, &r);
+	free(ind);
+	free(val);
+	free(r.row);
+	free(r.v);
 }
 
 void dl_lp_set_col(struct dl_lp *lp, int col, int n, const int *rows, const double *vals)
@@ -157,59 +272,43 @@ void dl_lp_set_col(struct dl_lp *lp, int col, int n, const int *rows, const doub
 	for (int k = 0; k < n; k++)
 		check_index(rows[k], lp->nrows, "row");
 	lp->have_val = 0;
-	if ((size_t)col >= lp->areplaced) {
-		size_t old = lp->areplaced;
-		lp->areplaced = lp->ncols + 1;
-		lp->replaced = xreallocarray(lp->replaced, lp->areplaced, 1);
-		memset(lp->replaced + old, 0, lp->areplaced - old);
+	struct lp_repl *r = repl_of(lp, col);
+	r->on = 1;
+	r->n = 0;
+	if (r->alloc < (size_t)n) {
+		r->alloc = (size_t)n;
+		r->row = xreallocarray(r->row, r->alloc, sizeof(*r->row));
+		r->v = xreallocarray(r->v, r->alloc, sizeof(*r->v));
 	}
-	if (lp->replaced[col]) { /* replaced again: drop the previous replacement */
-		size_t m = 0;
-		for (size_t k = 0; k < lp->nrepl; k++)
-			if (lp->repl[k].col != col)
-				lp->repl[m++] = lp->repl[k];
-		lp->nrepl = m;
+	/* duplicate rows are summed, as by dl_lp_coef (pos[row]: 1 + its entry) */
+	if (lp->apos < lp->nrows + 1) {
+		size_t old = lp->apos;
+		DL_GROW(lp->pos, lp->nrows + 1, lp->apos);
+		memset(lp->pos + old, 0, (lp->apos - old) * sizeof(*lp->pos));
 	}
-	lp->replaced[col] = 1;
-	/* duplicate rows are summed, as by dl_lp_coef; zeros dropped */
-	size_t first = lp->nrepl;
 	for (int k = 0; k < n; k++) {
-		size_t q = first;
-		while (q < lp->nrepl && lp->repl[q].row != rows[k])
-			q++;
-		if (q < lp->nrepl) {
-			lp->repl[q].v += vals[k];
+		size_t *at = &lp->pos[rows[k]];
+		if (*at) {
+			r->v[*at - 1] += vals[k];
 			continue;
 		}
-		DL_GROW(lp->repl, lp->nrepl + 1, lp->arepl);
-		lp->repl[lp->nrepl++] = (struct lp_trip){rows[k], col, vals[k]};
+		r->row[r->n] = rows[k];
+		r->v[r->n] = vals[k];
+		*at = ++r->n;
 	}
-	size_t m = first;
-	for (size_t k = first; k < lp->nrepl; k++)
-		if (lp->repl[k].v != 0)
-			lp->repl[m++] = lp->repl[k];
-	lp->nrepl = m;
-	if (!lp->prob)
-		return;
+	/* zeros left out */
+	size_t m = 0;
+	for (size_t k = 0; k < r->n; k++) {
+		lp->pos[r->row[k]] = 0;
+		if (r->v[k] != 0) {
+			r->row[m] = r->row[k];
+			r->v[m++] = r->v[k];
+		}
+	}
+	r->n = m;
 	/* into the built problem, keeping its basis (GLPK refactorises it) */
-	size_t len = lp->nrepl - first;
-	int *ind = xcalloc(len + 1, sizeof(*ind));
-	double *val = xcalloc(len + 1, sizeof(*val));
-	for (size_t k = 0; k < len; k++) {
-		ind[k + 1] = lp->repl[first + k].row;
-		val[k + 1] = lp->repl[first + k].v;
-	}
-	glp_set_mat_col(lp->prob, col, (int)len, ind, val);
-	free(ind);
-	free(val);
-}
-
-static int glp_type(double lb, double ub)
-{
-	int lo = lb > -DL_LP_INF, hi = ub < DL_LP_INF;
-	if (lo && hi)
-		return lb == ub ? GLP_FX : GLP_DB;
-	return lo ? GLP_LO : hi ? GLP_UP : GLP_FR;
+	if (lp->prob)
+		push_col(lp, col, r);
 }
 
 void dl_lp_set_obj(struct dl_lp *lp, int col, double v)
@@ -465,6 +564,11 @@ int dl_lp_solve(struct dl_lp *lp, const struct dl_lp_opts *opts, struct dl_err *
 		/* as glpsol does: a crash basis beats the all-slack one on these LPs */
 		glp_adv_basis(lp->prob, 0);
 	}
+	/* the model grows and changes in place between solves */
+	lp->info.rows = (int)lp->nrows;
+	lp->info.cols = (int)lp->ncols;
+	lp->info.nonzeros = glp_get_num_nz(lp->prob);
+	int it0 = glp_get_it_cnt(lp->prob);
 	glp_smcp sp;
 	glp_init_smcp(&sp);
 	sp.msg_lev = o.verbose > 0 ? GLP_MSG_ON : GLP_MSG_OFF;
@@ -472,6 +576,10 @@ int dl_lp_solve(struct dl_lp *lp, const struct dl_lp_opts *opts, struct dl_err *
 	/* primal by default, as glpsol: ~3x faster than dual on the packed LPs */
 	sp.meth = o.dual ? GLP_DUALP : GLP_PRIMAL;
 	sp.tm_lim = tm_lim_ms(o.time_limit);
+	if (o.tolerance > 0) {
+		sp.tol_bnd = o.tolerance;
+		sp.tol_dj = o.tolerance;
+	}
 	int ret = glp_simplex(lp->prob, &sp);
 	if (ret == GLP_EBADB || ret == GLP_ESING || ret == GLP_ECOND) {
 		/* a warm-start basis went bad: start again from the slack basis */
@@ -493,6 +601,7 @@ int dl_lp_solve(struct dl_lp *lp, const struct dl_lp_opts *opts, struct dl_err *
 		ip.tm_lim = o.time_limit > 0 ? tm_lim_ms(left > 0.001 ? left : 0.001) : INT_MAX;
 		why = mip_outcome(lp->prob, glp_intopt(lp->prob, &ip));
 	}
+	lp->info.iterations = glp_get_it_cnt(lp->prob) - it0;
 	quiet_end();
 	lp->info.seconds = now_secs() - t0;
 	if (why)

@@ -46,18 +46,20 @@ struct dl_lp_opts {
 	int verbose;	   /* > 0: GLPK's log to stderr */
 	int presolve;	   /* use GLPK's LP presolver */
 	int dual;	   /* dual simplex (then primal) instead of primal */
+	double tolerance;  /* the simplex's primal and dual feasibility tolerance; 0: GLPK's 1e-7 */
 };
 
-#define DL_LP_OPTS_INIT    \
-	{                  \
-		0, 0, 0, 0 \
+#define DL_LP_OPTS_INIT       \
+	{                     \
+		0, 0, 0, 0, 0 \
 	}
 
 /* what the last solve found (also filled on failure) */
 struct dl_lp_info {
 	const char *status; /* "optimal", "infeasible", "unbounded", ... */
 	double objective;
-	double seconds; /* wall time inside GLPK */
+	double seconds;	 /* wall time inside GLPK */
+	long iterations; /* simplex iterations of the last solve */
 	int rows, cols, nonzeros;
 	int is_mip;
 };
@@ -67,6 +69,16 @@ struct dl_lp;
 struct dl_lp *dl_lp_new(const char *name, enum dl_lp_dir dir);
 void dl_lp_free(struct dl_lp *lp);
 
+/*
+ * Every change below keeps a solved model and its basis: the next solve
+ * starts from the last basis, which makes repeated solves of a slowly
+ * changing LP cheap. A row added to a solved model is basic (its slack takes
+ * the new constraint), a column added is non-basic at its bound nearest 0;
+ * GLPK refactorises the basis when a basic column changes, and a basis that
+ * became singular is replaced by the slack basis (a cold solve). Only
+ * dl_lp_set_integer discards the built model.
+ */
+
 /* a continuous column (or integer with dl_lp_set_integer); returns its index */
 int dl_lp_add_col(struct dl_lp *lp, const char *name, double lb, double ub, double obj);
 /* a row lb <= sum <= ub; returns its index */
@@ -74,10 +86,8 @@ int dl_lp_add_row(struct dl_lp *lp, const char *name, double lb, double ub);
 /* add v to the coefficient of (row, col); zero values are dropped */
 void dl_lp_coef(struct dl_lp *lp, int row, int col, double v);
 /*
- * Replace column col's coefficients by vals[k] in rows[k] (k < n). Unlike
- * dl_lp_coef, this keeps a solved model and its basis: the next solve starts
- * from the last basis (as after dl_lp_set_row_bounds), which makes repeated
- * solves of a slowly changing LP cheap.
+ * Replace column col's coefficients by vals[k] in rows[k] (k < n; duplicate
+ * rows are summed), in time linear in n and the column's old length.
  */
 void dl_lp_set_col(struct dl_lp *lp, int col, int n, const int *rows, const double *vals);
 void dl_lp_set_obj(struct dl_lp *lp, int col, double v);

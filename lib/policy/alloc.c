@@ -6,6 +6,7 @@
 
 #include "core/strmap.h"
 #include "policy/alloc.h"
+#include "policy/alloc_int.h"
 
 static const char *const policy_names[DL_ALLOC_NPOLICIES] = {
 	[DL_ALLOC_MAX_MIN_FAIRNESS] = "max-min-fairness",
@@ -80,6 +81,7 @@ size_t dl_alloc_problem_add_job(struct dl_alloc_problem *p, const char *id, int 
 	j->entity = -1;
 	j->klass = -1;
 	j->count = 1;
+	j->iso_done = -1;
 	j->tput = xcalloc(p->ntypes ? p->ntypes : 1, sizeof(double));
 	if (tput)
 		memcpy(j->tput, tput, p->ntypes * sizeof(double));
@@ -96,6 +98,44 @@ int dl_alloc_problem_entity(struct dl_alloc_problem *p, const char *name)
 	p->entity_names[p->nentities] = xstrdup(name);
 	p->entity_weight[p->nentities] = 1;
 	return (int)p->nentities++;
+}
+
+void dl_alloc_problem_copy(struct dl_alloc_problem *d, const struct dl_alloc_problem *p,
+			   int with_jobs)
+{
+	size_t n = p->ntypes, C = p->nclasses;
+	dl_alloc_problem_init(d, n);
+	for (size_t t = 0; t < n; t++)
+		dl_alloc_problem_set_type(d, t, p->type_names[t], p->capacity[t], p->cost[t]);
+	for (size_t e = 0; e < p->nentities; e++) {
+		int k = dl_alloc_problem_entity(d, p->entity_names[e]); /* may move entity_weight */
+		d->entity_weight[k] = p->entity_weight[e];
+	}
+	d->nclasses = C;
+	if (p->class_model) {
+		d->class_model = xcalloc(C + 1, sizeof(char *));
+		d->class_gpus = xcalloc(C + 1, sizeof(int));
+		for (size_t c = 0; c < C; c++) {
+			d->class_model[c] = xstrdup(p->class_model[c]);
+			d->class_gpus[c] = p->class_gpus[c];
+		}
+	}
+	if (p->pair_self) {
+		d->pair_self = xcalloc(C * C * n + 1, sizeof(double));
+		d->pair_other = xcalloc(C * C * n + 1, sizeof(double));
+		memcpy(d->pair_self, p->pair_self, C * C * n * sizeof(double));
+		memcpy(d->pair_other, p->pair_other, C * C * n * sizeof(double));
+	}
+	for (size_t i = 0; with_jobs && i < p->njobs; i++) {
+		size_t at = dl_alloc_problem_add_job(d, p->jobs[i].id, p->jobs[i].gpus,
+						     p->jobs[i].tput); /* moves d->jobs */
+		struct dl_alloc_job *j = &d->jobs[at];
+		char *id = j->id;
+		double *tput = j->tput;
+		*j = p->jobs[i];
+		j->id = id;
+		j->tput = tput;
+	}
 }
 
 static void free_pairs(struct dl_alloc_pair *pairs, size_t n)
@@ -123,6 +163,10 @@ void dl_alloc_problem_free(struct dl_alloc_problem *p)
 		free(p->entity_names[e]);
 	free(p->entity_names);
 	free(p->entity_weight);
+	for (size_t c = 0; p->class_model && c < p->nclasses; c++)
+		free(p->class_model[c]);
+	free(p->class_model);
+	free(p->class_gpus);
 	free(p->pair_self);
 	free(p->pair_other);
 	free_pairs(p->pairs, p->npairs);
@@ -211,21 +255,25 @@ static void pair_rates(const struct dl_alloc_problem *p, size_t ca, size_t cb,
 
 double dl_alloc_prop_tput(const struct dl_alloc_problem *p, size_t i)
 {
+	return alloc_prop_of(p, p->jobs[i].tput);
+}
+
+double alloc_prop_of(const struct dl_alloc_problem *p, const double *tput)
+{
 	double tot = total_capacity(p), s = 0;
 	if (tot <= 0)
 		return 0;
 	for (size_t t = 0; t < p->ntypes; t++)
-		s += p->jobs[i].tput[t] * p->capacity[t] / tot;
+		s += tput[t] * p->capacity[t] / tot;
 	return s;
 }
 
-/* Gavel's isolated share: N_j/m of each type, scaled so the job's time sums to <= 1 */
-static void iso_row(const struct dl_alloc_problem *p, size_t i, double *row)
+/* Gavel's isolated share of job j among m jobs: N_j/m of each type, scaled so its time sums to <= 1
+ */
+static void iso_row_of(const struct dl_alloc_problem *p, const struct dl_alloc_job *j, double m,
+		       double *row)
 {
-	const struct dl_alloc_job *j = &p->jobs[i];
-	double sum = 0, m = 0;
-	for (size_t k = 0; k < p->njobs; k++)
-		m += p->jobs[k].count;
+	double sum = 0;
 	for (size_t t = 0; t < p->ntypes; t++) {
 		row[t] = j->tput[t] > 0 ? p->capacity[t] / m / j->gpus : 0;
 		sum += row[t];
@@ -235,14 +283,32 @@ static void iso_row(const struct dl_alloc_problem *p, size_t i, double *row)
 			row[t] /= sum;
 }
 
-double dl_alloc_iso_tput(const struct dl_alloc_problem *p, size_t i)
+static double jobs_total(const struct dl_alloc_problem *p)
+{
+	double m = 0;
+	for (size_t k = 0; k < p->njobs; k++)
+		m += p->jobs[k].count;
+	return m;
+}
+
+static void iso_row(const struct dl_alloc_problem *p, size_t i, double *row)
+{
+	iso_row_of(p, &p->jobs[i], jobs_total(p), row);
+}
+
+double alloc_iso_of(const struct dl_alloc_problem *p, const struct dl_alloc_job *j, double m)
 {
 	double *row = xcalloc(p->ntypes + 1, sizeof(double)), s = 0;
-	iso_row(p, i, row);
+	iso_row_of(p, j, m, row);
 	for (size_t t = 0; t < p->ntypes; t++)
-		s += p->jobs[i].tput[t] * row[t];
+		s += j->tput[t] * row[t];
 	free(row);
 	return s;
+}
+
+double dl_alloc_iso_tput(const struct dl_alloc_problem *p, size_t i)
+{
+	return alloc_iso_of(p, &p->jobs[i], jobs_total(p));
 }
 
 /* each job's steps/s under an allocation (pairs included) */
@@ -543,7 +609,8 @@ static int min_makespan(const struct dl_alloc_problem *p, const struct dl_alloc_
 
 /*
  * Finish-time fairness: minimise max_i rho_i with
- *   rho_i = (t_i + r_i / rate_i) / D_i,   D_i = (done_i + r_i) / iso_i.
+ *   rho_i = (t_i + r_i / rate_i) / D_i,   D_i = (done_i + r_i) / iso_i
+ * (D_i = iso_done_i + r_i / iso_i when the job carries its cumulative isolated time).
  * For a fixed rho, rho_i <= rho is the linear row rate_i >= r_i / (rho D_i - t_i),
  * so bisect on rho between a lower bound (every job alone on its fastest type)
  * and rho of the isolated allocation (always feasible).
@@ -584,7 +651,8 @@ static int finish_time_fairness(const struct dl_alloc_problem *p, const struct d
 		if (!(j->steps > 0))
 			continue;
 		double iso = dl_alloc_iso_tput(p, i), best = 0;
-		D[i] = (j->steps_done + j->steps) / iso;
+		D[i] = j->iso_done >= 0 ? j->iso_done + j->steps / iso
+					: (j->steps_done + j->steps) / iso;
 		for (size_t t = 0; t < n; t++) {
 			double cap = p->capacity[t] / j->gpus;
 			double v = j->tput[t] * (cap < 1 ? cap : 1);
@@ -1192,8 +1260,10 @@ static double evaluate(const struct dl_alloc_problem *p, const struct dl_alloc_o
 			if (!(j->steps > 0))
 				continue;
 			double iso = dl_alloc_iso_tput(p, i);
-			double rho = (j->elapsed + j->steps / rate[i]) * iso /
-				     (j->steps_done + j->steps);
+			double rho = j->iso_done >= 0 ? (j->elapsed + j->steps / rate[i]) /
+								(j->iso_done + j->steps / iso)
+						      : (j->elapsed + j->steps / rate[i]) * iso /
+								(j->steps_done + j->steps);
 			v = rho > v ? rho : v;
 		}
 		break;
@@ -1265,6 +1335,7 @@ static void job_key(struct strbuf *sb, const struct dl_alloc_problem *p,
 	    policy == DL_ALLOC_MIN_COST) {
 		sb_add(sb, &j->steps, sizeof(j->steps));
 		sb_add(sb, &j->steps_done, sizeof(j->steps_done));
+		sb_add(sb, &j->iso_done, sizeof(j->iso_done));
 		sb_add(sb, &j->elapsed, sizeof(j->elapsed));
 		sb_add(sb, &j->slo, sizeof(j->slo));
 	}
@@ -1282,17 +1353,24 @@ static int solve_one(const struct dl_alloc_problem *p, const struct dl_alloc_opt
  * rate depends on the job order, and identical jobs are not identical), or
  * the pairs of classes outnumber `budget`.
  */
-static int class_pairs(const struct dl_alloc_problem *p, struct dl_alloc_problem *q, size_t budget,
-		       const char **why)
+static int pairs_symmetric(const struct dl_alloc_problem *p)
 {
 	size_t n = p->ntypes, C = p->nclasses;
 	for (size_t a = 0; a < C * C * n; a++) {
 		size_t ka = a / n / C, kb = a / n % C, t = a % n;
 		double self = p->pair_self[a], other = p->pair_other[(kb * C + ka) * n + t];
-		if (self != other && !(isnan(self) && isnan(other))) {
-			*why = "the pair throughputs are not symmetric";
-			return -1;
-		}
+		if (self != other && !(isnan(self) && isnan(other)))
+			return 0;
+	}
+	return 1;
+}
+
+static int class_pairs(const struct dl_alloc_problem *p, struct dl_alloc_problem *q, size_t budget,
+		       const char **why)
+{
+	if (!pairs_symmetric(p)) {
+		*why = "the pair throughputs are not symmetric";
+		return -1;
 	}
 	struct dl_alloc_pair *pairs = NULL;
 	size_t np = 0, ap = 0;
@@ -1457,7 +1535,7 @@ static int solve_merged(const struct dl_alloc_problem *p, const struct dl_alloc_
 	/* packed, the LP stands for every pair of jobs: worth it even with nothing merged */
 	int pack = o->pack && p->pair_self && p->nclasses;
 	const char *why = NULL;
-	if (pack && class_pairs(p, &q, p->npairs > 4 * m ? p->npairs : 4 * m, &why))
+	if (pack && class_pairs(p, &q, alloc_pair_budget(p->npairs, m), &why))
 		snprintf(res->note, sizeof(res->note), "%s: packing with %zu candidate pairs", why,
 			 p->npairs);
 	int rc = 0;
@@ -1674,4 +1752,63 @@ int dl_alloc_solve(const struct dl_alloc_problem *p, const struct dl_alloc_opts 
 	}
 	res->objective = evaluate(p, o, res, &res->objective_name);
 	return 0;
+}
+
+/* ---- for the re-solve session (alloc_int.h) ---- */
+
+size_t alloc_pair_budget(size_t candidates, size_t m)
+{
+	size_t b = 4 * m > DL_ALLOC_PAIR_CLASSES_MIN ? 4 * m : DL_ALLOC_PAIR_CLASSES_MIN;
+	return candidates > b ? candidates : b;
+}
+
+int alloc_merges(const struct dl_alloc_opts *o)
+{
+	return merges(o);
+}
+
+void alloc_job_key(struct strbuf *sb, const struct dl_alloc_problem *p,
+		   const struct dl_alloc_job *j, enum dl_alloc_policy policy, int pack)
+{
+	job_key(sb, p, j, policy, pack);
+}
+
+double alloc_pair_score(const struct dl_alloc_problem *p, size_t ca, size_t cb, const double *ta,
+			const double *tb)
+{
+	return pair_score(p, ca, cb, ta, tb);
+}
+
+void alloc_pair_rates(const struct dl_alloc_problem *p, size_t ca, size_t cb,
+		      struct dl_alloc_pair *pr)
+{
+	pair_rates(p, ca, cb, pr);
+}
+
+int alloc_pairs_symmetric(const struct dl_alloc_problem *p)
+{
+	return pairs_symmetric(p);
+}
+
+void alloc_realize_pairs(const struct dl_alloc_problem *p, const struct dl_alloc_problem *q,
+			 const size_t *cls, const struct dl_alloc_result *qr,
+			 struct dl_alloc_result *res)
+{
+	realize_pairs(p, q, cls, qr, res);
+}
+
+double alloc_evaluate(const struct dl_alloc_problem *p, const struct dl_alloc_opts *o,
+		      const struct dl_alloc_result *res, const char **what)
+{
+	return evaluate(p, o, res, what);
+}
+
+double alloc_clip(double v, double ub)
+{
+	return clip(v, ub);
+}
+
+void alloc_free_pairs(struct dl_alloc_pair *pairs, size_t n)
+{
+	free_pairs(pairs, n);
 }

@@ -64,6 +64,13 @@ struct dl_alloc_job {
 	int klass;	   /* index of its (model, gpus) class for pair throughputs, -1 if none */
 	double *tput;	   /* [ntypes] steps/s of the whole job on `gpus` GPUs of each type */
 	double count;	   /* identical jobs it stands for: 1, more only inside merged LPs */
+	/*
+	 * finish-time fairness: seconds the steps done would have taken at the
+	 * job's isolated throughput (Gavel's cumulative isolated time, summed
+	 * with the isolated throughput of each re-solve); < 0 (the default):
+	 * steps_done / its isolated throughput now
+	 */
+	double iso_done;
 };
 
 /* a candidate pair for space sharing: jobs a < b with equal gpus */
@@ -88,6 +95,8 @@ struct dl_alloc_problem {
 	 */
 	size_t nclasses;
 	double *pair_self, *pair_other;
+	char **class_model; /* [nclasses] the model and gpus of each class (owned) */
+	int *class_gpus;
 	struct dl_alloc_pair *pairs; /* from dl_alloc_prune_pairs() */
 	size_t npairs;
 };
@@ -102,6 +111,9 @@ size_t dl_alloc_problem_add_job(struct dl_alloc_problem *p, const char *id, int 
 /* entity index for name, adding it with weight 1 if new */
 int dl_alloc_problem_entity(struct dl_alloc_problem *p, const char *name);
 void dl_alloc_problem_free(struct dl_alloc_problem *p);
+/* d = a copy of p (initialised here): all but the candidate pairs, and the jobs if with_jobs */
+void dl_alloc_problem_copy(struct dl_alloc_problem *d, const struct dl_alloc_problem *p,
+			   int with_jobs);
 
 /*
  * Space sharing candidates: for each job, up to `per_job` partners with the
@@ -123,11 +135,12 @@ struct dl_alloc_opts {
 	double tolerance; /* relative, for the finish-time fairness bisection */
 	struct dl_lp_opts lp;
 	const char *dump_model; /* write the (last) LP here; PATH.K per partition */
+	int pair_candidates;	/* a session's dl_alloc_prune_pairs (0 = 4, as allocate) */
 };
 
-#define DL_ALLOC_OPTS_INIT                                                                    \
-	{                                                                                     \
-		DL_ALLOC_MAX_MIN_FAIRNESS_PERF, 0, 1, 0, 0, 0, 0, 1e-6, DL_LP_OPTS_INIT, NULL \
+#define DL_ALLOC_OPTS_INIT                                                                       \
+	{                                                                                        \
+		DL_ALLOC_MAX_MIN_FAIRNESS_PERF, 0, 1, 0, 0, 0, 0, 1e-6, DL_LP_OPTS_INIT, NULL, 0 \
 	}
 
 struct dl_alloc_result {
@@ -174,11 +187,89 @@ struct dl_alloc_result {
  * are solved per job on the candidates in p->pairs instead (res->note says
  * why) when the pair throughputs are not symmetric (a's rate beside b
  * differs from the partner rate b's row gives for a) or when the pairs of
- * classes outnumber both p->npairs and 4 per job.
+ * classes outnumber p->npairs, 4 per job and 1024.
  */
 int dl_alloc_solve(const struct dl_alloc_problem *p, const struct dl_alloc_opts *o,
 		   struct dl_alloc_result *res, struct dl_err *err);
 void dl_alloc_result_free(struct dl_alloc_result *res);
+
+/*
+ * Re-solve sessions: one allocation problem whose jobs arrive, progress and
+ * leave, re-solved after each change far faster than dl_alloc_solve from
+ * scratch, with the same optimum (what a round-based driver such as Gavel's
+ * needs: a re-solve on every arrival and completion).
+ *
+ * dl_alloc_session_new() takes a copy of p's cluster (types, capacity,
+ * cost), entities, model classes and pair throughputs (dl_alloc_model_classes
+ * in alloc_input.h fills them for a throughputs table), and of o; p's jobs,
+ * if any, are added in order. Jobs are then added (copied: id, throughputs,
+ * progress; count is ignored; klass and entity index p's classes and
+ * entities, -1 for none; iso_done -1 unless the job brings its cumulative
+ * isolated time, as dl_alloc_problem_add_job sets it) and removed by handle;
+ * handles are 0, 1, 2, ... in the order of addition and never reused.
+ * Changes cost nothing until the next solve. dl_alloc_session_progress()
+ * sets a job's remaining steps, steps done and seconds since its arrival; a
+ * job's SLO is its deadline: `slo` seconds after its elapsed time when added
+ * (so it shrinks as elapsed grows, and 0 once passed = none).
+ *
+ * dl_alloc_session_solve() fills res for the active jobs, in the order they
+ * were added: dl_alloc_session_problem() is that job set as a problem
+ * (job i of res->x, res->pairs is its job i, dl_alloc_session_handle(i) its
+ * handle). The optimum equals dl_alloc_solve()'s on that problem; where it
+ * is not unique, the allocation may differ (a warm LP ends at another optimal
+ * vertex). Finish-time fairness carries Gavel's cumulative isolated time:
+ * every solve adds to each job's iso_done the steps run since the previous
+ * solve at the isolated throughput of that solve (the view's jobs hold it, so
+ * dl_alloc_solve on the view gives the same rho). The view's candidate pairs
+ * (p->pairs) are whatever a fallback last computed: prune a copy
+ * (dl_alloc_problem_copy) to solve it packed from scratch.
+ *
+ * How: max-min-fairness(-perf), finish-time-fairness, min-makespan,
+ * max-throughput and min-cost keep one LP (the merged LP of dl_alloc_solve;
+ * one class per job for the last three policies, whose rows read a job's
+ * progress) and re-solve it from the last basis; --pack keeps one column per
+ * pair of classes and type, and falls back to dl_alloc_solve whenever
+ * dl_alloc_solve would not take every pair (asymmetric pair throughputs, too
+ * many pairs of classes, per_job). Finish-time fairness starts from the last
+ * rho and takes a few LPs instead of a bisection. water-filling, fifo,
+ * fifo-perf, isolated, gandiva and partitions > 1 call dl_alloc_solve on the
+ * view (they are cheap or random per job set). No presolver (it would drop
+ * the basis); dump_model is ignored.
+ *
+ * Ownership: the session owns its copies; dl_alloc_session_free() releases
+ * them. res is the caller's (dl_alloc_result_free). Not thread-safe.
+ */
+struct dl_alloc_session;
+
+struct dl_alloc_session_stats {
+	long adds, removes, solves;
+	long warm, scratch;	    /* solves on the kept LP, through dl_alloc_solve */
+	long lp_solves, iterations; /* iterations: of the kept LP only */
+	double lp_seconds;
+};
+
+/* NULL with *err on bad options (a policy that cannot pack, min-cost without prices) */
+struct dl_alloc_session *dl_alloc_session_new(const struct dl_alloc_problem *p,
+					      const struct dl_alloc_opts *o, struct dl_err *err);
+/* its handle (>= 0), or -1 with *err (bad values, a job that runs on no type of the cluster) */
+int64_t dl_alloc_session_add(struct dl_alloc_session *s, const struct dl_alloc_job *j,
+			     struct dl_err *err);
+/* 0, or -1 for an unknown handle */
+int dl_alloc_session_remove(struct dl_alloc_session *s, int64_t handle);
+/* 0, or -1 for an unknown handle or a value out of range */
+int dl_alloc_session_progress(struct dl_alloc_session *s, int64_t handle, double steps_left,
+			      double steps_done, double elapsed);
+/* the index of an entity for jobs' `entity` (water-filling), added with weight 1 if new */
+int dl_alloc_session_entity(struct dl_alloc_session *s, const char *name);
+/* 0 and res filled, or -1 with *err (as dl_alloc_solve) */
+int dl_alloc_session_solve(struct dl_alloc_session *s, struct dl_alloc_result *res,
+			   struct dl_err *err);
+const struct dl_alloc_problem *dl_alloc_session_problem(const struct dl_alloc_session *s);
+int64_t dl_alloc_session_handle(const struct dl_alloc_session *s, size_t i);
+/* the job index of a handle, or -1 */
+long dl_alloc_session_index(const struct dl_alloc_session *s, int64_t handle);
+const struct dl_alloc_session_stats *dl_alloc_session_stats(const struct dl_alloc_session *s);
+void dl_alloc_session_free(struct dl_alloc_session *s);
 
 /* Gavel's normalisers: the job's throughput under an equal share of the cluster */
 double dl_alloc_prop_tput(const struct dl_alloc_problem *p, size_t i);

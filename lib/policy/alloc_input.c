@@ -53,6 +53,51 @@ static int opt_bounded(struct dl_reader *r, struct dl_row *row, int col, double 
 	return bounded(r, row, col, max, v, err);
 }
 
+/* a new class of jobs of this model on gpus GPUs (no pair throughputs yet) */
+static int add_class(struct dl_alloc_problem *p, const char *model, int gpus)
+{
+	p->class_model = xreallocarray(p->class_model, p->nclasses + 1, sizeof(char *));
+	p->class_gpus = xreallocarray(p->class_gpus, p->nclasses + 1, sizeof(int));
+	p->class_model[p->nclasses] = xstrdup(model);
+	p->class_gpus[p->nclasses] = gpus;
+	return (int)p->nclasses++;
+}
+
+/* the pair throughputs between every two classes, from the table's partner rows */
+static void pair_tables(struct dl_alloc_problem *p, const struct dl_tputs *tt)
+{
+	size_t n = p->ntypes, C = p->nclasses;
+	if (!tt->has_partner || !C)
+		return;
+	free(p->pair_self);
+	free(p->pair_other);
+	p->pair_self = xcalloc(C * C * n, sizeof(double));
+	p->pair_other = xcalloc(C * C * n, sizeof(double));
+	for (size_t a = 0; a < C; a++)
+		for (size_t b = 0; b < C; b++)
+			for (size_t t = 0; t < n; t++) {
+				size_t at = (a * C + b) * n + t;
+				p->pair_self[at] = p->pair_other[at] = NAN;
+				if (p->class_gpus[a] != p->class_gpus[b])
+					continue;
+				const struct dl_tput *e =
+					dl_tputs_find(tt, p->class_model[a], p->type_names[t],
+						      p->class_gpus[a], p->class_model[b]);
+				if (e && e->partner_throughput >= 0) {
+					p->pair_self[at] = e->throughput;
+					p->pair_other[at] = e->partner_throughput;
+					continue;
+				}
+				/* a pair given in one order serves both */
+				e = dl_tputs_find(tt, p->class_model[b], p->type_names[t],
+						  p->class_gpus[b], p->class_model[a]);
+				if (e && e->partner_throughput >= 0) {
+					p->pair_self[at] = e->partner_throughput;
+					p->pair_other[at] = e->throughput;
+				}
+			}
+}
+
 int dl_alloc_read_jobs(struct dl_reader *r, const struct dl_tputs *tt, const char *entity_col,
 		       struct dl_alloc_problem *p, struct dl_err *err)
 {
@@ -61,12 +106,9 @@ int dl_alloc_read_jobs(struct dl_reader *r, const struct dl_tputs *tt, const cha
 	struct strmap classes = STRMAP_INIT;
 	struct dl_idset ids = DL_IDSET_INIT;
 	struct strbuf sb = STRBUF_INIT;
-	char **class_model = NULL;
-	int *class_gpus = NULL;
 	double *tput = xcalloc(n + 1, sizeof(double));
 	const char *name = dl_reader_name(r);
 	int rc = 0, got = 0, any_tcol = 0;
-	size_t C = 0;
 
 	c.tput = xcalloc(n + 1, sizeof(int));
 	if (!dl_reader_ncols(r)) /* empty input: no jobs */
@@ -161,14 +203,8 @@ int dl_alloc_read_jobs(struct dl_reader *r, const struct dl_tputs *tt, const cha
 			sb_addf(&sb, "%s\x1f%d", model, (int)gpus);
 			int64_t *k = strmap_get(&classes, sb.buf);
 			if (!k) {
-				class_model =
-					xreallocarray(class_model, p->nclasses + 1, sizeof(char *));
-				class_gpus =
-					xreallocarray(class_gpus, p->nclasses + 1, sizeof(int));
-				class_model[p->nclasses] = xstrdup(model);
-				class_gpus[p->nclasses] = (int)gpus;
 				strmap_put(&classes, sb.buf, (int64_t)p->nclasses);
-				j->klass = (int)p->nclasses++;
+				j->klass = add_class(p, model, (int)gpus);
 			} else {
 				j->klass = (int)*k;
 			}
@@ -176,46 +212,34 @@ int dl_alloc_read_jobs(struct dl_reader *r, const struct dl_tputs *tt, const cha
 	}
 	if (got < 0)
 		rc = -1;
-	/* pair throughputs between the classes present */
-	C = p->nclasses;
-	if (!rc && tt && tt->has_partner && C) {
-		p->pair_self = xcalloc(C * C * n, sizeof(double));
-		p->pair_other = xcalloc(C * C * n, sizeof(double));
-		for (size_t a = 0; a < C; a++)
-			for (size_t b = 0; b < C; b++)
-				for (size_t t = 0; t < n; t++) {
-					size_t at = (a * C + b) * n + t;
-					p->pair_self[at] = p->pair_other[at] = NAN;
-					if (class_gpus[a] != class_gpus[b])
-						continue;
-					const struct dl_tput *e =
-						dl_tputs_find(tt, class_model[a], p->type_names[t],
-							      class_gpus[a], class_model[b]);
-					if (e && e->partner_throughput >= 0) {
-						p->pair_self[at] = e->throughput;
-						p->pair_other[at] = e->partner_throughput;
-						continue;
-					}
-					/* a pair given in one order serves both */
-					e = dl_tputs_find(tt, class_model[b], p->type_names[t],
-							  class_gpus[b], class_model[a]);
-					if (e && e->partner_throughput >= 0) {
-						p->pair_self[at] = e->partner_throughput;
-						p->pair_other[at] = e->throughput;
-					}
-				}
-	}
+	if (!rc && tt)
+		pair_tables(p, tt);
 done:
-	for (size_t k = 0; k < C; k++)
-		free(class_model[k]);
-	free(class_model);
-	free(class_gpus);
 	dl_idset_free(&ids);
 	strmap_free(&classes);
 	sb_release(&sb);
 	free(tput);
 	free(c.tput);
 	return rc;
+}
+
+int dl_alloc_model_class(const struct dl_alloc_problem *p, const char *model, int gpus)
+{
+	for (size_t c = 0; c < p->nclasses; c++)
+		if (p->class_gpus[c] == gpus && !strcmp(p->class_model[c], model))
+			return (int)c;
+	return -1;
+}
+
+void dl_alloc_model_classes(struct dl_alloc_problem *p, const struct dl_tputs *tt)
+{
+	for (size_t k = 0; k < tt->n; k++) {
+		const struct dl_tput *e = &tt->v[k];
+		if (!*e->partner && e->gpus <= 1 << 20 &&
+		    dl_alloc_model_class(p, e->model, (int)e->gpus) < 0)
+			add_class(p, e->model, (int)e->gpus);
+	}
+	pair_tables(p, tt);
 }
 
 int dl_alloc_load_throughputs(const char *path, enum dl_in_format fmt, struct dl_tputs *t,

@@ -35,6 +35,16 @@ int dl_alloc_load_throughputs(const char *path, enum dl_in_format fmt, struct dl
 int dl_alloc_read_jobs(struct dl_reader *r, const struct dl_tputs *tt, const char *entity_col,
 		       struct dl_alloc_problem *p, struct dl_err *err);
 
+/*
+ * Jobs that arrive later (a re-solve session, alloc.h): make every (model,
+ * gpus) of the table a class of p (p->class_model, class_gpus, in table
+ * order, after those p has) with the pair throughputs between them, so a job
+ * of that model and gpus can take dl_alloc_model_class() as its klass.
+ */
+void dl_alloc_model_classes(struct dl_alloc_problem *p, const struct dl_tputs *tt);
+/* the class of (model, gpus), or -1 */
+int dl_alloc_model_class(const struct dl_alloc_problem *p, const char *model, int gpus);
+
 /* Initialise p with the GPU types, counts and prices of a cluster SPEC ... */
 int dl_alloc_cluster_types(const char *spec, struct dl_alloc_problem *p, struct dl_err *err);
 /* ... or of a loaded cluster (types without GPUs are left out); -1 if it has no GPUs */

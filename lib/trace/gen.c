@@ -125,13 +125,25 @@ static double duration_at(const struct dl_gen_opts *o, const double *sorted, dou
 	return d < 1 ? 1 : d;
 }
 
-static size_t draw_mix(const struct dl_gen_opts *o, const double *cum, struct dl_rng *r)
+/* an index drawn with the probabilities of cumulative weights cum[0..n) */
+static size_t draw_mix(size_t n, const double *cum, struct dl_rng *r)
 {
-	double u = dl_rng_uniform(r) * cum[o->nmix - 1];
+	double u = dl_rng_uniform(r) * cum[n - 1];
 	size_t i = 0;
-	while (i + 1 < o->nmix && u >= cum[i])
+	while (i + 1 < n && u >= cum[i])
 		i++;
 	return i;
+}
+
+/* cumulative sums of w[0..n) (malloc'd) */
+static double *cumulative(const double *w, size_t n)
+{
+	double *cum = xmalloc((n ? n : 1) * sizeof(*cum)), acc = 0;
+	for (size_t i = 0; i < n; i++) {
+		acc += w[i];
+		cum[i] = acc;
+	}
+	return cum;
 }
 
 /*
@@ -177,15 +189,25 @@ struct dl_gen *dl_gen_new(const struct dl_gen_opts *o, struct dl_err *err)
 		return dl_err_set(err, DL_EXIT_USAGE, "the arrival rate must be > 0"), NULL;
 	if (o->dist == DL_DUR_SAMPLES && !o->nsamples)
 		return dl_err_set(err, DL_EXIT_USAGE, "no duration samples"), NULL;
+	if (o->nweights) {
+		double sum = 0;
+		for (size_t i = 0; i < o->nweights; i++) {
+			if (!(o->weight_v[i] > 0) || !(o->weight_w[i] >= 0))
+				return dl_err_set(
+					       err, DL_EXIT_USAGE,
+					       "priority weights must be > 0, their shares >= 0"),
+				       NULL;
+			sum += o->weight_w[i];
+		}
+		if (!(sum > 0))
+			return dl_err_set(err, DL_EXIT_USAGE, "the priority weights' shares are 0"),
+			       NULL;
+	}
 	struct dl_gen *g = xcalloc(1, sizeof(*g));
 	g->o = *o;
 	g->ref = o->ref_gpu_type ? o->ref_gpu_type : "v100";
-	g->cum = xmalloc(o->nmix * sizeof(*g->cum));
-	double acc = 0;
-	for (size_t i = 0; i < o->nmix; i++) {
-		acc += o->mix_w[i];
-		g->cum[i] = acc;
-	}
+	g->cum = cumulative(o->mix_w, o->nmix);
+	g->wcum = cumulative(o->weight_w, o->nweights);
 	/* models per mix entry: those with a throughput on `gpus` reference GPUs */
 	g->models = xcalloc(o->nmix, sizeof(*g->models));
 	g->nmodels = xcalloc(o->nmix, sizeof(*g->nmodels));
@@ -215,6 +237,7 @@ struct dl_gen *dl_gen_new(const struct dl_gen_opts *o, struct dl_err *err)
 	dl_rng_seed_stream(&g->r_model, o->seed, 4);
 	dl_rng_seed_stream(&g->r_user, o->seed, 5);
 	dl_rng_seed_stream(&g->r_vc, o->seed, 6);
+	dl_rng_seed_stream(&g->r_weight, o->seed, 8);
 	g->gap_mean = 3600 / o->rate_per_hour;
 	if (o->dist == DL_DUR_SAMPLES) {
 		g->sorted = xmalloc(o->nsamples * sizeof(*g->sorted));
@@ -237,6 +260,8 @@ void dl_gen_use_columns(const struct dl_gen *g, struct dl_jobset *js)
 		dl_jobset_use_col(js, DL_JC_USER);
 	if (g->o.vcs > 0)
 		dl_jobset_use_col(js, DL_JC_VC);
+	if (g->o.nweights)
+		dl_jobset_use_col(js, DL_JC_WEIGHT);
 	if (g->o.tputs) {
 		dl_jobset_use_col(js, DL_JC_MODEL);
 		dl_jobset_use_col(js, DL_JC_STEPS);
@@ -256,7 +281,7 @@ int dl_gen_next(struct dl_gen *g, struct dl_job *j, struct dl_err *err)
 	if (k > 0)
 		g->t += dl_rng_exp(&g->r_arr, g->gap_mean);
 	j->submit = round(g->t * 1000) / 1000;
-	size_t mi = draw_mix(o, g->cum, &g->r_gpu);
+	size_t mi = draw_mix(o->nmix, g->cum, &g->r_gpu);
 	j->gpus = o->mix_gpus[mi];
 	/*
 	 * Stratified quantiles: job k's quantile is drawn from stratum perm(k)
@@ -286,6 +311,8 @@ int dl_gen_next(struct dl_gen *g, struct dl_job *j, struct dl_err *err)
 			 (unsigned long long)dl_rng_below(&g->r_vc, (uint64_t)o->vcs) + 1);
 		j->vc = g->vbuf;
 	}
+	if (o->nweights)
+		j->weight = o->weight_v[draw_mix(o->nweights, g->wcum, &g->r_weight)];
 	snprintf(g->idbuf, sizeof(g->idbuf), "%lld", (long long)k);
 	j->id = g->idbuf;
 	/* a trace no reader accepts is not worth writing: long --jobs at a low --rate */
@@ -306,6 +333,7 @@ void dl_gen_free(struct dl_gen *g)
 	free(g->models);
 	free(g->nmodels);
 	free(g->cum);
+	free(g->wcum);
 	free(g->sorted);
 	free(g);
 }

@@ -7,11 +7,10 @@
  * of mean 3600/rate_per_hour s), a GPU count from a weighted mix, a duration
  * from a named distribution, and optionally a model (uniform over the models
  * of a throughputs table that run on that many reference GPUs; steps =
- * duration x throughput), a user and a VC. Durations are stratified by
- * default: the n jobs take one random quantile from each of the n strata
- * [k/n, (k+1)/n), in a pseudo-random order (a keyed permutation, computed
- * per job), so a trace of any size follows the distribution without
- * sampling noise in its percentiles; o->iid = 1 draws independent quantiles
+ * duration x throughput), a user, a VC and a priority weight from a mix. Durations are stratified
+ * by default: the n jobs take one random quantile from each of the n strata [k/n, (k+1)/n), in a
+ * pseudo-random order (a keyed permutation, computed per job), so a trace of any size follows the
+ * distribution without sampling noise in its percentiles; o->iid = 1 draws independent quantiles
  * instead. Every random choice has its own generator stream derived from
  * the seed, so e.g. changing the duration distribution does not move the
  * arrival times. Same options and seed: identical jobs. A generated job
@@ -61,6 +60,10 @@ struct dl_gen_opts {
 	const char *ref_gpu_type;     /* NULL = "v100" */
 	int64_t users, vcs;	      /* 0 = no such column; else names user1.., vc1.. */
 	int iid; /* 1: independent duration quantiles; 0: stratified (see dl_gen) */
+	/* priority weights: weight_v[i] with probability weight_w[i] (normalised); none: no column
+	 */
+	const double *weight_v, *weight_w;
+	size_t nweights;
 };
 
 /* the default (Philly-like) GPU mix used by Gavel's generator: 1:0.7 2:0.1 4:0.15 8:0.05 */
@@ -75,10 +78,11 @@ struct dl_gen {
 	struct dl_gen_opts o;
 	const char *ref;
 	double *cum;	      /* cumulative mix weights */
+	double *wcum;	      /* cumulative priority-weight probabilities */
 	const char ***models; /* per mix entry */
 	size_t *nmodels;
 	double *sorted; /* the samples, ascending */
-	struct dl_rng r_arr, r_gpu, r_dur, r_model, r_user, r_vc;
+	struct dl_rng r_arr, r_gpu, r_dur, r_model, r_user, r_vc, r_weight;
 	double t, gap_mean;
 	int64_t k;			       /* jobs generated */
 	uint64_t perm_key[DL_GEN_PERM_ROUNDS]; /* the stratified order's permutation */

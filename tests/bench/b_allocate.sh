@@ -44,6 +44,47 @@ wf_figure() { # NAME JOBS EXTRA_ARGS [TARGET]: water-filling --per-job against g
 	note "$_solves LP solves; lp objective: ours $(ours_obj), glpsol $(glpsol_objs)"
 }
 
+# ---- re-solve sessions (dl_alloc_session_*, for the Gavel driver): Gavel's
+# continuous-single trace, 6,000 jobs at 5.6 jobs/h on 36 V100 + 36 P100 + 36 K80,
+# replayed with Gavel's exact mechanism by tests/bench/alloc_replay.c: every job runs at
+# its allocated rate, and the allocation is re-solved at every arrival and completion
+# (about 12,000 times) after every job's progress is updated. The baseline is
+# dl_alloc_solve from scratch on the same job sets (every K-th one, scaled to all).
+GT=$TESTDATA/allocate/gavel_throughputs.csv.gz
+REPLAY=${DLSCHED_BUILD:-$SRCROOT/build}/tests/bench/alloc_replay
+
+session_figure() { # NAME TRACE K POLICY_ARGS TARGET
+	if ! "$REPLAY" --cluster 36:36:36 --throughputs "$GT" --scratch-every "$3" $4 "$2" \
+		> "$BENCH_TMP/replay"; then
+		note "$1: alloc_replay failed"
+		return 0
+	fi
+	# solves= session_s= warm= lp_solves= lp_s= iterations= scratch_solves= scratch_s=
+	# jobs_max= jobs_mean= end=
+	eval "$(tr ' ' '\n' < "$BENCH_TMP/replay" | grep -E '^[a-z_]+=[0-9.]+$')"
+	_all=$(awk -v s="$scratch_s" -v k="$scratch_solves" -v n="$solves" 'BEGIN { printf "%.4f", s * n / k }')
+	figure "$1" "$session_s" "$_all" "dl_alloc_solve, same job sets" "${5:-}"
+	note "$(awk -v n="$solves" -v s="$session_s" -v c="$scratch_s" -v k="$scratch_solves" \
+		-v l="$lp_solves" -v i="$iterations" -v j="$jobs_mean" -v m="$jobs_max" 'BEGIN {
+		printf "%d re-solves, %.0f per s, mean %.0f us (from scratch %.0f us, %d sampled); %d LPs, %d iterations; %.0f jobs active on average, %d at most",
+			n, n / s, s / n * 1e6, c / k * 1e6, k, l, i, j, m }')"
+}
+
+if [ -x "$REPLAY" ]; then
+	"$DLSCHED" trace gen --preset gavel --single-gpu --rate 5.6 --jobs 6000 --seed 1 \
+		--throughputs "$GT" -o "$BENCH_TMP/gavel6000.csv"
+	session_figure "session: max-min-fairness-perf, 6000 jobs" "$BENCH_TMP/gavel6000.csv" 1 \
+		"--policy max-min-fairness-perf" "driver's whole run < 10 s"
+	session_figure "session: max-min-fairness-perf --pack" "$BENCH_TMP/gavel6000.csv" 20 \
+		"--policy max-min-fairness-perf --pack" "driver's whole run < 60 s"
+	"$DLSCHED" trace gen --preset gavel --single-gpu --rate 5.6 --jobs 1000 --seed 1 \
+		--throughputs "$GT" -o "$BENCH_TMP/gavel1000.csv"
+	session_figure "session: finish-time-fairness, 1000 jobs" "$BENCH_TMP/gavel1000.csv" 20 \
+		"--policy finish-time-fairness"
+else
+	note "$REPLAY not built (make bench builds it): no session figures"
+fi
+
 if ! command -v glpsol > /dev/null 2>&1; then
 	note "glpsol (glpk-utils) not installed: no baseline"
 	return 0

@@ -435,12 +435,13 @@ static void packing_fallbacks(void)
 	struct dl_alloc_result r, pj;
 	double cap[1] = {2}, one[1] = {1};
 	problem(&p, 1, cap);
-	for (int i = 0; i < 12; i++) {
+	for (int i = 0; i < 46; i++) {
 		char id[32];
 		snprintf(id, sizeof(id), "j%d", i);
 		size_t k = dl_alloc_problem_add_job(&p, id, 1, one);
 		p.jobs[k].klass = i % 2;
-		p.jobs[k].weight = 1 + i; /* no two alike: 12 classes, 66 pairs of them */
+		/* no two alike: 46 classes, 1081 pairs of them, more than 1,024 and 4 a job */
+		p.jobs[k].weight = 1 + i;
 	}
 	pair_table(&p, 2);
 	set_pair(&p, 0, 0, 0, 0.7, 0.7);

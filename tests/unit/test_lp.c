@@ -1,6 +1,7 @@
 /* test_lp.c: the GLPK wrapper: optimum, infeasible, unbounded, MIP, and a silent stdout */
 #include <fcntl.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,6 +56,78 @@ static int solve_captured(struct dl_lp *lp, const struct dl_lp_opts *o, struct d
 	return rc;
 }
 
+/*
+ * A solved model grows: a column (max 3x + 2y + 5z, z <= 1 in c1) -> x = 3,
+ * z = 1, 14; then a row x + z <= 3 through dl_lp_coef -> x = 2, y = 1, z = 1,
+ * 13. Then a model of 60 columns and 40 rows gains a row that cuts its
+ * optimum a little (a[40] x <= its optimal value - 0.05): the dual simplex from the
+ * kept basis takes fewer iterations than the same model solved from scratch,
+ * to the same optimum.
+ */
+static void grow_solved_model(const struct dl_lp_opts *o)
+{
+	struct dl_err err = DL_ERR_INIT;
+	int x, y;
+	struct dl_lp *lp = small_lp(&x, &y);
+	is_int(dl_lp_solve(lp, o, &err), 0, "grow: first solve");
+	int z = dl_lp_add_col(lp, "z", 0, 1, 5);
+	ok(isnan(dl_lp_value(lp, x)), "grow: a new column invalidates the values");
+	int one = 1;
+	double v = 1;
+	dl_lp_set_col(lp, z, 1, &one, &v);
+	is_int(dl_lp_solve(lp, o, &err), 0, "grow: solved with a new column");
+	is_double(dl_lp_objective(lp), 14, 1e-9, "grow: x = 3, z = 1: 14");
+	is_double(dl_lp_value(lp, z), 1, 1e-9, "grow: z = 1");
+	int r3 = dl_lp_add_row(lp, "c3", -DL_LP_INF, 3);
+	dl_lp_coef(lp, r3, x, 1);
+	dl_lp_coef(lp, r3, z, 0.5);
+	dl_lp_coef(lp, r3, z, 0.5);
+	is_int(dl_lp_solve(lp, o, &err), 0, "grow: solved with a new row");
+	is_double(dl_lp_objective(lp), 13, 1e-9, "grow: x + z <= 3 gives 13");
+	is_double(dl_lp_value(lp, y), 1, 1e-9, "grow: y = 1");
+	is_int(dl_lp_info(lp)->nonzeros, 7, "grow: 7 nonzeros (z's two halves in c3 summed)");
+	is_int(dl_lp_info(lp)->cols, 3, "grow: 3 columns");
+	dl_lp_free(lp);
+
+	/* warm against cold: max sum_j c_j x_j, 0 <= x_j <= 1, 40 random knapsack rows */
+	struct dl_lp *warm = dl_lp_new("warm", DL_LP_MAX), *cold = dl_lp_new("cold", DL_LP_MAX);
+	uint64_t s = 12345;
+	double a[41][60], cut = 0;
+	for (int i = 0; i < 41; i++)
+		for (int j = 0; j < 60; j++) {
+			s = s * 6364136223846793005ULL + 1442695040888963407ULL;
+			a[i][j] = (double)(s >> 40) / (double)(1 << 24);
+		}
+	for (int pass = 0; pass < 2; pass++) {
+		struct dl_lp *m = pass ? cold : warm;
+		for (int j = 0; j < 60; j++)
+			dl_lp_add_col(m, NULL, 0, 1, 1 + a[40][j]);
+		for (int i = 0; i < 41; i++) {
+			if (i == 40 && !pass) {
+				/* the new row: a[40] x <= its value at the optimum, less 0.05 */
+				is_int(dl_lp_solve(warm, o, &err), 0, "warm: first solve");
+				for (int j = 0; j < 60; j++)
+					cut += a[40][j] * dl_lp_value(warm, j + 1);
+				cut -= 0.05;
+			}
+			int r = dl_lp_add_row(m, NULL, -DL_LP_INF, i < 40 ? 6 : cut);
+			for (int j = 0; j < 60; j++)
+				dl_lp_coef(m, r, j + 1, a[i][j]);
+		}
+	}
+	struct dl_lp_opts od = *o;
+	od.dual = 1;
+	is_int(dl_lp_solve(warm, &od, &err), 0, "warm: re-solved with a cutting row");
+	is_int(dl_lp_solve(cold, o, &err), 0, "cold: the same model from scratch");
+	is_double(dl_lp_objective(warm), dl_lp_objective(cold), 1e-9 * dl_lp_objective(cold),
+		  "warm and cold reach the same optimum");
+	ok(dl_lp_info(warm)->iterations < dl_lp_info(cold)->iterations,
+	   "the kept basis saves iterations (%ld warm, %ld cold)", dl_lp_info(warm)->iterations,
+	   dl_lp_info(cold)->iterations);
+	dl_lp_free(warm);
+	dl_lp_free(cold);
+}
+
 int main(void)
 {
 	struct dl_err err = DL_ERR_INIT;
@@ -92,16 +165,17 @@ int main(void)
 	is_int(dl_lp_solve(lp, &o, &err), 0, "re-solve after a column is replaced");
 	is_double(dl_lp_objective(lp), 10, 1e-9, "new optimum after the replacement");
 	is_int(dl_lp_info(lp)->nonzeros, 4, "the replacement was not rebuilt from scratch");
-	/* replaced again (y only in c2, at 3), then a new row forces a rebuild */
+	/* replaced again (y only in c2, at 3), then a new row goes into the solved model */
 	rows[0] = 2;
 	vals[0] = 3;
 	dl_lp_set_col(lp, y, 1, rows, vals);
 	int r3 = dl_lp_add_row(lp, "c3", -DL_LP_INF, 10);
 	dl_lp_coef(lp, r3, x, 1);
-	is_int(dl_lp_solve(lp, &o, &err), 0, "rebuilt after a replacement and a new row");
+	is_int(dl_lp_solve(lp, &o, &err), 0, "re-solved after a replacement and a new row");
 	/* x = 3, y <= 1 (c2) -> 11, and y's old entries are gone: 3 nonzeros + c3's */
-	is_double(dl_lp_objective(lp), 11, 1e-9, "rebuild keeps the last replacement");
-	is_int(dl_lp_info(lp)->nonzeros, 4, "the replaced entries are gone after a rebuild");
+	is_double(dl_lp_objective(lp), 11, 1e-9, "the last replacement holds");
+	is_int(dl_lp_info(lp)->nonzeros, 4, "the replaced entries are gone");
+	is_int(dl_lp_info(lp)->rows, 3, "the new row is counted");
 	dl_lp_free(lp);
 	/* before the first solve, a replacement goes into the model that is built */
 	lp = small_lp(&x, &y);
@@ -211,6 +285,8 @@ int main(void)
 	is_int(dl_lp_write(lp, "/nonexistent/dir/m.lp", &err), -1, "unwritable model path fails");
 	is_int(err.code, DL_EXIT_DATA, "unwritable model path is exit 1");
 	dl_lp_free(lp);
+
+	grow_solved_model(&o);
 
 	/* an empty model is a valid LP */
 	lp = dl_lp_new("empty", DL_LP_MAX);
