@@ -36,10 +36,9 @@ const char *dl_alloc_policy_name(enum dl_alloc_policy p)
 	return (unsigned)p < DL_ALLOC_NPOLICIES ? policy_names[p] : "?";
 }
 
-const char *dl_alloc_policy_list(void)
+const char *dl_alloc_policy_at(size_t i)
 {
-	return "max-min-fairness, max-min-fairness-perf, finish-time-fairness, min-makespan, "
-	       "max-throughput, min-cost, water-filling, fifo, fifo-perf, isolated, gandiva";
+	return i < DL_ALLOC_NPOLICIES ? policy_names[i] : NULL;
 }
 
 int dl_alloc_policy_packs(enum dl_alloc_policy p)

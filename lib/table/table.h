@@ -116,7 +116,4 @@ void dl_json_quote(struct strbuf *sb, const char *s, size_t len);
 /* append s as a CSV field, quoted only where needed */
 void dl_csv_quote(struct strbuf *sb, const char *s, size_t len);
 
-int dl_parse_in_format(const char *s, enum dl_in_format *out);
-int dl_parse_out_format(const char *s, enum dl_out_format *out);
-
 #endif
