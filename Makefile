@@ -99,9 +99,12 @@ build-tests: $(O)/dlsched $(UNIT_BINS) $(FUZZ_REPLAYS)
 
 # ---- documentation and completions ----
 
-$(O)/man/%: man/%.scd
+# The OPTIONS sections come from the binary's option tables (man/splice.sh), so a page
+# cannot drift from the parser; the spliced source stays beside the page for t_docs.
+$(O)/man/%: man/%.scd man/splice.sh $(O)/dlsched
 	@mkdir -p $(dir $@)
-	$(Q)scdoc < $< > $@
+	$(Q)sh man/splice.sh $(O)/dlsched $< > $@.scd
+	$(Q)scdoc < $@.scd > $@
 
 # dlsched-formats(5) is its head plus one fragment per stream (man/formats/*.scd),
 # so each command documents its own stream without editing a shared file.

@@ -19,8 +19,8 @@ static const char *const entity_policies[] = {"fairness", "fifo", NULL}; /* o.en
 
 #define AT(f) DL_OPT_AT(struct allocate_args, f)
 static const struct dl_opt allocate_opts[] = {
-	{DL_OPT_STRING, 'c', "cluster", "SPEC",
-	 "the cluster (see dlsched-cluster(1)), e.g. 36:36:36", AT(cluster)},
+	{DL_OPT_FILE, 'c', "cluster", "SPEC", "the cluster (see dlsched-cluster(1)), e.g. 36:36:36",
+	 AT(cluster)},
 	{DL_OPT_CHOICE, 0, "policy", "NAME", "allocation policy", AT(o.policy),
 	 .value_at = dl_alloc_policy_at, .def = "max-min-fairness-perf"},
 	{DL_OPT_FILE, 0, "throughputs", "FILE", "throughputs stream, looked up by model and gpus",

@@ -126,6 +126,11 @@ int main(int argc, char **argv)
 		print_version();
 		return finish_stdout("version", 0);
 	}
+	if (!strcmp(a, "--man-options")) {
+		/* the common options' entries, for dlsched(1) (man/splice.sh) */
+		dl_print_common_man(stdout);
+		return finish_stdout("help", 0);
+	}
 	if (!strcmp(a, "--list-commands")) {
 		for (size_t i = 0; i < DL_ARRAY_SIZE(commands); i++)
 			printf("%s\n", commands[i].name);

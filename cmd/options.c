@@ -292,7 +292,7 @@ static void help_text(const struct dl_opt *o, struct strbuf *sb)
 static void print_wrapped(FILE *fp, const char *left, const char *text)
 {
 	int col = fprintf(fp, "  %s", left);
-	if (col >= HELP_COL) {
+	if (col > HELP_COL - 2) { /* at least two spaces between option and text */
 		fputc('\n', fp);
 		col = 0;
 	}
@@ -427,7 +427,8 @@ static void man_entry(const struct dl_opt *o, FILE *fp)
 	sb_addf(&sb, "\n@--%s\t", o->name);
 	man_sentence(&sb, o->help);
 	struct strbuf expect = STRBUF_INIT;
-	dl_opt_expect(o, &expect);
+	if (o->type != DL_OPT_STRING && o->type != DL_OPT_FILE && o->type != DL_OPT_CALLBACK)
+		dl_opt_expect(o, &expect);
 	const char *def = dl_opt_default(o);
 	if (expect.len || def) {
 		sb_addc(&sb, '\n');

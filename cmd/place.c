@@ -20,7 +20,7 @@ static const char *const comm_names[] = {"ring", "ps", NULL}; /* enum dl_comm */
 
 #define AT(f) DL_OPT_AT(struct place_args, f)
 static const struct dl_opt place_opts[] = {
-	{DL_OPT_STRING, 'c', "cluster", "SPEC",
+	{DL_OPT_FILE, 'c', "cluster", "SPEC",
 	 "the cluster (shorthand, JSON, Tiresias CSV, Gavel V:P:K, PAI table)", AT(cluster)},
 	{DL_OPT_FILE, 'u', "used", "FILE",
 	 "GPUs already in use: a table with 'placement' or 'node' [+ 'gpus']", AT(used)},

@@ -56,7 +56,7 @@ static const struct dl_opt report_opts[] = {
 	 "timeline of the input in the same position (repeatable)", .fn = add_timeline},
 	{DL_OPT_INT, 0, "gpus", "N", "GPUs in the cluster, for utilisation", AT(gpus), .imin = 1,
 	 .imax = 100000000},
-	{DL_OPT_STRING, 'c', "cluster", "SPEC",
+	{DL_OPT_FILE, 'c', "cluster", "SPEC",
 	 "the cluster, for utilisation (as in dlsched simulate)", AT(cluster)},
 	{DL_OPT_CHOICE, 0, "by", "CLASS", "also rows per class: gpus (1, 2-4, 5-8, >8) or duration",
 	 AT(by), .values = by_names},

@@ -35,7 +35,7 @@ static const char *const compat_names[] = {"tiresias", NULL};
 
 #define AT(f) DL_OPT_AT(struct sim_args, f)
 static const struct dl_opt sim_opts[] = {
-	{DL_OPT_STRING, 'c', "cluster", "SPEC",
+	{DL_OPT_FILE, 'c', "cluster", "SPEC",
 	 "the cluster: RACKSxNODESxGPUS[:TYPE],... or a spec file", AT(cluster)},
 	/* open: with --compat tiresias they take the reference's names instead */
 	{DL_OPT_CHOICE, 0, "policy", "P", "scheduling policy", AT(policy),

@@ -84,7 +84,7 @@ static const struct dl_opt gen_opts[] = {
 	 .flags = DL_OPTF_GT},
 	{DL_OPT_DOUBLE, 0, "load", "L", "arrivals for offered load L of --cluster", AT(load),
 	 .flags = DL_OPTF_GT},
-	{DL_OPT_STRING, 'c', "cluster", "SPEC", "GPUs for --load: a count or a cluster SPEC",
+	{DL_OPT_FILE, 'c', "cluster", "SPEC", "GPUs for --load: a count or a cluster SPEC",
 	 AT(cluster)},
 	{DL_OPT_STRING, 0, "gpus", "MIX", "GPU-count mix N:W,...", AT(mix),
 	 .def_doc = "1:0.7,2:0.1,4:0.15,8:0.05",
