@@ -67,7 +67,7 @@ for tt in $targets; do
 	[ -s "man_$id" ] || man_block "$c" "$MAN/dlsched-$c.1.scd" > "man_$id"
 	nopts=$(wc -l < "opts_$id")
 	expect_eq "docs_man_count_$id" "$nopts" "$(grep -c '^\*' "man_$id")"
-	bad_help= bad_man= bad_bash= bad_zsh= bad_fish=
+	bad_help='' bad_man='' bad_bash='' bad_zsh='' bad_fish=''
 	# the completion code for this target
 	if [ -n "$sub" ]; then key="\"$c $sub\")"; else key="\"$c \")"; fi
 	awk -v k="$key" '$0 == "\t" k { on = 1; next } on && /^\t"/ { exit } on' "$C/dlsched.bash" > "bash_$id"
@@ -82,6 +82,7 @@ for tt in $targets; do
 	expect_eq "docs_fish_count_$id" "$nopts" "$(wc -l < "fish_$id" | tr -d ' ')"
 	while IFS="$US" read -r name arg help short type def values; do
 		checked=$((checked + 1))
+		: "$type" # (the values say all the checks need)
 		vlist=$(echo "$values" | sed 's/ /, /g')
 		# --help: the help line, then "(one of VALUES; default DEF)" from the table
 		extra=

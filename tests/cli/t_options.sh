@@ -74,3 +74,25 @@ expect options_help_default_lease "grep -q -- '--lease SECONDS .*(default 20)' o
 run options_list_fields 0 'dl place --list-options'
 expect_eq options_list_lease "--lease	SECONDS	dally: the timer unit		seconds	20	" "$(grep -- '^--lease	' "$SCRATCH/out")"
 expect_eq options_list_policy "--policy	NAME	placement policy	-P	choice	consolidate	first-fit consolidate spread random tiresias gandiva dally" "$(grep -- '^--policy	' "$SCRATCH/out")"
+
+# `dlsched help CMD`: the man page when stdout is a terminal and man has the page (git's
+# way), else the command's --help; script(1) gives the command a terminal
+if heavy && command -v man > /dev/null && command -v script > /dev/null && [ -f "$BUILD/man/dlsched-cat.1" ]; then
+	mkdir -p manroot/man1 empty
+	ln -sf "$BUILD/man/dlsched-cat.1" manroot/man1/dlsched-cat.1
+	printf '#!/bin/sh\necho FAKE-PAGER\ncat\n' > pager
+	chmod +x pager
+	run options_help_man 0 "MANPATH='$SCRATCH/manroot' MANPAGER='$SCRATCH/pager' PAGER='$SCRATCH/pager' script -qec 'dl help cat' /dev/null"
+	expect options_help_man_paged "grep -q '^FAKE-PAGER' out && grep -q 'dlsched-cat - concatenate streams' out"
+	run options_help_no_page 0 "MANPATH='$SCRATCH/empty' MANPAGER='$SCRATCH/pager' PAGER='$SCRATCH/pager' script -qec 'dl help cat' /dev/null"
+	expect options_help_no_page_help "grep -q '^usage: dlsched cat' out && ! grep -q FAKE-PAGER out"
+	# not a terminal: --help, even when man has the page
+	run options_help_pipe 0 "MANPATH='$SCRATCH/manroot' MANPAGER='$SCRATCH/pager' dl help cat | cat"
+	expect options_help_pipe_help "grep -q '^usage: dlsched cat' out && ! grep -q FAKE-PAGER out"
+else
+	skip options_help_man "needs man, script and the built man pages"
+fi
+run options_unknown_cmd 2 'dl simulat'
+expect_eq options_unknown_cmd_msg "dlsched: 'simulat' is not a dlsched command (did you mean 'simulate'?); see 'dlsched --help'" "$(cat "$SCRATCH/err")"
+run options_stats_default 0 'dl trace stats --help'
+expect options_stats_default_text "grep -q -- '--format FMT .*default text)' out"
