@@ -86,7 +86,11 @@ $(O)/dlsched: $(CMD_OBJS) $(O)/libdlsched.a
 
 $(O)/tests/unit/%: tests/unit/%.c tests/unit/tap.h $(O)/libdlsched.a
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(CFLAGS) $(DL_CFLAGS) -Itests/unit $(SAN_LDFLAGS) -o $@ $< $(O)/libdlsched.a $(LIBS)
+	$(Q)$(CC) $(CFLAGS) $(DL_CFLAGS) -Itests/unit $(SAN_LDFLAGS) -o $@ $< $(UNIT_EXTRA) $(O)/libdlsched.a $(LIBS)
+
+# the option parser itself (cmd/options.c), with tables as a lib/ part would declare them
+$(O)/tests/unit/test_options: $(O)/cmd/options.o
+$(O)/tests/unit/test_options: UNIT_EXTRA = $(O)/cmd/options.o
 
 $(O)/tests/fuzz/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(O)/libdlsched.a
 	@mkdir -p $(dir $@)

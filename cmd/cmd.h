@@ -78,7 +78,23 @@ struct dl_ctx {
  * struct and a heading: dl_opt_parse_groups(&st, ..., &a, groups, n). Every
  * option of every group is then parsed, documented and completed like the
  * command's own; dl_opt_group_given() names an option given from a group
- * (to refuse the options of a policy that was not chosen).
+ * (to refuse the options of a policy that was not chosen). A lib/sim policy
+ * would declare, beside its driver:
+ *
+ *   struct las_params { double quantum; };
+ *   const struct dl_opt dl_las_opts[] = {
+ *           {DL_OPT_SECONDS, 0, "quantum", "S", "re-evaluate priorities every S seconds",
+ *            DL_OPT_AT(struct las_params, quantum), .def = "300"},
+ *           {DL_OPT_END},
+ *   };
+ *
+ * and carry dl_las_opts and sizeof(struct las_params) in its ops;
+ * cmd/simulate.c allocates each policy's params (zeroed: the parser stores
+ * the defaults), passes {ops->opts, params, "las"} groups, and hands the
+ * chosen policy its params. An option name exists in one table only (a
+ * second spelling aborts as a table bug): options that several policies or
+ * commands share (MLFQ's --queues) are one table, one group, whose heading
+ * names every user. tests/unit/test_options.c parses such a pair of tables.
  *
  * The common options (-f/-o unless DL_SPEC_NO_IO, --input-format, -q, -v, -h)
  * are added to every command and stored in struct dl_ctx.

@@ -74,7 +74,8 @@ static void test_store(void)
 	dl_opt_store(opt("count"), &a, "");
 	is_int(a.count, 2, "count counts");
 	ok(!dl_opt_store(opt("small"), &a, "64") && a.small == 64, "int at the top of its range");
-	ok(dl_opt_store(opt("small"), &a, "65") < 0 && a.small == 64, "int above range: refused, unchanged");
+	ok(dl_opt_store(opt("small"), &a, "65") < 0 && a.small == 64,
+	   "int above range: refused, unchanged");
 	ok(dl_opt_store(opt("small"), &a, "0") < 0, "int below range refused");
 	ok(dl_opt_store(opt("small"), &a, "3x") < 0, "int with junk refused");
 	ok(!dl_opt_store(opt("big"), &a, "9223372036854775807") && a.big == INT64_MAX,
