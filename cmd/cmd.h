@@ -187,11 +187,13 @@ void dl_info(const struct dl_ctx *ctx, const char *fmt, ...) DL_PRINTF(2, 3);
 
 /*
  * Output: dl_out_open() honours -o (atomic) and registers the temporary file
- * for removal on SIGINT/SIGTERM; dl_out_close() commits when rc == 0 and
- * aborts otherwise, returning the final exit code.
+ * for removal on SIGINT/SIGTERM/SIGHUP or out of memory; dl_out_close()
+ * commits when rc == 0 and aborts otherwise, returning the final exit code.
  */
 struct dl_output *dl_out_open(const struct dl_ctx *ctx, const char *path);
 int dl_out_close(const struct dl_ctx *ctx, struct dl_output *out, int rc);
+/* remove every open -o temporary file (async-signal-safe; for fatal exits) */
+void dl_out_discard_pending(void);
 /* a table writer on out in the -f format (default CSV) */
 struct dl_writer *dl_out_writer(const struct dl_ctx *ctx, struct dl_output *out);
 

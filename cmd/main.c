@@ -138,9 +138,39 @@ static int finish_stdout(const char *cmdname, int rc)
 	return rc;
 }
 
+/* the command running, for the out-of-memory message */
+static const char *running = "dlsched";
+
+/*
+ * lib/'s out-of-memory handler (core/xalloc.h): a one-line error, exit 1, no
+ * -o file left behind. It must not allocate, and it skips exit() so that no
+ * atexit work (stdio flushes, the leak checker) runs on a half-done state.
+ */
+static void out_of_memory(size_t size)
+{
+	char msg[200];
+	int n;
+	dl_out_discard_pending();
+	if (size == SIZE_MAX)
+		n = snprintf(msg, sizeof(msg), "%s: out of memory (allocation size overflows)\n",
+			     running);
+	else if (size == 0)
+		n = snprintf(msg, sizeof(msg), "%s: out of memory (in zlib)\n", running);
+	else
+		n = snprintf(msg, sizeof(msg), "%s: out of memory (allocating %zu bytes)\n",
+			     running, size);
+	if (n > 0 && write(STDERR_FILENO, msg, (size_t)n) < 0) {
+		/* nothing more to do: we are exiting */
+	}
+	_exit(DL_EXIT_DATA);
+}
+
 static int run_command(const struct dl_cmd *cmd, int argc, char **argv)
 {
 	struct dl_ctx ctx = {0};
+	static char name[64];
+	snprintf(name, sizeof(name), "dlsched %s", cmd->name);
+	running = name;
 	ctx.cmdname = cmd->name;
 	ctx.stderr_is_tty = isatty(STDERR_FILENO);
 	static char outbuf[1 << 16];
@@ -160,6 +190,8 @@ static const char *base_name(const char *path)
 int main(int argc, char **argv)
 {
 	glp_term_out(GLP_OFF); /* GLPK must never write to our stdout */
+	dl_set_oom_handler(out_of_memory);
+	json_set_alloc_funcs(xmalloc, free); /* jansson runs out of memory like we do */
 	const char *self = argc > 0 ? base_name(argv[0]) : "dlsched";
 	if (!strncmp(self, "dlsched-", 8)) {
 		const struct dl_cmd *cmd = find_command(self + 8);

@@ -685,16 +685,59 @@ void dl_print_common_man(FILE *fp)
 	man_options(&st, fp);
 }
 
-/* The one temporary output file to remove if a signal ends the run. */
-static volatile sig_atomic_t tmp_registered;
-static char tmp_path[4096];
+/*
+ * The -o temporary files open right now (simulate writes up to three at once),
+ * removed if a signal (SIGPIPE too: -o and a pipe at once) or running out of
+ * memory ends the run.
+ */
+#define MAX_PENDING 8
+static volatile sig_atomic_t pending_used[MAX_PENDING];
+static char pending_path[MAX_PENDING][4096];
+
+void dl_out_discard_pending(void)
+{
+	for (int i = 0; i < MAX_PENDING; i++)
+		if (pending_used[i]) {
+			unlink(pending_path[i]);
+			pending_used[i] = 0;
+		}
+}
 
 static void on_signal(int sig)
 {
-	if (tmp_registered)
-		unlink(tmp_path);
+	dl_out_discard_pending();
 	signal(sig, SIG_DFL);
 	raise(sig);
+}
+
+/* catch sig unless it is ignored (nohup, trap '' PIPE): that choice stays the caller's */
+static void catch_signal(int sig)
+{
+	struct sigaction old;
+	if (sigaction(sig, NULL, &old) == 0 && old.sa_handler != SIG_IGN)
+		signal(sig, on_signal);
+}
+
+static void pending_add(const char *tmp)
+{
+	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
+	size_t len = strlen(tmp);
+	for (int i = 0; i < MAX_PENDING; i++)
+		if (!pending_used[i] && len < sizeof(pending_path[i])) {
+			memcpy(pending_path[i], tmp, len + 1);
+			pending_used[i] = 1;
+			for (size_t k = 0; k < DL_ARRAY_SIZE(sigs); k++)
+				catch_signal(sigs[k]);
+			return;
+		}
+}
+
+static int pending_find(const char *tmp)
+{
+	for (int i = 0; tmp && i < MAX_PENDING; i++)
+		if (pending_used[i] && !strcmp(pending_path[i], tmp))
+			return i;
+	return -1;
 }
 
 struct dl_output *dl_out_open(const struct dl_ctx *ctx, const char *path)
@@ -705,14 +748,8 @@ struct dl_output *dl_out_open(const struct dl_ctx *ctx, const char *path)
 		dl_fail(ctx, &err);
 		return NULL;
 	}
-	const char *tmp = dl_output_tmpname(out);
-	if (tmp && strlen(tmp) < sizeof(tmp_path)) {
-		memcpy(tmp_path, tmp, strlen(tmp) + 1);
-		tmp_registered = 1;
-		signal(SIGINT, on_signal);
-		signal(SIGTERM, on_signal);
-		signal(SIGHUP, on_signal);
-	}
+	if (dl_output_tmpname(out))
+		pending_add(dl_output_tmpname(out));
 	return out;
 }
 
@@ -720,7 +757,7 @@ int dl_out_close(const struct dl_ctx *ctx, struct dl_output *out, int rc)
 {
 	if (!out)
 		return rc;
-	int registered = dl_output_tmpname(out) != NULL;
+	int slot = pending_find(dl_output_tmpname(out));
 	if (rc == 0) {
 		struct dl_err err = DL_ERR_INIT;
 		if (dl_output_commit(out, &err))
@@ -728,8 +765,8 @@ int dl_out_close(const struct dl_ctx *ctx, struct dl_output *out, int rc)
 	} else {
 		dl_output_abort(out);
 	}
-	if (registered)
-		tmp_registered = 0;
+	if (slot >= 0) /* only now: the temporary is renamed or removed */
+		pending_used[slot] = 0;
 	return rc;
 }
 

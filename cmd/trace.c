@@ -6,6 +6,7 @@
 #include "cluster/cluster.h"
 #include "cmd.h"
 #include "core/num.h"
+#include "core/tz.h"
 #include "trace/gen.h"
 #include "trace/import.h"
 
@@ -175,11 +176,15 @@ static int write_jobs(const struct dl_ctx *ctx, const struct dl_jobset *js)
 	return dl_out_close(ctx, out, 0);
 }
 
-static void set_tz(const char *tz)
+static int set_tz(const struct dl_ctx *ctx, const char *tz)
 {
 	/* the importers read dates with mktime(), which follows TZ */
+	struct dl_err err = DL_ERR_INIT;
+	if (dl_tz_check(tz, &err))
+		return dl_usage_error(ctx, "%s", err.msg);
 	setenv("TZ", tz, 1);
 	tzset();
+	return 0;
 }
 
 /* ---- import ---- */
@@ -259,8 +264,8 @@ static int trace_import(int argc, char **argv, struct dl_ctx *ctx)
 	enum dl_import_fmt fmt = (enum dl_import_fmt)a.from;
 	if (nfiles < 1)
 		return dl_usage_error(ctx, "no input file (use '-' for standard input)");
-	if (a.tz)
-		set_tz(a.tz);
+	if (a.tz && set_tz(ctx, a.tz))
+		return DL_EXIT_USAGE;
 	if (a.since && parse_when(&st, "since", a.since, &f.since))
 		return DL_EXIT_USAGE;
 	if (a.until && parse_when(&st, "until", a.until, &f.until))
@@ -370,7 +375,7 @@ static int load_samples(const struct dl_ctx *ctx, const char *path, double **v, 
 	*n = 0;
 	while ((got = dl_reader_next(r, &row, &err)) > 0) {
 		double d;
-		if (dl_field_nonneg(r, &row, col, &d, &err)) {
+		if (dl_field_seconds(r, &row, col, &d, &err)) {
 			got = -1;
 			break;
 		}
@@ -420,6 +425,40 @@ static int parse_duration(const struct dl_optstate *st, const char *s, struct dl
 	return 0;
 }
 
+/* generate and write one job at a time: memory does not grow with --jobs */
+static int write_generated(const struct dl_ctx *ctx, const struct dl_gen_opts *o)
+{
+	struct dl_err err = DL_ERR_INIT;
+	struct dl_gen *g = dl_gen_new(o, &err);
+	if (!g)
+		return dl_fail(ctx, &err);
+	struct dl_output *out = dl_out_open(ctx, ctx->output);
+	if (!out) {
+		dl_gen_free(g);
+		return DL_EXIT_DATA;
+	}
+	struct dl_writer *w = dl_out_writer(ctx, out);
+	struct dl_jobset cols;
+	dl_jobset_init(&cols);
+	dl_gen_use_columns(g, &cols);
+	size_t first = dl_jobset_write_columns(&cols, w);
+	struct dl_job j;
+	int got = 0, rc = 0;
+	/* a write error (a reader that went away, with SIGPIPE ignored) ends the run */
+	while (!ferror(dl_output_fp(out)) && (got = dl_gen_next(g, &j, &err)) > 0) {
+		dl_job_write_row(&cols, w, first, &j);
+		dl_writer_end_row(w);
+	}
+	if (got < 0)
+		rc = dl_fail(ctx, &err);
+	else
+		dl_writer_finish(w);
+	dl_writer_free(w);
+	dl_jobset_free(&cols);
+	dl_gen_free(g);
+	return dl_out_close(ctx, out, rc);
+}
+
 static int trace_gen(int argc, char **argv, struct dl_ctx *ctx)
 {
 	struct dl_optstate st;
@@ -447,9 +486,6 @@ static int trace_gen(int argc, char **argv, struct dl_ctx *ctx)
 	int64_t *mg = NULL;
 	double *mw = NULL, *samples = NULL;
 	struct dl_tputs t = DL_TPUTS_INIT;
-	struct dl_jobset js;
-	struct dl_err err = DL_ERR_INIT;
-	dl_jobset_init(&js);
 	if (mix) {
 		if ((rc = parse_mix(&st, mix, &mg, &mw, &o.nmix)))
 			goto out;
@@ -475,17 +511,12 @@ static int trace_gen(int argc, char **argv, struct dl_ctx *ctx)
 			(long long)cluster_gpus, rate);
 	}
 	o.rate_per_hour = rate;
-	if (dl_gen(&js, &o, &err)) {
-		rc = dl_fail(ctx, &err);
-		goto out;
-	}
-	rc = write_jobs(ctx, &js);
+	rc = write_generated(ctx, &o);
 out:
 	free(mg);
 	free(mw);
 	free(samples);
 	dl_tputs_free(&t);
-	dl_jobset_free(&js);
 	return rc;
 }
 
@@ -498,16 +529,21 @@ static int trace_stats(int argc, char **argv, struct dl_ctx *ctx)
 		return st.exit_code;
 	int nfiles;
 	char **files = dl_opt_inputs(&st, &nfiles);
-	struct dl_jobset js;
+	struct dl_stats_acc acc;
 	struct dl_err err = DL_ERR_INIT;
 	int rc = 0;
-	dl_jobset_init(&js);
-	for (int i = 0; i < nfiles && !rc; i++)
-		if (dl_jobset_load(&js, files[i], ctx->in_format, &err))
+	dl_stats_acc_init(&acc);
+	for (int i = 0; i < nfiles && !rc; i++) {
+		struct dl_reader *r = dl_in_open(ctx, files[i]);
+		if (!r)
+			rc = DL_EXIT_DATA;
+		else if (dl_stats_acc_read(&acc, r, &err))
 			rc = dl_fail(ctx, &err);
+		dl_reader_close(r);
+	}
 	if (!rc) {
 		struct dl_trace_stats s;
-		dl_trace_stats_compute(&js, &s);
+		dl_stats_acc_finish(&acc, &s);
 		struct dl_output *out = dl_out_open(ctx, ctx->output);
 		if (!out) {
 			rc = DL_EXIT_DATA;
@@ -526,7 +562,7 @@ static int trace_stats(int argc, char **argv, struct dl_ctx *ctx)
 		}
 		dl_trace_stats_free(&s);
 	}
-	dl_jobset_free(&js);
+	dl_stats_acc_free(&acc);
 	return rc;
 }
 

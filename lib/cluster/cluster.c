@@ -873,7 +873,7 @@ int dl_cluster_load(const char *spec, struct dl_cluster **out, struct dl_err *er
 	dl_cluster_default_links(c->link);
 	c->source = xstrdup(spec);
 	struct stat st;
-	int rc;
+	int rc, text = 0;
 	char *hash = strrchr(spec, '#');
 	if (!stat(spec, &st)) {
 		rc = parse_file(&b, spec, NULL, err);
@@ -886,9 +886,9 @@ int dl_cluster_load(const char *spec, struct dl_cluster **out, struct dl_err *er
 			rc = parse_file(&b, path, hash + 1, err);
 		free(path);
 		b.where = spec;
-	} else if (is_vpk(spec)) {
+	} else if ((text = is_vpk(spec))) {
 		rc = parse_vpk(&b, spec, err);
-	} else if (strchr(spec, 'x')) {
+	} else if ((text = strchr(spec, 'x') != NULL)) {
 		rc = parse_shorthand(&b, spec, err);
 	} else {
 		rc = dl_err_set(err, DL_EXIT_DATA,
@@ -898,6 +898,8 @@ int dl_cluster_load(const char *spec, struct dl_cluster **out, struct dl_err *er
 	}
 	if (!rc)
 		rc = finish(&b, err);
+	if (rc < 0 && text) /* a bad SPEC on the command line ("0x0x0") is a usage error */
+		err->code = DL_EXIT_USAGE;
 	if (rc < 0) {
 		dl_cluster_free(c);
 		*out = NULL;

@@ -14,6 +14,9 @@
  *   - Gavel's V:P:K counts ("36:36:36") or its cluster_specs JSON;
  *   - the Alibaba PAI machine table (pai_machine_spec.csv).
  *
+ * A bad shorthand or V:P:K SPEC (including one with no GPUs, "0x0x0") fails
+ * with exit code 2 (usage: it is command-line text); a bad or missing file, 1.
+ *
  * Ownership: dl_cluster_load() returns a cluster the caller frees with
  * dl_cluster_free(); all names and arrays inside belong to it. A cluster is
  * immutable after loading; mutable free-GPU state lives in struct

@@ -136,7 +136,7 @@ int dl_net_models_read(struct dl_net_models *m, const char *path, enum dl_in_for
 	struct dl_reader *r = dl_reader_open(path, fmt, err);
 	if (!r)
 		return -1;
-	const char *why = "(a profiles stream, from dlsched profile)";
+	const char *why = "a profiles stream, from dlsched profile";
 	int cm = dl_reader_require(r, "model", why, err);
 	int cb = cm < 0 ? -1 : dl_reader_require(r, "bytes", why, err);
 	int cs = cb < 0 ? -1 : dl_reader_require(r, "skew_rr", why, err);

@@ -18,6 +18,7 @@ struct dl_input {
 	unsigned char *buf;
 	size_t cap, pos, len;
 	int eof;
+	long lines; /* lines returned by dl_input_getline so far */
 };
 
 struct dl_input *dl_input_open(const char *path, struct dl_err *err)
@@ -71,8 +72,14 @@ static int gz_fail(struct dl_input *in, struct dl_err *err)
 	int zerr;
 	const char *msg = gzerror(in->gz, &zerr);
 	if (zerr == Z_ERRNO)
-		msg = strerror(errno);
-	return dl_err_at(err, in->name, 0, "read error: %s", msg && *msg ? msg : "unknown");
+		return dl_err_at(err, in->name, 0, "read error: %s", strerror(errno));
+	if (zerr == Z_MEM_ERROR)
+		dl_out_of_memory(0); /* zlib's buffers: the size is zlib's */
+	/* zlib names the stream after the descriptor ("<fd:5>: ..."): we name the file */
+	if (msg && !strncmp(msg, "<fd:", 4) && strstr(msg, ">: "))
+		msg = strstr(msg, ">: ") + 3;
+	return dl_err_at(err, in->name, 0, "corrupt gzip data (%s)",
+			 msg && *msg ? msg : "unknown error");
 }
 
 /* Append more bytes to the buffer after in->len; returns bytes added, 0 at EOF, -1 */
@@ -147,6 +154,9 @@ int dl_input_getline(struct dl_input *in, struct strbuf *line, struct dl_err *er
 {
 	sb_reset(line);
 	for (;;) {
+		if (line->len > DL_LINE_MAX)
+			return dl_err_at(err, in->name, in->lines + 1,
+					 "line longer than the limit of %d MiB", DL_LINE_MAX >> 20);
 		if (in->pos == in->len) {
 			ssize_t r = fill(in, err);
 			if (r < 0)
@@ -167,8 +177,12 @@ int dl_input_getline(struct dl_input *in, struct strbuf *line, struct dl_err *er
 		sb_add(line, start, in->len - in->pos);
 		in->pos = in->len;
 	}
+	if (line->len > DL_LINE_MAX)
+		return dl_err_at(err, in->name, in->lines + 1,
+				 "line longer than the limit of %d MiB", DL_LINE_MAX >> 20);
 	if (line->len && line->buf[line->len - 1] == '\r')
 		sb_setlen(line, line->len - 1);
+	in->lines++;
 	return 1;
 }
 
@@ -197,9 +211,10 @@ int dl_read_file(const char *path, struct strbuf *sb, struct dl_err *err)
 
 struct dl_output {
 	FILE *fp;
-	char *path; /* NULL for stdout */
-	char *tmp;  /* NULL for stdout and for direct writes */
-	int direct; /* path is not a regular file: written in place */
+	char *path;   /* NULL for stdout */
+	char *tmp;    /* NULL for stdout and for direct writes */
+	char *target; /* what tmp is renamed to: path, or the file a symlink names */
+	int direct;   /* path is not a regular file: written in place */
 };
 
 struct dl_output *dl_output_open(const char *path, struct dl_err *err)
@@ -210,11 +225,18 @@ struct dl_output *dl_output_open(const char *path, struct dl_err *err)
 		return out;
 	}
 	struct stat st;
-	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+	int is_link = lstat(path, &st) == 0 && S_ISLNK(st.st_mode);
+	char *target = NULL;
+	if (is_link && strncmp(path, "/dev/", 5) && strncmp(path, "/proc/", 6))
+		target = realpath(path, NULL); /* NULL when dangling: written in place */
+	if ((stat(path, &st) == 0 && !S_ISREG(st.st_mode)) || (is_link && !target)) {
 		/*
-		 * A device, FIFO or socket (/dev/null, /dev/stdout, a named pipe)
-		 * cannot be replaced by rename(): write to it directly.
+		 * A device, FIFO or socket (/dev/null, a named pipe) cannot be
+		 * replaced by rename(), nor can a descriptor's name (/dev/stdout,
+		 * /proc/self/fd/1, which may name a regular file): renaming over it
+		 * would replace the system's symlink. Write to it directly.
 		 */
+		free(target);
 		if (S_ISDIR(st.st_mode)) {
 			dl_err_set(err, DL_EXIT_DATA, "cannot write '%s': Is a directory", path);
 			free(out);
@@ -231,18 +253,21 @@ struct dl_output *dl_output_open(const char *path, struct dl_err *err)
 		out->direct = 1;
 		return out;
 	}
+	/* a symlink stays one: the file it names is replaced, beside which the temporary goes */
+	const char *dest = target ? target : path;
 	struct strbuf tmp = STRBUF_INIT;
-	const char *slash = strrchr(path, '/');
+	const char *slash = strrchr(dest, '/');
 	if (slash) {
-		sb_add(&tmp, path, (size_t)(slash - path) + 1);
+		sb_add(&tmp, dest, (size_t)(slash - dest) + 1);
 		sb_addf(&tmp, ".%s.tmpXXXXXX", slash + 1);
 	} else {
-		sb_addf(&tmp, ".%s.tmpXXXXXX", path);
+		sb_addf(&tmp, ".%s.tmpXXXXXX", dest);
 	}
 	int fd = mkstemp(tmp.buf);
 	if (fd < 0) {
 		dl_err_set(err, DL_EXIT_DATA, "cannot create '%s': %s", path, strerror(errno));
 		sb_release(&tmp);
+		free(target);
 		free(out);
 		return NULL;
 	}
@@ -257,11 +282,13 @@ struct dl_output *dl_output_open(const char *path, struct dl_err *err)
 		unlink(tmp.buf);
 		dl_err_set(err, DL_EXIT_DATA, "cannot create '%s': %s", path, strerror(errno));
 		sb_release(&tmp);
+		free(target);
 		free(out);
 		return NULL;
 	}
 	out->path = xstrdup(path);
 	out->tmp = sb_detach(&tmp);
+	out->target = target ? target : xstrdup(path);
 	return out;
 }
 
@@ -284,6 +311,7 @@ static void output_free(struct dl_output *out)
 {
 	free(out->path);
 	free(out->tmp);
+	free(out->target);
 	free(out);
 }
 
@@ -291,7 +319,8 @@ int dl_output_commit(struct dl_output *out, struct dl_err *err)
 {
 	int rc = 0;
 	if (!out->path) {
-		if (fflush(stdout) != 0 || ferror(stdout))
+		/* a reader that went away (EPIPE) is not an error: `dlsched ... | head` */
+		if ((fflush(stdout) != 0 || ferror(stdout)) && errno != EPIPE)
 			rc = dl_err_set(err, DL_EXIT_DATA, "write error on standard output: %s",
 					strerror(errno));
 		output_free(out);
@@ -310,7 +339,7 @@ int dl_output_commit(struct dl_output *out, struct dl_err *err)
 				strerror(saved));
 	} else if (out->direct) {
 		/* nothing to rename */
-	} else if (rename(out->tmp, out->path) != 0) {
+	} else if (rename(out->tmp, out->target) != 0) {
 		saved = errno;
 		unlink(out->tmp);
 		rc = dl_err_set(err, DL_EXIT_DATA, "cannot write '%s': %s", out->path,

@@ -9,8 +9,10 @@
  * temporary file beside PATH that dl_output_commit() renames over PATH, so a
  * failed run never leaves a partial file. dl_output_abort() removes the
  * temporary file. A PATH that exists and is not a regular file (/dev/null, a
- * FIFO) is written in place, since rename() would replace the device. Exactly one of commit/abort
- * must be called; both free.
+ * FIFO), or names a descriptor (/dev/stdout, /proc/self/fd/N), is written in
+ * place, since rename() would replace the device or the system's symlink. A
+ * PATH that is a symlink to a file stays a symlink: the file it names is
+ * replaced. Exactly one of commit/abort must be called; both free.
  */
 #ifndef DL_IO_H
 #define DL_IO_H
@@ -20,6 +22,9 @@
 
 #include "core/err.h"
 #include "core/strbuf.h"
+
+/* the longest line (or CSV record) any reader accepts: 64 MiB */
+#define DL_LINE_MAX (64 << 20)
 
 struct dl_input;
 
@@ -34,7 +39,12 @@ ssize_t dl_input_read(struct dl_input *in, void *buf, size_t n, struct dl_err *e
  */
 int dl_input_peek(struct dl_input *in, size_t want, const unsigned char **data, size_t *len,
 		  struct dl_err *err);
-/* one line without its "\n" (and without a "\r" before it); 1 = line, 0 = EOF, -1 = error */
+/*
+ * One line without its "\n" (and without a "\r" before it); 1 = line, 0 = EOF,
+ * -1 = error. A line longer than DL_LINE_MAX is an error "FILE:LINE: line
+ * longer than the limit of 64 MiB" (LINE counts the lines this function read),
+ * so memory stays bounded whatever the input.
+ */
 int dl_input_getline(struct dl_input *in, struct strbuf *line, struct dl_err *err);
 void dl_input_close(struct dl_input *in);
 

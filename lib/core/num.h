@@ -13,6 +13,13 @@
 
 #define DL_NUM_BUF 40
 
+/*
+ * The largest time or duration in seconds any reader accepts (about 317
+ * years, and Unix times up to the year 2286): a larger value is bad data,
+ * not something to carry into sums that overflow. dlsched-formats(5).
+ */
+#define DL_SECONDS_MAX 1e10
+
 int dl_parse_int64(const char *s, int64_t *out);
 int dl_parse_uint64(const char *s, uint64_t *out);
 /* an int in [min, max] */

@@ -59,11 +59,25 @@ static double undkey(uint64_t k)
 	return d;
 }
 
+/* the sort key of v[i] kept in v's own storage (no aliasing: memcpy) */
+static inline uint64_t key_at(const double *v, size_t i)
+{
+	uint64_t k;
+	memcpy(&k, &v[i], sizeof(k));
+	return k;
+}
+
+static inline void key_put(double *v, size_t i, uint64_t k)
+{
+	memcpy(&v[i], &k, sizeof(k));
+}
+
 /*
  * LSD radix sort, 16 bits per pass: a million JCTs sort in a few
  * milliseconds, where qsort's comparator calls dominated report and trace stats.
  * Passes whose digit is the same for every key are skipped (common: the
- * sign and exponent bits of similar values).
+ * sign and exponent bits of similar values). The keys live in v itself, so
+ * the only temporary is one buffer of n values (trace stats counts on it).
  */
 void dl_sort_doubles(double *v, size_t n)
 {
@@ -71,16 +85,15 @@ void dl_sort_doubles(double *v, size_t n)
 		qsort(v, n, sizeof(*v), cmp_double);
 		return;
 	}
-	uint64_t *a = xmalloc(n * sizeof(*a));
-	uint64_t *b = xmalloc(n * sizeof(*b));
+	double *a = v, *b = xmalloc(n * sizeof(*b));
 	size_t *count = xmalloc(65536 * sizeof(*count));
 	for (size_t i = 0; i < n; i++)
-		a[i] = dkey(v[i]);
+		key_put(v, i, dkey(v[i]));
 	for (int shift = 0; shift < 64; shift += 16) {
 		memset(count, 0, 65536 * sizeof(*count));
 		for (size_t i = 0; i < n; i++)
-			count[(a[i] >> shift) & 0xffff]++;
-		if (count[(a[0] >> shift) & 0xffff] == n)
+			count[(key_at(a, i) >> shift) & 0xffff]++;
+		if (count[(key_at(a, 0) >> shift) & 0xffff] == n)
 			continue;
 		size_t sum = 0;
 		for (size_t d = 0; d < 65536; d++) {
@@ -88,16 +101,19 @@ void dl_sort_doubles(double *v, size_t n)
 			count[d] = sum;
 			sum += c;
 		}
-		for (size_t i = 0; i < n; i++)
-			b[count[(a[i] >> shift) & 0xffff]++] = a[i];
-		uint64_t *t = a;
+		for (size_t i = 0; i < n; i++) {
+			uint64_t k = key_at(a, i);
+			key_put(b, count[(k >> shift) & 0xffff]++, k);
+		}
+		double *t = a;
 		a = b;
 		b = t;
 	}
+	if (a != v)
+		memcpy(v, a, n * sizeof(*v));
 	for (size_t i = 0; i < n; i++)
-		v[i] = undkey(a[i]);
-	free(a);
-	free(b);
+		v[i] = undkey(key_at(v, i));
+	free(a == v ? b : a);
 	free(count);
 }
 

@@ -6,7 +6,8 @@
  * nearest rank (report: every value is one of the data, easy to check by
  * hand) and linear interpolation between order statistics (trace stats:
  * numpy's default). Both take p in [0, 100] and an ascending array the caller
- * owns. Nothing here allocates except dl_sort_doubles' temporary buffers.
+ * owns. Nothing here allocates except dl_sort_doubles' one temporary buffer
+ * of n values.
  */
 #ifndef DL_STATS_H
 #define DL_STATS_H

@@ -1,12 +1,21 @@
 #include "core/xalloc.h"
 
-#include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-static void oom(void)
+/* process-wide by design (see xalloc.h): set once at start-up by cmd/ */
+static dl_oom_handler oom_handler;
+
+void dl_set_oom_handler(dl_oom_handler fn)
 {
-	fputs("dlsched: out of memory\n", stderr);
+	oom_handler = fn;
+}
+
+void dl_out_of_memory(size_t size)
+{
+	if (oom_handler)
+		oom_handler(size);
 	abort();
 }
 
@@ -14,15 +23,17 @@ void *xmalloc(size_t size)
 {
 	void *p = malloc(size ? size : 1);
 	if (!p)
-		oom();
+		dl_out_of_memory(size);
 	return p;
 }
 
 void *xcalloc(size_t nmemb, size_t size)
 {
+	if (size && nmemb > SIZE_MAX / size)
+		dl_out_of_memory(SIZE_MAX);
 	void *p = calloc(nmemb ? nmemb : 1, size ? size : 1);
 	if (!p)
-		oom();
+		dl_out_of_memory(nmemb * size);
 	return p;
 }
 
@@ -30,14 +41,14 @@ void *xrealloc(void *ptr, size_t size)
 {
 	void *p = realloc(ptr, size ? size : 1);
 	if (!p)
-		oom();
+		dl_out_of_memory(size);
 	return p;
 }
 
 void *xreallocarray(void *ptr, size_t nmemb, size_t size)
 {
-	if (size && nmemb > (size_t)-1 / size)
-		oom();
+	if (size && nmemb > SIZE_MAX / size)
+		dl_out_of_memory(SIZE_MAX);
 	return xrealloc(ptr, nmemb * size);
 }
 

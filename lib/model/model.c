@@ -456,8 +456,15 @@ static int try_index(const char *path, const unsigned char *b, size_t size, stru
 	size_t i = 0;
 	while (i < size && (b[i] == ' ' || b[i] == '\n' || b[i] == '\t' || b[i] == '\r'))
 		i++;
-	if (i >= size || b[i] != '{' || size > (64u << 20))
+	if (i >= size || b[i] != '{')
 		return 0;
+	if (size > DL_MODEL_META_MAX) {
+		*rc = dl_err_set(err, DL_EXIT_DATA,
+				 "%s: JSON of %zu bytes is larger than the limit of %d MiB for "
+				 "metadata",
+				 path, size, DL_MODEL_META_MAX >> 20);
+		return 1;
+	}
 	json_t *root = json_loadb((const char *)b, size, 0, NULL);
 	json_t *wm = json_object_get(root, "weight_map");
 	if (!json_is_object(wm)) {

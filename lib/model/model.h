@@ -14,6 +14,13 @@
  * GGUF v2/v3; TensorFlow checkpoint .index (tensor bundle); HDF5 (Keras .h5
  * weights, also inside a .keras archive when stored uncompressed).
  *
+ * Limits: a metadata member read into memory (a pickle, a shard index's
+ * JSON) is at most DL_MODEL_META_MAX bytes, and a pickle holds at most 4 Mi
+ * objects; safetensors JSON headers keep the reference implementation's
+ * 100 MB and .npy headers 1 MiB; a deflated member must not inflate to more
+ * than its declared size. ONNX and TensorFlow protobufs are parsed in place,
+ * never copied. Larger members are refused with a message naming them.
+ *
  * Ownership: struct dl_model owns its tensor array and every tensor's name;
  * dl_model_release() frees them. dtype strings are static. Errors name the
  * file and the byte offset (and the archive entry, where there is one):
@@ -53,6 +60,8 @@ enum dl_tensor_role {
 };
 
 #define DL_MODEL_MAX_DIMS 32
+/* the largest metadata member read into memory (pickle, index JSON): 64 MiB */
+#define DL_MODEL_META_MAX (64 << 20)
 
 struct dl_tensor {
 	char *name;

@@ -86,10 +86,56 @@ static int lit_skip(struct lit *l)
 static const struct {
 	const char *descr, *dtype;
 } npy_types[] = {
-	{"f2", "f16"}, {"f4", "f32"}, {"f8", "f64"},  {"f16", "f128"}, {"i1", "i8"},
-	{"i2", "i16"}, {"i4", "i32"}, {"i8", "i64"},  {"u1", "u8"},    {"u2", "u16"},
-	{"u4", "u32"}, {"u8", "u64"}, {"b1", "bool"}, {"c8", "c64"},   {"c16", "c128"},
+	{"f2", "f16"},	{"f4", "f32"}, {"f8", "f64"},	{"f16", "f128"},
+	{"i1", "i8"},	{"i2", "i16"}, {"i4", "i32"},	{"i8", "i64"},
+	{"u1", "u8"},	{"u2", "u16"}, {"u4", "u32"},	{"u8", "u64"},
+	{"b1", "bool"}, {"c8", "c64"}, {"c16", "c128"}, {"c32", "c256"},
 };
+
+/*
+ * The kinds that are not numbers (role "other"): strings, bytes, void,
+ * objects (pickled: size unknown), datetimes. -1 for anything else: an
+ * unknown dtype is an error, not a tensor of unknown size.
+ */
+static int npy_other(const char *d, size_t dl, const char **dtype, int64_t *elem)
+{
+	size_t digits = 1;
+	int64_t n = 0;
+	while (digits < dl && d[digits] >= '0' && d[digits] <= '9' && n < (1 << 30))
+		n = n * 10 + (d[digits++] - '0');
+	const char *rest = d + digits;
+	size_t restlen = dl - digits;
+	if (!dl)
+		return -1;
+	switch (d[0]) {
+	case 'S':
+	case 'a':
+		*dtype = "bytes";
+		*elem = n;
+		return restlen ? -1 : 0;
+	case 'U':
+		*dtype = "str";
+		*elem = 4 * n; /* UCS-4 */
+		return restlen ? -1 : 0;
+	case 'V':
+		*dtype = "void";
+		*elem = n;
+		return restlen ? -1 : 0;
+	case 'O':
+		*dtype = "object";
+		*elem = 0;
+		return restlen || (digits > 1 && n != 8) ? -1 : 0;
+	case 'M':
+	case 'm':
+		/* M8 or M8[unit] */
+		*dtype = d[0] == 'M' ? "datetime64" : "timedelta64";
+		*elem = 8;
+		if (n != 8)
+			return -1;
+		return !restlen || (rest[0] == '[' && rest[restlen - 1] == ']') ? 0 : -1;
+	}
+	return -1;
+}
 
 int npy_header(struct mctx *c, const char *entry, const unsigned char *p, size_t n, uint64_t total,
 	       const char *name, size_t namelen)
@@ -197,6 +243,8 @@ int npy_header(struct mctx *c, const char *entry, const unsigned char *p, size_t
 				if (t->role == DL_ROLE_OTHER)
 					t->role = role_from_name(t->name);
 			}
+		if (!elem && npy_other(d, dl, &t->dtype, &elem) < 0)
+			return merr(c, entry, pre, "unknown .npy dtype '%.*s'", (int)dlen, descr);
 	}
 	tensor_set_bytes(t, elem);
 	if (t->bytes >= 0 && (uint64_t)t->bytes > total - pre - hlen)

@@ -63,6 +63,11 @@ struct pvm {
 };
 
 #define PK_MAX_DEPTH 200
+/*
+ * about 100 bytes each, so 4 Mi objects stay near 400 MB; a real checkpoint
+ * needs about 40 per tensor, optimizer state included (see model.h)
+ */
+#define PK_MAX_OBJECTS (1u << 22)
 
 static void pvm_free(struct pvm *vm)
 {
@@ -363,6 +368,13 @@ static int pvm_run(struct pvm *vm, uint32_t *root)
 		if (op >= vm->end)
 			return merr(vm->c, vm->entry, pvm_off(vm, op),
 				    "truncated pickle: no STOP opcode");
+		if ((size_t)(op - vm->p0) >= DL_MODEL_META_MAX)
+			return merr(vm->c, vm->entry, pvm_off(vm, op),
+				    "pickle larger than the limit of %d MiB for metadata",
+				    DL_MODEL_META_MAX >> 20);
+		if (vm->nn >= PK_MAX_OBJECTS)
+			return merr(vm->c, vm->entry, pvm_off(vm, op),
+				    "pickle with more than %u objects", PK_MAX_OBJECTS);
 		vm->p++;
 		vm->ops++;
 		uint32_t a, b, id;
@@ -920,9 +932,10 @@ int read_torch_zip(struct mctx *c, struct zip *z, const struct zip_entry *pkl)
 	size_t len;
 	unsigned char *owned;
 	int rc = -1;
-	if (pkl->usize > (1ull << 30))
-		merr(c, pkl->name, pkl->lho, "data.pkl of %llu bytes is implausibly large",
-		     (unsigned long long)pkl->usize);
+	if (pkl->usize > DL_MODEL_META_MAX)
+		merr(c, pkl->name, pkl->lho,
+		     "pickle of %llu bytes is larger than the limit of %d MiB for metadata",
+		     (unsigned long long)pkl->usize, DL_MODEL_META_MAX >> 20);
 	else if (zip_read_prefix(c, pkl, (size_t)pkl->usize, &data, &len, &owned) == 0) {
 		rc = run_and_walk(c, pkl->name, 0, data, len, &members, z, NULL);
 		free(owned);

@@ -139,6 +139,26 @@ int zip_data_offset(struct mctx *c, const struct zip_entry *e, uint64_t *off)
 	return 0;
 }
 
+/* inflate until the output is full, the stream ends or fails, or the input runs out */
+static int inflate_until_full(z_stream *s, const unsigned char **in, uint64_t *left)
+{
+	/* feed the compressed bytes in slices so that only what is needed is read */
+	int zr = Z_OK;
+	while (s->avail_out > 0 && zr == Z_OK) {
+		if (s->avail_in == 0) {
+			if (!*left)
+				break;
+			size_t chunk = *left > 4096 ? 4096 : (size_t)*left;
+			s->next_in = (unsigned char *)*in;
+			s->avail_in = (uInt)chunk;
+			*in += chunk;
+			*left -= chunk;
+		}
+		zr = inflate(s, Z_NO_FLUSH);
+	}
+	return zr;
+}
+
 int zip_read_prefix(struct mctx *c, const struct zip_entry *e, size_t want,
 		    const unsigned char **data, size_t *len, unsigned char **owned)
 {
@@ -160,30 +180,39 @@ int zip_read_prefix(struct mctx *c, const struct zip_entry *e, size_t want,
 	unsigned char *buf = xmalloc(want ? want : 1);
 	z_stream s;
 	memset(&s, 0, sizeof(s));
-	if (inflateInit2(&s, -15) != Z_OK) {
+	int zi = inflateInit2(&s, -15);
+	if (zi == Z_MEM_ERROR)
+		dl_out_of_memory(0);
+	if (zi != Z_OK) {
 		free(buf);
 		return merr(c, e->name, off, "zlib initialisation failed");
 	}
-	/* feed the compressed bytes in slices so that only what is needed is read */
 	const unsigned char *in = c->base + off;
 	uint64_t left = e->csize;
 	s.next_out = buf;
 	s.avail_out = (uInt)want;
-	int zr = Z_OK;
-	while (s.avail_out > 0 && zr == Z_OK) {
-		if (s.avail_in == 0) {
-			if (!left)
-				break;
-			size_t chunk = left > 4096 ? 4096 : (size_t)left;
-			s.next_in = (unsigned char *)in;
-			s.avail_in = (uInt)chunk;
-			in += chunk;
-			left -= chunk;
+	int zr = inflate_until_full(&s, &in, &left);
+	unsigned char extra;
+	if (zr == Z_OK && want == e->usize && s.avail_out == 0) {
+		/* the whole member was wanted: it must not hold more than it declares */
+		s.next_out = &extra;
+		s.avail_out = 1;
+		zr = inflate_until_full(&s, &in, &left);
+		if (s.avail_out == 0) {
+			inflateEnd(&s);
+			free(buf);
+			return merr(c, e->name, off,
+				    "inflates to more than its declared size of %llu bytes",
+				    (unsigned long long)e->usize);
 		}
-		zr = inflate(&s, Z_NO_FLUSH);
+		s.avail_out = 0;
+		if (zr == Z_BUF_ERROR) /* no more input: the member ended where it said */
+			zr = Z_OK;
 	}
 	size_t got = want - s.avail_out;
 	inflateEnd(&s);
+	if (zr == Z_MEM_ERROR)
+		dl_out_of_memory(0);
 	if (zr != Z_OK && zr != Z_STREAM_END) {
 		free(buf);
 		return merr(c, e->name, off, "corrupt deflate data");

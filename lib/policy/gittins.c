@@ -216,7 +216,7 @@ struct dl_gittins *dl_gittins_load_trace(const char *path, int gputime, double d
 			double d, gp = 1;
 			if (cstate >= 0 && !completed_state(row.f[cstate]))
 				continue;
-			if (dl_field_nonneg(r, &row, cdur, &d, err) < 0 ||
+			if (dl_field_seconds(r, &row, cdur, &d, err) < 0 ||
 			    dl_field_nonneg(r, &row, cgpus, &gp, err) < 0) {
 				got = -1;
 				break;

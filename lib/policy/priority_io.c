@@ -96,13 +96,13 @@ static int fill_job(struct dl_reader *r, const struct dl_row *row, const struct 
 	memset(j, 0, sizeof(*j));
 	j->weight = 1;
 	j->gpus = 1;
-	if (dl_field_nonneg(r, row, k->submit, &j->submit, err) ||
+	if (dl_field_seconds(r, row, k->submit, &j->submit, err) ||
 	    dl_field_nonneg(r, row, k->gpus, &j->gpus, err) ||
-	    dl_field_nonneg(r, row, k->duration, &j->duration, err) ||
-	    dl_field_nonneg(r, row, k->executed, &j->executed, err) ||
+	    dl_field_seconds(r, row, k->duration, &j->duration, err) ||
+	    dl_field_seconds(r, row, k->executed, &j->executed, err) ||
 	    dl_field_nonneg(r, row, k->attained, &j->attained, err) ||
-	    dl_field_nonneg(r, row, k->waiting, &j->waiting, err) ||
-	    dl_field_nonneg(r, row, k->remaining, &j->remaining, err) ||
+	    dl_field_seconds(r, row, k->waiting, &j->waiting, err) ||
+	    dl_field_seconds(r, row, k->remaining, &j->remaining, err) ||
 	    dl_field_double(r, row, k->weight, &j->weight, err))
 		return -1;
 	if (k->weight >= 0 && !(j->weight > 0))

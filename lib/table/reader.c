@@ -95,6 +95,9 @@ int dl_reader_require(const struct dl_reader *r, const char *name, const char *w
 static int add_column(struct dl_reader *r, const char *name, size_t len, long line,
 		      struct dl_err *err)
 {
+	if (r->ncols >= DL_TABLE_MAX_COLUMNS)
+		return dl_err_at(err, dl_reader_name(r), line, "more than %d columns",
+				 DL_TABLE_MAX_COLUMNS);
 	if (len == 0)
 		return dl_err_at(err, dl_reader_name(r), line, "empty column name in header");
 	if (!strmap_putn(&r->colidx, name, len, (int64_t)r->ncols))
@@ -118,16 +121,28 @@ static void csv_on_field(void *s, size_t len, void *ud)
 		r->failed = 1;
 		return;
 	}
-	DL_GROW(r->cur_off, r->cur_n + 1, r->cur_alloc);
-	r->cur_off[r->cur_n++] = r->cur.len;
 	if (s && len) {
-		sb_add(&r->cur, s, len);
 		const char *p = s, *end = p + len;
 		while ((p = memchr(p, '\n', (size_t)(end - p)))) {
 			r->cur_nl++;
 			p++;
 		}
 	}
+	/* a row with more fields than the header is an error: count them, keep none */
+	if (r->fields && r->cur_n >= r->ncols) {
+		r->cur_n++;
+		return;
+	}
+	if (!r->fields && r->cur_n >= DL_TABLE_MAX_COLUMNS) {
+		dl_err_at(r->cb_err, dl_reader_name(r), r->line, "more than %d columns",
+			  DL_TABLE_MAX_COLUMNS);
+		r->failed = 1;
+		return;
+	}
+	DL_GROW(r->cur_off, r->cur_n + 1, r->cur_alloc);
+	r->cur_off[r->cur_n++] = r->cur.len;
+	if (s && len)
+		sb_add(&r->cur, s, len);
 	sb_addc(&r->cur, '\0');
 }
 
@@ -150,10 +165,11 @@ static void csv_on_row(int term, void *ud)
 		q->first = r->qoff_n;
 		q->n = r->cur_n;
 		q->line = r->line;
-		size_t base = r->qbuf.len;
+		size_t base = r->qbuf.len,
+		       kept = r->fields && r->cur_n > r->ncols ? r->ncols : r->cur_n;
 		sb_add(&r->qbuf, r->cur.buf, r->cur.len);
-		DL_GROW(r->qoff, r->qoff_n + r->cur_n, r->qoff_alloc);
-		for (size_t i = 0; i < r->cur_n; i++)
+		DL_GROW(r->qoff, r->qoff_n + kept, r->qoff_alloc);
+		for (size_t i = 0; i < kept; i++)
 			r->qoff[r->qoff_n++] = base + r->cur_off[i];
 	}
 	r->line += 1 + r->cur_nl;
@@ -203,9 +219,20 @@ static int csv_fill(struct dl_reader *r, struct dl_err *err)
 			}
 		}
 		r->cb_err = err;
+		/*
+		 * libcsv grows its field buffer by blk_size bytes at a time: keep
+		 * blk_size at the buffer's size so that a long field costs
+		 * O(n), not O(n^2) (doubling; one growth per chunk at most)
+		 */
+		size_t have = csv_get_buffer_size(&r->csv);
+		csv_set_blk_size(&r->csv, have > CHUNK ? have : CHUNK);
 		size_t done = csv_parse(&r->csv, p, len, csv_on_field, csv_on_row, r);
 		if (r->failed)
 			return -1;
+		/* the row being parsed: complete fields plus the field in libcsv's buffer */
+		if (r->cur.len + r->csv.entry_pos > DL_LINE_MAX)
+			return dl_err_at(err, dl_reader_name(r), r->line,
+					 "row longer than the limit of %d MiB", DL_LINE_MAX >> 20);
 		if (done < len) {
 			/* r->line is where the offending row starts */
 			return dl_err_at(err, dl_reader_name(r), r->line, "malformed CSV (%s)",
@@ -235,6 +262,7 @@ static int csv_open(struct dl_reader *r, struct dl_err *err)
 		return dl_err_set(err, DL_EXIT_DATA, "cannot initialise CSV parser");
 	r->csv_inited = 1;
 	csv_set_space_func(&r->csv, csv_blank_space);
+	csv_set_realloc_func(&r->csv, xrealloc); /* out of memory as everywhere else */
 	(void)csv_never_space;
 	r->chunk = xmalloc(CHUNK);
 	r->at_start = 1;
@@ -559,6 +587,20 @@ int dl_field_nonneg(const struct dl_reader *r, const struct dl_row *row, int col
 		return 0;
 	if (dl_parse_nonneg(row->f[col], out))
 		return bad_value(r, row, col, "expected a number >= 0", err);
+	return 0;
+}
+
+int dl_field_seconds(const struct dl_reader *r, const struct dl_row *row, int col, double *out,
+		     struct dl_err *err)
+{
+	double v;
+	if (col < 0)
+		return 0;
+	if (dl_field_nonneg(r, row, col, &v, err))
+		return -1;
+	if (v > DL_SECONDS_MAX)
+		return bad_value(r, row, col, "over the maximum of 1e10 seconds (317 years)", err);
+	*out = v;
 	return 0;
 }
 

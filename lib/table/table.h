@@ -8,6 +8,9 @@
  * row's strings belong to the reader and stay valid until the next call.
  * Memory is bounded by the longest row, not by the number of rows. Rows carry
  * the physical line on which they start. Every error names FILE:LINE.
+ * Limits, so that memory stays bounded whatever the input: a line (JSON
+ * Lines) or a row (CSV, quoted newlines included) is at most DL_LINE_MAX
+ * (64 MiB), and a header at most DL_TABLE_MAX_COLUMNS columns.
  *
  * JSON Lines values become text: strings as they are, integers in decimal,
  * reals in shortest round-trip form, true/false as words, null as the empty
@@ -34,6 +37,8 @@
 #include "core/io.h"
 
 enum dl_in_format { DL_IN_AUTO = 0, DL_IN_CSV, DL_IN_JSON };
+
+#define DL_TABLE_MAX_COLUMNS 65536
 enum dl_out_format { DL_OUT_CSV = 0, DL_OUT_JSON };
 
 struct dl_row {
@@ -74,6 +79,9 @@ int dl_field_double(const struct dl_reader *r, const struct dl_row *row, int col
 		    struct dl_err *err);
 int dl_field_nonneg(const struct dl_reader *r, const struct dl_row *row, int col, double *out,
 		    struct dl_err *err);
+/* a number of seconds: as dl_field_nonneg, and at most DL_SECONDS_MAX ("over the maximum") */
+int dl_field_seconds(const struct dl_reader *r, const struct dl_row *row, int col, double *out,
+		     struct dl_err *err);
 int dl_field_int64_opt(const struct dl_reader *r, const struct dl_row *row, int col, int64_t *out,
 		       struct dl_err *err);
 int dl_field_double_opt(const struct dl_reader *r, const struct dl_row *row, int col, double *out,

@@ -134,128 +134,193 @@ static size_t draw_mix(const struct dl_gen_opts *o, const double *cum, struct dl
 	return i;
 }
 
-int dl_gen(struct dl_jobset *js, const struct dl_gen_opts *o, struct dl_err *err)
+/*
+ * The stratified order: a keyed pseudo-random permutation of [0, n) that
+ * needs no memory, so any number of jobs streams. A Feistel network permutes
+ * the B-bit numbers [0, 2^B), 2^B >= n > 2^(B-1): each round maps x =
+ * (hi: a bits, lo: B - a bits) to (lo, hi ^ F(lo)), a bijection whatever the
+ * widths. Values >= n walk on through it until they land in [0, n) (fewer
+ * than two steps on average), which keeps it a permutation of [0, n).
+ */
+static uint64_t mix64(uint64_t z)
+{
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static uint64_t perm_round_trip(const struct dl_gen *g, uint64_t x)
+{
+	int a = g->perm_bits / 2, b = g->perm_bits - a;
+	uint64_t mask_a = ((uint64_t)1 << a) - 1, mask_b = ((uint64_t)1 << b) - 1;
+	for (int i = 0; i < DL_GEN_PERM_ROUNDS; i++) {
+		uint64_t hi = x >> b, lo = x & mask_b;
+		x = lo << a | ((hi ^ mix64(lo ^ g->perm_key[i])) & mask_a);
+	}
+	return x;
+}
+
+static uint64_t perm(const struct dl_gen *g, uint64_t k)
+{
+	uint64_t n = (uint64_t)g->o.jobs;
+	do
+		k = perm_round_trip(g, k);
+	while (k >= n);
+	return k;
+}
+
+struct dl_gen *dl_gen_new(const struct dl_gen_opts *o, struct dl_err *err)
 {
 	if (!o->nmix)
-		return dl_err_set(err, DL_EXIT_USAGE, "empty GPU mix");
-	if (!(o->rate_per_hour > 0))
-		return dl_err_set(err, DL_EXIT_USAGE, "the arrival rate must be > 0");
+		return dl_err_set(err, DL_EXIT_USAGE, "empty GPU mix"), NULL;
+	if (!(o->rate_per_hour > 0) || !isfinite(o->rate_per_hour))
+		return dl_err_set(err, DL_EXIT_USAGE, "the arrival rate must be > 0"), NULL;
 	if (o->dist == DL_DUR_SAMPLES && !o->nsamples)
-		return dl_err_set(err, DL_EXIT_USAGE, "no duration samples");
-	const char *ref = o->ref_gpu_type ? o->ref_gpu_type : "v100";
-	double *cum = xmalloc(o->nmix * sizeof(*cum));
+		return dl_err_set(err, DL_EXIT_USAGE, "no duration samples"), NULL;
+	struct dl_gen *g = xcalloc(1, sizeof(*g));
+	g->o = *o;
+	g->ref = o->ref_gpu_type ? o->ref_gpu_type : "v100";
+	g->cum = xmalloc(o->nmix * sizeof(*g->cum));
 	double acc = 0;
 	for (size_t i = 0; i < o->nmix; i++) {
 		acc += o->mix_w[i];
-		cum[i] = acc;
+		g->cum[i] = acc;
 	}
 	/* models per mix entry: those with a throughput on `gpus` reference GPUs */
-	const char ***models = xcalloc(o->nmix, sizeof(*models));
-	size_t *nmodels = xcalloc(o->nmix, sizeof(*nmodels));
-	int rc = -1;
+	g->models = xcalloc(o->nmix, sizeof(*g->models));
+	g->nmodels = xcalloc(o->nmix, sizeof(*g->nmodels));
 	if (o->tputs) {
 		for (size_t i = 0; i < o->nmix; i++) {
 			const char **all;
 			size_t n = dl_tputs_models(o->tputs, o->mix_gpus[i], &all);
 			size_t k = 0;
 			for (size_t m = 0; m < n; m++)
-				if (dl_tputs_get(o->tputs, all[m], ref, o->mix_gpus[i]) > 0)
+				if (dl_tputs_get(o->tputs, all[m], g->ref, o->mix_gpus[i]) > 0)
 					all[k++] = all[m];
-			models[i] = all;
-			nmodels[i] = k;
+			g->models[i] = all;
+			g->nmodels[i] = k;
 			if (!k && o->mix_w[i] > 0) {
 				dl_err_set(
 					err, DL_EXIT_DATA,
 					"no model in the throughputs table runs on %lld '%s' GPUs",
-					(long long)o->mix_gpus[i], ref);
-				goto out;
+					(long long)o->mix_gpus[i], g->ref);
+				dl_gen_free(g);
+				return NULL;
 			}
 		}
 	}
-	struct dl_rng r_arr, r_gpu, r_dur, r_model, r_user, r_vc;
-	dl_rng_seed_stream(&r_arr, o->seed, 1);
-	dl_rng_seed_stream(&r_gpu, o->seed, 2);
-	dl_rng_seed_stream(&r_dur, o->seed, 3);
-	dl_rng_seed_stream(&r_model, o->seed, 4);
-	dl_rng_seed_stream(&r_user, o->seed, 5);
-	dl_rng_seed_stream(&r_vc, o->seed, 6);
-	double t = 0, gap_mean = 3600 / o->rate_per_hour;
-	double *sorted = NULL, *strata = NULL;
+	dl_rng_seed_stream(&g->r_arr, o->seed, 1);
+	dl_rng_seed_stream(&g->r_gpu, o->seed, 2);
+	dl_rng_seed_stream(&g->r_dur, o->seed, 3);
+	dl_rng_seed_stream(&g->r_model, o->seed, 4);
+	dl_rng_seed_stream(&g->r_user, o->seed, 5);
+	dl_rng_seed_stream(&g->r_vc, o->seed, 6);
+	g->gap_mean = 3600 / o->rate_per_hour;
 	if (o->dist == DL_DUR_SAMPLES) {
-		sorted = xmalloc(o->nsamples * sizeof(*sorted));
-		memcpy(sorted, o->samples, o->nsamples * sizeof(*sorted));
-		qsort(sorted, o->nsamples, sizeof(*sorted), cmp_double);
+		g->sorted = xmalloc(o->nsamples * sizeof(*g->sorted));
+		memcpy(g->sorted, o->samples, o->nsamples * sizeof(*g->sorted));
+		qsort(g->sorted, o->nsamples, sizeof(*g->sorted), cmp_double);
 	}
-	if (!o->iid && o->jobs > 0) {
-		/*
-		 * Stratified quantiles: job k's duration quantile is drawn from its own
-		 * stratum [s/n, (s+1)/n) in a random order, so every trace follows the
-		 * distribution closely (n = 100,000 puts p25/p50/p75 within a fraction of
-		 * a percent) while each duration stays random.
-		 */
-		size_t n = (size_t)o->jobs;
-		strata = xmalloc(n * sizeof(*strata));
-		for (size_t k = 0; k < n; k++)
-			strata[k] = ((double)k + dl_rng_uniform(&r_dur)) / (double)n;
-		for (size_t k = n - 1; k > 0; k--) {
-			size_t m = (size_t)dl_rng_below(&r_dur, k + 1);
-			double tmp = strata[k];
-			strata[k] = strata[m];
-			strata[m] = tmp;
-		}
-	}
-	char idbuf[32], ubuf[32], vbuf[32];
-	if (o->users > 0)
+	/* the permutation's keys and width: from a stream of their own */
+	struct dl_rng r_perm;
+	dl_rng_seed_stream(&r_perm, o->seed, 7);
+	for (int i = 0; i < DL_GEN_PERM_ROUNDS; i++)
+		g->perm_key[i] = dl_rng_u64(&r_perm);
+	while (g->perm_bits < 63 && ((uint64_t)1 << g->perm_bits) < (uint64_t)o->jobs)
+		g->perm_bits++;
+	return g;
+}
+
+void dl_gen_use_columns(const struct dl_gen *g, struct dl_jobset *js)
+{
+	if (g->o.users > 0)
 		dl_jobset_use_col(js, DL_JC_USER);
-	if (o->vcs > 0)
+	if (g->o.vcs > 0)
 		dl_jobset_use_col(js, DL_JC_VC);
-	if (o->tputs) {
+	if (g->o.tputs) {
 		dl_jobset_use_col(js, DL_JC_MODEL);
 		dl_jobset_use_col(js, DL_JC_STEPS);
 	}
-	for (int64_t k = 0; k < o->jobs; k++) {
-		struct dl_job j = {0};
-		j.model = j.user = j.vc = j.gpu_type = j.state = "";
-		j.weight = 1;
-		j.steps = -1;
-		if (k > 0)
-			t += dl_rng_exp(&r_arr, gap_mean);
-		j.submit = round(t * 1000) / 1000;
-		size_t mi = draw_mix(o, cum, &r_gpu);
-		j.gpus = o->mix_gpus[mi];
-		double u = strata ? strata[k] : dl_rng_uniform(&r_dur);
-		j.duration = duration_at(o, sorted, u);
-		if (o->tputs) {
-			j.model = models[mi][dl_rng_below(&r_model, nmodels[mi])];
-			double tput = dl_tputs_get(o->tputs, j.model, ref, j.gpus);
-			double steps = round(j.duration * tput);
-			j.steps = steps < 1 ? 1 : steps;
-			/* keep duration == steps / throughput, as the gavel importer computes it */
-			j.duration = j.steps / tput;
-		}
-		if (o->users > 0) {
-			snprintf(ubuf, sizeof(ubuf), "user%llu",
-				 (unsigned long long)dl_rng_below(&r_user, (uint64_t)o->users) + 1);
-			j.user = ubuf;
-		}
-		if (o->vcs > 0) {
-			snprintf(vbuf, sizeof(vbuf), "vc%llu",
-				 (unsigned long long)dl_rng_below(&r_vc, (uint64_t)o->vcs) + 1);
-			j.vc = vbuf;
-		}
-		snprintf(idbuf, sizeof(idbuf), "%lld", (long long)k);
-		j.id = idbuf;
-		dl_jobset_add(js, &j);
+}
+
+int dl_gen_next(struct dl_gen *g, struct dl_job *j, struct dl_err *err)
+{
+	const struct dl_gen_opts *o = &g->o;
+	if (g->k >= o->jobs)
+		return 0;
+	int64_t k = g->k++;
+	memset(j, 0, sizeof(*j));
+	j->model = j->user = j->vc = j->gpu_type = j->state = "";
+	j->weight = 1;
+	j->steps = -1;
+	if (k > 0)
+		g->t += dl_rng_exp(&g->r_arr, g->gap_mean);
+	j->submit = round(g->t * 1000) / 1000;
+	size_t mi = draw_mix(o, g->cum, &g->r_gpu);
+	j->gpus = o->mix_gpus[mi];
+	/*
+	 * Stratified quantiles: job k's quantile is drawn from stratum perm(k)
+	 * of n, [s/n, (s+1)/n), so every trace follows the distribution closely
+	 * (n = 100,000 puts p25/p50/p75 within a fraction of a percent) while
+	 * each duration stays random.
+	 */
+	double u = dl_rng_uniform(&g->r_dur);
+	if (!o->iid)
+		u = ((double)perm(g, (uint64_t)k) + u) / (double)o->jobs;
+	j->duration = duration_at(o, g->sorted, u);
+	if (o->tputs) {
+		j->model = g->models[mi][dl_rng_below(&g->r_model, g->nmodels[mi])];
+		double tput = dl_tputs_get(o->tputs, j->model, g->ref, j->gpus);
+		double steps = round(j->duration * tput);
+		j->steps = steps < 1 ? 1 : steps;
+		/* keep duration == steps / throughput, as the gavel importer computes it */
+		j->duration = j->steps / tput;
 	}
-	free(sorted);
-	free(strata);
-	rc = 0;
-out:
-	for (size_t i = 0; i < o->nmix; i++)
-		free(models[i]);
-	free(models);
-	free(nmodels);
-	free(cum);
+	if (o->users > 0) {
+		snprintf(g->ubuf, sizeof(g->ubuf), "user%llu",
+			 (unsigned long long)dl_rng_below(&g->r_user, (uint64_t)o->users) + 1);
+		j->user = g->ubuf;
+	}
+	if (o->vcs > 0) {
+		snprintf(g->vbuf, sizeof(g->vbuf), "vc%llu",
+			 (unsigned long long)dl_rng_below(&g->r_vc, (uint64_t)o->vcs) + 1);
+		j->vc = g->vbuf;
+	}
+	snprintf(g->idbuf, sizeof(g->idbuf), "%lld", (long long)k);
+	j->id = g->idbuf;
+	/* a trace no reader accepts is not worth writing: long --jobs at a low --rate */
+	if (dl_job_check(j, "", err) < 0) {
+		char name[48];
+		snprintf(name, sizeof(name), "generated job %lld", (long long)k);
+		return dl_job_check(j, name, err);
+	}
+	return 1;
+}
+
+void dl_gen_free(struct dl_gen *g)
+{
+	if (!g)
+		return;
+	for (size_t i = 0; i < g->o.nmix; i++)
+		free(g->models[i]);
+	free(g->models);
+	free(g->nmodels);
+	free(g->cum);
+	free(g->sorted);
+	free(g);
+}
+
+int dl_gen(struct dl_jobset *js, const struct dl_gen_opts *o, struct dl_err *err)
+{
+	struct dl_gen *g = dl_gen_new(o, err);
+	if (!g)
+		return -1;
+	dl_gen_use_columns(g, js);
+	struct dl_job j;
+	int rc;
+	while ((rc = dl_gen_next(g, &j, err)) > 0)
+		dl_jobset_add(js, &j);
+	dl_gen_free(g);
 	return rc;
 }
 
@@ -324,112 +389,279 @@ static int cmp_i64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-struct vc_idx {
-	const char *vc;
-	size_t i;
+/* grow a per-job array by an eighth: little slack at a hundred million jobs */
+static void *grow_rows(void *p, size_t *cap, size_t elem)
+{
+	*cap += *cap / 8 + 4096;
+	return xreallocarray(p, *cap, elem);
+}
+
+void dl_stats_acc_init(struct dl_stats_acc *a)
+{
+	memset(a, 0, sizeof(*a));
+}
+
+/* the mix entry of a GPU count: open addressing on the count */
+static size_t mix_slot(struct dl_stats_acc *a, int64_t gpus)
+{
+	if (2 * (a->nmix + 1) > a->mix_cap) {
+		size_t cap = a->mix_cap ? a->mix_cap * 2 : 64;
+		int64_t *keys = xmalloc(cap * sizeof(*keys));
+		size_t *counts = xcalloc(cap, sizeof(*counts));
+		for (size_t i = 0; i < cap; i++)
+			keys[i] = -1;
+		for (size_t i = 0; i < a->mix_cap; i++) {
+			if (a->mix_keys[i] < 0)
+				continue;
+			size_t h = (size_t)((uint64_t)a->mix_keys[i] * 0x9E3779B97F4A7C15ull >> 7);
+			while (keys[h & (cap - 1)] >= 0)
+				h++;
+			keys[h & (cap - 1)] = a->mix_keys[i];
+			counts[h & (cap - 1)] = a->mix_counts[i];
+		}
+		free(a->mix_keys);
+		free(a->mix_counts);
+		a->mix_keys = keys;
+		a->mix_counts = counts;
+		a->mix_cap = cap;
+	}
+	size_t h = (size_t)((uint64_t)gpus * 0x9E3779B97F4A7C15ull >> 7);
+	for (;; h++) {
+		size_t i = h & (a->mix_cap - 1);
+		if (a->mix_keys[i] == gpus)
+			return i;
+		if (a->mix_keys[i] < 0) {
+			a->mix_keys[i] = gpus;
+			a->nmix++;
+			return i;
+		}
+	}
+}
+
+void dl_stats_acc_add(struct dl_stats_acc *a, const struct dl_job *j)
+{
+	size_t n = a->n;
+	if (n == a->cap) {
+		size_t cap = a->cap;
+		a->dur = grow_rows(a->dur, &cap, sizeof(*a->dur));
+		cap = a->cap;
+		a->gt = grow_rows(a->gt, &cap, sizeof(*a->gt));
+		if (a->vci) {
+			cap = a->cap;
+			a->vci = grow_rows(a->vci, &cap, sizeof(*a->vci));
+		}
+		a->cap = cap;
+	}
+	double gt = j->duration * (double)j->gpus;
+	a->dur[n] = j->duration;
+	a->gt[n] = gt;
+	a->gsum += (double)j->gpus;
+	a->dur_sum += j->duration;
+	a->gt_sum += gt;
+	if (!n || j->submit < a->first)
+		a->first = j->submit;
+	if (!n || j->submit > a->last)
+		a->last = j->submit;
+	size_t slot = mix_slot(a, j->gpus); /* may move mix_counts */
+	a->mix_counts[slot]++;
+	if (*j->vc) {
+		if (!a->vci) /* the first job with a VC: every earlier one has none (0) */
+			a->vci = xcalloc(a->cap, sizeof(*a->vci));
+		int64_t *k = strmap_get(&a->vc_index, j->vc);
+		if (!k) {
+			DL_GROW(a->vc, a->nvc + 1, a->vc_alloc);
+			memset(&a->vc[a->nvc], 0, sizeof(a->vc[0]));
+			a->vc[a->nvc].vc = xstrdup(j->vc);
+			strmap_put(&a->vc_index, j->vc, (int64_t)++a->nvc);
+			k = strmap_get(&a->vc_index, j->vc);
+		}
+		struct dl_stats_vc *v = &a->vc[*k - 1];
+		v->jobs++;
+		v->gpu_time += gt;
+		v->mean_duration += j->duration; /* a sum until the end */
+		a->vci[n] = (uint32_t)*k;
+	} else if (a->vci) {
+		a->vci[n] = 0;
+	}
+	a->n++;
+}
+
+int dl_stats_acc_read(struct dl_stats_acc *a, struct dl_reader *r, struct dl_err *err)
+{
+	struct dl_jobs_cols jc;
+	if (!dl_reader_ncols(r))
+		return 0; /* empty input: no jobs */
+	if (dl_jobs_cols_init(&jc, r, err))
+		return -1;
+	struct dl_row row;
+	struct dl_job job;
+	int got;
+	while ((got = dl_reader_next(r, &row, err)) > 0)
+		if (dl_jobs_parse_row(&jc, r, &row, &job, err))
+			return -1;
+		else
+			dl_stats_acc_add(a, &job);
+	return got < 0 ? -1 : 0;
+}
+
+struct vc_order {
+	const char *name;
+	size_t id; /* 0-based, first-seen order */
 };
 
-static int cmp_vc(const void *a, const void *b)
+static int cmp_vc_name(const void *x, const void *y)
 {
-	const struct vc_idx *x = a, *y = b;
-	int c = strcmp(x->vc, y->vc);
-	return c ? c : (x->i > y->i) - (x->i < y->i);
+	return strcmp(((const struct vc_order *)x)->name, ((const struct vc_order *)y)->name);
+}
+
+/*
+ * Per VC, by name: the VC entries sorted, and each VC's median duration from
+ * the durations grouped by VC in place (dur and vci permuted together; the
+ * overall statistics do not depend on the order).
+ */
+static void stats_vcs(struct dl_stats_acc *a, struct dl_trace_stats *st)
+{
+	size_t nvc = a->nvc;
+	/* rank[id] = position of VC id (1-based, first-seen order) in name order */
+	uint32_t *rank = xmalloc((nvc + 1) * sizeof(*rank));
+	struct vc_order *order = xmalloc(nvc * sizeof(*order));
+	for (size_t i = 0; i < nvc; i++) {
+		order[i].name = a->vc[i].vc;
+		order[i].id = i;
+	}
+	qsort(order, nvc, sizeof(*order), cmp_vc_name);
+	struct dl_stats_vc *sorted = xmalloc(nvc * sizeof(*sorted));
+	for (size_t i = 0; i < nvc; i++) {
+		sorted[i] = a->vc[order[i].id];
+		rank[order[i].id + 1] = (uint32_t)i + 1;
+	}
+	free(order);
+	free(a->vc);
+	a->vc = sorted;
+	rank[0] = 0;
+	/* bucket b (0 = no VC, r = VC of rank r) starts at start[b] */
+	size_t *start = xcalloc(nvc + 2, sizeof(*start)),
+	       *next = xmalloc((nvc + 1) * sizeof(*next));
+	for (size_t i = 0; i < a->n; i++)
+		start[rank[a->vci[i]] + 1]++;
+	for (size_t b = 1; b <= nvc + 1; b++)
+		start[b] += start[b - 1];
+	memcpy(next, start, (nvc + 1) * sizeof(*next));
+	for (size_t b = 0; b <= nvc; b++) {
+		while (next[b] < start[b + 1]) {
+			size_t i = next[b];
+			uint32_t r = rank[a->vci[i]];
+			if (r == b) {
+				next[b]++;
+				continue;
+			}
+			/* swap job i into its bucket; the job displaced comes here */
+			size_t k = next[r]++;
+			double d = a->dur[i];
+			a->dur[i] = a->dur[k];
+			a->dur[k] = d;
+			uint32_t v = a->vci[i];
+			a->vci[i] = a->vci[k];
+			a->vci[k] = v;
+		}
+	}
+	free(a->vci);
+	a->vci = NULL;
+	for (size_t r = 1; r <= nvc; r++) {
+		struct dl_stats_vc *v = &a->vc[r - 1];
+		double *d = a->dur + start[r];
+		size_t m = start[r + 1] - start[r];
+		v->mean_duration /= (double)v->jobs;
+		dl_sort_doubles(d, m);
+		v->p50_duration = dl_percentile_interp(d, m, 50);
+	}
+	st->vc = a->vc;
+	st->nvc = nvc;
+	a->vc = NULL;
+	free(rank);
+	free(start);
+	free(next);
+}
+
+void dl_stats_acc_finish(struct dl_stats_acc *a, struct dl_trace_stats *st)
+{
+	memset(st, 0, sizeof(*st));
+	size_t n = a->n;
+	st->jobs = n;
+	if (n) {
+		/* give back the growth slack before sorting needs its buffer */
+		a->dur = xreallocarray(a->dur, n, sizeof(*a->dur));
+		a->gt = xreallocarray(a->gt, n, sizeof(*a->gt));
+		st->first_submit = a->first;
+		st->last_submit = a->last;
+		st->span = a->last - a->first;
+		st->rate_per_hour = st->span > 0 ? (double)(n - 1) * 3600 / st->span : 0;
+		st->gpus_mean = a->gsum / (double)n;
+		st->dur_mean = a->dur_sum / (double)n;
+		st->gt_total = a->gt_sum;
+		st->gt_mean = a->gt_sum / (double)n;
+		if (a->nvc)
+			stats_vcs(a, st);
+		dl_sort_doubles(a->dur, n);
+		st->dur_min = a->dur[0];
+		st->dur_max = a->dur[n - 1];
+		st->dur_p25 = dl_percentile_interp(a->dur, n, 25);
+		st->dur_p50 = dl_percentile_interp(a->dur, n, 50);
+		st->dur_p75 = dl_percentile_interp(a->dur, n, 75);
+		st->dur_p90 = dl_percentile_interp(a->dur, n, 90);
+		st->dur_p99 = dl_percentile_interp(a->dur, n, 99);
+		free(a->dur);
+		a->dur = NULL;
+		dl_sort_doubles(a->gt, n);
+		st->gt_p50 = dl_percentile_interp(a->gt, n, 50);
+		st->gt_p90 = dl_percentile_interp(a->gt, n, 90);
+		st->gt_p99 = dl_percentile_interp(a->gt, n, 99);
+		/* the GPU mix, by GPU count */
+		st->nmix = a->nmix;
+		st->mix_gpus = xmalloc(a->nmix * sizeof(*st->mix_gpus));
+		st->mix_count = xmalloc(a->nmix * sizeof(*st->mix_count));
+		size_t k = 0;
+		for (size_t i = 0; i < a->mix_cap; i++)
+			if (a->mix_keys[i] >= 0)
+				st->mix_gpus[k++] = a->mix_keys[i];
+		qsort(st->mix_gpus, k, sizeof(*st->mix_gpus), cmp_i64);
+		for (size_t i = 0; i < k; i++) {
+			size_t slot = mix_slot(a, st->mix_gpus[i]);
+			st->mix_count[i] = a->mix_counts[slot];
+		}
+	}
+	dl_stats_acc_free(a);
+}
+
+void dl_stats_acc_free(struct dl_stats_acc *a)
+{
+	free(a->dur);
+	free(a->gt);
+	free(a->vci);
+	for (size_t i = 0; i < a->nvc && a->vc; i++)
+		free(a->vc[i].vc);
+	free(a->vc);
+	strmap_free(&a->vc_index);
+	free(a->mix_keys);
+	free(a->mix_counts);
+	memset(a, 0, sizeof(*a));
 }
 
 void dl_trace_stats_compute(const struct dl_jobset *js, struct dl_trace_stats *st)
 {
-	memset(st, 0, sizeof(*st));
-	size_t n = js->n;
-	st->jobs = n;
-	if (!n)
-		return;
-	double *dur = xmalloc(n * sizeof(*dur)), *gt = xmalloc(n * sizeof(*gt));
-	int64_t *g = xmalloc(n * sizeof(*g));
-	double gsum = 0;
-	st->first_submit = st->last_submit = js->jobs[0].submit;
-	for (size_t i = 0; i < n; i++) {
-		const struct dl_job *j = &js->jobs[i];
-		dur[i] = j->duration;
-		gt[i] = j->duration * (double)j->gpus;
-		g[i] = j->gpus;
-		gsum += (double)j->gpus;
-		st->dur_mean += j->duration;
-		st->gt_total += gt[i];
-		if (j->submit < st->first_submit)
-			st->first_submit = j->submit;
-		if (j->submit > st->last_submit)
-			st->last_submit = j->submit;
-	}
-	st->span = st->last_submit - st->first_submit;
-	st->rate_per_hour = st->span > 0 ? (double)(n - 1) * 3600 / st->span : 0;
-	st->gpus_mean = gsum / (double)n;
-	st->dur_mean /= (double)n;
-	st->gt_mean = st->gt_total / (double)n;
-	dl_sort_doubles(dur, n);
-	dl_sort_doubles(gt, n);
-	qsort(g, n, sizeof(*g), cmp_i64);
-	st->dur_min = dur[0];
-	st->dur_max = dur[n - 1];
-	st->dur_p25 = dl_percentile_interp(dur, n, 25);
-	st->dur_p50 = dl_percentile_interp(dur, n, 50);
-	st->dur_p75 = dl_percentile_interp(dur, n, 75);
-	st->dur_p90 = dl_percentile_interp(dur, n, 90);
-	st->dur_p99 = dl_percentile_interp(dur, n, 99);
-	st->gt_p50 = dl_percentile_interp(gt, n, 50);
-	st->gt_p90 = dl_percentile_interp(gt, n, 90);
-	st->gt_p99 = dl_percentile_interp(gt, n, 99);
-	for (size_t i = 0; i < n; i++)
-		if (!i || g[i] != g[i - 1])
-			st->nmix++;
-	st->mix_gpus = xmalloc(st->nmix * sizeof(*st->mix_gpus));
-	st->mix_count = xcalloc(st->nmix, sizeof(*st->mix_count));
-	for (size_t i = 0, k = 0; i < n; i++) {
-		if (i && g[i] != g[i - 1])
-			k++;
-		st->mix_gpus[k] = g[i];
-		st->mix_count[k]++;
-	}
-	/* per VC, by name */
-	struct vc_idx *vi = xmalloc(n * sizeof(*vi));
-	size_t nv = 0;
-	for (size_t i = 0; i < n; i++)
-		if (*js->jobs[i].vc) {
-			vi[nv].vc = js->jobs[i].vc;
-			vi[nv].i = i;
-			nv++;
-		}
-	if (nv) {
-		qsort(vi, nv, sizeof(*vi), cmp_vc);
-		st->vc = xcalloc(nv, sizeof(*st->vc));
-		for (size_t a = 0; a < nv;) {
-			size_t b = a, m = 0;
-			while (b < nv && !strcmp(vi[b].vc, vi[a].vc))
-				b++;
-			struct dl_stats_vc *s = &st->vc[st->nvc++];
-			s->vc = vi[a].vc;
-			s->jobs = b - a;
-			for (size_t k = a; k < b; k++) {
-				const struct dl_job *j = &js->jobs[vi[k].i];
-				dur[m++] = j->duration;
-				s->gpu_time += j->duration * (double)j->gpus;
-				s->mean_duration += j->duration;
-			}
-			s->mean_duration /= (double)s->jobs;
-			dl_sort_doubles(dur, m);
-			s->p50_duration = dl_percentile_interp(dur, m, 50);
-			a = b;
-		}
-	}
-	free(vi);
-	free(dur);
-	free(gt);
-	free(g);
+	struct dl_stats_acc a;
+	dl_stats_acc_init(&a);
+	for (size_t i = 0; i < js->n; i++)
+		dl_stats_acc_add(&a, &js->jobs[i]);
+	dl_stats_acc_finish(&a, st);
 }
 
 void dl_trace_stats_free(struct dl_trace_stats *st)
 {
 	free(st->mix_gpus);
 	free(st->mix_count);
+	for (size_t i = 0; i < st->nvc; i++)
+		free(st->vc[i].vc);
 	free(st->vc);
 	memset(st, 0, sizeof(*st));
 }

@@ -1,17 +1,22 @@
 /*
  * gen.h: synthetic workloads (trace gen), trace statistics and filters.
  *
- * dl_gen() appends o->jobs generated jobs to a jobset: Poisson arrivals
- * (first job at 0, exponential gaps of mean 3600/rate_per_hour s), a GPU
- * count from a weighted mix, a duration from a named distribution, and
- * optionally a model (uniform over the models of a throughputs table that
- * run on that many reference GPUs; steps = duration x throughput), a user
- * and a VC. Durations are stratified by default: the n jobs take one random
- * quantile from each of the n strata [k/n, (k+1)/n), in a random order, so a
- * trace of any size follows the distribution without sampling noise in its
- * percentiles; o->iid = 1 draws independent quantiles instead. Every random choice has its own
- * generator stream derived from the seed, so e.g. changing the duration distribution does not move
- * the arrival times. Same options and seed: identical jobs.
+ * dl_gen_new() .. dl_gen_next() .. dl_gen_free() generate o->jobs jobs one
+ * at a time, in memory that does not depend on o->jobs (dl_gen() appends
+ * them all to a jobset): Poisson arrivals (first job at 0, exponential gaps
+ * of mean 3600/rate_per_hour s), a GPU count from a weighted mix, a duration
+ * from a named distribution, and optionally a model (uniform over the models
+ * of a throughputs table that run on that many reference GPUs; steps =
+ * duration x throughput), a user and a VC. Durations are stratified by
+ * default: the n jobs take one random quantile from each of the n strata
+ * [k/n, (k+1)/n), in a pseudo-random order (a keyed permutation, computed
+ * per job), so a trace of any size follows the distribution without
+ * sampling noise in its percentiles; o->iid = 1 draws independent quantiles
+ * instead. Every random choice has its own generator stream derived from
+ * the seed, so e.g. changing the duration distribution does not move the
+ * arrival times. Same options and seed: identical jobs. A generated job
+ * outside the jobs stream's limits (dl_job_check: a submit time past 1e10 s
+ * when --jobs is large and the rate low) is an error.
  *
  * Nothing here keeps state between calls; the caller owns every array it
  * passes in and the jobset owns what is generated.
@@ -22,6 +27,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/rng.h"
+#include "core/strmap.h"
 #include "trace/jobs.h"
 #include "trace/throughputs.h"
 
@@ -60,6 +67,33 @@ struct dl_gen_opts {
 extern const int64_t dl_gen_default_mix_gpus[4];
 extern const double dl_gen_default_mix_w[4];
 
+/* rounds of the Feistel permutation that orders the strata (gen.c) */
+#define DL_GEN_PERM_ROUNDS 4
+
+/* a generator in progress (gen.c); borrows everything o points to */
+struct dl_gen {
+	struct dl_gen_opts o;
+	const char *ref;
+	double *cum;	      /* cumulative mix weights */
+	const char ***models; /* per mix entry */
+	size_t *nmodels;
+	double *sorted; /* the samples, ascending */
+	struct dl_rng r_arr, r_gpu, r_dur, r_model, r_user, r_vc;
+	double t, gap_mean;
+	int64_t k;			       /* jobs generated */
+	uint64_t perm_key[DL_GEN_PERM_ROUNDS]; /* the stratified order's permutation */
+	int perm_bits;
+	char idbuf[32], ubuf[32], vbuf[32]; /* the strings of the last job */
+};
+
+/* NULL with *err set on bad options */
+struct dl_gen *dl_gen_new(const struct dl_gen_opts *o, struct dl_err *err);
+/* declare the optional columns the jobs use (user, vc, model, steps) */
+void dl_gen_use_columns(const struct dl_gen *g, struct dl_jobset *js);
+/* 1 = the next job in *j (its strings valid until the next call), 0 = done, -1 = error */
+int dl_gen_next(struct dl_gen *g, struct dl_job *j, struct dl_err *err);
+void dl_gen_free(struct dl_gen *g);
+
 /* mean duration of the distribution (for --load) */
 double dl_gen_mean_duration(const struct dl_gen_opts *o);
 /* mean GPU count of the mix */
@@ -89,7 +123,7 @@ void dl_jobset_shift(struct dl_jobset *js, double delta);
 /* ---- statistics ---- */
 
 struct dl_stats_vc {
-	const char *vc; /* points into the jobset */
+	char *vc; /* owned by the statistics */
 	size_t jobs;
 	double gpu_time, mean_duration, p50_duration;
 };
@@ -107,7 +141,37 @@ struct dl_trace_stats {
 	size_t nvc;
 };
 
-/* Compute the statistics (arrays owned by st; free with dl_trace_stats_free). */
+/*
+ * Statistics of a stream of jobs, in bounded memory: dl_stats_acc_init(),
+ * then dl_stats_acc_add() per job (or dl_stats_acc_read() for every row of a
+ * reader), then dl_stats_acc_finish(), which fills *st and frees the
+ * accumulator (dl_stats_acc_free() frees one that is not finished). It keeps
+ * 16 bytes per job (duration and GPU time; 20 once a job has a VC: its
+ * index) plus one entry per VC and per distinct GPU count; finishing sorts in
+ * place with one temporary array of 8 bytes per job, so the peak is 24 bytes
+ * per job (plus an eighth while the arrays grow). Sums are taken in input
+ * order, so the result equals dl_trace_stats_compute() on the same jobs.
+ */
+struct dl_stats_acc {
+	size_t n, cap;
+	double *dur, *gt;
+	uint32_t *vci; /* VC id per job (0 = none); NULL until a job has a VC */
+	double gsum, dur_sum, gt_sum, first, last;
+	struct strmap vc_index; /* name -> VC id (1-based) */
+	struct dl_stats_vc *vc; /* by id - 1; sums until the end */
+	size_t nvc, vc_alloc;
+	int64_t *mix_keys; /* open addressing: GPU count or -1 */
+	size_t *mix_counts, mix_cap, nmix;
+};
+
+void dl_stats_acc_init(struct dl_stats_acc *a);
+void dl_stats_acc_add(struct dl_stats_acc *a, const struct dl_job *j);
+/* every row of r (a jobs stream); 0 or -1 with "FILE:LINE: ..." */
+int dl_stats_acc_read(struct dl_stats_acc *a, struct dl_reader *r, struct dl_err *err);
+void dl_stats_acc_finish(struct dl_stats_acc *a, struct dl_trace_stats *st);
+void dl_stats_acc_free(struct dl_stats_acc *a);
+
+/* The statistics of a jobset (arrays owned by st; free with dl_trace_stats_free). */
 void dl_trace_stats_compute(const struct dl_jobset *js, struct dl_trace_stats *st);
 void dl_trace_stats_free(struct dl_trace_stats *st);
 /* as rows scope,metric,value (scope "all" or "vc=NAME") */

@@ -1119,6 +1119,15 @@ out:
 	return rc;
 }
 
+/* the jobs an importer added from file, within the jobs stream's limits (dl_job_check) */
+static int check_jobs(const struct dl_jobset *js, size_t from, const char *file, struct dl_err *err)
+{
+	for (size_t i = from; i < js->n; i++)
+		if (dl_job_check(&js->jobs[i], strcmp(file, "-") ? file : "<stdin>", err))
+			return -1;
+	return 0;
+}
+
 static int import_pai(struct dl_jobset *js, char *const *paths, size_t np, struct dl_skips *sk,
 		      struct dl_err *err)
 {
@@ -1162,7 +1171,9 @@ static int import_pai(struct dl_jobset *js, char *const *paths, size_t np, struc
 			} else if (got && pass == 1) {
 				r = pai_tasks(&ps, &l, l.sb.buf, err);
 			} else if (got) {
-				r = pai_jobs(js, &ps, &l, l.sb.buf, sk, err);
+				size_t before = js->n;
+				r = pai_jobs(js, &ps, &l, l.sb.buf, sk, err) ||
+				    check_jobs(js, before, paths[i], err);
 			}
 			lines_close(&l);
 			if (r)
@@ -1193,6 +1204,7 @@ int dl_import_files(struct dl_jobset *js, enum dl_import_fmt fmt, char *const *p
 	int64_t next_id = 0;
 	for (size_t i = 0; i < n; i++) {
 		int rc = 0;
+		size_t before = js->n;
 		switch (fmt) {
 		case DL_IMP_TIRESIAS:
 			rc = import_tiresias(js, paths[i], sk, err);
@@ -1212,7 +1224,7 @@ int dl_import_files(struct dl_jobset *js, enum dl_import_fmt fmt, char *const *p
 		default:
 			return dl_err_set(err, DL_EXIT_USAGE, "unknown trace format");
 		}
-		if (rc)
+		if (rc || check_jobs(js, before, paths[i], err))
 			return -1;
 	}
 	return 0;

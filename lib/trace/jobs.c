@@ -162,6 +162,35 @@ int dl_jobs_parse_row(const struct dl_jobs_cols *jc, const struct dl_reader *r,
 	v = dl_field_str(row, col[DL_JC_STEPS]);
 	if (*v && dl_parse_nonneg(v, &job->steps))
 		return bad(r, row, "steps", v, "expected a number >= 0", err);
+	return dl_job_check(job, dl_reader_name(r), err);
+}
+
+/* v within [lo, max] (lo excluded when lo_open), else "FILE:LINE: bad COL value 'V': why" */
+static int in_range(const char *file, long line, const char *col, double v, double lo, int lo_open,
+		    double max, const char *max_text, struct dl_err *err)
+{
+	char buf[DL_NUM_BUF], why[96];
+	if (v > max)
+		snprintf(why, sizeof(why), "over the maximum of %s", max_text);
+	else if (isnan(v) || v < lo || (lo_open && v == lo))
+		snprintf(why, sizeof(why), "expected a number %s %g", lo_open ? ">" : ">=", lo);
+	else
+		return 0;
+	dl_fmt_double(buf, v);
+	return dl_err_at(err, file, line, "bad %s value '%s': %s", col, buf, why);
+}
+
+int dl_job_check(const struct dl_job *j, const char *file, struct dl_err *err)
+{
+	static const char *const seconds = "1e10 seconds (317 years)";
+	long line = j->line;
+	if (in_range(file, line, "submit", j->submit, 0, 0, DL_SECONDS_MAX, seconds, err) ||
+	    in_range(file, line, "duration", j->duration, 0, 1, DL_SECONDS_MAX, seconds, err) ||
+	    in_range(file, line, "gpus", (double)j->gpus, 1, 0, DL_JOB_GPUS_MAX, "1000000", err) ||
+	    in_range(file, line, "weight", j->weight, 0, 0, DL_JOB_WEIGHT_MAX, "1e6", err) ||
+	    (j->steps != -1 &&
+	     in_range(file, line, "steps", j->steps, 0, 0, DL_JOB_STEPS_MAX, "1e15", err)))
+		return -1;
 	return 0;
 }
 
@@ -405,7 +434,12 @@ size_t dl_jobset_write_columns(const struct dl_jobset *js, struct dl_writer *w)
 
 void dl_jobset_write_row(const struct dl_jobset *js, struct dl_writer *w, size_t first, size_t i)
 {
-	const struct dl_job *j = &js->jobs[i];
+	dl_job_write_row(js, w, first, &js->jobs[i]);
+}
+
+void dl_job_write_row(const struct dl_jobset *js, struct dl_writer *w, size_t first,
+		      const struct dl_job *j)
+{
 	unsigned has = js->has | REQUIRED_MASK;
 	size_t col = first;
 	for (int c = 0; c < DL_JC_NKNOWN; c++) {

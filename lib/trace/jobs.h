@@ -8,8 +8,10 @@
  *
  * Validation (dl_jobs_parse_row): id non-empty; submit a finite number >= 0;
  * gpus an integer >= 1; duration a finite number > 0; weight >= 0 (default 1);
- * steps >= 0 (absent: -1). Empty optional fields mean "absent". Errors read
- * "FILE:LINE: bad COL value 'TEXT': why" (or "missing required column 'COL'").
+ * steps >= 0 (absent: -1). Empty optional fields mean "absent". Values over
+ * the maxima below are errors too (dl_job_check, also used by the importers
+ * on the values they compute). Errors read "FILE:LINE: bad COL value 'TEXT':
+ * why" (or "missing required column 'COL'").
  *
  * Two ways to read:
  *  - streaming: dl_jobs_cols_init() on an open dl_reader, then for every row
@@ -69,6 +71,21 @@ struct dl_job {
 	const char **extra;
 	size_t nextra;
 };
+
+/*
+ * The largest values a job may have (dlsched-formats(5)): submit and duration
+ * DL_SECONDS_MAX (core/num.h, 1e10 s), and these.
+ */
+#define DL_JOB_GPUS_MAX	  1000000
+#define DL_JOB_WEIGHT_MAX 1e6
+#define DL_JOB_STEPS_MAX  1e15
+
+/*
+ * Check a job's numbers against the limits (finite, in range); on failure
+ * "FILE:LINE: bad COL value 'V': over the maximum of ..." (line from
+ * job->line; 0 omits it). Returns 0 or -1.
+ */
+int dl_job_check(const struct dl_job *job, const char *file, struct dl_err *err);
 
 /* column indices of a dl_reader, -1 when absent */
 struct dl_jobs_cols {
@@ -144,6 +161,9 @@ double dl_jobset_min_submit(const struct dl_jobset *js);
  */
 size_t dl_jobset_write_columns(const struct dl_jobset *js, struct dl_writer *w);
 void dl_jobset_write_row(const struct dl_jobset *js, struct dl_writer *w, size_t first, size_t i);
+/* the same for a job that is not in js (streaming): js gives only the columns */
+void dl_job_write_row(const struct dl_jobset *js, struct dl_writer *w, size_t first,
+		      const struct dl_job *j);
 void dl_jobset_write(const struct dl_jobset *js, struct dl_writer *w);
 
 #endif

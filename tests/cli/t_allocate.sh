@@ -197,7 +197,7 @@ run allocate_empty_input 0 "dl allocate --cluster 1:0:0 < /dev/null"
 # ---- usage errors: exit 2 ----
 run allocate_no_cluster 2 "dl allocate $A/tiny.csv"
 run allocate_bad_policy 2 "dl allocate --cluster 1:0:1 --policy nope $A/tiny.csv"
-run allocate_bad_cluster 1 "dl allocate --cluster 2x2 $A/tiny.csv"
+run allocate_bad_cluster 2 "dl allocate --cluster 2x2 $A/tiny.csv"
 run allocate_pack_needs_tp 2 "dl allocate --cluster 1:0:1 --pack $A/tiny.csv"
 run allocate_pack_policy 2 "dl allocate --cluster 1:0:1 --throughputs $TP --pack --policy min-makespan $A/tiny.csv"
 run allocate_dump_fifo 2 "dl allocate --cluster 1:0:1 --policy fifo --dump-model m.lp $A/tiny.csv"

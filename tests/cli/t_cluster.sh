@@ -18,11 +18,11 @@ run cluster_models 0 "dl cluster models --profiles $TESTDATA/place/profiles.csv"
 expect cluster_models_profile "grep -q '^vgglike,553430176,3.28,' out && grep -q '^resnet50,' out"
 
 # errors: one line, file:line where there is one, exit 1; usage errors exit 2
-run cluster_bad_type 1 'dl cluster show 2x2x2:x9000'
+run cluster_bad_type 2 'dl cluster show 2x2x2:x9000'
 expect_eq cluster_bad_type_msg "dlsched cluster: unknown GPU type 'x9000' in cluster spec" "$(cat "$SCRATCH/err")"
 run cluster_bad_json_type 1 "dl cluster show $T/bad_type.json"
 expect cluster_bad_json_type_line "grep -q 'bad_type.json:5: racks\[0\].nodes\[1\]: unknown GPU type .x9000.' err"
-run cluster_bad_spec 1 'dl cluster show 2x16'
+run cluster_bad_spec 2 'dl cluster show 2x16'
 run cluster_missing_file 1 'dl cluster show nosuch.json'
 run cluster_bad_json 1 "printf '{\"racks\": [' > b.json && dl cluster show b.json"
 expect cluster_bad_json_line "grep -q '^dlsched cluster: b.json:1: bad JSON' err"

@@ -53,7 +53,7 @@ expect_eq place_unknown_model_warn "dlsched place: warning: <stdin>:2: no profil
 run place_no_cluster 2 "dl place $P/queue.csv"
 run place_bad_policy 2 "dl place -c 1x1x8 -P best $P/queue.csv"
 run place_bad_comm 2 "dl place -c 1x1x8 --comm mpi $P/queue.csv"
-run place_bad_cluster 1 "dl place -c 1x1x8:nope $P/queue.csv"
+run place_bad_cluster 2 "dl place -c 1x1x8:nope $P/queue.csv"
 # a JSON Lines placements stream works as --used too
 run place_used_json 0 "dl place -c 1x2x8 -f json $P/queue.csv > p1.jsonl && dl place -c 1x2x8 --used p1.jsonl $P/queue.csv"
 expect place_used_json_full 'test $(grep -c ",placed,$" out) -eq 0'

@@ -78,7 +78,7 @@ run report_err_gpus 2 "dl report --gpus 0 $R/fifo.csv"
 printf 'time,busy_gpus,running,pending\n0,1,1,0\n9,2,1,0\n3,0,0,0\n' > back.csv
 run report_err_timeline 1 "dl report -t back.csv $R/fifo.csv"
 
-run report_err_cluster 1 "dl report --cluster 0x1x4 $R/fifo.csv"
+run report_err_cluster 2 "dl report --cluster 0x1x4 $R/fifo.csv"
 expect report_err_cluster_says "grep -q '0x1x4' err"
 # on a terminal the default is the aligned text table (script(1) gives a pty)
 if command -v script > /dev/null; then

@@ -57,9 +57,10 @@ if heavy; then
 	expect simulate_all_finish '[ "$(wc -l < r1.csv)" -eq 401 ]'
 	expect simulate_preempts_under_load 'awk -F, "NR>1{p+=\$10} END{exit !(p>0)}" r1.csv'
 	# every policy finishes every job of a contended trace, and JCT = queue + run
+	# (each is rounded to the microsecond on its own: they may differ by 1.5 us)
 	for p in fifo fifo-backfill sjf srtf las tiresias-las tiresias-gittins; do
 		dl simulate --cluster 2x4x8 --policy $p g.csv > rp.csv 2>/dev/null
-		expect "simulate_conserve_$p" 'awk -F, "NR>1{n++; d=\$7-\$8-\$9; if (d>1e-6||d<-1e-6) bad++; if (\$9 < \$4 - 1e-6) bad++} END{exit !(n==400 && !bad)}" rp.csv'
+		expect "simulate_conserve_$p" 'awk -F, "NR>1{n++; d=\$7-\$8-\$9; if (d>2e-6||d<-2e-6) bad++; if (\$9 < \$4 - 1e-6) bad++} END{exit !(n==400 && !bad)}" rp.csv'
 	done
 	# JSON output has the same rows
 	dl simulate -f json --cluster 2x4x8 --policy fifo g.csv > rj.jsonl
@@ -80,7 +81,7 @@ run simulate_bad_policy 2 "dl simulate --cluster 1x1x8 --policy nope '$S/small.c
 run simulate_bad_place 2 "dl simulate --cluster 1x1x8 --place nope '$S/small.csv'"
 run simulate_queues_not_mlfq 2 "dl simulate --cluster 1x1x8 --policy fifo --queues 2 '$S/small.csv'"
 run simulate_queues_need_limits 2 "dl simulate --cluster 1x1x8 --queues 5 '$S/small.csv'"
-run simulate_bad_cluster 1 "dl simulate --cluster 1x1xZ '$S/small.csv'"
+run simulate_bad_cluster 2 "dl simulate --cluster 1x1xZ '$S/small.csv'"
 run simulate_help 0 "dl simulate --help"
 # --any-type: the trace's gpu_type is ignored, so 'odd' (tpu) runs too
 run simulate_any_type 0 "dl simulate --cluster 1x1x8 --policy fifo --any-type '$S/reject.csv'"

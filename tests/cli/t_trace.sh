@@ -112,7 +112,7 @@ run trace_gen_need_rate 2 "dl trace gen --jobs 5"
 run trace_gen_load_needs_cluster 2 "dl trace gen --jobs 5 --load 1"
 run trace_gen_bad_mix 2 "dl trace gen --jobs 5 --rate 1 --gpus 1:x"
 run trace_gen_bad_dist 2 "dl trace gen --jobs 5 --rate 1 --duration weibull"
-run trace_gen_bad_cluster 1 "dl trace gen --jobs 5 --load 1 --cluster 4x4"
+run trace_gen_bad_cluster 2 "dl trace gen --jobs 5 --load 1 --cluster 4x4"
 run trace_gen_no_model 1 "dl trace gen --jobs 5 --rate 1 --gpus 3:1 --throughputs '$T/gavel_throughputs_small.json'"
 
 # the stated anchor: 100,000 jobs with philly durations keep the sample's quartiles within 2%

@@ -6,7 +6,8 @@
  * 3 pai (the rest is split at the first NUL byte into the task table and the
  * job table), 4 helios, 5 sacct, 6 Gavel throughputs JSON, 7 jobs stream.
  * Whatever is accepted must be valid jobs (gpus >= 1, duration > 0, finite
- * times), and must survive a write/read round trip with the same job count.
+ * times, within dl_job_check's limits), give consistent statistics, and
+ * survive a write/read round trip with the same job count.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -19,6 +20,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "trace/gen.h"
 #include "trace/import.h"
 #include "fuzz_util.h"
 
@@ -27,12 +29,23 @@ static void check_jobs(const struct dl_jobset *js)
 {
 	for (size_t i = 0; i < js->n; i++) {
 		const struct dl_job *j = &js->jobs[i];
+		struct dl_err err = DL_ERR_INIT;
 		if (j->gpus < 1 || !(j->duration > 0) || !isfinite(j->duration) ||
-		    !isfinite(j->submit) || !j->id || !*j->id) {
+		    !isfinite(j->submit) || !j->id || !*j->id || dl_job_check(j, "fuzz", &err)) {
 			fprintf(stderr, "invalid job %zu accepted\n", i);
 			abort();
 		}
 	}
+	/* the streaming statistics agree with the jobs */
+	struct dl_trace_stats st;
+	dl_trace_stats_compute(js, &st);
+	size_t mixed = 0;
+	for (size_t k = 0; k < st.nmix; k++)
+		mixed += st.mix_count[k];
+	if (st.jobs != js->n || mixed != js->n ||
+	    (js->n && !(st.dur_min <= st.dur_p50 && st.dur_p50 <= st.dur_max)))
+		abort();
+	dl_trace_stats_free(&st);
 	/* round trip through CSV */
 	char *buf = NULL;
 	size_t len = 0;

@@ -247,6 +247,48 @@ static void test_gen(void)
 	ok(m > 14000 && m < 15200, "philly table mean near the sample's 14613 s (%g)", m);
 }
 
+/* each of the n strata gets exactly one job, for any n (the order is a permutation) */
+static void test_gen_strata(void)
+{
+	static const size_t sizes[] = {1, 2, 3, 5, 64, 65, 1000, 4097};
+	for (size_t t = 0; t < DL_ARRAY_SIZE(sizes); t++) {
+		size_t n = sizes[t];
+		double *samples = malloc(n * sizeof(*samples));
+		char *seen = calloc(n, 1);
+		for (size_t i = 0; i < n; i++)
+			samples[i] = (double)(i + 1); /* stratum s draws sample s + 1 */
+		struct dl_gen_opts o = {0};
+		struct dl_err err = DL_ERR_INIT;
+		o.seed = 5 + t;
+		o.jobs = (int64_t)n;
+		o.rate_per_hour = 60;
+		o.mix_gpus = dl_gen_default_mix_gpus;
+		o.mix_w = dl_gen_default_mix_w;
+		o.nmix = 4;
+		o.dist = DL_DUR_SAMPLES;
+		o.samples = samples;
+		o.nsamples = n;
+		struct dl_gen *g = dl_gen_new(&o, &err);
+		struct dl_job j;
+		size_t got = 0, dup = 0, in_order = 0;
+		while (g && dl_gen_next(g, &j, &err) > 0) {
+			size_t s = (size_t)j.duration - 1;
+			dup += s >= n || seen[s];
+			if (s < n)
+				seen[s] = 1;
+			in_order += s == got;
+			got++;
+		}
+		dl_gen_free(g);
+		ok(got == n && !dup, "%zu jobs fill the %zu strata once each", got, n);
+		if (n >= 64)
+			ok(in_order < n / 4, "strata of %zu jobs come in a shuffled order (%zu in place)",
+			   n, in_order);
+		free(samples);
+		free(seen);
+	}
+}
+
 int main(void)
 {
 	test_gres();
@@ -254,5 +296,6 @@ int main(void)
 	test_write_numbers();
 	test_filter_stats();
 	test_gen();
+	test_gen_strata();
 	return done_testing();
 }
