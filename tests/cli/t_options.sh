@@ -60,8 +60,7 @@ expect options_alias_json "head -1 out | grep -q '^{'"
 # unknown, ambiguous and misused options
 run options_unknown 2 'dl simulate --polcy fifo'
 expect_eq options_unknown_msg "dlsched simulate: unknown option '--polcy' (did you mean --policy?); see 'dlsched simulate --help'" "$(cat "$SCRATCH/err")"
-run options_unknown_far 2 'dl cat --frob'
-expect_eq options_unknown_far_msg "dlsched cat: unknown option '--frob'; see 'dlsched cat --help'" "$(cat "$SCRATCH/err")"
+# (no suggestion when nothing is close: t_core's core_unknown_opt)
 run options_ambiguous 2 'dl place --p x'
 expect_eq options_ambiguous_msg "dlsched place: option '--p' is ambiguous (--profiles, --policy); see 'dlsched place --help'" "$(cat "$SCRATCH/err")"
 run options_abbrev 0 "dl cat --numb '$TESTDATA/cat/jobs.csv'"
