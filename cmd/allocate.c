@@ -26,8 +26,9 @@ static const struct dl_opt allocate_opts[] = {
 	{DL_OPT_FILE, 0, "throughputs", "FILE", "throughputs stream, looked up by model and gpus",
 	 AT(throughputs)},
 	{DL_OPT_FLAG, 0, "pack", NULL, "space sharing: let pairs of jobs share GPUs", AT(o.pack)},
-	{DL_OPT_INT, 0, "pair-candidates", "N", "with --pack, partners considered per job",
-	 AT(pairs), .imin = 1, .imax = 1000, .def = "4"},
+	{DL_OPT_INT, 0, "pair-candidates", "N",
+	 "with --pack --per-job, partners considered per job", AT(pairs), .imin = 1, .imax = 1000,
+	 .def = "4"},
 	{DL_OPT_INT, 0, "partitions", "K", "POP: solve K random groups of jobs separately",
 	 AT(o.partitions), .imin = 1, .imax = 1 << 20, .def = "1"},
 	{DL_OPT_UINT64, 0, "seed", "N", "seed for partitions, fifo and gandiva", AT(o.seed),
@@ -208,8 +209,13 @@ DL_COMMAND(allocate, "heterogeneity-aware allocation policies (Gavel) as LPs on 
 	}
 	if (res.note[0])
 		dl_warn(ctx, "%s", res.note);
-	dl_info(ctx, "%s: %zu jobs, %zu GPU types, %zu candidate pairs",
-		dl_alloc_policy_name(a.o.policy), p.njobs, p.ntypes, p.npairs);
+	if (res.merged_pairs)
+		dl_info(ctx,
+			"%s: %zu jobs, %zu GPU types, all pairs of jobs in %zu pairs of classes",
+			dl_alloc_policy_name(a.o.policy), p.njobs, p.ntypes, res.merged_pairs);
+	else
+		dl_info(ctx, "%s: %zu jobs, %zu GPU types, %zu candidate pairs",
+			dl_alloc_policy_name(a.o.policy), p.njobs, p.ntypes, p.npairs);
 	dl_info(ctx, "objective %.10g (%s)", res.objective, res.objective_name);
 	if (res.merged)
 		dl_info(ctx, "identical jobs merged: %zu LP classes for %zu jobs", res.merged,

@@ -35,6 +35,7 @@ struct dl_ctx {
 	int verbose;	    /* count of -v */
 	int quiet;
 	int stderr_is_tty;
+	int dry_run; /* check the options, then return 0 before reading or writing data (sweep) */
 };
 
 #define DL_COMMAND(name, summary) int cmd_##name(int argc, char **argv, struct dl_ctx *ctx)
@@ -96,13 +97,15 @@ struct dl_ctx {
  * commands share (MLFQ's --queues) are one table, one group, whose heading
  * names every user. tests/unit/test_options.c parses such a pair of tables.
  *
- * The common options (-f/-o unless DL_SPEC_NO_IO, --input-format, -q, -v, -h)
+ * The common options (-f/-o unless DL_SPEC_NO_IO, --input-format unless
+ * DL_SPEC_NO_INPUT, -q, -v, -h)
  * are added to every command and stored in struct dl_ctx.
  */
 
 /* Flags of struct dl_cmd_spec */
 enum {
 	DL_SPEC_NO_IO = 1 << 0, /* no common -f/-o (the command has its own, or writes no stream) */
+	DL_SPEC_NO_INPUT = 1 << 1, /* no --input-format (the command reads no stream) */
 };
 
 /* a subcommand ("trace gen"): run is NULL when the command dispatches it itself */

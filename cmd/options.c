@@ -483,7 +483,8 @@ static void setup(struct dl_optstate *st, struct dl_ctx *ctx, int argc, char **a
 		}
 		add_group(st, st->io, ctx, NULL);
 	}
-	add_group(st, in_opts, ctx, NULL);
+	if (!spec || !(spec->flags & DL_SPEC_NO_INPUT))
+		add_group(st, in_opts, ctx, NULL);
 	add_group(st, noise_opts, ctx, NULL);
 	add_group(st, action_opts, st, NULL);
 }

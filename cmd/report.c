@@ -1,11 +1,13 @@
 /* report.c: summary metrics of results streams, side by side, as tables or an HTML page */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cmd.h"
 #include "cluster/cluster.h"
 #include "core/num.h"
+#include "report/group.h"
 #include "report/report.h"
 
 struct report_args {
@@ -18,6 +20,7 @@ struct report_args {
 	const char *cluster;
 	int by; /* by_names[], when given */
 	const char *title, *date;
+	const char *group_by;
 };
 
 /* in the order of enum dl_report_format */
@@ -64,6 +67,9 @@ static const struct dl_opt report_opts[] = {
 	 .def_doc = "dlsched report"},
 	{DL_OPT_STRING, 0, "date", "TEXT", "date line of the HTML page (e.g. the night it covers)",
 	 AT(date)},
+	{DL_OPT_STRING, 0, "group-by", "AXES",
+	 "runs of a sweep (summary.csv or its DIR): mean and 95% CI per group of AXES",
+	 AT(group_by)},
 	{DL_OPT_END},
 };
 #undef AT
@@ -121,6 +127,58 @@ static int cluster_gpus(const char *spec, double *gpus, struct dl_err *err)
 	return 0;
 }
 
+/* --group-by: the runs of a sweep, grouped; an input that is a directory means DIR/summary.csv */
+static int report_grouped(struct dl_ctx *ctx, char **files, size_t nfiles, const char *group_by,
+			  enum dl_report_format fmt, const char *output,
+			  const struct dl_report_page *page)
+{
+	char *list = xstrdup(group_by);
+	const char **by = xcalloc(strlen(list) + 1, sizeof(*by));
+	size_t nby = 0;
+	int rc = 0;
+	for (char *save = NULL, *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save))
+		by[nby++] = t;
+	if (!nby)
+		rc = dl_usage_error(ctx, "empty --group-by");
+	struct dl_group *g = dl_group_new();
+	for (size_t i = 0; i < nfiles && !rc; i++) {
+		struct strbuf path = STRBUF_INIT;
+		struct stat stt;
+		sb_addstr(&path, files[i]);
+		if (strcmp(files[i], "-") && !stat(files[i], &stt) && S_ISDIR(stt.st_mode))
+			sb_addstr(&path, "/summary.csv");
+		struct dl_reader *r = dl_in_open(ctx, path.buf);
+		struct dl_err err = DL_ERR_INIT;
+		if (!r)
+			rc = DL_EXIT_DATA;
+		else if (dl_group_read(g, r, by, nby, &err))
+			rc = dl_fail(ctx, &err);
+		dl_reader_close(r);
+		sb_release(&path);
+	}
+	struct dl_output *out = rc ? NULL : dl_out_open(ctx, output);
+	if (!rc && !out)
+		rc = DL_EXIT_DATA;
+	if (!rc) {
+		FILE *fp = dl_output_fp(out);
+		if (fmt == DL_REPORT_CSV || fmt == DL_REPORT_JSON) {
+			struct dl_writer *w =
+				dl_writer_new(fp, fmt == DL_REPORT_JSON ? DL_OUT_JSON : DL_OUT_CSV);
+			dl_group_write_stream(g, w);
+			dl_writer_free(w);
+		} else if (fmt == DL_REPORT_HTML) {
+			dl_group_write_html(g, fp, page);
+		} else {
+			dl_group_write_table(g, fp, fmt);
+		}
+		rc = dl_out_close(ctx, out, 0);
+	}
+	dl_group_free(g);
+	free(by);
+	free(list);
+	return rc;
+}
+
 DL_COMMAND(report, "summarise results: JCT percentiles, makespan, utilisation, HTML charts")
 {
 	struct dl_optstate st;
@@ -148,6 +206,7 @@ DL_COMMAND(report, "summarise results: JCT percentiles, makespan, utilisation, H
 		ro.by = a.by == 0 ? DL_REPORT_BY_GPUS : DL_REPORT_BY_DURATION;
 	page.title = a.title;
 	page.date = a.date;
+	const char *group_by = a.group_by;
 
 	int ninputs;
 	char **files = dl_opt_inputs(&st, &ninputs);
@@ -168,6 +227,18 @@ DL_COMMAND(report, "summarise results: JCT percentiles, makespan, utilisation, H
 			fmt = (enum dl_report_format)f;
 		else
 			fmt = !output && isatty(STDOUT_FILENO) ? DL_REPORT_TEXT : DL_REPORT_CSV;
+	}
+
+	if (!rc && group_by) {
+		if (nlabels || ntimelines || ro.baseline || ro.by || cluster || ro.capacity > 0)
+			rc = dl_usage_error(ctx,
+					    "--group-by takes no --label, --timeline, --baseline, "
+					    "--by, --cluster or --gpus (the runs have them)");
+		else
+			rc = report_grouped(ctx, files, nfiles, group_by, fmt, output, &page);
+		free(labels);
+		free(timelines);
+		return rc;
 	}
 
 	struct dl_report *rep = dl_report_new();

@@ -123,6 +123,8 @@ static int run_compat(struct dl_ctx *ctx, const struct sim_args *a)
 	dl_tiresias_spec_default(&spec);
 	if (a->cluster && dl_tiresias_spec_load(a->cluster, &spec, &err) < 0)
 		return dl_fail(ctx, &err);
+	if (ctx->dry_run)
+		return 0;
 	struct dl_gittins *g = NULL;
 	if (needs_gittins) {
 		g = dl_gittins_load(a->distribution, NULL, a->delta, DL_GITTINS_TIRESIAS, &err);
@@ -265,6 +267,8 @@ static int run_native(struct dl_ctx *ctx, const struct sim_args *a)
 		rc = dl_fail(ctx, &err);
 		goto done;
 	}
+	if (ctx->dry_run)
+		goto done;
 	if (a->profiles && dl_net_models_read(&models, a->profiles, DL_IN_AUTO, &err) < 0) {
 		rc = dl_fail(ctx, &err);
 		goto done;

@@ -511,6 +511,8 @@ static int trace_gen(int argc, char **argv, struct dl_ctx *ctx)
 			(long long)cluster_gpus, rate);
 	}
 	o.rate_per_hour = rate;
+	if (ctx->dry_run)
+		goto out;
 	rc = write_generated(ctx, &o);
 out:
 	free(mg);

@@ -31,6 +31,33 @@ export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:exitcode=99
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 export LC_ALL=C TZ=UTC
 
+# One real Slurm (tests/slurm/slurm.sh) for every test file that says "# needs: slurm",
+# started once here and shared; its SLURM_CONF is in DLSCHED_SLURM_CONF, or
+# DLSCHED_SLURM_SKIP says why there is none.
+DLSCHED_SLURM_CONF= DLSCHED_SLURM_SKIP=
+need_slurm=
+for t in "$ROOT"/tests/cli/t_*.sh; do
+	n=$(basename "$t" .sh)
+	[ -n "$ONLY" ] && case $n in *$ONLY*) ;; *) continue ;; esac
+	grep -q '^# needs: slurm' "$t" && need_slurm=1
+done
+if [ -n "$need_slurm" ]; then
+	if why=$(sh "$ROOT/tests/slurm/slurm.sh" check); then
+		if sh "$ROOT/tests/slurm/slurm.sh" start "$TMPROOT/slurm" 2> "$TMPROOT/slurm.err"; then
+			DLSCHED_SLURM_CONF=$TMPROOT/slurm/slurm.conf
+			trap 'sh "$ROOT/tests/slurm/slurm.sh" stop "$TMPROOT/slurm"; rm -rf "$TMPROOT" "$RESULTS"' EXIT
+		else
+			echo FAIL >> "$RESULTS"
+			echo "FAIL: the test Slurm did not start:"
+			sed 's/^/    /' "$TMPROOT/slurm.err"
+			DLSCHED_SLURM_SKIP="the test Slurm did not start"
+		fi
+	else
+		DLSCHED_SLURM_SKIP=$why
+	fi
+fi
+export DLSCHED_SLURM_CONF DLSCHED_SLURM_SKIP
+
 for b in $BUILDS; do
 	case $b in /*) B=$b ;; *) B=$ROOT/$b ;; esac
 	case $b in *asan*) kind=asan ;; *) kind=normal ;; esac

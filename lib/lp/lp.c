@@ -28,6 +28,11 @@ struct dl_lp {
 	size_t ncols, nrows, acols, arows;
 	struct lp_trip *trip;
 	size_t ntrip, atrip;
+	/* columns replaced in the built problem, not yet in trip (see fold_columns) */
+	struct lp_trip *repl;
+	size_t nrepl, arepl;
+	char *replaced; /* [1..ncols] */
+	size_t areplaced;
 	glp_prob *prob; /* built from the arrays above; NULL when stale */
 	int nint;	/* integer columns */
 	double *val;	/* [1..ncols] after a successful solve */
@@ -62,13 +67,36 @@ void dl_lp_free(struct dl_lp *lp)
 	free(lp->cols);
 	free(lp->rows);
 	free(lp->trip);
+	free(lp->repl);
+	free(lp->replaced);
 	free(lp->val);
 	free(lp->name);
 	free(lp);
 }
 
+/* bring trip up to date with the columns dl_lp_set_col replaced */
+static void fold_columns(struct dl_lp *lp)
+{
+	if (!lp->nrepl && !lp->replaced)
+		return;
+	size_t n = 0;
+	for (size_t k = 0; k < lp->ntrip; k++)
+		if (!lp->replaced || (size_t)lp->trip[k].col >= lp->areplaced ||
+		    !lp->replaced[lp->trip[k].col])
+			lp->trip[n++] = lp->trip[k];
+	lp->ntrip = n;
+	DL_GROW(lp->trip, lp->ntrip + lp->nrepl, lp->atrip);
+	memcpy(lp->trip + lp->ntrip, lp->repl, lp->nrepl * sizeof(*lp->repl));
+	lp->ntrip += lp->nrepl;
+	lp->nrepl = 0;
+	free(lp->replaced);
+	lp->replaced = NULL;
+	lp->areplaced = 0;
+}
+
 static void stale(struct dl_lp *lp)
 {
+	fold_columns(lp);
 	if (lp->prob) {
 		glp_delete_prob(lp->prob);
 		lp->prob = NULL;
@@ -121,6 +149,59 @@ void dl_lp_coef(struct dl_lp *lp, int row, int col, double v)
 	stale(lp);
 	DL_GROW(lp->trip, lp->ntrip + 1, lp->atrip);
 	lp->trip[lp->ntrip++] = (struct lp_trip){row, col, v};
+}
+
+void dl_lp_set_col(struct dl_lp *lp, int col, int n, const int *rows, const double *vals)
+{
+	check_index(col, lp->ncols, "column");
+	for (int k = 0; k < n; k++)
+		check_index(rows[k], lp->nrows, "row");
+	lp->have_val = 0;
+	if ((size_t)col >= lp->areplaced) {
+		size_t old = lp->areplaced;
+		lp->areplaced = lp->ncols + 1;
+		lp->replaced = xreallocarray(lp->replaced, lp->areplaced, 1);
+		memset(lp->replaced + old, 0, lp->areplaced - old);
+	}
+	if (lp->replaced[col]) { /* replaced again: drop the previous replacement */
+		size_t m = 0;
+		for (size_t k = 0; k < lp->nrepl; k++)
+			if (lp->repl[k].col != col)
+				lp->repl[m++] = lp->repl[k];
+		lp->nrepl = m;
+	}
+	lp->replaced[col] = 1;
+	/* duplicate rows are summed, as by dl_lp_coef; zeros dropped */
+	size_t first = lp->nrepl;
+	for (int k = 0; k < n; k++) {
+		size_t q = first;
+		while (q < lp->nrepl && lp->repl[q].row != rows[k])
+			q++;
+		if (q < lp->nrepl) {
+			lp->repl[q].v += vals[k];
+			continue;
+		}
+		DL_GROW(lp->repl, lp->nrepl + 1, lp->arepl);
+		lp->repl[lp->nrepl++] = (struct lp_trip){rows[k], col, vals[k]};
+	}
+	size_t m = first;
+	for (size_t k = first; k < lp->nrepl; k++)
+		if (lp->repl[k].v != 0)
+			lp->repl[m++] = lp->repl[k];
+	lp->nrepl = m;
+	if (!lp->prob)
+		return;
+	/* into the built problem, keeping its basis (GLPK refactorises it) */
+	size_t len = lp->nrepl - first;
+	int *ind = xcalloc(len + 1, sizeof(*ind));
+	double *val = xcalloc(len + 1, sizeof(*val));
+	for (size_t k = 0; k < len; k++) {
+		ind[k + 1] = lp->repl[first + k].row;
+		val[k + 1] = lp->repl[first + k].v;
+	}
+	glp_set_mat_col(lp->prob, col, (int)len, ind, val);
+	free(ind);
+	free(val);
 }
 
 static int glp_type(double lb, double ub)
@@ -230,6 +311,7 @@ static int internal_error(struct dl_lp *lp, struct dl_err *err)
 
 static void build(struct dl_lp *lp)
 {
+	fold_columns(lp);
 	glp_prob *p = glp_create_prob();
 	glp_set_prob_name(p, lp->name);
 	glp_set_obj_dir(p, lp->dir == DL_LP_MAX ? GLP_MAX : GLP_MIN);

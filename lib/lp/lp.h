@@ -73,6 +73,13 @@ int dl_lp_add_col(struct dl_lp *lp, const char *name, double lb, double ub, doub
 int dl_lp_add_row(struct dl_lp *lp, const char *name, double lb, double ub);
 /* add v to the coefficient of (row, col); zero values are dropped */
 void dl_lp_coef(struct dl_lp *lp, int row, int col, double v);
+/*
+ * Replace column col's coefficients by vals[k] in rows[k] (k < n). Unlike
+ * dl_lp_coef, this keeps a solved model and its basis: the next solve starts
+ * from the last basis (as after dl_lp_set_row_bounds), which makes repeated
+ * solves of a slowly changing LP cheap.
+ */
+void dl_lp_set_col(struct dl_lp *lp, int col, int n, const int *rows, const double *vals);
 void dl_lp_set_obj(struct dl_lp *lp, int col, double v);
 void dl_lp_set_row_bounds(struct dl_lp *lp, int row, double lb, double ub);
 void dl_lp_set_col_bounds(struct dl_lp *lp, int col, double lb, double ub);

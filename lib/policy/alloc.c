@@ -160,6 +160,40 @@ static double total_capacity(const struct dl_alloc_problem *p)
 	return s;
 }
 
+/*
+ * Gandiva's test for a pair of classes ca, cb with alone throughputs ta, tb:
+ * the best normalised packed throughput sa/ta + sb/tb over the types where
+ * both run alone (0 when none). Above 1, sharing beats taking turns.
+ */
+static double pair_score(const struct dl_alloc_problem *p, size_t ca, size_t cb, const double *ta,
+			 const double *tb)
+{
+	size_t n = p->ntypes, base = (ca * p->nclasses + cb) * n;
+	double score = 0;
+	for (size_t t = 0; t < n; t++) {
+		double sa = p->pair_self[base + t], sb = p->pair_other[base + t];
+		if (isnan(sa) || isnan(sb) || !(ta[t] > 0) || !(tb[t] > 0) || !(p->capacity[t] > 0))
+			continue;
+		double v = sa / ta[t] + sb / tb[t];
+		score = v > score ? v : score;
+	}
+	return score;
+}
+
+/* fill pr->tput_a, tput_b (allocated) with the rates of classes ca (as a) and cb */
+static void pair_rates(const struct dl_alloc_problem *p, size_t ca, size_t cb,
+		       struct dl_alloc_pair *pr)
+{
+	size_t n = p->ntypes, base = (ca * p->nclasses + cb) * n;
+	pr->tput_a = xcalloc(n, sizeof(double));
+	pr->tput_b = xcalloc(n, sizeof(double));
+	for (size_t t = 0; t < n; t++) {
+		double sa = p->pair_self[base + t], sb = p->pair_other[base + t];
+		pr->tput_a[t] = isnan(sa) ? 0 : sa;
+		pr->tput_b[t] = isnan(sb) ? 0 : sb;
+	}
+}
+
 double dl_alloc_prop_tput(const struct dl_alloc_problem *p, size_t i)
 {
 	double tot = total_capacity(p), s = 0;
@@ -231,6 +265,16 @@ static void build_free(struct build *b)
 	free(b->pstart);
 }
 
+/*
+ * The most time a pair variable can take: 1 for a pair of jobs; for a pair of
+ * classes of identical jobs (merged packing), one unit per pair of members.
+ */
+static double pair_bound(const struct dl_alloc_problem *p, const struct dl_alloc_pair *pr)
+{
+	double na = p->jobs[pr->a].count, nb = p->jobs[pr->b].count;
+	return pr->a == pr->b ? na * (na - 1) / 2 : na * nb;
+}
+
 static void base_lp(const struct dl_alloc_problem *p, const struct dl_alloc_pair *pairs,
 		    size_t npairs, enum dl_lp_dir dir, struct build *b)
 {
@@ -250,7 +294,8 @@ static void base_lp(const struct dl_alloc_problem *p, const struct dl_alloc_pair
 			if ((pairs[k].tput_a[t] > 0 || pairs[k].tput_b[t] > 0) &&
 			    p->capacity[t] > 0) {
 				snprintf(name, sizeof(name), "p_%zu_%zu", k, t);
-				b->pc[k * n + t] = dl_lp_add_col(b->lp, name, 0, 1, 0);
+				b->pc[k * n + t] =
+					dl_lp_add_col(b->lp, name, 0, pair_bound(p, &pairs[k]), 0);
 			}
 	/* pairs of each job, for the time and throughput rows */
 	b->pstart = xcalloc(m + 1, sizeof(size_t));
@@ -277,7 +322,8 @@ static void base_lp(const struct dl_alloc_problem *p, const struct dl_alloc_pair
 		for (size_t q = b->pstart[i]; q < b->pstart[i + 1]; q++)
 			for (size_t t = 0; t < n; t++)
 				if (b->pc[b->padj[q] * n + t])
-					dl_lp_coef(b->lp, r, b->pc[b->padj[q] * n + t], 1);
+					dl_lp_coef(b->lp, r, b->pc[b->padj[q] * n + t],
+						   1 / p->jobs[i].count);
 	}
 	/* capacity: GPUs in use on each type <= N_j (a pair uses its GPUs once) */
 	for (size_t t = 0; t < n; t++) {
@@ -308,15 +354,16 @@ static void add_rate(struct build *b, const struct dl_alloc_problem *p,
 		const double *tp = pairs[k].a == (int)i ? pairs[k].tput_a : pairs[k].tput_b;
 		for (size_t t = 0; t < n; t++)
 			if (b->pc[k * n + t] && tp[t] > 0)
-				dl_lp_coef(b->lp, row, b->pc[k * n + t], scale * tp[t]);
+				dl_lp_coef(b->lp, row, b->pc[k * n + t],
+					   scale * tp[t] / p->jobs[i].count);
 	}
 }
 
-static double clip01(double v)
+static double clip(double v, double ub)
 {
 	if (!(v > 1e-9))
 		return 0;
-	return v > 1 ? 1 : v;
+	return v > ub ? ub : v;
 }
 
 static void take_solution(const struct dl_alloc_problem *p, struct build *b,
@@ -324,9 +371,11 @@ static void take_solution(const struct dl_alloc_problem *p, struct build *b,
 {
 	size_t n = p->ntypes;
 	for (size_t c = 0; c < p->njobs * n; c++)
-		res->x[c] = b->xc[c] ? clip01(dl_lp_value(b->lp, b->xc[c])) : 0;
+		res->x[c] = b->xc[c] ? clip(dl_lp_value(b->lp, b->xc[c]), 1) : 0;
 	for (size_t c = 0; c < res->npairs * n; c++)
-		res->px[c] = b->pc[c] ? clip01(dl_lp_value(b->lp, b->pc[c])) : 0;
+		res->px[c] = b->pc[c] ? clip(dl_lp_value(b->lp, b->pc[c]),
+					     pair_bound(p, &res->pairs[c / n]))
+				      : 0;
 }
 
 static int solve_lp(struct build *b, const struct dl_alloc_opts *o, struct dl_alloc_result *res,
@@ -583,11 +632,70 @@ static int finish_time_fairness(const struct dl_alloc_problem *p, const struct d
 }
 
 /*
- * Water-filling (Gavel's hierarchical max-min): raise the common level of
- * s_i / w_i * NET_i (NET_i = rate_i / prop_i) of the active jobs with an LP,
- * then find with a MIP the largest set of jobs that can still improve; the
- * others are frozen at their level. Repeat until every job is frozen.
+ * Gavel's bottleneck test as the MIP "max sum_i z_i, z_i binary, NET_i >=
+ * lb_i + rise_i z_i", solved from scratch (water_filling tries its LP
+ * relaxation first). Active jobs with z_i = 0 are set in `stuck`.
+ */
+static int wf_bottleneck_mip(const struct dl_alloc_problem *p, const struct dl_alloc_opts *o,
+			     const double *prop, const double *lb, const double *rise,
+			     const double *w, struct dl_alloc_result *res, char *stuck,
+			     struct dl_err *err)
+{
+	size_t m = p->njobs;
+	char name[64];
+	struct build q = {0};
+	base_lp(p, NULL, 0, DL_LP_MAX, &q);
+	int *z = xcalloc(m + 1, sizeof(int));
+	for (size_t i = 0; i < m; i++) {
+		snprintf(name, sizeof(name), "floor_%zu", i);
+		int r = dl_lp_add_row(q.lp, name, lb[i], DL_LP_INF);
+		add_rate(&q, p, NULL, r, i, 1 / prop[i], 0);
+		if (w[i] > 0) {
+			snprintf(name, sizeof(name), "z_%zu", i);
+			z[i] = dl_lp_add_col(q.lp, name, 0, 1, 1);
+			dl_lp_set_integer(q.lp, z[i]);
+			dl_lp_coef(q.lp, r, z[i], -rise[i]);
+		}
+	}
+	int rc = solve_lp(&q, o, res, err);
+	for (size_t i = 0; !rc && i < m; i++)
+		stuck[i] = z[i] && dl_lp_value(q.lp, z[i]) < 0.5;
+	free(z);
+	build_free(&q);
+	return rc;
+}
+
+/*
+ * Water-filling (Gavel's hierarchical max-min). Each round (a) raises the
+ * common level c of the active jobs' s_i / w_i (NET_i - sofar_i), NET_i =
+ * rate_i / prop_i, as far as it goes, then sofar_i += c w_i / s_i, and (b)
+ * freezes the active jobs that cannot rise by eps = 0.01% (+ 1e-6) while no
+ * job falls below its sofar. Rounds repeat until every job is frozen.
  * Entity weights reweight the jobs of each entity every round.
+ *
+ * (b) is Gavel's MIP "max sum_i z_i, z_i binary, NET_i >= lb_i + rise_i z_i"
+ * (z_i = 1: job i reaches (1 + eps) sofar_i + delta). Gavel's big-M rows
+ * NET_i >= M_i z_i beside the floor rows describe the same integer points,
+ * but their LP relaxation is so weak that GLPK's branch and bound took
+ * minutes for a thousand jobs. The relaxation of this form settles it in the
+ * usual case: rounding its z down keeps the same X feasible, so the jobs at
+ * z_i = 1 are a feasible set, and a largest one when their number reaches
+ * floor(relaxation optimum), the MIP's bound. Only otherwise is the MIP
+ * solved (wf_bottleneck_mip).
+ *
+ * One LP serves both steps of every round, re-solved from the last basis:
+ * per job the row NET_i - a_i c - zr_i >= lb_i. In (a), a_i = w_i / s_i and
+ * lb_i = sofar_i for active jobs, a_i = 0, lb_i = sofar_i (1 - 1e-9) and zr_i
+ * = 0 for the others, maximise c: Gavel's LP (an active job's zr_i >= 0 only
+ * tightens its row, so c's optimum is the same). In (b), c is fixed at 0,
+ * lb_i = sofar_i (1 - 1e-9), 0 <= zr_i <= rise_i for the active jobs, and
+ * the objective sum_i zr_i / rise_i is the relaxation (z_i = zr_i / rise_i).
+ * Each step starts from a feasible basis near its optimum, so a round costs
+ * a few pivots instead of two solves from scratch. The allocation is the
+ * last round's level LP solved from scratch as Gavel writes it
+ * (wf_level_lp; for one round that is the first LP): where several
+ * allocations give every job the same rate, that is the one allocate always
+ * reported.
  */
 static void wf_weights(const struct dl_alloc_problem *p, const struct dl_alloc_opts *o,
 		       const char *frozen, double *w)
@@ -614,97 +722,158 @@ static void wf_weights(const struct dl_alloc_problem *p, const struct dl_alloc_o
 	free(taken);
 }
 
+/*
+ * The level LP of one round built from scratch, as Gavel writes it: a floor
+ * row NET_i >= sofar_i (1 - 1e-9) for every job and a level row c <= s_i /
+ * w_i (NET_i - sofar_i) for the active ones; dumped, solved and taken as the
+ * allocation.
+ */
+static int wf_level_lp(const struct dl_alloc_problem *p, const struct dl_alloc_opts *o,
+		       const double *prop, const double *sofar, const double *w,
+		       struct dl_alloc_result *res, struct dl_err *err)
+{
+	char name[64];
+	struct build b = {0};
+	base_lp(p, NULL, 0, DL_LP_MAX, &b);
+	int ccol = dl_lp_add_col(b.lp, "c", 0, DL_LP_INF, 1);
+	for (size_t i = 0; i < p->njobs; i++) {
+		snprintf(name, sizeof(name), "floor_%zu", i);
+		int r = dl_lp_add_row(b.lp, name, sofar[i] * (1 - 1e-9), DL_LP_INF);
+		add_rate(&b, p, NULL, r, i, 1 / prop[i], 0);
+		if (w[i] > 0) {
+			double mult = p->jobs[i].gpus / w[i];
+			snprintf(name, sizeof(name), "level_%zu", i);
+			r = dl_lp_add_row(b.lp, name, -DL_LP_INF, -mult * sofar[i]);
+			dl_lp_coef(b.lp, r, ccol, 1);
+			add_rate(&b, p, NULL, r, i, -mult / prop[i], 0);
+		}
+	}
+	return dump_solve_take(p, &b, o, res, err);
+}
+
 static int water_filling(const struct dl_alloc_problem *p, const struct dl_alloc_opts *o,
 			 struct dl_alloc_result *res, struct dl_err *err)
 {
+	const double eps = 1e-4, delta = 1e-6;
 	size_t m = p->njobs;
 	double *prop = xcalloc(m + 1, sizeof(double)), *sofar = xcalloc(m + 1, sizeof(double));
-	double *w = xcalloc(m + 1, sizeof(double));
-	char *frozen = xcalloc(m + 1, 1);
+	double *w = xcalloc(m + 1, sizeof(double)), *lb = xcalloc(m + 1, sizeof(double));
+	double *rise = xcalloc(m + 1, sizeof(double)), *cval = xcalloc(m + 1, sizeof(double));
+	double *last_sofar = xcalloc(m + 1, sizeof(double)),
+	       *last_w = xcalloc(m + 1, sizeof(double));
+	int rounds = 0, first_rows = 0, first_cols = 0; /* of the first level LP */
+	double first_obj = NAN;
+	int *row = xcalloc(m + 1, sizeof(int)), *zcol = xcalloc(m + 1, sizeof(int));
+	int *crow = xcalloc(m + 1, sizeof(int));
+	char *frozen = xcalloc(m + 1, 1), *stuck = xcalloc(m + 1, 1);
 	int rc = 0;
 	char name[64];
-	const double eps = 1e-4, delta = 1e-6;
-	for (size_t i = 0; i < m; i++)
+	struct build b = {0};
+	base_lp(p, NULL, 0, DL_LP_MAX, &b);
+	int ccol = dl_lp_add_col(b.lp, "c", 0, DL_LP_INF, 1);
+	for (size_t i = 0; i < m; i++) {
 		prop[i] = dl_alloc_prop_tput(p, i);
+		snprintf(name, sizeof(name), "z_%zu", i);
+		zcol[i] = dl_lp_add_col(b.lp, name, 0, 0, 0);
+		snprintf(name, sizeof(name), "level_%zu", i);
+		row[i] = dl_lp_add_row(b.lp, name, 0, DL_LP_INF);
+		add_rate(&b, p, NULL, row[i], i, 1 / prop[i], 0);
+		dl_lp_coef(b.lp, row[i], zcol[i], -1);
+	}
 	for (size_t round = 0; !rc && round <= m; round++) {
 		wf_weights(p, o, frozen, w);
 		size_t nactive = 0;
 		for (size_t i = 0; i < m; i++)
-			nactive += w[i] > 0;
+			if (w[i] > 0) {
+				crow[nactive] = row[i];
+				cval[nactive++] = -w[i] / p->jobs[i].gpus;
+			}
 		if (!nactive)
 			break;
-		/* (a) LP: the highest common level c of the active jobs */
-		struct build b = {0};
-		base_lp(p, NULL, 0, DL_LP_MAX, &b);
-		int ccol = dl_lp_add_col(b.lp, "c", 0, DL_LP_INF, 1);
+		/* (a) the highest common level c of the active jobs */
+		memcpy(last_sofar, sofar, m * sizeof(double));
+		memcpy(last_w, w, m * sizeof(double));
+		double c = 0;
+		if (!rounds++) {
+			/* from scratch anyway: Gavel's LP gives the allocation if all freeze */
+			rc = wf_level_lp(p, o, prop, sofar, w, res, err);
+			c = first_obj = res->lp_objective;
+			first_rows = res->lp_rows;
+			first_cols = res->lp_cols;
+		} else {
+			dl_lp_set_col(b.lp, ccol, (int)nactive, crow, cval);
+			dl_lp_set_col_bounds(b.lp, ccol, 0, DL_LP_INF);
+			dl_lp_set_obj(b.lp, ccol, 1);
+			for (size_t i = 0; i < m; i++) {
+				dl_lp_set_row_bounds(b.lp, row[i],
+						     w[i] > 0 ? sofar[i] : sofar[i] * (1 - 1e-9),
+						     DL_LP_INF);
+				/* zr_i >= 0 only tightens the row: c's optimum is the same */
+				if (!(w[i] > 0))
+					dl_lp_set_col_bounds(b.lp, zcol[i], 0, 0);
+				dl_lp_set_obj(b.lp, zcol[i], 0);
+			}
+			rc = solve_lp(&b, o, res, err);
+			if (!rc)
+				c = dl_lp_value(b.lp, ccol);
+		}
+		if (rc)
+			break;
+		for (size_t i = 0; i < m; i++)
+			if (w[i] > 0)
+				sofar[i] += c * w[i] / p->jobs[i].gpus;
+		/* (b) the most jobs that can rise by eps together; the rest freeze */
+		dl_lp_set_col_bounds(b.lp, ccol, 0, 0);
+		dl_lp_set_obj(b.lp, ccol, 0);
 		for (size_t i = 0; i < m; i++) {
-			snprintf(name, sizeof(name), "floor_%zu", i);
-			int r = dl_lp_add_row(b.lp, name, sofar[i] * (1 - 1e-9), DL_LP_INF);
-			add_rate(&b, p, NULL, r, i, 1 / prop[i], 0);
+			lb[i] = sofar[i] * (1 - 1e-9);
+			rise[i] = (1 + eps) * sofar[i] + delta - lb[i];
+			dl_lp_set_row_bounds(b.lp, row[i], lb[i], DL_LP_INF);
 			if (w[i] > 0) {
-				double mult = p->jobs[i].gpus / w[i];
-				snprintf(name, sizeof(name), "level_%zu", i);
-				r = dl_lp_add_row(b.lp, name, -DL_LP_INF, -mult * sofar[i]);
-				dl_lp_coef(b.lp, r, ccol, 1);
-				add_rate(&b, p, NULL, r, i, -mult / prop[i], 0);
+				dl_lp_set_col_bounds(b.lp, zcol[i], 0, rise[i]);
+				dl_lp_set_obj(b.lp, zcol[i], 1 / rise[i]);
 			}
 		}
 		rc = solve_lp(&b, o, res, err);
-		if (!rc)
-			rc = dump(&b, o, err);
-		if (!rc) {
-			take_solution(p, &b, res);
-			double c = dl_lp_value(b.lp, ccol);
-			for (size_t i = 0; i < m; i++)
-				if (w[i] > 0)
-					sofar[i] += c * w[i] / p->jobs[i].gpus;
+		double rounded = 0;
+		for (size_t i = 0; !rc && i < m; i++) {
+			stuck[i] = w[i] > 0 && dl_lp_value(b.lp, zcol[i]) / rise[i] < 1 - 1e-9;
+			rounded += w[i] > 0 && !stuck[i];
 		}
-		build_free(&b);
-		if (rc)
-			break;
-		/* (b) MIP: the most jobs that can rise by eps together; the rest freeze */
-		struct build q = {0};
-		base_lp(p, NULL, 0, DL_LP_MAX, &q);
-		int *z = xcalloc(m + 1, sizeof(int));
-		for (size_t i = 0; i < m; i++) {
-			snprintf(name, sizeof(name), "floor_%zu", i);
-			int r = dl_lp_add_row(q.lp, name, sofar[i] * (1 - 1e-9), DL_LP_INF);
-			add_rate(&q, p, NULL, r, i, 1 / prop[i], 0);
-			if (w[i] > 0) {
-				/* z_i = 1 => NET_i >= (1 + eps) sofar_i + delta */
-				double bigm = (1 + eps) * sofar[i] + delta;
-				snprintf(name, sizeof(name), "z_%zu", i);
-				z[i] = dl_lp_add_col(q.lp, name, 0, 1, 1);
-				dl_lp_set_integer(q.lp, z[i]);
-				snprintf(name, sizeof(name), "rise_%zu", i);
-				r = dl_lp_add_row(q.lp, name, 0, DL_LP_INF);
-				add_rate(&q, p, NULL, r, i, 1 / prop[i], 0);
-				dl_lp_coef(q.lp, r, z[i], -bigm);
-			}
-		}
-		/* -v and --dump-model describe the LP, not this MIP */
-		double lpobj = res->lp_objective;
-		int lprows = res->lp_rows, lpcols = res->lp_cols;
-		rc = solve_lp(&q, o, res, err);
-		res->lp_objective = lpobj;
-		res->lp_rows = lprows;
-		res->lp_cols = lpcols;
+		if (!rc && rounded < floor(dl_lp_objective(b.lp) + 1e-6))
+			rc = wf_bottleneck_mip(p, o, prop, lb, rise, w, res, stuck, err);
 		size_t newly = 0;
 		for (size_t i = 0; !rc && i < m; i++)
-			if (w[i] > 0 && dl_lp_value(q.lp, z[i]) < 0.5) {
+			if (stuck[i]) {
 				frozen[i] = 1;
 				newly++;
 			}
-		free(z);
-		build_free(&q);
 		if (!rc && !newly)
 			break; /* nobody is a bottleneck any more (numerically): stop, as Gavel does
 				*/
 	}
+	build_free(&b);
+	/* -v and --dump-model describe the last round's level LP, from scratch */
+	if (!rc && rounds > 1) {
+		rc = wf_level_lp(p, o, prop, last_sofar, last_w, res, err);
+	} else if (!rc) {
+		res->lp_objective = first_obj;
+		res->lp_rows = first_rows;
+		res->lp_cols = first_cols;
+	}
 	free(prop);
+	free(last_sofar);
+	free(last_w);
 	free(sofar);
 	free(w);
+	free(lb);
+	free(rise);
+	free(cval);
+	free(row);
+	free(zcol);
+	free(crow);
 	free(frozen);
+	free(stuck);
 	return rc;
 }
 
@@ -753,7 +922,7 @@ static void fifo(const struct dl_alloc_problem *p, const struct dl_alloc_opts *o
 static void gandiva(const struct dl_alloc_problem *p, const struct dl_alloc_opts *o,
 		    struct dl_alloc_result *res)
 {
-	size_t m = p->njobs, n = p->ntypes, C = p->nclasses;
+	size_t m = p->njobs, n = p->ntypes;
 	double want = 0;
 	for (size_t i = 0; i < m; i++)
 		want += p->jobs[i].gpus;
@@ -781,28 +950,13 @@ static void gandiva(const struct dl_alloc_problem *p, const struct dl_alloc_opts
 			if (paired[bb] || jb->klass < 0 || jb->gpus != ja->gpus)
 				continue;
 			size_t x = a < bb ? a : bb, y = a < bb ? bb : a;
-			size_t base = ((size_t)p->jobs[x].klass * C + (size_t)p->jobs[y].klass) * n;
-			double score = 0;
-			for (size_t t = 0; t < n; t++) {
-				double sa = p->pair_self[base + t], sb = p->pair_other[base + t];
-				if (isnan(sa) || isnan(sb) || !(p->jobs[x].tput[t] > 0) ||
-				    !(p->jobs[y].tput[t] > 0))
-					continue;
-				double s = sa / p->jobs[x].tput[t] + sb / p->jobs[y].tput[t];
-				score = s > score ? s : score;
-			}
-			if (score < 1)
+			size_t kx = (size_t)p->jobs[x].klass, ky = (size_t)p->jobs[y].klass;
+			if (pair_score(p, kx, ky, p->jobs[x].tput, p->jobs[y].tput) < 1)
 				continue;
 			pairs = xreallocarray(pairs, np + 1, sizeof(*pairs));
 			pairs[np].a = (int)x;
 			pairs[np].b = (int)y;
-			pairs[np].tput_a = xcalloc(n, sizeof(double));
-			pairs[np].tput_b = xcalloc(n, sizeof(double));
-			for (size_t t = 0; t < n; t++) {
-				double sa = p->pair_self[base + t], sb = p->pair_other[base + t];
-				pairs[np].tput_a[t] = isnan(sa) ? 0 : sa;
-				pairs[np].tput_b[t] = isnan(sb) ? 0 : sb;
-			}
+			pair_rates(p, kx, ky, &pairs[np]);
 			np++;
 			paired[a] = paired[bb] = 1;
 			break;
@@ -867,9 +1021,18 @@ static int cmp_pair(const void *a, const void *b)
 	return (x->b > y->b) - (x->b < y->b);
 }
 
+/* append the pair of jobs i and k (a < b), rates not yet filled */
+static void push_pair(struct dl_alloc_pair **pairs, size_t *np, size_t *ap, size_t i, size_t k)
+{
+	DL_GROW(*pairs, *np + 1, *ap);
+	(*pairs)[*np].a = (int)(i < k ? i : k);
+	(*pairs)[*np].b = (int)(i < k ? k : i);
+	(*np)++;
+}
+
 void dl_alloc_prune_pairs(struct dl_alloc_problem *p, int per_job)
 {
-	size_t m = p->njobs, n = p->ntypes, C = p->nclasses;
+	size_t m = p->njobs, C = p->nclasses;
 	free_pairs(p->pairs, p->npairs);
 	p->pairs = NULL;
 	p->npairs = 0;
@@ -903,17 +1066,8 @@ void dl_alloc_prune_pairs(struct dl_alloc_problem *p, int per_job)
 		for (size_t cb = 0; cb < C; cb++) {
 			if (rep[cb] < 0)
 				continue;
-			const double *ta = p->jobs[rep[ca]].tput, *tb = p->jobs[rep[cb]].tput;
-			double score = 0;
-			for (size_t t = 0; t < n; t++) {
-				double sa = p->pair_self[(ca * C + cb) * n + t];
-				double sb = p->pair_other[(ca * C + cb) * n + t];
-				if (isnan(sa) || isnan(sb) || !(ta[t] > 0) || !(tb[t] > 0) ||
-				    !(p->capacity[t] > 0))
-					continue;
-				double s = sa / ta[t] + sb / tb[t];
-				score = s > score ? s : score;
-			}
+			double score =
+				pair_score(p, ca, cb, p->jobs[rep[ca]].tput, p->jobs[rep[cb]].tput);
 			if (score > 1)
 				cand[ca * C + ncand[ca]++] = (struct cand){(int)cb, score};
 		}
@@ -927,6 +1081,24 @@ void dl_alloc_prune_pairs(struct dl_alloc_problem *p, int per_job)
 		int ka = p->jobs[i].klass;
 		if (ka < 0)
 			continue;
+		/* a job with at most per_job possible partners takes them all */
+		size_t possible = 0;
+		for (size_t q = 0; q < ncand[ka]; q++) {
+			size_t cb = (size_t)cand[(size_t)ka * C + q].cb;
+			possible += cnt[cb + 1] - (cb == (size_t)ka);
+		}
+		if (possible <= (size_t)per_job) {
+			for (size_t q = 0; q < ncand[ka]; q++) {
+				size_t cb = (size_t)cand[(size_t)ka * C + q].cb;
+				for (size_t u = start[cb]; u < start[cb + 1]; u++) {
+					size_t k = members[u];
+					if (k == i)
+						continue;
+					push_pair(&pairs, &np, &ap, i, k);
+				}
+			}
+			continue;
+		}
 		/* rounds over the partner classes, best first, one partner per class a round */
 		int got = 0, added = 1;
 		for (int round = 0; added && got < per_job; round++) {
@@ -941,10 +1113,7 @@ void dl_alloc_prune_pairs(struct dl_alloc_problem *p, int per_job)
 					size_t k = members[start[cb] + cursor[cb]++ % size];
 					if (k == i)
 						continue;
-					DL_GROW(pairs, np + 1, ap);
-					pairs[np].a = (int)(i < k ? i : k);
-					pairs[np].b = (int)(i < k ? k : i);
-					np++;
+					push_pair(&pairs, &np, &ap, i, k);
 					got++;
 					added = 1;
 					break;
@@ -958,18 +1127,9 @@ void dl_alloc_prune_pairs(struct dl_alloc_problem *p, int per_job)
 	for (size_t k = 0; k < np; k++)
 		if (!u || cmp_pair(&pairs[u - 1], &pairs[k]))
 			pairs[u++] = pairs[k];
-	for (size_t k = 0; k < u; k++) {
-		size_t ca = (size_t)p->jobs[pairs[k].a].klass,
-		       cb = (size_t)p->jobs[pairs[k].b].klass;
-		pairs[k].tput_a = xcalloc(n, sizeof(double));
-		pairs[k].tput_b = xcalloc(n, sizeof(double));
-		for (size_t t = 0; t < n; t++) {
-			double sa = p->pair_self[(ca * C + cb) * n + t];
-			double sb = p->pair_other[(ca * C + cb) * n + t];
-			pairs[k].tput_a[t] = isnan(sa) ? 0 : sa;
-			pairs[k].tput_b[t] = isnan(sb) ? 0 : sb;
-		}
-	}
+	for (size_t k = 0; k < u; k++)
+		pair_rates(p, (size_t)p->jobs[pairs[k].a].klass, (size_t)p->jobs[pairs[k].b].klass,
+			   &pairs[k]);
 	p->pairs = pairs;
 	p->npairs = u;
 	free(rep);
@@ -1058,7 +1218,7 @@ static double evaluate(const struct dl_alloc_problem *p, const struct dl_alloc_o
 
 static int merges(const struct dl_alloc_opts *o)
 {
-	if (o->per_job || o->pack)
+	if (o->per_job)
 		return 0;
 	switch (o->policy) {
 	case DL_ALLOC_MAX_MIN_FAIRNESS:
@@ -1078,9 +1238,11 @@ static int merges(const struct dl_alloc_opts *o)
 
 /* the bytes of every field the policy's LP reads */
 static void job_key(struct strbuf *sb, const struct dl_alloc_problem *p,
-		    const struct dl_alloc_job *j, enum dl_alloc_policy policy)
+		    const struct dl_alloc_job *j, enum dl_alloc_policy policy, int pack)
 {
 	sb_reset(sb);
+	if (pack) /* the class gives the pair throughputs */
+		sb_add(sb, &j->klass, sizeof(j->klass));
 	sb_add(sb, &j->gpus, sizeof(j->gpus));
 	sb_add(sb, &j->weight, sizeof(j->weight));
 	sb_add(sb, j->tput, p->ntypes * sizeof(double));
@@ -1098,7 +1260,163 @@ static void job_key(struct strbuf *sb, const struct dl_alloc_problem *p,
 static int solve_one(const struct dl_alloc_problem *p, const struct dl_alloc_opts *o,
 		     struct dl_alloc_result *res, struct dl_err *err);
 
-/* 1 = solved merged (res filled), 0 = nothing to merge, -1 = error */
+/*
+ * Merged packing: the pairs of classes A <= B of identical jobs (A == B only
+ * with two members or more) whose model classes pass Gandiva's test, as
+ * pairs of q's jobs. Each stands for every pair of their members: its LP
+ * variable is their total time. 0 and q->pairs set, or -1 with *why: the
+ * pair throughputs are not symmetric (then which job of a pair gets which
+ * rate depends on the job order, and identical jobs are not identical), or
+ * the pairs of classes outnumber `budget`.
+ */
+static int class_pairs(const struct dl_alloc_problem *p, struct dl_alloc_problem *q, size_t budget,
+		       const char **why)
+{
+	size_t n = p->ntypes, C = p->nclasses;
+	for (size_t a = 0; a < C * C * n; a++) {
+		size_t ka = a / n / C, kb = a / n % C, t = a % n;
+		double self = p->pair_self[a], other = p->pair_other[(kb * C + ka) * n + t];
+		if (self != other && !(isnan(self) && isnan(other))) {
+			*why = "the pair throughputs are not symmetric";
+			return -1;
+		}
+	}
+	struct dl_alloc_pair *pairs = NULL;
+	size_t np = 0, ap = 0;
+	for (size_t a = 0; a < q->njobs; a++)
+		for (size_t b = a; b < q->njobs; b++) {
+			const struct dl_alloc_job *ja = &q->jobs[a], *jb = &q->jobs[b];
+			if (ja->klass < 0 || jb->klass < 0 || ja->gpus != jb->gpus ||
+			    (a == b && ja->count < 2) ||
+			    !(pair_score(p, (size_t)ja->klass, (size_t)jb->klass, ja->tput,
+					 jb->tput) > 1))
+				continue;
+			if (np == budget) {
+				free_pairs(pairs, np);
+				*why = "the pairs of classes of identical jobs are too many";
+				return -1;
+			}
+			DL_GROW(pairs, np + 1, ap);
+			pairs[np].a = (int)a;
+			pairs[np].b = (int)b;
+			pair_rates(p, (size_t)ja->klass, (size_t)jb->klass, &pairs[np]);
+			np++;
+		}
+	q->pairs = pairs;
+	q->npairs = np;
+	return 0;
+}
+
+struct realized {
+	struct dl_alloc_pair pair;
+	double *px;
+};
+
+static int cmp_realized(const void *a, const void *b)
+{
+	const struct realized *x = a, *y = b;
+	if (x->pair.a != y->pair.a)
+		return (x->pair.a > y->pair.a) - (x->pair.a < y->pair.a);
+	return (x->pair.b > y->pair.b) - (x->pair.b < y->pair.b);
+}
+
+/* job i (of class pair k's side a when on_a) shares `share` of k's time with job j */
+static void realize(struct realized **out, size_t *nout, size_t *aout,
+		    const struct dl_alloc_result *qr, size_t k, size_t n, size_t i, size_t j,
+		    int i_on_a, double share)
+{
+	const struct dl_alloc_pair *cp = &qr->pairs[k];
+	DL_GROW(*out, *nout + 1, *aout);
+	struct realized *r = &(*out)[(*nout)++];
+	int swap = (i < j) != i_on_a; /* job a of the pair is not on side a */
+	r->pair.a = (int)(i < j ? i : j);
+	r->pair.b = (int)(i < j ? j : i);
+	r->pair.tput_a = xcalloc(n, sizeof(double));
+	r->pair.tput_b = xcalloc(n, sizeof(double));
+	memcpy(r->pair.tput_a, swap ? cp->tput_b : cp->tput_a, n * sizeof(double));
+	memcpy(r->pair.tput_b, swap ? cp->tput_a : cp->tput_b, n * sizeof(double));
+	r->px = xcalloc(n, sizeof(double));
+	for (size_t t = 0; t < n; t++) {
+		double v = share * qr->px[k * n + t];
+		r->px[t] = v > 1 ? 1 : v;
+	}
+}
+
+/*
+ * Spread each pair of classes' time over pairs of their jobs so that every
+ * member of class A gets Y/n_A (Y/n_A twice over when A == B, being in two
+ * pairs): across classes A != B, the north-west corner rule of the transport
+ * problem with n_B units at each member of A and n_A at each member of B
+ * (at most n_A + n_B - 1 pairs); inside a class, a cycle through its members
+ * (each in two pairs, as job a in one and job b in the other; one pair when
+ * n_A = 2). Each job then gets exactly its class's rates and time.
+ */
+static void realize_pairs(const struct dl_alloc_problem *p, const struct dl_alloc_problem *q,
+			  const size_t *cls, const struct dl_alloc_result *qr,
+			  struct dl_alloc_result *res)
+{
+	size_t m = p->njobs, n = p->ntypes, C = q->njobs;
+	size_t *start = xcalloc(C + 2, sizeof(size_t)), *members = xcalloc(m + 1, sizeof(size_t));
+	size_t *fill = xcalloc(C + 1, sizeof(size_t));
+	for (size_t i = 0; i < m; i++)
+		start[cls[i] + 1]++;
+	for (size_t c = 0; c < C; c++)
+		start[c + 1] += start[c];
+	for (size_t i = 0; i < m; i++)
+		members[start[cls[i]] + fill[cls[i]]++] = i;
+	struct realized *out = NULL;
+	size_t nout = 0, aout = 0;
+	for (size_t k = 0; k < qr->npairs; k++) {
+		int used = 0;
+		for (size_t t = 0; t < n; t++)
+			used |= qr->px[k * n + t] > 0;
+		size_t A = (size_t)qr->pairs[k].a, B = (size_t)qr->pairs[k].b;
+		const size_t *ma = members + start[A], *mb = members + start[B];
+		size_t na = start[A + 1] - start[A], nb = start[B + 1] - start[B];
+		if (!used)
+			continue;
+		if (A == B && na == 2) {
+			realize(&out, &nout, &aout, qr, k, n, ma[0], ma[1], 1, 1);
+		} else if (A == B) {
+			for (size_t u = 0; u < na; u++)
+				realize(&out, &nout, &aout, qr, k, n, ma[u], ma[(u + 1) % na], 1,
+					1.0 / (double)na);
+		} else {
+			size_t u = 0, v = 0, left_a = nb, left_b = na;
+			while (u < na && v < nb) {
+				size_t w = left_a < left_b ? left_a : left_b;
+				realize(&out, &nout, &aout, qr, k, n, ma[u], mb[v], 1,
+					(double)w / ((double)na * (double)nb));
+				left_a -= w;
+				left_b -= w;
+				if (!left_a) {
+					u++;
+					left_a = nb;
+				}
+				if (!left_b) {
+					v++;
+					left_b = na;
+				}
+			}
+		}
+	}
+	if (nout)
+		qsort(out, nout, sizeof(*out), cmp_realized);
+	res->pairs = xcalloc(nout + 1, sizeof(*res->pairs));
+	res->px = xcalloc(nout * n + 1, sizeof(double));
+	res->npairs = nout;
+	for (size_t r = 0; r < nout; r++) {
+		res->pairs[r] = out[r].pair;
+		memcpy(res->px + r * n, out[r].px, n * sizeof(double));
+		free(out[r].px);
+	}
+	free(out);
+	free(start);
+	free(members);
+	free(fill);
+}
+
+/* 1 = solved merged (res filled), 0 = solve per job, -1 = error */
 static int solve_merged(const struct dl_alloc_problem *p, const struct dl_alloc_opts *o,
 			struct dl_alloc_result *res, struct dl_err *err)
 {
@@ -1112,7 +1430,7 @@ static int solve_merged(const struct dl_alloc_problem *p, const struct dl_alloc_
 	q.pairs = NULL;
 	q.npairs = 0;
 	for (size_t i = 0; i < m; i++) {
-		job_key(&key, p, &p->jobs[i], o->policy);
+		job_key(&key, p, &p->jobs[i], o->policy, o->pack);
 		int64_t *k = strmap_getn(&classes, key.buf, key.len);
 		if (k) {
 			cls[i] = (size_t)*k;
@@ -1123,8 +1441,14 @@ static int solve_merged(const struct dl_alloc_problem *p, const struct dl_alloc_
 		strmap_putn(&classes, key.buf, key.len, (int64_t)q.njobs);
 		q.jobs[q.njobs++] = p->jobs[i];
 	}
+	/* packed, the LP stands for every pair of jobs: worth it even with nothing merged */
+	int pack = o->pack && p->pair_self && p->nclasses;
+	const char *why = NULL;
+	if (pack && class_pairs(p, &q, p->npairs > 4 * m ? p->npairs : 4 * m, &why))
+		snprintf(res->note, sizeof(res->note), "%s: packing with %zu candidate pairs", why,
+			 p->npairs);
 	int rc = 0;
-	if (q.njobs < m) {
+	if (!why && (q.njobs < m || pack)) {
 		struct dl_alloc_opts qo = *o;
 		struct dl_alloc_result qr = {0};
 		qo.per_job = 1;
@@ -1134,12 +1458,15 @@ static int solve_merged(const struct dl_alloc_problem *p, const struct dl_alloc_
 			res->x = xcalloc(m * n + 1, sizeof(double));
 			for (size_t i = 0; i < m; i++)
 				memcpy(res->x + i * n, qr.x + cls[i] * n, n * sizeof(double));
+			if (pack)
+				realize_pairs(p, &q, cls, &qr, res);
 			res->lp_objective = qr.lp_objective;
 			res->lp_solves = qr.lp_solves;
 			res->lp_seconds = qr.lp_seconds;
 			res->lp_rows = qr.lp_rows;
 			res->lp_cols = qr.lp_cols;
 			res->merged = q.njobs;
+			res->merged_pairs = q.npairs;
 			memcpy(res->note, qr.note, sizeof(res->note));
 		}
 		dl_alloc_result_free(&qr);
@@ -1148,6 +1475,7 @@ static int solve_merged(const struct dl_alloc_problem *p, const struct dl_alloc_
 	sb_release(&key);
 	free(cls);
 	free(q.jobs);
+	free_pairs(q.pairs, q.npairs);
 	return rc;
 }
 
@@ -1283,6 +1611,7 @@ static int solve_partitioned(const struct dl_alloc_problem *p, const struct dl_a
 		}
 		res->lp_solves += sr.lp_solves;
 		res->lp_seconds += sr.lp_seconds;
+		res->merged_pairs += sr.merged_pairs;
 		if (g == 0) {
 			res->lp_rows = sr.lp_rows;
 			res->lp_cols = sr.lp_cols;

@@ -107,7 +107,8 @@ void dl_alloc_problem_free(struct dl_alloc_problem *p);
  * Space sharing candidates: for each job, up to `per_job` partners with the
  * same gpus whose pair raises the combined normalised throughput
  * (tput_a/alone_a + tput_b/alone_b > 1 on some type, Gandiva's test), best
- * first, spread over the jobs of each class. Fills p->pairs.
+ * first, spread over the jobs of each class; all of them when the job has
+ * at most `per_job`. Fills p->pairs (used by --per-job packing).
  */
 void dl_alloc_prune_pairs(struct dl_alloc_problem *p, int per_job);
 
@@ -141,8 +142,9 @@ struct dl_alloc_result {
 	int lp_solves;
 	double lp_seconds;
 	int lp_rows, lp_cols; /* of the last LP (of the first partition) */
-	size_t merged;	/* LP rows stood for this many classes of identical jobs (0: not merged) */
-	char note[256]; /* a fallback that was taken, or "" */
+	size_t merged; /* LP rows stood for this many classes of identical jobs (0: not merged) */
+	size_t merged_pairs; /* with --pack, LP pair variables for this many pairs of classes */
+	char note[256];	     /* a fallback that was taken, or "" */
 };
 
 /*
@@ -155,7 +157,24 @@ struct dl_alloc_result {
  * identical jobs get identical allocations. For water-filling, identical
  * jobs (also in the same entity) can rise together whenever one can (by the
  * same averaging), so they freeze together; with fifo inside entities they
- * are not identical and are never merged. Packed problems are never merged.
+ * are not identical and are never merged.
+ *
+ * Packed (opts.pack), identical jobs must also share the model class (their
+ * pair throughputs), and the LP has one pair variable per pair of classes
+ * A <= B whose models pass Gandiva's test (see dl_alloc_prune_pairs): the
+ * total time of all pairs of their jobs. That is Gavel's packed LP over every
+ * pair of jobs (p->pairs is not used), merged the same way, so its optimum is
+ * the same; res->pairs then holds a few pairs of jobs per pair of classes
+ * that give every job exactly its class's time and rates (res->merged_pairs
+ * counts the pairs of classes). The pairs left out (normalised packed
+ * throughput <= 1 on every type where both jobs run alone) cannot raise any
+ * objective there: on such a type, taking turns at the same rates needs no
+ * more time from either job and no more GPUs. (Pair rates on a type where
+ * one of the jobs cannot run alone are not considered.) Packed problems
+ * are solved per job on the candidates in p->pairs instead (res->note says
+ * why) when the pair throughputs are not symmetric (a's rate beside b
+ * differs from the partner rate b's row gives for a) or when the pairs of
+ * classes outnumber both p->npairs and 4 per job.
  */
 int dl_alloc_solve(const struct dl_alloc_problem *p, const struct dl_alloc_opts *o,
 		   struct dl_alloc_result *res, struct dl_err *err);

@@ -572,15 +572,7 @@ void dl_report_write_html(const struct dl_report *rep, FILE *fp, const struct dl
 {
 	const char *title = page && page->title ? page->title : "dlsched report";
 	struct strbuf sb = STRBUF_INIT;
-	sb_addstr(&sb,
-		  "<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\">\n"
-		  "<head>\n<meta charset=\"utf-8\"/>\n"
-		  "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n"
-		  "<title>");
-	xml_escape(&sb, title);
-	sb_addf(&sb, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<main>\n<header>\n<h1>", css);
-	xml_escape(&sb, title);
-	sb_addstr(&sb, "</h1>\n<p class=\"meta\">");
+	dl_html_page_head(&sb, title);
 	if (page && page->date) {
 		xml_escape(&sb, page->date);
 		sb_addstr(&sb, " \xc2\xb7 ");
@@ -631,4 +623,60 @@ void dl_report_write_html(const struct dl_report *rep, FILE *fp, const struct dl
 		       "speedup = baseline / label.</footer>\n</main>\n</body>\n</html>\n");
 	fwrite(sb.buf, 1, sb.len, fp);
 	sb_release(&sb);
+}
+
+/* ---- the page frame and line charts, for the other pages of lib/report (group.c) ---- */
+
+void dl_html_page_head(struct strbuf *sb, const char *title)
+{
+	sb_addstr(sb, "<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\">\n"
+		      "<head>\n<meta charset=\"utf-8\"/>\n"
+		      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n"
+		      "<title>");
+	xml_escape(sb, title);
+	sb_addf(sb, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<main>\n<header>\n<h1>", css);
+	xml_escape(sb, title);
+	sb_addstr(sb, "</h1>\n<p class=\"meta\">");
+}
+
+void dl_html_escape(struct strbuf *sb, const char *s)
+{
+	xml_escape(sb, s);
+}
+
+const char *dl_html_color(size_t i)
+{
+	return color(i);
+}
+
+struct dl_html_chart {
+	struct axis x, y;
+};
+
+struct dl_html_chart *dl_html_chart_open(struct strbuf *sb, const char *id, const char *title,
+					 double x0, double x1, double y0, double y1,
+					 const char *xtitle, const char *ytitle, int ypercent)
+{
+	struct dl_html_chart *c = xcalloc(1, sizeof(*c));
+	axis_init(&c->x, x0, x1, 0, ML, CW - MR);
+	axis_init(&c->y, y0, y1, 0, CH - MB, MT);
+	svg_open(sb, id, title);
+	svg_axes(sb, &c->x, &c->y, xtitle, ytitle, ypercent);
+	return c;
+}
+
+double dl_html_chart_px(const struct dl_html_chart *c, double x)
+{
+	return px(&c->x, x);
+}
+
+double dl_html_chart_py(const struct dl_html_chart *c, double y)
+{
+	return px(&c->y, y);
+}
+
+void dl_html_chart_close(struct strbuf *sb, struct dl_html_chart *c)
+{
+	sb_addstr(sb, "</svg>\n");
+	free(c);
 }

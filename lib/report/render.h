@@ -36,4 +36,21 @@ int dl_report_col_shown(const struct dl_report *rep, const struct dl_report_col 
 /* one line "LABEL: no finished jobs (...)" per such label (a Markdown list item if asked) */
 void dl_report_notes(const struct dl_report *rep, struct strbuf *sb, int markdown);
 
+/*
+ * The HTML page frame and line charts (html.c), for pages other than the
+ * report's own: dl_html_page_head() writes up to the open header paragraph
+ * (class "meta"); a chart maps values with _px/_py inside an <svg> that
+ * _close() ends (and frees the chart).
+ */
+void dl_html_page_head(struct strbuf *sb, const char *title);
+void dl_html_escape(struct strbuf *sb, const char *s);
+const char *dl_html_color(size_t i);
+struct dl_html_chart;
+struct dl_html_chart *dl_html_chart_open(struct strbuf *sb, const char *id, const char *title,
+					 double x0, double x1, double y0, double y1,
+					 const char *xtitle, const char *ytitle, int ypercent);
+double dl_html_chart_px(const struct dl_html_chart *c, double x);
+double dl_html_chart_py(const struct dl_html_chart *c, double y);
+void dl_html_chart_close(struct strbuf *sb, struct dl_html_chart *c);
+
 #endif

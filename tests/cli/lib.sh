@@ -17,6 +17,9 @@
 #   expect_eq NAME WANT GOT        pass if the strings are equal
 #   skip NAME REASON               record a skipped test (printed, counted)
 #   heavy                          false under the sanitizer build
+#   need_slurm NAME                true when the shared test Slurm runs (SLURM_CONF is then
+#                                  exported); else records a skip with the reason. Files
+#                                  using it say "# needs: slurm" so tests/run.sh starts it.
 # `dl` is a function calling the binary, so commands read: run x 0 'dl cat a.csv'
 
 # (`dl` itself is a tiny script on PATH that execs $DLSCHED; tests/run.sh makes it.)
@@ -32,6 +35,16 @@ _record() { # STATUS NAME [DETAIL]
 }
 
 heavy() { [ "$BUILD_KIND" = normal ]; }
+
+need_slurm() {
+	if [ -n "$DLSCHED_SLURM_CONF" ]; then
+		SLURM_CONF=$DLSCHED_SLURM_CONF
+		export SLURM_CONF
+		return 0
+	fi
+	skip "$1" "${DLSCHED_SLURM_SKIP:-no test Slurm}"
+	return 1
+}
 
 run() { # NAME RC CMD
 	_name=$1 _want=$2 _cmd=$3

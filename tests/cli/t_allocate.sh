@@ -155,6 +155,57 @@ for p in $LP_POLICIES; do
 	expect_eq "$p merged: constraints hold" ok "$(check_alloc "$SCRATCH/dups.csv" 3 "$CAPS" "$SCRATCH/a1.csv")"
 done
 
+# ---- merged packing is Gavel's packed LP over every pair of jobs ----
+# (--per-job with more partners than any job has is that LP as it is)
+for p in max-min-fairness-perf max-throughput; do
+	run "allocate $p --pack merged" 0 \
+		"dl allocate -v --cluster 2:2:2 --throughputs $TP --pack --policy $p --dump-model m.lp dups.csv > a1.csv"
+	a=$(obj)
+	expect "$p --pack: merged into classes and pairs of classes" \
+		"grep -q 'all pairs of jobs in [0-9]* pairs of classes' err && grep -q 'merged: 10 LP classes for 40 jobs' err"
+	run "allocate $p --pack --per-job, every pair" 0 \
+		"dl allocate -v --cluster 2:2:2 --throughputs $TP --pack --policy $p --per-job --pair-candidates 1000 dups.csv > a2.csv"
+	expect "$p --pack: merged objective $a equals Gavel's per-job LP's $(obj)" "close '$a' '$(obj)' 1e-9"
+	expect_eq "$p --pack merged: constraints hold" ok "$(check_alloc "$SCRATCH/dups.csv" 3 v100=2,p100=2,k80=2 "$SCRATCH/a1.csv")"
+	[ $p = max-throughput ] || expect "$p --pack merged: some pair shares GPUs" \
+		"awk -F, 'NR > 1 && \$5 != \"\" && \$3 > 0' a1.csv | grep -q ."
+	if command -v glpsol > /dev/null 2>&1; then
+		glpsol --lp "$SCRATCH/m.lp" -o "$SCRATCH/sol.txt" > /dev/null 2>&1
+		theirs=$(sed -n 's/^Objective: .* = \([^ ]*\) .*/\1/p' "$SCRATCH/sol.txt")
+		expect "$p --pack merged: objective $a equals glpsol's $theirs on the dumped model" \
+			"close '$a' '$theirs' 1e-8"
+	fi
+done
+
+# ---- water-filling keeps the allocations of the implementation before warm re-solves ----
+# wf_*.expect.csv: allocate --per-job at e3bd307 (a level LP and a bottleneck MIP from
+# scratch every round); wf_entities takes 5 rounds, wf_fifo 4. Same rows, fractions within
+# 1e-9 (only the last digits of tiny values may move), and the expected files themselves
+# satisfy the constraints.
+same_alloc() { # EXPECTED GOT -> "ok" or the first difference
+	awk -F, 'FNR == NR { e[FNR] = $0; n = FNR; next }
+	{
+		split(e[FNR], x, ",")
+		if (x[1] != $1 || x[2] != $2 || (x[3] - $3) > 1e-9 || ($3 - x[3]) > 1e-9) {
+			if (bad == "") bad = "line " FNR ": " e[FNR] " vs " $0
+		}
+		got = FNR
+	}
+	END { if (got != n && bad == "") bad = got " lines, expected " n; print (bad == "" ? "ok" : bad) }' "$1" "$2"
+}
+run "allocate water-filling entities, 5 rounds" 0 \
+	"dl allocate --per-job --policy water-filling --cluster 12:10:12 --throughputs $TP --entity-weights u0=3,u1=1,u2=2,u3=1 $A/wf_entities.csv > a.csv"
+expect_eq "water-filling entities: the allocation before warm re-solves" ok \
+	"$(same_alloc "$A/wf_entities.expect.csv" "$SCRATCH/a.csv")"
+expect_eq "water-filling entities: the expected allocation is feasible" ok \
+	"$(check_alloc "$A/wf_entities.csv" 3 v100=12,p100=10,k80=12 "$A/wf_entities.expect.csv")"
+run "allocate water-filling fifo entities, 4 rounds" 0 \
+	"dl allocate --per-job --policy water-filling --cluster 2:2:1 --throughputs $TP --entity-weights alice=2,bob=1 --entity-policy fifo $JOBS > a.csv"
+expect_eq "water-filling fifo: the allocation before warm re-solves" ok \
+	"$(same_alloc "$A/wf_fifo.expect.csv" "$SCRATCH/a.csv")"
+expect_eq "water-filling fifo: the expected allocation is feasible" ok \
+	"$(check_alloc "$JOBS" 3 v100=2,p100=2,k80=1 "$A/wf_fifo.expect.csv")"
+
 # ---- determinism ----
 for args in "--policy gandiva --pack" "--pack --partitions 3 --seed 5" "--policy fifo --seed 9"; do
 	run "allocate $args (1)" 0 "dl allocate --cluster 2:2:2 --throughputs $TP $args $JOBS > a1.csv"

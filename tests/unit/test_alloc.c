@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/rng.h"
 #include "policy/alloc.h"
 #include "tap.h"
 
@@ -274,6 +275,230 @@ static void packing(void)
 	dl_alloc_problem_free(&p);
 }
 
+/* a pair table over nclasses model classes, every entry unknown (NaN) */
+static void pair_table(struct dl_alloc_problem *p, size_t nclasses)
+{
+	size_t n = nclasses * nclasses * p->ntypes;
+	p->nclasses = nclasses;
+	p->pair_self = xcalloc(n, sizeof(double));
+	p->pair_other = xcalloc(n, sizeof(double));
+	for (size_t k = 0; k < n; k++)
+		p->pair_self[k] = p->pair_other[k] = NAN;
+}
+
+/* classes a, b on type t: a runs at va beside b, b at vb beside a (both orders) */
+static void set_pair(struct dl_alloc_problem *p, size_t a, size_t b, size_t t, double va, double vb)
+{
+	size_t C = p->nclasses, n = p->ntypes;
+	p->pair_self[(a * C + b) * n + t] = p->pair_other[(b * C + a) * n + t] = va;
+	p->pair_other[(a * C + b) * n + t] = p->pair_self[(b * C + a) * n + t] = vb;
+}
+
+static int solve_packed(const struct dl_alloc_problem *p, enum dl_alloc_policy pol, int per_job,
+			struct dl_alloc_result *res)
+{
+	struct dl_alloc_opts o = DL_ALLOC_OPTS_INIT;
+	struct dl_err err = DL_ERR_INIT;
+	o.policy = pol;
+	o.pack = 1;
+	o.per_job = per_job;
+	int rc = dl_alloc_solve(p, &o, res, &err);
+	if (rc)
+		printf("# %s: %s\n", dl_alloc_policy_name(pol), err.msg);
+	return rc;
+}
+
+/*
+ * Merged packing, by hand: three identical jobs (1 step/s alone, 0.8 each
+ * when two share a GPU) on one GPU. Every pair shares a third of the time:
+ * each job is in two pairs, 2/3 of its time at 0.8 -> 8/15 (alone, a third
+ * each: 1/3). Per job that is Gavel's LP over the pairs (0,1), (0,2), (1,2).
+ */
+static void packing_merged_by_hand(void)
+{
+	struct dl_alloc_problem p;
+	struct dl_alloc_result r, pj;
+	double cap[1] = {1}, one[1] = {1};
+	problem(&p, 1, cap);
+	for (int i = 0; i < 3; i++) {
+		char id[32];
+		snprintf(id, sizeof(id), "j%d", i);
+		size_t k = dl_alloc_problem_add_job(&p, id, 1, one);
+		p.jobs[k].klass = 0;
+	}
+	pair_table(&p, 1);
+	set_pair(&p, 0, 0, 0, 0.8, 0.8);
+	dl_alloc_prune_pairs(&p, 4);
+	is_int(p.npairs, 3, "by hand: a job with fewer partners than asked gets all of them");
+	is_int(solve_packed(&p, DL_ALLOC_MAX_MIN_FAIRNESS_PERF, 0, &r), 0,
+	       "by hand: merged solves");
+	is_int(r.merged, 1, "by hand: one class");
+	is_int(r.merged_pairs, 1, "by hand: one pair of classes");
+	is_double(r.objective, 8.0 / 15, 1e-9, "by hand: every job at 8/15");
+	is_double(r.lp_objective, 8.0 / 15, 1e-9, "by hand: the LP's optimum is the output's");
+	is_int(r.npairs, 3, "by hand: a cycle of three pairs");
+	for (size_t k = 0; k < r.npairs; k++)
+		is_double(r.px[k], 1.0 / 3, 1e-9, "by hand: pair %zu shares a third", k);
+	ok(feasible(&p, &r), "by hand: feasible");
+	is_int(solve_packed(&p, DL_ALLOC_MAX_MIN_FAIRNESS_PERF, 1, &pj), 0, "by hand: per job");
+	is_double(pj.objective, 8.0 / 15, 1e-9, "by hand: per job the same 8/15");
+	dl_alloc_result_free(&r);
+	dl_alloc_result_free(&pj);
+	dl_alloc_problem_free(&p);
+}
+
+/*
+ * Merged packing equals Gavel's per-job LP over every pair (--per-job with
+ * all partners) on random instances: 1-3 types, 1-4 model classes with
+ * 1 or 2 GPUs, symmetric pair rates that help or not, 2-16 jobs with
+ * weights 1 or 2. Checked: same objective, a feasible output, identical
+ * jobs at identical rates.
+ */
+static void packing_merged_random(void)
+{
+	struct dl_rng g;
+	int same = 0, feas = 0, equal_rates = 0, merged = 0, shared = 0, cases = 60;
+	double worst = 0;
+	dl_rng_seed(&g, 15);
+	for (int c = 0; c < cases; c++) {
+		struct dl_alloc_problem p;
+		size_t n = 1 + dl_rng_below(&g, 3), C = 1 + dl_rng_below(&g, 4);
+		double cap[3], tput[4][3];
+		int gpus[4];
+		for (size_t t = 0; t < n; t++)
+			cap[t] = (double)dl_rng_below(&g, 5);
+		cap[0] += 1;
+		problem(&p, n, cap);
+		pair_table(&p, C);
+		for (size_t k = 0; k < C; k++) {
+			gpus[k] = 1 + (int)dl_rng_below(&g, 2);
+			for (size_t t = 0; t < n; t++)
+				tput[k][t] = dl_rng_below(&g, 5) ? 1 + 9 * dl_rng_uniform(&g) : 0;
+			tput[k][0] += 1;
+		}
+		for (size_t a = 0; a < C; a++)
+			for (size_t b = a; b < C; b++)
+				for (size_t t = 0; t < n && gpus[a] == gpus[b]; t++) {
+					double f = a == b ? 0.3 + 0.5 * dl_rng_uniform(&g) : 0;
+					double fa = a == b ? f : 0.3 + 0.5 * dl_rng_uniform(&g);
+					double fb = a == b ? f : 0.3 + 0.5 * dl_rng_uniform(&g);
+					set_pair(&p, a, b, t, fa * tput[a][t], fb * tput[b][t]);
+				}
+		size_t m = 2 + dl_rng_below(&g, 15);
+		for (size_t i = 0; i < m; i++) {
+			size_t k = dl_rng_below(&g, C);
+			char id[32];
+			snprintf(id, sizeof(id), "j%zu", i);
+			size_t j = dl_alloc_problem_add_job(&p, id, gpus[k], tput[k]);
+			p.jobs[j].klass = (int)k;
+			p.jobs[j].weight = 1 + (double)dl_rng_below(&g, 2);
+		}
+		dl_alloc_prune_pairs(&p, 1000); /* every partner: Gavel's LP */
+		enum dl_alloc_policy pol =
+			c % 2 ? DL_ALLOC_MAX_THROUGHPUT : DL_ALLOC_MAX_MIN_FAIRNESS_PERF;
+		struct dl_alloc_result r, pj;
+		if (solve_packed(&p, pol, 0, &r) || solve_packed(&p, pol, 1, &pj)) {
+			dl_alloc_problem_free(&p);
+			continue;
+		}
+		double d = fabs(r.objective - pj.objective) / fmax(1, fabs(pj.objective));
+		worst = d > worst ? d : worst;
+		same += d <= 1e-9 && fabs(r.lp_objective - pj.lp_objective) <=
+					     1e-9 * fmax(1, fabs(pj.lp_objective));
+		feas += feasible(&p, &r);
+		merged += r.merged_pairs > 0 || !p.npairs;
+		for (size_t k = 0, any = 0; k < r.npairs * n && !any; k++)
+			shared += any = r.px[k] > 1e-9;
+		int eq = 1;
+		for (size_t i = 0; i < m; i++)
+			for (size_t k = 0; k < i; k++)
+				if (p.jobs[i].klass == p.jobs[k].klass &&
+				    p.jobs[i].weight == p.jobs[k].weight)
+					eq &= fabs(rate(&p, &r, i) - rate(&p, &r, k)) <= 1e-9;
+		equal_rates += eq;
+		dl_alloc_result_free(&r);
+		dl_alloc_result_free(&pj);
+		dl_alloc_problem_free(&p);
+	}
+	is_int(same, cases, "random: merged packing's optimum is per-job Gavel's (worst %.1e)",
+	       worst);
+	is_int(feas, cases, "random: merged packing's output is feasible");
+	is_int(equal_rates, cases, "random: identical jobs run at identical rates");
+	is_int(merged, cases, "random: every packed instance was solved merged");
+	ok(shared >= cases / 3, "random: %d of %d optimal allocations share GPUs", shared, cases);
+}
+
+/* merged packing falls back to per-job candidates, and says why */
+static void packing_fallbacks(void)
+{
+	struct dl_alloc_problem p;
+	struct dl_alloc_result r, pj;
+	double cap[1] = {2}, one[1] = {1};
+	problem(&p, 1, cap);
+	for (int i = 0; i < 12; i++) {
+		char id[32];
+		snprintf(id, sizeof(id), "j%d", i);
+		size_t k = dl_alloc_problem_add_job(&p, id, 1, one);
+		p.jobs[k].klass = i % 2;
+		p.jobs[k].weight = 1 + i; /* no two alike: 12 classes, 66 pairs of them */
+	}
+	pair_table(&p, 2);
+	set_pair(&p, 0, 0, 0, 0.7, 0.7);
+	set_pair(&p, 0, 1, 0, 0.6, 0.6);
+	set_pair(&p, 1, 1, 0, 0.7, 0.7);
+	dl_alloc_prune_pairs(&p, 4);
+	is_int(solve_packed(&p, DL_ALLOC_MAX_MIN_FAIRNESS_PERF, 0, &r), 0, "too many: solves");
+	ok(strstr(r.note, "too many") && !r.merged_pairs, "too many pairs of classes: %s", r.note);
+	is_int(solve_packed(&p, DL_ALLOC_MAX_MIN_FAIRNESS_PERF, 1, &pj), 0, "too many: per job");
+	is_double(r.objective, pj.objective, 1e-12, "too many: the per-job candidate LP");
+	dl_alloc_result_free(&r);
+	dl_alloc_result_free(&pj);
+	/* class 0 beside class 1 runs at 0.6 in its own row, 0.5 in class 1's row */
+	for (size_t i = 0; i < p.njobs; i++)
+		p.jobs[i].weight = 1;
+	p.pair_other[(1 * 2 + 0) * 1 + 0] = 0.5;
+	is_int(solve_packed(&p, DL_ALLOC_MAX_MIN_FAIRNESS_PERF, 0, &r), 0, "asymmetric: solves");
+	ok(strstr(r.note, "not symmetric") && !r.merged_pairs, "asymmetric rates: %s", r.note);
+	ok(feasible(&p, &r), "asymmetric: feasible");
+	dl_alloc_result_free(&r);
+	p.pair_other[(1 * 2 + 0) * 1 + 0] = 0.6;
+	is_int(solve_packed(&p, DL_ALLOC_MAX_MIN_FAIRNESS_PERF, 0, &r), 0, "symmetric: solves");
+	ok(!r.note[0] && r.merged_pairs == 3, "symmetric: merged, 3 pairs of classes (%zu)",
+	   r.merged_pairs);
+	dl_alloc_result_free(&r);
+	dl_alloc_problem_free(&p);
+}
+
+/*
+ * Water-filling per job, by hand: one type with 4 GPUs, a and b on 1 GPU, c
+ * on 2, all at 1 step/s (prop = 1), weights 1. Round 1: the level s_i NET_i
+ * rises to 1 (a and b full time, c half time, 3 GPUs); a and b cannot rise
+ * (time), c can: round 2 gives c the fourth GPU (level 2).
+ */
+static void water_filling_rounds(void)
+{
+	struct dl_alloc_problem p;
+	struct dl_alloc_result r;
+	struct dl_alloc_opts o = DL_ALLOC_OPTS_INIT;
+	struct dl_err err = DL_ERR_INIT;
+	double cap[1] = {4}, one[1] = {1};
+	problem(&p, 1, cap);
+	dl_alloc_problem_add_job(&p, "a", 1, one);
+	dl_alloc_problem_add_job(&p, "b", 1, one);
+	dl_alloc_problem_add_job(&p, "c", 2, one);
+	o.policy = DL_ALLOC_WATER_FILLING;
+	o.per_job = 1;
+	is_int(dl_alloc_solve(&p, &o, &r, &err), 0, "rounds: solves");
+	is_double(r.x[0], 1, 1e-9, "rounds: a full time");
+	is_double(r.x[1], 1, 1e-9, "rounds: b full time");
+	is_double(r.x[2], 1, 1e-9, "rounds: c full time after the second round");
+	/* two rounds of level LP and bottleneck test, then the last level LP from scratch */
+	is_int(r.lp_solves, 5, "rounds: two rounds, then the allocation's LP");
+	is_double(r.objective, 1, 1e-9, "rounds: the minimum level is 1");
+	dl_alloc_result_free(&r);
+	dl_alloc_problem_free(&p);
+}
+
 /* pruning keeps a few partners per job, spread over the jobs of the class */
 static void pruning(void)
 {
@@ -382,6 +607,10 @@ int main(void)
 	identical_types();
 	water_filling();
 	packing();
+	packing_merged_by_hand();
+	packing_merged_random();
+	packing_fallbacks();
+	water_filling_rounds();
 	pruning();
 	partitions();
 	baselines();

@@ -1,5 +1,6 @@
 /* test_lp.c: the GLPK wrapper: optimum, infeasible, unbounded, MIP, and a silent stdout */
 #include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,6 +77,38 @@ int main(void)
 	is_int(dl_lp_solve(lp, &o, &err), 0, "re-solve after a bound change");
 	/* x=1: y <= 3 and y <= 5/3 -> y = 5/3, obj = 3 + 10/3 */
 	is_double(dl_lp_objective(lp), 3 + 10.0 / 3, 1e-9, "new optimum after the change");
+	dl_lp_free(lp);
+
+	/*
+	 * replacing a column keeps the solved model: y's column becomes 2 in c1 and
+	 * 1 in c2 (given as 0.5 + 0.5): x = 3, 2y <= 1, y <= 3 -> y = 1/2, obj 10
+	 */
+	lp = small_lp(&x, &y);
+	is_int(dl_lp_solve(lp, &o, &err), 0, "solve before a column is replaced");
+	int rows[3] = {1, 2, 2};
+	double vals[3] = {2, 0.5, 0.5};
+	dl_lp_set_col(lp, y, 3, rows, vals);
+	ok(isnan(dl_lp_value(lp, y)), "a replaced column invalidates the values");
+	is_int(dl_lp_solve(lp, &o, &err), 0, "re-solve after a column is replaced");
+	is_double(dl_lp_objective(lp), 10, 1e-9, "new optimum after the replacement");
+	is_int(dl_lp_info(lp)->nonzeros, 4, "the replacement was not rebuilt from scratch");
+	/* replaced again (y only in c2, at 3), then a new row forces a rebuild */
+	rows[0] = 2;
+	vals[0] = 3;
+	dl_lp_set_col(lp, y, 1, rows, vals);
+	int r3 = dl_lp_add_row(lp, "c3", -DL_LP_INF, 10);
+	dl_lp_coef(lp, r3, x, 1);
+	is_int(dl_lp_solve(lp, &o, &err), 0, "rebuilt after a replacement and a new row");
+	/* x = 3, y <= 1 (c2) -> 11, and y's old entries are gone: 3 nonzeros + c3's */
+	is_double(dl_lp_objective(lp), 11, 1e-9, "rebuild keeps the last replacement");
+	is_int(dl_lp_info(lp)->nonzeros, 4, "the replaced entries are gone after a rebuild");
+	dl_lp_free(lp);
+	/* before the first solve, a replacement goes into the model that is built */
+	lp = small_lp(&x, &y);
+	dl_lp_set_col(lp, y, 1, rows, vals);
+	is_int(dl_lp_solve(lp, &o, &err), 0, "a column replaced before the first solve");
+	is_double(dl_lp_objective(lp), 11, 1e-9, "x = 3, y = 1 with y only in c2 at 3");
+	is_int(dl_lp_info(lp)->nonzeros, 3, "y has one entry");
 	dl_lp_free(lp);
 
 	/* infeasible: x >= 2 and x <= 1 through rows */

@@ -1,0 +1,573 @@
+/* sweep.c: policy experiments over grids, run here in parallel or as a Slurm job array */
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cmd.h"
+#include "sweep_run.h"
+
+/* the commands a sweep runs, called in-process only to read their options and dry-check */
+int cmd_trace(int argc, char **argv, struct dl_ctx *ctx);
+int cmd_simulate(int argc, char **argv, struct dl_ctx *ctx);
+
+struct sweep_args {
+	const char **axes, **sets, **extra;
+	size_t naxes, nsets, nextra;
+	int64_t jobs;
+	int emit, slurm, submit, status, timeline;
+	int64_t task;
+	int64_t cpus;
+	struct dl_sweep_slurm so;
+	const char *dir;
+};
+
+/* the repeatable options collect into arrays with room for argc */
+static int add_axis(const struct dl_opt *o, void *base, const char *arg)
+{
+	(void)o;
+	struct sweep_args *a = base;
+	a->axes[a->naxes++] = arg;
+	return 0;
+}
+
+static int add_set(const struct dl_opt *o, void *base, const char *arg)
+{
+	(void)o;
+	struct sweep_args *a = base;
+	a->sets[a->nsets++] = arg;
+	return 0;
+}
+
+static int add_sbatch(const struct dl_opt *o, void *base, const char *arg)
+{
+	(void)o;
+	struct sweep_args *a = base;
+	a->extra[a->nextra++] = arg;
+	return 0;
+}
+
+#define AT(f) DL_OPT_AT(struct sweep_args, f)
+static const struct dl_opt sweep_opts[] = {
+	{DL_OPT_CALLBACK, 0, "axis", "NAME=V1,V2,...",
+	 "vary an option of trace gen or simulate, or trace (files); A..B: integers",
+	 .fn = add_axis},
+	{DL_OPT_CALLBACK, 0, "set", "NAME=VALUE",
+	 "a fixed option of every run (NAME alone for a flag)", .fn = add_set},
+	{DL_OPT_FLAG, 0, "timeline", NULL, "keep each run's timeline (utilisation over time)",
+	 AT(timeline)},
+	{DL_OPT_INT, 'j', "jobs", "N", "run N at once; with --slurm: %N", AT(jobs), .imin = 1,
+	 .imax = 100000, .def_doc = "the number of CPUs"},
+	{DL_OPT_FLAG, 0, "emit", NULL, "print one shell command per run to do, run nothing",
+	 AT(emit)},
+	{DL_OPT_FLAG, 0, "slurm", NULL,
+	 "write DIR/sweep.sbatch, a Slurm array job of the runs to do", AT(slurm)},
+	{DL_OPT_FLAG, 0, "submit", NULL, "--slurm, then sbatch it and print the job id",
+	 AT(submit)},
+	{DL_OPT_STRING, 0, "partition", "P", "--slurm: the partition", AT(so.partition)},
+	{DL_OPT_STRING, 0, "time", "T", "--slurm: the time limit of one run (sbatch --time)",
+	 AT(so.time)},
+	{DL_OPT_STRING, 0, "mem", "M", "--slurm: the memory of one run (sbatch --mem)", AT(so.mem)},
+	{DL_OPT_STRING, 0, "account", "A", "--slurm: the account to charge", AT(so.account)},
+	{DL_OPT_INT, 0, "cpus-per-task", "N", "--slurm: CPUs of one run", AT(cpus), .imin = 1,
+	 .imax = 100000},
+	{DL_OPT_CALLBACK, 0, "sbatch-option", "OPT", "--slurm: one more #SBATCH line (repeatable)",
+	 .fn = add_sbatch},
+	{DL_OPT_FLAG, 0, "status", NULL,
+	 "count done, failed and missing runs of DIR, name failures", AT(status)},
+	{DL_OPT_INT, 0, "task", "I", "run row I (0-based) of DIR/plan.csv; Slurm array tasks do",
+	 AT(task), .imin = 0, .imax = LLONG_MAX / 2},
+	{DL_OPT_END},
+};
+#undef AT
+
+static const struct dl_cmd_spec sweep_spec = {
+	.usage = "dlsched sweep --axis NAME=VALUES... [--set NAME=VALUE...] [-j N] [--emit | "
+		 "--slurm [--submit]] DIR\n"
+		 "dlsched sweep DIR\n"
+		 "dlsched sweep --status DIR\n"
+		 "dlsched sweep --task I DIR",
+	.description =
+		"Run the Cartesian product of the axes (options of trace gen and simulate, or\n"
+		"trace files): each run generates a trace (or reads one), simulates it and\n"
+		"reports it. DIR gets plan.csv, runs/ and summary.csv (axis values + one report\n"
+		"row per run) for 'dlsched report --group-by'. Rerunning does only the runs\n"
+		"that are missing or failed.",
+	.opts = sweep_opts,
+	.flags = DL_SPEC_NO_IO | DL_SPEC_NO_INPUT,
+};
+
+/*
+ * Call a command in this process with one descriptor (1 or 2) sent to a
+ * memory file, whose text ends up in out. The commands print nothing else.
+ */
+static int call_captured(int (*fn)(int, char **, struct dl_ctx *), struct dl_ctx *ctx, int argc,
+			 char **argv, int fd, struct strbuf *out)
+{
+	FILE *fp = fd == STDOUT_FILENO ? stdout : stderr;
+	fflush(fp);
+	int saved = dup(fd);
+	int mem = memfd_create("dlsched-sweep", MFD_CLOEXEC);
+	if (saved < 0 || mem < 0) {
+		if (saved >= 0)
+			close(saved);
+		if (mem >= 0)
+			close(mem);
+		sb_addf(out, "cannot capture output: %s", strerror(errno));
+		return -1;
+	}
+	dup2(mem, fd);
+	/* getopt permutes argv: give it a copy of the pointers */
+	char **copy = xcalloc((size_t)argc + 1, sizeof(*copy));
+	memcpy(copy, argv, (size_t)argc * sizeof(*copy));
+	int rc = fn(argc, copy, ctx);
+	free(copy);
+	fflush(fp);
+	dup2(saved, fd);
+	close(saved);
+	char buf[4096];
+	ssize_t n;
+	lseek(mem, 0, SEEK_SET);
+	while ((n = read(mem, buf, sizeof(buf))) > 0)
+		sb_add(out, buf, (size_t)n);
+	close(mem);
+	return rc;
+}
+
+/* the options of `dlsched CMD [SUB]`, from its --list-options */
+static int read_options(const char *cmd, const char *sub, struct dl_sweep_cmdinfo *info)
+{
+	struct dl_ctx c = {0};
+	c.cmdname = cmd;
+	char *argv[] = {(char *)(sub ? "trace" : cmd), (char *)sub, "--list-options", NULL};
+	if (!sub)
+		argv[1] = "--list-options", argv[2] = NULL;
+	struct strbuf out = STRBUF_INIT;
+	int rc = call_captured(sub ? cmd_trace : cmd_simulate, &c, sub ? 3 : 2, argv, STDOUT_FILENO,
+			       &out);
+	memset(info, 0, sizeof(*info));
+	/* "--NAME<TAB>ARG<TAB>help" per line */
+	for (char *line = out.buf; rc == 0 && *line;) {
+		char *nl = strchr(line, '\n');
+		if (nl)
+			*nl = 0;
+		char *tab = strchr(line, '\t');
+		if (!strncmp(line, "--", 2) && tab) {
+			char *arg = tab + 1;
+			char *tab2 = strchr(arg, '\t');
+			if (tab2)
+				*tab2 = 0;
+			info->opts =
+				xreallocarray(info->opts, info->nopts + 1, sizeof(*info->opts));
+			struct dl_sweep_optinfo *o = &info->opts[info->nopts++];
+			o->name = xstrndup(line + 2, (size_t)(tab - line - 2));
+			o->takes_value = *arg != 0;
+			o->is_file = !strcmp(arg, "FILE") ? 1 : !strcmp(arg, "SPEC") ? 2 : 0;
+		}
+		if (!nl)
+			break;
+		line = nl + 1;
+	}
+	sb_release(&out);
+	return rc;
+}
+
+static void free_options(struct dl_sweep_cmdinfo *info)
+{
+	for (size_t i = 0; i < info->nopts; i++)
+		free(info->opts[i].name);
+	free(info->opts);
+}
+
+/* dry-check one stage: the command parses its options and stops before any data */
+static int check_stage(void *arg, int argc, char **argv, struct strbuf *why)
+{
+	(void)arg;
+	struct dl_ctx c = {0};
+	c.dry_run = 1;
+	c.quiet = 1;
+	int is_trace = argc > 1 && !strcmp(argv[1], "trace");
+	c.cmdname = argv[1];
+	struct strbuf err = STRBUF_INIT;
+	int rc = call_captured(is_trace ? cmd_trace : cmd_simulate, &c, argc - 1, argv + 1,
+			       STDERR_FILENO, &err);
+	if (rc == 0) {
+		sb_release(&err);
+		return 0;
+	}
+	/* "dlsched simulate: MESSAGE; see 'dlsched simulate --help'\n" -> "simulate: MESSAGE" */
+	char *msg = err.buf;
+	if (!strncmp(msg, "dlsched ", 8))
+		msg += 8;
+	char *nl = strchr(msg, '\n');
+	if (nl)
+		*nl = 0;
+	char *see = strstr(msg, "; see 'dlsched");
+	if (see)
+		*see = 0;
+	if (is_trace && !strncmp(msg, "trace: ", 7)) {
+		sb_addstr(why, "trace gen: ");
+		msg += 7;
+	}
+	sb_addstr(why, *msg ? msg : "rejected");
+	sb_release(&err);
+	return -1;
+}
+
+/* the running binary, absolute, so every run and Slurm task execs the same one */
+static char *self_exe(void)
+{
+	char buf[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
+	if (n > 0) {
+		buf[n] = 0;
+		return xstrdup(buf);
+	}
+	/* no /proc: the first dlsched on PATH */
+	const char *path = getenv("PATH");
+	while (path && *path) {
+		const char *e = strchr(path, ':');
+		size_t len = e ? (size_t)(e - path) : strlen(path);
+		struct strbuf sb = STRBUF_INIT;
+		sb_addf(&sb, "%.*s/dlsched", (int)len, path);
+		if (access(sb.buf, X_OK) == 0)
+			return sb_detach(&sb);
+		sb_release(&sb);
+		path = e ? e + 1 : NULL;
+	}
+	return NULL;
+}
+
+static void describe(struct strbuf *sb, const struct dl_sweep_plan *plan, size_t i)
+{
+	sb_addf(sb, "%s (", plan->rows[i].id);
+	for (size_t k = 0; k < plan->naxes; k++)
+		sb_addf(sb, "%s%s=%s", k ? ", " : "", plan->axes[k], plan->rows[i].values[k]);
+	sb_addc(sb, ')');
+}
+
+static int do_status(struct dl_ctx *ctx, const struct dl_sweep_plan *plan, const char *dir)
+{
+	size_t n[3] = {0, 0, 0};
+	struct strbuf lines = STRBUF_INIT;
+	for (size_t i = 0; i < plan->nrows; i++) {
+		enum dl_sweep_state s = dl_sweep_row_state(plan, i, dir);
+		n[s]++;
+		if (s == DL_SWEEP_DONE)
+			continue;
+		sb_addstr(&lines, s == DL_SWEEP_FAILED ? "failed  " : "missing ");
+		describe(&lines, plan, i);
+		if (s == DL_SWEEP_FAILED) {
+			struct strbuf why = STRBUF_INIT;
+			dl_sweep_row_failure(plan, i, dir, &why);
+			sb_addf(&lines, ": %s, see %s/runs/%s/stderr", why.buf, dir,
+				plan->rows[i].id);
+			sb_release(&why);
+		}
+		sb_addc(&lines, '\n');
+	}
+	printf("%zu runs: %zu done, %zu failed, %zu missing\n%s", plan->nrows, n[DL_SWEEP_DONE],
+	       n[DL_SWEEP_FAILED], n[DL_SWEEP_MISSING], lines.buf);
+	sb_release(&lines);
+	(void)ctx;
+	return n[DL_SWEEP_DONE] == plan->nrows ? 0 : DL_EXIT_DATA;
+}
+
+/* summary.csv once every run is done (any executor's last task does it) */
+static int collect_if_done(struct dl_ctx *ctx, const struct dl_sweep_plan *plan, const char *dir,
+			   int always)
+{
+	size_t ndone = 0;
+	for (size_t i = 0; i < plan->nrows; i++)
+		ndone += dl_sweep_row_state(plan, i, dir) == DL_SWEEP_DONE;
+	if (ndone < plan->nrows && !always)
+		return 0;
+	struct dl_err err = DL_ERR_INIT;
+	if (dl_sweep_collect(plan, dir, &ndone, &err))
+		return dl_fail(ctx, &err);
+	return 0;
+}
+
+static void progress_cb(void *arg, size_t finished, size_t total, size_t failed)
+{
+	const struct dl_ctx *ctx = arg;
+	fprintf(stderr, "\rdlsched %s: %zu/%zu runs, %zu failed%s", ctx->cmdname, finished, total,
+		failed, finished == total ? "\n" : "");
+}
+
+static int run_sbatch(struct dl_ctx *ctx, const char *dir)
+{
+	struct strbuf script = STRBUF_INIT, out = STRBUF_INIT;
+	sb_addf(&script, "%s/sweep.sbatch", dir);
+	int fds[2];
+	if (pipe(fds))
+		return dl_error(ctx, "cannot make a pipe: %s", strerror(errno));
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid == 0) {
+		dup2(fds[1], STDOUT_FILENO);
+		close(fds[0]);
+		close(fds[1]);
+		char *argv[] = {"sbatch", "--parsable", script.buf, NULL};
+		execvp("sbatch", argv);
+		dprintf(STDERR_FILENO, "dlsched sweep: cannot run 'sbatch': %s\n", strerror(errno));
+		_exit(127);
+	}
+	close(fds[1]);
+	char buf[256];
+	ssize_t n;
+	while ((n = read(fds[0], buf, sizeof(buf))) > 0)
+		sb_add(&out, buf, (size_t)n);
+	close(fds[0]);
+	int status = 0;
+	if (pid > 0)
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
+	int rc = 0;
+	if (pid < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		rc = dl_error(ctx, "sbatch '%s' failed", script.buf);
+	} else {
+		/* --parsable: "JOBID" or "JOBID;CLUSTER" */
+		out.len = strcspn(out.buf, ";\n");
+		out.buf[out.len] = 0;
+		printf("%s\n", out.buf);
+	}
+	sb_release(&script);
+	sb_release(&out);
+	return rc;
+}
+
+/* the plan of DIR: built from the axes (and written when new or changed), or read */
+static int load_plan(struct dl_ctx *ctx, const struct sweep_args *a, struct dl_sweep_plan *plan)
+{
+	struct dl_err err = DL_ERR_INIT;
+	struct stat stt;
+	if (!a->naxes && !a->nsets) {
+		if (dl_sweep_plan_read(plan, a->dir, &err))
+			return stat(a->dir, &stt)
+				       ? dl_usage_error(ctx, "no sweep in '%s'; give --axis",
+							a->dir)
+				       : dl_fail(ctx, &err);
+		return 0;
+	}
+	struct dl_sweep_cmdinfo gen, sim;
+	if (read_options("trace", "gen", &gen) || read_options("simulate", NULL, &sim))
+		return dl_error(ctx, "cannot read the options of trace gen and simulate");
+	struct dl_sweep_spec spec;
+	dl_sweep_spec_init(&spec);
+	spec.timeline = a->timeline;
+	int rc = 0;
+	for (size_t i = 0; i < a->nsets && !rc; i++)
+		rc = dl_sweep_spec_add(&spec, a->sets[i], 1, &gen, &sim, &err);
+	for (size_t i = 0; i < a->naxes && !rc; i++)
+		rc = dl_sweep_spec_add(&spec, a->axes[i], 0, &gen, &sim, &err);
+	if (!rc)
+		rc = dl_sweep_spec_finish(&spec, &err);
+	if (!rc)
+		rc = dl_sweep_plan_build(&spec, plan, &err);
+	if (!rc && dl_sweep_plan_check(&spec, plan, check_stage, NULL, &err)) {
+		dl_sweep_plan_release(plan);
+		rc = -1;
+	}
+	free_options(&gen);
+	free_options(&sim);
+	dl_sweep_spec_release(&spec);
+	if (rc)
+		return err.code == DL_EXIT_USAGE ? dl_usage_error(ctx, "%s", err.msg)
+						 : dl_fail(ctx, &err);
+	if (mkdir(a->dir, 0777) && errno != EEXIST) {
+		dl_sweep_plan_release(plan);
+		return dl_error(ctx, "cannot create '%s': %s", a->dir, strerror(errno));
+	}
+	struct dl_sweep_plan old;
+	struct dl_err oerr = DL_ERR_INIT;
+	int same = 0;
+	if (dl_sweep_plan_read(&old, a->dir, &oerr) == 0) {
+		same = dl_sweep_plan_equal(&old, plan);
+		if (!same)
+			dl_info(ctx, "'%s' had another plan: runs whose command changed are redone",
+				a->dir);
+		dl_sweep_plan_release(&old);
+	}
+	if (!same && dl_sweep_plan_write(plan, a->dir, &err)) {
+		dl_sweep_plan_release(plan);
+		return dl_fail(ctx, &err);
+	}
+	return 0;
+}
+
+static int do_task(struct dl_ctx *ctx, const struct dl_sweep_plan *plan, const char *dir,
+		   const char *exe, long long task)
+{
+	if (task < 0 || (size_t)task >= plan->nrows)
+		return dl_usage_error(ctx, "--task %lld is not a row of '%s/plan.csv' (0..%zu)",
+				      task, dir, plan->nrows - 1);
+	size_t i = (size_t)task;
+	int rc = 0;
+	if (dl_sweep_row_state(plan, i, dir) != DL_SWEEP_DONE) {
+		struct dl_err err = DL_ERR_INIT;
+		int r = dl_sweep_run_row(plan, i, dir, exe, &err);
+		if (r < 0)
+			return dl_fail(ctx, &err);
+		if (r == 1) {
+			struct strbuf why = STRBUF_INIT;
+			dl_sweep_row_failure(plan, i, dir, &why);
+			rc = dl_error(ctx, "run %s failed: %s (see %s/runs/%s/stderr)",
+				      plan->rows[i].id, why.buf, dir, plan->rows[i].id);
+			sb_release(&why);
+		}
+	}
+	int crc = collect_if_done(ctx, plan, dir, 0);
+	return rc ? rc : crc;
+}
+
+static int do_run(struct dl_ctx *ctx, const struct sweep_args *a, const struct dl_sweep_plan *plan,
+		  const char *exe)
+{
+	size_t *todo = xcalloc(plan->nrows, sizeof(*todo));
+	size_t ntodo = 0;
+	for (size_t i = 0; i < plan->nrows; i++)
+		if (dl_sweep_row_state(plan, i, a->dir) != DL_SWEEP_DONE)
+			todo[ntodo++] = i;
+	struct dl_err err = DL_ERR_INIT;
+	int rc = 0;
+	if (!ctx->quiet)
+		fprintf(stderr, "dlsched sweep: %zu runs: %zu done, %zu to run\n", plan->nrows,
+			plan->nrows - ntodo, ntodo);
+	if (a->emit) {
+		for (size_t k = 0; k < ntodo; k++) {
+			struct strbuf sb = STRBUF_INIT;
+			dl_sweep_quote(&sb, exe);
+			sb_addf(&sb, " sweep --task %zu ", todo[k]);
+			dl_sweep_quote(&sb, a->dir);
+			printf("%s\n", sb.buf);
+			sb_release(&sb);
+		}
+	} else if (a->slurm) {
+		if (!ntodo) {
+			rc = collect_if_done(ctx, plan, a->dir, 1);
+		} else if (dl_sweep_write_sbatch(a->dir, exe, todo, ntodo, &a->so, &err)) {
+			rc = dl_fail(ctx, &err);
+		} else if (a->submit) {
+			rc = run_sbatch(ctx, a->dir);
+		} else if (!ctx->quiet) {
+			fprintf(stderr,
+				"dlsched sweep: wrote %s/sweep.sbatch; submit it with sbatch\n",
+				a->dir);
+		}
+	} else {
+		size_t nfailed = 0;
+		int tty = ctx->stderr_is_tty && !ctx->quiet;
+		if (dl_sweep_run_local(plan, todo, ntodo, a->dir, exe, (long)a->jobs,
+				       tty ? progress_cb : NULL, ctx, &nfailed, &err))
+			rc = dl_fail(ctx, &err);
+		if (!rc)
+			rc = collect_if_done(ctx, plan, a->dir, 1);
+		if (!rc && nfailed) {
+			for (size_t k = 0; k < ntodo; k++) {
+				if (dl_sweep_row_state(plan, todo[k], a->dir) != DL_SWEEP_FAILED)
+					continue;
+				struct strbuf why = STRBUF_INIT, d = STRBUF_INIT;
+				describe(&d, plan, todo[k]);
+				dl_sweep_row_failure(plan, todo[k], a->dir, &why);
+				dl_error(ctx, "run %s failed: %s (see %s/runs/%s/stderr)", d.buf,
+					 why.buf, a->dir, plan->rows[todo[k]].id);
+				sb_release(&why);
+				sb_release(&d);
+			}
+			rc = dl_error(ctx, "%zu of %zu runs failed; summary.csv has the others",
+				      nfailed, ntodo);
+		}
+	}
+	free(todo);
+	return rc;
+}
+
+/* DIR as every run and Slurm task sees it: absolute, without a trailing slash */
+static char *abs_dir(const char *dir)
+{
+	struct strbuf sb = STRBUF_INIT;
+	if (dir[0] != '/') {
+		char cwd[PATH_MAX];
+		if (!getcwd(cwd, sizeof(cwd)))
+			return NULL;
+		sb_addf(&sb, "%s/", cwd);
+	}
+	sb_addstr(&sb, dir);
+	while (sb.len > 1 && sb.buf[sb.len - 1] == '/')
+		sb_setlen(&sb, sb.len - 1);
+	return sb_detach(&sb);
+}
+
+DL_COMMAND(sweep, "run policy experiments over grids, here in parallel or as Slurm arrays")
+{
+	struct dl_optstate st;
+	struct sweep_args a;
+	int rc = 0;
+	memset(&a, 0, sizeof(a));
+	a.axes = xcalloc((size_t)argc + 1, sizeof(*a.axes));
+	a.sets = xcalloc((size_t)argc + 1, sizeof(*a.sets));
+	a.extra = xcalloc((size_t)argc + 1, sizeof(*a.extra));
+	if (dl_opt_parse(&st, ctx, argc, argv, &sweep_spec, &a))
+		rc = st.exit_code ? st.exit_code : -1;
+	int jobs_set = !rc && dl_opt_given(&st, "jobs");
+	int task_set = !rc && dl_opt_given(&st, "task");
+	if (a.submit)
+		a.slurm = 1;
+	a.so.cpus_per_task = (long)a.cpus;
+	if (!rc && st.optind != argc - 1)
+		rc = dl_usage_error(ctx, st.optind >= argc ? "no sweep directory"
+							   : "one sweep directory at most");
+	int modes = a.status + task_set + a.emit + a.slurm;
+	if (!rc && modes > 1)
+		rc = dl_usage_error(ctx, "--status, --task, --emit and --slurm exclude each other");
+	if (!rc && (a.status || task_set) && (a.naxes || a.nsets || a.timeline))
+		rc = dl_usage_error(ctx,
+				    "--status and --task read the plan in DIR: no --axis or --set");
+	if (!rc && !a.slurm &&
+	    (a.so.partition || a.so.time || a.so.mem || a.so.account || a.cpus || a.nextra))
+		rc = dl_usage_error(ctx, "--partition, --time, --mem, --account, --cpus-per-task "
+					 "and --sbatch-option need --slurm");
+	if (rc) {
+		free(a.axes);
+		free(a.sets);
+		free(a.extra);
+		return rc < 0 ? 0 : rc;
+	}
+	a.so.extra = a.extra;
+	a.so.nextra = a.nextra;
+	if (a.slurm && jobs_set)
+		a.so.max_running = (long)a.jobs;
+	if (!jobs_set) {
+		long n = sysconf(_SC_NPROCESSORS_ONLN);
+		a.jobs = n > 0 ? n : 1;
+	}
+	char *dir = abs_dir(argv[argc - 1]);
+	char *exe = self_exe();
+	struct dl_sweep_plan plan;
+	memset(&plan, 0, sizeof(plan));
+	a.dir = dir;
+	if (!dir || !exe)
+		rc = dl_error(ctx, "cannot find %s", dir ? "the dlsched binary" : "the directory");
+	if (!rc)
+		rc = load_plan(ctx, &a, &plan);
+	if (!rc) {
+		if (a.status)
+			rc = do_status(ctx, &plan, dir);
+		else if (task_set)
+			rc = do_task(ctx, &plan, dir, exe, a.task);
+		else
+			rc = do_run(ctx, &a, &plan, exe);
+	}
+	dl_sweep_plan_release(&plan);
+	free(dir);
+	free(exe);
+	free(a.axes);
+	free(a.sets);
+	free(a.extra);
+	return rc;
+}

@@ -1,0 +1,589 @@
+/* group.c: runs grouped by their axes: mean and 95% confidence interval per metric */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/num.h"
+#include "core/strmap.h"
+#include "report/group.h"
+#include "report/render.h"
+
+/* t(0.975, dof) for dof 1..30 (standard tables, 3 decimals) */
+static const double t975[] = {
+	12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
+	2.201,	2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
+	2.080,	2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042,
+};
+
+double dl_student_t975(long dof)
+{
+	if (dof < 1)
+		return NAN;
+	if (dof <= 30)
+		return t975[dof - 1];
+	/* Cornish-Fisher expansion around the normal quantile: within 1e-4 from dof 30 on */
+	double z = 1.959963984540054, d = (double)dof;
+	double z3 = z * z * z, z5 = z3 * z * z, z7 = z5 * z * z;
+	return z + (z3 + z) / (4 * d) + (5 * z5 + 16 * z3 + 3 * z) / (96 * d * d) +
+	       (3 * z7 + 19 * z5 + 17 * z3 - 15 * z) / (384 * d * d * d);
+}
+
+void dl_mean_ci95(const double *v, size_t n, double *mean, double *half)
+{
+	*mean = NAN;
+	*half = NAN;
+	if (!n)
+		return;
+	double sum = 0;
+	for (size_t i = 0; i < n; i++)
+		sum += v[i];
+	double m = sum / (double)n;
+	*mean = m;
+	if (n < 2)
+		return;
+	double ss = 0;
+	for (size_t i = 0; i < n; i++)
+		ss += (v[i] - m) * (v[i] - m);
+	double s = sqrt(ss / (double)(n - 1));
+	*half = dl_student_t975((long)n - 1) * s / sqrt((double)n);
+}
+
+struct values {
+	double *v;
+	size_t n, alloc;
+};
+
+struct group {
+	char **key; /* nby values */
+	size_t runs;
+	struct values *m; /* one per metric of dl_report_cols (NULL when not a metric) */
+};
+
+struct dl_group {
+	char **by;
+	size_t nby;
+	struct group *groups;
+	size_t ngroups, agroups;
+	struct strmap index;
+	size_t ncols;	 /* entries of dl_report_cols */
+	int *present;	 /* per report column: some input had it as a metric */
+	char *first_src; /* name of the first input, for the page */
+};
+
+struct dl_group *dl_group_new(void)
+{
+	struct dl_group *g = xcalloc(1, sizeof(*g));
+	struct strmap init = STRMAP_INIT;
+	g->index = init;
+	while (dl_report_cols[g->ncols].name)
+		g->ncols++;
+	g->present = xcalloc(g->ncols, sizeof(*g->present));
+	return g;
+}
+
+void dl_group_free(struct dl_group *g)
+{
+	if (!g)
+		return;
+	for (size_t i = 0; i < g->ngroups; i++) {
+		struct group *gr = &g->groups[i];
+		for (size_t k = 0; k < g->nby; k++)
+			free(gr->key[k]);
+		free(gr->key);
+		for (size_t c = 0; c < g->ncols; c++)
+			free(gr->m[c].v);
+		free(gr->m);
+	}
+	for (size_t k = 0; k < g->nby; k++)
+		free(g->by[k]);
+	free(g->by);
+	free(g->groups);
+	free(g->present);
+	free(g->first_src);
+	strmap_free(&g->index);
+	free(g);
+}
+
+static int metric_col(const char *name)
+{
+	for (int c = 0; dl_report_cols[c].name; c++)
+		if (dl_report_cols[c].kind != DL_COL_STR && !strcmp(dl_report_cols[c].name, name))
+			return c;
+	return -1;
+}
+
+int dl_group_read(struct dl_group *g, struct dl_reader *r, const char *const *by, size_t nby,
+		  struct dl_err *err)
+{
+	const char *name = dl_reader_name(r);
+	if (!dl_reader_ncols(r))
+		return dl_err_at(err, name, 0, "empty input: expected a sweep summary");
+	if (!g->by) {
+		g->nby = nby;
+		g->by = xcalloc(nby ? nby : 1, sizeof(*g->by));
+		for (size_t k = 0; k < nby; k++)
+			g->by[k] = xstrdup(by[k]);
+		g->first_src = xstrdup(name);
+	}
+	int *keycol = xcalloc(nby ? nby : 1, sizeof(*keycol));
+	int *mcol = xcalloc(g->ncols, sizeof(*mcol)); /* reader column of each metric, or -1 */
+	int rc = 0, any = 0;
+	for (size_t k = 0; k < nby && !rc; k++) {
+		keycol[k] = dl_reader_col(r, by[k]);
+		if (keycol[k] < 0) {
+			struct strbuf cols = STRBUF_INIT;
+			const char *const *cn = dl_reader_columns(r);
+			for (size_t c = 0; c < dl_reader_ncols(r); c++)
+				if (metric_col(cn[c]) < 0)
+					sb_addf(&cols, "%s%s", cols.len ? ", " : "", cn[c]);
+			rc = dl_err_at(err, name, 1, "no column '%s' to group by (columns: %s)",
+				       by[k], cols.buf);
+			sb_release(&cols);
+		}
+	}
+	for (size_t c = 0; c < g->ncols && !rc; c++) {
+		mcol[c] = -1;
+		if (dl_report_cols[c].kind == DL_COL_STR)
+			continue;
+		int in_by = 0;
+		for (size_t k = 0; k < nby; k++)
+			in_by |= !strcmp(by[k], dl_report_cols[c].name);
+		if (in_by)
+			continue;
+		mcol[c] = dl_reader_col(r, dl_report_cols[c].name);
+		if (mcol[c] >= 0)
+			g->present[c] = any = 1;
+	}
+	if (!rc && !any)
+		rc = dl_err_at(err, name, 1,
+			       "no metric columns (expected a sweep's summary.csv or report rows)");
+	struct dl_row row;
+	int got = 0;
+	struct strbuf key = STRBUF_INIT;
+	while (!rc && (got = dl_reader_next(r, &row, err)) > 0) {
+		sb_reset(&key);
+		for (size_t k = 0; k < nby; k++) {
+			sb_addstr(&key, row.f[keycol[k]]);
+			sb_addc(&key, '\x1f');
+		}
+		int64_t *v = strmap_get(&g->index, key.buf);
+		size_t gi;
+		if (v) {
+			gi = (size_t)*v;
+		} else {
+			DL_GROW(g->groups, g->ngroups + 1, g->agroups);
+			struct group *ng = &g->groups[g->ngroups];
+			memset(ng, 0, sizeof(*ng));
+			ng->key = xcalloc(nby ? nby : 1, sizeof(*ng->key));
+			for (size_t k = 0; k < nby; k++)
+				ng->key[k] = xstrdup(row.f[keycol[k]]);
+			ng->m = xcalloc(g->ncols, sizeof(*ng->m));
+			strmap_put(&g->index, key.buf, (int64_t)g->ngroups);
+			gi = g->ngroups++;
+		}
+		struct group *gr = &g->groups[gi];
+		gr->runs++;
+		for (size_t c = 0; c < g->ncols && !rc; c++) {
+			if (mcol[c] < 0 || !row.f[mcol[c]][0])
+				continue;
+			double d;
+			if (dl_field_double(r, &row, mcol[c], &d, err)) {
+				rc = -1;
+				break;
+			}
+			struct values *vs = &gr->m[c];
+			DL_GROW(vs->v, vs->n + 1, vs->alloc);
+			vs->v[vs->n++] = d;
+		}
+	}
+	if (got < 0)
+		rc = -1;
+	sb_release(&key);
+	free(keycol);
+	free(mcol);
+	return rc ? -1 : 0;
+}
+
+static void stats_of(const struct group *gr, size_t c, double *mean, double *half)
+{
+	dl_mean_ci95(gr->m[c].v, gr->m[c].n, mean, half);
+}
+
+void dl_group_write_stream(const struct dl_group *g, struct dl_writer *w)
+{
+	for (size_t k = 0; k < g->nby; k++)
+		dl_writer_add_column(w, g->by[k]);
+	dl_writer_add_column(w, "runs");
+	for (size_t c = 0; c < g->ncols; c++) {
+		if (!g->present[c])
+			continue;
+		struct strbuf sb = STRBUF_INIT;
+		sb_addf(&sb, "%s_ci95", dl_report_cols[c].name);
+		dl_writer_add_column(w, dl_report_cols[c].name);
+		dl_writer_add_column(w, sb.buf);
+		sb_release(&sb);
+	}
+	for (size_t i = 0; i < g->ngroups; i++) {
+		const struct group *gr = &g->groups[i];
+		size_t col = 0;
+		for (size_t k = 0; k < g->nby; k++)
+			dl_writer_auto(w, col++, gr->key[k]);
+		dl_writer_int(w, col++, (int64_t)gr->runs);
+		for (size_t c = 0; c < g->ncols; c++) {
+			if (!g->present[c])
+				continue;
+			double m, h;
+			stats_of(gr, c, &m, &h);
+			if (isnan(m))
+				dl_writer_null(w, col++);
+			else
+				dl_writer_double(w, col++, m);
+			if (isnan(h))
+				dl_writer_null(w, col++);
+			else
+				dl_writer_double(w, col++, h);
+		}
+		dl_writer_end_row(w);
+	}
+	dl_writer_finish(w);
+}
+
+/* "mean ± half" for people */
+static void cell(struct strbuf *sb, const struct group *gr, size_t c)
+{
+	double m, h;
+	stats_of(gr, c, &m, &h);
+	dl_report_fmt_human(sb, &dl_report_cols[c], m);
+	if (!isnan(h)) {
+		sb_addstr(sb, " \xc2\xb1 ");
+		dl_report_fmt_human(sb, &dl_report_cols[c], h);
+	}
+}
+
+/* metrics shown to people: present, defined somewhere, and not a speedup without baseline */
+static int shown(const struct dl_group *g, size_t c)
+{
+	if (!g->present[c])
+		return 0;
+	for (size_t i = 0; i < g->ngroups; i++)
+		if (g->groups[i].m[c].n)
+			return 1;
+	return 0;
+}
+
+static size_t utf8_width(const char *s)
+{
+	size_t n = 0;
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xc0) != 0x80;
+	return n;
+}
+
+void dl_group_write_table(const struct dl_group *g, FILE *fp, enum dl_report_format fmt)
+{
+	int md = fmt == DL_REPORT_MARKDOWN;
+	size_t nc = g->nby + 1;
+	for (size_t c = 0; c < g->ncols; c++)
+		nc += (size_t)shown(g, c);
+	size_t nr = g->ngroups + 1;
+	struct strbuf *cells = xcalloc(nr * nc, sizeof(*cells));
+	int *left = xcalloc(nc, sizeof(*left));
+	for (size_t i = 0; i < nr * nc; i++)
+		sb_init(&cells[i]);
+	size_t k = 0;
+	for (; k < g->nby; k++) {
+		sb_addstr(&cells[k], g->by[k]);
+		left[k] = 1;
+	}
+	sb_addstr(&cells[k++], "runs");
+	for (size_t c = 0; c < g->ncols; c++)
+		if (shown(g, c))
+			sb_addstr(&cells[k++], dl_report_cols[c].header);
+	for (size_t i = 0; i < g->ngroups; i++) {
+		const struct group *gr = &g->groups[i];
+		struct strbuf *rowc = &cells[(i + 1) * nc];
+		k = 0;
+		for (; k < g->nby; k++)
+			sb_addstr(&rowc[k], gr->key[k]);
+		sb_addf(&rowc[k++], "%zu", gr->runs);
+		for (size_t c = 0; c < g->ncols; c++)
+			if (shown(g, c))
+				cell(&rowc[k++], gr, c);
+	}
+	size_t *w = xcalloc(nc, sizeof(*w));
+	for (size_t i = 0; i < nr * nc; i++)
+		if (utf8_width(cells[i].buf) > w[i % nc])
+			w[i % nc] = utf8_width(cells[i].buf);
+	for (size_t i = 0; i < nr; i++) {
+		struct strbuf line = STRBUF_INIT;
+		for (size_t j = 0; j < nc; j++) {
+			const char *s = cells[i * nc + j].buf;
+			size_t pad = w[j] - utf8_width(s);
+			sb_addstr(&line, md ? (j ? " | " : "| ") : (j ? "  " : ""));
+			for (size_t p = 0; !left[j] && p < pad; p++)
+				sb_addc(&line, ' ');
+			sb_addstr(&line, s);
+			for (size_t p = 0; left[j] && (md || j + 1 < nc) && p < pad; p++)
+				sb_addc(&line, ' ');
+		}
+		sb_addstr(&line, md ? " |\n" : "\n");
+		if (md && i == 0) {
+			for (size_t j = 0; j < nc; j++) {
+				sb_addstr(&line, "| ");
+				for (size_t p = 0; p + 1 < w[j]; p++)
+					sb_addc(&line, '-');
+				sb_addstr(&line, left[j] ? "- " : ": ");
+			}
+			sb_addstr(&line, "|\n");
+		}
+		fputs(line.buf, fp);
+		sb_release(&line);
+	}
+	fputs("\nmean \xc2\xb1 half-width of the 95% confidence interval (Student t) over the runs "
+	      "of each group\n",
+	      fp);
+	for (size_t i = 0; i < nr * nc; i++)
+		sb_release(&cells[i]);
+	free(cells);
+	free(left);
+	free(w);
+}
+
+/* the last key whose values are all numbers: the x axis of the charts, or -1 */
+static int numeric_key(const struct dl_group *g)
+{
+	for (size_t k = g->nby; k-- > 0;) {
+		int ok = g->ngroups > 0;
+		for (size_t i = 0; i < g->ngroups && ok; i++) {
+			double d;
+			ok = !dl_parse_double(g->groups[i].key[k], &d);
+		}
+		if (ok)
+			return (int)k;
+	}
+	return -1;
+}
+
+/* the series label of a group: its other keys, "policy=fifo" or "all" */
+static void series_name(struct strbuf *sb, const struct dl_group *g, const struct group *gr, int xk)
+{
+	for (size_t k = 0; k < g->nby; k++) {
+		if ((int)k == xk)
+			continue;
+		if (sb->len)
+			sb_addstr(sb, ", ");
+		sb_addstr(sb, gr->key[k]);
+	}
+	if (!sb->len)
+		sb_addstr(sb, "all");
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* one metric against the numeric key: a line and a confidence band per series */
+static void line_chart(struct strbuf *sb, const struct dl_group *g, size_t c, int xk)
+{
+	const struct dl_report_col *col = &dl_report_cols[c];
+	size_t ng = g->ngroups;
+	double *x = xcalloc(ng, sizeof(*x));
+	char **series = xcalloc(ng, sizeof(*series));
+	double x0 = INFINITY, x1 = -INFINITY, y0 = INFINITY, y1 = -INFINITY;
+	for (size_t i = 0; i < ng; i++) {
+		struct strbuf s = STRBUF_INIT;
+		series_name(&s, g, &g->groups[i], xk);
+		series[i] = sb_detach(&s);
+		dl_parse_double(g->groups[i].key[xk], &x[i]);
+		double m, h;
+		stats_of(&g->groups[i], c, &m, &h);
+		if (isnan(m))
+			continue;
+		double hw = isnan(h) ? 0 : h;
+		x0 = fmin(x0, x[i]);
+		x1 = fmax(x1, x[i]);
+		y0 = fmin(y0, m - hw);
+		y1 = fmax(y1, m + hw);
+	}
+	if (x0 > x1)
+		x0 = 0, x1 = 1, y0 = 0, y1 = 1;
+	int pct = col->kind == DL_COL_PERCENT;
+	struct strbuf id = STRBUF_INIT, title = STRBUF_INIT, yt = STRBUF_INIT;
+	sb_addf(&id, "group-%s", col->name);
+	sb_addf(&title, "%s against %s, mean and 95%% confidence band per series", col->header,
+		g->by[xk]);
+	sb_addf(&yt, "%s%s", col->header, col->kind == DL_COL_TIME ? " (s)" : "");
+	struct dl_html_chart *ch = dl_html_chart_open(sb, id.buf, title.buf, x0, x1,
+						      y0 < 0 ? y0 : 0, y1, g->by[xk], yt.buf, pct);
+	/* series in order of first appearance (first[i]: group i starts one), points in x order */
+	int *first = xcalloc(ng ? ng : 1, sizeof(*first));
+	for (size_t i = 0; i < ng; i++) {
+		first[i] = 1;
+		for (size_t j = 0; j < i && first[i]; j++)
+			first[i] = strcmp(series[i], series[j]) != 0;
+	}
+	size_t nseries = 0;
+	double *pts = xcalloc(ng * 3, sizeof(*pts));
+	for (size_t i = 0; i < ng; i++) {
+		if (!first[i])
+			continue;
+		size_t np = 0;
+		for (size_t j = i; j < ng; j++) {
+			double m, h;
+			if (strcmp(series[i], series[j]))
+				continue;
+			stats_of(&g->groups[j], c, &m, &h);
+			if (isnan(m))
+				continue;
+			pts[np * 3] = x[j];
+			pts[np * 3 + 1] = m;
+			pts[np * 3 + 2] = isnan(h) ? 0 : h;
+			np++;
+		}
+		qsort(pts, np, 3 * sizeof(*pts), cmp_double);
+		const char *color = dl_html_color(nseries++);
+		if (!np)
+			continue;
+		sb_addf(sb,
+			"<path class=\"band\" style=\"fill:%s;fill-opacity:0.18;stroke:none\" d=\"",
+			color);
+		for (size_t p = 0; p < np; p++)
+			sb_addf(sb, "%s%.1f %.1f", p ? "L" : "M", dl_html_chart_px(ch, pts[p * 3]),
+				dl_html_chart_py(ch, pts[p * 3 + 1] + pts[p * 3 + 2]));
+		for (size_t p = np; p-- > 0;)
+			sb_addf(sb, "L%.1f %.1f", dl_html_chart_px(ch, pts[p * 3]),
+				dl_html_chart_py(ch, pts[p * 3 + 1] - pts[p * 3 + 2]));
+		sb_addstr(sb, "Z\"/>\n<path class=\"mean\" data-label=\"");
+		dl_html_escape(sb, series[i]);
+		sb_addf(sb, "\" stroke=\"%s\" d=\"", color);
+		for (size_t p = 0; p < np; p++)
+			sb_addf(sb, "%s%.1f %.1f", p ? "L" : "M", dl_html_chart_px(ch, pts[p * 3]),
+				dl_html_chart_py(ch, pts[p * 3 + 1]));
+		sb_addstr(sb, "\"/>\n");
+		for (size_t p = 0; p < np; p++) {
+			struct strbuf tip = STRBUF_INIT;
+			sb_addf(&tip, "%s, %s=%g: ", series[i], g->by[xk], pts[p * 3]);
+			dl_report_fmt_human(&tip, col, pts[p * 3 + 1]);
+			sb_addstr(&tip, " \xc2\xb1 ");
+			dl_report_fmt_human(&tip, col, pts[p * 3 + 2]);
+			sb_addf(sb,
+				"<circle class=\"point\" cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\">"
+				"<title>",
+				dl_html_chart_px(ch, pts[p * 3]),
+				dl_html_chart_py(ch, pts[p * 3 + 1]), color);
+			dl_html_escape(sb, tip.buf);
+			sb_addstr(sb, "</title></circle>\n");
+			sb_release(&tip);
+		}
+	}
+	dl_html_chart_close(sb, ch);
+	/* the legend: one swatch per series */
+	sb_addstr(sb, "<ul class=\"legend\">");
+	nseries = 0;
+	for (size_t i = 0; i < ng; i++) {
+		if (!first[i])
+			continue;
+		sb_addf(sb, "<li><span class=\"swatch\" style=\"background:%s\">&#160;</span>",
+			dl_html_color(nseries++));
+		dl_html_escape(sb, series[i]);
+		sb_addstr(sb, "</li>");
+	}
+	sb_addstr(sb, "</ul>\n");
+	for (size_t i = 0; i < ng; i++)
+		free(series[i]);
+	free(series);
+	free(first);
+	free(x);
+	free(pts);
+	sb_release(&id);
+	sb_release(&title);
+	sb_release(&yt);
+}
+
+void dl_group_write_html(const struct dl_group *g, FILE *fp, const struct dl_report_page *page)
+{
+	const char *title = page && page->title ? page->title : "dlsched sweep report";
+	struct strbuf sb = STRBUF_INIT;
+	dl_html_page_head(&sb, title);
+	if (page && page->date) {
+		dl_html_escape(&sb, page->date);
+		sb_addstr(&sb, " \xc2\xb7 ");
+	}
+	size_t runs = 0;
+	for (size_t i = 0; i < g->ngroups; i++)
+		runs += g->groups[i].runs;
+	sb_addf(&sb, "%zu groups of %zu runs, grouped by ", g->ngroups, runs);
+	for (size_t k = 0; k < g->nby; k++) {
+		if (k)
+			sb_addstr(&sb, ", ");
+		dl_html_escape(&sb, g->by[k]);
+	}
+	sb_addstr(&sb,
+		  "</p>\n</header>\n<section class=\"card\">\n<h2>Mean \xc2\xb1 95% confidence "
+		  "interval per group (times in seconds)</h2>\n<div class=\"scroll\"><table "
+		  "id=\"groups\">\n<thead><tr>");
+	for (size_t k = 0; k < g->nby; k++) {
+		sb_addstr(&sb, "<th class=\"s\">");
+		dl_html_escape(&sb, g->by[k]);
+		sb_addstr(&sb, "</th>");
+	}
+	sb_addstr(&sb, "<th>runs</th>");
+	for (size_t c = 0; c < g->ncols; c++)
+		if (shown(g, c)) {
+			sb_addstr(&sb, "<th>");
+			dl_html_escape(&sb, dl_report_cols[c].header);
+			sb_addstr(&sb, "</th>");
+		}
+	sb_addstr(&sb, "</tr></thead>\n<tbody>\n");
+	for (size_t i = 0; i < g->ngroups; i++) {
+		const struct group *gr = &g->groups[i];
+		sb_addstr(&sb, "<tr>");
+		for (size_t k = 0; k < g->nby; k++) {
+			sb_addstr(&sb, "<td class=\"s\">");
+			dl_html_escape(&sb, gr->key[k]);
+			sb_addstr(&sb, "</td>");
+		}
+		sb_addf(&sb, "<td>%zu</td>", gr->runs);
+		for (size_t c = 0; c < g->ncols; c++) {
+			if (!shown(g, c))
+				continue;
+			struct strbuf v = STRBUF_INIT;
+			cell(&v, gr, c);
+			sb_addstr(&sb, "<td>");
+			dl_html_escape(&sb, v.buf);
+			sb_addstr(&sb, "</td>");
+			sb_release(&v);
+		}
+		sb_addstr(&sb, "</tr>\n");
+	}
+	sb_addstr(&sb, "</tbody></table></div>\n</section>\n");
+	int xk = numeric_key(g);
+	if (xk >= 0) {
+		static const char *const charted[] = {"avg_jct", "p95_jct", "avg_queue_delay",
+						      "makespan", "utilization"};
+		sb_addstr(&sb, "<div class=\"grid2\">\n");
+		for (size_t m = 0; m < DL_ARRAY_SIZE(charted); m++) {
+			int c = metric_col(charted[m]);
+			if (c < 0 || !shown(g, (size_t)c) || !strcmp(g->by[xk], charted[m]))
+				continue;
+			sb_addstr(&sb, "<figure>\n<h2>");
+			dl_html_escape(&sb, dl_report_cols[c].header);
+			sb_addstr(&sb, " against ");
+			dl_html_escape(&sb, g->by[xk]);
+			sb_addstr(&sb, "</h2>\n");
+			line_chart(&sb, g, (size_t)c, xk);
+			sb_addstr(&sb, "</figure>\n");
+		}
+		sb_addstr(&sb, "</div>\n");
+	} else {
+		sb_addstr(&sb, "<p class=\"note\">No numeric column among the groups to draw the "
+			       "metrics against.</p>\n");
+	}
+	sb_addstr(&sb, "<footer>Made by dlsched report --group-by. Bands and \xc2\xb1 are the 95% "
+		       "confidence interval of the mean over the runs of a group: t(0.975, n-1) "
+		       "s / sqrt(n).</footer>\n</main>\n</body>\n</html>\n");
+	fwrite(sb.buf, 1, sb.len, fp);
+	sb_release(&sb);
+}

@@ -1,0 +1,747 @@
+/* plan.c: sweep axes, the Cartesian product of runs, their commands and plan.csv */
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/io.h"
+#include "core/num.h"
+#include "sweep/sweep.h"
+#include "table/table.h"
+
+/* at most this many runs in one plan (a typo such as seed=1..1000000 is a usage error) */
+#define MAX_RUNS 1000000
+
+void dl_sweep_spec_init(struct dl_sweep_spec *spec)
+{
+	memset(spec, 0, sizeof(*spec));
+}
+
+static void axis_release(struct dl_sweep_axis *a)
+{
+	for (size_t i = 0; i < a->nvalues; i++) {
+		free(a->values[i]);
+		free(a->args[i]);
+	}
+	free(a->values);
+	free(a->args);
+	free(a->name);
+	free(a->option);
+}
+
+void dl_sweep_spec_release(struct dl_sweep_spec *spec)
+{
+	for (size_t i = 0; i < spec->naxes; i++)
+		axis_release(&spec->axes[i]);
+	for (size_t i = 0; i < spec->nfixed; i++)
+		axis_release(&spec->fixed[i]);
+	free(spec->axes);
+	free(spec->fixed);
+	dl_sweep_spec_init(spec);
+}
+
+static const struct dl_sweep_optinfo *find_opt(const struct dl_sweep_cmdinfo *c, const char *name)
+{
+	for (size_t i = 0; c && i < c->nopts; i++)
+		if (!strcmp(c->opts[i].name, name))
+			return &c->opts[i];
+	return NULL;
+}
+
+/* options a sweep sets itself or that change what a run writes */
+static int reserved(const char *name)
+{
+	static const char *const r[] = {"format", "output", "input-format", "quiet", "verbose",
+					"help",	  "events", "timeline",	    "compat"};
+	for (size_t i = 0; i < DL_ARRAY_SIZE(r); i++)
+		if (!strcmp(r[i], name))
+			return 1;
+	return 0;
+}
+
+static struct dl_sweep_axis *find_axis(struct dl_sweep_axis *v, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(v[i].name, name))
+			return &v[i];
+	return NULL;
+}
+
+/* the value as a command receives it: files made absolute */
+static int value_arg(const struct dl_sweep_axis *a, int is_file, const char *v, char **out,
+		     struct dl_err *err)
+{
+	if (is_file && (is_file == 1 || access(v, F_OK) == 0)) {
+		char *abs = realpath(v, NULL);
+		if (!abs)
+			return dl_err_set(err, DL_EXIT_USAGE, "%s '%s': cannot use '%s': %s",
+					  a->flag ? "option" : "axis", a->name, v, strerror(errno));
+		*out = abs;
+		return 0;
+	}
+	*out = xstrdup(v);
+	return 0;
+}
+
+static void add_value(struct dl_sweep_axis *a, char *v, size_t *alloc)
+{
+	if (a->nvalues + 1 > *alloc) {
+		*alloc = *alloc ? *alloc * 2 : 8;
+		a->values = xreallocarray(a->values, *alloc, sizeof(*a->values));
+	}
+	a->values[a->nvalues++] = v;
+}
+
+/* split the values of an axis: "A..B" integer ranges, ',' or ';' lists */
+static int split_values(struct dl_sweep_axis *a, const char *text, struct dl_err *err)
+{
+	const char *what = "axis";
+	size_t alloc = 0;
+	char sep = strchr(text, ';') ? ';' : ',';
+	const char *p = text;
+	for (;;) {
+		const char *e = strchr(p, sep);
+		size_t len = e ? (size_t)(e - p) : strlen(p);
+		char *tok = xstrndup(p, len);
+		const char *dots = strstr(tok, "..");
+		long long lo, hi;
+		if (!len) {
+			free(tok);
+			return dl_err_set(err, DL_EXIT_USAGE, "%s '%s' has an empty value", what,
+					  a->name);
+		}
+		if (dots && dots != tok) {
+			char *left = xstrndup(tok, (size_t)(dots - tok));
+			int bad = dl_parse_int_range(left, LLONG_MIN / 4, LLONG_MAX / 4, &lo) ||
+				  dl_parse_int_range(dots + 2, LLONG_MIN / 4, LLONG_MAX / 4, &hi) ||
+				  hi < lo;
+			free(left);
+			if (bad) {
+				dl_err_set(err, DL_EXIT_USAGE,
+					   "%s '%s': bad range '%s' (expected A..B, integers, "
+					   "A <= B)",
+					   what, a->name, tok);
+				free(tok);
+				return -1;
+			}
+			if (hi - lo >= MAX_RUNS) {
+				dl_err_set(err, DL_EXIT_USAGE, "%s '%s': range '%s' is too long",
+					   what, a->name, tok);
+				free(tok);
+				return -1;
+			}
+			free(tok);
+			for (long long v = lo; v <= hi; v++) {
+				struct strbuf sb = STRBUF_INIT;
+				sb_addf(&sb, "%lld", v);
+				add_value(a, sb_detach(&sb), &alloc);
+			}
+		} else {
+			add_value(a, tok, &alloc);
+		}
+		if (!e)
+			break;
+		p = e + 1;
+	}
+	for (size_t i = 0; i < a->nvalues; i++)
+		for (size_t k = 0; k < i; k++)
+			if (!strcmp(a->values[i], a->values[k]))
+				return dl_err_set(err, DL_EXIT_USAGE, "%s '%s' lists '%s' twice",
+						  what, a->name, a->values[i]);
+	return 0;
+}
+
+static int valid_name(const char *s)
+{
+	if (!*s)
+		return 0;
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') || *s == '-' ||
+		      *s == '.' || *s == '_'))
+			return 0;
+	return 1;
+}
+
+int dl_sweep_spec_add(struct dl_sweep_spec *spec, const char *text, int fixed,
+		      const struct dl_sweep_cmdinfo *gen, const struct dl_sweep_cmdinfo *sim,
+		      struct dl_err *err)
+{
+	const char *what = fixed ? "option" : "axis";
+	const char *eq = strchr(text, '=');
+	char *name = eq ? xstrndup(text, (size_t)(eq - text)) : xstrdup(text);
+	if (!eq && !fixed) {
+		dl_err_set(err, DL_EXIT_USAGE, "bad --axis '%s' (expected NAME=VALUE,...)", text);
+		free(name);
+		return -1;
+	}
+	if (!valid_name(name)) {
+		dl_err_set(err, DL_EXIT_USAGE, "bad %s name '%s'", what, name);
+		free(name);
+		return -1;
+	}
+	if (find_axis(spec->axes, spec->naxes, name) ||
+	    find_axis(spec->fixed, spec->nfixed, name)) {
+		dl_err_set(err, DL_EXIT_USAGE, "%s '%s' is given twice", what, name);
+		free(name);
+		return -1;
+	}
+	struct dl_sweep_axis a;
+	memset(&a, 0, sizeof(a));
+	a.name = name;
+	const char *opt = name;
+	unsigned only = DL_SWEEP_GEN | DL_SWEEP_SIM;
+	if (!strncmp(name, "gen.", 4)) {
+		opt = name + 4;
+		only = DL_SWEEP_GEN;
+	} else if (!strncmp(name, "sim.", 4)) {
+		opt = name + 4;
+		only = DL_SWEEP_SIM;
+	}
+	const struct dl_sweep_optinfo *go = only & DL_SWEEP_GEN ? find_opt(gen, opt) : NULL;
+	const struct dl_sweep_optinfo *so = only & DL_SWEEP_SIM ? find_opt(sim, opt) : NULL;
+	int is_file = 0;
+	if (!strcmp(name, "trace")) {
+		a.target = DL_SWEEP_TRACE;
+		is_file = 1;
+	} else if (reserved(opt)) {
+		dl_err_set(err, DL_EXIT_USAGE, "%s '%s': the sweep sets --%s itself", what, name,
+			   opt);
+		goto fail;
+	} else if (!go && !so) {
+		dl_err_set(err, DL_EXIT_USAGE, "unknown %s '%s' (not trace, nor an option of %s)",
+			   what, name,
+			   only == DL_SWEEP_GEN	  ? "trace gen"
+			   : only == DL_SWEEP_SIM ? "simulate"
+						  : "trace gen or simulate");
+		goto fail;
+	} else {
+		a.option = xstrdup(opt);
+		a.target = (go ? DL_SWEEP_GEN : 0) | (so ? DL_SWEEP_SIM : 0);
+		const struct dl_sweep_optinfo *o = so ? so : go;
+		a.flag = !o->takes_value;
+		is_file = o->is_file;
+		if (go && so && go->takes_value != so->takes_value) {
+			dl_err_set(err, DL_EXIT_USAGE, "%s '%s' is ambiguous: use gen.%s or sim.%s",
+				   what, name, opt, opt);
+			goto fail;
+		}
+	}
+	if (!eq) {
+		if (!a.flag) {
+			dl_err_set(err, DL_EXIT_USAGE, "option '%s' needs a value (--set %s=VALUE)",
+				   name, name);
+			goto fail;
+		}
+		size_t alloc = 0;
+		add_value(&a, xstrdup("on"), &alloc);
+	} else if (fixed) {
+		size_t alloc = 0;
+		if (!eq[1]) {
+			dl_err_set(err, DL_EXIT_USAGE, "option '%s' has an empty value", name);
+			goto fail;
+		}
+		add_value(&a, xstrdup(eq + 1), &alloc);
+	} else {
+		if (!eq[1]) {
+			dl_err_set(err, DL_EXIT_USAGE, "axis '%s' has no values", name);
+			goto fail;
+		}
+		if (split_values(&a, eq + 1, err))
+			goto fail;
+	}
+	a.args = xcalloc(a.nvalues, sizeof(*a.args));
+	for (size_t i = 0; i < a.nvalues; i++) {
+		if (a.flag && strcmp(a.values[i], "on") && strcmp(a.values[i], "off")) {
+			dl_err_set(err, DL_EXIT_USAGE,
+				   "%s '%s': --%s takes no value; its values are on and off", what,
+				   name, a.option);
+			goto fail;
+		}
+		if (value_arg(&a, is_file, a.values[i], &a.args[i], err)) {
+			/* name the axis as the user wrote it */
+			goto fail;
+		}
+	}
+	if (fixed) {
+		spec->fixed = xreallocarray(spec->fixed, spec->nfixed + 1, sizeof(*spec->fixed));
+		spec->fixed[spec->nfixed++] = a;
+	} else {
+		spec->axes = xreallocarray(spec->axes, spec->naxes + 1, sizeof(*spec->axes));
+		spec->axes[spec->naxes++] = a;
+	}
+	return 0;
+fail:
+	if (!a.args)
+		a.args = xcalloc(a.nvalues ? a.nvalues : 1, sizeof(*a.args));
+	axis_release(&a);
+	return -1;
+}
+
+static int has_target(const struct dl_sweep_spec *spec, unsigned t, const char *option)
+{
+	for (size_t i = 0; i < spec->naxes; i++)
+		if ((spec->axes[i].target & t) &&
+		    (!option || (spec->axes[i].option && !strcmp(spec->axes[i].option, option))))
+			return 1;
+	for (size_t i = 0; i < spec->nfixed; i++)
+		if ((spec->fixed[i].target & t) &&
+		    (!option || (spec->fixed[i].option && !strcmp(spec->fixed[i].option, option))))
+			return 1;
+	return 0;
+}
+
+static void drop_target(struct dl_sweep_axis *v, size_t n, unsigned t)
+{
+	for (size_t i = 0; i < n; i++)
+		if (v[i].target != t)
+			v[i].target &= ~t;
+}
+
+int dl_sweep_spec_finish(struct dl_sweep_spec *spec, struct dl_err *err)
+{
+	if (has_target(spec, DL_SWEEP_TRACE, NULL)) {
+		/* runs read trace files: options of both commands go to simulate only */
+		drop_target(spec->axes, spec->naxes, DL_SWEEP_GEN);
+		drop_target(spec->fixed, spec->nfixed, DL_SWEEP_GEN);
+		for (size_t i = 0; i < spec->naxes + spec->nfixed; i++) {
+			const struct dl_sweep_axis *a =
+				i < spec->naxes ? &spec->axes[i] : &spec->fixed[i - spec->naxes];
+			if (a->target == DL_SWEEP_GEN)
+				return dl_err_set(err, DL_EXIT_USAGE,
+						  "%s '%s' is a trace gen option, but the runs "
+						  "read trace files (trace)",
+						  i < spec->naxes ? "axis" : "option", a->name);
+		}
+	}
+	if (!has_target(spec, DL_SWEEP_SIM, "cluster"))
+		return dl_err_set(err, DL_EXIT_USAGE,
+				  "no cluster: give --set cluster=SPEC or --axis cluster=...");
+	if (!spec->naxes)
+		return dl_err_set(err, DL_EXIT_USAGE, "no axis: give at least one --axis");
+	return 0;
+}
+
+void dl_sweep_plan_release(struct dl_sweep_plan *plan)
+{
+	for (size_t i = 0; i < plan->nrows; i++) {
+		struct dl_sweep_row *r = &plan->rows[i];
+		for (size_t k = 0; k < plan->naxes; k++)
+			free(r->values[k]);
+		free(r->values);
+		free(r->id);
+		free(r->command);
+	}
+	for (size_t k = 0; k < plan->naxes; k++)
+		free(plan->axes[k]);
+	free(plan->axes);
+	free(plan->rows);
+	memset(plan, 0, sizeof(*plan));
+}
+
+void dl_sweep_quote(struct strbuf *sb, const char *w)
+{
+	int plain = *w != 0;
+	for (const char *p = w; *p && plain; p++)
+		plain = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+			(*p >= '0' && *p <= '9') || strchr("_./:=,@%+-^", *p);
+	if (plain) {
+		sb_addstr(sb, w);
+		return;
+	}
+	sb_addc(sb, '\'');
+	for (const char *p = w; *p; p++) {
+		if (*p == '\'')
+			sb_addstr(sb, "'\\''");
+		else
+			sb_addc(sb, *p);
+	}
+	sb_addc(sb, '\'');
+}
+
+static void word(struct strbuf *sb, const char *w)
+{
+	if (sb->len)
+		sb_addc(sb, ' ');
+	dl_sweep_quote(sb, w);
+}
+
+/* --opt value (or --opt for a flag that is on) of every axis and fixed option for target t */
+static void add_opts(struct strbuf *sb, const struct dl_sweep_spec *spec, const size_t *vi,
+		     unsigned t)
+{
+	for (size_t i = 0; i < spec->nfixed + spec->naxes; i++) {
+		int fx = i < spec->nfixed;
+		const struct dl_sweep_axis *a =
+			fx ? &spec->fixed[i] : &spec->axes[i - spec->nfixed];
+		if (!(a->target & t) || a->target == DL_SWEEP_TRACE)
+			continue;
+		const char *arg = a->args[fx ? 0 : vi[i - spec->nfixed]];
+		struct strbuf o = STRBUF_INIT;
+		sb_addf(&o, "--%s", a->option);
+		if (a->flag) {
+			if (!strcmp(arg, "on"))
+				word(sb, o.buf);
+		} else {
+			word(sb, o.buf);
+			word(sb, arg);
+		}
+		sb_release(&o);
+	}
+}
+
+static const char *spec_value(const struct dl_sweep_spec *spec, const size_t *vi, unsigned t,
+			      const char *option)
+{
+	for (size_t i = 0; i < spec->naxes; i++)
+		if ((spec->axes[i].target & t) &&
+		    (!option || (spec->axes[i].option && !strcmp(spec->axes[i].option, option))))
+			return spec->axes[i].args[vi[i]];
+	for (size_t i = 0; i < spec->nfixed; i++)
+		if ((spec->fixed[i].target & t) &&
+		    (!option || (spec->fixed[i].option && !strcmp(spec->fixed[i].option, option))))
+			return spec->fixed[i].args[0];
+	return NULL;
+}
+
+/* the command of the run with value indices vi */
+static char *build_command(const struct dl_sweep_spec *spec, const size_t *vi, const char *id)
+{
+	struct strbuf sb = STRBUF_INIT, path = STRBUF_INIT;
+	const char *trace = spec_value(spec, vi, DL_SWEEP_TRACE, NULL);
+	if (!trace) {
+		word(&sb, "dlsched");
+		word(&sb, "trace");
+		word(&sb, "gen");
+		add_opts(&sb, spec, vi, DL_SWEEP_GEN);
+		sb_addstr(&sb, " |");
+	}
+	word(&sb, "dlsched");
+	word(&sb, "simulate");
+	add_opts(&sb, spec, vi, DL_SWEEP_SIM);
+	if (spec->timeline) {
+		word(&sb, "--timeline");
+		sb_addf(&path, "runs/%s/timeline.csv", id);
+		word(&sb, path.buf);
+		sb_reset(&path);
+	}
+	word(&sb, "-o");
+	sb_addf(&path, "runs/%s/results.csv", id);
+	word(&sb, path.buf);
+	if (trace)
+		word(&sb, trace);
+	sb_addstr(&sb, " &&");
+	word(&sb, "dlsched");
+	word(&sb, "report");
+	word(&sb, "-f");
+	word(&sb, "csv");
+	const char *cluster = spec_value(spec, vi, DL_SWEEP_SIM, "cluster");
+	if (cluster) {
+		word(&sb, "--cluster");
+		word(&sb, cluster);
+	}
+	if (spec->timeline) {
+		word(&sb, "-t");
+		sb_reset(&path);
+		sb_addf(&path, "runs/%s/timeline.csv", id);
+		word(&sb, path.buf);
+	}
+	word(&sb, "-o");
+	sb_reset(&path);
+	sb_addf(&path, "runs/%s/report.csv", id);
+	word(&sb, path.buf);
+	sb_reset(&path);
+	sb_addf(&path, "runs/%s/results.csv", id);
+	word(&sb, path.buf);
+	sb_release(&path);
+	return sb_detach(&sb);
+}
+
+/* FNV-1a 64 of the axis names and values, sorted by name: independent of axis order */
+static char *run_id(const struct dl_sweep_spec *spec, const size_t *vi)
+{
+	size_t n = spec->naxes;
+	size_t *order = xcalloc(n ? n : 1, sizeof(*order));
+	for (size_t i = 0; i < n; i++) {
+		size_t k = i;
+		while (k > 0 && strcmp(spec->axes[order[k - 1]].name, spec->axes[i].name) > 0) {
+			order[k] = order[k - 1];
+			k--;
+		}
+		order[k] = i;
+	}
+	uint64_t h = 14695981039346656037ULL;
+	for (size_t j = 0; j < n; j++) {
+		const struct dl_sweep_axis *a = &spec->axes[order[j]];
+		const char *parts[2] = {a->name, a->values[vi[order[j]]]};
+		for (int p = 0; p < 2; p++)
+			for (const unsigned char *s = (const unsigned char *)parts[p];; s++) {
+				h ^= *s;
+				h *= 1099511628211ULL;
+				if (!*s)
+					break;
+			}
+	}
+	free(order);
+	struct strbuf sb = STRBUF_INIT;
+	sb_addf(&sb, "%012llx", (unsigned long long)(h >> 16));
+	return sb_detach(&sb);
+}
+
+static int cmp_id(const void *a, const void *b)
+{
+	return strcmp(**(char *const *const *)a, **(char *const *const *)b);
+}
+
+int dl_sweep_plan_build(const struct dl_sweep_spec *spec, struct dl_sweep_plan *plan,
+			struct dl_err *err)
+{
+	memset(plan, 0, sizeof(*plan));
+	size_t n = 1;
+	for (size_t i = 0; i < spec->naxes; i++) {
+		if (n > MAX_RUNS / spec->axes[i].nvalues)
+			return dl_err_set(err, DL_EXIT_USAGE, "more than %d runs in one sweep",
+					  MAX_RUNS);
+		n *= spec->axes[i].nvalues;
+	}
+	plan->naxes = spec->naxes;
+	plan->axes = xcalloc(spec->naxes ? spec->naxes : 1, sizeof(*plan->axes));
+	for (size_t i = 0; i < spec->naxes; i++)
+		plan->axes[i] = xstrdup(spec->axes[i].name);
+	plan->rows = xcalloc(n, sizeof(*plan->rows));
+	plan->nrows = n;
+	size_t *vi = xcalloc(spec->naxes ? spec->naxes : 1, sizeof(*vi));
+	for (size_t r = 0; r < n; r++) {
+		/* the first axis varies slowest */
+		size_t rest = r;
+		for (size_t i = spec->naxes; i-- > 0;) {
+			vi[i] = rest % spec->axes[i].nvalues;
+			rest /= spec->axes[i].nvalues;
+		}
+		struct dl_sweep_row *row = &plan->rows[r];
+		row->id = run_id(spec, vi);
+		row->values = xcalloc(spec->naxes ? spec->naxes : 1, sizeof(*row->values));
+		for (size_t i = 0; i < spec->naxes; i++)
+			row->values[i] = xstrdup(spec->axes[i].values[vi[i]]);
+		row->command = build_command(spec, vi, row->id);
+	}
+	free(vi);
+	/* ids must be unique (48 bits: a collision is astronomically rare, but never silent) */
+	char **ids = xcalloc(n, sizeof(*ids));
+	for (size_t r = 0; r < n; r++)
+		ids[r] = plan->rows[r].id;
+	char ***byid = xcalloc(n, sizeof(*byid));
+	for (size_t r = 0; r < n; r++)
+		byid[r] = &ids[r];
+	qsort(byid, n, sizeof(*byid), cmp_id);
+	int rc = 0;
+	for (size_t r = 1; r < n && !rc; r++)
+		if (!strcmp(*byid[r], *byid[r - 1]))
+			rc = dl_err_set(err, DL_EXIT_USAGE,
+					"two runs have the same id '%s'; change a value", *byid[r]);
+	free(byid);
+	free(ids);
+	if (rc)
+		dl_sweep_plan_release(plan);
+	return rc;
+}
+
+/* ---- checking ---- */
+
+static int check_command(const char *command, dl_sweep_check_fn check, void *arg,
+			 struct strbuf *why)
+{
+	struct dl_sweep_cmd cmd;
+	struct dl_err perr = DL_ERR_INIT;
+	if (dl_sweep_parse_command(command, &cmd, &perr)) {
+		sb_addstr(why, perr.msg);
+		return -1;
+	}
+	int rc = 0;
+	for (size_t s = 0; s < cmd.nstages && !rc; s++) {
+		const struct dl_sweep_stage *st = &cmd.stages[s];
+		/* the report stage reads what simulate wrote: nothing to check before */
+		if (st->argc > 1 && !strcmp(st->argv[1], "report"))
+			continue;
+		rc = check(arg, st->argc, st->argv, why);
+	}
+	dl_sweep_cmd_release(&cmd);
+	return rc;
+}
+
+static int check_at(const struct dl_sweep_spec *spec, const size_t *vi, dl_sweep_check_fn check,
+		    void *arg, struct strbuf *why)
+{
+	char *command = build_command(spec, vi, "000000000000");
+	int rc = check_command(command, check, arg, why);
+	free(command);
+	return rc;
+}
+
+int dl_sweep_plan_check(const struct dl_sweep_spec *spec, const struct dl_sweep_plan *plan,
+			dl_sweep_check_fn check, void *arg, struct dl_err *err)
+{
+	size_t na = spec->naxes;
+	size_t *vi = xcalloc(na ? na : 1, sizeof(*vi));
+	struct strbuf why = STRBUF_INIT;
+	int rc = 0;
+	/* the first run whose command a stage rejects */
+	size_t r;
+	for (r = 0; r < plan->nrows; r++) {
+		size_t rest = r;
+		for (size_t i = na; i-- > 0;) {
+			vi[i] = rest % spec->axes[i].nvalues;
+			rest /= spec->axes[i].nvalues;
+		}
+		sb_reset(&why);
+		if (check_at(spec, vi, check, arg, &why))
+			break;
+	}
+	if (r < plan->nrows) {
+		/* whose value is it: an axis whose other value makes the run acceptable */
+		struct strbuf scratch = STRBUF_INIT;
+		size_t blame = na;
+		for (size_t i = 0; i < na && blame == na; i++) {
+			size_t keep = vi[i];
+			for (size_t v = 0; v < spec->axes[i].nvalues && blame == na; v++) {
+				if (v == keep)
+					continue;
+				vi[i] = v;
+				sb_reset(&scratch);
+				if (!check_at(spec, vi, check, arg, &scratch))
+					blame = i;
+			}
+			vi[i] = keep;
+		}
+		sb_release(&scratch);
+		if (blame < na) {
+			rc = dl_err_set(err, DL_EXIT_USAGE, "axis '%s' value '%s': %s",
+					spec->axes[blame].name, spec->axes[blame].values[vi[blame]],
+					why.buf);
+		} else {
+			struct strbuf vals = STRBUF_INIT;
+			for (size_t i = 0; i < na; i++)
+				sb_addf(&vals, "%s%s=%s", i ? ", " : "", spec->axes[i].name,
+					spec->axes[i].values[vi[i]]);
+			rc = dl_err_set(err, DL_EXIT_USAGE, "run %s (%s): %s", plan->rows[r].id,
+					vals.buf, why.buf);
+			sb_release(&vals);
+		}
+	}
+	sb_release(&why);
+	free(vi);
+	return rc ? -1 : 0;
+}
+
+/* ---- plan.csv ---- */
+
+struct dl_writer *dl_sweep_table_open(const struct dl_sweep_plan *plan, const char *path,
+				      struct dl_output **out, struct dl_err *err)
+{
+	*out = dl_output_open(path, err);
+	if (!*out)
+		return NULL;
+	struct dl_writer *w = dl_writer_new(dl_output_fp(*out), DL_OUT_CSV);
+	dl_writer_add_column(w, "run");
+	for (size_t k = 0; k < plan->naxes; k++)
+		dl_writer_add_column(w, plan->axes[k]);
+	return w;
+}
+
+static char *plan_path(const char *dir)
+{
+	struct strbuf sb = STRBUF_INIT;
+	sb_addf(&sb, "%s/plan.csv", dir);
+	return sb_detach(&sb);
+}
+
+int dl_sweep_plan_write(const struct dl_sweep_plan *plan, const char *dir, struct dl_err *err)
+{
+	char *path = plan_path(dir);
+	struct dl_output *out = NULL;
+	struct dl_writer *w = dl_sweep_table_open(plan, path, &out, err);
+	free(path);
+	if (!w)
+		return -1;
+	dl_writer_add_column(w, "command");
+	for (size_t r = 0; r < plan->nrows; r++) {
+		const struct dl_sweep_row *row = &plan->rows[r];
+		dl_writer_str(w, 0, row->id);
+		for (size_t k = 0; k < plan->naxes; k++)
+			dl_writer_str(w, k + 1, row->values[k]);
+		dl_writer_str(w, plan->naxes + 1, row->command);
+		dl_writer_end_row(w);
+	}
+	dl_writer_finish(w);
+	dl_writer_free(w);
+	return dl_output_commit(out, err);
+}
+
+int dl_sweep_plan_read(struct dl_sweep_plan *plan, const char *dir, struct dl_err *err)
+{
+	memset(plan, 0, sizeof(*plan));
+	char *path = plan_path(dir);
+	struct dl_reader *r = dl_reader_open(path, DL_IN_CSV, err);
+	free(path);
+	if (!r)
+		return -1;
+	size_t nc = dl_reader_ncols(r);
+	const char *const *cols = dl_reader_columns(r);
+	int rc = 0;
+	if (nc < 3 || strcmp(cols[0], "run") || strcmp(cols[nc - 1], "command")) {
+		rc = dl_err_at(err, dl_reader_name(r), 1,
+			       "not a sweep plan (expected columns run, AXES..., command)");
+		goto out;
+	}
+	plan->naxes = nc - 2;
+	plan->axes = xcalloc(plan->naxes, sizeof(*plan->axes));
+	for (size_t k = 0; k < plan->naxes; k++)
+		plan->axes[k] = xstrdup(cols[k + 1]);
+	size_t alloc = 0;
+	struct dl_row row;
+	int got;
+	while ((got = dl_reader_next(r, &row, err)) > 0) {
+		const char *id = row.f[0];
+		int ok = strlen(id) == 12;
+		for (const char *p = id; *p && ok; p++)
+			ok = (*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'f');
+		if (!ok) {
+			rc = dl_err_at(err, dl_reader_name(r), row.line, "bad run id '%.64s'", id);
+			goto out;
+		}
+		DL_GROW(plan->rows, plan->nrows + 1, alloc);
+		struct dl_sweep_row *pr = &plan->rows[plan->nrows++];
+		pr->id = xstrdup(id);
+		pr->values = xcalloc(plan->naxes, sizeof(*pr->values));
+		for (size_t k = 0; k < plan->naxes; k++)
+			pr->values[k] = xstrdup(row.f[k + 1]);
+		pr->command = xstrdup(row.f[nc - 1]);
+	}
+	if (got < 0)
+		rc = -1;
+	else if (!plan->nrows)
+		rc = dl_err_at(err, dl_reader_name(r), 0, "no runs in the plan");
+out:
+	dl_reader_close(r);
+	if (rc)
+		dl_sweep_plan_release(plan);
+	return rc ? -1 : 0;
+}
+
+int dl_sweep_plan_equal(const struct dl_sweep_plan *a, const struct dl_sweep_plan *b)
+{
+	if (a->naxes != b->naxes || a->nrows != b->nrows)
+		return 0;
+	for (size_t k = 0; k < a->naxes; k++)
+		if (strcmp(a->axes[k], b->axes[k]))
+			return 0;
+	for (size_t r = 0; r < a->nrows; r++) {
+		if (strcmp(a->rows[r].id, b->rows[r].id) ||
+		    strcmp(a->rows[r].command, b->rows[r].command))
+			return 0;
+		for (size_t k = 0; k < a->naxes; k++)
+			if (strcmp(a->rows[r].values[k], b->rows[r].values[k]))
+				return 0;
+	}
+	return 1;
+}

@@ -1,0 +1,196 @@
+/*
+ * sweep.h: policy experiments over grids (dlsched sweep).
+ *
+ * A sweep is the Cartesian product of named axes (option values of
+ * `dlsched trace gen` and `dlsched simulate`, or trace files) plus fixed
+ * options. Its directory holds:
+ *
+ *   plan.csv     one row per run: run (the id), one column per axis, command
+ *                (the exact shell command of the run, run from the directory)
+ *   runs/ID/     results.csv, report.csv (one `dlsched report -f csv` row),
+ *                timeline.csv when asked, stderr (every stage's), and a marker:
+ *                done (holds the command: a done run whose command changed is
+ *                redone) or failed (why)
+ *   summary.csv  run, the axis columns, then the report columns of each done run,
+ *                in plan order
+ *
+ * Run ids are 12 hex digits of a hash of the run's axis names and values, so
+ * the same grid gives the same ids whatever the order of the axes, and a
+ * grown grid keeps the ids of the runs it had. Every file is written to a
+ * temporary name and renamed, so a run killed at any point is "missing",
+ * never half done. (The processes of the runs are cmd/sweep_run.c's.)
+ *
+ * Ownership: a struct dl_sweep_spec and a struct dl_sweep_plan own all their
+ * strings and arrays; dl_sweep_spec_release() and dl_sweep_plan_release()
+ * free them. Nothing here keeps static state.
+ */
+#ifndef DL_SWEEP_H
+#define DL_SWEEP_H
+
+#include <stddef.h>
+
+#include "core/common.h"
+
+/* where an axis or a fixed option goes */
+enum {
+	DL_SWEEP_GEN = 1 << 0,	 /* an option of `trace gen` */
+	DL_SWEEP_SIM = 1 << 1,	 /* an option of `simulate` */
+	DL_SWEEP_TRACE = 1 << 2, /* the trace file simulate reads */
+};
+
+/* One option a command accepts (from its --list-options). */
+struct dl_sweep_optinfo {
+	char *name;	 /* without "--" */
+	int takes_value; /* 0 for a flag */
+	int is_file;	 /* its value names a file (made absolute) */
+};
+
+struct dl_sweep_cmdinfo {
+	struct dl_sweep_optinfo *opts;
+	size_t nopts;
+};
+
+struct dl_sweep_axis {
+	char *name;	/* as given, e.g. "policy", "gen.seed", "trace" */
+	char *option;	/* the option name without prefix ("seed"); NULL for trace */
+	char **values;	/* as given */
+	char **args;	/* the values as passed (files made absolute) */
+	size_t nvalues; /* >= 1 */
+	unsigned target;
+	int flag; /* an option without value: the values are on/off */
+};
+
+struct dl_sweep_spec {
+	struct dl_sweep_axis *axes; /* the varied axes, in the order given */
+	size_t naxes;
+	struct dl_sweep_axis *fixed; /* --set: one value each */
+	size_t nfixed;
+	int timeline; /* write runs/ID/timeline.csv and report utilisation from it */
+};
+
+void dl_sweep_spec_init(struct dl_sweep_spec *spec);
+void dl_sweep_spec_release(struct dl_sweep_spec *spec);
+
+/*
+ * Add "NAME=V1,V2,..." (an axis; ';' separates the values instead when the
+ * text has one, for values with commas; "A..B" is the integers A to B) or,
+ * with fixed set, "NAME=VALUE" or a bare flag "NAME" (a --set). Checks the
+ * name against the options of gen and sim: usage errors name the axis.
+ */
+int dl_sweep_spec_add(struct dl_sweep_spec *spec, const char *text, int fixed,
+		      const struct dl_sweep_cmdinfo *gen, const struct dl_sweep_cmdinfo *sim,
+		      struct dl_err *err);
+
+/* Whole-spec checks (a trace and gen options together, no --cluster, ...). */
+int dl_sweep_spec_finish(struct dl_sweep_spec *spec, struct dl_err *err);
+
+struct dl_sweep_row {
+	char *id;
+	char **values; /* one per axis of the plan */
+	char *command;
+};
+
+struct dl_sweep_plan {
+	char **axes; /* axis names (the plan.csv columns between run and command) */
+	size_t naxes;
+	struct dl_sweep_row *rows;
+	size_t nrows;
+};
+
+void dl_sweep_plan_release(struct dl_sweep_plan *plan);
+
+/* The runs of a spec, the first axis varying slowest. Fails on an id collision. */
+int dl_sweep_plan_build(const struct dl_sweep_spec *spec, struct dl_sweep_plan *plan,
+			struct dl_err *err);
+
+/*
+ * Dry-check every run before any starts: check() gets each stage's argv
+ * (argv[0] "dlsched", argv[argc] NULL) and returns 0 if the command accepts
+ * it, else -1 with its message in why. The first rejection becomes a usage
+ * error naming the axis whose value it is (found by trying the axis' other
+ * values), or the run when no single axis explains it.
+ */
+typedef int (*dl_sweep_check_fn)(void *arg, int argc, char **argv, struct strbuf *why);
+int dl_sweep_plan_check(const struct dl_sweep_spec *spec, const struct dl_sweep_plan *plan,
+			dl_sweep_check_fn check, void *arg, struct dl_err *err);
+
+/* DIR/plan.csv, written atomically / read back (with file:line errors). */
+int dl_sweep_plan_write(const struct dl_sweep_plan *plan, const char *dir, struct dl_err *err);
+int dl_sweep_plan_read(struct dl_sweep_plan *plan, const char *dir, struct dl_err *err);
+/*
+ * A CSV table at path (written atomically: commit or abort *out after
+ * dl_writer_free) with the columns run and the plan's axes; NULL on error.
+ */
+struct dl_output;
+struct dl_writer;
+struct dl_writer *dl_sweep_table_open(const struct dl_sweep_plan *plan, const char *path,
+				      struct dl_output **out, struct dl_err *err);
+/* 1 if the two plans have the same columns and rows */
+int dl_sweep_plan_equal(const struct dl_sweep_plan *a, const struct dl_sweep_plan *b);
+
+/* a command line as sh would read it back: words separated by spaces, quoted when needed */
+void dl_sweep_quote(struct strbuf *sb, const char *word);
+
+/* A plan's command split into stages: "A | B && C" is A piped into B, then C if both succeed. */
+struct dl_sweep_stage {
+	int argc;
+	char **argv; /* argv[argc] == NULL */
+	int piped;   /* reads the previous stage's standard output */
+};
+
+struct dl_sweep_cmd {
+	struct dl_sweep_stage *stages;
+	size_t nstages;
+};
+
+/* Parse the words dl_sweep_quote() writes (plain, '...', \x) and the operators | and &&. */
+int dl_sweep_parse_command(const char *command, struct dl_sweep_cmd *cmd, struct dl_err *err);
+void dl_sweep_cmd_release(struct dl_sweep_cmd *cmd);
+
+/* ---- runs (exec.c) ---- */
+
+enum dl_sweep_state { DL_SWEEP_MISSING = 0, DL_SWEEP_DONE, DL_SWEEP_FAILED };
+
+enum dl_sweep_state dl_sweep_row_state(const struct dl_sweep_plan *plan, size_t i, const char *dir);
+/* the failed marker's text ("exit 1 in simulate: ...") into sb; 0 or -1 if none */
+int dl_sweep_row_failure(const struct dl_sweep_plan *plan, size_t i, const char *dir,
+			 struct strbuf *sb);
+
+/*
+ * The files of run i: dl_sweep_run_path() names DIR/runs/ID/NAME (caller frees);
+ * dl_sweep_run_begin() makes the run's directory and removes its markers (it is
+ * missing until it ends); dl_sweep_run_end() writes the done marker (why NULL)
+ * or the failed one with why. The processes are cmd/sweep_run.c's.
+ */
+char *dl_sweep_run_path(const char *dir, const char *id, const char *name);
+int dl_sweep_run_begin(const struct dl_sweep_plan *plan, size_t i, const char *dir,
+		       struct dl_err *err);
+int dl_sweep_run_end(const struct dl_sweep_plan *plan, size_t i, const char *dir, const char *why,
+		     struct dl_err *err);
+
+/* Slurm batch options of --slurm; NULL/0 members are left out. */
+struct dl_sweep_slurm {
+	const char *partition, *time, *mem, *account;
+	long max_running;   /* the %M of --array, 0 for none */
+	long cpus_per_task; /* 0: Slurm's default */
+	const char **extra; /* verbatim sbatch options, one #SBATCH line each */
+	size_t nextra;
+};
+
+/*
+ * Write DIR/sweep.sbatch: an array job over the rows in todo whose tasks run
+ * `EXE sweep --task $SLURM_ARRAY_TASK_ID DIR` (dir and exe absolute). Slurm's
+ * own output goes to DIR/slurm/.
+ */
+int dl_sweep_write_sbatch(const char *dir, const char *exe, const size_t *todo, size_t ntodo,
+			  const struct dl_sweep_slurm *opts, struct dl_err *err);
+
+/*
+ * Write DIR/summary.csv from the done runs (atomically). *ndone receives
+ * their number. A report column named like an axis is left out (the axis
+ * value stands for it).
+ */
+int dl_sweep_collect(const struct dl_sweep_plan *plan, const char *dir, size_t *ndone,
+		     struct dl_err *err);
+
+#endif

@@ -1,0 +1,141 @@
+# t_sweep.sh: dlsched sweep run here: plan, ids, resume, -j, --emit, --slurm script,
+# validation before any run, a failing run, and report --group-by on the result.
+
+# a small sweep in every build (also under ASan+UBSan): plan, runs, status, group-by
+run sweep_small 0 "dl sweep -q --axis policy=fifo,sjf --axis seed=1..2 --set load=1 --set cluster=1x1x8 --set jobs=15 -j 2 s"
+expect_eq sweep_small_summary 5 "$(wc -l < s/summary.csv)"
+run sweep_small_status 0 "dl sweep --status s"
+run sweep_small_group 0 "dl report -f json --group-by policy s"
+expect_eq sweep_small_group_rows 2 "$(grep -c '\"runs\":2' out)"
+run sweep_small_bad 2 "dl sweep --axis policy=fifo,nope --set load=1 --set cluster=1x1x8 s2"
+heavy || return 0
+G="--axis policy=fifo,tiresias-las,sjf --axis load=0.8,1.6 --axis seed=1..2 --set cluster=1x1x8 --set jobs=60"
+
+run sweep_local_j2 0 "dl sweep $G -j 2 a"
+expect sweep_to_run "grep -q '12 runs: 0 done, 12 to run' err"
+expect_eq sweep_plan_rows 13 "$(wc -l < a/plan.csv)"
+expect_eq sweep_plan_header "run,policy,load,seed,command" "$(head -1 a/plan.csv)"
+expect_eq sweep_summary_rows 13 "$(wc -l < a/summary.csv)"
+expect sweep_summary_header "head -1 a/summary.csv | grep -q '^run,policy,load,seed,label,jobs,finished,avg_jct,'"
+# the exact command of a run, run by sh from the directory, gives the same report
+cmd=$(awk -F, 'NR == 2 { sub(/^[^,]*,[^,]*,[^,]*,[^,]*,/, ""); print }' a/plan.csv)
+id=$(awk -F, 'NR == 2 { print $1 }' a/plan.csv)
+mkdir -p byhand && cp -r a/runs byhand/ && rm byhand/runs/$id/report.csv
+run sweep_command_is_exact 0 "cd byhand && PATH='$(dirname "$DLSCHED")':\$PATH; $cmd"
+expect sweep_command_same_report "cmp byhand/runs/$id/report.csv a/runs/$id/report.csv"
+expect sweep_runs_kept "test -s a/runs/$id/results.csv && test -f a/runs/$id/done && test -f a/runs/$id/stderr"
+# policies really differ on this loaded cluster (fifo waits longest)
+expect sweep_policies_differ "awk -F, 'NR > 1 && \$2 == \"fifo\" { f += \$8 } NR > 1 && \$2 == \"tiresias-las\" { l += \$8 } END { exit !(f > l) }' a/summary.csv"
+
+# stable ids: the same grid, axes in another order, gives the same ids and summary rows
+run sweep_reordered 0 "dl sweep -q --axis seed=1..2 --axis load=0.8,1.6 --axis policy=fifo,tiresias-las,sjf --set cluster=1x1x8 --set jobs=60 -j 2 b"
+expect_eq sweep_ids_stable "$(cut -d, -f1 a/plan.csv | sort)" "$(cut -d, -f1 b/plan.csv | sort)"
+expect_eq sweep_same_results "$(cut -d, -f1,5- a/summary.csv | sort)" "$(cut -d, -f1,5- b/summary.csv | sort)"
+
+# -j 1 and -j 2 write byte-identical summaries
+run sweep_local_j1 0 "dl sweep -q $G -j 1 c"
+expect sweep_j1_equals_j2 "cmp a/summary.csv c/summary.csv"
+
+# resume: nothing to do; then one run lost: only it is redone
+stat -c '%n %Y %i' a/runs/*/done | sort > before
+run sweep_rerun_nothing 0 "dl sweep a"
+expect sweep_rerun_nothing_msg "grep -q '12 runs: 12 done, 0 to run' err"
+lost=$(awk -F, 'NR == 5 { print $1 }' a/plan.csv)
+rm a/runs/$lost/done
+sleep 1
+run sweep_status_missing 1 "dl sweep --status a"
+expect sweep_status_missing_counts "grep -q '12 runs: 11 done, 0 failed, 1 missing' out && grep -q \"missing $lost (policy=fifo, load=1.6, seed=2)\" out"
+cp a/summary.csv summary.before
+run sweep_resume 0 "dl sweep $G a"
+expect sweep_resume_one "grep -q '12 runs: 11 done, 1 to run' err"
+stat -c '%n %Y %i' a/runs/*/done | sort > after
+expect_eq sweep_resume_only_missing "a/runs/$lost/done" "$(diff before after | sed -n 's/^> \([^ ]*\) .*/\1/p')"
+expect sweep_resume_same_summary "cmp summary.before a/summary.csv"
+run sweep_status_done 0 "dl sweep --status a"
+expect_eq sweep_status_done_line "12 runs: 12 done, 0 failed, 0 missing" "$(cat out)"
+# a changed fixed option changes every command: every run is redone
+run sweep_changed_plan 0 "dl sweep -q --axis policy=fifo,tiresias-las,sjf --axis load=0.8,1.6 --axis seed=1..2 --set cluster=1x1x8 --set jobs=70 a"
+expect sweep_changed_plan_redone "grep -c 'jobs 70' a/plan.csv | grep -qx 12 && awk -F, 'NR > 1 && \$6 != 70 { exit 1 }' a/summary.csv"
+
+# --emit: one command per run to do, for xargs -P; the last one collects
+run sweep_emit 0 "dl sweep --emit $G e"
+expect_eq sweep_emit_lines 12 "$(wc -l < out)"
+expect sweep_emit_form "grep -q \"sweep --task 0 $SCRATCH/e\$\" out"
+cp out emit.txt
+run sweep_emit_xargs 0 "xargs -P 2 -I{} sh -c {} < emit.txt"
+expect sweep_emit_same_summary "cmp a/summary.csv e/summary.csv || cmp c/summary.csv e/summary.csv"
+expect sweep_emit_equals_local "cmp c/summary.csv e/summary.csv"
+
+# --slurm: the array job script, only the runs to do
+rm e/runs/$lost/done e/runs/$(awk -F, 'NR == 9 { print $1 }' e/plan.csv)/done
+run sweep_slurm_script 0 "dl sweep --slurm -j 3 --partition debug --time 10 --mem 200M --sbatch-option=--nice=5 e"
+expect sweep_slurm_array "grep -qx '#SBATCH --array=3,7%3' e/sweep.sbatch"
+expect sweep_slurm_opts "grep -qx '#SBATCH --partition=debug' e/sweep.sbatch && grep -qx '#SBATCH --time=10' e/sweep.sbatch && grep -qx '#SBATCH --mem=200M' e/sweep.sbatch && grep -qx '#SBATCH --nice=5' e/sweep.sbatch"
+expect sweep_slurm_task "grep -q 'sweep --task \"\$SLURM_ARRAY_TASK_ID\" $SCRATCH/e\$' e/sweep.sbatch && sh -n e/sweep.sbatch"
+run sweep_task_runs 0 "dl sweep --task 3 e"
+expect sweep_task_no_summary_yet "test ! -e e/summary.csv.new && grep -c . e/summary.csv | grep -qx 13"
+run sweep_task_bad 2 "dl sweep --task 12 e"
+
+# validation before any run: named axis, exit 2, no directory
+run sweep_bad_axis 2 "dl sweep --axis polcy=fifo --set cluster=1x1x8 v1"
+expect sweep_bad_axis_msg "grep -q \"unknown axis 'polcy'\" err && test ! -e v1"
+run sweep_empty_axis 2 "dl sweep --axis policy= --set cluster=1x1x8 v2"
+expect sweep_empty_axis_msg "grep -q \"axis 'policy' has no values\" err && test ! -e v2"
+run sweep_empty_value 2 "dl sweep --axis policy=fifo,,sjf --set cluster=1x1x8 v2"
+expect sweep_empty_value_msg "grep -q \"axis 'policy' has an empty value\" err"
+run sweep_rejected_value 2 "dl sweep --axis policy=fifo,bogus --axis seed=1..2 --set cluster=1x1x8 --set load=1 v3"
+expect sweep_rejected_value_msg "grep -q \"axis 'policy' value 'bogus': simulate: bad --policy value 'bogus'\" err && test ! -e v3"
+run sweep_rejected_gen_value 2 "dl sweep --axis load=0.5,-1 --set cluster=1x1x8 v4"
+expect sweep_rejected_gen_value_msg "grep -q \"axis 'load' value '-1': trace gen: \" err && test ! -e v4"
+run sweep_rejected_seed 2 "dl sweep --axis seed=1,x --set cluster=1x1x8 --set load=1 v5"
+expect sweep_rejected_seed_msg "grep -q \"axis 'seed' value 'x'\" err"
+# no single axis explains a rejection: the run is named
+run sweep_rejected_run 2 "dl sweep --axis seed=1,2 --set cluster=1x1x8 v5"
+expect sweep_rejected_run_msg "grep -q \"run [0-9a-f]* (seed=1): trace gen: give exactly one of --rate and --load\" err"
+run sweep_bad_range 2 "dl sweep --axis seed=5..1 --set cluster=1x1x8 v6"
+expect sweep_bad_range_msg "grep -q \"axis 'seed': bad range '5..1'\" err"
+run sweep_no_cluster 2 "dl sweep --axis policy=fifo v7"
+run sweep_reserved 2 "dl sweep --axis output=x --set cluster=1x1x8 v8"
+run sweep_no_plan 2 "dl sweep v9"
+
+# a failing run never stops the others: its stderr is kept and --status names it
+dl trace gen --jobs 20 --load 1 --cluster 1x1x8 > good.csv
+printf 'id,submit,gpus,duration\nj1,0,x,10\n' > bad.csv
+run sweep_failing_run 1 "dl sweep --axis trace=good.csv,bad.csv --axis policy=fifo,sjf --set cluster=1x1x8 -j 2 f"
+expect sweep_failing_msg "grep -q 'run .* (trace=bad.csv, policy=fifo) failed: exit 1 in simulate' err && grep -q '2 of 4 runs failed' err"
+expect_eq sweep_failing_summary 3 "$(wc -l < f/summary.csv)"
+bad=$(awk -F, '$2 == "bad.csv" && $3 == "fifo" { print $1 }' f/plan.csv)
+expect sweep_failing_stderr_kept "grep -q \"bad gpus value 'x'\" f/runs/$bad/stderr"
+run sweep_failing_status 1 "dl sweep --status f"
+expect sweep_failing_status_names "grep -q '4 runs: 2 done, 2 failed, 0 missing' out && grep -q \"failed  $bad (trace=bad.csv, policy=fifo): exit 1 in simulate\" out"
+
+# --timeline: utilisation from each run's timeline; report --group-by in every format
+run sweep_timeline 0 "dl sweep -q --timeline --axis policy=fifo,tiresias-las --axis seed=1..3 --axis load=0.8,1.6 --set cluster=1x1x8 --set jobs=60 t"
+expect sweep_timeline_files "ls t/runs/*/timeline.csv | wc -l | grep -qx 12"
+run sweep_group_csv 0 "dl report -f csv --group-by policy,load t"
+expect_eq sweep_group_csv_rows 5 "$(wc -l < out)"
+expect sweep_group_csv_header "head -1 out | grep -q '^policy,load,runs,jobs,jobs_ci95,finished,finished_ci95,avg_jct,avg_jct_ci95,'"
+expect sweep_group_three_runs "awk -F, 'NR > 1 && \$3 != 3 { exit 1 }' out"
+# the mean is the mean of the three seeds' rows in summary.csv
+want=$(awk -F, 'NR > 1 && $2 == "fifo" && $4 == "0.8" { s += $8; n++ } END { printf "%.6f", s / n }' t/summary.csv)
+got=$(awk -F, '$1 == "fifo" && $2 == "0.8" { printf "%.6f", $8 }' out)
+expect_eq sweep_group_mean "$want" "$got"
+run sweep_group_json 0 "dl report -f json --group-by policy t/summary.csv"
+expect sweep_group_json_rows "test \$(wc -l < out) -eq 2 && grep -q '\"policy\":\"fifo\",\"runs\":6' out"
+run sweep_group_text 0 "dl report -f text --group-by policy,load t"
+expect sweep_group_text_pm "grep -q '±' out && grep -q '^policy  *load  *runs' out"
+run sweep_group_md 0 "dl report -f markdown --group-by policy,load t"
+expect sweep_group_md_table "grep -q '^| policy ' out && grep -q '^| -' out"
+run sweep_group_html 0 "dl report --group-by policy,load -o g.html t"
+expect sweep_group_html_lines "test \$(grep -o 'class=\"mean\" data-label=\"fifo\"' g.html | wc -l) -ge 3 && grep -q 'class=\"band\"' g.html && grep -q 'id=\"group-avg_jct\"' g.html"
+if command -v xmllint > /dev/null; then
+	expect sweep_group_html_xml "xmllint --noout g.html"
+fi
+run sweep_group_bad_column 1 "dl report --group-by polcy t"
+expect sweep_group_bad_column_msg "grep -q \"no column 'polcy' to group by\" err"
+
+# the progress line: on a terminal (script(1) gives one), never into a file
+run sweep_progress_tty 0 "script -qec 'dl sweep --axis seed=1..3 --set load=1 --set cluster=1x1x8 --set jobs=15 -j 2 p' /dev/null"
+expect sweep_progress_shown "grep -q '3/3 runs, 0 failed' out"
+run sweep_progress_not_tty 0 "dl sweep --axis seed=1..3 --set load=1 --set cluster=1x1x8 --set jobs=15 -j 2 p2"
+expect sweep_progress_not_in_file "! grep -q 'runs, 0 failed' err"

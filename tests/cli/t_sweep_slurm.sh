@@ -1,0 +1,51 @@
+# t_sweep_slurm.sh: a sweep as a real Slurm job array (the shared test Slurm of
+# tests/slurm/slurm.sh): the collected summary equals the local one byte for byte;
+# a task cancelled mid-run is the only run redone.
+# needs: slurm
+heavy || return 0
+need_slurm sweep_slurm || return 0
+
+# wait until Slurm has no job JOB left (squeue), at most 120 s
+slurm_wait() {
+	i=0
+	while [ $i -lt 600 ] && [ -n "$(squeue -h -j "$1" 2> /dev/null)" ]; do sleep 0.2; i=$((i + 1)); done
+	[ -z "$(squeue -h -j "$1" 2> /dev/null)" ]
+}
+
+G="--axis policy=fifo,tiresias-las,sjf --axis load=0.8,1.6 --axis seed=1..2 --set cluster=1x1x8 --set jobs=60"
+run sweep_slurm_local 0 "dl sweep -q $G -j 2 local"
+run sweep_slurm_submit 0 "dl sweep --submit -j 4 --partition debug --time 5 $G arr"
+job=$(cat out)
+expect sweep_slurm_job_id "echo '$job' | grep -Eqx '[0-9]+'"
+expect sweep_slurm_array_line "grep -qx '#SBATCH --array=0-11%4' arr/sweep.sbatch"
+expect sweep_slurm_done "slurm_wait $job"
+expect sweep_slurm_summary_identical "cmp local/summary.csv arr/summary.csv"
+expect_eq sweep_slurm_twelve_tasks 12 "$(ls arr/slurm/ | grep -c "^${job}_[0-9]*\.out\$")"
+run sweep_slurm_status 0 "dl sweep --status arr"
+
+# cancel a task mid-run: its trace is a FIFO nobody writes, so it blocks in simulate
+dl trace gen --jobs 30 --load 1 --cluster 1x1x8 --seed 1 > t1.csv
+dl trace gen --jobs 30 --load 1 --cluster 1x1x8 --seed 2 > t2.csv
+mkfifo slow.csv
+run sweep_slurm_submit_slow 0 "dl sweep --submit --axis trace=t1.csv,t2.csv,slow.csv --axis policy=fifo --set cluster=1x1x8 c"
+job=$(cat out)
+slow_running() { [ "$(squeue -h -j "${job}_2" -o %T 2> /dev/null)" = RUNNING ] && [ "$(ls c/runs/*/done 2> /dev/null | wc -l)" -eq 2 ]; }
+i=0; while [ $i -lt 300 ] && ! slow_running; do sleep 0.2; i=$((i + 1)); done
+expect sweep_slurm_slow_running slow_running
+run sweep_slurm_scancel 0 "scancel ${job}_2"
+expect sweep_slurm_cancelled "slurm_wait $job"
+run sweep_slurm_status_missing 1 "dl sweep --status c"
+expect sweep_slurm_one_missing "grep -q '3 runs: 2 done, 0 failed, 1 missing' out && grep -q 'missing .*(trace=slow.csv, policy=fifo)' out"
+expect sweep_slurm_no_summary_yet "test ! -e c/summary.csv"
+# the trace becomes readable; the rerun (again as an array) does only the cancelled run
+rm slow.csv && cp t1.csv slow.csv
+stat -c '%n %Y %i' c/runs/*/done | sort > before
+sleep 1
+run sweep_slurm_resubmit 0 "dl sweep --submit c"
+job=$(cat out)
+expect sweep_slurm_resubmit_one "grep -q '3 runs: 2 done, 1 to run' err && grep -qx '#SBATCH --array=2' c/sweep.sbatch"
+expect sweep_slurm_rerun_done "slurm_wait $job"
+stat -c '%n %Y %i' c/runs/*/done | sort > after
+expect_eq sweep_slurm_only_missing_redone "" "$(diff before after | grep '^<')"
+expect_eq sweep_slurm_rerun_new 1 "$(diff before after | grep -c '^>')"
+expect_eq sweep_slurm_rerun_summary 4 "$(wc -l < c/summary.csv 2> /dev/null)"
