@@ -427,7 +427,8 @@ static void man_entry(const struct dl_opt *o, FILE *fp)
 	sb_addf(&sb, "\n@--%s\t", o->name);
 	man_sentence(&sb, o->help);
 	struct strbuf expect = STRBUF_INIT;
-	if (o->type != DL_OPT_STRING && o->type != DL_OPT_FILE && o->type != DL_OPT_CALLBACK)
+	if (o->type != DL_OPT_STRING && o->type != DL_OPT_FILE && o->type != DL_OPT_STRINGS &&
+	    o->type != DL_OPT_FILES && o->type != DL_OPT_CALLBACK)
 		dl_opt_expect(o, &expect);
 	const char *def = dl_opt_default(o);
 	if (expect.len || def) {

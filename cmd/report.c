@@ -14,8 +14,7 @@ struct report_args {
 	int fmt; /* enum dl_report_format, by formats[] */
 	const char *output;
 	const char *baseline;
-	const char **labels, **timelines; /* room for argc of each */
-	size_t nlabels, ntimelines;
+	struct dl_strlist labels, timelines;
 	int gpus;
 	const char *cluster;
 	int by; /* by_names[], when given */
@@ -28,22 +27,6 @@ static const char *const formats[] = {"text", "csv", "json", "markdown", "html",
 static const char *const format_aliases[] = {"jsonl=json", "md=markdown", NULL};
 static const char *const by_names[] = {"gpus", "duration", NULL};
 
-static int add_label(const struct dl_opt *o, void *base, const char *arg)
-{
-	(void)o;
-	struct report_args *a = base;
-	a->labels[a->nlabels++] = arg;
-	return 0;
-}
-
-static int add_timeline(const struct dl_opt *o, void *base, const char *arg)
-{
-	(void)o;
-	struct report_args *a = base;
-	a->timelines[a->ntimelines++] = arg;
-	return 0;
-}
-
 #define AT(f) DL_OPT_AT(struct report_args, f)
 static const struct dl_opt report_opts[] = {
 	{DL_OPT_CHOICE, 'f', "format", "FMT", "output format", AT(fmt), .values = formats,
@@ -53,10 +36,10 @@ static const struct dl_opt report_opts[] = {
 	 .flags = DL_OPTF_NONEMPTY, .expect = "a non-empty path"},
 	{DL_OPT_STRING, 'b', "baseline", "LABEL",
 	 "speedups of average JCT and makespan against LABEL", AT(baseline)},
-	{DL_OPT_CALLBACK, 'l', "label", "NAME", "label of the inputs in order (repeatable)",
-	 .fn = add_label},
-	{DL_OPT_CALLBACK, 't', "timeline", "FILE",
-	 "timeline of the input in the same position (repeatable)", .fn = add_timeline},
+	{DL_OPT_STRINGS, 'l', "label", "NAME", "label of the inputs in order (repeatable)",
+	 AT(labels)},
+	{DL_OPT_FILES, 't', "timeline", "FILE",
+	 "timeline of the input in the same position (repeatable)", AT(timelines)},
 	{DL_OPT_INT, 0, "gpus", "N", "GPUs in the cluster, for utilisation", AT(gpus), .imin = 1,
 	 .imax = 100000000},
 	{DL_OPT_FILE, 'c', "cluster", "SPEC",
@@ -184,12 +167,10 @@ DL_COMMAND(report, "summarise results: JCT percentiles, makespan, utilisation, H
 	struct dl_optstate st;
 	struct report_args a = {0};
 	int rc = 0;
-	a.labels = xcalloc((size_t)argc + 1, sizeof(*a.labels));
-	a.timelines = xcalloc((size_t)argc + 1, sizeof(*a.timelines));
 	if (dl_opt_parse(&st, ctx, argc, argv, &report_spec, &a)) {
 		/* --help, --list-options or a usage error: nothing is read */
-		free(a.labels);
-		free(a.timelines);
+		dl_strlist_free(&a.labels);
+		dl_strlist_free(&a.timelines);
 		return st.exit_code;
 	}
 	enum dl_report_format fmt = (enum dl_report_format)a.fmt;
@@ -198,8 +179,8 @@ DL_COMMAND(report, "summarise results: JCT percentiles, makespan, utilisation, H
 	struct dl_report_opts ro = {0};
 	struct dl_report_page page = {0};
 	const char *cluster = a.cluster;
-	const char **labels = a.labels, **timelines = a.timelines;
-	size_t nlabels = a.nlabels, ntimelines = a.ntimelines;
+	const char **labels = a.labels.v, **timelines = a.timelines.v;
+	size_t nlabels = a.labels.n, ntimelines = a.timelines.n;
 	ro.baseline = a.baseline;
 	ro.capacity = a.gpus;
 	if (dl_opt_given(&st, "by"))
@@ -236,8 +217,8 @@ DL_COMMAND(report, "summarise results: JCT percentiles, makespan, utilisation, H
 					    "--by, --cluster or --gpus (the runs have them)");
 		else
 			rc = report_grouped(ctx, files, nfiles, group_by, fmt, output, &page);
-		free(labels);
-		free(timelines);
+		dl_strlist_free(&a.labels);
+		dl_strlist_free(&a.timelines);
 		return rc;
 	}
 
@@ -297,7 +278,7 @@ DL_COMMAND(report, "summarise results: JCT percentiles, makespan, utilisation, H
 	}
 	dl_report_free(rep);
 	free(first);
-	free(labels);
-	free(timelines);
+	dl_strlist_free(&a.labels);
+	dl_strlist_free(&a.timelines);
 	return rc;
 }

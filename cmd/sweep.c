@@ -16,8 +16,7 @@ int cmd_trace(int argc, char **argv, struct dl_ctx *ctx);
 int cmd_simulate(int argc, char **argv, struct dl_ctx *ctx);
 
 struct sweep_args {
-	const char **axes, **sets, **extra;
-	size_t naxes, nsets, nextra;
+	struct dl_strlist axes, sets, extra;
 	int64_t jobs;
 	int emit, slurm, submit, status, timeline;
 	int64_t task;
@@ -26,38 +25,12 @@ struct sweep_args {
 	const char *dir;
 };
 
-/* the repeatable options collect into arrays with room for argc */
-static int add_axis(const struct dl_opt *o, void *base, const char *arg)
-{
-	(void)o;
-	struct sweep_args *a = base;
-	a->axes[a->naxes++] = arg;
-	return 0;
-}
-
-static int add_set(const struct dl_opt *o, void *base, const char *arg)
-{
-	(void)o;
-	struct sweep_args *a = base;
-	a->sets[a->nsets++] = arg;
-	return 0;
-}
-
-static int add_sbatch(const struct dl_opt *o, void *base, const char *arg)
-{
-	(void)o;
-	struct sweep_args *a = base;
-	a->extra[a->nextra++] = arg;
-	return 0;
-}
-
 #define AT(f) DL_OPT_AT(struct sweep_args, f)
 static const struct dl_opt sweep_opts[] = {
-	{DL_OPT_CALLBACK, 0, "axis", "NAME=V1,V2,...",
-	 "vary an option of trace gen or simulate, or trace (files); A..B: integers",
-	 .fn = add_axis},
-	{DL_OPT_CALLBACK, 0, "set", "NAME=VALUE",
-	 "a fixed option of every run (NAME alone for a flag)", .fn = add_set},
+	{DL_OPT_STRINGS, 0, "axis", "NAME=V1,V2,...",
+	 "vary an option of trace gen or simulate, or trace (files); A..B: integers", AT(axes)},
+	{DL_OPT_STRINGS, 0, "set", "NAME=VALUE",
+	 "a fixed option of every run (NAME alone for a flag)", AT(sets)},
 	{DL_OPT_FLAG, 0, "timeline", NULL, "keep each run's timeline (utilisation over time)",
 	 AT(timeline)},
 	{DL_OPT_INT, 'j', "jobs", "N", "run N at once; with --slurm: %N", AT(jobs), .imin = 1,
@@ -75,8 +48,8 @@ static const struct dl_opt sweep_opts[] = {
 	{DL_OPT_STRING, 0, "account", "A", "--slurm: the account to charge", AT(so.account)},
 	{DL_OPT_INT, 0, "cpus-per-task", "N", "--slurm: CPUs of one run", AT(cpus), .imin = 1,
 	 .imax = 100000},
-	{DL_OPT_CALLBACK, 0, "sbatch-option", "OPT", "--slurm: one more #SBATCH line (repeatable)",
-	 .fn = add_sbatch},
+	{DL_OPT_STRINGS, 0, "sbatch-option", "OPT", "--slurm: one more #SBATCH line (repeatable)",
+	 AT(extra)},
 	{DL_OPT_FLAG, 0, "status", NULL,
 	 "count done, failed and missing runs of DIR, name failures", AT(status)},
 	{DL_OPT_INT, 0, "task", "I", "run row I (0-based) of DIR/plan.csv; Slurm array tasks do",
@@ -346,7 +319,7 @@ static int load_plan(struct dl_ctx *ctx, const struct sweep_args *a, struct dl_s
 {
 	struct dl_err err = DL_ERR_INIT;
 	struct stat stt;
-	if (!a->naxes && !a->nsets) {
+	if (!a->axes.n && !a->sets.n) {
 		if (dl_sweep_plan_read(plan, a->dir, &err))
 			return stat(a->dir, &stt)
 				       ? dl_usage_error(ctx, "no sweep in '%s'; give --axis",
@@ -361,10 +334,10 @@ static int load_plan(struct dl_ctx *ctx, const struct sweep_args *a, struct dl_s
 	dl_sweep_spec_init(&spec);
 	spec.timeline = a->timeline;
 	int rc = 0;
-	for (size_t i = 0; i < a->nsets && !rc; i++)
-		rc = dl_sweep_spec_add(&spec, a->sets[i], 1, &gen, &sim, &err);
-	for (size_t i = 0; i < a->naxes && !rc; i++)
-		rc = dl_sweep_spec_add(&spec, a->axes[i], 0, &gen, &sim, &err);
+	for (size_t i = 0; i < a->sets.n && !rc; i++)
+		rc = dl_sweep_spec_add(&spec, a->sets.v[i], 1, &gen, &sim, &err);
+	for (size_t i = 0; i < a->axes.n && !rc; i++)
+		rc = dl_sweep_spec_add(&spec, a->axes.v[i], 0, &gen, &sim, &err);
 	if (!rc)
 		rc = dl_sweep_spec_finish(&spec, &err);
 	if (!rc)
@@ -509,9 +482,6 @@ DL_COMMAND(sweep, "run policy experiments over grids, here in parallel or as Slu
 	struct sweep_args a;
 	int rc = 0;
 	memset(&a, 0, sizeof(a));
-	a.axes = xcalloc((size_t)argc + 1, sizeof(*a.axes));
-	a.sets = xcalloc((size_t)argc + 1, sizeof(*a.sets));
-	a.extra = xcalloc((size_t)argc + 1, sizeof(*a.extra));
 	if (dl_opt_parse(&st, ctx, argc, argv, &sweep_spec, &a))
 		rc = st.exit_code ? st.exit_code : -1;
 	int jobs_set = !rc && dl_opt_given(&st, "jobs");
@@ -525,21 +495,21 @@ DL_COMMAND(sweep, "run policy experiments over grids, here in parallel or as Slu
 	int modes = a.status + task_set + a.emit + a.slurm;
 	if (!rc && modes > 1)
 		rc = dl_usage_error(ctx, "--status, --task, --emit and --slurm exclude each other");
-	if (!rc && (a.status || task_set) && (a.naxes || a.nsets || a.timeline))
+	if (!rc && (a.status || task_set) && (a.axes.n || a.sets.n || a.timeline))
 		rc = dl_usage_error(ctx,
 				    "--status and --task read the plan in DIR: no --axis or --set");
 	if (!rc && !a.slurm &&
-	    (a.so.partition || a.so.time || a.so.mem || a.so.account || a.cpus || a.nextra))
+	    (a.so.partition || a.so.time || a.so.mem || a.so.account || a.cpus || a.extra.n))
 		rc = dl_usage_error(ctx, "--partition, --time, --mem, --account, --cpus-per-task "
 					 "and --sbatch-option need --slurm");
 	if (rc) {
-		free(a.axes);
-		free(a.sets);
-		free(a.extra);
+		dl_strlist_free(&a.axes);
+		dl_strlist_free(&a.sets);
+		dl_strlist_free(&a.extra);
 		return rc < 0 ? 0 : rc;
 	}
-	a.so.extra = a.extra;
-	a.so.nextra = a.nextra;
+	a.so.extra = a.extra.v;
+	a.so.nextra = a.extra.n;
 	if (a.slurm && jobs_set)
 		a.so.max_running = (long)a.jobs;
 	if (!jobs_set) {
@@ -566,8 +536,8 @@ DL_COMMAND(sweep, "run policy experiments over grids, here in parallel or as Slu
 	dl_sweep_plan_release(&plan);
 	free(dir);
 	free(exe);
-	free(a.axes);
-	free(a.sets);
-	free(a.extra);
+	dl_strlist_free(&a.axes);
+	dl_strlist_free(&a.sets);
+	dl_strlist_free(&a.extra);
 	return rc;
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/num.h"
+#include "core/xalloc.h"
 
 static void *field(const struct dl_opt *o, void *base)
 {
@@ -148,6 +149,15 @@ int dl_opt_store(const struct dl_opt *o, void *base, const char *arg)
 		*(int *)p = i;
 		return 0;
 	}
+	case DL_OPT_STRINGS:
+	case DL_OPT_FILES: {
+		struct dl_strlist *l = p;
+		if ((o->flags & DL_OPTF_NONEMPTY) && !*arg)
+			return -1;
+		DL_GROW(l->v, l->n + 1, l->alloc);
+		l->v[l->n++] = arg;
+		return 0;
+	}
 	case DL_OPT_CALLBACK:
 		return o->fn ? o->fn(o, base, arg) : -1;
 	case DL_OPT_END:
@@ -245,6 +255,8 @@ void dl_opt_expect(const struct dl_opt *o, struct strbuf *sb)
 		return;
 	case DL_OPT_STRING:
 	case DL_OPT_FILE:
+	case DL_OPT_STRINGS:
+	case DL_OPT_FILES:
 	case DL_OPT_CALLBACK:
 		if (o->expect)
 			sb_addstr(sb, o->expect);
@@ -269,7 +281,8 @@ const char *dl_opt_type_name(enum dl_opt_type t)
 		[DL_OPT_FILE] = "file",	      [DL_OPT_INT] = "int",
 		[DL_OPT_UINT64] = "uint64",   [DL_OPT_DOUBLE] = "double",
 		[DL_OPT_SECONDS] = "seconds", [DL_OPT_NUMLIST] = "numlist",
-		[DL_OPT_CHOICE] = "choice",   [DL_OPT_CALLBACK] = "string",
+		[DL_OPT_CHOICE] = "choice",   [DL_OPT_STRINGS] = "string",
+		[DL_OPT_FILES] = "file",      [DL_OPT_CALLBACK] = "string",
 	};
 	return (unsigned)t < sizeof(names) / sizeof(names[0]) ? names[t] : "?";
 }
@@ -277,6 +290,12 @@ const char *dl_opt_type_name(enum dl_opt_type t)
 int dl_opt_takes_value(const struct dl_opt *o)
 {
 	return o->type != DL_OPT_FLAG && o->type != DL_OPT_COUNT;
+}
+
+void dl_strlist_free(struct dl_strlist *l)
+{
+	free(l->v);
+	memset(l, 0, sizeof(*l));
 }
 
 /* ---- suggestions ---- */

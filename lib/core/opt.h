@@ -42,7 +42,10 @@
  *            DL_OPTF_OPEN, const char * instead, and the values are the
  *            suggestions of --help and the completions while the owner checks
  *            (e.g. names that depend on another option)
- *   CALLBACK fn stores it (repeatable options that collect values)
+ *   STRINGS  struct dl_strlist: every value given, in order (a repeatable
+ *            option such as report --label); FILES the same for paths.
+ *            The owner frees the list with dl_strlist_free()
+ *   CALLBACK fn stores it
  *
  * Allowed values come from a NULL-terminated array (values) or a function
  * (value_at, NULL past the last) when a registry owns the names, so that
@@ -51,7 +54,8 @@
  * is read (so --help cannot lie about it); def_doc only documents a default
  * the owner applies itself ("auto", "the trace").
  *
- * Nothing here allocates or prints; tables are read-only and can be shared.
+ * Nothing here prints; only STRINGS/FILES values allocate (their list).
+ * Tables are read-only and can be shared.
  */
 #ifndef DL_OPT_H
 #define DL_OPT_H
@@ -73,8 +77,17 @@ enum dl_opt_type {
 	DL_OPT_SECONDS,
 	DL_OPT_NUMLIST,
 	DL_OPT_CHOICE,
+	DL_OPT_STRINGS,
+	DL_OPT_FILES,
 	DL_OPT_CALLBACK,
 };
+
+/* the values of a repeatable option (STRINGS, FILES); v[] borrows argv's strings */
+struct dl_strlist {
+	const char **v;
+	size_t n, alloc;
+};
+void dl_strlist_free(struct dl_strlist *l);
 
 enum {
 	DL_OPTF_GT = 1 << 0,	   /* numbers: strictly greater than min */

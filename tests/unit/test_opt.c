@@ -12,6 +12,7 @@ struct args {
 	uint64_t seed;
 	double ratio, secs, any;
 	const char *name, *list, *open;
+	struct dl_strlist many;
 };
 
 static const char *const modes[] = {"ring", "ps", NULL};
@@ -39,6 +40,7 @@ static const struct dl_opt opts[] = {
 	 .aliases = mode_aliases, .def = "ps"},
 	{DL_OPT_CHOICE, 0, "level", "L", "a level", AT(open), .value_at = level_at,
 	 .flags = DL_OPTF_OPEN},
+	{DL_OPT_STRINGS, 'l', "label", "L", "labels", AT(many)},
 	{DL_OPT_END},
 };
 
@@ -99,6 +101,12 @@ static void test_store(void)
 	ok(!dl_opt_store(opt("level"), &a, "anything") && !strcmp(a.open, "anything"),
 	   "open choice stores the string for its owner to check");
 	is_str(dl_opt_value(opt("level"), 2), "cluster", "values from a function");
+	for (int i = 0; i < 20; i++)
+		dl_opt_store(opt("label"), &a, i % 2 ? "b" : "a");
+	ok(a.many.n == 20 && !strcmp(a.many.v[0], "a") && !strcmp(a.many.v[19], "b"),
+	   "a repeatable option keeps every value in order");
+	dl_strlist_free(&a.many);
+	ok(a.many.n == 0 && !a.many.v, "the list is freed");
 	ok(dl_opt_value(opt("level"), 3) == NULL, "NULL after the last value");
 }
 
