@@ -166,12 +166,14 @@ static int place_jobs(struct place_run *pr, struct dl_reader *r, struct dl_write
 	int *gpus = NULL;
 	size_t galloc = 0;
 	struct strbuf sb = STRBUF_INIT;
+	struct dl_idset ids = DL_IDSET_INIT;
 	struct dl_row row;
 	int got, rc = 0;
 	const struct dl_cluster *c = pr->c;
 	while ((got = dl_reader_next(r, &row, &err)) > 0) {
 		struct dl_job job;
-		if (dl_jobs_parse_row(&jc, r, &row, &job, &err) < 0) {
+		if (dl_jobs_parse_row(&jc, r, &row, &job, &err) < 0 ||
+		    dl_idset_add(&ids, job.id, dl_reader_name(r), row.line, NULL, &err) < 0) {
 			got = -1;
 			break;
 		}
@@ -246,6 +248,7 @@ static int place_jobs(struct place_run *pr, struct dl_reader *r, struct dl_write
 		rc = dl_fail(pr->ctx, &err);
 	free(gpus);
 	sb_release(&sb);
+	dl_idset_free(&ids);
 	return rc;
 }
 

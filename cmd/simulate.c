@@ -256,12 +256,12 @@ static int run_native(struct dl_ctx *ctx, const struct sim_args *a)
 
 	int rc = 0;
 	struct dl_cluster *cl = NULL;
-	struct dl_jobset js;
+	struct dl_sim_trace trace;
 	struct dl_net_models models;
 	struct dl_gittins *g = NULL;
 	struct dl_output *out = NULL, *ev = NULL, *tl = NULL;
 	struct dl_writer *w = NULL, *ew = NULL, *tw = NULL;
-	dl_jobset_init(&js);
+	dl_sim_trace_init(&trace);
 	dl_net_models_init(&models);
 	if (dl_cluster_load(a->cluster, &cl, &err) < 0) {
 		rc = dl_fail(ctx, &err);
@@ -274,7 +274,14 @@ static int run_native(struct dl_ctx *ctx, const struct sim_args *a)
 		goto done;
 	}
 	cfg.models = &models;
-	if (dl_jobset_load(&js, a->trace, ctx->in_format, &err) < 0) {
+	struct dl_reader *r = dl_in_open(ctx, a->trace);
+	if (!r) {
+		rc = DL_EXIT_DATA;
+		goto done;
+	}
+	int got = dl_sim_trace_read(&trace, r, &err);
+	dl_reader_close(r);
+	if (got < 0) {
 		rc = dl_fail(ctx, &err);
 		goto done;
 	}
@@ -284,10 +291,11 @@ static int run_native(struct dl_ctx *ctx, const struct sim_args *a)
 					    &err);
 		} else {
 			/* learned from the trace: every job's GPU-seconds */
-			double *v = xcalloc(js.n ? js.n : 1, sizeof(*v));
-			for (size_t i = 0; i < js.n; i++)
-				v[i] = js.jobs[i].duration * (double)js.jobs[i].gpus;
-			g = dl_gittins_new(v, js.n, a->delta, DL_GITTINS_EXACT, &err);
+			double *v = xcalloc(trace.n ? trace.n : 1, sizeof(*v));
+			for (size_t i = 0; i < trace.n; i++)
+				v[i] = (double)trace.jobs[i].work / DL_TICKS_PER_SECOND *
+				       (double)trace.jobs[i].gpus;
+			g = dl_gittins_new(v, trace.n, a->delta, DL_GITTINS_EXACT, &err);
 			free(v);
 		}
 		if (!g) {
@@ -297,7 +305,7 @@ static int run_native(struct dl_ctx *ctx, const struct sim_args *a)
 		cfg.params.gittins = g;
 	}
 	cfg.cluster = cl;
-	cfg.jobs = &js;
+	cfg.trace = &trace;
 	out = dl_out_open(ctx, ctx->output);
 	if (!out) {
 		rc = DL_EXIT_DATA;
@@ -354,7 +362,7 @@ done:
 	if (out)
 		rc = dl_out_close(ctx, out, rc);
 	dl_gittins_free(g);
-	dl_jobset_free(&js);
+	dl_sim_trace_free(&trace);
 	dl_net_models_free(&models);
 	dl_cluster_free(cl);
 	if (have_mlfq)

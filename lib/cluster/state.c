@@ -1,10 +1,12 @@
 /*
  * state.c: free-GPU bookkeeping (see state.h).
  *
- * Three structures are kept in step on every change of a node's free count:
- * per-(type, free) min-heaps of node indices for best fit, per-rack
+ * Four structures are kept in step on every change of a node's free count:
+ * per-(type, free) bitsets of nodes for best fit, per-rack
  * histograms of node free counts for "how many nodes would this rack need",
- * and max-trees over the node order for first fit.
+ * per-rack lists of the nodes with a free GPU, and max-trees over the node
+ * order for first fit. The trees are brought up to date only when a
+ * first-fit query needs them (most placement policies never ask).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -33,68 +35,80 @@ static void tree_set(struct dl_cluster_state *st, int type, int node, int v)
 	}
 }
 
-static void heap_set(struct dl_cluster_state *st, struct dl_node_heap *h, int i, int node)
+/*
+ * Best fit: per (type, free count) bucket, a bitset over the nodes and a
+ * summary bitset of its non-empty words, so a change is O(1) and "the
+ * lowest node with exactly f free GPUs" a scan of a few words.
+ */
+static uint64_t *bucket_bits(const struct dl_cluster_state *st, int type, int f)
 {
-	h->a[i] = node;
-	st->heap_pos[node] = i;
+	size_t b = (size_t)type * (size_t)(st->maxg + 1) + (size_t)f;
+	return st->bbits + b * (size_t)(st->bwords + st->bsum);
 }
 
-static void sift_up(struct dl_cluster_state *st, struct dl_node_heap *h, int i)
+static int *bucket_count(const struct dl_cluster_state *st, int type, int f)
 {
-	int x = h->a[i];
-	while (i > 0 && h->a[(i - 1) / 2] > x) {
-		heap_set(st, h, i, h->a[(i - 1) / 2]);
-		i = (i - 1) / 2;
-	}
-	heap_set(st, h, i, x);
-}
-
-static void sift_down(struct dl_cluster_state *st, struct dl_node_heap *h, int i)
-{
-	int x = h->a[i];
-	for (;;) {
-		int c = 2 * i + 1;
-		if (c >= h->n)
-			break;
-		if (c + 1 < h->n && h->a[c + 1] < h->a[c])
-			c++;
-		if (h->a[c] >= x)
-			break;
-		heap_set(st, h, i, h->a[c]);
-		i = c;
-	}
-	heap_set(st, h, i, x);
-}
-
-static struct dl_node_heap *bucket_of(struct dl_cluster_state *st, int node)
-{
-	int type = st->c->nodes[node].type, f = st->node_free[node];
-	return &st->bucket[(size_t)type * (size_t)(st->maxg + 1) + (size_t)f];
+	return &st->bcount[(size_t)type * (size_t)(st->maxg + 1) + (size_t)f];
 }
 
 static void bucket_unlink(struct dl_cluster_state *st, int node)
 {
-	struct dl_node_heap *h = bucket_of(st, node);
-	int i = st->heap_pos[node];
-	int last = h->a[--h->n];
-	if (i == h->n)
-		return;
-	heap_set(st, h, i, last);
-	if (i > 0 && h->a[(i - 1) / 2] > last)
-		sift_up(st, h, i);
-	else
-		sift_down(st, h, i);
+	int type = st->c->nodes[node].type, f = st->node_free[node];
+	uint64_t *w = bucket_bits(st, type, f);
+	w[node / 64] &= ~(UINT64_C(1) << (node % 64));
+	if (!w[node / 64])
+		w[st->bwords + node / 4096] &= ~(UINT64_C(1) << (node / 64 % 64));
+	(*bucket_count(st, type, f))--;
 }
 
 static void bucket_link(struct dl_cluster_state *st, int node)
 {
-	struct dl_node_heap *h = bucket_of(st, node);
-	if (h->n == h->cap) {
-		h->cap = h->cap ? 2 * h->cap : 4;
-		h->a = xreallocarray(h->a, (size_t)h->cap, sizeof(int));
+	int type = st->c->nodes[node].type, f = st->node_free[node];
+	uint64_t *w = bucket_bits(st, type, f);
+	w[node / 64] |= UINT64_C(1) << (node % 64);
+	w[st->bwords + node / 4096] |= UINT64_C(1) << (node / 64 % 64);
+	(*bucket_count(st, type, f))++;
+}
+
+/* the lowest node in a non-empty bucket */
+static int bucket_first(const struct dl_cluster_state *st, int type, int f)
+{
+	const uint64_t *w = bucket_bits(st, type, f), *sum = w + st->bwords;
+	for (int k = 0; k < st->bsum; k++)
+		if (sum[k]) {
+			int word = k * 64 + __builtin_ctzll(sum[k]);
+			return word * 64 + __builtin_ctzll(w[word]);
+		}
+	return -1;
+}
+
+static void open_update(struct dl_cluster_state *st, int node)
+{
+	const struct dl_node *n = &st->c->nodes[node];
+	int *list = st->open + st->c->racks[n->rack].first_node, *cnt = &st->open_n[n->rack];
+	int pos = st->open_pos[node];
+	if (st->node_free[node] > 0 && pos < 0) {
+		st->open_pos[node] = *cnt;
+		list[(*cnt)++] = node;
+	} else if (st->node_free[node] == 0 && pos >= 0) {
+		int last = list[--*cnt];
+		list[pos] = last;
+		st->open_pos[last] = pos;
+		st->open_pos[node] = -1;
 	}
-	h->a[h->n] = node;
-	sift_up(st, h, h->n++);
+}
+
+/* bring the first-fit trees up to date */
+static void trees_update(struct dl_cluster_state *st)
+{
+	for (int k = 0; k < st->nstale; k++) {
+		int node = st->stale[k];
+		st->is_stale[node] = 0;
+		tree_set(st, DL_ANY_TYPE, node, st->node_free[node]);
+		if (st->ntypes > 1)
+			tree_set(st, st->c->nodes[node].type, node, st->node_free[node]);
+	}
+	st->nstale = 0;
 }
 
 /* every structure follows a change of node's free count by delta */
@@ -115,9 +129,11 @@ static void node_change(struct dl_cluster_state *st, int node, int delta)
 	st->rack_free[n->rack * (T + 1) + T] += delta;
 	st->type_free[n->type] += delta;
 	st->type_free[T] += delta;
-	tree_set(st, DL_ANY_TYPE, node, st->node_free[node]);
-	if (T > 1)
-		tree_set(st, n->type, node, st->node_free[node]);
+	open_update(st, node);
+	if (!st->is_stale[node]) {
+		st->is_stale[node] = 1;
+		st->stale[st->nstale++] = node;
+	}
 }
 
 struct dl_cluster_state *dl_state_new(const struct dl_cluster *c)
@@ -135,14 +151,26 @@ struct dl_cluster_state *dl_state_new(const struct dl_cluster *c)
 	st->type_free = xcalloc((size_t)T + 1, sizeof(int));
 	if ((double)c->nracks * T * (st->maxg + 1) <= HIST_MAX_CELLS)
 		st->hist = xcalloc(c->nracks * (size_t)T * (size_t)(st->maxg + 1) + 1, sizeof(int));
-	st->bucket = xcalloc((size_t)T * (size_t)(st->maxg + 1) + 1, sizeof(*st->bucket));
-	st->heap_pos = xmalloc(((size_t)N + 1) * sizeof(int));
+	st->bwords = (N + 63) / 64;
+	st->bsum = (st->bwords + 63) / 64;
+	size_t nb = (size_t)T * (size_t)(st->maxg + 1) + 1;
+	st->bbits = xcalloc(nb * (size_t)(st->bwords + st->bsum) + 1, sizeof(*st->bbits));
+	st->bcount = xcalloc(nb, sizeof(*st->bcount));
 	st->tsize = 1;
 	while (st->tsize < N)
 		st->tsize *= 2;
 	/* per-type trees only when there is more than one type */
 	size_t ntrees = T > 1 ? (size_t)T + 1 : 1;
 	st->tree = xmalloc((ntrees + 1) * 2 * (size_t)st->tsize * sizeof(int));
+	st->stale = xmalloc(((size_t)N + 1) * sizeof(int));
+	st->is_stale = xcalloc((size_t)N + 1, 1);
+	st->open = xmalloc(((size_t)N + 1) * sizeof(int));
+	st->open_n = xcalloc(c->nracks + 1, sizeof(int));
+	st->open_pos = xmalloc(((size_t)N + 1) * sizeof(int));
+	st->gpu_node = xmalloc(((size_t)c->total_gpus + 1) * sizeof(int));
+	for (int i = 0; i < N; i++)
+		for (int k = 0; k < c->nodes[i].gpus; k++)
+			st->gpu_node[c->nodes[i].first_gpu + k] = i;
 	dl_state_reset(st);
 	return st;
 }
@@ -156,14 +184,20 @@ void dl_state_reset(struct dl_cluster_state *st)
 	memset(st->type_free, 0, ((size_t)T + 1) * sizeof(int));
 	if (st->hist)
 		memset(st->hist, 0, c->nracks * (size_t)T * (size_t)(st->maxg + 1) * sizeof(int));
-	for (size_t i = 0; i < (size_t)T * (size_t)(st->maxg + 1); i++)
-		st->bucket[i].n = 0;
+	size_t nb = (size_t)T * (size_t)(st->maxg + 1);
+	memset(st->bbits, 0, nb * (size_t)(st->bwords + st->bsum) * sizeof(*st->bbits));
+	memset(st->bcount, 0, nb * sizeof(*st->bcount));
 	size_t ntrees = T > 1 ? (size_t)T + 1 : 1;
 	for (size_t i = 0; i < (ntrees + 1) * 2 * (size_t)st->tsize; i++)
 		st->tree[i] = -1;
+	memset(st->open_n, 0, c->nracks * sizeof(int));
+	memset(st->is_stale, 0, (size_t)N);
+	st->nstale = 0;
 	for (int i = 0; i < N; i++) {
 		const struct dl_node *n = &c->nodes[i];
 		st->node_free[i] = n->gpus;
+		st->open_pos[i] = -1;
+		open_update(st, i);
 		bucket_link(st, i);
 		if (st->hist)
 			st->hist[((size_t)n->rack * (size_t)T + (size_t)n->type) *
@@ -194,11 +228,15 @@ void dl_state_free(struct dl_cluster_state *st)
 	free(st->rack_free);
 	free(st->type_free);
 	free(st->hist);
-	for (size_t i = 0; i < (size_t)st->ntypes * (size_t)(st->maxg + 1); i++)
-		free(st->bucket[i].a);
-	free(st->bucket);
-	free(st->heap_pos);
+	free(st->bbits);
+	free(st->bcount);
 	free(st->tree);
+	free(st->gpu_node);
+	free(st->stale);
+	free(st->is_stale);
+	free(st->open);
+	free(st->open_n);
+	free(st->open_pos);
 	free(st);
 }
 
@@ -223,7 +261,7 @@ int dl_state_take_gpu(struct dl_cluster_state *st, int gpu)
 	if (gpu < 0 || gpu >= st->c->total_gpus || st->used[gpu])
 		return -1;
 	st->used[gpu] = 1;
-	node_change(st, dl_cluster_gpu_node(st->c, gpu), -1);
+	node_change(st, st->gpu_node[gpu], -1);
 	return 0;
 }
 
@@ -232,7 +270,7 @@ void dl_state_release(struct dl_cluster_state *st, const int *gpus, int n)
 	int i = 0;
 	while (i < n) {
 		/* group consecutive GPUs of one node into one update */
-		int node = dl_cluster_gpu_node(st->c, gpus[i]);
+		int node = st->gpu_node[gpus[i]];
 		const struct dl_node *nd = &st->c->nodes[node];
 		int cnt = 0;
 		while (i < n && gpus[i] >= nd->first_gpu && gpus[i] < nd->first_gpu + nd->gpus) {
@@ -258,8 +296,10 @@ static int descend(const int *t, int i, int l, int r, int need, int lo, int hi)
 	return f >= 0 ? f : descend(t, 2 * i + 1, m, r, need, lo, hi);
 }
 
-int dl_state_first_fit(const struct dl_cluster_state *st, int type, int need, int lo, int hi)
+int dl_state_first_fit(struct dl_cluster_state *st, int type, int need, int lo, int hi)
 {
+	if (st->nstale)
+		trees_update(st);
 	if (need < 1)
 		need = 1;
 	if (hi > (int)st->c->nnodes)
@@ -282,11 +322,10 @@ int dl_state_best_fit(const struct dl_cluster_state *st, int type, int need)
 		if (type >= 0 && t != type)
 			continue;
 		for (int f = need; f <= bestf && f <= st->maxg; f++) {
-			const struct dl_node_heap *hp =
-				&st->bucket[(size_t)t * (size_t)(st->maxg + 1) + (size_t)f];
-			if (hp->n) {
-				if (f < bestf || hp->a[0] < best) {
-					best = hp->a[0];
+			if (*bucket_count(st, t, f)) {
+				int first = bucket_first(st, t, f);
+				if (f < bestf || first < best) {
+					best = first;
 					bestf = f;
 				}
 				break;

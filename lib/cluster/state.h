@@ -23,11 +23,6 @@
 
 #define DL_ANY_TYPE (-1)
 
-struct dl_node_heap {
-	int *a;
-	int n, cap;
-};
-
 struct dl_cluster_state {
 	const struct dl_cluster *c;
 	int ntypes;	     /* c->ntypes; slot ntypes in per-type arrays means "any" */
@@ -36,13 +31,22 @@ struct dl_cluster_state {
 	int *node_free;	     /* per node */
 	int *rack_free;	     /* [rack * (ntypes+1) + type], type ntypes = all types */
 	int *type_free;	     /* [type], type ntypes = all types */
-	/* nodes of each (type, free count): counts per rack, and linked lists */
-	int *hist;		     /* [(rack * ntypes + type) * (maxg+1) + free] = nodes */
-	struct dl_node_heap *bucket; /* [type * (maxg+1) + free]: min-heap of node indices */
-	int *heap_pos;		     /* per node: its index in its bucket's heap */
+	/* nodes of each (type, free count): counts per rack, and bitsets */
+	int *hist;	 /* [(rack * ntypes + type) * (maxg+1) + free] = nodes */
+	uint64_t *bbits; /* [type * (maxg+1) + free]: bwords of node bits, bsum of summary */
+	int *bcount;	 /* [type * (maxg+1) + free]: nodes */
+	int bwords, bsum;
 	/* max-trees over nodes (one per type and one for all), for first fit */
-	int tsize; /* leaves (power of two) */
-	int *tree; /* [(ntypes+1) * 2 * tsize] */
+	int tsize;     /* leaves (power of two) */
+	int *tree;     /* [(ntypes+1) * 2 * tsize] */
+	int *gpu_node; /* per GPU: its node (dl_cluster_gpu_node, without the search) */
+	/* nodes whose tree leaves are out of date (first-fit queries bring them up) */
+	int *stale, nstale;
+	unsigned char *is_stale;
+	/* per rack, its nodes with a free GPU (any order) */
+	int *open;     /* [rack's first node + k], k < open_n[rack] */
+	int *open_n;   /* per rack */
+	int *open_pos; /* per node: its index in its rack's list, -1 if not open */
 };
 
 struct dl_cluster_state *dl_state_new(const struct dl_cluster *c);
@@ -84,7 +88,16 @@ void dl_state_release(struct dl_cluster_state *st, const int *gpus, int n);
 
 /* First node (lowest index) in [lo, hi) of `type` with at least `need` free GPUs, or -1.
  * O(log nodes). */
-int dl_state_first_fit(const struct dl_cluster_state *st, int type, int need, int lo, int hi);
+int dl_state_first_fit(struct dl_cluster_state *st, int type, int need, int lo, int hi);
+/*
+ * The nodes of rack r with at least one free GPU, in no particular order
+ * (*n of them). O(1); valid until the state changes.
+ */
+static inline const int *dl_state_rack_open(const struct dl_cluster_state *st, int rack, int *n)
+{
+	*n = st->open_n[rack];
+	return st->open + st->c->racks[rack].first_node;
+}
 /* A node of `type` with the fewest free GPUs that still holds `need` (best fit), or -1.
  * Ties go to the lowest node index. O(types * maxg). */
 int dl_state_best_fit(const struct dl_cluster_state *st, int type, int need);

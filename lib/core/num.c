@@ -7,6 +7,29 @@
 #include <stdlib.h>
 #include <string.h>
 
+static const uint64_t pow10_u64[20] = {
+	1u,
+	10u,
+	100u,
+	1000u,
+	10000u,
+	100000u,
+	1000000u,
+	10000000u,
+	100000000u,
+	1000000000u,
+	10000000000u,
+	100000000000u,
+	1000000000000u,
+	10000000000000u,
+	100000000000000u,
+	1000000000000000u,
+	10000000000000000u,
+	100000000000000000u,
+	1000000000000000000u,
+	10000000000000000000u,
+};
+
 static int has_space_edge(const char *s)
 {
 	size_t n = strlen(s);
@@ -18,7 +41,19 @@ static int has_space_edge(const char *s)
 
 int dl_parse_int64(const char *s, int64_t *out)
 {
-	if (!s || has_space_edge(s))
+	if (!s)
+		return -1;
+	/* fast path, same result: 1 to 18 digits with an optional '-' */
+	const char *d = s + (s[0] == '-');
+	int64_t u = 0;
+	int nd = 0;
+	while (nd < 18 && d[nd] >= '0' && d[nd] <= '9')
+		u = u * 10 + (d[nd++] - '0');
+	if (nd > 0 && !d[nd]) { /* (a 19th digit is not the end: strtoll below) */
+		*out = s[0] == '-' ? -u : u;
+		return 0;
+	}
+	if (has_space_edge(s))
 		return -1;
 	char *end;
 	errno = 0;
@@ -68,6 +103,24 @@ int dl_parse_double(const char *s, double *out)
 		*out = s[0] == '-' ? -(double)u : (double)u;
 		return 0;
 	}
+	/*
+	 * Also exact: digits '.' digits, 15 significant digits at most. The
+	 * integer of all digits (< 10^15 < 2^53) and 10^f (f <= 15 < 23) are
+	 * both exact doubles, so one correctly rounded division gives what
+	 * strtod gives (Clinger's fast path).
+	 */
+	if (nd < 16 && d[nd] == '.') {
+		int nf = 0;
+		const char *f = d + nd + 1;
+		while (nd + nf < 16 && f[nf] >= '0' && f[nf] <= '9')
+			u = u * 10 + (uint64_t)(f[nf++] - '0');
+		if (nd + nf > 0 && nd + nf <= 15 && nf > 0 && !f[nf]) {
+			double v = (double)u / (double)pow10_u64[nf];
+			*out = s[0] == '-' ? -v : v;
+			return 0;
+		}
+		u = 0;
+	}
 	/* strtod accepts hex floats, "nan", "inf"; we want plain decimals only */
 	for (const char *p = s; *p; p++) {
 		char c = *p;
@@ -95,23 +148,124 @@ int dl_parse_nonneg(const char *s, double *out)
 	return 0;
 }
 
+#define MICROS_MAX (INT64_C(1) << 62)
+
+int dl_parse_micros(const char *s, int64_t *out)
+{
+	if (!s || has_space_edge(s))
+		return -1;
+	const char *p = s;
+	int neg = *p == '-';
+	if (*p == '+' || *p == '-')
+		p++;
+	/* up to 19 significant digits in mant; later ones only decide rounding */
+	uint64_t mant = 0;
+	int kept = 0, scale = 6, digits = 0, point = 0, dropped = -1;
+	for (;; p++) {
+		if (*p == '.' && !point) {
+			point = 1;
+			continue;
+		}
+		if (*p < '0' || *p > '9')
+			break;
+		digits++;
+		if (kept < 19) {
+			mant = mant * 10 + (uint64_t)(*p - '0');
+			kept += mant != 0;
+			scale -= point;
+		} else {
+			if (dropped < 0)
+				dropped = *p - '0';
+			scale += !point;
+		}
+	}
+	if (!digits)
+		return -1;
+	if (*p == 'e' || *p == 'E') {
+		p++;
+		int eneg = *p == '-';
+		if (*p == '+' || *p == '-')
+			p++;
+		if (*p < '0' || *p > '9')
+			return -1;
+		int e = 0;
+		for (; *p >= '0' && *p <= '9'; p++)
+			if (e < 100000)
+				e = e * 10 + (*p - '0');
+		scale += eneg ? -e : e;
+	}
+	if (*p)
+		return -1;
+	uint64_t v = mant;
+	if (scale == 0 && dropped >= 5) {
+		v++; /* the dropped digits are the fraction of a microsecond */
+	} else if (mant && scale > 0) {
+		for (; scale > 0; scale--) {
+			if (v > (uint64_t)MICROS_MAX / 10)
+				return -1;
+			v *= 10;
+		}
+	} else if (mant && scale < 0) {
+		if (scale < -19) {
+			v = 0; /* below half a microsecond */
+		} else {
+			uint64_t p10 = pow10_u64[-scale], r = mant % p10;
+			/* ties away from zero, so digits dropped beyond mant never matter */
+			v = mant / p10 + (r >= p10 - p10 / 2);
+		}
+	}
+	if (v > (uint64_t)MICROS_MAX)
+		return -1;
+	*out = neg ? -(int64_t)v : (int64_t)v;
+	return 0;
+}
+
+int dl_micros_from_seconds(double v, int64_t *out)
+{
+	if (!isfinite(v) || fabs(v) * 1e6 > (double)MICROS_MAX)
+		return -1;
+	*out = (int64_t)llround(v * 1e6);
+	return 0;
+}
+
+static const char digit_pairs[201] = "00010203040506070809101112131415161718192021222324"
+				     "25262728293031323334353637383940414243444546474849"
+				     "50515253545556575859606162636465666768697071727374"
+				     "75767778798081828384858687888990919293949596979899";
+
 /* the digits of u (< 10^20) into out, most significant first; returns the count */
 static int put_u64(char *out, uint64_t u)
 {
-	char tmp[20];
-	int n = 0;
-	do {
-		tmp[n++] = (char)('0' + u % 10);
-		u /= 10;
-	} while (u);
-	for (int i = 0; i < n; i++)
-		out[i] = tmp[n - 1 - i];
+	/* digits: from the bit length (log10(2) ~ 1233 / 4096), then one correction */
+	int n = u ? ((64 - __builtin_clzll(u)) * 1233 >> 12) + 1 : 1;
+	if (n < 20 && u >= pow10_u64[n])
+		n++;
+	else if (n > 1 && u < pow10_u64[n - 1])
+		n--;
+	char *p = out + n;
+	while (u >= 100) { /* two digits per division, from the right */
+		unsigned d = (unsigned)(u % 100) * 2;
+		u /= 100;
+		*--p = digit_pairs[d + 1];
+		*--p = digit_pairs[d];
+	}
+	if (u >= 10) {
+		*--p = digit_pairs[u * 2 + 1];
+		*--p = digit_pairs[u * 2];
+	} else {
+		*--p = (char)('0' + u);
+	}
 	return n;
 }
 
 /* as snprintf "%lld" */
 int dl_fmt_int64(char buf[DL_NUM_BUF], int64_t v)
 {
+	if (v >= 0 && v < 10) { /* counts and sizes, mostly */
+		buf[0] = (char)('0' + v);
+		buf[1] = 0;
+		return 1;
+	}
 	char *p = buf;
 	uint64_t u = (uint64_t)v;
 	if (v < 0) {
@@ -119,6 +273,33 @@ int dl_fmt_int64(char buf[DL_NUM_BUF], int64_t v)
 		u = -u;
 	}
 	p += put_u64(p, u);
+	*p = 0;
+	return (int)(p - buf);
+}
+
+int dl_fmt_micros(char buf[DL_NUM_BUF], int64_t us)
+{
+	uint64_t u = us < 0 ? -(uint64_t)us : (uint64_t)us;
+	if (u < 100) /* below 1e-4 s: dl_fmt_double's exponent form ("5e-05") */
+		return dl_fmt_double(buf, (double)us / 1e6);
+	char *p = buf;
+	if (us < 0)
+		*p++ = '-';
+	p += put_u64(p, u / 1000000);
+	unsigned f = (unsigned)(u % 1000000);
+	if (f) {
+		*p++ = '.';
+		unsigned a = f / 10000 * 2, b = f / 100 % 100 * 2, c = f % 100 * 2;
+		p[0] = digit_pairs[a];
+		p[1] = digit_pairs[a + 1];
+		p[2] = digit_pairs[b];
+		p[3] = digit_pairs[b + 1];
+		p[4] = digit_pairs[c];
+		p[5] = digit_pairs[c + 1];
+		p += 6;
+		while (p[-1] == '0')
+			p--;
+	}
 	*p = 0;
 	return (int)(p - buf);
 }
@@ -810,29 +991,6 @@ static const struct pow10_128 pow10_tab[631] = {
 	{0x96c6e0eab509e64du, 0x5eca783430dc19f5u, 969},   /* 1e330 */
 };
 
-static const uint64_t pow10_u64[20] = {
-	1u,
-	10u,
-	100u,
-	1000u,
-	10000u,
-	100000u,
-	1000000u,
-	10000000u,
-	100000000u,
-	1000000000u,
-	10000000000u,
-	100000000000u,
-	1000000000000u,
-	10000000000000u,
-	100000000000000u,
-	1000000000000000u,
-	10000000000000000u,
-	100000000000000000u,
-	1000000000000000000u,
-	10000000000000000000u,
-};
-
 /*
  * floor(mp * 2^e2 * 10^k) into *x and whether it is not an integer into
  * *sticky; 0 on success, -1 when the approximation cannot decide.
@@ -989,6 +1147,9 @@ int dl_fmt_double(char buf[DL_NUM_BUF], double v)
 int dl_fmt_double_prec(char buf[DL_NUM_BUF], double v, int digits)
 {
 	if (!isfinite(v) || v == 0)
+		return dl_fmt_double(buf, v);
+	/* an integer of at most `digits` digits is already rounded (and printf is slow) */
+	if (digits > 0 && digits < 16 && v == floor(v) && fabs(v) < (double)pow10_u64[digits])
 		return dl_fmt_double(buf, v);
 	char tmp[DL_NUM_BUF];
 	snprintf(tmp, sizeof(tmp), "%.*g", digits, v);

@@ -38,4 +38,18 @@ int dl_fmt_double(char buf[DL_NUM_BUF], double v);
 int dl_fmt_double_prec(char buf[DL_NUM_BUF], double v, int digits);
 int dl_fmt_int64(char buf[DL_NUM_BUF], int64_t v);
 
+/*
+ * Seconds as integer microseconds, exactly at any magnitude (the simulator's
+ * clock). dl_parse_micros reads a decimal ([+-]digits[.digits][e[+-]N]) from
+ * its text, without going through a double, rounded to the nearest
+ * microsecond (ties away from zero); -1 if malformed or beyond 2^62 us
+ * (about 146,000 years). dl_micros_from_seconds rounds a double the same way.
+ * dl_fmt_micros writes the exact decimal (at most 6 decimals, no trailing
+ * zeros): the same text as dl_fmt_double of the seconds wherever that double
+ * is exact to the microsecond (below 2^32 s, about 136 years).
+ */
+int dl_parse_micros(const char *s, int64_t *out);
+int dl_micros_from_seconds(double v, int64_t *out);
+int dl_fmt_micros(char buf[DL_NUM_BUF], int64_t us);
+
 #endif

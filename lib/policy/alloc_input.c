@@ -8,6 +8,7 @@
 #include "core/strmap.h"
 #include "cluster/cluster.h"
 #include "policy/alloc_input.h"
+#include "trace/jobs.h"
 
 /* ---- jobs ---- */
 
@@ -57,7 +58,8 @@ int dl_alloc_read_jobs(struct dl_reader *r, const struct dl_tputs *tt, const cha
 {
 	size_t n = p->ntypes;
 	struct jobcols c;
-	struct strmap ids = STRMAP_INIT, classes = STRMAP_INIT;
+	struct strmap classes = STRMAP_INIT;
+	struct dl_idset ids = DL_IDSET_INIT;
 	struct strbuf sb = STRBUF_INIT;
 	char **class_model = NULL;
 	int *class_gpus = NULL;
@@ -98,11 +100,10 @@ int dl_alloc_read_jobs(struct dl_reader *r, const struct dl_tputs *tt, const cha
 			rc = dl_err_at(err, name, row.line, "empty id");
 			break;
 		}
-		if (strmap_get(&ids, id)) {
-			rc = dl_err_at(err, name, row.line, "duplicate id '%s'", id);
+		if (dl_idset_add(&ids, id, name, row.line, NULL, err) < 0) {
+			rc = -1;
 			break;
 		}
-		strmap_put(&ids, id, 1);
 		if (dl_field_int64(r, &row, c.gpus, &gpus, err)) {
 			rc = -1;
 			break;
@@ -209,7 +210,7 @@ done:
 		free(class_model[k]);
 	free(class_model);
 	free(class_gpus);
-	strmap_free(&ids);
+	dl_idset_free(&ids);
 	strmap_free(&classes);
 	sb_release(&sb);
 	free(tput);

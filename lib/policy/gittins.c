@@ -38,6 +38,20 @@ static size_t upper_bound(const double *data, size_t n, double a)
 	return lo;
 }
 
+/* upper_bound over data[from, n), known to be past `from`: gallop, then bisect near it */
+static size_t upper_bound_from(const double *data, size_t from, size_t n, double a)
+{
+	size_t step = 1, lo = from, hi = from;
+	while (hi < n && !(data[hi] > a)) {
+		lo = hi + 1;
+		hi = from + step;
+		step *= 2;
+	}
+	if (hi > n)
+		hi = n;
+	return lo + upper_bound(data + lo, hi - lo, a);
+}
+
 /* Python 2 round(x, nd): half away from zero */
 static double py_round(double x, int nd)
 {
@@ -80,7 +94,7 @@ static double exact_index(const struct dl_gittins *g, double a)
 	size_t idx = upper_bound(g->data, n, a);
 	if (idx == n)
 		return 0.0;
-	size_t idx_delta = upper_bound(g->data, n, a + g->delta);
+	size_t idx_delta = upper_bound_from(g->data, idx, n, a + g->delta); /* near idx */
 	size_t done = idx_delta - idx;
 	/* sum over finishing jobs of (d - a), plus Delta for each survivor */
 	long double e = g->prefix[idx_delta] - g->prefix[idx] - (long double)a * (long double)done +

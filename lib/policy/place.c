@@ -169,15 +169,41 @@ static void take_in_order(struct dl_placer *p, int type, int k, int start, int p
 static int rack_nodes_by_free(struct dl_placer *p, int r, int type)
 {
 	const struct dl_rack *rk = &p->c->racks[r];
-	int G = p->st->maxg, n = 0;
-	/* counting sort by free count, descending; index order within a count */
-	for (int f = G; f >= 1; f--)
-		for (int i = 0; i < rk->nnodes; i++) {
-			int nd = rk->first_node + i;
-			if ((type < 0 || p->c->nodes[nd].type == type) &&
-			    dl_state_node_free(p->st, nd) == f)
-				p->tmp[n++] = nd;
+	int G = p->st->maxg, n = 0, at[65] = {0}, nopen;
+	const int *open = dl_state_rack_open(p->st, r, &nopen);
+	if (nopen <= 16) {
+		/* a busy rack: sort its few open nodes (free count descending, then index) */
+		for (int i = 0; i < nopen; i++) {
+			int nd = open[i], f = dl_state_node_free(p->st, nd), k = n;
+			if (type >= 0 && p->c->nodes[nd].type != type)
+				continue;
+			for (; k > 0; k--) {
+				int o = p->tmp[k - 1], fo = dl_state_node_free(p->st, o);
+				if (fo > f || (fo == f && o < nd))
+					break;
+				p->tmp[k] = o;
+			}
+			p->tmp[k] = nd;
+			n++;
 		}
+		return n;
+	}
+	/* counting sort by free count, descending; index order within a count (two passes) */
+	for (int i = 0; i < rk->nnodes; i++) {
+		int nd = rk->first_node + i;
+		if (type < 0 || p->c->nodes[nd].type == type)
+			at[dl_state_node_free(p->st, nd)]++;
+	}
+	for (int f = G; f >= 1; f--) {
+		int c = at[f];
+		at[f] = n;
+		n += c;
+	}
+	for (int i = 0; i < rk->nnodes; i++) {
+		int nd = rk->first_node + i, f = dl_state_node_free(p->st, nd);
+		if (f > 0 && (type < 0 || p->c->nodes[nd].type == type))
+			p->tmp[at[f]++] = nd;
+	}
 	return n;
 }
 
@@ -265,6 +291,18 @@ static int cmp_rack_free(const void *a, const void *b, void *arg)
 	return x < y ? -1 : x > y;
 }
 
+/* every free GPU of `type` in rack r (what take_rack_fewest takes when it must take them all) */
+static void take_rack_all(struct dl_placer *p, int r, int type, struct dl_placement *out)
+{
+	int n, m = 0;
+	const int *open = dl_state_rack_open(p->st, r, &n);
+	for (int i = 0; i < n; i++) /* a copy: taking a node changes the list */
+		if (type < 0 || p->c->nodes[open[i]].type == type)
+			p->tmp[m++] = open[i];
+	for (int i = 0; i < m; i++)
+		take_node(p, p->tmp[i], dl_state_node_free(p->st, p->tmp[i]), out);
+}
+
 /* across racks: fullest-free racks first, fewest nodes inside each */
 static void take_cluster_fewest(struct dl_placer *p, int type, int k, struct dl_placement *out)
 {
@@ -273,12 +311,21 @@ static void take_cluster_fewest(struct dl_placer *p, int type, int k, struct dl_
 		if (dl_state_rack_free(p->st, (int)r, type) > 0)
 			p->tmp2[n++] = (int)r;
 	struct rack_cmp rc = {p->st, type};
-	qsort_r(p->tmp2, (size_t)n, sizeof(int), cmp_rack_free, &rc);
+	/* few racks: insertion sort (qsort_r's setup cost more than the sort) */
+	for (int i = 1; i < n; i++) {
+		int x = p->tmp2[i], m = i;
+		for (; m > 0 && cmp_rack_free(&p->tmp2[m - 1], &x, &rc) > 0; m--)
+			p->tmp2[m] = p->tmp2[m - 1];
+		p->tmp2[m] = x;
+	}
 	for (int i = 0; i < n && out->ngpus < k; i++) {
 		int r = p->tmp2[i];
 		int f = dl_state_rack_free(p->st, r, type);
 		int want = k - out->ngpus;
-		take_rack_fewest(p, r, type, out->ngpus + (want < f ? want : f), out);
+		if (want >= f && p->st->maxg <= 64)
+			take_rack_all(p, r, type, out); /* the same GPUs, without choosing */
+		else
+			take_rack_fewest(p, r, type, out->ngpus + (want < f ? want : f), out);
 	}
 }
 
@@ -483,25 +530,31 @@ static int cmp_int(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-void dl_placement_describe(const struct dl_cluster *c, const int *gpus, int n, int *nnodes,
-			   int *nracks, enum dl_tier *tier)
+/* node of gpu: from the state's table when there is one (the placer's), else a search */
+static int node_of(const struct dl_cluster *c, const int *gpu_node, int gpu)
+{
+	return gpu_node ? gpu_node[gpu] : dl_cluster_gpu_node(c, gpu);
+}
+
+static void describe(const struct dl_cluster *c, const int *gpu_node, const int *gpus, int n,
+		     int *nnodes, int *nracks, enum dl_tier *tier)
 {
 	/* few GPUs per placement: count distinct nodes and racks by a quadratic-free
 	 * pass when sorted, with a fallback check for unsorted input */
 	int nn = 0, nr = 0, prev_node = -1, prev_rack = -1, first_rack = -1, multi = 0;
 	for (int i = 0; i < n; i++) {
-		int nd = dl_cluster_gpu_node(c, gpus[i]);
+		int nd = node_of(c, gpu_node, gpus[i]);
 		int r = c->nodes[nd].rack;
 		if (nd != prev_node) {
 			int seen = 0;
 			for (int j = 0; j < i && !seen; j++)
-				seen = gpus[j] > gpus[i] && dl_cluster_gpu_node(c, gpus[j]) == nd;
+				seen = gpus[j] > gpus[i] && node_of(c, gpu_node, gpus[j]) == nd;
 			nn += !seen;
 		}
 		if (r != prev_rack) {
 			int seen = 0;
 			for (int j = 0; j < i && !seen; j++)
-				seen = c->nodes[dl_cluster_gpu_node(c, gpus[j])].rack == r;
+				seen = c->nodes[node_of(c, gpu_node, gpus[j])].rack == r;
 			nr += !seen;
 		}
 		if (first_rack < 0)
@@ -514,6 +567,12 @@ void dl_placement_describe(const struct dl_cluster *c, const int *gpus, int n, i
 	*nnodes = nn;
 	*nracks = nr;
 	*tier = multi ? DL_TIER_CLUSTER : nn > 1 ? DL_TIER_RACK : DL_TIER_NODE;
+}
+
+void dl_placement_describe(const struct dl_cluster *c, const int *gpus, int n, int *nnodes,
+			   int *nracks, enum dl_tier *tier)
+{
+	describe(c, NULL, gpus, n, nnodes, nracks, tier);
 }
 
 /* one policy decision for a job restricted to `type` (or any type when the cluster has one) */
@@ -586,8 +645,17 @@ static void place_typed(struct dl_placer *p, const struct dl_place_req *req,
 		out->reason = why ? why : "could not place";
 		return;
 	}
-	qsort(out->gpus, (size_t)k, sizeof(int), cmp_int);
-	dl_placement_describe(p->c, out->gpus, k, &out->nnodes, &out->nracks, &out->tier);
+	if (k > 16) {
+		qsort(out->gpus, (size_t)k, sizeof(int), cmp_int);
+	} else { /* most gangs are small */
+		for (int i = 1; i < k; i++) {
+			int x = out->gpus[i], m = i;
+			for (; m > 0 && out->gpus[m - 1] > x; m--)
+				out->gpus[m] = out->gpus[m - 1];
+			out->gpus[m] = x;
+		}
+	}
+	describe(p->c, p->st->gpu_node, out->gpus, k, &out->nnodes, &out->nracks, &out->tier);
 	if (p->o.policy == DL_PLACE_GANDIVA && out->nnodes > 1) {
 		/* nodes taken whole by a multi-node job get that job's size as affinity */
 		int prev = -1;

@@ -5,6 +5,7 @@
 
 #include "core/common.h"
 #include "policy/priority_io.h"
+#include "trace/jobs.h"
 
 static const char *const out_cols[] = {"rank", "queue", "priority"};
 
@@ -146,6 +147,7 @@ int dl_prio_read(struct dl_reader *r, const struct dl_prio_config *c, struct dl_
 	sb_init(&text);
 	size_t alloc_jobs = 0, alloc_off = 0;
 	size_t *id_off = NULL, alloc_id = 0;
+	struct dl_idset ids = DL_IDSET_INIT;
 	struct dl_row row;
 	int got;
 	while ((got = dl_reader_next(r, &row, err)) > 0) {
@@ -153,7 +155,8 @@ int dl_prio_read(struct dl_reader *r, const struct dl_prio_config *c, struct dl_
 		DL_GROW(t->row_off, t->n + 1, alloc_off);
 		DL_GROW(id_off, t->n + 1, alloc_id);
 		struct dl_prio_job *j = &t->jobs[t->n];
-		if (fill_job(r, &row, c, &k, j, err) < 0) {
+		if (fill_job(r, &row, c, &k, j, err) < 0 ||
+		    dl_idset_add(&ids, row.f[k.id], dl_reader_name(r), row.line, NULL, err) < 0) {
 			got = -1;
 			break;
 		}
@@ -166,6 +169,7 @@ int dl_prio_read(struct dl_reader *r, const struct dl_prio_config *c, struct dl_
 		}
 		t->n++;
 	}
+	dl_idset_free(&ids);
 	t->text = sb_detach(&text);
 	for (size_t i = 0; i < t->n; i++)
 		t->jobs[i].id = t->text + id_off[i];

@@ -1,10 +1,15 @@
 /*
  * engine.c: the discrete-event simulator core (contract in sim.h and
- * policy.h). Events live in a binary heap ordered by (time, kind, sequence);
- * a job's completion event is recomputed whenever its rate changes and the
- * stale one is recognised by the job's version number (lazy deletion), so
- * every event costs O(log n).
+ * policy.h). Times are integer ticks. Events live in three queues, each in
+ * time order: completions of running jobs in an indexed 4-ary heap (a job's
+ * entry moves when its rate changes and leaves when it is preempted, so
+ * nothing stale accumulates), checkpoint ends in a FIFO (they are all
+ * --checkpoint-cost after the preemption, so they come in the order they are
+ * made) and policy timers in a 4-ary heap; arrivals come from the sorted
+ * trace. Active jobs live in slots (fixed-size chunks that never move,
+ * reused through a free list); the rest of the trace stays compact.
  */
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,33 +18,65 @@
 #include "core/num.h"
 #include "sim/sim.h"
 
-enum ev_kind { EV_FINISH = 0, EV_SAVED = 1, EV_TIMER = 3 };
+/* a run ends with an error rather than let a time pass this (about 146,000 years) */
+#define HORIZON	   (INT64_C(1) << 62)
+#define SLOT_CHUNK 1024
 
+/* a completion (in `fin`, by slot) or a policy timer (in `timers`) */
 struct event {
-	double t;
-	int kind;
-	int tkind; /* policy timer kind */
-	size_t job;
-	uint64_t stamp; /* job version (finish, saved) or policy stamp (timer) */
-	uint64_t seq;
+	dl_tick t;
+	uint64_t seq;	/* ties at one time: in the order they were made */
+	uint64_t stamp; /* timer: the policy's stamp */
+	uint32_t job;	/* fin: the job's slot; timer: its index, UINT32_MAX for none */
+	int32_t kind;	/* timer: the policy's kind */
+};
+
+/* a checkpoint end */
+struct saving {
+	dl_tick t;
+	uint64_t version;
+	uint32_t job;
+};
+
+struct evheap {
+	struct event *a;
+	size_t n, alloc;
 };
 
 struct dl_sim {
 	const struct dl_sim_config *cfg;
 	struct dl_sim_stats *st;
-	struct dl_sim_job *jobs;
+	const struct dl_sim_trace *trace;
+	struct dl_sim_trace own; /* cfg->jobs converted */
 	size_t njobs;
-	double now;
-	struct event *heap;
-	size_t nheap, heapalloc;
+	dl_tick origin; /* the first submit, in trace time */
+	dl_tick now;	/* ticks after origin */
+	dl_tick ckpt, restore;
+	int overflow; /* a time passed HORIZON */
+	/* active jobs */
+	uint32_t *slot_of; /* per job: its slot + 1 while active, else 0 */
+	struct dl_sim_job **chunk;
+	size_t nchunks, nslots;
+	uint32_t *free_slot;
+	size_t nfree, free_alloc, active;
+	/* per distinct gpu_type / model name of the trace */
+	int *type_of_name;
+	size_t *type_len, policy_len, tier_len[DL_NTIERS]; /* lengths of names the results repeat */
+	const struct dl_net_model **model_of_name;
+	/* events */
+	struct evheap fin, timers;
+	uint32_t *fin_pos; /* per slot: 1 + its completion's place in fin, 0 for none */
+	struct saving *sv; /* a ring */
+	size_t sv_head, sv_n, sv_cap;
 	uint64_t seq;
+	/* the cluster */
 	struct dl_cluster_state *state;
 	struct dl_placer *placer;
 	struct dl_netcost nc;
 	unsigned char *occ; /* jobs per GPU (packing) */
 	int *gpubuf;	    /* scratch, one per GPU */
+	int *gpu_node;	    /* node of each GPU */
 	void *pst;	    /* the policy's state */
-	int *gpumem;	    /* backing store of every job's gpu array */
 	size_t running, queued;
 	int total_gpus;
 	/* timeline de-duplication */
@@ -47,53 +84,170 @@ struct dl_sim {
 	size_t tl_running, tl_pending;
 	int tl_written;
 	size_t next_progress, last_progress;
+	/* slowdowns repeat (one per model, size and tier): their text, direct-mapped */
+	struct {
+		uint64_t bits;
+		char text[DL_NUM_BUF];
+	} slow[64];
 };
 
-/* ---- heap ---- */
+/* ---- event queues (4-ary heaps: half the levels of binary ones, children side by side) ---- */
 
 static int ev_less(const struct event *a, const struct event *b)
 {
 	if (a->t != b->t)
 		return a->t < b->t;
-	if (a->kind != b->kind)
-		return a->kind < b->kind;
 	return a->seq < b->seq;
 }
 
-static void heap_push(struct dl_sim *s, struct event e)
+struct dl_sim_job *dl_sim_slot_job(struct dl_sim *s, size_t slot);
+
+/* put e at i; a completion's job remembers where its entry is */
+static void ev_set(struct dl_sim *s, struct evheap *h, size_t i, const struct event *e)
 {
-	e.seq = s->seq++;
-	DL_GROW(s->heap, s->nheap + 1, s->heapalloc);
-	size_t i = s->nheap++;
-	while (i > 0) {
-		size_t p = (i - 1) / 2;
-		if (!ev_less(&e, &s->heap[p]))
-			break;
-		s->heap[i] = s->heap[p];
-		i = p;
-	}
-	s->heap[i] = e;
+	h->a[i] = *e;
+	if (h == &s->fin)
+		s->fin_pos[e->job] = (uint32_t)i + 1;
 }
 
-static struct event heap_pop(struct dl_sim *s)
+static void ev_up(struct dl_sim *s, struct evheap *h, size_t i, struct event e)
 {
-	struct event top = s->heap[0];
-	struct event last = s->heap[--s->nheap];
-	size_t i = 0, n = s->nheap;
+	while (i > 0) {
+		size_t p = (i - 1) / 4;
+		if (!ev_less(&e, &h->a[p]))
+			break;
+		ev_set(s, h, i, &h->a[p]);
+		i = p;
+	}
+	ev_set(s, h, i, &e);
+}
+
+static void ev_down(struct dl_sim *s, struct evheap *h, size_t i, struct event e)
+{
+	size_t n = h->n;
 	for (;;) {
-		size_t c = 2 * i + 1;
+		size_t c = 4 * i + 1, end = c + 4 < n ? c + 4 : n;
 		if (c >= n)
 			break;
-		if (c + 1 < n && ev_less(&s->heap[c + 1], &s->heap[c]))
-			c++;
-		if (!ev_less(&s->heap[c], &last))
+		for (size_t k = c + 1; k < end; k++)
+			if (ev_less(&h->a[k], &h->a[c]))
+				c = k;
+		if (!ev_less(&h->a[c], &e))
 			break;
-		s->heap[i] = s->heap[c];
+		ev_set(s, h, i, &h->a[c]);
 		i = c;
 	}
-	if (n)
-		s->heap[i] = last;
-	return top;
+	ev_set(s, h, i, &e);
+}
+
+static void ev_push(struct dl_sim *s, struct evheap *h, struct event e)
+{
+	e.seq = s->seq++;
+	DL_GROW(h->a, h->n + 1, h->alloc);
+	ev_up(s, h, h->n++, e);
+}
+
+/* remove the entry at i */
+static struct event ev_remove(struct dl_sim *s, struct evheap *h, size_t i)
+{
+	struct event e = h->a[i], last = h->a[--h->n];
+	if (h == &s->fin)
+		s->fin_pos[e.job] = 0;
+	if (i < h->n) {
+		if (i > 0 && ev_less(&last, &h->a[(i - 1) / 4]))
+			ev_up(s, h, i, last);
+		else
+			ev_down(s, h, i, last);
+	}
+	return e;
+}
+
+static int ev_due(const struct evheap *h, dl_tick now)
+{
+	return h->n && h->a[0].t <= now;
+}
+
+static void saving_push(struct dl_sim *s, dl_tick t, const struct dl_sim_job *j)
+{
+	if (s->sv_n == s->sv_cap) {
+		size_t cap = s->sv_cap ? 2 * s->sv_cap : 64;
+		struct saving *v = xcalloc(cap, sizeof(*v));
+		for (size_t k = 0; k < s->sv_n; k++)
+			v[k] = s->sv[(s->sv_head + k) % s->sv_cap];
+		free(s->sv);
+		s->sv = v;
+		s->sv_cap = cap;
+		s->sv_head = 0;
+	}
+	s->sv[(s->sv_head + s->sv_n++) % s->sv_cap] =
+		(struct saving){t, j->version, (uint32_t)j->idx};
+}
+
+static const struct saving *saving_head(const struct dl_sim *s)
+{
+	return s->sv_n ? &s->sv[s->sv_head] : NULL;
+}
+
+static void saving_pop(struct dl_sim *s)
+{
+	s->sv_head = (s->sv_head + 1) % s->sv_cap;
+	s->sv_n--;
+}
+
+/* ---- active jobs ---- */
+
+struct dl_sim_job *dl_sim_slot_job(struct dl_sim *s, size_t slot)
+{
+	return &s->chunk[slot / SLOT_CHUNK][slot % SLOT_CHUNK];
+}
+
+struct dl_sim_job *dl_sim_job(struct dl_sim *s, size_t idx)
+{
+	if (idx >= s->njobs || !s->slot_of[idx])
+		return NULL;
+	return dl_sim_slot_job(s, s->slot_of[idx] - 1);
+}
+
+size_t dl_sim_slots(const struct dl_sim *s)
+{
+	return s->nslots;
+}
+
+/* a slot for job idx (its GPU array, if any, is kept for reuse) */
+static struct dl_sim_job *activate(struct dl_sim *s, size_t idx)
+{
+	size_t slot;
+	if (s->nfree) {
+		slot = s->free_slot[--s->nfree];
+	} else {
+		if (s->nslots == s->nchunks * SLOT_CHUNK) {
+			s->chunk = xreallocarray(s->chunk, s->nchunks + 1, sizeof(*s->chunk));
+			s->chunk[s->nchunks++] = xcalloc(SLOT_CHUNK, sizeof(struct dl_sim_job));
+			s->fin_pos = xreallocarray(s->fin_pos, s->nchunks * SLOT_CHUNK,
+						   sizeof(*s->fin_pos));
+			memset(s->fin_pos + (s->nchunks - 1) * SLOT_CHUNK, 0,
+			       SLOT_CHUNK * sizeof(*s->fin_pos));
+		}
+		slot = s->nslots++;
+	}
+	struct dl_sim_job *j = dl_sim_slot_job(s, slot);
+	int *gpu = j->gpu, cap = j->gpu_cap; /* a slot keeps its GPU array */
+	memset(j, 0, sizeof(*j));
+	j->slot = (uint32_t)slot;
+	j->gpu = gpu;
+	j->gpu_cap = cap;
+	s->slot_of[idx] = (uint32_t)slot + 1;
+	if (++s->active > s->st->peak_active)
+		s->st->peak_active = s->active;
+	return j;
+}
+
+static void deactivate(struct dl_sim *s, struct dl_sim_job *j)
+{
+	s->slot_of[j->idx] = 0;
+	DL_GROW(s->free_slot, s->nfree + 1, s->free_alloc);
+	s->free_slot[s->nfree++] = j->slot;
+	s->active--;
 }
 
 /* ---- output ---- */
@@ -106,8 +260,8 @@ static void emit(struct dl_sim *s, const struct dl_sim_job *j, const char *what,
 	struct dl_writer *w = s->cfg->events;
 	if (!w)
 		return;
-	dl_writer_seconds(w, EC_TIME, s->now);
-	dl_writer_str(w, EC_JOB, j->job->id);
+	dl_writer_micros(w, EC_TIME, s->origin + s->now);
+	dl_writer_strn(w, EC_JOB, j->id, j->id_len);
 	dl_writer_str(w, EC_EVENT, what);
 	dl_writer_int(w, EC_GPUS, j->gpus);
 	if (with_place && j->ngpu) {
@@ -138,7 +292,7 @@ static void timeline_row(struct dl_sim *s)
 	s->tl_busy = busy;
 	s->tl_running = s->running;
 	s->tl_pending = s->queued;
-	dl_writer_seconds(w, 0, s->now);
+	dl_writer_micros(w, 0, s->origin + s->now);
 	dl_writer_int(w, 1, busy);
 	dl_writer_int(w, 2, (int64_t)s->running);
 	dl_writer_int(w, 3, (int64_t)s->queued);
@@ -170,33 +324,49 @@ static const char *const result_cols[RC_N] = {
 	"migrations", "tier",	"slowdown",    "gpu_type", "policy",
 };
 
-static void result_row(struct dl_sim *s, const struct dl_sim_job *j)
+static const char *slowdown_text(struct dl_sim *s, double v)
+{
+	uint64_t b;
+	memcpy(&b, &v, sizeof(b));
+	size_t k = (size_t)((b ^ (b >> 23) ^ (b >> 41)) % DL_ARRAY_SIZE(s->slow));
+	if (s->slow[k].bits != b || !s->slow[k].text[0]) {
+		dl_fmt_double_prec(s->slow[k].text, v, 12);
+		s->slow[k].bits = b;
+	}
+	return s->slow[k].text;
+}
+
+static void result_row(struct dl_sim *s, const struct dl_sim_job *j, dl_tick end)
 {
 	struct dl_writer *w = s->cfg->results;
 	if (!w)
 		return;
-	double jct = j->end - j->submit;
-	dl_writer_str(w, RC_ID, j->job->id);
-	dl_writer_seconds(w, RC_SUBMIT, j->submit);
+	dl_tick jct = end - j->submit;
+	dl_writer_strn(w, RC_ID, j->id, j->id_len);
+	dl_writer_micros(w, RC_SUBMIT, s->origin + j->submit);
 	dl_writer_int(w, RC_GPUS, j->gpus);
-	dl_writer_seconds(w, RC_DURATION, j->duration);
-	dl_writer_seconds(w, RC_START, j->start);
-	dl_writer_seconds(w, RC_END, j->end);
-	dl_writer_seconds(w, RC_JCT, jct);
-	dl_writer_seconds(w, RC_QDELAY, jct - j->executed);
-	dl_writer_seconds(w, RC_RUNTIME, j->executed);
+	dl_writer_micros(w, RC_DURATION, j->duration);
+	dl_writer_micros(w, RC_START, s->origin + j->start);
+	dl_writer_micros(w, RC_END, s->origin + end);
+	dl_writer_micros(w, RC_JCT, jct);
+	dl_writer_micros(w, RC_QDELAY, jct - j->executed);
+	dl_writer_micros(w, RC_RUNTIME, j->executed);
 	dl_writer_int(w, RC_PREEMPT, j->preemptions);
 	dl_writer_int(w, RC_MIGRATE, j->migrations);
-	dl_writer_str(w, RC_TIER, dl_tier_name(j->tier));
-	dl_writer_double_prec(w, RC_SLOWDOWN, j->slowdown, 12);
-	dl_writer_str(w, RC_TYPE, s->cfg->cluster->types[j->gpu_type].name);
-	dl_writer_str(w, RC_POLICY, s->cfg->policy->name);
+	dl_writer_strn(w, RC_TIER, dl_tier_name((enum dl_tier)j->tier), s->tier_len[j->tier]);
+	if (isfinite(j->slowdown))
+		dl_writer_auto(w, RC_SLOWDOWN, slowdown_text(s, j->slowdown)); /* 12 digits */
+	else
+		dl_writer_null(w, RC_SLOWDOWN);
+	dl_writer_strn(w, RC_TYPE, s->cfg->cluster->types[j->gpu_type].name,
+		       s->type_len[j->gpu_type]);
+	dl_writer_strn(w, RC_POLICY, s->cfg->policy->name, s->policy_len);
 	dl_writer_end_row(w);
 }
 
 /* ---- accounting ---- */
 
-double dl_sim_now(const struct dl_sim *s)
+dl_tick dl_sim_now(const struct dl_sim *s)
 {
 	return s->now;
 }
@@ -206,9 +376,14 @@ size_t dl_sim_njobs(const struct dl_sim *s)
 	return s->njobs;
 }
 
-struct dl_sim_job *dl_sim_job(struct dl_sim *s, size_t idx)
+static int clamp_gpus(const struct dl_sim *s, int64_t gpus)
 {
-	return &s->jobs[idx];
+	return gpus > s->total_gpus ? s->total_gpus + 1 : (int)gpus;
+}
+
+int dl_sim_job_gpus(const struct dl_sim *s, size_t idx)
+{
+	return clamp_gpus(s, s->trace->jobs[idx].gpus);
 }
 
 const struct dl_cluster *dl_sim_cluster(const struct dl_sim *s)
@@ -226,19 +401,27 @@ int dl_sim_free_gpus(const struct dl_sim *s)
 	return dl_state_total_free(s->state);
 }
 
+dl_tick dl_sim_ticks(double seconds)
+{
+	if (!(seconds < (double)HORIZON / DL_TICKS_PER_SECOND))
+		return seconds > 0 ? HORIZON + 1 : -HORIZON - 1;
+	if (!(seconds > -(double)HORIZON / DL_TICKS_PER_SECOND))
+		return -HORIZON - 1;
+	return (dl_tick)llround(seconds * DL_TICKS_PER_SECOND);
+}
+
 void dl_sim_sync(struct dl_sim *s, struct dl_sim_job *j)
 {
-	double t = s->now, dt = t - j->since;
+	dl_tick t = s->now, dt = t - j->since;
 	if (dt <= 0)
 		return;
 	if (j->state == DL_SJ_RUNNING) {
-		double from = j->restore_until > j->since ? j->restore_until : j->since;
+		dl_tick from = j->restore_until > j->since ? j->restore_until : j->since;
 		if (t > from)
-			j->work_left -= (t - from) * j->rate;
+			j->work_left -= (double)(t - from) * j->rate;
 		if (j->work_left < 0)
 			j->work_left = 0;
 		j->executed += dt;
-		j->attained += dt * j->gpus;
 	} else if (j->state == DL_SJ_QUEUED) {
 		j->waited += dt;
 	}
@@ -249,43 +432,58 @@ void dl_sim_sync(struct dl_sim *s, struct dl_sim_job *j)
 static void plan_finish(struct dl_sim *s, struct dl_sim_job *j)
 {
 	j->version++;
-	if (j->state != DL_SJ_RUNNING)
-		return;
-	double from = j->restore_until > s->now ? j->restore_until : s->now;
-	double t = j->rate > 0 ? from + j->work_left / j->rate : INFINITY;
-	if (!isfinite(t))
+	j->finish_at = INT64_MAX;
+	if (s->fin_pos[j->slot])
+		ev_remove(s, &s->fin, s->fin_pos[j->slot] - 1);
+	if (j->state != DL_SJ_RUNNING || !(j->rate > 0))
 		return; /* a zero share: the policy must change it */
-	heap_push(s, (struct event){t, EV_FINISH, 0, j->idx, j->version, 0});
+	dl_tick from = j->restore_until > s->now ? j->restore_until : s->now;
+	/* exact when the rate is 1 (work_left is then an integer) */
+	double need = j->rate == 1 ? j->work_left : nearbyint(j->work_left / j->rate);
+	if (!(need < (double)(HORIZON - from))) {
+		s->overflow = 1;
+		return;
+	}
+	j->finish_at = from + (dl_tick)need;
+	ev_push(s, &s->fin, (struct event){j->finish_at, 0, 0, j->slot, 0});
 }
 
-/* speed, tier and slowdown of the GPUs j holds */
-static void describe(struct dl_sim *s, struct dl_sim_job *j)
+/* speed, tier (unless the placer gave it) and slowdown of the GPUs j holds */
+static void describe(struct dl_sim *s, struct dl_sim_job *j, int tier_known)
 {
 	const struct dl_cluster *c = s->cfg->cluster;
 	int nn, nr;
-	dl_placement_describe(c, j->gpu, j->ngpu, &nn, &nr, &j->tier);
+	if (!tier_known) {
+		enum dl_tier tier;
+		dl_placement_describe(c, j->gpu, j->ngpu, &nn, &nr, &tier);
+		j->tier = (uint8_t)tier;
+	}
 	/* the slowest GPU sets the pace of a synchronous job */
 	double speed = INFINITY;
 	int type = 0;
 	for (int k = 0; k < j->ngpu; k++) {
-		int ty = c->nodes[dl_cluster_gpu_node(c, j->gpu[k])].type;
+		int ty = c->nodes[s->gpu_node[j->gpu[k]]].type;
 		if (c->types[ty].speed < speed) {
 			speed = c->types[ty].speed;
 			type = ty;
 		}
 	}
-	j->gpu_type = type;
-	j->speed = speed;
+	j->gpu_type = (int16_t)type;
 	j->slowdown = 1;
 	if (s->cfg->models && j->model && j->ngpu > 1)
-		j->slowdown = dl_netcost_slowdown(&s->nc, j->model, j->ngpu, j->tier, speed);
+		j->slowdown = dl_netcost_slowdown(&s->nc, j->model, j->ngpu, (enum dl_tier)j->tier,
+						  speed);
 	j->rate = speed / j->slowdown * j->share;
 }
 
-static int cmp_int(const void *a, const void *b)
+static void sort_gpus(int *g, int n)
 {
-	int x = *(const int *)a, y = *(const int *)b;
-	return (x > y) - (x < y);
+	for (int i = 1; i < n; i++) {
+		int x = g[i], k = i;
+		for (; k > 0 && g[k - 1] > x; k--)
+			g[k] = g[k - 1];
+		g[k] = x;
+	}
 }
 
 static void release_gpus(struct dl_sim *s, struct dl_sim_job *j)
@@ -306,11 +504,22 @@ static void reject(struct dl_sim *s, struct dl_sim_job *j, const char *why)
 	j->state = DL_SJ_REJECTED;
 	j->version++;
 	s->st->rejected++;
-	if (!s->st->first_rejected) {
-		s->st->first_rejected = j->job->id;
+	if (!s->st->reject_reason) {
+		snprintf(s->st->first_rejected, sizeof(s->st->first_rejected), "%s", j->id);
 		s->st->reject_reason = why;
 	}
 	emit(s, j, "reject", why, 0);
+	deactivate(s, j);
+}
+
+/* room for j's GPUs (a slot keeps its array; grow it for a wider job) */
+static void gpu_room(struct dl_sim_job *j)
+{
+	if (j->gpu_cap < j->gpus) {
+		free(j->gpu);
+		j->gpu = xcalloc((size_t)j->gpus, sizeof(*j->gpu));
+		j->gpu_cap = j->gpus;
+	}
 }
 
 enum dl_decision dl_sim_start(struct dl_sim *s, struct dl_sim_job *j, const struct dl_sim_how *how)
@@ -319,6 +528,7 @@ enum dl_decision dl_sim_start(struct dl_sim *s, struct dl_sim_job *j, const stru
 		return DL_WAIT;
 	dl_sim_sync(s, j);
 	double share = how && how->share > 0 ? how->share : 1;
+	int tier_known = 0;
 	if (how && how->gpus) {
 		for (int k = 0; k < j->gpus; k++) {
 			int g = how->gpus[k];
@@ -332,7 +542,8 @@ enum dl_decision dl_sim_start(struct dl_sim *s, struct dl_sim_job *j, const stru
 			j->gpu[k] = g;
 		}
 	} else {
-		struct dl_place_req req = {j->gpus, j->type, 0, j->waited};
+		struct dl_place_req req = {j->gpus, j->type, 0,
+					   (double)j->waited / DL_TICKS_PER_SECOND};
 		if (how && how->type != DL_ANY_TYPE)
 			req.type = how->type;
 		if (j->model)
@@ -348,16 +559,17 @@ enum dl_decision dl_sim_start(struct dl_sim *s, struct dl_sim_job *j, const stru
 			return DL_WAIT;
 		for (int k = 0; k < j->gpus; k++)
 			s->occ[j->gpu[k]]++;
+		j->tier = (uint8_t)pl.tier; /* the placer sorted the GPUs and described them */
+		tier_known = 1;
 	}
 	j->ngpu = j->gpus;
-	qsort(j->gpu, (size_t)j->ngpu, sizeof(*j->gpu), cmp_int);
+	sort_gpus(j->gpu, j->ngpu);
 	j->share = share;
-	describe(s, j);
-	int resumed = j->starts > 0;
-	j->restore_until = resumed ? s->now + s->cfg->restore_cost : s->now;
+	describe(s, j, tier_known);
+	int resumed = j->start >= 0;
+	j->restore_until = resumed ? s->now + s->restore : s->now;
 	if (!resumed)
 		j->start = s->now;
-	j->starts++;
 	j->state = DL_SJ_RUNNING;
 	s->queued--;
 	s->running++;
@@ -375,10 +587,9 @@ void dl_sim_preempt(struct dl_sim *s, struct dl_sim_job *j)
 	s->running--;
 	emit(s, j, "preempt", NULL, 0);
 	j->state = DL_SJ_SAVING;
-	j->version++;
+	plan_finish(s, j); /* no completion while saving */
 	/* even at zero cost the job is re-queued by an event, after this pass */
-	heap_push(s, (struct event){s->now + s->cfg->checkpoint_cost, EV_SAVED, 0, j->idx,
-				    j->version, 0});
+	saving_push(s, s->now + s->ckpt, j);
 }
 
 int dl_sim_migrate(struct dl_sim *s, struct dl_sim_job *j, const int *gpus, int n)
@@ -396,10 +607,10 @@ int dl_sim_migrate(struct dl_sim *s, struct dl_sim_job *j, const int *gpus, int 
 		j->gpu[k] = gpus[k];
 	}
 	j->ngpu = n;
-	qsort(j->gpu, (size_t)n, sizeof(*j->gpu), cmp_int);
-	describe(s, j);
+	sort_gpus(j->gpu, n);
+	describe(s, j, 0);
 	j->migrations++;
-	j->restore_until = s->now + s->cfg->checkpoint_cost + s->cfg->restore_cost;
+	j->restore_until = s->now + s->ckpt + s->restore;
 	plan_finish(s, j);
 	emit(s, j, "migrate", NULL, 1);
 	return 0;
@@ -412,16 +623,19 @@ void dl_sim_set_share(struct dl_sim *s, struct dl_sim_job *j, double share)
 	dl_sim_sync(s, j);
 	j->share = share;
 	if (j->state == DL_SJ_RUNNING) {
-		j->rate = j->speed / j->slowdown * share;
+		j->rate = s->cfg->cluster->types[j->gpu_type].speed / j->slowdown * share;
 		plan_finish(s, j);
 	}
 }
 
-void dl_sim_timer(struct dl_sim *s, double at, size_t job, int kind, uint64_t stamp)
+void dl_sim_timer(struct dl_sim *s, dl_tick at, size_t job, int kind, uint64_t stamp)
 {
 	if (!(at >= s->now))
 		at = s->now;
-	heap_push(s, (struct event){at, EV_TIMER, kind, job, stamp, 0});
+	if (at > HORIZON)
+		return; /* it would never fire */
+	uint32_t jb = job == DL_SIM_NOJOB ? UINT32_MAX : (uint32_t)job;
+	ev_push(s, &s->timers, (struct event){at, 0, stamp, jb, kind});
 }
 
 void dl_sim_note(struct dl_sim *s, const struct dl_sim_job *j, const char *what, const char *detail)
@@ -435,15 +649,15 @@ static void finish(struct dl_sim *s, struct dl_sim_job *j)
 {
 	dl_sim_sync(s, j);
 	j->work_left = 0;
-	j->end = s->now;
 	emit(s, j, "finish", NULL, 0);
 	release_gpus(s, j);
 	j->state = DL_SJ_DONE;
 	j->version++;
 	s->running--;
 	s->st->completed++;
-	result_row(s, j);
+	result_row(s, j, s->now);
 	s->cfg->policy->finish(s->pst, s, j);
+	deactivate(s, j);
 }
 
 static void saved(struct dl_sim *s, struct dl_sim_job *j)
@@ -463,8 +677,25 @@ static int type_gpus_of(const struct dl_sim *s, int type)
 	return type == DL_ANY_TYPE ? s->total_gpus : dl_cluster_type_gpus(s->cfg->cluster, type);
 }
 
-static void arrive(struct dl_sim *s, struct dl_sim_job *j)
+static void arrive(struct dl_sim *s, size_t idx)
 {
+	const struct dl_sim_tjob *t = &s->trace->jobs[idx];
+	struct dl_sim_job *j = activate(s, idx);
+	j->idx = (uint32_t)idx;
+	j->id = dl_sim_trace_id(s->trace, idx);
+	j->id_len = (uint32_t)strlen(j->id);
+	if (j->id_len < sizeof(j->id_copy))
+		j->id = memcpy(j->id_copy, j->id, j->id_len + 1);
+	j->submit = t->submit - s->origin;
+	j->duration = t->work;
+	j->gpus = clamp_gpus(s, t->gpus);
+	j->type = (int16_t)(t->type ? s->type_of_name[t->type - 1] : DL_ANY_TYPE);
+	j->model = t->model ? s->model_of_name[t->model - 1] : NULL;
+	if (s->cfg->models && !j->model)
+		j->model = dl_net_models_default(s->cfg->models);
+	j->work_left = (double)t->work;
+	j->share = 1;
+	j->start = -1;
 	j->state = DL_SJ_QUEUED;
 	j->since = s->now;
 	s->queued++;
@@ -479,15 +710,8 @@ static void arrive(struct dl_sim *s, struct dl_sim_job *j)
 					      : "needs more GPUs of its type than the cluster has");
 		return;
 	}
+	gpu_room(j);
 	s->cfg->policy->arrive(s->pst, s, j);
-}
-
-static int cmp_submit(const void *a, const void *b)
-{
-	const struct dl_sim_job *x = a, *y = b;
-	if (x->submit != y->submit)
-		return x->submit < y->submit ? -1 : 1;
-	return (x->idx > y->idx) - (x->idx < y->idx); /* input order */
 }
 
 static void set_columns(const struct dl_sim_config *cfg)
@@ -505,6 +729,117 @@ static void set_columns(const struct dl_sim_config *cfg)
 	}
 }
 
+/* per distinct name of the trace: its GPU type (-2 unknown) and model */
+static void resolve_names(struct dl_sim *s)
+{
+	const struct dl_sim_config *cfg = s->cfg;
+	size_t n = s->trace->nnames;
+	s->type_of_name = xcalloc(n ? n : 1, sizeof(*s->type_of_name));
+	s->model_of_name = xcalloc(n ? n : 1, sizeof(*s->model_of_name));
+	for (size_t k = 0; k < n; k++) {
+		const char *name = s->trace->names[k];
+		int ty = DL_ANY_TYPE;
+		if (!cfg->any_type) {
+			ty = dl_cluster_type_index(cfg->cluster, name);
+			if (ty < 0)
+				ty = -2; /* rejected on arrival */
+		}
+		s->type_of_name[k] = ty;
+		if (cfg->models)
+			s->model_of_name[k] = dl_net_models_find(cfg->models, name);
+	}
+}
+
+static int setup(struct dl_sim *s, struct dl_err *err)
+{
+	const struct dl_sim_config *cfg = s->cfg;
+	s->trace = cfg->trace;
+	if (!s->trace) {
+		dl_sim_trace_init(&s->own);
+		if (dl_sim_trace_from_jobset(&s->own, cfg->jobs, err) < 0)
+			return -1;
+		s->trace = &s->own;
+	}
+	s->njobs = s->trace->n;
+	s->st->jobs = s->njobs;
+	s->origin = s->njobs ? s->trace->jobs[0].submit : 0;
+	s->ckpt = dl_sim_ticks(cfg->checkpoint_cost);
+	s->restore = dl_sim_ticks(cfg->restore_cost);
+	if (s->ckpt < 0 || s->ckpt > DL_SIM_INPUT_MAX || s->restore < 0 ||
+	    s->restore > DL_SIM_INPUT_MAX)
+		return dl_err_set(err, DL_EXIT_USAGE, "checkpoint or restore cost out of range");
+	s->total_gpus = cfg->cluster->total_gpus;
+	s->slot_of = xcalloc(s->njobs ? s->njobs : 1, sizeof(*s->slot_of));
+	resolve_names(s);
+	s->state = dl_state_new(cfg->cluster);
+	s->placer = dl_placer_new(s->state, &cfg->place);
+	dl_netcost_init(&s->nc, cfg->cluster, cfg->comm);
+	s->occ = xcalloc((size_t)s->total_gpus + 1, 1);
+	s->gpubuf = xcalloc((size_t)s->total_gpus + 1, sizeof(int));
+	s->gpu_node = xcalloc((size_t)s->total_gpus + 1, sizeof(int));
+	s->type_len = xcalloc(cfg->cluster->ntypes + 1, sizeof(*s->type_len));
+	for (size_t t = 0; t < cfg->cluster->ntypes; t++)
+		s->type_len[t] = strlen(cfg->cluster->types[t].name);
+	s->policy_len = strlen(cfg->policy->name);
+	for (int t = 0; t < DL_NTIERS; t++)
+		s->tier_len[t] = strlen(dl_tier_name((enum dl_tier)t));
+	for (int g = 0; g < s->total_gpus; g++)
+		s->gpu_node[g] = dl_cluster_gpu_node(cfg->cluster, g);
+	return 0;
+}
+
+static void teardown(struct dl_sim *s)
+{
+	if (s->pst)
+		s->cfg->policy->destroy(s->pst);
+	dl_placer_free(s->placer);
+	dl_state_free(s->state);
+	free(s->occ);
+	free(s->gpubuf);
+	free(s->gpu_node);
+	free(s->type_len);
+	free(s->fin.a);
+	free(s->timers.a);
+	free(s->sv);
+	for (size_t c = 0; c < s->nchunks; c++) {
+		for (size_t k = 0; k < SLOT_CHUNK; k++)
+			free(s->chunk[c][k].gpu);
+		free(s->chunk[c]);
+	}
+	free(s->chunk);
+	free(s->fin_pos);
+	free(s->free_slot);
+	free(s->slot_of);
+	free(s->type_of_name);
+	free(s->model_of_name);
+	if (s->trace == &s->own)
+		dl_sim_trace_free(&s->own);
+}
+
+/*
+ * Jobs left queued with nothing running or coming can never start; jobs
+ * left running have no completion event (a policy set a zero share).
+ */
+static void reject_leftovers(struct dl_sim *s)
+{
+	for (size_t i = 0; i < s->njobs; i++) {
+		struct dl_sim_job *j = dl_sim_job(s, i);
+		if (!j)
+			continue;
+		if (j->state == DL_SJ_QUEUED) {
+			reject(s, j, "never placed (fragmentation or policy)");
+		} else if (j->state == DL_SJ_RUNNING) {
+			if (s->fin_pos[j->slot])
+				ev_remove(s, &s->fin, s->fin_pos[j->slot] - 1);
+			release_gpus(s, j);
+			s->running--;
+			j->state = DL_SJ_QUEUED;
+			s->queued++;
+			reject(s, j, "never finished (the policy left it at zero speed)");
+		}
+	}
+}
+
 int dl_sim_run(const struct dl_sim_config *cfg, struct dl_sim_stats *st, struct dl_err *err)
 {
 	struct dl_sim s_, *s = &s_;
@@ -512,119 +847,94 @@ int dl_sim_run(const struct dl_sim_config *cfg, struct dl_sim_stats *st, struct 
 	memset(s, 0, sizeof(*s));
 	s->cfg = cfg;
 	s->st = st;
-	s->njobs = cfg->jobs->n;
-	st->jobs = s->njobs;
-	s->total_gpus = cfg->cluster->total_gpus;
 	set_columns(cfg);
-
-	s->jobs = xcalloc(s->njobs ? s->njobs : 1, sizeof(*s->jobs));
-	for (size_t i = 0; i < s->njobs; i++) {
-		const struct dl_job *dj = &cfg->jobs->jobs[i];
-		struct dl_sim_job *j = &s->jobs[i];
-		j->job = dj;
-		j->idx = i;
-		j->gpus = dj->gpus > s->total_gpus ? s->total_gpus + 1 : (int)dj->gpus;
-		j->type = DL_ANY_TYPE;
-		if (!cfg->any_type && dj->gpu_type && *dj->gpu_type) {
-			j->type = dl_cluster_type_index(cfg->cluster, dj->gpu_type);
-			if (j->type < 0)
-				j->type = -2; /* rejected on arrival */
-		}
-		j->submit = dj->submit;
-		j->duration = dj->duration;
-		j->work_left = dj->duration;
-		j->share = 1;
-		j->start = -1;
-		if (cfg->models)
-			j->model = dj->model && *dj->model
-					   ? dl_net_models_find(cfg->models, dj->model)
-					   : NULL;
-		if (cfg->models && !j->model)
-			j->model = dl_net_models_default(cfg->models);
-	}
-	qsort(s->jobs, s->njobs, sizeof(*s->jobs), cmp_submit);
-	int *gpuarena = xcalloc(s->njobs ? s->njobs : 1, sizeof(int)); /* offsets */
-	size_t total = 0;
-	for (size_t i = 0; i < s->njobs; i++) {
-		s->jobs[i].idx = i;
-		gpuarena[i] = (int)(s->jobs[i].gpus <= s->total_gpus ? s->jobs[i].gpus : 0);
-		total += (size_t)gpuarena[i];
-	}
-	int *gpumem = s->gpumem = xcalloc(total ? total : 1, sizeof(int));
-	for (size_t i = 0, off = 0; i < s->njobs; i++) {
-		s->jobs[i].gpu = gpumem + off;
-		off += (size_t)gpuarena[i];
-	}
-	free(gpuarena);
-
-	s->state = dl_state_new(cfg->cluster);
-	s->placer = dl_placer_new(s->state, &cfg->place);
-	dl_netcost_init(&s->nc, cfg->cluster, cfg->comm);
-	s->occ = xcalloc((size_t)s->total_gpus + 1, 1);
-	s->gpubuf = xcalloc((size_t)s->total_gpus + 1, sizeof(int));
-	int rc = 0;
+	int rc = setup(s, err);
+	if (rc < 0)
+		goto out;
 	s->pst = cfg->policy->create(s, &cfg->params, err);
 	if (!s->pst) {
 		rc = -1;
 		goto out;
 	}
 
+	const struct dl_sim_tjob *tj = s->trace->jobs;
 	size_t next = 0; /* next arrival */
 	size_t step = s->njobs / 100 ? s->njobs / 100 : 1;
 	s->next_progress = step;
-	double first_submit = s->njobs ? s->jobs[0].submit : 0;
-	while (next < s->njobs || s->nheap) {
-		/* drop superseded completions and checkpoint ends first */
-		while (s->nheap && s->heap[0].kind < EV_TIMER &&
-		       s->heap[0].stamp != s->jobs[s->heap[0].job].version) {
-			heap_pop(s);
+	for (;;) {
+		/* drop checkpoint ends that no longer apply first */
+		const struct saving *sv;
+		while ((sv = saving_head(s))) {
+			const struct dl_sim_job *j = dl_sim_job(s, sv->job);
+			if (j && sv->version == j->version && j->state == DL_SJ_SAVING)
+				break;
+			saving_pop(s);
 			st->events++;
 		}
-		if (!(next < s->njobs || s->nheap))
+		if (!(next < s->njobs || s->fin.n || sv || s->timers.n))
 			break;
-		double ta = next < s->njobs ? s->jobs[next].submit : INFINITY;
-		double th = s->nheap ? s->heap[0].t : INFINITY;
-		s->now = ta < th ? ta : th;
+		dl_tick t = next < s->njobs ? tj[next].submit - s->origin : INT64_MAX;
+		if (s->fin.n && s->fin.a[0].t < t)
+			t = s->fin.a[0].t;
+		if (sv && sv->t < t)
+			t = sv->t;
+		if (s->timers.n && s->timers.a[0].t < t)
+			t = s->timers.a[0].t;
+		s->now = t;
 		int passes = 0;
 		for (;;) {
 			int real = 0;
-			/* completions and checkpoint ends at now */
-			while (s->nheap && s->heap[0].t <= s->now && s->heap[0].kind < EV_TIMER) {
-				struct event e = heap_pop(s);
-				struct dl_sim_job *j = &s->jobs[e.job];
+			/* completions, then checkpoint ends, then arrivals, then timers */
+			while (ev_due(&s->fin, s->now)) {
+				struct event e = ev_remove(s, &s->fin, 0);
 				st->events++;
-				if (e.stamp != j->version)
-					continue; /* superseded */
-				if (e.kind == EV_FINISH && j->state == DL_SJ_RUNNING) {
-					finish(s, j);
-					real = 1;
-				} else if (e.kind == EV_SAVED && j->state == DL_SJ_SAVING) {
+				finish(s, dl_sim_slot_job(s, e.job));
+				real = 1;
+			}
+			while ((sv = saving_head(s)) && sv->t <= s->now) {
+				struct dl_sim_job *j = dl_sim_job(s, sv->job);
+				int live =
+					j && sv->version == j->version && j->state == DL_SJ_SAVING;
+				saving_pop(s);
+				st->events++;
+				if (live) {
 					saved(s, j);
 					real = 1;
 				}
 			}
-			while (next < s->njobs && s->jobs[next].submit <= s->now) {
+			while (next < s->njobs && tj[next].submit - s->origin <= s->now) {
 				st->events++;
-				arrive(s, &s->jobs[next++]);
+				arrive(s, next++);
 				real = 1;
 			}
-			while (s->nheap && s->heap[0].t <= s->now && s->heap[0].kind == EV_TIMER) {
-				struct event e = heap_pop(s);
+			while (ev_due(&s->timers, s->now)) {
+				struct event e = ev_remove(s, &s->timers, 0);
+				size_t job = e.job == UINT32_MAX ? DL_SIM_NOJOB : e.job;
 				st->events++;
 				if (cfg->policy->timer &&
-				    cfg->policy->timer(s->pst, s, e.job, e.tkind, e.stamp))
+				    cfg->policy->timer(s->pst, s, job, e.kind, e.stamp))
 					real = 1;
 			}
 			if (real) {
 				cfg->policy->schedule(s->pst, s);
 				st->passes++;
 			}
-			if (!(s->nheap && s->heap[0].t <= s->now))
+			if (s->overflow) {
+				rc = dl_err_set(err, DL_EXIT_DATA,
+						"the simulation passes its time horizon (2^62 "
+						"microseconds, about 146,000 years)");
+				goto out;
+			}
+			sv = saving_head(s);
+			if (!(ev_due(&s->fin, s->now) || (sv && sv->t <= s->now) ||
+			      ev_due(&s->timers, s->now)))
 				break;
 			if (++passes > 100000) {
+				char tx[DL_NUM_BUF];
+				dl_fmt_micros(tx, s->origin + s->now);
 				rc = dl_err_set(err, DL_EXIT_DATA,
-						"policy '%s' does not settle at time %g",
-						cfg->policy->name, s->now);
+						"policy '%s' does not settle at time %s",
+						cfg->policy->name, tx);
 				goto out;
 			}
 		}
@@ -635,38 +945,13 @@ int dl_sim_run(const struct dl_sim_config *cfg, struct dl_sim_stats *st, struct 
 			while (s->next_progress <= st->completed)
 				s->next_progress += step;
 		}
-		if (st->completed && s->now - first_submit > st->makespan)
-			st->makespan = s->now - first_submit;
-		if (!s->nheap && next >= s->njobs)
-			break;
+		if (st->completed)
+			st->makespan = (double)s->now / DL_TICKS_PER_SECOND;
 	}
-	/*
-	 * Jobs left queued with nothing running or coming can never start; jobs
-	 * left running have no completion event (a policy set a zero share).
-	 */
-	for (size_t i = 0; i < s->njobs; i++) {
-		struct dl_sim_job *j = &s->jobs[i];
-		if (j->state == DL_SJ_QUEUED) {
-			reject(s, j, "never placed (fragmentation or policy)");
-		} else if (j->state == DL_SJ_RUNNING) {
-			release_gpus(s, j);
-			s->running--;
-			j->state = DL_SJ_QUEUED;
-			s->queued++;
-			reject(s, j, "never finished (the policy left it at zero speed)");
-		}
-	}
+	reject_leftovers(s);
 	if (cfg->progress && (s->last_progress != st->completed || !st->completed))
 		cfg->progress(cfg->progress_arg, st->completed, s->njobs);
 out:
-	if (s->pst)
-		cfg->policy->destroy(s->pst);
-	dl_placer_free(s->placer);
-	dl_state_free(s->state);
-	free(s->occ);
-	free(s->gpubuf);
-	free(s->heap);
-	free(s->gpumem);
-	free(s->jobs);
+	teardown(s);
 	return rc;
 }

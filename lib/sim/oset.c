@@ -13,14 +13,31 @@ static uint64_t mix(uint64_t x)
 	return x ^ (x >> 31);
 }
 
+static void init_nodes(struct dl_onode *n, size_t from, size_t to)
+{
+	memset(n + from, 0, (to - from) * sizeof(*n));
+	for (size_t i = from; i < to; i++) {
+		n[i].l = n[i].r = n[i].p = UINT32_MAX;
+		n[i].pri = (uint32_t)(mix(i) >> 33); /* not in a set */
+	}
+}
+
 void dl_opool_init(struct dl_opool *pool, size_t njobs)
 {
 	pool->cap = njobs;
 	pool->n = xcalloc(njobs ? njobs : 1, sizeof(*pool->n));
-	for (size_t i = 0; i < njobs; i++) {
-		pool->n[i].l = pool->n[i].r = pool->n[i].p = DL_ONIL;
-		pool->n[i].pri = mix(i);
-	}
+	init_nodes(pool->n, 0, njobs);
+}
+
+void dl_opool_grow(struct dl_opool *pool, size_t need)
+{
+	if (need <= pool->cap)
+		return;
+	/* in steps of 1024: big blocks grow in place, and nothing is touched twice */
+	size_t cap = (need + 1023) / 1024 * 1024;
+	pool->n = xreallocarray(pool->n, cap, sizeof(*pool->n));
+	init_nodes(pool->n, pool->cap, cap);
+	pool->cap = cap;
 }
 
 void dl_opool_release(struct dl_opool *pool)
@@ -46,11 +63,11 @@ static void replace_child(struct dl_opool *pool, struct dl_oset *s, size_t paren
 	if (parent == DL_ONIL)
 		s->root = y;
 	else if (pool->n[parent].l == x)
-		pool->n[parent].l = y;
+		pool->n[parent].l = (uint32_t)y;
 	else
-		pool->n[parent].r = y;
+		pool->n[parent].r = (uint32_t)y;
 	if (y != DL_ONIL)
-		pool->n[y].p = parent;
+		pool->n[y].p = (uint32_t)parent;
 }
 
 static void rotate_up(struct dl_opool *pool, struct dl_oset *s, size_t x)
@@ -59,18 +76,18 @@ static void rotate_up(struct dl_opool *pool, struct dl_oset *s, size_t x)
 	size_t p = N[x].p, g = N[p].p;
 	if (N[p].l == x) {
 		size_t b = N[x].r;
-		N[p].l = b;
+		N[p].l = (uint32_t)b;
 		if (b != DL_ONIL)
-			N[b].p = p;
-		N[x].r = p;
+			N[b].p = (uint32_t)p;
+		N[x].r = (uint32_t)p;
 	} else {
 		size_t b = N[x].l;
-		N[p].r = b;
+		N[p].r = (uint32_t)b;
 		if (b != DL_ONIL)
-			N[b].p = p;
-		N[x].l = p;
+			N[b].p = (uint32_t)p;
+		N[x].l = (uint32_t)p;
 	}
-	N[p].p = x;
+	N[p].p = (uint32_t)x;
 	replace_child(pool, s, g, p, x);
 }
 
@@ -81,23 +98,41 @@ void dl_oset_insert(struct dl_opool *pool, struct dl_oset *s, size_t i, double k
 	N[i].k0 = k0;
 	N[i].k1 = k1;
 	N[i].k2 = k2;
-	N[i].l = N[i].r = N[i].p = DL_ONIL;
-	N[i].in = 1;
+	N[i].l = N[i].r = N[i].p = UINT32_MAX;
+	N[i].pri |= DL_ONODE_IN;
 	s->count++;
 	if (s->root == DL_ONIL) {
-		s->root = i;
+		s->root = s->first = s->last = i;
 		return;
 	}
+	/*
+	 * A new first or last key hangs below the old one (which has no child on
+	 * that side): the place a descent from the root would find, without the
+	 * descent. Queues in arrival or start order only ever add a last key.
+	 */
 	size_t cur = s->root;
+	if (dl_okey_less(&N[i], &N[s->first])) {
+		N[s->first].l = (uint32_t)i;
+		N[i].p = (uint32_t)s->first;
+		s->first = i;
+		goto placed;
+	}
+	if (!dl_okey_less(&N[i], &N[s->last])) { /* keys are unique: not less means greater */
+		N[s->last].r = (uint32_t)i;
+		N[i].p = (uint32_t)s->last;
+		s->last = i;
+		goto placed;
+	}
 	for (;;) {
-		size_t *next = dl_okey_less(&N[i], &N[cur]) ? &N[cur].l : &N[cur].r;
+		uint32_t *next = dl_okey_less(&N[i], &N[cur]) ? &N[cur].l : &N[cur].r;
 		if (*next == DL_ONIL) {
-			*next = i;
-			N[i].p = cur;
+			*next = (uint32_t)i;
+			N[i].p = (uint32_t)cur;
 			break;
 		}
 		cur = *next;
 	}
+placed:
 	while (N[i].p != DL_ONIL && N[N[i].p].pri < N[i].pri)
 		rotate_up(pool, s, i);
 }
@@ -105,8 +140,12 @@ void dl_oset_insert(struct dl_opool *pool, struct dl_oset *s, size_t i, double k
 void dl_oset_erase(struct dl_opool *pool, struct dl_oset *s, size_t i)
 {
 	struct dl_onode *N = pool->n;
-	if (!N[i].in)
+	if (!(N[i].pri & DL_ONODE_IN))
 		return;
+	if (s->first == i)
+		s->first = dl_oset_next(pool, i);
+	if (s->last == i)
+		s->last = dl_oset_prev(pool, i);
 	/* rotate i down until it has at most one child */
 	while (N[i].l != DL_ONIL && N[i].r != DL_ONIL) {
 		size_t c = N[N[i].l].pri > N[N[i].r].pri ? N[i].l : N[i].r;
@@ -114,29 +153,9 @@ void dl_oset_erase(struct dl_opool *pool, struct dl_oset *s, size_t i)
 	}
 	size_t child = N[i].l != DL_ONIL ? N[i].l : N[i].r;
 	replace_child(pool, s, N[i].p, i, child);
-	N[i].l = N[i].r = N[i].p = DL_ONIL;
-	N[i].in = 0;
+	N[i].l = N[i].r = N[i].p = UINT32_MAX;
+	N[i].pri &= ~DL_ONODE_IN;
 	s->count--;
-}
-
-size_t dl_oset_first(const struct dl_opool *pool, const struct dl_oset *s)
-{
-	size_t x = s->root;
-	if (x == DL_ONIL)
-		return x;
-	while (pool->n[x].l != DL_ONIL)
-		x = pool->n[x].l;
-	return x;
-}
-
-size_t dl_oset_last(const struct dl_opool *pool, const struct dl_oset *s)
-{
-	size_t x = s->root;
-	if (x == DL_ONIL)
-		return x;
-	while (pool->n[x].r != DL_ONIL)
-		x = pool->n[x].r;
-	return x;
 }
 
 size_t dl_oset_next(const struct dl_opool *pool, size_t x)

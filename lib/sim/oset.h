@@ -7,9 +7,10 @@
  * looks at. Keys are (k0, k1, k2), compared in that order (k2 is a unique
  * sequence number, so the order is total and reproducible).
  *
- * All sets of a run share one struct dl_opool sized for the jobs; each job
- * is in at most one set at a time (its node lives in the pool). Treap
- * priorities come from a hash of the job index: same input, same shape.
+ * All sets of a policy share one struct dl_opool indexed by the jobs' slots
+ * (policy.h), grown as slots are added; each job is in at most one set at a
+ * time (its node lives in the pool). Treap priorities come from a hash of the
+ * node index: same input, same shape.
  *
  * Ownership: dl_opool_init allocates the node arrays; dl_opool_release frees
  * them. A struct dl_oset is two words and owns nothing.
@@ -20,14 +21,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define DL_ONIL SIZE_MAX
+/* node indices are below 2^32 - 1 (slots of a run) */
+#define DL_ONIL	    ((size_t)UINT32_MAX)
+#define DL_ONODE_IN (UINT32_C(1) << 31)
 
 struct dl_onode {
-	size_t l, r, p;
-	uint64_t pri;
+	uint32_t l, r, p;
+	uint32_t pri; /* 31 bits of treap priority; DL_ONODE_IN while in a set */
 	double k0, k1;
 	uint64_t k2;
-	int in; /* in a set */
 };
 
 struct dl_opool {
@@ -38,14 +40,17 @@ struct dl_opool {
 struct dl_oset {
 	size_t root;
 	size_t count;
+	size_t first, last; /* kept up to date: O(1) to read */
 };
 
-#define DL_OSET_INIT       \
-	{                  \
-		DL_ONIL, 0 \
+#define DL_OSET_INIT                         \
+	{                                    \
+		DL_ONIL, 0, DL_ONIL, DL_ONIL \
 	}
 
 void dl_opool_init(struct dl_opool *pool, size_t njobs);
+/* room for nodes 0..need-1 (new nodes are in no set) */
+void dl_opool_grow(struct dl_opool *pool, size_t need);
 void dl_opool_release(struct dl_opool *pool);
 
 void dl_oset_insert(struct dl_opool *pool, struct dl_oset *s, size_t i, double k0, double k1,
@@ -53,10 +58,18 @@ void dl_oset_insert(struct dl_opool *pool, struct dl_oset *s, size_t i, double k
 void dl_oset_erase(struct dl_opool *pool, struct dl_oset *s, size_t i);
 static inline int dl_oset_has(const struct dl_opool *pool, size_t i)
 {
-	return pool->n[i].in;
+	return (pool->n[i].pri & DL_ONODE_IN) != 0;
 }
-size_t dl_oset_first(const struct dl_opool *pool, const struct dl_oset *s);
-size_t dl_oset_last(const struct dl_opool *pool, const struct dl_oset *s);
+static inline size_t dl_oset_first(const struct dl_opool *pool, const struct dl_oset *s)
+{
+	(void)pool;
+	return s->first;
+}
+static inline size_t dl_oset_last(const struct dl_opool *pool, const struct dl_oset *s)
+{
+	(void)pool;
+	return s->last;
+}
 size_t dl_oset_next(const struct dl_opool *pool, size_t i);
 size_t dl_oset_prev(const struct dl_opool *pool, size_t i);
 /* is a before b in key order? */

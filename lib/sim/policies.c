@@ -31,10 +31,14 @@
  * jobs it starts or preempts. Waiting jobs are kept per GPU count, so jobs
  * too large for the room left are never walked over.
  *
- * MLFQ events are exact: a running job is demoted at the instant its
- * attained GPU-seconds reach its queue's limit (a timer at
- * now + (limit - service) / gpus), a waiting job is promoted to Q0 when it
- * has waited --starvation times the seconds it ran since its last promotion.
+ * MLFQ events are exact: service is counted in integer GPU-ticks, a running
+ * job is demoted at the first tick at which its attained GPU-ticks reach its
+ * queue's limit (a timer at now + ceil((limit - service) / gpus)), a waiting
+ * job is promoted to Q0 at the first tick at which it has waited
+ * --starvation times the ticks it ran since its last promotion.
+ *
+ * Policy data per job lives in the job's scratch fields and in nodes of the
+ * ordered sets, which are indexed by the job's slot (policy.h).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -71,9 +75,11 @@ struct prio {
 	uint64_t seq;
 	int maxg;
 	int epoch; /* completions so far (see one_queue_pass) */
-	/* scratch */
-	size_t *buf, *rbuf;
-	double next_tick;
+	/* scratch: the jobs one pass starts and preempts (about total GPUs at most) */
+	size_t *buf, *rbuf, buf_alloc, rbuf_alloc;
+	dl_tick quantum, next_tick;
+	double gittins_zero; /* minus the Gittins index of no service */
+	dl_tick *limit;	     /* per queue: its limit in GPU-ticks (the last: none) */
 };
 
 static void *create(struct dl_sim *s, const struct dl_sim_params *p, enum pkind kind,
@@ -97,11 +103,11 @@ static void *create(struct dl_sim *s, const struct dl_sim_params *p, enum pkind 
 		return NULL;
 	}
 	P->nq = P->mlfq ? p->mlfq->nqueues : 1;
-	dl_opool_init(&P->pool, n);
+	dl_opool_init(&P->pool, 0);
 	P->maxg = dl_sim_total_gpus(s);
 	P->cls_of = xcalloc((size_t)P->maxg + 2, sizeof(*P->cls_of));
 	for (size_t i = 0; i < n; i++) {
-		int g = dl_sim_job(s, i)->gpus;
+		int g = dl_sim_job_gpus(s, i);
 		if (g <= P->maxg)
 			P->cls_of[g] = 1;
 	}
@@ -122,8 +128,14 @@ static void *create(struct dl_sim *s, const struct dl_sim_params *p, enum pkind 
 	for (size_t q = 0; q < P->nq; q++)
 		P->run[q] = (struct dl_oset)DL_OSET_INIT;
 	P->run_gpus = xcalloc(P->nq, sizeof(*P->run_gpus));
-	P->buf = xcalloc(n + 1, sizeof(*P->buf));
-	P->rbuf = xcalloc(n + 1, sizeof(*P->rbuf));
+	P->limit = xcalloc(P->nq, sizeof(*P->limit));
+	DL_GROW(P->buf, (size_t)P->maxg + 1, P->buf_alloc);
+	DL_GROW(P->rbuf, (size_t)P->maxg + 1, P->rbuf_alloc);
+	for (size_t q = 0; P->mlfq && q + 1 < P->nq; q++)
+		P->limit[q] = dl_sim_ticks(dl_mlfq_limit(p->mlfq, q));
+	P->quantum = p->quantum > 0 ? dl_sim_ticks(p->quantum) : 0;
+	if (kind == P_TGITTINS)
+		P->gittins_zero = -dl_gittins_index(p->gittins, 0);
 	P->next_tick = -1;
 	return P;
 }
@@ -141,7 +153,19 @@ static void destroy(void *st)
 	free(P->run_gpus);
 	free(P->buf);
 	free(P->rbuf);
+	free(P->limit);
 	free(P);
+}
+
+/* a node for every slot in use */
+static void fit_slots(struct prio *P, struct dl_sim *s)
+{
+	dl_opool_grow(&P->pool, dl_sim_slots(s));
+}
+
+static struct dl_sim_job *job_of(struct dl_sim *s, size_t slot)
+{
+	return dl_sim_slot_job(s, slot);
 }
 
 /* ---- keys ---- */
@@ -149,31 +173,36 @@ static void destroy(void *st)
 /* the key of a waiting job inside its queue (smaller first) */
 static void pend_key(struct prio *P, struct dl_sim_job *j, double *k0, double *k1)
 {
+	/* ties: submit time, then job index (k2) */
+	double sub = (double)j->submit;
 	switch (P->kind) {
 	case P_FIFO:
 	case P_BACKFILL:
-		*k0 = j->submit;
+		*k0 = sub;
 		*k1 = 0;
 		break;
 	case P_SJF:
-		*k0 = j->duration;
-		*k1 = j->submit;
+		*k0 = (double)j->duration;
+		*k1 = sub;
 		break;
 	case P_SRTF:
 		*k0 = j->work_left;
-		*k1 = j->submit;
+		*k1 = sub;
 		break;
 	case P_LAS:
-		*k0 = j->executed;
-		*k1 = j->submit;
+		*k0 = (double)j->executed;
+		*k1 = sub;
 		break;
 	case P_TLAS:
 		*k0 = (double)j->pseq; /* the order it entered the queue */
 		*k1 = 0;
 		break;
 	case P_TGITTINS:
-		*k0 = -dl_gittins_index(P->p->gittins, j->pservice);
-		*k1 = j->submit;
+		/* every arrival has no service yet: that index is computed once */
+		*k0 = j->pservice ? -dl_gittins_index(P->p->gittins,
+						      (double)j->pservice / DL_TICKS_PER_SECOND)
+				  : P->gittins_zero;
+		*k1 = sub;
 		break;
 	}
 }
@@ -183,46 +212,59 @@ static void pend_add(struct prio *P, struct dl_sim_job *j)
 	double k0 = 0, k1 = 0;
 	pend_key(P, j, &k0, &k1);
 	dl_oset_insert(&P->pool, &P->pend[(size_t)j->queue * P->ncls + (size_t)P->cls_of[j->gpus]],
-		       j->idx, k0, k1, j->idx);
+		       j->slot, k0, k1, j->idx);
 	P->qcount[j->queue]++;
 }
 
 static void pend_del(struct prio *P, struct dl_sim_job *j)
 {
 	dl_oset_erase(&P->pool, &P->pend[(size_t)j->queue * P->ncls + (size_t)P->cls_of[j->gpus]],
-		      j->idx);
+		      j->slot);
 	P->qcount[j->queue]--;
 }
 
-/* ---- MLFQ service accounting (pservice: GPU-seconds in this epoch) ---- */
+/*
+ * ---- MLFQ service accounting ----
+ * pservice: GPU-ticks in this queue epoch; pexec: ticks run in it; pmark:
+ * executed when it last started running, or waited when it was re-queued.
+ */
 
 static void account(struct dl_sim *s, struct dl_sim_job *j)
 {
 	dl_sim_sync(s, j);
-	j->pservice += j->attained - j->pkey;
-	j->pexec += j->executed - j->pwait;
-	j->pkey = j->attained;
-	j->pwait = j->executed;
+	dl_tick ran = j->executed - j->pmark;
+	/* saturate far beyond any queue limit rather than overflow */
+	if (ran > (INT64_MAX / 4 - j->pservice) / j->gpus)
+		j->pservice = INT64_MAX / 4;
+	else
+		j->pservice += ran * j->gpus;
+	j->pexec += ran;
+	j->pmark = j->executed;
 }
 
 static void set_demote_timer(struct prio *P, struct dl_sim *s, struct dl_sim_job *j)
 {
 	if (!P->mlfq || (size_t)j->queue + 1 >= P->nq)
 		return;
-	double lim = dl_mlfq_limit(P->p->mlfq, (size_t)j->queue);
-	double t = dl_sim_now(s) + (lim - j->pservice) / j->gpus;
-	dl_sim_timer(s, t, j->idx, T_DEMOTE, j->version);
+	int64_t left = P->limit[j->queue] - j->pservice;
+	dl_tick t = dl_sim_now(s) + (left > 0 ? (left + j->gpus - 1) / j->gpus : 0);
+	/* a job that completes first needs none (completions come before timers) */
+	if (t < j->finish_at)
+		dl_sim_timer(s, t, j->idx, T_DEMOTE, j->version);
 }
 
 static void set_promote_timer(struct prio *P, struct dl_sim *s, struct dl_sim_job *j)
 {
 	if (!P->mlfq || j->queue == 0)
 		return;
-	double lim = dl_mlfq_starve_limit(P->p->mlfq, j->pexec);
+	double lim = dl_mlfq_starve_limit(P->p->mlfq, (double)j->pexec);
 	if (!isfinite(lim))
 		return;
-	/* waited since it last ran: j->waited - pwait (pwait holds waited at re-queue) */
-	double t = dl_sim_now(s) + lim - (j->waited - j->pwait);
+	/* waited since it was re-queued: j->waited - pmark */
+	double left = lim - (double)(j->waited - j->pmark);
+	if (!(left < 4e18))
+		return; /* beyond any run */
+	dl_tick t = dl_sim_now(s) + (left > 0 ? (dl_tick)ceil(left) : 0);
 	dl_sim_timer(s, t, j->idx, T_PROMOTE, j->version);
 }
 
@@ -235,19 +277,19 @@ static void set_promote_timer(struct prio *P, struct dl_sim *s, struct dl_sim_jo
  */
 static void run_add(struct prio *P, struct dl_sim *s, struct dl_sim_job *j)
 {
-	double k0 = 0, now = dl_sim_now(s);
+	double k0 = 0;
+	dl_tick now = dl_sim_now(s);
 	if (P->kind == P_LAS) {
-		k0 = j->executed - now;
+		k0 = (double)(j->executed - now);
 	} else if (P->kind == P_SRTF) {
-		double from = j->restore_until > now ? j->restore_until : now;
-		k0 = from + j->work_left / j->rate;
+		dl_tick from = j->restore_until > now ? j->restore_until : now;
+		k0 = (double)from + j->work_left / j->rate;
 	}
-	double k1 = P->mlfq ? 0 : j->submit;
-	dl_oset_insert(&P->pool, &P->run[j->queue], j->idx, k0, k1, P->seq++);
+	double k1 = P->mlfq ? 0 : (double)j->submit;
+	dl_oset_insert(&P->pool, &P->run[j->queue], j->slot, k0, k1, P->seq++);
 	P->run_gpus[j->queue] += j->gpus;
 	if (P->mlfq) {
-		j->pkey = j->attained;
-		j->pwait = j->executed;
+		j->pmark = j->executed;
 		set_demote_timer(P, s, j);
 	}
 }
@@ -256,7 +298,7 @@ static void run_del(struct prio *P, struct dl_sim *s, struct dl_sim_job *j)
 {
 	if (P->mlfq)
 		account(s, j);
-	dl_oset_erase(&P->pool, &P->run[j->queue], j->idx);
+	dl_oset_erase(&P->pool, &P->run[j->queue], j->slot);
 	P->run_gpus[j->queue] -= j->gpus;
 }
 
@@ -265,7 +307,7 @@ static void run_del(struct prio *P, struct dl_sim *s, struct dl_sim_job *j)
 static void on_arrive(void *st, struct dl_sim *s, struct dl_sim_job *j)
 {
 	struct prio *P = st;
-	(void)s;
+	fit_slots(P, s);
 	j->queue = 0;
 	j->pseq = P->seq++;
 	j->pservice = j->pexec = 0;
@@ -277,7 +319,7 @@ static void on_saved(void *st, struct dl_sim *s, struct dl_sim_job *j)
 {
 	struct prio *P = st;
 	/* it keeps its place in its queue (its entry order); waiting starts now */
-	j->pwait = j->waited;
+	j->pmark = j->waited;
 	pend_add(P, j);
 	set_promote_timer(P, s, j);
 }
@@ -286,7 +328,7 @@ static void on_finish(void *st, struct dl_sim *s, struct dl_sim_job *j)
 {
 	struct prio *P = st;
 	P->epoch++; /* placements refused before may work now */
-	dl_oset_erase(&P->pool, &P->run[j->queue], j->idx);
+	dl_oset_erase(&P->pool, &P->run[j->queue], j->slot);
 	P->run_gpus[j->queue] -= j->gpus;
 	(void)s;
 }
@@ -299,26 +341,27 @@ static int on_timer(void *st, struct dl_sim *s, size_t ji, int kind, uint64_t st
 		return 1;
 	}
 	struct dl_sim_job *j = dl_sim_job(s, ji);
-	if (stamp != j->version)
+	if (!j || stamp != j->version)
 		return 0;
 	if (kind == T_DEMOTE && j->state == DL_SJ_RUNNING) {
 		account(s, j);
-		double lim = dl_mlfq_limit(P->p->mlfq, (size_t)j->queue);
-		if (j->pservice < lim * (1 - 1e-12) - 1e-9) { /* rounding: not there yet */
+		if (j->pservice < P->limit[j->queue]) { /* cannot happen: the timer is exact */
 			set_demote_timer(P, s, j);
 			return 0;
 		}
 		run_del(P, s, j);
 		j->queue++;
-		char d[16];
-		snprintf(d, sizeof(d), "Q%d", j->queue);
+		char d[8] = {'Q'}; /* "Q<queue>" (below 64), without printf's cost */
+		if (j->queue >= 10)
+			d[1] = (char)('0' + j->queue / 10);
+		d[1 + (j->queue >= 10)] = (char)('0' + j->queue % 10);
 		dl_sim_note(s, j, "demote", d);
 		run_add(P, s, j);
 		return 1;
 	} else if (kind == T_PROMOTE && j->state == DL_SJ_QUEUED && j->queue > 0) {
 		dl_sim_sync(s, j);
-		if (!dl_mlfq_starving(P->p->mlfq, (size_t)j->queue, j->pexec,
-				      j->waited - j->pwait + 1e-9)) {
+		if (!dl_mlfq_starving(P->p->mlfq, (size_t)j->queue, (double)j->pexec,
+				      (double)(j->waited - j->pmark))) {
 			set_promote_timer(P, s, j);
 			return 0;
 		}
@@ -397,7 +440,7 @@ static void fill(struct prio *P, struct dl_sim *s)
 			size_t i = walk_best(P, P->strict ? -1 : free_gpus, &c);
 			if (i == DL_ONIL)
 				break;
-			struct dl_sim_job *j = dl_sim_job(s, i);
+			struct dl_sim_job *j = job_of(s, i);
 			walk_skip(P, c);
 			if ((j->gpus > free_gpus || try_start(P, s, j) == 0) && P->strict)
 				return;
@@ -405,25 +448,26 @@ static void fill(struct prio *P, struct dl_sim *s)
 	}
 }
 
-/* is waiting job i (its set key) ahead of running job r with current key rk? */
+/* is waiting job i (its set key) ahead of running job r with current key rk? (slots) */
 static int pend_before_run(struct prio *P, struct dl_sim *s, size_t i, size_t r, double rk)
 {
 	const struct dl_onode *n = &P->pool.n[i];
-	double rsub = dl_sim_job(s, r)->submit;
+	const struct dl_sim_job *rj = job_of(s, r);
+	double rsub = (double)rj->submit;
 	if (n->k0 != rk)
 		return n->k0 < rk;
 	if (n->k1 != rsub)
 		return n->k1 < rsub;
-	return i < r;
+	return job_of(s, i)->idx < rj->idx;
 }
 
 /* the current key of a running job of srtf or las, comparable with waiting keys */
 static double run_cur_key(struct prio *P, struct dl_sim *s, size_t r)
 {
-	struct dl_sim_job *j = dl_sim_job(s, r);
+	struct dl_sim_job *j = job_of(s, r);
 	/* exact, not k0 + now: a rounding error must not break a tie (it would thrash) */
 	dl_sim_sync(s, j);
-	return P->kind == P_LAS ? j->executed : j->work_left;
+	return P->kind == P_LAS ? (double)j->executed : j->work_left;
 }
 
 /*
@@ -442,7 +486,7 @@ static int one_queue_pass(struct prio *P, struct dl_sim *s)
 			return 0;
 		walk_begin(P, 0);
 		size_t i = walk_best(P, -1, &c);
-		struct dl_sim_job *j = dl_sim_job(s, i);
+		struct dl_sim_job *j = job_of(s, i);
 		if (j->gpus <= dl_sim_free_gpus(s)) {
 			if (try_start(P, s, j) == 0) {
 				/* the placer wants other GPUs: no use preempting for it now */
@@ -465,14 +509,15 @@ static int one_queue_pass(struct prio *P, struct dl_sim *s)
 		size_t w = dl_oset_last(&P->pool, &P->run[0]), nv = 0;
 		while (w != DL_ONIL && soon < j->gpus &&
 		       pend_before_run(P, s, i, w, run_cur_key(P, s, w))) {
+			DL_GROW(P->rbuf, nv + 1, P->rbuf_alloc);
 			P->rbuf[nv++] = w;
-			soon += dl_sim_job(s, w)->gpus;
+			soon += job_of(s, w)->gpus;
 			w = dl_oset_prev(&P->pool, w);
 		}
 		if (soon < j->gpus)
 			return 0;
 		for (size_t k = 0; k < nv; k++) {
-			struct dl_sim_job *v = dl_sim_job(s, P->rbuf[k]);
+			struct dl_sim_job *v = job_of(s, P->rbuf[k]);
 			run_del(P, s, v);
 			dl_sim_preempt(s, v);
 		}
@@ -503,7 +548,7 @@ static int preemptive_pass(struct prio *P, struct dl_sim *s)
 			return 0;
 		walk_begin(P, first_q);
 		size_t i = walk_best(P, -1, &c);
-		struct dl_sim_job *j = dl_sim_job(s, i);
+		struct dl_sim_job *j = job_of(s, i);
 		if (j->gpus > dl_sim_free_gpus(s) || try_start(P, s, j) == 0)
 			break; /* (a rejected job is gone: look again) */
 	}
@@ -532,8 +577,12 @@ static int preemptive_pass(struct prio *P, struct dl_sim *s)
 				size_t v0 = nvict;
 				for (size_t i = dl_oset_last(&P->pool, &P->run[q]);
 				     i != DL_ONIL && need > 0; i = dl_oset_prev(&P->pool, i)) {
-					P->rbuf[nvict++] = i;
-					need -= dl_sim_job(s, i)->gpus;
+					DL_GROW(P->rbuf, nvict + 1, P->rbuf_alloc);
+					{
+						DL_GROW(P->rbuf, nvict + 1, P->rbuf_alloc);
+						P->rbuf[nvict++] = i;
+					}
+					need -= job_of(s, i)->gpus;
 				}
 				for (size_t a = v0, b = nvict; a + 1 < b; a++, b--) {
 					size_t x = P->rbuf[a];
@@ -547,24 +596,27 @@ static int preemptive_pass(struct prio *P, struct dl_sim *s)
 			walk_begin(P, q);
 			size_t i;
 			while (cap > 0 && (i = walk_best(P, cap, &c)) != DL_ONIL) {
+				DL_GROW(P->buf, nstart + 1, P->buf_alloc);
 				P->buf[nstart++] = i;
-				cap -= dl_sim_job(s, i)->gpus;
+				cap -= job_of(s, i)->gpus;
 				walk_skip(P, c);
 			}
 		}
 		for (; q < P->nq; q++) /* no room left for these queues at all */
 			for (size_t i = dl_oset_first(&P->pool, &P->run[q]); i != DL_ONIL;
-			     i = dl_oset_next(&P->pool, i))
+			     i = dl_oset_next(&P->pool, i)) {
+				DL_GROW(P->rbuf, nvict + 1, P->rbuf_alloc);
 				P->rbuf[nvict++] = i;
+			}
 	}
 	/* preempt the victims, lowest priority first */
 	for (size_t k = nvict; k-- > 0;) {
-		struct dl_sim_job *j = dl_sim_job(s, P->rbuf[k]);
+		struct dl_sim_job *j = job_of(s, P->rbuf[k]);
 		run_del(P, s, j);
 		dl_sim_preempt(s, j);
 	}
 	for (size_t k = 0; k < nstart; k++) {
-		struct dl_sim_job *j = dl_sim_job(s, P->buf[k]);
+		struct dl_sim_job *j = job_of(s, P->buf[k]);
 		if (j->state == DL_SJ_QUEUED && j->gpus <= dl_sim_free_gpus(s))
 			try_start(P, s, j);
 	}
@@ -578,8 +630,8 @@ static void on_schedule(void *st, struct dl_sim *s)
 		fill(P, s);
 	/* las: look again after a quantum while jobs wait behind running ones */
 	if (P->kind == P_LAS && P->qcount[0] && P->run[0].count && P->next_tick < 0 &&
-	    P->p->quantum > 0) {
-		P->next_tick = dl_sim_now(s) + P->p->quantum;
+	    P->quantum > 0) {
+		P->next_tick = dl_sim_now(s) + P->quantum;
 		dl_sim_timer(s, P->next_tick, DL_SIM_NOJOB, T_TICK, 0);
 	}
 }

@@ -38,8 +38,17 @@
  * schedule runs again. Accounting is lazy and exact: a job's service is
  * brought up to date (dl_sim_sync) only when something asks.
  *
+ * Exact time. Every time is an integer number of ticks (microseconds,
+ * dl_tick) counted from the run's first submit, so differences are exact and
+ * nothing depends on how far from the epoch a trace lies: shifting every
+ * submit by any amount shifts every output time by that amount and changes
+ * nothing else. A timer or completion is always at least now, and a timer a
+ * tick ahead is a tick ahead at any magnitude, so the loop never spins on an
+ * instant that does not advance. Work is counted in reference-GPU ticks; a
+ * completion at a rate other than 1 is rounded to the nearest tick.
+ *
  * Progress. A running job does work at rate speed / slowdown x share
- * reference-GPU seconds per second: speed is the slowest GPU type it holds
+ * reference-GPU ticks per tick: speed is the slowest GPU type it holds
  * (cluster.h), slowdown the network cost model's factor for its placement's
  * tier (cluster/netcost.h; 1 when placed as consolidated as possible), share
  * what the policy set (1 by default). `duration` in the trace is the work.
@@ -60,10 +69,11 @@
  *     placer's timers say "not yet" (place.h, policy dally), set a timer for
  *     the instant the next tier opens (dl_place_dally_timers()) and retry.
  *
- * Ownership: the engine owns every struct dl_sim_job (pointers stay valid for
- * the whole run) and the GPU arrays inside; policies may read any field and
- * write only the fields marked "policy". A policy's own state is created by
- * ops->create and freed by ops->destroy. Nothing here is global.
+ * Ownership: the engine owns every struct dl_sim_job (a pointer stays valid
+ * while its job is active: see below) and the GPU arrays inside; policies may
+ * read any field and write only the fields marked "policy". A policy's own
+ * state is created by ops->create and freed by ops->destroy. Nothing here is
+ * global.
  */
 #ifndef DL_SIM_POLICY_H
 #define DL_SIM_POLICY_H
@@ -75,7 +85,7 @@
 #include "cluster/netcost.h"
 #include "core/err.h"
 #include "policy/place.h"
-#include "trace/jobs.h"
+#include "sim/trace.h"
 
 enum dl_sim_state {
 	DL_SJ_FUTURE = 0, /* not submitted yet */
@@ -86,39 +96,52 @@ enum dl_sim_state {
 	DL_SJ_REJECTED, /* can never run on this cluster; left out of the results */
 };
 
+/*
+ * An active job: one that has arrived and is not done or rejected yet. The
+ * engine keeps these only while they are active (the rest of the trace is
+ * 32 bytes a job: trace.h), in slots that are reused: j->slot is small (below
+ * dl_sim_slots()), stays the job's from arrival to completion, and is what a
+ * policy indexes its own per-job arrays with. Pointers stay valid while the
+ * job is active; after the finish callback (or a rejection) the job is gone.
+ */
 struct dl_sim_job {
 	/* from the trace; read-only */
-	const struct dl_job *job;
-	size_t idx; /* position in submit order (ties: input order) */
-	int gpus;   /* gang size */
-	int type;   /* required GPU type index, or DL_ANY_TYPE */
-	double submit, duration;
+	uint32_t idx;	  /* position in submit order (ties: input order): the job's name */
+	uint32_t slot;	  /* see above */
+	dl_tick submit;	  /* ticks after the run's first submit */
+	dl_tick duration; /* the work: reference-GPU ticks */
+	int gpus;	  /* gang size (more than the cluster has: total + 1) */
+	int16_t type;	  /* required GPU type index, or DL_ANY_TYPE */
+	uint8_t state;	  /* enum dl_sim_state */
+	uint8_t tier;	  /* enum dl_tier of the GPUs held */
 	const struct dl_net_model *model;
+	const char *id; /* the trace's id (a copy inside the job when short) */
 
-	/* engine state; read-only to policies (dl_sim_sync first for the service) */
-	enum dl_sim_state state;
-	double since;	      /* the counters below are exact as of this time */
-	double work_left;     /* reference-GPU seconds still to do */
-	double executed;      /* wall seconds running (restores included) */
-	double attained;      /* GPU-seconds running: the 2D service of Tiresias */
-	double waited;	      /* seconds queued */
-	double rate;	      /* work per second while running and not restoring */
-	double share;	      /* policy-set speed fraction, 1 by default */
-	double restore_until; /* no progress before this time */
-	double start, end;    /* first start (-1 before), completion */
-	int preemptions, migrations, starts;
-	uint64_t version; /* bumped on every change of state or rate */
-	int *gpu;	  /* the GPUs held (global indices), ngpu of them */
-	int ngpu;
-	enum dl_tier tier;
-	int gpu_type; /* type index of the slowest GPU held */
-	double speed, slowdown;
+	/* engine state; read-only to policies (dl_sim_sync first for the counters) */
+	dl_tick since;	       /* the counters below are exact as of this time */
+	dl_tick executed;      /* ticks running (restores included) */
+	dl_tick waited;	       /* ticks queued */
+	double work_left;      /* reference-GPU ticks still to do */
+	double rate;	       /* work per tick while running and not restoring */
+	double share;	       /* policy-set speed fraction, 1 by default */
+	double slowdown;       /* network cost of the GPUs held (1: none) */
+	dl_tick restore_until; /* no progress before this time */
+	dl_tick finish_at;     /* when running: its completion as planned now */
+	dl_tick start;	       /* first start (-1 before) */
+	uint64_t version;      /* bumped on every change of state or rate */
+	int *gpu;	       /* the GPUs held (global indices), ngpu of them */
+	int ngpu, gpu_cap;
+	uint32_t id_len;
+	char id_copy[16]; /* engine: short ids, so that a completion need not fetch the trace's */
+	int preemptions, migrations;
+	int16_t gpu_type; /* type index of the slowest GPU held (its speed sets the pace) */
 
 	/* policy scratch: the engine never reads or writes these */
-	int queue;
-	uint64_t pseq;
-	double pkey, pexec, pwait, pservice;
+	int16_t queue;
 	int pflag;
+	uint64_t pseq;
+	dl_tick pmark, pexec;
+	int64_t pservice;
 };
 
 struct dl_sim;
@@ -127,9 +150,9 @@ struct dl_mlfq;
 
 /* Parameters from the command line that policies may use. */
 struct dl_sim_params {
-	const struct dl_mlfq *mlfq;	  /* tiresias-*: queues, limits, starvation */
+	const struct dl_mlfq *mlfq;	  /* tiresias-*: queues, limits (GPU-seconds), starvation */
 	const struct dl_gittins *gittins; /* tiresias-gittins: index of attained GPU-seconds */
-	double quantum;			  /* las: re-evaluation period (seconds) */
+	double quantum;			  /* las: re-evaluation period (seconds; 0: none) */
 };
 
 struct dl_sim_policy_ops {
@@ -142,7 +165,7 @@ struct dl_sim_policy_ops {
 	void (*arrive)(void *st, struct dl_sim *s, struct dl_sim_job *j);
 	/* j finished its checkpoint after dl_sim_preempt and is QUEUED (optional) */
 	void (*saved)(void *st, struct dl_sim *s, struct dl_sim_job *j);
-	/* j completed; its GPUs are free again */
+	/* j completed; its GPUs are free again (j goes away after this call) */
 	void (*finish)(void *st, struct dl_sim *s, struct dl_sim_job *j);
 	/*
 	 * A dl_sim_timer fired; job is DL_SIM_NOJOB for a job-less timer
@@ -163,14 +186,24 @@ const struct dl_sim_policy_ops *const *dl_sim_policies(size_t *n);
 
 /* ---- calls for policies ---- */
 
-double dl_sim_now(const struct dl_sim *s);
+/* the current time: ticks (microseconds) after the run's first submit */
+dl_tick dl_sim_now(const struct dl_sim *s);
 size_t dl_sim_njobs(const struct dl_sim *s);
+/* job idx's gang size (as in struct dl_sim_job), active or not */
+int dl_sim_job_gpus(const struct dl_sim *s, size_t idx);
+/* active job idx, or NULL when it has not arrived yet or is gone */
 struct dl_sim_job *dl_sim_job(struct dl_sim *s, size_t idx);
+/* slots used so far: every active job's slot is below this */
+size_t dl_sim_slots(const struct dl_sim *s);
+/* the active job in a slot (slot < dl_sim_slots() and in use) */
+struct dl_sim_job *dl_sim_slot_job(struct dl_sim *s, size_t slot);
 const struct dl_cluster *dl_sim_cluster(const struct dl_sim *s);
 int dl_sim_total_gpus(const struct dl_sim *s);
 int dl_sim_free_gpus(const struct dl_sim *s);
-/* bring j's executed/attained/waited/work_left up to now */
+/* bring j's executed/waited/work_left up to now */
 void dl_sim_sync(struct dl_sim *s, struct dl_sim_job *j);
+/* seconds to ticks, rounded to the nearest (saturates far beyond any run) */
+dl_tick dl_sim_ticks(double seconds);
 
 struct dl_sim_how {
 	int type;	 /* restrict to a GPU type index, or DL_ANY_TYPE (default) */
@@ -182,7 +215,7 @@ struct dl_sim_how {
 /*
  * Start (or resume) queued job j now. Returns DL_PLACED, DL_WAIT (no room
  * now: try later) or DL_REJECT (it can never run here: the engine marks it
- * REJECTED and reports it). how may be NULL.
+ * REJECTED, reports it, and j is gone). how may be NULL.
  */
 enum dl_decision dl_sim_start(struct dl_sim *s, struct dl_sim_job *j, const struct dl_sim_how *how);
 void dl_sim_preempt(struct dl_sim *s, struct dl_sim_job *j);
@@ -190,7 +223,7 @@ void dl_sim_preempt(struct dl_sim *s, struct dl_sim_job *j);
 int dl_sim_migrate(struct dl_sim *s, struct dl_sim_job *j, const int *gpus, int n);
 void dl_sim_set_share(struct dl_sim *s, struct dl_sim_job *j, double share);
 /* wake the policy at time at (>= now) with (job, kind, stamp) */
-void dl_sim_timer(struct dl_sim *s, double at, size_t job, int kind, uint64_t stamp);
+void dl_sim_timer(struct dl_sim *s, dl_tick at, size_t job, int kind, uint64_t stamp);
 /* record a policy event ("demote", "promote", ...) with an optional detail */
 void dl_sim_note(struct dl_sim *s, const struct dl_sim_job *j, const char *what,
 		 const char *detail);

@@ -2,9 +2,9 @@
  * sim.h: run one simulation (the native engine; see policy.h for how the
  * engine and the policies divide the work).
  *
- * dl_sim_run() replays cfg->jobs (any order: the engine sorts a permutation
- * by submit time, ties in input order) on cfg->cluster under cfg->policy and
- * writes, as it goes:
+ * dl_sim_run() replays cfg->trace (trace.h: sorted by submit time, ties in
+ * input order), or cfg->jobs converted to one, on cfg->cluster under
+ * cfg->policy and writes, as it goes:
  *   results   one row per completed job, in completion order
  *             (dlsched-formats(5) "results"), when not NULL;
  *   events    one row per job state change (arrive, start, preempt, saved,
@@ -15,7 +15,10 @@
  * the stats, reported in events, left out of the results, never retried.
  *
  * Same inputs and seed: byte-identical outputs (no clocks, no global state;
- * ties broken by fixed rules).
+ * ties broken by fixed rules). Times are integer microseconds (policy.h), so
+ * shifting every submit shifts the output times by exactly as much and
+ * changes nothing else. Memory: the trace (about 50 bytes a job) plus about
+ * 250 bytes for each job waiting or running at once.
  *
  * Ownership: everything in cfg is borrowed for the call; the writers must
  * have no columns yet (the engine sets them).
@@ -27,6 +30,7 @@
 
 struct dl_sim_config {
 	const struct dl_cluster *cluster;
+	const struct dl_sim_trace *trace; /* the jobs; NULL: convert jobs */
 	const struct dl_jobset *jobs;
 	const struct dl_sim_policy_ops *policy;
 	struct dl_sim_params params;
@@ -43,10 +47,11 @@ struct dl_sim_config {
 
 struct dl_sim_stats {
 	size_t jobs, completed, rejected;
-	size_t events;		    /* events delivered (heap pops + arrivals) */
-	size_t passes;		    /* scheduling passes */
-	double makespan;	    /* last completion - first submit */
-	const char *first_rejected; /* id of the first rejected job (borrowed from jobs) */
+	size_t events;		  /* events delivered (heap pops + arrivals) */
+	size_t passes;		  /* scheduling passes */
+	size_t peak_active;	  /* most jobs waiting or running at once */
+	double makespan;	  /* last completion - first submit (seconds) */
+	char first_rejected[128]; /* id of the first rejected job ("" if none; cut at 127 bytes) */
 	const char *reject_reason;
 };
 

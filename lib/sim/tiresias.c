@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "core/num.h"
+#include "core/sort.h"
 #include "sim/tiresias.h"
 
 #define T_MAX INT64_MAX
@@ -170,6 +171,13 @@ static int int_field(struct dl_reader *r, const struct dl_row *row, int col, con
 	return 0;
 }
 
+static int cmp_tjob_submit(const void *a, const void *b, void *ctx)
+{
+	int64_t x = ((const struct tjob *)a)->submit, y = ((const struct tjob *)b)->submit;
+	(void)ctx;
+	return (x > y) - (x < y);
+}
+
 struct dl_tiresias_trace *dl_tiresias_trace_load(const char *path, enum dl_in_format fmt,
 						 struct dl_err *err)
 {
@@ -214,24 +222,8 @@ struct dl_tiresias_trace *dl_tiresias_trace_load(const char *path, enum dl_in_fo
 		dl_tiresias_trace_free(t);
 		return NULL;
 	}
-	/* stable by submit (Python's list.sort): insertion into a merge sort */
-	struct tjob *tmp = xcalloc(t->n ? t->n : 1, sizeof(*tmp));
-	for (size_t w = 1; w < t->n; w *= 2) {
-		for (size_t lo = 0; lo < t->n; lo += 2 * w) {
-			size_t mid = lo + w < t->n ? lo + w : t->n;
-			size_t hi = lo + 2 * w < t->n ? lo + 2 * w : t->n;
-			size_t i = lo, k = mid, o = lo;
-			while (i < mid && k < hi)
-				tmp[o++] = t->jobs[k].submit < t->jobs[i].submit ? t->jobs[k++]
-										 : t->jobs[i++];
-			while (i < mid)
-				tmp[o++] = t->jobs[i++];
-			while (k < hi)
-				tmp[o++] = t->jobs[k++];
-		}
-		memcpy(t->jobs, tmp, t->n * sizeof(*tmp));
-	}
-	free(tmp);
+	/* stable by submit (Python's list.sort) */
+	dl_stable_sort(t->jobs, t->n, sizeof(*t->jobs), cmp_tjob_submit, NULL, NULL);
 	return t;
 }
 
@@ -655,24 +647,24 @@ static void move_to_runnable(struct tjob *j)
 	j->total_exec = j->exec = j->pending = j->last_pending = 0;
 }
 
-/* Python's list.sort(key=...) is stable: a merge sort on job indices */
+/* Python's list.sort(key=...) is stable: the one stable sort, on job indices */
 typedef int (*jcmp)(const struct run *r, size_t a, size_t b); /* <0: a before b */
+
+struct jsort {
+	const struct run *r;
+	jcmp cmp;
+};
+
+static int jsort_cmp(const void *a, const void *b, void *ctx)
+{
+	const struct jsort *js = ctx;
+	return js->cmp(js->r, *(const size_t *)a, *(const size_t *)b);
+}
 
 static void stable_sort(const struct run *r, size_t *v, size_t n, size_t *tmp, jcmp cmp)
 {
-	if (n < 2)
-		return;
-	size_t h = n / 2;
-	stable_sort(r, v, h, tmp, cmp);
-	stable_sort(r, v + h, n - h, tmp, cmp);
-	size_t i = 0, k = h, o = 0;
-	while (i < h && k < n)
-		tmp[o++] = cmp(r, v[k], v[i]) < 0 ? v[k++] : v[i++];
-	while (i < h)
-		tmp[o++] = v[i++];
-	while (k < n)
-		tmp[o++] = v[k++];
-	memcpy(v, tmp, n * sizeof(*v));
+	struct jsort js = {r, cmp};
+	dl_stable_sort(v, n, sizeof(*v), jsort_cmp, &js, tmp);
 }
 
 #define JOB(r, i) (&(r)->t->jobs[i])
@@ -865,26 +857,44 @@ static void loop_dlas(struct run *r)
 		}
 		int64_t st = evq_left(&q) ? q.e[q.head].time : T_MAX;
 		int64_t t;
-		int have_start = 0, have_end = 0;
+		/* the jobs to log as completed at t: the end event's, or the arrival event's */
+		struct ilist *ends = NULL;
+		int have_start = 0;
 		if (end_time < st) {
 			t = end_time;
-			have_end = 1;
+			ends = &endj;
 		} else {
 			t = st;
 			have_start = 1;
-			have_end = end_time == st;
+			if (end_time == st) {
+				/*
+				 * The reference aliases the end event's job list into the
+				 * arrival event (event['end_jobs'] = end_events[0]['end_jobs'])
+				 * before it knows whether a queue jump comes first. If one
+				 * does, the arrival event stays queued with that list, and
+				 * whenever it is processed those jobs are logged as completed
+				 * then, preempted or not. The list is never changed after
+				 * this pass, so a copy behaves exactly like the alias.
+				 */
+				struct ilist *a = &q.e[q.head].end;
+				a->n = 0;
+				for (size_t k = 0; k < endj.n; k++)
+					il_push(a, endj.v[k]);
+			}
+			ends = &q.e[q.head].end;
 		}
 		if (t > next_jump) { /* a pure wakeup for a queue jump */
 			t = next_jump;
-			have_start = have_end = 0;
+			have_start = 0;
+			ends = NULL;
 		}
-		if (have_end)
-			for (size_t k = 0; k < endj.n; k++) {
-				struct tjob *j = JOB(r, endj.v[k]);
+		if (ends)
+			for (size_t k = 0; k < ends->n; k++) {
+				struct tjob *j = JOB(r, ends->v[k]);
 				release(&r->c, j);
-				log_complete(r, endj.v[k], t);
-				il_remove(&run, endj.v[k]);
-				il_remove(&queues[j->q], endj.v[k]);
+				log_complete(r, ends->v[k], t);
+				il_remove(&run, ends->v[k]);
+				il_remove(&queues[j->q], ends->v[k]);
 			}
 		if (have_start) {
 			struct ilist *s = &q.e[q.head].start;
@@ -1070,6 +1080,8 @@ int dl_tiresias_run(struct dl_tiresias_trace *t, const struct dl_tiresias_spec *
 		"time",	    "job_id",	     "num_gpu", "submit_time", "start_time",
 		"end_time", "executed_time", "JCT",	"duration",    "pending_time",
 		"preempt",  "resume",	     "promote"};
+	/* the reference writes with Python's csv module: CRLF line ends */
+	dl_writer_set_crlf(jobs, 1);
 	for (size_t k = 0; k < DL_ARRAY_SIZE(jcols); k++)
 		if (r.c.count || strcmp(jcols[k], "resume"))
 			dl_writer_add_column(jobs, jcols[k]);
@@ -1077,6 +1089,7 @@ int dl_tiresias_run(struct dl_tiresias_trace *t, const struct dl_tiresias_spec *
 		static const char *const ccols[] = {"time",	   "idle_node",	  "busy_node",
 						    "full_node",   "idle_gpu",	  "busy_gpu",
 						    "pending_job", "running_job", "completed_job"};
+		dl_writer_set_crlf(cluster, 1);
 		for (size_t k = 0; k < DL_ARRAY_SIZE(ccols); k++)
 			dl_writer_add_column(cluster, ccols[k]);
 	}

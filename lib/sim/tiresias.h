@@ -17,7 +17,13 @@
  *     is emptied (the reference's free_mem leak), so those runs can stop
  *     early: jobs left unfinished are counted in the stats;
  *   - the dlas-gpu-gittins-N names behave exactly like dlas-gpu-N (the
- *     reference enables Gittins ordering only for the exact name).
+ *     reference enables Gittins ordering only for the exact name);
+ *   - in the dlas loops, a completion due at the instant of the next arrival
+ *     is attached to that arrival event (the reference aliases its end_jobs
+ *     list); if a queue jump comes first, those jobs are logged as completed
+ *     when the arrival is processed, preempted or not.
+ * CSV output ends lines with CRLF, as the reference's files do, so they
+ * compare byte for byte.
  * Schedules: fifo fjf sjf shortest shortest-gpu dlas dlas-gpu
  * dlas-gpu-{05,1,2,4,8,10,100,1000} dlas-gpu-gittins dlas-gpu-gittins-{1,2,4,8}.
  * Schemes: count, yarn. Other reference names (gittins, lpjf, gandiva, ...)

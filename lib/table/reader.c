@@ -42,6 +42,9 @@ struct dl_reader {
 	} * qrows;
 	size_t qrows_n, qrows_alloc, qnext;
 	char *chunk;
+	/* the plain-line fast path (see plain_feed) */
+	int slow;	     /* libcsv parses everything from here on */
+	struct strbuf carry; /* bytes after the last complete line */
 
 	/* JSON state */
 	struct strbuf jline;
@@ -189,6 +192,116 @@ static int csv_blank_space(unsigned char c)
 	return c == ' ' || c == '\t';
 }
 
+/*
+ * ---- The plain-line fast path ----
+ * Most CSV is plain: no quotes, no CR, no NUL. Complete lines of plain text
+ * are split here, as libcsv would split them (with our options: blanks
+ * around unquoted fields dropped, a line of blanks is no row, every line
+ * counted), straight into the row queue. At the first line that is not
+ * plain (or a line longer than FAST_LINE_MAX), everything from there on goes
+ * to libcsv, which starts at that line as if it had parsed all before it.
+ */
+#define FAST_LINE_MAX (1 << 20)
+
+static int is_blank_char(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+/* one line (no terminator) into the row queue, as libcsv's callbacks would put it */
+static void plain_line(struct dl_reader *r, const char *s, size_t len)
+{
+	const char *end = s + len, *p = s;
+	while (p < end && is_blank_char(*p))
+		p++;
+	if (p == end) { /* nothing but blanks: libcsv reports no field */
+		r->line++;
+		return;
+	}
+	DL_GROW(r->qrows, r->qrows_n + 1, r->qrows_alloc);
+	struct qrow *q = &r->qrows[r->qrows_n++];
+	q->first = r->qoff_n;
+	q->line = r->line++;
+	sb_grow(&r->qbuf, len + 1);
+	size_t nf = 0;
+	for (p = s;; p++) {
+		const char *f = p;
+		while (p < end && *p != ',')
+			p++;
+		const char *fe = p;
+		while (f < fe && is_blank_char(*f))
+			f++;
+		while (fe > f && is_blank_char(fe[-1]))
+			fe--;
+		DL_GROW(r->qoff, r->qoff_n + 1, r->qoff_alloc);
+		r->qoff[r->qoff_n++] = r->qbuf.len;
+		sb_add(&r->qbuf, f, (size_t)(fe - f));
+		sb_addc(&r->qbuf, '\0');
+		nf++;
+		if (p == end)
+			break;
+	}
+	q->n = nf;
+	r->prev_term = '\n';
+}
+
+/* the complete lines of s[0..len) while they are plain; returns the bytes consumed */
+static size_t plain_lines(struct dl_reader *r, const char *s, size_t len)
+{
+	size_t done = 0;
+	while (done < len) {
+		const char *nl = memchr(s + done, '\n', len - done);
+		if (!nl)
+			break;
+		size_t n = (size_t)(nl - (s + done));
+		if (memchr(s + done, '"', n) || memchr(s + done, '\r', n) ||
+		    memchr(s + done, '\0', n)) {
+			r->slow = 1;
+			break;
+		}
+		plain_line(r, s + done, n);
+		done += n + 1;
+	}
+	return done;
+}
+
+/*
+ * Feed a chunk. Returns NULL when it was consumed here (rows may be queued),
+ * else r->slow is set and *len bytes at the result are for libcsv.
+ */
+static const char *plain_feed(struct dl_reader *r, const char *p, size_t *len)
+{
+	sb_add(&r->carry, p, *len);
+	size_t done = plain_lines(r, r->carry.buf, r->carry.len);
+	size_t rest = r->carry.len - done;
+	if (!r->slow && rest > FAST_LINE_MAX)
+		r->slow = 1;
+	if (r->slow) {
+		*len = rest;
+		return r->carry.buf + done;
+	}
+	memmove(r->carry.buf, r->carry.buf + done, rest);
+	sb_setlen(&r->carry, rest);
+	return NULL;
+}
+
+/* at the end of the input: the last line, if it has no newline */
+static const char *plain_finish(struct dl_reader *r, size_t *len)
+{
+	const char *s = r->carry.buf;
+	size_t n = r->carry.len;
+	*len = n;
+	if (!n)
+		return NULL;
+	if (memchr(s, '"', n) || memchr(s, '\r', n) || memchr(s, '\0', n)) {
+		r->slow = 1;
+		return s;
+	}
+	plain_line(r, s, n);
+	sb_setlen(&r->carry, 0);
+	return NULL;
+}
+
 /* parse more input into the row queue; 0 ok, -1 error; sets r->eof */
 static int csv_fill(struct dl_reader *r, struct dl_err *err)
 {
@@ -201,6 +314,20 @@ static int csv_fill(struct dl_reader *r, struct dl_err *err)
 		if (n == 0) {
 			r->eof = 1;
 			r->cb_err = err;
+			if (!r->slow) {
+				size_t rest;
+				const char *q = plain_finish(r, &rest);
+				if (!q)
+					break;
+				if (csv_parse(&r->csv, q, rest, csv_on_field, csv_on_row, r) <
+					    rest &&
+				    !r->failed)
+					return dl_err_at(err, dl_reader_name(r), r->line,
+							 "malformed CSV (%s)",
+							 csv_strerror(csv_error(&r->csv)));
+				if (r->failed)
+					return -1;
+			}
 			int fini = csv_fini(&r->csv, csv_on_field, csv_on_row, r);
 			if (r->failed)
 				return -1;
@@ -218,6 +345,8 @@ static int csv_fill(struct dl_reader *r, struct dl_err *err)
 				len -= 3;
 			}
 		}
+		if (!r->slow && !(p = plain_feed(r, p, &len)))
+			continue;
 		r->cb_err = err;
 		/*
 		 * libcsv grows its field buffer by blk_size bytes at a time: keep
@@ -227,6 +356,7 @@ static int csv_fill(struct dl_reader *r, struct dl_err *err)
 		size_t have = csv_get_buffer_size(&r->csv);
 		csv_set_blk_size(&r->csv, have > CHUNK ? have : CHUNK);
 		size_t done = csv_parse(&r->csv, p, len, csv_on_field, csv_on_row, r);
+		sb_release(&r->carry); /* what the fast path handed over is parsed */
 		if (r->failed)
 			return -1;
 		/* the row being parsed: complete fields plus the field in libcsv's buffer */
@@ -454,6 +584,7 @@ struct dl_reader *dl_reader_from_input(struct dl_input *in, enum dl_in_format fm
 	r->in = in;
 	sb_init(&r->cur);
 	sb_init(&r->qbuf);
+	sb_init(&r->carry);
 	sb_init(&r->jline);
 	sb_init(&r->jvals);
 	sb_init(&r->jkey);
@@ -532,6 +663,7 @@ void dl_reader_close(struct dl_reader *r)
 	sb_release(&r->cur);
 	free(r->cur_off);
 	sb_release(&r->qbuf);
+	sb_release(&r->carry);
 	free(r->qoff);
 	free(r->qrows);
 	free(r->chunk);

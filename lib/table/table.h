@@ -97,6 +97,8 @@ void dl_writer_set_columns(struct dl_writer *w, const char *const *names, size_t
 /* Append a column (before the first row); returns its index. */
 size_t dl_writer_add_column(struct dl_writer *w, const char *name);
 size_t dl_writer_ncols(const struct dl_writer *w);
+/* CSV: end lines with "\r\n" (as Python's csv module does); JSON Lines: no effect */
+void dl_writer_set_crlf(struct dl_writer *w, int crlf);
 void dl_writer_str(struct dl_writer *w, size_t col, const char *s);
 void dl_writer_strn(struct dl_writer *w, size_t col, const char *s, size_t len);
 /* a number in JSON when s is a JSON number literal, a string otherwise */
@@ -110,6 +112,8 @@ void dl_writer_double_prec(struct dl_writer *w, size_t col, double v, int digits
  * differences of decimal times (3305.8019999999997) print as written (3305.802)
  */
 void dl_writer_seconds(struct dl_writer *w, size_t col, double v);
+/* a time in integer microseconds, as seconds: exact at any magnitude (dl_fmt_micros) */
+void dl_writer_micros(struct dl_writer *w, size_t col, int64_t us);
 void dl_writer_bool(struct dl_writer *w, size_t col, int v);
 void dl_writer_null(struct dl_writer *w, size_t col);
 /* write the row (fields not set are empty/null) and clear it */

@@ -21,6 +21,7 @@ struct dl_writer {
 	size_t alloc;
 	struct strbuf line;
 	struct strbuf *json_keys; /* pre-quoted "key": per column */
+	int crlf;		  /* CSV lines end with "\r\n" */
 };
 
 struct dl_writer *dl_writer_new(FILE *fp, enum dl_out_format fmt)
@@ -64,6 +65,11 @@ size_t dl_writer_add_column(struct dl_writer *w, const char *name)
 	w->ncols++;
 	ensure_cols(w);
 	return w->ncols - 1;
+}
+
+void dl_writer_set_crlf(struct dl_writer *w, int crlf)
+{
+	w->crlf = crlf;
 }
 
 size_t dl_writer_ncols(const struct dl_writer *w)
@@ -127,11 +133,22 @@ void dl_writer_auto(struct dl_writer *w, size_t col, const char *s)
 	set(w, col, s, strlen(s), dl_is_json_number(s) ? F_NUM : F_STR);
 }
 
+/* a number formatted straight into the row's buffer (fmt writes at most DL_NUM_BUF bytes) */
+#define SET_FORMATTED(w, col, fmt, v)                             \
+	do {                                                      \
+		if ((col) >= (w)->ncols)                          \
+			return;                                   \
+		sb_grow(&(w)->vals, DL_NUM_BUF);                  \
+		int n_ = fmt((w)->vals.buf + (w)->vals.len, (v)); \
+		(w)->off[col] = (w)->vals.len;                    \
+		(w)->len[col] = (size_t)n_;                       \
+		(w)->kind[col] = F_NUM;                           \
+		(w)->vals.len += (size_t)n_;                      \
+	} while (0)
+
 void dl_writer_int(struct dl_writer *w, size_t col, int64_t v)
 {
-	char buf[DL_NUM_BUF];
-	int n = dl_fmt_int64(buf, v);
-	set(w, col, buf, (size_t)n, F_NUM);
+	SET_FORMATTED(w, col, dl_fmt_int64, v);
 }
 
 void dl_writer_double(struct dl_writer *w, size_t col, double v)
@@ -163,6 +180,11 @@ void dl_writer_seconds(struct dl_writer *w, size_t col, double v)
 	dl_writer_double(w, col, v);
 }
 
+void dl_writer_micros(struct dl_writer *w, size_t col, int64_t us)
+{
+	SET_FORMATTED(w, col, dl_fmt_micros, us);
+}
+
 void dl_writer_bool(struct dl_writer *w, size_t col, int v)
 {
 	set(w, col, v ? "true" : "false", v ? 4 : 5, F_BOOL);
@@ -173,15 +195,21 @@ void dl_writer_null(struct dl_writer *w, size_t col)
 	set(w, col, "", 0, F_NULL);
 }
 
+static int csv_needs_quotes(const char *s, size_t len)
+{
+	if (len > 0 && (s[0] == ' ' || s[0] == '\t' || s[len - 1] == ' ' || s[len - 1] == '\t'))
+		return 1;
+	for (size_t i = 0; i < len; i++) {
+		char c = s[i];
+		if (c == ',' || c == '"' || c == '\r' || c == '\n')
+			return 1;
+	}
+	return 0;
+}
+
 void dl_csv_quote(struct strbuf *sb, const char *s, size_t len)
 {
-	int need =
-		len > 0 && (s[0] == ' ' || s[0] == '\t' || s[len - 1] == ' ' || s[len - 1] == '\t');
-	for (size_t i = 0; !need && i < len; i++) {
-		char c = s[i];
-		need = c == ',' || c == '"' || c == '\r' || c == '\n';
-	}
-	if (!need) {
+	if (!csv_needs_quotes(s, len)) {
 		sb_add(sb, s, len);
 		return;
 	}
@@ -273,6 +301,8 @@ static void write_header(struct dl_writer *w)
 			}
 			dl_csv_quote(&w->line, name, strlen(name));
 		}
+		if (w->crlf)
+			sb_addc(&w->line, '\r');
 		sb_addc(&w->line, '\n');
 		fwrite(w->line.buf, 1, w->line.len, w->fp);
 	} else {
@@ -297,14 +327,33 @@ void dl_writer_end_row(struct dl_writer *w)
 			/* an empty line would read back as no row at all */
 			sb_addstr(l, "\"\"");
 		}
+		/* room for the worst case (every byte quoted), then plain stores */
+		size_t room = 2 * w->vals.len + 3 * w->ncols + 4;
+		sb_grow(l, room);
+		char *p = l->buf + l->len;
 		for (size_t i = 0; i < w->ncols; i++) {
 			if (i)
-				sb_addc(l, ',');
-			if (w->kind[i] == F_STR)
-				dl_csv_quote(l, w->vals.buf + w->off[i], w->len[i]);
-			else if (w->kind[i] != F_UNSET)
-				sb_add(l, w->vals.buf + w->off[i], w->len[i]);
+				*p++ = ',';
+			if (w->kind[i] == F_UNSET)
+				continue; /* off and len are not set */
+			const char *v = w->vals.buf + w->off[i];
+			size_t n = w->len[i];
+			if (w->kind[i] == F_STR && csv_needs_quotes(v, n)) {
+				*p++ = '"';
+				for (size_t k = 0; k < n; k++) {
+					if (v[k] == '"')
+						*p++ = '"';
+					*p++ = v[k];
+				}
+				*p++ = '"';
+			} else {
+				memcpy(p, v, n);
+				p += n;
+			}
 		}
+		if (w->crlf)
+			*p++ = '\r';
+		l->len = (size_t)(p - l->buf);
 	} else {
 		sb_addc(l, '{');
 		for (size_t i = 0; i < w->ncols; i++) {
@@ -331,7 +380,7 @@ void dl_writer_end_row(struct dl_writer *w)
 		sb_addc(l, '}');
 	}
 	sb_addc(l, '\n');
-	fwrite(l->buf, 1, l->len, w->fp);
+	fwrite_unlocked(l->buf, 1, l->len, w->fp); /* one thread writes a stream */
 	for (size_t i = 0; i < w->ncols; i++)
 		w->kind[i] = F_UNSET;
 	sb_reset(&w->vals);

@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "core/num.h"
+#include "core/sort.h"
+#include "core/strmap.h"
 
 const char *const dl_job_col_names[DL_JC_NKNOWN] = {
 	"id", "submit", "gpus",	    "duration", "model", "user",
@@ -317,41 +319,212 @@ int dl_jobset_load(struct dl_jobset *js, const char *path, enum dl_in_format fmt
 	return rc;
 }
 
-static void merge_sort(struct dl_job *a, struct dl_job *tmp, size_t n)
+/* ---- unique ids ---- */
+
+/*
+ * A slot holds 32 bits of the id's hash (high) and 1 + the id's handle
+ * (low). The home slot is taken from the top bits of the hash, so the index
+ * grows without reading an id again.
+ */
+#define SLOT_HANDLE(x) ((size_t)((x)&UINT32_MAX) - 1)
+#define SLOT_HASH(x)   ((uint32_t)((x) >> 32))
+
+static uint32_t id_hash(const char *id, size_t len)
 {
-	/* bottom-up merge sort: stable, O(n log n), no recursion */
-	struct dl_job *src = a, *dst = tmp;
-	for (size_t width = 1; width < n; width *= 2) {
-		for (size_t lo = 0; lo < n; lo += 2 * width) {
-			size_t mid = lo + width < n ? lo + width : n;
-			size_t hi = lo + 2 * width < n ? lo + 2 * width : n;
-			size_t i = lo, j = mid, k = lo;
-			while (i < mid && j < hi)
-				dst[k++] = src[j].submit < src[i].submit ? src[j++] : src[i++];
-			while (i < mid)
-				dst[k++] = src[i++];
-			while (j < hi)
-				dst[k++] = src[j++];
+	/* FNV-1a, then a final mix so the top bits are spread */
+	uint64_t h = dl_hash_bytes(id, len);
+	h ^= h >> 29;
+	h *= UINT64_C(0xbf58476d1ce4e5b9);
+	return (uint32_t)((h ^ (h >> 32)) >> 32);
+}
+
+static size_t home(const struct dl_idset *s, uint32_t h)
+{
+	return (size_t)h >> (32 - s->bits);
+}
+
+static void idset_grow(struct dl_idset *s)
+{
+	uint64_t *old = s->slot;
+	size_t oldcap = s->cap;
+	s->bits = oldcap ? s->bits + 1 : 10;
+	s->cap = (size_t)1 << s->bits;
+	s->slot = xcalloc(s->cap, sizeof(*s->slot));
+	for (size_t k = 0; k < oldcap; k++)
+		if (old[k]) {
+			size_t i = home(s, SLOT_HASH(old[k]));
+			while (s->slot[i])
+				i = (i + 1) & (s->cap - 1);
+			s->slot[i] = old[k];
 		}
-		struct dl_job *t = src;
-		src = dst;
-		dst = t;
+	free(old);
+}
+
+static size_t store(struct dl_idset *s, const char *id, size_t len, long line)
+{
+	int64_t ln = line;
+	size_t need = s->len + sizeof(ln) + len + 1;
+	if (need > s->alloc) {
+		s->alloc = s->alloc ? s->alloc : 1 << 16;
+		while (s->alloc < need)
+			s->alloc *= 2;
+		s->pool = xrealloc(s->pool, s->alloc);
 	}
-	if (src != a)
-		memcpy(a, src, n * sizeof(*a));
+	memcpy(s->pool + s->len, &ln, sizeof(ln));
+	size_t r = s->len + sizeof(ln);
+	memcpy(s->pool + r, id, len + 1);
+	s->len = need;
+	return r;
+}
+
+size_t dl_idset_store(struct dl_idset *s, const char *id, long line)
+{
+	return store(s, id, strlen(id), line);
+}
+
+static long line_of(const struct dl_idset *s, size_t ref)
+{
+	int64_t line;
+	memcpy(&line, s->pool + ref - sizeof(line), sizeof(line));
+	return (long)line;
+}
+
+/* index the id stored at ref, or report it as a repeat */
+static int index_id(struct dl_idset *s, uint32_t h, size_t ref, const char *file,
+		    struct dl_err *err)
+{
+	const char *id = s->pool + ref;
+	if ((s->n + 1) * 4 > s->cap * 3) {
+		if (s->bits >= 32)
+			return dl_err_at(err, file, line_of(s, ref), "too many job ids");
+		idset_grow(s);
+	}
+	size_t i = home(s, h);
+	for (; s->slot[i]; i = (i + 1) & (s->cap - 1)) {
+		if (SLOT_HASH(s->slot[i]) != h)
+			continue;
+		size_t r = SLOT_HANDLE(s->slot[i]);
+		if (!strcmp(s->pool + r, id))
+			return dl_err_at(err, file, line_of(s, ref),
+					 "duplicate id '%.64s' (first on line %ld)", id,
+					 line_of(s, r));
+	}
+	s->slot[i] = (uint64_t)h << 32 | ((uint64_t)ref + 1);
+	s->n++;
+	return 0;
+}
+
+/* does id continue the rising run of canonical integers? (then it is new) */
+static int rising(struct dl_idset *s, const char *id)
+{
+	if (s->not_rising)
+		return 0;
+	int64_t v = 0;
+	int n = 0;
+	for (; id[n] >= '0' && id[n] <= '9' && n < 18; n++)
+		v = v * 10 + (id[n] - '0');
+	if (n > 0 && !id[n] && (id[0] != '0' || n == 1) && (!s->len || v > s->last_int)) {
+		s->last_int = v;
+		return 1;
+	}
+	/* the run ends: index every id kept so far (distinct, so no check) */
+	s->not_rising = 1;
+	for (size_t off = 0; off < s->len;) {
+		size_t r = off + sizeof(int64_t), len = strlen(s->pool + r);
+		uint32_t h = id_hash(s->pool + r, len);
+		struct dl_err ignored = DL_ERR_INIT;
+		index_id(s, h, r, NULL, &ignored);
+		off = r + len + 1;
+	}
+	return 0;
+}
+
+/*
+ * keep a copy of id (checked for size, not for repeats); 0 or -1. *fresh:
+ * it continues the rising run, so it needs no index.
+ */
+static int keep(struct dl_idset *s, const char *id, const char *file, long line, uint32_t *h,
+		size_t *ref, int *fresh, struct dl_err *err)
+{
+	*fresh = rising(s, id);
+	size_t len = strlen(id);
+	if (s->len + sizeof(int64_t) + len + 1 >= UINT32_MAX)
+		return dl_err_at(err, file, line, "too many job ids (4 GiB of them)");
+	*h = id_hash(id, len);
+	*ref = store(s, id, len, line);
+	return 0;
+}
+
+int dl_idset_add(struct dl_idset *s, const char *id, const char *file, long line, size_t *ref,
+		 struct dl_err *err)
+{
+	uint32_t h;
+	size_t r;
+	int fresh;
+	if (keep(s, id, file, line, &h, &r, &fresh, err) ||
+	    (!fresh && index_id(s, h, r, file, err)))
+		return -1;
+	if (ref)
+		*ref = r;
+	return 0;
+}
+
+int dl_idset_flush(struct dl_idset *s, struct dl_err *err)
+{
+	size_t n = s->nlater;
+	s->nlater = 0;
+	while (s->cap && (s->n + n) * 4 > s->cap * 3 && s->bits < 32)
+		idset_grow(s); /* so that the slots fetched below stay where they are */
+	for (size_t k = 0; s->cap && k < n; k++)
+		__builtin_prefetch(&s->slot[home(s, s->later[k].hash)]);
+	for (size_t k = 0; k < n; k++)
+		if (index_id(s, s->later[k].hash, s->later[k].ref, s->later_file, err))
+			return -1;
+	return 0;
+}
+
+int dl_idset_add_later(struct dl_idset *s, const char *id, const char *file, long line, size_t *ref,
+		       struct dl_err *err)
+{
+	uint32_t h;
+	int fresh;
+	if (keep(s, id, file, line, &h, ref, &fresh, err))
+		return -1;
+	if (fresh)
+		return 0;
+	size_t r = *ref;
+	s->later_file = file;
+	s->later[s->nlater++] = (struct dl_idset_later){h, (uint32_t)r};
+	if (s->nlater == DL_ARRAY_SIZE(s->later))
+		return dl_idset_flush(s, err);
+	return 0;
+}
+
+void dl_idset_drop_index(struct dl_idset *s)
+{
+	free(s->slot);
+	s->slot = NULL;
+	s->cap = 0;
+	s->bits = 0;
+}
+
+void dl_idset_free(struct dl_idset *s)
+{
+	free(s->pool);
+	free(s->slot);
+	memset(s, 0, sizeof(*s));
+}
+
+static int cmp_submit(const void *a, const void *b, void *ctx)
+{
+	double x = ((const struct dl_job *)a)->submit, y = ((const struct dl_job *)b)->submit;
+	(void)ctx;
+	return (x > y) - (x < y);
 }
 
 void dl_jobset_sort_submit(struct dl_jobset *js)
 {
-	size_t i;
-	for (i = 1; i < js->n; i++)
-		if (js->jobs[i].submit < js->jobs[i - 1].submit)
-			break;
-	if (i >= js->n)
-		return; /* already sorted: the common case for real logs */
-	struct dl_job *tmp = xmalloc(js->n * sizeof(*tmp));
-	merge_sort(js->jobs, tmp, js->n);
-	free(tmp);
+	dl_stable_sort(js->jobs, js->n, sizeof(*js->jobs), cmp_submit, NULL, NULL);
 }
 
 double dl_jobset_min_submit(const struct dl_jobset *js)

@@ -153,6 +153,68 @@ void dl_jobset_sort_submit(struct dl_jobset *js);
 double dl_jobset_min_submit(const struct dl_jobset *js);
 
 /*
+ * Unique ids. A job id names one job: every command that reads jobs and
+ * keys anything by id (simulate, prioritize, place, allocate) passes each
+ * row's id through one struct dl_idset, which refuses the second occurrence
+ * with "FILE:LINE: duplicate id 'ID' (first on line N)". The set keeps a copy
+ * of every id (packed in one buffer, with its line) and a hash index over
+ * them; *ref, when not NULL, receives a handle for dl_idset_str(), so a
+ * reader may keep the set's copy as its only copy of the ids.
+ *
+ * Ownership: the set owns its copies; dl_idset_str() pointers are valid
+ * until the next dl_idset_add() or dl_idset_free() (handles stay valid).
+ * dl_idset_drop_index() frees the index and keeps the strings (no more adds).
+ */
+struct dl_idset {
+	char *pool; /* per id: its line (int64, unaligned), the id, a NUL */
+	size_t len, alloc;
+	uint64_t *slot; /* open addressing: 0 empty, else hash << 32 | (handle + 1) */
+	size_t cap, n;
+	unsigned bits; /* cap = 2^bits */
+	/* ids added with dl_idset_add_later and not checked yet */
+	struct dl_idset_later {
+		uint32_t hash, ref;
+	} later[64];
+	size_t nlater;
+	const char *later_file;
+	/*
+	 * While every id so far is a canonical integer ("0", "17", no leading
+	 * zero) and larger than the one before, they are unique by
+	 * construction (generated traces, most logs): nothing is indexed until
+	 * an id breaks the pattern.
+	 */
+	int not_rising;
+	int64_t last_int;
+};
+
+#define DL_IDSET_INIT \
+	{             \
+		0     \
+	}
+
+int dl_idset_add(struct dl_idset *s, const char *id, const char *file, long line, size_t *ref,
+		 struct dl_err *err);
+/*
+ * The same check for a reader that reads everything first: ids are kept at
+ * once (*ref is valid) but checked 64 at a time, their index slots fetched
+ * together (a big index does not fit in any cache). Any error, of this check
+ * or of anything else the reader sees, must be preceded by dl_idset_flush,
+ * which reports the first repeat in input order, as dl_idset_add would have.
+ * file must stay valid until then.
+ */
+int dl_idset_add_later(struct dl_idset *s, const char *id, const char *file, long line, size_t *ref,
+		       struct dl_err *err);
+int dl_idset_flush(struct dl_idset *s, struct dl_err *err);
+/* keep a copy of id without checking or indexing it; returns its handle */
+size_t dl_idset_store(struct dl_idset *s, const char *id, long line);
+static inline const char *dl_idset_str(const struct dl_idset *s, size_t ref)
+{
+	return s->pool + ref;
+}
+void dl_idset_drop_index(struct dl_idset *s);
+void dl_idset_free(struct dl_idset *s);
+
+/*
  * Writing: dl_jobset_write_columns() adds the jobset's columns to w (before
  * any row; callers may add their own columns afterwards) and returns the
  * index of the first one; dl_jobset_write_row() fills job i's fields starting

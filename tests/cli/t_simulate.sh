@@ -125,3 +125,11 @@ run simulate_gittins_bad_distribution 1 "dl simulate --cluster 1x1x8 --policy ti
 	--distribution baddist.csv '$S/small.csv'"
 expect simulate_gittins_bad_distribution_line 'grep -q "baddist.csv:3" err'
 run simulate_delta_not_gittins 2 "dl simulate --cluster 1x1x8 --policy tiresias-las --delta 5 '$S/small.csv'"
+# --quantum 0: las looks again only at arrivals and completions. b (arriving at 10, no
+# service) preempts a (10 s run); with no ticks b keeps the GPU until it ends at 1010, then
+# a runs its last 990 s. With the default 300 s, ticks swap them (preemptions on both).
+printf 'id,submit,gpus,duration\na,0,1,1000\nb,10,1,1000\n' > q.csv
+run simulate_las_quantum_0 0 "dl simulate --cluster 1x1x1 --policy las $Z --quantum 0 q.csv"
+expect simulate_las_quantum_0_rows "grep -q '^b,10,1,1000,10,1010,1000,0,1000,0,' out && grep -q '^a,0,1,1000,0,2000,2000,1000,1000,1,' out"
+run simulate_las_quantum_default 0 "dl simulate --cluster 1x1x1 --policy las $Z q.csv"
+expect simulate_las_quantum_default_swaps "grep -q '^b,10,1,1000,10,1910,1900,900,1000,3,' out"

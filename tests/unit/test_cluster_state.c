@@ -24,7 +24,7 @@ static int naive_node_free(const struct dl_cluster_state *st, int node)
 	return f;
 }
 
-static int check(const struct dl_cluster_state *st, const char *when)
+static int check(struct dl_cluster_state *st, const char *when)
 {
 	const struct dl_cluster *c = st->c;
 	int bad = 0, total = 0;

@@ -1,0 +1,154 @@
+/* trace.c: reading a jobs stream into the engine's compact form (see trace.h) */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/num.h"
+#include "core/sort.h"
+#include "sim/trace.h"
+
+void dl_sim_trace_init(struct dl_sim_trace *t)
+{
+	memset(t, 0, sizeof(*t));
+	t->ids = (struct dl_idset)DL_IDSET_INIT;
+	t->name_index = (struct strmap)STRMAP_INIT;
+}
+
+void dl_sim_trace_free(struct dl_sim_trace *t)
+{
+	free(t->jobs);
+	dl_idset_free(&t->ids);
+	for (size_t i = 0; i < t->nnames; i++)
+		free(t->names[i]);
+	free(t->names);
+	strmap_free(&t->name_index);
+	memset(t, 0, sizeof(*t));
+}
+
+/* 1 + the index of name in the table (added if new), 0 for "" */
+static uint32_t intern(struct dl_sim_trace *t, const char *name)
+{
+	if (!name || !*name)
+		return 0;
+	int64_t *v = strmap_get(&t->name_index, name);
+	if (v)
+		return (uint32_t)*v;
+	DL_GROW(t->names, t->nnames + 1, t->names_alloc);
+	t->names[t->nnames++] = xstrdup(name);
+	strmap_put(&t->name_index, name, (int64_t)t->nnames);
+	return (uint32_t)t->nnames;
+}
+
+static struct dl_sim_tjob *append(struct dl_sim_trace *t)
+{
+	DL_GROW(t->jobs, t->n + 1, t->alloc);
+	return &t->jobs[t->n++];
+}
+
+static int cmp_submit(const void *a, const void *b, void *ctx)
+{
+	dl_tick x = ((const struct dl_sim_tjob *)a)->submit,
+		y = ((const struct dl_sim_tjob *)b)->submit;
+	(void)ctx;
+	return (x > y) - (x < y);
+}
+
+/* stable by submit; most traces are sorted already (checked in O(n)) */
+static void sort_by_submit(struct dl_sim_trace *t)
+{
+	dl_stable_sort(t->jobs, t->n, sizeof(*t->jobs), cmp_submit, NULL, NULL);
+}
+
+static int bad_time(const struct dl_reader *r, const struct dl_row *row, const char *col,
+		    const char *v, struct dl_err *err)
+{
+	return dl_err_at(err, dl_reader_name(r), row->line,
+			 "bad %s value '%.64s': beyond the simulator's range (2^60 microseconds)",
+			 col, v);
+}
+
+/* an error on a later line: a repeated id on an earlier one comes first */
+static int fail(struct dl_sim_trace *t, struct dl_err *err)
+{
+	struct dl_err first = DL_ERR_INIT;
+	if (dl_idset_flush(&t->ids, &first) < 0)
+		*err = first;
+	return -1;
+}
+
+int dl_sim_trace_read(struct dl_sim_trace *t, struct dl_reader *r, struct dl_err *err)
+{
+	struct dl_jobs_cols jc;
+	if (dl_jobs_cols_init(&jc, r, err))
+		return -1;
+	const char *file = dl_reader_name(r);
+	const int csub = jc.col[DL_JC_SUBMIT], cdur = jc.col[DL_JC_DURATION];
+	struct dl_row row;
+	struct dl_job job;
+	int got;
+	while ((got = dl_reader_next(r, &row, err)) > 0) {
+		if (dl_jobs_parse_row(&jc, r, &row, &job, err))
+			return fail(t, err);
+		dl_tick sub, work;
+		if (dl_parse_micros(row.f[csub], &sub) || sub > DL_SIM_INPUT_MAX) {
+			bad_time(r, &row, "submit", row.f[csub], err);
+			return fail(t, err);
+		}
+		if (dl_parse_micros(row.f[cdur], &work) || work > DL_SIM_INPUT_MAX) {
+			bad_time(r, &row, "duration", row.f[cdur], err);
+			return fail(t, err);
+		}
+		if (work < 1) {
+			dl_err_at(err, file, row.line,
+				  "bad duration value '%.64s': under the simulator's resolution (1 "
+				  "microsecond)",
+				  row.f[cdur]);
+			return fail(t, err);
+		}
+		size_t ref;
+		if (dl_idset_add_later(&t->ids, job.id, file, row.line, &ref, err))
+			return fail(t, err);
+		if (t->n >= UINT32_MAX - 1) {
+			dl_err_at(err, file, row.line, "too many jobs for one simulation");
+			return fail(t, err);
+		}
+		struct dl_sim_tjob *j = append(t);
+		j->id = (uint32_t)ref;
+		j->gpus = job.gpus > INT32_MAX ? INT32_MAX : (int32_t)job.gpus;
+		j->submit = sub;
+		j->work = work;
+		j->type = intern(t, job.gpu_type);
+		j->model = intern(t, job.model);
+	}
+	if (got < 0 || dl_idset_flush(&t->ids, err) < 0)
+		return fail(t, err);
+	dl_idset_drop_index(&t->ids); /* the check is done; keep only the ids */
+	sort_by_submit(t);
+	return 0;
+}
+
+int dl_sim_trace_from_jobset(struct dl_sim_trace *t, const struct dl_jobset *js, struct dl_err *err)
+{
+	for (size_t i = 0; i < js->n; i++) {
+		const struct dl_job *dj = &js->jobs[i];
+		dl_tick sub, work;
+		if (dl_micros_from_seconds(dj->submit, &sub) || sub < 0 || sub > DL_SIM_INPUT_MAX ||
+		    dl_micros_from_seconds(dj->duration, &work) || work < 1 ||
+		    work > DL_SIM_INPUT_MAX || dj->gpus < 1)
+			return dl_err_set(err, DL_EXIT_DATA,
+					  "job '%.64s': submit, duration or gpus out of the "
+					  "simulator's range",
+					  dj->id);
+		size_t ref = dl_idset_store(&t->ids, dj->id, dj->line);
+		if (ref > UINT32_MAX || t->n >= UINT32_MAX - 1)
+			return dl_err_set(err, DL_EXIT_DATA, "too many jobs for one simulation");
+		struct dl_sim_tjob *j = append(t);
+		j->id = (uint32_t)ref;
+		j->gpus = dj->gpus > INT32_MAX ? INT32_MAX : (int32_t)dj->gpus;
+		j->submit = sub;
+		j->work = work;
+		j->type = intern(t, dj->gpu_type);
+		j->model = intern(t, dj->model);
+	}
+	sort_by_submit(t);
+	return 0;
+}
