@@ -10,32 +10,52 @@
 #include "report/group.h"
 #include "report/report.h"
 
-enum {
-	OPT_BY = DL_OPT_FIRST_FREE,
-	OPT_GPUS,
-	OPT_TITLE,
-	OPT_DATE,
-	OPT_CLUSTER,
-	OPT_GROUP_BY,
+struct report_args {
+	int fmt; /* enum dl_report_format, by formats[] */
+	const char *output;
+	const char *baseline;
+	struct dl_strlist labels, timelines;
+	int gpus;
+	const char *cluster;
+	int by; /* by_names[], when given */
+	const char *title, *date;
+	const char *group_by;
 };
 
+/* in the order of enum dl_report_format */
+static const char *const formats[] = {"text", "csv", "json", "markdown", "html", NULL};
+static const char *const format_aliases[] = {"jsonl=json", "md=markdown", NULL};
+static const char *const by_names[] = {"gpus", "duration", NULL};
+
+#define AT(f) DL_OPT_AT(struct report_args, f)
 static const struct dl_opt report_opts[] = {
-	{'f', "format", "FMT",
-	 "text, csv, json, markdown or html (default: text on a terminal, else csv)"},
-	{'o', "output", "PATH", "write to PATH atomically (its suffix can set the format)"},
-	{DL_OPT_INPUT_FORMAT, "input-format", "FMT", "input format: auto (default), csv or json"},
-	{'b', "baseline", "LABEL", "speedups of average JCT and makespan against LABEL"},
-	{'l', "label", "NAME", "label of the inputs in order (repeatable)"},
-	{'t', "timeline", "FILE", "timeline of the input in the same position (repeatable)"},
-	{OPT_GPUS, "gpus", "N", "GPUs in the cluster, for utilisation"},
-	{OPT_CLUSTER, "cluster", "SPEC", "the cluster, for utilisation (as in dlsched simulate)"},
-	{OPT_BY, "by", "CLASS", "also rows per class: gpus (1, 2-4, 5-8, >8) or duration"},
-	{OPT_TITLE, "title", "TEXT", "title of the HTML page"},
-	{OPT_DATE, "date", "TEXT", "date line of the HTML page (e.g. the night it covers)"},
-	{OPT_GROUP_BY, "group-by", "AXES",
-	 "runs of a sweep (summary.csv or its DIR): mean and 95% CI per group of AXES"},
-	{0, NULL, NULL, NULL},
+	{DL_OPT_CHOICE, 'f', "format", "FMT", "output format", AT(fmt), .values = formats,
+	 .aliases = format_aliases, .def_doc = "text on a terminal, else csv"},
+	{DL_OPT_FILE, 'o', "output", "PATH",
+	 "write to PATH atomically (its suffix can set the format)", AT(output),
+	 .flags = DL_OPTF_NONEMPTY, .expect = "a non-empty path"},
+	{DL_OPT_STRING, 'b', "baseline", "LABEL",
+	 "speedups of average JCT and makespan against LABEL", AT(baseline)},
+	{DL_OPT_STRINGS, 'l', "label", "NAME", "label of the inputs in order (repeatable)",
+	 AT(labels)},
+	{DL_OPT_FILES, 't', "timeline", "FILE",
+	 "timeline of the input in the same position (repeatable)", AT(timelines)},
+	{DL_OPT_INT, 0, "gpus", "N", "GPUs in the cluster, for utilisation", AT(gpus), .imin = 1,
+	 .imax = 100000000},
+	{DL_OPT_FILE, 'c', "cluster", "SPEC",
+	 "the cluster, for utilisation (as in dlsched simulate)", AT(cluster)},
+	{DL_OPT_CHOICE, 0, "by", "CLASS", "also rows per class: gpus (1, 2-4, 5-8, >8) or duration",
+	 AT(by), .values = by_names},
+	{DL_OPT_STRING, 0, "title", "TEXT", "title of the HTML page", AT(title),
+	 .def_doc = "dlsched report"},
+	{DL_OPT_STRING, 0, "date", "TEXT", "date line of the HTML page (e.g. the night it covers)",
+	 AT(date)},
+	{DL_OPT_STRING, 0, "group-by", "AXES",
+	 "runs of a sweep (summary.csv or its DIR): mean and 95% CI per group of AXES",
+	 AT(group_by)},
+	{DL_OPT_END},
 };
+#undef AT
 
 static const struct dl_cmd_spec report_spec = {
 	.usage = "dlsched report [options] [RESULTS...]",
@@ -49,38 +69,18 @@ static const struct dl_cmd_spec report_spec = {
 	.flags = DL_SPEC_NO_IO,
 };
 
-static int parse_format(const char *s, enum dl_report_format *f)
-{
-	static const struct {
-		const char *name;
-		enum dl_report_format f;
-	} names[] = {
-		{"text", DL_REPORT_TEXT},	  {"csv", DL_REPORT_CSV},
-		{"json", DL_REPORT_JSON},	  {"jsonl", DL_REPORT_JSON},
-		{"markdown", DL_REPORT_MARKDOWN}, {"md", DL_REPORT_MARKDOWN},
-		{"html", DL_REPORT_HTML},
-	};
-	for (size_t i = 0; i < DL_ARRAY_SIZE(names); i++)
-		if (!strcmp(s, names[i].name)) {
-			*f = names[i].f;
-			return 0;
-		}
-	return -1;
-}
-
 /* the format an output path's suffix asks for, or -1 */
 static int format_of_path(const char *path)
 {
 	const char *base = strrchr(path, '/');
 	const char *dot = strrchr(base ? base : path, '.');
-	enum dl_report_format f;
 	if (!dot)
 		return -1;
 	if (!strcmp(dot, ".htm"))
 		return DL_REPORT_HTML;
 	if (!strcmp(dot, ".txt"))
 		return DL_REPORT_TEXT;
-	return parse_format(dot + 1, &f) ? -1 : (int)f;
+	return dl_opt_choice_index(&report_opts[0], dot + 1);
 }
 
 /* "runs/fifo.csv.gz" -> "fifo" (the label of a file without a policy column) */
@@ -165,82 +165,29 @@ static int report_grouped(struct dl_ctx *ctx, char **files, size_t nfiles, const
 DL_COMMAND(report, "summarise results: JCT percentiles, makespan, utilisation, HTML charts")
 {
 	struct dl_optstate st;
-	const char *arg;
-	int c;
+	struct report_args a = {0};
 	int rc = 0;
-	enum dl_report_format fmt = DL_REPORT_CSV;
-	int fmt_set = 0;
-	const char *output = NULL;
+	if (dl_opt_parse(&st, ctx, argc, argv, &report_spec, &a)) {
+		/* --help, --list-options or a usage error: nothing is read */
+		dl_strlist_free(&a.labels);
+		dl_strlist_free(&a.timelines);
+		return st.exit_code;
+	}
+	enum dl_report_format fmt = (enum dl_report_format)a.fmt;
+	int fmt_set = dl_opt_given(&st, "format") > 0;
+	const char *output = a.output;
 	struct dl_report_opts ro = {0};
 	struct dl_report_page page = {0};
-	const char *cluster = NULL;
-	const char **labels = xcalloc((size_t)argc + 1, sizeof(*labels));
-	const char **timelines = xcalloc((size_t)argc + 1, sizeof(*timelines));
-	size_t nlabels = 0, ntimelines = 0;
-	const char *group_by = NULL;
-	dl_opt_begin(&st, ctx, argc, argv, &report_spec);
-	while ((c = dl_opt_next(&st, &arg)) > 0 && !rc) {
-		switch (c) {
-		case 'f':
-			if (parse_format(arg, &fmt))
-				rc = dl_usage_error(ctx,
-						    "bad --format value '%s' (expected text, csv, "
-						    "json, markdown or html)",
-						    arg);
-			fmt_set = 1;
-			break;
-		case 'o':
-			if (!*arg)
-				rc = dl_usage_error(ctx, "empty --output path");
-			output = arg;
-			break;
-		case 'b':
-			ro.baseline = arg;
-			break;
-		case 'l':
-			labels[nlabels++] = arg;
-			break;
-		case 't':
-			timelines[ntimelines++] = arg;
-			break;
-		case OPT_GPUS: {
-			long long n;
-			if (dl_opt_int(ctx, "gpus", arg, 1, 100000000, &n))
-				rc = DL_EXIT_USAGE;
-			ro.capacity = (double)n;
-			break;
-		}
-		case OPT_CLUSTER:
-			cluster = arg;
-			break;
-		case OPT_BY:
-			if (!strcmp(arg, "gpus"))
-				ro.by = DL_REPORT_BY_GPUS;
-			else if (!strcmp(arg, "duration"))
-				ro.by = DL_REPORT_BY_DURATION;
-			else
-				rc = dl_usage_error(
-					ctx, "bad --by value '%s' (expected gpus or duration)",
-					arg);
-			break;
-		case OPT_TITLE:
-			page.title = arg;
-			break;
-		case OPT_DATE:
-			page.date = arg;
-			break;
-		case OPT_GROUP_BY:
-			group_by = arg;
-			break;
-		}
-	}
-	dl_opt_end(&st);
-	if (c == DL_OPT_EXIT || rc) {
-		/* --help, --list-options or a usage error: nothing is read */
-		free(labels);
-		free(timelines);
-		return c == DL_OPT_EXIT ? st.exit_code : rc;
-	}
+	const char *cluster = a.cluster;
+	const char **labels = a.labels.v, **timelines = a.timelines.v;
+	size_t nlabels = a.labels.n, ntimelines = a.timelines.n;
+	ro.baseline = a.baseline;
+	ro.capacity = a.gpus;
+	if (dl_opt_given(&st, "by"))
+		ro.by = a.by == 0 ? DL_REPORT_BY_GPUS : DL_REPORT_BY_DURATION;
+	page.title = a.title;
+	page.date = a.date;
+	const char *group_by = a.group_by;
 
 	int ninputs;
 	char **files = dl_opt_inputs(&st, &ninputs);
@@ -270,8 +217,8 @@ DL_COMMAND(report, "summarise results: JCT percentiles, makespan, utilisation, H
 					    "--by, --cluster or --gpus (the runs have them)");
 		else
 			rc = report_grouped(ctx, files, nfiles, group_by, fmt, output, &page);
-		free(labels);
-		free(timelines);
+		dl_strlist_free(&a.labels);
+		dl_strlist_free(&a.timelines);
 		return rc;
 	}
 
@@ -331,7 +278,7 @@ DL_COMMAND(report, "summarise results: JCT percentiles, makespan, utilisation, H
 	}
 	dl_report_free(rep);
 	free(first);
-	free(labels);
-	free(timelines);
+	dl_strlist_free(&a.labels);
+	dl_strlist_free(&a.timelines);
 	return rc;
 }
