@@ -386,6 +386,9 @@ static int do_task(struct dl_ctx *ctx, const struct dl_sweep_plan *plan, const c
 		int r = dl_sweep_run_row(plan, i, dir, exe, &err);
 		if (r < 0)
 			return dl_fail(ctx, &err);
+		if (r == 2)
+			return dl_error(ctx, "run %s was cancelled; it stays missing",
+					plan->rows[i].id);
 		if (r == 1) {
 			struct strbuf why = STRBUF_INIT;
 			dl_sweep_row_failure(plan, i, dir, &why);
