@@ -94,7 +94,11 @@ $(O)/dlsched: $(CMD_OBJS) $(O)/libdlsched.a
 
 $(O)/tests/unit/%: tests/unit/%.c tests/unit/tap.h $(O)/libdlsched.a
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(CFLAGS) $(DL_CFLAGS) -Itests/unit $(SAN_LDFLAGS) -o $@ $< $(O)/libdlsched.a $(LIBS)
+	$(Q)$(CC) $(CFLAGS) $(DL_CFLAGS) -Itests/unit $(SAN_LDFLAGS) -o $@ $< $(UNIT_EXTRA) $(O)/libdlsched.a $(LIBS)
+
+# the option parser itself (cmd/options.c), with tables as a lib/ part would declare them
+$(O)/tests/unit/test_options: $(O)/cmd/options.o
+$(O)/tests/unit/test_options: UNIT_EXTRA = $(O)/cmd/options.o
 
 $(O)/tests/fuzz/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(O)/libdlsched.a
 	@mkdir -p $(dir $@)
@@ -115,9 +119,12 @@ build-tests: $(O)/dlsched $(UNIT_BINS) $(FUZZ_REPLAYS) $(BENCH_TOOLS)
 
 # ---- documentation and completions ----
 
-$(O)/man/%: man/%.scd
+# The OPTIONS sections come from the binary's option tables (man/splice.sh), so a page
+# cannot drift from the parser; the spliced source stays beside the page for t_docs.
+$(O)/man/%: man/%.scd man/splice.sh $(O)/dlsched
 	@mkdir -p $(dir $@)
-	$(Q)scdoc < $< > $@
+	$(Q)sh man/splice.sh $(O)/dlsched $< > $@.scd
+	$(Q)scdoc < $@.scd > $@
 
 # dlsched-formats(5) is its head plus one fragment per stream (man/formats/*.scd),
 # so each command documents its own stream without editing a shared file.

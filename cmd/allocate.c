@@ -8,45 +8,50 @@
 #include "policy/alloc.h"
 #include "policy/alloc_input.h"
 
-enum {
-	OPT_CLUSTER = DL_OPT_FIRST_FREE,
-	OPT_POLICY,
-	OPT_THROUGHPUTS,
-	OPT_PACK,
-	OPT_PAIRS,
-	OPT_PARTITIONS,
-	OPT_SEED,
-	OPT_COSTS,
-	OPT_ENTITY_WEIGHTS,
-	OPT_ENTITY_POLICY,
-	OPT_STRICT_SLO,
-	OPT_TIME_LIMIT,
-	OPT_DUMP_MODEL,
-	OPT_PER_JOB,
-	OPT_ENTITY_COLUMN,
+struct allocate_args {
+	const char *cluster, *throughputs, *costs, *entity_weights, *entity_col, *jobs;
+	int pairs;
+	int strict_slo;
+	struct dl_alloc_opts o;
 };
 
+static const char *const entity_policies[] = {"fairness", "fifo", NULL}; /* o.entity_fifo */
+
+#define AT(f) DL_OPT_AT(struct allocate_args, f)
 static const struct dl_opt allocate_opts[] = {
-	{OPT_CLUSTER, "cluster", "SPEC", "the cluster (see dlsched-cluster(1)), e.g. 36:36:36"},
-	{OPT_POLICY, "policy", "NAME", "allocation policy (default max-min-fairness-perf)"},
-	{OPT_THROUGHPUTS, "throughputs", "FILE", "throughputs stream, looked up by model and gpus"},
-	{OPT_PACK, "pack", NULL, "space sharing: let pairs of jobs share GPUs"},
-	{OPT_PAIRS, "pair-candidates", "N",
-	 "with --pack --per-job, partners considered per job (default 4)"},
-	{OPT_PARTITIONS, "partitions", "K", "POP: solve K random groups of jobs separately"},
-	{OPT_SEED, "seed", "N", "seed for partitions, fifo and gandiva (default 0)"},
-	{OPT_COSTS, "costs", "LIST", "dollars per GPU-hour, TYPE=PRICE,... (min-cost)"},
-	{OPT_ENTITY_WEIGHTS, "entity-weights", "LIST",
-	 "weights of entities, NAME=W,... (water-filling)"},
-	{OPT_ENTITY_COLUMN, "entity-column", "COL",
-	 "column naming the entity (default entity; e.g. user, vc)"},
-	{OPT_ENTITY_POLICY, "entity-policy", "P", "inside an entity: fairness (default) or fifo"},
-	{OPT_STRICT_SLO, "strict-slo", NULL, "min-cost: exit 3 when the SLOs are infeasible"},
-	{OPT_TIME_LIMIT, "time-limit", "SECS", "give up each solve after SECS seconds (exit 3)"},
-	{OPT_DUMP_MODEL, "dump-model", "PATH", "write the LP in CPLEX LP format (for glpsol)"},
-	{OPT_PER_JOB, "per-job", NULL, "one LP row per job (do not merge identical jobs)"},
-	{0, NULL, NULL, NULL},
+	{DL_OPT_FILE, 'c', "cluster", "SPEC", "the cluster (see dlsched-cluster(1)), e.g. 36:36:36",
+	 AT(cluster)},
+	{DL_OPT_CHOICE, 0, "policy", "NAME", "allocation policy", AT(o.policy),
+	 .value_at = dl_alloc_policy_at, .def = "max-min-fairness-perf"},
+	{DL_OPT_FILE, 0, "throughputs", "FILE", "throughputs stream, looked up by model and gpus",
+	 AT(throughputs)},
+	{DL_OPT_FLAG, 0, "pack", NULL, "space sharing: let pairs of jobs share GPUs", AT(o.pack)},
+	{DL_OPT_INT, 0, "pair-candidates", "N",
+	 "with --pack --per-job, partners considered per job", AT(pairs), .imin = 1, .imax = 1000,
+	 .def = "4"},
+	{DL_OPT_INT, 0, "partitions", "K", "POP: solve K random groups of jobs separately",
+	 AT(o.partitions), .imin = 1, .imax = 1 << 20, .def = "1"},
+	{DL_OPT_UINT64, 0, "seed", "N", "seed for partitions, fifo and gandiva", AT(o.seed),
+	 .def = "0"},
+	{DL_OPT_STRING, 0, "costs", "LIST", "dollars per GPU-hour, TYPE=PRICE,... (min-cost)",
+	 AT(costs)},
+	{DL_OPT_STRING, 0, "entity-weights", "LIST",
+	 "weights of entities, NAME=W,... (water-filling)", AT(entity_weights)},
+	{DL_OPT_STRING, 0, "entity-column", "COL", "column naming the entity (e.g. user, vc)",
+	 AT(entity_col), .def_doc = "entity"},
+	{DL_OPT_CHOICE, 0, "entity-policy", "P", "how water-filling shares inside an entity",
+	 AT(o.entity_fifo), .values = entity_policies, .def = "fairness"},
+	{DL_OPT_FLAG, 0, "strict-slo", NULL, "min-cost: exit 3 when the SLOs are infeasible",
+	 AT(strict_slo)},
+	{DL_OPT_SECONDS, 0, "time-limit", "SECS", "give up each solve after SECS seconds (exit 3)",
+	 AT(o.lp.time_limit)},
+	{DL_OPT_FILE, 0, "dump-model", "PATH", "write the LP in CPLEX LP format (for glpsol)",
+	 AT(o.dump_model)},
+	{DL_OPT_FLAG, 0, "per-job", NULL, "one LP row per job (do not merge identical jobs)",
+	 AT(o.per_job)},
+	{DL_OPT_END},
 };
+#undef AT
 
 static const struct dl_cmd_spec allocate_spec = {
 	.usage = "dlsched allocate --cluster SPEC [--policy NAME] [--throughputs FILE] [JOBS]",
@@ -128,109 +133,29 @@ static int write_allocation(const struct dl_ctx *ctx, const struct dl_alloc_prob
 	return dl_out_close(ctx, out, 0);
 }
 
-struct allocate_args {
-	const char *cluster, *policy, *throughputs, *costs, *entity_weights, *entity_col, *jobs;
-	long long pairs;
-	int strict_slo;
-	struct dl_alloc_opts o;
-};
-
 static int parse_args(struct dl_ctx *ctx, int argc, char **argv, struct allocate_args *a)
 {
 	struct dl_optstate st;
-	const char *arg;
-	long long v;
-	uint64_t u;
-	int c, rc = 0;
-	dl_opt_begin(&st, ctx, argc, argv, &allocate_spec);
-	while (!rc && (c = dl_opt_next(&st, &arg)) > 0) {
-		switch (c) {
-		case OPT_CLUSTER:
-			a->cluster = arg;
-			break;
-		case OPT_POLICY:
-			a->policy = arg;
-			break;
-		case OPT_THROUGHPUTS:
-			a->throughputs = arg;
-			break;
-		case OPT_PACK:
-			a->o.pack = 1;
-			break;
-		case OPT_PAIRS:
-			if (dl_opt_int(ctx, "pair-candidates", arg, 1, 1000, &a->pairs))
-				rc = DL_EXIT_USAGE;
-			break;
-		case OPT_PARTITIONS:
-			if (dl_opt_int(ctx, "partitions", arg, 1, 1 << 20, &v))
-				rc = DL_EXIT_USAGE;
-			else
-				a->o.partitions = (int)v;
-			break;
-		case OPT_SEED:
-			if (dl_opt_uint64(ctx, "seed", arg, &u))
-				rc = DL_EXIT_USAGE;
-			else
-				a->o.seed = u;
-			break;
-		case OPT_COSTS:
-			a->costs = arg;
-			break;
-		case OPT_ENTITY_WEIGHTS:
-			a->entity_weights = arg;
-			break;
-		case OPT_ENTITY_POLICY:
-			if (!strcmp(arg, "fairness") || !strcmp(arg, "fifo"))
-				a->o.entity_fifo = !strcmp(arg, "fifo");
-			else
-				rc = dl_usage_error(ctx,
-						    "bad --entity-policy value '%s' (expected "
-						    "fairness or fifo)",
-						    arg);
-			break;
-		case OPT_STRICT_SLO:
-			a->strict_slo = 1;
-			break;
-		case OPT_TIME_LIMIT:
-			if (dl_opt_nonneg(ctx, "time-limit", arg, &a->o.lp.time_limit))
-				rc = DL_EXIT_USAGE;
-			break;
-		case OPT_DUMP_MODEL:
-			a->o.dump_model = arg;
-			break;
-		case OPT_ENTITY_COLUMN:
-			a->entity_col = arg;
-			break;
-		case OPT_PER_JOB:
-			a->o.per_job = 1;
-			break;
-		}
-	}
-	int first = st.optind;
-	dl_opt_end(&st);
-	if (c == DL_OPT_EXIT)
+	if (dl_opt_parse(&st, ctx, argc, argv, &allocate_spec, a))
 		return st.exit_code ? st.exit_code : -1;
-	if (rc)
-		return rc;
+	int first = st.optind;
 	if (first < argc - 1)
 		return dl_usage_error(ctx, "too many inputs (one jobs stream)");
 	a->jobs = first < argc ? argv[first] : "-";
 	if (!a->cluster)
 		return dl_usage_error(ctx, "--cluster is required");
-	if (dl_alloc_policy_parse(a->policy, &a->o.policy))
-		return dl_usage_error(ctx, "unknown policy '%s' (one of %s)", a->policy,
-				      dl_alloc_policy_list());
 	enum dl_alloc_policy p = a->o.policy;
+	const char *name = dl_alloc_policy_name(p);
 	if (a->o.pack && !dl_alloc_policy_packs(p))
 		return dl_usage_error(ctx,
 				      "--pack works with max-min-fairness-perf, "
 				      "max-throughput and gandiva, not %s",
-				      a->policy);
+				      name);
 	if (a->o.pack && !a->throughputs)
 		return dl_usage_error(ctx, "--pack needs --throughputs (pair throughputs)");
 	int lp_policy = p <= DL_ALLOC_WATER_FILLING;
 	if (a->o.dump_model && !lp_policy)
-		return dl_usage_error(ctx, "--dump-model: %s solves no LP", a->policy);
+		return dl_usage_error(ctx, "--dump-model: %s solves no LP", name);
 	if (a->strict_slo && p != DL_ALLOC_MIN_COST)
 		return dl_usage_error(ctx, "--strict-slo applies to min-cost only");
 	a->o.lp.verbose = ctx->verbose > 1; /* -vv: GLPK's own log */
@@ -242,8 +167,6 @@ DL_COMMAND(allocate, "heterogeneity-aware allocation policies (Gavel) as LPs on 
 	struct allocate_args a = {0};
 	struct dl_alloc_opts defaults = DL_ALLOC_OPTS_INIT;
 	a.o = defaults;
-	a.policy = "max-min-fairness-perf";
-	a.pairs = 4;
 	int rc = parse_args(ctx, argc, argv, &a);
 	if (rc)
 		return rc < 0 ? 0 : rc;
@@ -276,7 +199,7 @@ DL_COMMAND(allocate, "heterogeneity-aware allocation policies (Gavel) as LPs on 
 		goto out;
 	}
 	if (a.o.pack && a.o.policy != DL_ALLOC_GANDIVA)
-		dl_alloc_prune_pairs(&p, (int)a.pairs);
+		dl_alloc_prune_pairs(&p, a.pairs);
 	if (a.o.policy == DL_ALLOC_MIN_COST && a.strict_slo)
 		a.o.strict_slo = 1;
 	if (dl_alloc_solve(&p, &a.o, &res, &err)) {
@@ -289,10 +212,10 @@ DL_COMMAND(allocate, "heterogeneity-aware allocation policies (Gavel) as LPs on 
 	if (res.merged_pairs)
 		dl_info(ctx,
 			"%s: %zu jobs, %zu GPU types, all pairs of jobs in %zu pairs of classes",
-			a.policy, p.njobs, p.ntypes, res.merged_pairs);
+			dl_alloc_policy_name(a.o.policy), p.njobs, p.ntypes, res.merged_pairs);
 	else
-		dl_info(ctx, "%s: %zu jobs, %zu GPU types, %zu candidate pairs", a.policy, p.njobs,
-			p.ntypes, p.npairs);
+		dl_info(ctx, "%s: %zu jobs, %zu GPU types, %zu candidate pairs",
+			dl_alloc_policy_name(a.o.policy), p.njobs, p.ntypes, p.npairs);
 	dl_info(ctx, "objective %.10g (%s)", res.objective, res.objective_name);
 	if (res.merged)
 		dl_info(ctx, "identical jobs merged: %zu LP classes for %zu jobs", res.merged,

@@ -4,10 +4,16 @@
 
 #include "cmd.h"
 
+struct cat_args {
+	int number, filename;
+};
+
 static const struct dl_opt cat_opts[] = {
-	{'n', "number", NULL, "prepend a column 'n' numbering the rows from 1"},
-	{'N', "filename", NULL, "prepend a column 'filename' naming each row's input"},
-	{0, NULL, NULL, NULL},
+	{DL_OPT_FLAG, 'n', "number", NULL, "prepend a column 'n' numbering the rows from 1",
+	 DL_OPT_AT(struct cat_args, number)},
+	{DL_OPT_FLAG, 'N', "filename", NULL, "prepend a column 'filename' naming each row's input",
+	 DL_OPT_AT(struct cat_args, filename)},
+	{DL_OPT_END},
 };
 
 static const struct dl_cmd_spec cat_spec = {
@@ -33,23 +39,10 @@ static int same_columns(struct dl_reader *r, const char *const *cols, size_t n)
 DL_COMMAND(cat, "concatenate streams, converting between CSV and JSON Lines")
 {
 	struct dl_optstate st;
-	int number = 0, filename = 0;
-	const char *arg;
-	int c;
-	dl_opt_begin(&st, ctx, argc, argv, &cat_spec);
-	while ((c = dl_opt_next(&st, &arg)) > 0) {
-		switch (c) {
-		case 'n':
-			number = 1;
-			break;
-		case 'N':
-			filename = 1;
-			break;
-		}
-	}
-	dl_opt_end(&st);
-	if (c == DL_OPT_EXIT)
+	struct cat_args a = {0};
+	if (dl_opt_parse(&st, ctx, argc, argv, &cat_spec, &a))
 		return st.exit_code;
+	int number = a.number, filename = a.filename;
 
 	int nfiles;
 	char **files = dl_opt_inputs(&st, &nfiles);

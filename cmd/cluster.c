@@ -8,12 +8,23 @@
 #include "cmd.h"
 #include "core/num.h"
 
-enum { OPT_BY = DL_OPT_FIRST_FREE, OPT_PROFILES };
+enum { BY_NODE, BY_RACK, BY_TYPE };
+static const char *const by_names[] = {"node", "rack", "type", NULL};
+
+struct cluster_args {
+	int by;
+	const char *profiles;
+};
+
+/* dispatched below, after the options are parsed */
+static const struct dl_subcmd subcommands[] = {{"show"}, {"types"}, {"models"}, {NULL}};
 
 static const struct dl_opt cluster_opts[] = {
-	{OPT_BY, "by", "LEVEL", "show: rows per one of node|rack|type for CSV/JSON (default node)"},
-	{OPT_PROFILES, "profiles", "FILE", "models: add the models of a profiles stream"},
-	{0, NULL, NULL, NULL},
+	{DL_OPT_CHOICE, 0, "by", "LEVEL", "show: rows per level for CSV/JSON",
+	 DL_OPT_AT(struct cluster_args, by), .values = by_names, .def = "node"},
+	{DL_OPT_FILE, 0, "profiles", "FILE", "models: add the models of a profiles stream",
+	 DL_OPT_AT(struct cluster_args, profiles)},
+	{DL_OPT_END},
 };
 
 static const struct dl_cmd_spec cluster_spec = {
@@ -29,6 +40,8 @@ static const struct dl_cmd_spec cluster_spec = {
 		"-f csv|json.\n"
 		"types: the built-in GPU types. models: the network cost model's models.",
 	.opts = cluster_opts,
+	.format_default = "text for show, csv otherwise",
+	.subcommands = subcommands,
 };
 
 static void text_summary(FILE *fp, const struct dl_cluster *c)
@@ -162,7 +175,7 @@ static void rows_by_type(struct dl_writer *w, const struct dl_cluster *c)
 	}
 }
 
-static int show(struct dl_ctx *ctx, const char *spec, const char *by)
+static int show(struct dl_ctx *ctx, const char *spec, int by)
 {
 	struct dl_err err = DL_ERR_INIT;
 	struct dl_cluster *c;
@@ -177,9 +190,9 @@ static int show(struct dl_ctx *ctx, const char *spec, const char *by)
 		text_summary(dl_output_fp(out), c);
 	} else {
 		struct dl_writer *w = dl_out_writer(ctx, out);
-		if (!strcmp(by, "rack"))
+		if (by == BY_RACK)
 			rows_by_rack(w, c);
-		else if (!strcmp(by, "type"))
+		else if (by == BY_TYPE)
 			rows_by_type(w, c);
 		else
 			rows_by_node(w, c);
@@ -249,40 +262,25 @@ static int models(struct dl_ctx *ctx, const char *profiles)
 DL_COMMAND(cluster, "show cluster specs, GPU types and network cost models")
 {
 	struct dl_optstate st;
-	const char *arg, *by = "node", *profiles = NULL;
-	int c;
+	struct cluster_args a = {0};
 	/* the subcommand comes first; options after it (or --help alone) */
 	const char *sub = argc > 1 && argv[1][0] != '-' ? argv[1] : NULL;
-	dl_opt_begin(&st, ctx, sub ? argc - 1 : argc, sub ? argv + 1 : argv, &cluster_spec);
-	while ((c = dl_opt_next(&st, &arg)) > 0) {
-		switch (c) {
-		case OPT_BY:
-			by = arg;
-			break;
-		case OPT_PROFILES:
-			profiles = arg;
-			break;
-		}
-	}
-	dl_opt_end(&st);
-	if (c == DL_OPT_EXIT)
+	if (dl_opt_parse(&st, ctx, sub ? argc - 1 : argc, sub ? argv + 1 : argv, &cluster_spec, &a))
 		return st.exit_code;
 	int npos = (sub ? argc - 1 : argc) - st.optind;
 	char **pos = (sub ? argv + 1 : argv) + st.optind;
 	if (!sub)
 		return dl_usage_error(ctx, "missing subcommand (show, types or models)");
-	if (strcmp(by, "node") && strcmp(by, "rack") && strcmp(by, "type"))
-		return dl_usage_error(ctx, "unknown --by '%s' (node, rack or type)", by);
 	if (!strcmp(sub, "show")) {
 		if (npos != 1)
 			return dl_usage_error(ctx, "cluster show takes one SPEC");
-		return show(ctx, pos[0], by);
+		return show(ctx, pos[0], a.by);
 	}
 	if (npos)
 		return dl_usage_error(ctx, "cluster %s takes no arguments", sub);
 	if (!strcmp(sub, "types"))
 		return types(ctx);
 	if (!strcmp(sub, "models"))
-		return models(ctx, profiles);
+		return models(ctx, a.profiles);
 	return dl_usage_error(ctx, "unknown subcommand '%s' (show, types or models)", sub);
 }

@@ -5,22 +5,24 @@
  *   1. write cmd/foo.c with `DL_COMMAND(foo, "one-line summary")` followed by
  *      the function body (the build collects these lines into the command
  *      table; keep the macro call on one line, at the start of the line);
- *   2. describe its options in a `struct dl_opt[]` and parse them with
- *      dl_opt_begin()/dl_opt_next(), so --help, --list-options and the shell
- *      completions all come from that one table;
+ *   2. describe its options in a `struct dl_opt[]` table (below) and parse
+ *      them with dl_opt_parse(), so --help, the man page's option list and
+ *      the shell completions all come from that one table;
  *   3. put the work in lib/, keep cmd/foo.c to parsing, I/O and exit codes;
- *   4. write man/dlsched-foo.1.scd, tests/cli/t_foo.sh, a README example.
+ *   4. write man/dlsched-foo.1.scd (with an "@options" line where the generated
+ *      option list goes, and "@--NAME" prose blocks for options that need more
+ *      than their help line), tests/cli/t_foo.sh, a README example.
  *
- * Nothing here owns memory beyond a call, except struct dl_optstate, which
- * dl_opt_end() frees.
+ * Nothing here owns memory beyond a call: struct dl_optstate is plain data
+ * (it borrows argv and the tables).
  */
 #ifndef DL_CMD_H
 #define DL_CMD_H
 
-#include <getopt.h>
 #include <stdio.h>
 
 #include "core/common.h"
+#include "core/opt.h"
 #include "core/io.h"
 #include "table/table.h"
 
@@ -38,56 +40,146 @@ struct dl_ctx {
 
 #define DL_COMMAND(name, summary) int cmd_##name(int argc, char **argv, struct dl_ctx *ctx)
 
-/* One option of a command. */
-struct dl_opt {
-	int id;		  /* the short letter, or a value >= 256 for long-only options */
-	const char *name; /* long name without "--" */
-	const char *arg;  /* NULL for a flag, else the argument's name in --help ("SPEC") */
-	const char *help; /* one line for --help */
-};
-
-/* ids of the common options that commands may want to see */
-enum {
-	DL_OPT_INPUT_FORMAT = 200,
-	DL_OPT_LIST_OPTIONS,
-	DL_OPT_FIRST_FREE = 256,
-};
+/*
+ * Options. Each command describes its options in one table of typed entries
+ * (lib/core/opt.h) whose values go into the command's args struct; the parser
+ * stores and checks every value and writes the error for a bad one itself
+ * ("dlsched place: bad --lease value 'abc' (a number of seconds > 0)", exit
+ * 2), so a command only sees good values. --help, --list-options (for the
+ * completions) and --man-options (the man page's OPTIONS section, spliced in
+ * by the Makefile) are generated from the same tables, so they cannot drift.
+ *
+ *   struct place_args { const char *cluster; struct dl_place_opts po; double now; };
+ *   #define AT(f) DL_OPT_AT(struct place_args, f)
+ *   static const struct dl_opt place_opts[] = {
+ *           {DL_OPT_STRING, 'c', "cluster", "SPEC", "the cluster (required)", AT(cluster)},
+ *           {DL_OPT_CHOICE, 'P', "policy", "NAME", "placement policy", AT(po.policy),
+ *            .value_at = place_policy_at, .def = "consolidate"},
+ *           {DL_OPT_SECONDS, 0, "now", "TIME", "the current time", AT(now)},
+ *           {DL_OPT_END},
+ *   };
+ *   static const struct dl_cmd_spec place_spec = {.usage = ..., .opts = place_opts};
+ *
+ *   DL_COMMAND(place, "...")
+ *   {
+ *           struct place_args a = {0};
+ *           struct dl_optstate st;
+ *           if (dl_opt_parse(&st, ctx, argc, argv, &place_spec, &a))
+ *                   return st.exit_code;   // --help (0) or a usage error (2)
+ *           if (dl_opt_given(&st, "now")) ...
+ *           positional arguments: argv[st.optind..argc), or dl_opt_inputs()
+ *
+ * Rules that span options (A needs B) stay in the command, after parsing; a
+ * value the command must check itself (a CHOICE with DL_OPTF_OPEN, whose
+ * valid values depend on another option) is reported with dl_opt_bad_value()
+ * in the same words.
+ *
+ * Tables declared in lib/ (a simulation policy's parameters, like the
+ * kernel's module_param) are added as more groups, each with its own base
+ * struct and a heading: dl_opt_parse_groups(&st, ..., &a, groups, n). Every
+ * option of every group is then parsed, documented and completed like the
+ * command's own; dl_opt_group_given() names an option given from a group
+ * (to refuse the options of a policy that was not chosen). A lib/sim policy
+ * would declare, beside its driver:
+ *
+ *   struct las_params { double quantum; };
+ *   const struct dl_opt dl_las_opts[] = {
+ *           {DL_OPT_SECONDS, 0, "quantum", "S", "re-evaluate priorities every S seconds",
+ *            DL_OPT_AT(struct las_params, quantum), .def = "300"},
+ *           {DL_OPT_END},
+ *   };
+ *
+ * and carry dl_las_opts and sizeof(struct las_params) in its ops;
+ * cmd/simulate.c allocates each policy's params (zeroed: the parser stores
+ * the defaults), passes {ops->opts, params, "las"} groups, and hands the
+ * chosen policy its params. An option name exists in one table only (a
+ * second spelling aborts as a table bug): options that several policies or
+ * commands share (MLFQ's --queues) are one table, one group, whose heading
+ * names every user. tests/unit/test_options.c parses such a pair of tables.
+ *
+ * The common options (-f/-o unless DL_SPEC_NO_IO, --input-format unless
+ * DL_SPEC_NO_INPUT, -q, -v, -h)
+ * are added to every command and stored in struct dl_ctx.
+ */
 
 /* Flags of struct dl_cmd_spec */
 enum {
-	DL_SPEC_NO_IO = 1 << 0, /* no -f/-o/--input-format (the command writes no stream) */
+	DL_SPEC_NO_IO = 1 << 0, /* no common -f/-o (the command has its own, or writes no stream) */
+	DL_SPEC_NO_INPUT = 1 << 1, /* no --input-format (the command reads no stream) */
+};
+
+/* a subcommand ("trace gen"): run is NULL when the command dispatches it itself */
+struct dl_subcmd {
+	const char *name;
+	int (*run)(int argc, char **argv, struct dl_ctx *ctx);
 };
 
 struct dl_cmd_spec {
 	const char *usage;	   /* one or more "dlsched foo ..." lines, '\n'-separated */
 	const char *description;   /* shown under the usage in --help */
-	const struct dl_opt *opts; /* terminated by an entry with id 0 */
+	const struct dl_opt *opts; /* the command's own options, into its args struct */
 	unsigned flags;
+	/* the default of -f when it is not csv ("text"), for --help and the man page */
+	const char *format_default;
+	/* subcommands, ended by {NULL}: for dispatch, completions and --list-subcommands */
+	const struct dl_subcmd *subcommands;
 };
+
+/* a table and the struct its offsets point into */
+struct dl_opt_group {
+	const struct dl_opt *opts;
+	void *base;
+	const char *title; /* heading in --help and the man page ("tiresias-las options") */
+};
+
+#define DL_OPT_MAX_GROUPS 16
+#define DL_OPT_MAX	  256
 
 struct dl_optstate {
 	struct dl_ctx *ctx;
 	const struct dl_cmd_spec *spec;
 	int argc;
 	char **argv;
-	struct option *longopts;
-	char *shortopts;
-	int optind; /* after the loop: index of the first positional argument */
+	int optind; /* after parsing: index of the first positional argument */
 	int exit_code;
+	struct dl_opt_group groups[DL_OPT_MAX_GROUPS];
+	size_t ngroups;
+	struct dl_opt io[3];		 /* the common -f and -o, with this command's -f default */
+	unsigned char given[DL_OPT_MAX]; /* times each option was given (saturates) */
+	int scratch;			 /* where --help and the listing helpers "store" */
 };
 
-/* dl_opt_next results besides an option id */
-#define DL_OPT_DONE 0  /* no more options; positional arguments start at st->optind */
-#define DL_OPT_EXIT -1 /* --help or a usage error was handled: return st->exit_code */
-
-void dl_opt_begin(struct dl_optstate *st, struct dl_ctx *ctx, int argc, char **argv,
-		  const struct dl_cmd_spec *spec);
-int dl_opt_next(struct dl_optstate *st, const char **arg);
-void dl_opt_end(struct dl_optstate *st);
+/*
+ * Parse the options into args (the command's table) and ctx (the common
+ * ones). 0: run the command, positional arguments start at st->optind.
+ * Nonzero: return st->exit_code (0 after --help and the hidden listing
+ * options, 2 after a usage error, which is already printed).
+ */
+int dl_opt_parse(struct dl_optstate *st, struct dl_ctx *ctx, int argc, char **argv,
+		 const struct dl_cmd_spec *spec, void *args);
+/* the same with more tables (policies' parameters), in this order after the command's */
+int dl_opt_parse_groups(struct dl_optstate *st, struct dl_ctx *ctx, int argc, char **argv,
+			const struct dl_cmd_spec *spec, void *args, const struct dl_opt_group *more,
+			size_t nmore);
+/* how often --name was given (0: not given; the default applies) */
+int dl_opt_given(const struct dl_optstate *st, const char *name);
+/* the first option of group g (index in st->groups) that was given, or NULL */
+const struct dl_opt *dl_opt_group_given(const struct dl_optstate *st, size_t g);
+/* print "bad --NAME value 'ARG' (one of ...)" from the table; returns DL_EXIT_USAGE */
+int dl_opt_bad_value(const struct dl_optstate *st, const char *name, const char *arg);
+/*
+ * Run the subcommand named by argv[1] (argv[1..] become its argv), or parse
+ * the command's own options (--help) and complain about a missing or unknown
+ * subcommand. For commands whose subcommands all have a run function.
+ */
+int dl_subcmd_run(struct dl_ctx *ctx, int argc, char **argv, const struct dl_cmd_spec *spec);
+/* the subcommand called name, or NULL after printing the usage error */
+const struct dl_subcmd *dl_subcmd_find(const struct dl_ctx *ctx, const struct dl_cmd_spec *spec,
+				       const char *name);
 /* the positional input files after the options, or just "-" (standard input) when none */
 char **dl_opt_inputs(const struct dl_optstate *st, int *n);
-/* print the command's help (for "dlsched help CMD") */
-void dl_print_help(const struct dl_ctx *ctx, const struct dl_cmd_spec *spec, FILE *fp);
+/* the common options' man page entries (for dlsched(1)) */
+void dl_print_common_man(FILE *fp);
 
 /* Diagnostics, on stderr, prefixed "dlsched CMD: ". Each returns the exit code. */
 int dl_error(const struct dl_ctx *ctx, const char *fmt, ...) DL_PRINTF(2, 3);
@@ -95,13 +187,6 @@ int dl_usage_error(const struct dl_ctx *ctx, const char *fmt, ...) DL_PRINTF(2, 
 int dl_fail(const struct dl_ctx *ctx, const struct dl_err *err);
 void dl_warn(const struct dl_ctx *ctx, const char *fmt, ...) DL_PRINTF(2, 3);
 void dl_info(const struct dl_ctx *ctx, const char *fmt, ...) DL_PRINTF(2, 3);
-
-/* Strict option values; on failure print a usage error and return -1. */
-int dl_opt_double(const struct dl_ctx *ctx, const char *opt, const char *arg, double *out);
-int dl_opt_nonneg(const struct dl_ctx *ctx, const char *opt, const char *arg, double *out);
-int dl_opt_int(const struct dl_ctx *ctx, const char *opt, const char *arg, long long min,
-	       long long max, long long *out);
-int dl_opt_uint64(const struct dl_ctx *ctx, const char *opt, const char *arg, uint64_t *out);
 
 /*
  * Output: dl_out_open() honours -o (atomic) and registers the temporary file

@@ -1,16 +1,19 @@
 /*
  * main.c: the command table and dispatch.
  *
- * `dlsched CMD ARGS`, `dlsched help CMD`, `dlsched-CMD ARGS` (a symlink or a
+ * `dlsched CMD ARGS`, `dlsched help CMD` (the man page on a terminal, else
+ * the command's --help), `dlsched-CMD ARGS` (a symlink or a
  * copy named after the command), `dlsched --help`, `dlsched --version`, and
  * the hidden `dlsched --list-commands` used by the shell completions.
  */
 #include <csv.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <glpk.h>
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -43,6 +46,61 @@ static const struct dl_cmd *find_command(const char *name)
 		if (!strcmp(commands[i].name, name))
 			return &commands[i];
 	return NULL;
+}
+
+/* "dlsched: 'simulat' is not a dlsched command (did you mean 'simulate'?)" */
+static int unknown_command(const char *name)
+{
+	struct dl_suggest sug;
+	dl_suggest_init(&sug, name);
+	for (size_t i = 0; i < DL_ARRAY_SIZE(commands); i++)
+		dl_suggest_add(&sug, commands[i].name);
+	if (sug.best)
+		fprintf(stderr,
+			"dlsched: '%s' is not a dlsched command (did you mean '%s'?); see 'dlsched "
+			"--help'\n",
+			name, sug.best);
+	else
+		fprintf(stderr, "dlsched: '%s' is not a dlsched command; see 'dlsched --help'\n",
+			name);
+	return DL_EXIT_USAGE;
+}
+
+/* does `man -w PAGE` find the page (quietly) */
+static int man_has_page(const char *page)
+{
+	pid_t pid = fork();
+	if (pid < 0)
+		return 0;
+	if (pid == 0) {
+		int null = open("/dev/null", O_WRONLY);
+		if (null >= 0) {
+			dup2(null, STDOUT_FILENO);
+			dup2(null, STDERR_FILENO);
+		}
+		execlp("man", "man", "-w", page, (char *)NULL);
+		_exit(127);
+	}
+	int status;
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return 0;
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+/*
+ * `dlsched help CMD`, as git does: the man page when a person reads it on a
+ * terminal and man has the page, else the command's --help.
+ */
+static void show_man_page(const char *cmdname)
+{
+	char page[64];
+	snprintf(page, sizeof(page), "dlsched-%s", cmdname);
+	if (!isatty(STDOUT_FILENO) || !man_has_page(page))
+		return;
+	fflush(NULL);
+	execlp("man", "man", page, (char *)NULL);
+	/* exec failed: fall back to --help */
 }
 
 static void print_usage(FILE *fp)
@@ -137,12 +195,8 @@ int main(int argc, char **argv)
 	const char *self = argc > 0 ? base_name(argv[0]) : "dlsched";
 	if (!strncmp(self, "dlsched-", 8)) {
 		const struct dl_cmd *cmd = find_command(self + 8);
-		if (!cmd) {
-			fprintf(stderr,
-				"dlsched: '%s' is not a dlsched command; see 'dlsched --help'\n",
-				self + 8);
-			return DL_EXIT_USAGE;
-		}
+		if (!cmd)
+			return unknown_command(self + 8);
 		return run_command(cmd, argc, argv);
 	}
 	if (argc < 2) {
@@ -158,6 +212,11 @@ int main(int argc, char **argv)
 		print_version();
 		return finish_stdout("version", 0);
 	}
+	if (!strcmp(a, "--man-options")) {
+		/* the common options' entries, for dlsched(1) (man/splice.sh) */
+		dl_print_common_man(stdout);
+		return finish_stdout("help", 0);
+	}
 	if (!strcmp(a, "--list-commands")) {
 		for (size_t i = 0; i < DL_ARRAY_SIZE(commands); i++)
 			printf("%s\n", commands[i].name);
@@ -170,12 +229,9 @@ int main(int argc, char **argv)
 			return finish_stdout("help", 0);
 		}
 		const struct dl_cmd *cmd = find_command(argv[2]);
-		if (!cmd) {
-			fprintf(stderr,
-				"dlsched: '%s' is not a dlsched command; see 'dlsched --help'\n",
-				argv[2]);
-			return DL_EXIT_USAGE;
-		}
+		if (!cmd)
+			return unknown_command(argv[2]);
+		show_man_page(cmd->name);
 		char *hargv[] = {argv[2], "--help", NULL};
 		return run_command(cmd, 2, hargv);
 	}
@@ -184,10 +240,7 @@ int main(int argc, char **argv)
 		return DL_EXIT_USAGE;
 	}
 	const struct dl_cmd *cmd = find_command(a);
-	if (!cmd) {
-		fprintf(stderr, "dlsched: '%s' is not a dlsched command; see 'dlsched --help'\n",
-			a);
-		return DL_EXIT_USAGE;
-	}
+	if (!cmd)
+		return unknown_command(a);
 	return run_command(cmd, argc - 1, argv + 1);
 }

@@ -1,4 +1,5 @@
 /* options.c: option parsing, --help text and diagnostics shared by all commands */
+#include <getopt.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -7,21 +8,6 @@
 
 #include "cmd.h"
 #include "core/num.h"
-
-static const struct dl_opt io_opts[] = {
-	{'f', "format", "FMT", "output format: csv (default) or json (JSON Lines)"},
-	{'o', "output", "PATH", "write to PATH atomically instead of standard output"},
-	{DL_OPT_INPUT_FORMAT, "input-format", "FMT", "input format: auto (default), csv or json"},
-	{0, NULL, NULL, NULL},
-};
-
-static const struct dl_opt always_opts[] = {
-	{'q', "quiet", NULL, "no warnings or progress on standard error"},
-	{'v', "verbose", NULL, "more detail on standard error (repeatable)"},
-	{'h', "help", NULL, "show this help and exit"},
-	{DL_OPT_LIST_OPTIONS, "list-options", NULL, NULL}, /* hidden: for completions */
-	{0, NULL, NULL, NULL},
-};
 
 static void vmsg(const struct dl_ctx *ctx, const char *kind, const char *fmt, va_list ap)
 {
@@ -81,78 +67,274 @@ void dl_info(const struct dl_ctx *ctx, const char *fmt, ...)
 	va_end(ap);
 }
 
-int dl_opt_double(const struct dl_ctx *ctx, const char *opt, const char *arg, double *out)
+/* ---- the common options, stored in struct dl_ctx ---- */
+
+static const char *const out_formats[] = {"csv", "json", NULL};
+static const char *const in_formats[] = {"auto", "csv", "json", NULL};
+static const char *const jsonl_alias[] = {"jsonl=json", NULL};
+
+#define CTX(f) DL_OPT_AT(struct dl_ctx, f)
+
+/* copied into st->io, where the command's -f default is set */
+static const struct dl_opt out_opts[] = {
+	{DL_OPT_CHOICE, 'f', "format", "FMT", "output format", CTX(format), .values = out_formats,
+	 .aliases = jsonl_alias, .def = "csv"},
+	{DL_OPT_FILE, 'o', "output", "PATH", "write to PATH atomically instead of standard output",
+	 CTX(output), .flags = DL_OPTF_NONEMPTY, .expect = "a non-empty path"},
+	{DL_OPT_END},
+};
+
+static const struct dl_opt in_opts[] = {
+	{DL_OPT_CHOICE, 0, "input-format", "FMT", "input format", CTX(in_format),
+	 .values = in_formats, .aliases = jsonl_alias, .def = "auto"},
+	{DL_OPT_END},
+};
+
+static const struct dl_opt noise_opts[] = {
+	{DL_OPT_FLAG, 'q', "quiet", NULL, "no warnings or progress on standard error", CTX(quiet)},
+	{DL_OPT_COUNT, 'v', "verbose", NULL, "more detail on standard error (repeatable)",
+	 CTX(verbose)},
+	{DL_OPT_END},
+};
+
+/* actions: the parser acts on these at once (they store into st->scratch) */
+enum { ACT_HELP, ACT_LIST_OPTIONS, ACT_MAN_OPTIONS, ACT_LIST_SUBCOMMANDS };
+#define ACT DL_OPT_AT(struct dl_optstate, scratch)
+static const struct dl_opt action_opts[] = {
+	[ACT_HELP] = {DL_OPT_FLAG, 'h', "help", NULL, "show this help and exit", ACT},
+	/* hidden helpers for the completions and the man pages, like git's --git-completion-helper
+	 */
+	[ACT_LIST_OPTIONS] = {DL_OPT_FLAG, 0, "list-options", NULL, NULL, ACT,
+			      .flags = DL_OPTF_HIDDEN},
+	[ACT_MAN_OPTIONS] = {DL_OPT_FLAG, 0, "man-options", NULL, NULL, ACT,
+			     .flags = DL_OPTF_HIDDEN},
+	[ACT_LIST_SUBCOMMANDS] = {DL_OPT_FLAG, 0, "list-subcommands", NULL, NULL, ACT,
+				  .flags = DL_OPTF_HIDDEN},
+	{DL_OPT_END},
+};
+
+static int hidden(const struct dl_opt *o)
 {
-	if (dl_parse_double(arg, out))
-		return dl_usage_error(ctx, "bad --%s value '%s'", opt, arg), -1;
-	return 0;
+	return !o->help || (o->flags & DL_OPTF_HIDDEN);
 }
 
-int dl_opt_nonneg(const struct dl_ctx *ctx, const char *opt, const char *arg, double *out)
-{
-	if (dl_parse_nonneg(arg, out))
-		return dl_usage_error(ctx, "bad --%s value '%s' (expected a number >= 0)", opt,
-				      arg),
-		       -1;
-	return 0;
-}
-
-int dl_opt_int(const struct dl_ctx *ctx, const char *opt, const char *arg, long long min,
-	       long long max, long long *out)
-{
-	if (dl_parse_int_range(arg, min, max, out))
-		return dl_usage_error(ctx,
-				      "bad --%s value '%s' (expected an integer in %lld..%lld)",
-				      opt, arg, min, max),
-		       -1;
-	return 0;
-}
-
-int dl_opt_uint64(const struct dl_ctx *ctx, const char *opt, const char *arg, uint64_t *out)
-{
-	if (dl_parse_uint64(arg, out))
-		return dl_usage_error(ctx, "bad --%s value '%s' (expected an integer >= 0)", opt,
-				      arg),
-		       -1;
-	return 0;
-}
-
-static size_t count_opts(const struct dl_opt *o)
+static size_t table_len(const struct dl_opt *o)
 {
 	size_t n = 0;
-	while (o && o[n].id)
+	while (o && o[n].type != DL_OPT_END)
 		n++;
 	return n;
 }
 
-static const struct dl_opt *opt_groups(const struct dl_cmd_spec *spec, int g)
+static int is_common(const struct dl_optstate *st, size_t g)
 {
-	switch (g) {
-	case 0:
-		return spec->opts;
-	case 1:
-		return (spec->flags & DL_SPEC_NO_IO) ? NULL : io_opts;
-	case 2:
-		return always_opts;
-	default:
-		return NULL;
-	}
+	const struct dl_opt *o = st->groups[g].opts;
+	return o == st->io || o == in_opts || o == noise_opts || o == action_opts;
 }
 
-static const struct dl_opt *find_opt(const struct dl_cmd_spec *spec, int id)
+/* the k-th option over all groups, and its group */
+static const struct dl_opt *entry_at(const struct dl_optstate *st, size_t k, size_t *group)
 {
-	for (int g = 0; g < 3; g++) {
-		const struct dl_opt *o = opt_groups(spec, g);
-		for (size_t i = 0; o && o[i].id; i++)
-			if (o[i].id == id)
-				return &o[i];
+	for (size_t g = 0; g < st->ngroups; g++) {
+		size_t n = table_len(st->groups[g].opts);
+		if (k < n) {
+			*group = g;
+			return &st->groups[g].opts[k];
+		}
+		k -= n;
 	}
 	return NULL;
 }
 
-void dl_print_help(const struct dl_ctx *ctx, const struct dl_cmd_spec *spec, FILE *fp)
+static void bug(const struct dl_optstate *st, const char *what, const char *name)
 {
-	(void)ctx;
+	fprintf(stderr, "dlsched %s: BUG: option table: %s '%s'\n", st->ctx->cmdname, what, name);
+	abort();
+}
+
+static void add_group(struct dl_optstate *st, const struct dl_opt *opts, void *base,
+		      const char *title)
+{
+	if (!opts)
+		return;
+	if (st->ngroups == DL_OPT_MAX_GROUPS)
+		bug(st, "too many groups at", opts->name);
+	st->groups[st->ngroups++] = (struct dl_opt_group){opts, base, title};
+}
+
+/* ---- messages ---- */
+
+static void bad_value(const struct dl_ctx *ctx, const struct dl_opt *o, const char *arg)
+{
+	struct strbuf why = STRBUF_INIT;
+	dl_opt_expect(o, &why);
+	fprintf(stderr, "dlsched %s: bad --%s value '%s'%s%s%s\n", ctx->cmdname, o->name, arg,
+		why.len ? " (" : "", why.buf, why.len ? ")" : "");
+	sb_release(&why);
+}
+
+static const struct dl_opt *find_long(const struct dl_optstate *st, const char *name, size_t *k_out)
+{
+	size_t k = 0;
+	for (size_t g = 0; g < st->ngroups; g++)
+		for (const struct dl_opt *o = st->groups[g].opts; o->type != DL_OPT_END; o++, k++)
+			if (!strcmp(o->name, name)) {
+				if (k_out)
+					*k_out = k;
+				return o;
+			}
+	return NULL;
+}
+
+static const struct dl_opt *find_short(const struct dl_optstate *st, int c, size_t *k_out)
+{
+	size_t k = 0;
+	for (size_t g = 0; g < st->ngroups; g++)
+		for (const struct dl_opt *o = st->groups[g].opts; o->type != DL_OPT_END; o++, k++)
+			if (o->short_name == c) {
+				*k_out = k;
+				return o;
+			}
+	return NULL;
+}
+
+static int unknown_long(const struct dl_optstate *st, const char *bad)
+{
+	const struct dl_ctx *ctx = st->ctx;
+	const char *eq = strchr(bad, '=');
+	size_t len = eq ? (size_t)(eq - bad) - 2 : strlen(bad) - 2;
+	char *name = xstrndup(bad + 2, len);
+	const struct dl_opt *o = find_long(st, name, NULL);
+	int rc;
+	if (o && eq && !dl_opt_takes_value(o)) {
+		rc = dl_usage_error(ctx, "option '--%s' takes no value", o->name);
+		free(name);
+		return rc;
+	}
+	/* an abbreviation of several options (getopt accepts a unique one) */
+	struct strbuf matches = STRBUF_INIT;
+	size_t nmatch = 0;
+	struct dl_suggest sug;
+	dl_suggest_init(&sug, name);
+	for (size_t g = 0; g < st->ngroups; g++)
+		for (const struct dl_opt *p = st->groups[g].opts; p->type != DL_OPT_END; p++) {
+			if (hidden(p))
+				continue;
+			if (len && !strncmp(p->name, name, len)) {
+				sb_addf(&matches, "%s--%s", nmatch++ ? ", " : "", p->name);
+			}
+			dl_suggest_add(&sug, p->name);
+		}
+	if (nmatch > 1)
+		rc = dl_usage_error(ctx, "option '--%s' is ambiguous (%s)", name, matches.buf);
+	else if (sug.best)
+		rc = dl_usage_error(ctx, "unknown option '%s' (did you mean --%s?)", bad, sug.best);
+	else
+		rc = dl_usage_error(ctx, "unknown option '%s'", bad);
+	sb_release(&matches);
+	free(name);
+	return rc;
+}
+
+int dl_opt_bad_value(const struct dl_optstate *st, const char *name, const char *arg)
+{
+	const struct dl_opt *o = find_long(st, name, NULL);
+	if (!o)
+		bug(st, "no option", name);
+	bad_value(st->ctx, o, arg);
+	return DL_EXIT_USAGE;
+}
+
+int dl_opt_given(const struct dl_optstate *st, const char *name)
+{
+	size_t k;
+	if (!find_long(st, name, &k))
+		bug(st, "no option", name);
+	return st->given[k];
+}
+
+const struct dl_opt *dl_opt_group_given(const struct dl_optstate *st, size_t g)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < g && i < st->ngroups; i++)
+		k += table_len(st->groups[i].opts);
+	for (const struct dl_opt *o = g < st->ngroups ? st->groups[g].opts : NULL;
+	     o && o->type != DL_OPT_END; o++, k++)
+		if (st->given[k])
+			return o;
+	return NULL;
+}
+
+/* ---- --help ---- */
+
+/* the help line with the values and the default the table gives */
+static void help_text(const struct dl_opt *o, struct strbuf *sb)
+{
+	sb_addstr(sb, o->help);
+	const char *def = dl_opt_default(o);
+	int choice = o->type == DL_OPT_CHOICE && dl_opt_value(o, 0);
+	if (!choice && !def)
+		return;
+	sb_addstr(sb, " (");
+	if (choice) {
+		sb_addstr(sb, "one of ");
+		dl_opt_values(o, ", ", sb);
+	}
+	if (def)
+		sb_addf(sb, "%sdefault %s", choice ? "; " : "", def);
+	sb_addc(sb, ')');
+}
+
+#define HELP_COL   29
+#define HELP_WIDTH 80
+
+/* "  LEFT   text..." with text wrapped at HELP_WIDTH under column HELP_COL */
+static void print_wrapped(FILE *fp, const char *left, const char *text)
+{
+	int col = fprintf(fp, "  %s", left);
+	if (col > HELP_COL - 2) { /* at least two spaces between option and text */
+		fputc('\n', fp);
+		col = 0;
+	}
+	fprintf(fp, "%*s", HELP_COL - col, "");
+	col = HELP_COL;
+	const char *p = text;
+	int first = 1;
+	while (*p) {
+		while (*p == ' ')
+			p++;
+		size_t w = strcspn(p, " ");
+		if (!w)
+			break;
+		if (!first && col + 1 + (int)w > HELP_WIDTH) {
+			fprintf(fp, "\n%*s", HELP_COL, "");
+			col = HELP_COL;
+		} else if (!first) {
+			fputc(' ', fp);
+			col++;
+		}
+		fwrite(p, 1, w, fp);
+		col += (int)w;
+		p += w;
+		first = 0;
+	}
+	fputc('\n', fp);
+}
+
+static void option_left(const struct dl_opt *o, struct strbuf *sb)
+{
+	if (o->short_name)
+		sb_addf(sb, "-%c, ", o->short_name);
+	else
+		sb_addstr(sb, "    ");
+	sb_addf(sb, "--%s", o->name);
+	if (dl_opt_takes_value(o))
+		sb_addf(sb, " %s", o->arg ? o->arg : "VALUE");
+}
+
+static void print_help(const struct dl_optstate *st, FILE *fp)
+{
+	const struct dl_cmd_spec *spec = st->spec;
 	const char *u = spec->usage;
 	int first = 1;
 	while (u && *u) {
@@ -164,155 +346,325 @@ void dl_print_help(const struct dl_ctx *ctx, const struct dl_cmd_spec *spec, FIL
 	}
 	if (spec->description)
 		fprintf(fp, "\n%s\n", spec->description);
-	fputs("\noptions:\n", fp);
-	for (int g = 0; g < 3; g++) {
-		const struct dl_opt *o = opt_groups(spec, g);
-		for (size_t i = 0; o && o[i].id; i++) {
-			if (!o[i].help)
+	for (size_t g = 0; g < st->ngroups; g++) {
+		if (g == 0 || st->groups[g].title)
+			fprintf(fp, "\n%s%s:\n", st->groups[g].title ? st->groups[g].title : "",
+				st->groups[g].title ? " options" : "options");
+		for (const struct dl_opt *o = st->groups[g].opts; o->type != DL_OPT_END; o++) {
+			if (hidden(o))
 				continue;
-			struct strbuf sb = STRBUF_INIT;
-			if (o[i].id < 128)
-				sb_addf(&sb, "-%c, ", o[i].id);
-			else
-				sb_addstr(&sb, "    ");
-			sb_addf(&sb, "--%s", o[i].name);
-			if (o[i].arg)
-				sb_addf(&sb, " %s", o[i].arg);
-			if (sb.len < 26)
-				fprintf(fp, "  %-26s %s\n", sb.buf, o[i].help);
-			else
-				fprintf(fp, "  %s\n  %-26s %s\n", sb.buf, "", o[i].help);
-			sb_release(&sb);
+			struct strbuf left = STRBUF_INIT, text = STRBUF_INIT;
+			option_left(o, &left);
+			help_text(o, &text);
+			print_wrapped(fp, left.buf, text.buf);
+			sb_release(&left);
+			sb_release(&text);
 		}
 	}
-	fprintf(fp, "\nSee dlsched-%s(1) for details.\n", ctx->cmdname);
+	fprintf(fp, "\nSee dlsched-%s(1) for details.\n", st->ctx->cmdname);
 }
 
-void dl_opt_begin(struct dl_optstate *st, struct dl_ctx *ctx, int argc, char **argv,
-		  const struct dl_cmd_spec *spec)
+/* ---- --list-options: one line per option for the completions and the tests ---- */
+
+static void list_options(const struct dl_optstate *st, FILE *fp)
+{
+	for (size_t g = 0; g < st->ngroups; g++)
+		for (const struct dl_opt *o = st->groups[g].opts; o->type != DL_OPT_END; o++) {
+			if (hidden(o))
+				continue;
+			/* --NAME ARG HELP -S TYPE DEFAULT VALUES (space-separated), tab-separated
+			 */
+			struct strbuf v = STRBUF_INIT;
+			if (o->type == DL_OPT_CHOICE)
+				dl_opt_values(o, " ", &v);
+			const char *def = dl_opt_default(o);
+			fprintf(fp, "--%s\t%s\t%s\t", o->name,
+				dl_opt_takes_value(o) ? (o->arg ? o->arg : "VALUE") : "", o->help);
+			if (o->short_name)
+				fprintf(fp, "-%c", o->short_name);
+			fprintf(fp, "\t%s\t%s\t%s\n", dl_opt_type_name(o->type), def ? def : "",
+				v.buf);
+			sb_release(&v);
+		}
+}
+
+/* ---- --man-options: scdoc entries, spliced into man/dlsched-CMD.1.scd ---- */
+
+static void man_escape(struct strbuf *sb, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '*' || *s == '_' || *s == '\\')
+			sb_addc(sb, '\\');
+		sb_addc(sb, *s);
+	}
+}
+
+/* "the timer unit" -> "The timer unit." */
+static void man_sentence(struct strbuf *sb, const char *s)
+{
+	size_t start = sb->len;
+	man_escape(sb, s);
+	if (sb->len > start && sb->buf[start] >= 'a' && sb->buf[start] <= 'z')
+		sb->buf[start] = (char)(sb->buf[start] - 'a' + 'A');
+	if (sb->len > start && sb->buf[sb->len - 1] != '.')
+		sb_addc(sb, '.');
+}
+
+static void man_entry(const struct dl_opt *o, FILE *fp)
+{
+	struct strbuf sb = STRBUF_INIT;
+	/* *-c, --cluster* _SPEC_ */
+	sb_addc(&sb, '*');
+	if (o->short_name)
+		sb_addf(&sb, "-%c, ", o->short_name);
+	sb_addf(&sb, "--%s*", o->name);
+	if (dl_opt_takes_value(o)) {
+		sb_addstr(&sb, " _");
+		man_escape(&sb, o->arg ? o->arg : "VALUE");
+		sb_addc(&sb, '_');
+	}
+	/* the help line, which the page's own "@--NAME" prose replaces */
+	sb_addf(&sb, "\n@--%s\t", o->name);
+	man_sentence(&sb, o->help);
+	struct strbuf expect = STRBUF_INIT;
+	if (o->type != DL_OPT_STRING && o->type != DL_OPT_FILE && o->type != DL_OPT_STRINGS &&
+	    o->type != DL_OPT_FILES && o->type != DL_OPT_CALLBACK)
+		dl_opt_expect(o, &expect);
+	const char *def = dl_opt_default(o);
+	if (expect.len || def) {
+		sb_addc(&sb, '\n');
+		sb_addc(&sb, '\t');
+		if (expect.len)
+			man_sentence(&sb, expect.buf);
+		if (def) {
+			sb_addstr(&sb, expect.len ? " Default: " : "Default: ");
+			man_escape(&sb, def);
+			sb_addc(&sb, '.');
+		}
+	}
+	fprintf(fp, "%s\n\n", sb.buf);
+	sb_release(&expect);
+	sb_release(&sb);
+}
+
+static void man_options(const struct dl_optstate *st, FILE *fp)
+{
+	for (size_t g = 0; g < st->ngroups; g++) {
+		/* "@group" lines tell man/splice.sh which part is which */
+		if (is_common(st, g))
+			fprintf(fp, "@group common\n");
+		else
+			fprintf(fp, "@group own%s%s\n", st->groups[g].title ? " " : "",
+				st->groups[g].title ? st->groups[g].title : "");
+		for (const struct dl_opt *o = st->groups[g].opts; o->type != DL_OPT_END; o++)
+			if (!hidden(o))
+				man_entry(o, fp);
+	}
+}
+
+/* ---- parsing ---- */
+
+static void setup(struct dl_optstate *st, struct dl_ctx *ctx, int argc, char **argv,
+		  const struct dl_cmd_spec *spec, void *args, const struct dl_opt_group *more,
+		  size_t nmore)
 {
 	memset(st, 0, sizeof(*st));
 	st->ctx = ctx;
 	st->spec = spec;
 	st->argc = argc;
 	st->argv = argv;
+	add_group(st, spec ? spec->opts : NULL, args, NULL);
+	for (size_t i = 0; i < nmore; i++)
+		add_group(st, more[i].opts, more[i].base, more[i].title);
+	if (!spec || !(spec->flags & DL_SPEC_NO_IO)) {
+		memcpy(st->io, out_opts, sizeof(out_opts));
+		if (spec && spec->format_default) {
+			st->io[0].def = NULL;
+			st->io[0].def_doc = spec->format_default;
+		}
+		add_group(st, st->io, ctx, NULL);
+	}
+	if (!spec || !(spec->flags & DL_SPEC_NO_INPUT))
+		add_group(st, in_opts, ctx, NULL);
+	add_group(st, noise_opts, ctx, NULL);
+	add_group(st, action_opts, st, NULL);
+}
+
+/* a second spelling of one option is a mistake in the tables */
+static void check_tables(const struct dl_optstate *st)
+{
 	size_t n = 0;
-	for (int g = 0; g < 3; g++)
-		n += count_opts(opt_groups(spec, g));
-	st->longopts = xcalloc(n + 1, sizeof(*st->longopts));
-	struct strbuf so = STRBUF_INIT;
-	sb_addc(&so, ':'); /* report missing arguments as ':' */
+	for (size_t g = 0; g < st->ngroups; g++)
+		for (const struct dl_opt *o = st->groups[g].opts; o->type != DL_OPT_END; o++) {
+			size_t k;
+			if (++n > DL_OPT_MAX)
+				bug(st, "too many options at", o->name);
+			if (find_long(st, o->name, &k) != o)
+				bug(st, "duplicate option", o->name);
+			if (o->short_name && find_short(st, o->short_name, &k) != o)
+				bug(st, "duplicate short name of", o->name);
+			const struct dl_opt *bad;
+			const struct dl_opt one[2] = {*o, {DL_OPT_END}};
+			if (dl_opt_set_defaults(one, st->groups[g].base, &bad))
+				bug(st, "bad default of", o->name);
+		}
+}
+
+int dl_opt_parse(struct dl_optstate *st, struct dl_ctx *ctx, int argc, char **argv,
+		 const struct dl_cmd_spec *spec, void *args)
+{
+	return dl_opt_parse_groups(st, ctx, argc, argv, spec, args, NULL, 0);
+}
+
+int dl_opt_parse_groups(struct dl_optstate *st, struct dl_ctx *ctx, int argc, char **argv,
+			const struct dl_cmd_spec *spec, void *args, const struct dl_opt_group *more,
+			size_t nmore)
+{
+	setup(st, ctx, argc, argv, spec, args, more, nmore);
+	check_tables(st); /* also stores the defaults */
+
+	size_t total = 0;
+	for (size_t g = 0; g < st->ngroups; g++)
+		total += table_len(st->groups[g].opts);
+	struct option *longopts = xcalloc(total + 1, sizeof(*longopts));
+	struct strbuf shortopts = STRBUF_INIT;
+	sb_addc(&shortopts, ':'); /* report missing values as ':' */
 	size_t k = 0;
-	for (int g = 0; g < 3; g++) {
-		const struct dl_opt *o = opt_groups(spec, g);
-		for (size_t i = 0; o && o[i].id; i++) {
-			st->longopts[k].name = o[i].name;
-			st->longopts[k].has_arg = o[i].arg ? required_argument : no_argument;
-			st->longopts[k].flag = NULL;
-			st->longopts[k].val = o[i].id;
-			k++;
-			if (o[i].id < 128) {
-				sb_addc(&so, o[i].id);
-				if (o[i].arg)
-					sb_addc(&so, ':');
+	for (size_t g = 0; g < st->ngroups; g++)
+		for (const struct dl_opt *o = st->groups[g].opts; o->type != DL_OPT_END; o++, k++) {
+			int arg = dl_opt_takes_value(o);
+			longopts[k].name = o->name;
+			longopts[k].has_arg = arg ? required_argument : no_argument;
+			longopts[k].val = 256 + (int)k;
+			if (o->short_name) {
+				sb_addc(&shortopts, o->short_name);
+				if (arg)
+					sb_addc(&shortopts, ':');
 			}
 		}
-	}
-	st->shortopts = sb_detach(&so);
+
+	int stop = 0;
 	optind = 0; /* glibc: full re-initialisation */
 	opterr = 0;
-}
-
-static int list_options(struct dl_optstate *st)
-{
-	for (int g = 0; g < 3; g++) {
-		const struct dl_opt *o = opt_groups(st->spec, g);
-		for (size_t i = 0; o && o[i].id; i++) {
-			if (!o[i].help)
-				continue;
-			/* NAME<TAB>ARG-or-empty<TAB>help: enough for bash, zsh and fish */
-			printf("--%s\t%s\t%s\n", o[i].name, o[i].arg ? o[i].arg : "", o[i].help);
-		}
-	}
-	return 0;
-}
-
-int dl_opt_next(struct dl_optstate *st, const char **arg)
-{
-	struct dl_ctx *ctx = st->ctx;
-	for (;;) {
-		int longidx = -1;
-		int c = getopt_long(st->argc, st->argv, st->shortopts, st->longopts, &longidx);
-		st->optind = optind;
-		*arg = optarg;
+	while (!stop) {
+		int c = getopt_long(argc, argv, shortopts.buf, longopts, NULL);
 		if (c == -1)
-			return DL_OPT_DONE;
+			break;
+		stop = 1;
+		st->exit_code = DL_EXIT_USAGE;
+		const char *bad = argv[optind - 1];
 		if (c == '?') {
-			const char *bad = st->argv[optind - 1];
-			if (optopt && optopt < 256 && optopt != '?' &&
-			    !(bad && bad[0] == '-' && bad[1] == '-'))
-				st->exit_code = dl_usage_error(ctx, "unknown option '-%c'", optopt);
+			if (optopt >= 256) /* a known flag given "=value" */
+				dl_usage_error(ctx, "option '--%s' takes no value",
+					       longopts[optopt - 256].name);
+			else if (optopt && !(bad && bad[0] == '-' && bad[1] == '-'))
+				dl_usage_error(ctx, "unknown option '-%c'", optopt);
 			else
-				st->exit_code = dl_usage_error(ctx, "unknown option '%s'", bad);
-			return DL_OPT_EXIT;
+				unknown_long(st, bad);
+			break;
 		}
+		size_t idx = 0, g = 0;
 		if (c == ':') {
-			const struct dl_opt *o = find_opt(st->spec, optopt);
+			const struct dl_opt *o = NULL;
+			if (optopt >= 256)
+				o = entry_at(st, (size_t)optopt - 256, &g);
+			else if (optopt)
+				o = find_short(st, optopt, &idx);
 			if (o)
-				st->exit_code =
-					dl_usage_error(ctx, "option '--%s' needs a value", o->name);
+				dl_usage_error(ctx, "option '--%s' needs a value", o->name);
 			else
-				st->exit_code = dl_usage_error(ctx, "option '%s' needs a value",
-							       st->argv[optind - 1]);
-			return DL_OPT_EXIT;
+				dl_usage_error(ctx, "option '%s' needs a value", bad);
+			break;
 		}
-		switch (c) {
-		case 'f':
-			if (st->spec->flags & DL_SPEC_NO_IO)
-				return c;
-			if (dl_parse_out_format(optarg, &ctx->format)) {
-				st->exit_code = dl_usage_error(
-					ctx, "bad --format value '%s' (expected csv or json)",
-					optarg);
-				return DL_OPT_EXIT;
-			}
-			ctx->format_set = 1;
-			continue;
-		case 'o':
-			if (st->spec->flags & DL_SPEC_NO_IO)
-				return c;
-			if (!*optarg) {
-				st->exit_code = dl_usage_error(ctx, "empty --output path");
-				return DL_OPT_EXIT;
-			}
-			ctx->output = optarg;
-			continue;
-		case DL_OPT_INPUT_FORMAT:
-			if (dl_parse_in_format(optarg, &ctx->in_format)) {
-				st->exit_code = dl_usage_error(
-					ctx,
-					"bad --input-format value '%s' (expected auto, csv or json)",
-					optarg);
-				return DL_OPT_EXIT;
-			}
-			continue;
-		case 'q':
-			ctx->quiet = 1;
-			continue;
-		case 'v':
-			ctx->verbose++;
-			continue;
-		case 'h':
-			dl_print_help(ctx, st->spec, stdout);
+		if (c >= 256)
+			idx = (size_t)c - 256;
+		else if (!find_short(st, c, &idx))
+			bug(st, "getopt returned an unknown option", bad);
+		const struct dl_opt *o = entry_at(st, idx, &g);
+		if (st->given[idx] < 255)
+			st->given[idx]++;
+		if (o >= action_opts && o < action_opts + DL_ARRAY_SIZE(action_opts)) {
 			st->exit_code = 0;
-			return DL_OPT_EXIT;
-		case DL_OPT_LIST_OPTIONS:
-			st->exit_code = list_options(st);
-			return DL_OPT_EXIT;
-		default:
-			return c;
+			switch (o - action_opts) {
+			case ACT_HELP:
+				print_help(st, stdout);
+				break;
+			case ACT_LIST_OPTIONS:
+				list_options(st, stdout);
+				break;
+			case ACT_MAN_OPTIONS:
+				man_options(st, stdout);
+				break;
+			case ACT_LIST_SUBCOMMANDS:
+				for (size_t i = 0;
+				     spec && spec->subcommands && spec->subcommands[i].name; i++)
+					printf("%s\n", spec->subcommands[i].name);
+				break;
+			}
+			break;
 		}
+		if (dl_opt_store(o, st->groups[g].base, optarg ? optarg : "")) {
+			bad_value(ctx, o, optarg ? optarg : "");
+			break;
+		}
+		stop = 0;
+		st->exit_code = 0;
 	}
+	st->optind = optind;
+	if (!stop && (!spec || !(spec->flags & DL_SPEC_NO_IO)))
+		ctx->format_set = dl_opt_given(st, "format") > 0;
+	free(longopts);
+	sb_release(&shortopts);
+	return stop;
+}
+
+/* "import, gen or stats" */
+static void subcmd_names(const struct dl_cmd_spec *spec, struct strbuf *sb)
+{
+	const struct dl_subcmd *s = spec->subcommands;
+	for (size_t i = 0; s[i].name; i++)
+		sb_addf(sb, "%s%s", i ? (s[i + 1].name ? ", " : " or ") : "", s[i].name);
+}
+
+const struct dl_subcmd *dl_subcmd_find(const struct dl_ctx *ctx, const struct dl_cmd_spec *spec,
+				       const char *name)
+{
+	struct strbuf names = STRBUF_INIT;
+	subcmd_names(spec, &names);
+	if (!name) {
+		dl_usage_error(ctx, "expected a subcommand: %s", names.buf);
+		sb_release(&names);
+		return NULL;
+	}
+	struct dl_suggest sug;
+	dl_suggest_init(&sug, name);
+	for (const struct dl_subcmd *s = spec->subcommands; s->name; s++) {
+		if (!strcmp(s->name, name)) {
+			sb_release(&names);
+			return s;
+		}
+		dl_suggest_add(&sug, s->name);
+	}
+	if (sug.best)
+		dl_usage_error(ctx, "unknown subcommand '%s' (did you mean '%s'?)", name, sug.best);
+	else
+		dl_usage_error(ctx, "unknown subcommand '%s' (expected %s)", name, names.buf);
+	sb_release(&names);
+	return NULL;
+}
+
+int dl_subcmd_run(struct dl_ctx *ctx, int argc, char **argv, const struct dl_cmd_spec *spec)
+{
+	if (argc >= 2 && argv[1][0] != '-') {
+		const struct dl_subcmd *s = dl_subcmd_find(ctx, spec, argv[1]);
+		return s ? s->run(argc - 1, argv + 1, ctx) : DL_EXIT_USAGE;
+	}
+	/* only --help and the listing helpers make sense here */
+	struct dl_optstate st;
+	if (dl_opt_parse(&st, ctx, argc, argv, spec, NULL))
+		return st.exit_code;
+	dl_subcmd_find(ctx, spec, NULL);
+	return DL_EXIT_USAGE;
 }
 
 char **dl_opt_inputs(const struct dl_optstate *st, int *n)
@@ -326,12 +678,13 @@ char **dl_opt_inputs(const struct dl_optstate *st, int *n)
 	return stdin_only;
 }
 
-void dl_opt_end(struct dl_optstate *st)
+void dl_print_common_man(FILE *fp)
 {
-	free(st->longopts);
-	free(st->shortopts);
-	st->longopts = NULL;
-	st->shortopts = NULL;
+	struct dl_optstate st;
+	struct dl_ctx ctx = {0};
+	ctx.cmdname = "";
+	setup(&st, &ctx, 0, NULL, NULL, NULL, NULL, 0);
+	man_options(&st, fp);
 }
 
 /*

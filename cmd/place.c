@@ -9,38 +9,41 @@
 #include "policy/place.h"
 #include "trace/jobs.h"
 
-enum {
-	OPT_CLUSTER = DL_OPT_FIRST_FREE,
-	OPT_USED,
-	OPT_PROFILES,
-	OPT_POLICY,
-	OPT_SEED,
-	OPT_COMM,
-	OPT_RACK_DELAY,
-	OPT_NET_DELAY,
-	OPT_LEASE,
-	OPT_HISTORY,
-	OPT_NOW,
+struct place_args {
+	const char *cluster, *used, *profiles;
+	struct dl_place_opts po;
+	int comm; /* enum dl_comm */
+	double now;
 };
 
+static const char *const comm_names[] = {"ring", "ps", NULL}; /* enum dl_comm */
+
+#define AT(f) DL_OPT_AT(struct place_args, f)
 static const struct dl_opt place_opts[] = {
-	{'c', "cluster", "SPEC",
-	 "the cluster (shorthand, JSON, Tiresias CSV, Gavel V:P:K, PAI table)"},
-	{'u', "used", "FILE", "GPUs already in use: a table with 'placement' or 'node' [+ 'gpus']"},
-	{'p', "profiles", "FILE", "model profiles (from dlsched profile) for the network cost"},
-	{'P', "policy", "NAME",
-	 "one of first-fit|consolidate|spread|random|tiresias|gandiva|dally (default consolidate)"},
-	{'s', "seed", "N", "seed of the random policy (default 1)"},
-	{OPT_COMM, "comm", "MODE", "communication pattern: one of ring|ps (default ring)"},
-	{OPT_RACK_DELAY, "rack-delay", "SECONDS",
-	 "dally: wait before the rack tier (default auto)"},
-	{OPT_NET_DELAY, "network-delay", "SECONDS",
-	 "dally: wait before the cluster tier (default auto)"},
-	{OPT_LEASE, "lease", "SECONDS", "dally: the timer unit (default 20)"},
-	{OPT_HISTORY, "history", "N", "dally: waits remembered per GPU demand (default 50)"},
-	{OPT_NOW, "now", "TIME", "the current time: a job's wait is TIME - submit"},
-	{0, NULL, NULL, NULL},
+	{DL_OPT_FILE, 'c', "cluster", "SPEC",
+	 "the cluster (shorthand, JSON, Tiresias CSV, Gavel V:P:K, PAI table)", AT(cluster)},
+	{DL_OPT_FILE, 'u', "used", "FILE",
+	 "GPUs already in use: a table with 'placement' or 'node' [+ 'gpus']", AT(used)},
+	{DL_OPT_FILE, 'p', "profiles", "FILE",
+	 "model profiles (from dlsched profile) for the network cost", AT(profiles)},
+	{DL_OPT_CHOICE, 'P', "policy", "NAME", "placement policy", AT(po.policy),
+	 .value_at = dl_place_policy_at, .def = "consolidate"},
+	{DL_OPT_UINT64, 's', "seed", "N", "seed of the random policy", AT(po.seed), .def = "1"},
+	{DL_OPT_CHOICE, 0, "comm", "MODE", "communication pattern", AT(comm), .values = comm_names,
+	 .def = "ring"},
+	{DL_OPT_SECONDS, 0, "rack-delay", "SECONDS", "dally: wait before the rack tier",
+	 AT(po.rack_delay), .def_doc = "auto"},
+	{DL_OPT_SECONDS, 0, "network-delay", "SECONDS", "dally: wait before the cluster tier",
+	 AT(po.net_delay), .def_doc = "auto"},
+	{DL_OPT_SECONDS, 0, "lease", "SECONDS", "dally: the timer unit", AT(po.lease),
+	 .flags = DL_OPTF_GT, .def = "20"},
+	{DL_OPT_INT, 0, "history", "N", "dally: waits remembered per GPU demand", AT(po.history),
+	 .imin = 1, .imax = 1000000, .def = "50"},
+	{DL_OPT_SECONDS, 0, "now", "TIME", "the current time: a job's wait is TIME - submit",
+	 AT(now)},
+	{DL_OPT_END},
 };
+#undef AT
 
 static const struct dl_cmd_spec place_spec = {
 	.usage = "dlsched place --cluster SPEC [options] [JOBS]",
@@ -252,89 +255,24 @@ static int place_jobs(struct place_run *pr, struct dl_reader *r, struct dl_write
 DL_COMMAND(place, "place jobs on a cluster topology and cost the placement")
 {
 	struct dl_optstate st;
-	const char *arg, *cluster = NULL, *used = NULL, *profiles = NULL;
-	struct dl_place_opts po = DL_PLACE_OPTS_INIT;
-	enum dl_comm comm = DL_COMM_RING;
-	double now = 0;
-	int have_now = 0, c;
-	po.policy = DL_PLACE_CONSOLIDATE;
-	po.seed = 1;
-	dl_opt_begin(&st, ctx, argc, argv, &place_spec);
-	while ((c = dl_opt_next(&st, &arg)) > 0) {
-		long long v;
-		int bad = 0;
-		switch (c) {
-		case 'c':
-			cluster = arg;
-			break;
-		case 'u':
-			used = arg;
-			break;
-		case 'p':
-			profiles = arg;
-			break;
-		case 'P':
-			if (dl_place_policy_parse(arg, &po.policy) < 0) {
-				dl_usage_error(ctx, "unknown policy '%s'", arg);
-				bad = 1;
-			}
-			break;
-		case 's':
-			bad = dl_opt_uint64(ctx, "--seed", arg, &po.seed) < 0;
-			break;
-		case OPT_COMM:
-			if (!strcmp(arg, "ring"))
-				comm = DL_COMM_RING;
-			else if (!strcmp(arg, "ps"))
-				comm = DL_COMM_PS;
-			else {
-				dl_usage_error(ctx, "unknown --comm '%s' (ring or ps)", arg);
-				bad = 1;
-			}
-			break;
-		case OPT_RACK_DELAY:
-			bad = dl_opt_nonneg(ctx, "--rack-delay", arg, &po.rack_delay) < 0;
-			break;
-		case OPT_NET_DELAY:
-			bad = dl_opt_nonneg(ctx, "--network-delay", arg, &po.net_delay) < 0;
-			break;
-		case OPT_LEASE:
-			bad = dl_opt_nonneg(ctx, "--lease", arg, &po.lease) < 0;
-			if (!bad && po.lease <= 0) {
-				dl_usage_error(ctx, "--lease must be positive");
-				bad = 1;
-			}
-			break;
-		case OPT_HISTORY:
-			bad = dl_opt_int(ctx, "--history", arg, 1, 1000000, &v) < 0;
-			po.history = (int)v;
-			break;
-		case OPT_NOW:
-			bad = dl_opt_nonneg(ctx, "--now", arg, &now) < 0;
-			have_now = 1;
-			break;
-		}
-		if (bad) {
-			st.exit_code = DL_EXIT_USAGE;
-			c = DL_OPT_EXIT;
-			break;
-		}
-	}
-	dl_opt_end(&st);
-	if (c == DL_OPT_EXIT)
+	struct place_args a = {.po = DL_PLACE_OPTS_INIT};
+	if (dl_opt_parse(&st, ctx, argc, argv, &place_spec, &a))
 		return st.exit_code;
-	if (!cluster)
+	if (!a.cluster)
 		return dl_usage_error(ctx, "--cluster SPEC is required");
 	if (argc - st.optind > 1)
 		return dl_usage_error(ctx, "at most one jobs file");
 	const char *jobs = st.optind < argc ? argv[st.optind] : "-";
+	const char *cluster = a.cluster, *used = a.used, *profiles = a.profiles;
+	struct dl_place_opts po = a.po;
+	enum dl_comm comm = (enum dl_comm)a.comm;
 
 	struct place_run pr = {0};
 	struct dl_err err = DL_ERR_INIT;
 	int rc = 0;
 	pr.ctx = ctx;
-	pr.now = now;
-	pr.have_now = have_now;
+	pr.now = a.now;
+	pr.have_now = dl_opt_given(&st, "now") > 0;
 	dl_net_models_init(&pr.models);
 	if (dl_cluster_load(cluster, &pr.c, &err) < 0) {
 		dl_net_models_free(&pr.models);

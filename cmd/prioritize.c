@@ -6,41 +6,50 @@
 #include "cmd.h"
 #include "policy/priority_io.h"
 
-enum {
-	OPT_QUEUES = DL_OPT_FIRST_FREE,
-	OPT_THRESHOLDS,
-	OPT_STARVATION,
-	OPT_WEIGHTS,
-	OPT_DISTRIBUTION,
-	OPT_DIST_COLUMN,
-	OPT_LEARN_FROM,
-	OPT_DELTA,
-	OPT_ARITH,
-	OPT_NOW,
-	OPT_CLUSTER_GPUS,
+struct prio_args {
+	int policy; /* enum dl_policy */
+	int queues; /* 0 = not given */
+	const char *thresholds;
+	double starvation;
+	int weights;
+	const char *distribution, *dist_column, *learn_from;
+	double delta;
+	int arith; /* enum dl_gittins_arith */
+	double now;
+	int has_now;
+	double cluster_gpus;
 };
 
+#define AT(f) DL_OPT_AT(struct prio_args, f)
 static const struct dl_opt prioritize_opts[] = {
-	{'p', "policy", "POLICY",
-	 "fifo, sjf, srtf, las, 2d-las, gittins, 2d-gittins or ftf (required)"},
-	{OPT_QUEUES, "queues", "K", "MLFQ: K queues (default thresholds 3250,7200,18000)"},
-	{OPT_THRESHOLDS, "thresholds", "A,B,...",
-	 "MLFQ: queue limits, seconds (GPU-seconds for 2d-las, 2d-gittins)"},
-	{OPT_STARVATION, "starvation", "N",
-	 "MLFQ: back to the top queue after waiting N times the run time"},
-	{OPT_WEIGHTS, "weights", NULL, "honour the 'weight' column"},
-	{OPT_DISTRIBUTION, "distribution", "FILE", "Gittins: job sizes, one sample per row"},
-	{OPT_DIST_COLUMN, "distribution-column", "NAME",
-	 "Gittins: the samples' column in --distribution (default duration)"},
-	{OPT_LEARN_FROM, "learn-from", "TRACE",
-	 "Gittins: learn sizes from a trace's completed jobs"},
-	{OPT_DELTA, "delta", "SECONDS", "Gittins: service quantum (default 3250)"},
-	{OPT_ARITH, "gittins-arith", "MODE",
-	 "Gittins: tiresias (default), tiresias-py3 or exact arithmetic"},
-	{OPT_NOW, "now", "TIME", "time of the decision (needed by ftf)"},
-	{OPT_CLUSTER_GPUS, "cluster-gpus", "G", "ftf: GPUs shared by the jobs (Themis' 1/n share)"},
-	{0, NULL, NULL, NULL},
+	{DL_OPT_CHOICE, 'p', "policy", "POLICY", "priority policy (required)", AT(policy),
+	 .value_at = dl_policy_at},
+	{DL_OPT_INT, 0, "queues", "K", "MLFQ: K queues (default thresholds 3250,7200,18000)",
+	 AT(queues), .imin = 1, .imax = 1000000},
+	{DL_OPT_NUMLIST, 0, "thresholds", "A,B,...",
+	 "MLFQ: queue limits, seconds (GPU-seconds for 2d-las, 2d-gittins)", AT(thresholds),
+	 .flags = DL_OPTF_GT},
+	{DL_OPT_DOUBLE, 0, "starvation", "N",
+	 "MLFQ: back to the top queue after waiting N times the run time", AT(starvation),
+	 .def = "0"},
+	{DL_OPT_FLAG, 0, "weights", NULL, "honour the 'weight' column", AT(weights)},
+	{DL_OPT_FILE, 0, "distribution", "FILE", "Gittins: job sizes, one sample per row",
+	 AT(distribution)},
+	{DL_OPT_STRING, 0, "distribution-column", "NAME",
+	 "Gittins: the samples' column in --distribution", AT(dist_column), .def_doc = "duration"},
+	{DL_OPT_FILE, 0, "learn-from", "TRACE",
+	 "Gittins: learn sizes from a trace's completed jobs", AT(learn_from)},
+	{DL_OPT_DOUBLE, 0, "delta", "SECONDS", "Gittins: service quantum", AT(delta),
+	 .flags = DL_OPTF_GT, .def = "3250"},
+	{DL_OPT_CHOICE, 0, "gittins-arith", "MODE", "Gittins: arithmetic of the index table",
+	 AT(arith), .value_at = dl_gittins_arith_at, .def = "tiresias"},
+	{DL_OPT_DOUBLE, 0, "now", "TIME", "time of the decision (needed by ftf)", AT(now),
+	 .min = -INFINITY, .max = INFINITY},
+	{DL_OPT_DOUBLE, 0, "cluster-gpus", "G", "ftf: GPUs shared by the jobs (Themis' 1/n share)",
+	 AT(cluster_gpus)},
+	{DL_OPT_END},
 };
+#undef AT
 
 static const struct dl_cmd_spec prioritize_spec = {
 	.usage = "dlsched prioritize --policy POLICY [options] [JOBS]",
@@ -50,20 +59,6 @@ static const struct dl_cmd_spec prioritize_spec = {
 		"dlsched-formats(5)) and write the same rows with rank, queue and priority,\n"
 		"best first. Ties break by submit time, then id.",
 	.opts = prioritize_opts,
-};
-
-struct prio_args {
-	const char *policy;
-	long long queues; /* 0 = not given */
-	const char *thresholds;
-	double starvation;
-	int weights;
-	const char *distribution, *dist_column, *learn_from;
-	double delta;
-	enum dl_gittins_arith arith;
-	double now;
-	int has_now;
-	double cluster_gpus;
 };
 
 /* Build the MLFQ from --queues/--thresholds/--starvation; 1 queue when none given. */
@@ -78,7 +73,7 @@ static int build_mlfq(const struct dl_ctx *ctx, const struct prio_args *a, struc
 	if (a->queues && !a->thresholds) {
 		if ((size_t)a->queues - 1 > DL_MLFQ_TIRESIAS_QUEUES)
 			return dl_usage_error(ctx,
-					      "--queues %lld needs --thresholds (the defaults "
+					      "--queues %d needs --thresholds (the defaults "
 					      "give at most %d queues)",
 					      a->queues, DL_MLFQ_TIRESIAS_QUEUES + 1);
 		k = (size_t)a->queues;
@@ -89,7 +84,7 @@ static int build_mlfq(const struct dl_ctx *ctx, const struct prio_args *a, struc
 		k = (size_t)a->queues;
 		if (nlim != k - 1) {
 			free(lim);
-			return dl_usage_error(ctx, "--queues %lld needs %lld thresholds, %zu given",
+			return dl_usage_error(ctx, "--queues %d needs %d thresholds, %zu given",
 					      a->queues, a->queues - 1, nlim);
 		}
 	} else {
@@ -110,10 +105,7 @@ static int run(const struct dl_ctx *ctx, const struct prio_args *a, const char *
 	struct dl_gittins *git = NULL;
 	int rc;
 
-	if (!a->policy)
-		return dl_usage_error(ctx, "--policy is required");
-	if (dl_policy_parse(a->policy, &cfg.policy) < 0)
-		return dl_usage_error(ctx, "unknown policy '%s'", a->policy);
+	cfg.policy = (enum dl_policy)a->policy;
 	if (cfg.policy == DL_POLICY_FTF && !a->has_now)
 		return dl_usage_error(ctx, "--policy ftf needs --now");
 	if (a->cluster_gpus > 0 && cfg.policy != DL_POLICY_FTF)
@@ -133,10 +125,11 @@ static int run(const struct dl_ctx *ctx, const struct prio_args *a, const char *
 	cfg.cluster_gpus = a->cluster_gpus;
 
 	if (is_git && a->distribution)
-		git = dl_gittins_load(a->distribution, a->dist_column, a->delta, a->arith, &err);
+		git = dl_gittins_load(a->distribution, a->dist_column, a->delta,
+				      (enum dl_gittins_arith)a->arith, &err);
 	else if (is_git && a->learn_from)
 		git = dl_gittins_load_trace(a->learn_from, dl_policy_is_2d(cfg.policy), a->delta,
-					    a->arith, &err);
+					    (enum dl_gittins_arith)a->arith, &err);
 	if (is_git && (a->distribution || a->learn_from) && !git) {
 		dl_mlfq_release(&mlfq);
 		return dl_fail(ctx, &err);
@@ -187,69 +180,12 @@ DL_COMMAND(prioritize, "order a job queue by a priority policy (Tiresias, Themis
 {
 	struct dl_optstate st;
 	struct prio_args a = {0};
-	const char *arg;
-	int c;
-	long long ll;
-	a.delta = DL_GITTINS_DEFAULT_DELTA;
-	a.arith = DL_GITTINS_TIRESIAS;
-	dl_opt_begin(&st, ctx, argc, argv, &prioritize_spec);
-	while ((c = dl_opt_next(&st, &arg)) > 0) {
-		int bad = 0;
-		switch (c) {
-		case 'p':
-			a.policy = arg;
-			break;
-		case OPT_QUEUES:
-			bad = dl_opt_int(ctx, "--queues", arg, 1, 1000000, &ll) < 0;
-			a.queues = ll;
-			break;
-		case OPT_THRESHOLDS:
-			a.thresholds = arg;
-			break;
-		case OPT_STARVATION:
-			bad = dl_opt_nonneg(ctx, "--starvation", arg, &a.starvation) < 0;
-			break;
-		case OPT_WEIGHTS:
-			a.weights = 1;
-			break;
-		case OPT_DISTRIBUTION:
-			a.distribution = arg;
-			break;
-		case OPT_DIST_COLUMN:
-			a.dist_column = arg;
-			break;
-		case OPT_LEARN_FROM:
-			a.learn_from = arg;
-			break;
-		case OPT_DELTA:
-			bad = dl_opt_nonneg(ctx, "--delta", arg, &a.delta) < 0;
-			if (!bad && !(a.delta > 0))
-				bad = dl_usage_error(ctx, "--delta must be > 0") != 0;
-			break;
-		case OPT_ARITH:
-			if (dl_gittins_parse_arith(arg, &a.arith) < 0)
-				bad = dl_usage_error(ctx,
-						     "unknown --gittins-arith '%s' (tiresias, "
-						     "tiresias-py3 or exact)",
-						     arg) != 0;
-			break;
-		case OPT_NOW:
-			bad = dl_opt_double(ctx, "--now", arg, &a.now) < 0;
-			a.has_now = 1;
-			break;
-		case OPT_CLUSTER_GPUS:
-			bad = dl_opt_nonneg(ctx, "--cluster-gpus", arg, &a.cluster_gpus) < 0;
-			break;
-		}
-		if (bad) {
-			dl_opt_end(&st);
-			return DL_EXIT_USAGE;
-		}
-	}
-	dl_opt_end(&st);
-	if (c == DL_OPT_EXIT)
+	if (dl_opt_parse(&st, ctx, argc, argv, &prioritize_spec, &a))
 		return st.exit_code;
+	a.has_now = dl_opt_given(&st, "now") > 0;
 	if (argc - st.optind > 1)
 		return dl_usage_error(ctx, "one input at most (got %d)", argc - st.optind);
+	if (!dl_opt_given(&st, "policy"))
+		return dl_usage_error(ctx, "--policy is required");
 	return run(ctx, &a, st.optind < argc ? argv[st.optind] : "-");
 }

@@ -6,30 +6,32 @@
 #include "cmd.h"
 #include "model/model.h"
 
-enum {
-	OPT_PS = DL_OPT_FIRST_FREE,
-	OPT_THRESHOLD,
-	OPT_TENSORS,
-	OPT_ALL_TENSORS,
-	OPT_KEY,
+struct profile_args {
+	const char *name, *key;
+	int ps;
+	double threshold;
+	int tensors, all;
 };
 
-#define DEFAULT_PS	  4
-#define DEFAULT_THRESHOLD 2.5
-
+#define AT(f) DL_OPT_AT(struct profile_args, f)
 static const struct dl_opt profile_opts[] = {
-	{'n', "name", "NAME",
-	 "model name for every row (default: the file name without extension)"},
-	{OPT_PS, "ps", "P", "number of parameter servers the skew is computed for (default 4)"},
-	{OPT_THRESHOLD, "threshold", "X", "consolidate when skew_rr is above X (default 2.5)"},
-	{OPT_TENSORS, "tensors", NULL,
-	 "one row per tensor (name, dtype, shape, numel, bytes, role, server)"},
-	{OPT_KEY, "key", "PATH",
-	 "only the tensors under this key path of a checkpoint (e.g. state_dict, model.ema)"},
-	{OPT_ALL_TENSORS, "all-tensors", NULL,
-	 "count every tensor, not only weights (BatchNorm statistics, optimizer state, constants)"},
-	{0, NULL, NULL, NULL},
+	{DL_OPT_STRING, 'n', "name", "NAME", "model name for every row", AT(name),
+	 .def_doc = "the file name without extension"},
+	{DL_OPT_INT, 0, "ps", "P", "number of parameter servers the skew is computed for", AT(ps),
+	 .imin = 1, .imax = 65536, .def = "4"},
+	{DL_OPT_DOUBLE, 0, "threshold", "X", "consolidate when skew_rr is above X", AT(threshold),
+	 .def = "2.5"},
+	{DL_OPT_FLAG, 0, "tensors", NULL,
+	 "one row per tensor (name, dtype, shape, numel, bytes, role, server)", AT(tensors)},
+	{DL_OPT_STRING, 0, "key", "PATH",
+	 "only the tensors under this key path of a checkpoint (e.g. state_dict, model.ema)",
+	 AT(key)},
+	{DL_OPT_FLAG, 0, "all-tensors", NULL,
+	 "count every tensor, not only weights (BatchNorm statistics, optimizer state, constants)",
+	 AT(all)},
+	{DL_OPT_END},
 };
+#undef AT
 
 static const struct dl_cmd_spec profile_spec = {
 	.usage = "dlsched profile [options] FILE...",
@@ -125,38 +127,12 @@ static void write_tensors(struct dl_writer *w, const char *name, const struct dl
 DL_COMMAND(profile, "tensor-size skew of model files (Tiresias consolidation profile)")
 {
 	struct dl_optstate st;
-	const char *arg, *name = NULL, *key = NULL;
-	long long ps = DEFAULT_PS;
-	double threshold = DEFAULT_THRESHOLD;
-	int tensors = 0, all = 0, c, bad = 0;
-	dl_opt_begin(&st, ctx, argc, argv, &profile_spec);
-	while ((c = dl_opt_next(&st, &arg)) > 0) {
-		switch (c) {
-		case 'n':
-			name = arg;
-			break;
-		case OPT_PS:
-			bad |= dl_opt_int(ctx, "ps", arg, 1, 65536, &ps) < 0;
-			break;
-		case OPT_THRESHOLD:
-			bad |= dl_opt_nonneg(ctx, "threshold", arg, &threshold) < 0;
-			break;
-		case OPT_TENSORS:
-			tensors = 1;
-			break;
-		case OPT_ALL_TENSORS:
-			all = 1;
-			break;
-		case OPT_KEY:
-			key = arg;
-			break;
-		}
-	}
-	dl_opt_end(&st);
-	if (c == DL_OPT_EXIT)
+	struct profile_args a = {0};
+	if (dl_opt_parse(&st, ctx, argc, argv, &profile_spec, &a))
 		return st.exit_code;
-	if (bad)
-		return DL_EXIT_USAGE;
+	const char *name = a.name, *key = a.key;
+	int ps = a.ps, tensors = a.tensors, all = a.all;
+	double threshold = a.threshold;
 	if (st.optind >= argc)
 		return dl_usage_error(ctx, "no model file given");
 

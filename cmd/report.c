@@ -12,41 +12,67 @@
 #include "sweep/sweep.h"
 #include "version.h"
 
-enum {
-	OPT_BY = DL_OPT_FIRST_FREE,
-	OPT_GPUS,
-	OPT_TITLE,
-	OPT_DATE,
-	OPT_CLUSTER,
-	OPT_AS_RUN,
-	OPT_SKIPPED,
-	OPT_WINDOW,
-	OPT_GROUP_BY,
+struct report_args {
+	int fmt; /* enum dl_report_format, by formats[] */
+	const char *output;
+	const char *baseline;
+	struct dl_strlist labels, timelines, skipped;
+	const char *as_run;
+	struct dl_report_window window;
+	int gpus;
+	const char *cluster;
+	int by; /* by_names[], when given */
+	const char *title, *date;
+	const char *group_by;
 };
 
+/* --window: the measurement window (dl_report_window_parse) */
+static int store_window(const struct dl_opt *o, void *base, const char *arg)
+{
+	return dl_report_window_parse(arg, (struct dl_report_window *)((char *)base + o->offset));
+}
+
+/* in the order of enum dl_report_format */
+static const char *const formats[] = {"text", "csv", "json", "markdown", "html", NULL};
+static const char *const format_aliases[] = {"jsonl=json", "md=markdown", NULL};
+static const char *const by_names[] = {"gpus", "duration", NULL};
+
+#define AT(f) DL_OPT_AT(struct report_args, f)
 static const struct dl_opt report_opts[] = {
-	{'f', "format", "FMT",
-	 "text, csv, json, markdown or html (default: text on a terminal, else csv)"},
-	{'o', "output", "PATH", "write to PATH atomically (its suffix can set the format)"},
-	{DL_OPT_INPUT_FORMAT, "input-format", "FMT", "input format: auto (default), csv or json"},
-	{'b', "baseline", "LABEL", "speedups of average JCT and makespan against LABEL"},
-	{'l', "label", "NAME", "label of the inputs in order (repeatable)"},
-	{'t', "timeline", "[LABEL=]FILE",
-	 "a timeline, filed under its policy's label or LABEL (repeatable)"},
-	{OPT_AS_RUN, "as-run", "JOBS",
-	 "add the label 'as run': Slurm's real schedule from trace import"},
-	{OPT_SKIPPED, "skipped", "FILE", "count rows trace import --skipped left out (repeatable)"},
-	{OPT_WINDOW, "window", "W",
-	 "measure arrivals, jobs:FROM-TO (submit order) or time:FROM-[TO] only"},
-	{OPT_GPUS, "gpus", "N", "GPUs in the cluster, for utilisation"},
-	{OPT_CLUSTER, "cluster", "SPEC", "the cluster, for utilisation (as in dlsched simulate)"},
-	{OPT_BY, "by", "CLASS", "also rows per class: gpus (1, 2-4, 5-8, >8) or duration"},
-	{OPT_TITLE, "title", "TEXT", "title of the HTML page"},
-	{OPT_DATE, "date", "TEXT", "date line of the HTML page (e.g. the night it covers)"},
-	{OPT_GROUP_BY, "group-by", "AXES",
-	 "runs of a sweep (summary.csv or its DIR): mean and 95% CI per group of AXES"},
-	{0, NULL, NULL, NULL},
+	{DL_OPT_CHOICE, 'f', "format", "FMT", "output format", AT(fmt), .values = formats,
+	 .aliases = format_aliases, .def_doc = "text on a terminal, else csv"},
+	{DL_OPT_FILE, 'o', "output", "PATH",
+	 "write to PATH atomically (its suffix can set the format)", AT(output),
+	 .flags = DL_OPTF_NONEMPTY, .expect = "a non-empty path"},
+	{DL_OPT_STRING, 'b', "baseline", "LABEL",
+	 "speedups of average JCT and makespan against LABEL", AT(baseline)},
+	{DL_OPT_STRINGS, 'l', "label", "NAME", "label of the inputs in order (repeatable)",
+	 AT(labels)},
+	{DL_OPT_FILES, 't', "timeline", "[LABEL=]FILE",
+	 "a timeline, filed under its policy's label or LABEL (repeatable)", AT(timelines)},
+	{DL_OPT_FILE, 0, "as-run", "JOBS",
+	 "add the label 'as run': Slurm's real schedule from trace import", AT(as_run)},
+	{DL_OPT_FILES, 0, "skipped", "FILE",
+	 "count rows trace import --skipped left out (repeatable)", AT(skipped)},
+	{DL_OPT_CALLBACK, 0, "window", "W", "measure only a window of jobs or time", AT(window),
+	 .fn = store_window, .expect = "arrivals, jobs:FROM-TO or time:FROM-[TO]",
+	 .def_doc = "all jobs, the whole run"},
+	{DL_OPT_INT, 0, "gpus", "N", "GPUs in the cluster, for utilisation", AT(gpus), .imin = 1,
+	 .imax = 100000000},
+	{DL_OPT_FILE, 'c', "cluster", "SPEC",
+	 "the cluster, for utilisation (as in dlsched simulate)", AT(cluster)},
+	{DL_OPT_CHOICE, 0, "by", "CLASS", "also rows per class: gpus (1, 2-4, 5-8, >8) or duration",
+	 AT(by), .values = by_names},
+	{DL_OPT_STRING, 0, "title", "TEXT", "title of the HTML page", AT(title),
+	 .def_doc = "dlsched report"},
+	{DL_OPT_STRING, 0, "date", "TEXT", "date line of the HTML page (e.g. the night it covers)",
+	 AT(date)},
+	{DL_OPT_STRING, 0, "group-by", "AXES",
+	 "runs of a sweep (summary.csv or its DIR): mean and 95% CI per group of AXES",
+	 AT(group_by)},
+	{DL_OPT_END},
 };
+#undef AT
 
 static const struct dl_cmd_spec report_spec = {
 	.usage = "dlsched report [options] [RESULTS...]",
@@ -61,38 +87,18 @@ static const struct dl_cmd_spec report_spec = {
 	.flags = DL_SPEC_NO_IO,
 };
 
-static int parse_format(const char *s, enum dl_report_format *f)
-{
-	static const struct {
-		const char *name;
-		enum dl_report_format f;
-	} names[] = {
-		{"text", DL_REPORT_TEXT},	  {"csv", DL_REPORT_CSV},
-		{"json", DL_REPORT_JSON},	  {"jsonl", DL_REPORT_JSON},
-		{"markdown", DL_REPORT_MARKDOWN}, {"md", DL_REPORT_MARKDOWN},
-		{"html", DL_REPORT_HTML},
-	};
-	for (size_t i = 0; i < DL_ARRAY_SIZE(names); i++)
-		if (!strcmp(s, names[i].name)) {
-			*f = names[i].f;
-			return 0;
-		}
-	return -1;
-}
-
 /* the format an output path's suffix asks for, or -1 */
 static int format_of_path(const char *path)
 {
 	const char *base = strrchr(path, '/');
 	const char *dot = strrchr(base ? base : path, '.');
-	enum dl_report_format f;
 	if (!dot)
 		return -1;
 	if (!strcmp(dot, ".htm"))
 		return DL_REPORT_HTML;
 	if (!strcmp(dot, ".txt"))
 		return DL_REPORT_TEXT;
-	return parse_format(dot + 1, &f) ? -1 : (int)f;
+	return dl_opt_choice_index(&report_opts[0], dot + 1);
 }
 
 /* "runs/fifo.csv.gz" -> "fifo" (the label of a file without a policy column) */
@@ -143,16 +149,9 @@ static void note_input(struct dl_report_input *in, const char *role, const char 
 	in->rows = rows;
 }
 
-struct report_args {
-	const char **timelines, **skipped;
-	size_t ntimelines, nskipped;
-	const char *as_run;
-};
-
 /* read every input into rep; the footer's list of inputs goes to ins */
 static int read_inputs(const struct dl_ctx *ctx, struct dl_report *rep, char **files, size_t nfiles,
-		       const char **labels, size_t nlabels, const struct report_args *a,
-		       struct dl_report_input *ins, size_t *nins)
+		       const struct report_args *a, struct dl_report_input *ins, size_t *nins)
 {
 	struct dl_err err = DL_ERR_INIT;
 	int rc = 0;
@@ -162,8 +161,8 @@ static int read_inputs(const struct dl_ctx *ctx, struct dl_report *rep, char **f
 		if (!r)
 			return DL_EXIT_DATA;
 		char *fallback = label_of_path(files[i]);
-		if (dl_report_read_results(rep, r, i < nlabels ? labels[i] : NULL, fallback, NULL,
-					   &err))
+		if (dl_report_read_results(rep, r, i < a->labels.n ? a->labels.v[i] : NULL,
+					   fallback, NULL, &err))
 			rc = err.code == DL_EXIT_USAGE ? dl_usage_error(ctx, "%s", err.msg)
 						       : dl_fail(ctx, &err);
 		free(fallback);
@@ -180,9 +179,9 @@ static int read_inputs(const struct dl_ctx *ctx, struct dl_report *rep, char **f
 		dl_reader_close(r);
 		note_input(&ins[(*nins)++], "as run", a->as_run, dl_report_rows_read(rep));
 	}
-	for (size_t i = 0; i < a->ntimelines && !rc; i++) {
+	for (size_t i = 0; i < a->timelines.n && !rc; i++) {
 		/* LABEL=FILE names the label; a file that exists as written is just a file */
-		const char *arg = a->timelines[i], *eq = strchr(arg, '='), *path = arg;
+		const char *arg = a->timelines.v[i], *eq = strchr(arg, '='), *path = arg;
 		struct stat st;
 		char *label = NULL;
 		if (eq && eq > arg && stat(arg, &st)) {
@@ -206,14 +205,14 @@ static int read_inputs(const struct dl_ctx *ctx, struct dl_report *rep, char **f
 		dl_reader_close(r);
 		note_input(&ins[(*nins)++], "timeline", path, dl_report_rows_read(rep));
 	}
-	for (size_t i = 0; i < a->nskipped && !rc; i++) {
-		struct dl_reader *r = dl_in_open(ctx, a->skipped[i]);
+	for (size_t i = 0; i < a->skipped.n && !rc; i++) {
+		struct dl_reader *r = dl_in_open(ctx, a->skipped.v[i]);
 		if (!r)
 			return DL_EXIT_DATA;
 		if (dl_report_read_skipped(rep, r, &err))
 			rc = dl_fail(ctx, &err);
 		dl_reader_close(r);
-		note_input(&ins[(*nins)++], "skipped", a->skipped[i], dl_report_rows_read(rep));
+		note_input(&ins[(*nins)++], "skipped", a->skipped.v[i], dl_report_rows_read(rep));
 	}
 	return rc;
 }
@@ -334,101 +333,38 @@ static int report_grouped(struct dl_ctx *ctx, char **files, size_t nfiles, const
 	return rc;
 }
 
+static void free_args(struct report_args *a)
+{
+	dl_strlist_free(&a->labels);
+	dl_strlist_free(&a->timelines);
+	dl_strlist_free(&a->skipped);
+}
+
 DL_COMMAND(report, "summarise results: JCT percentiles, makespan, utilisation, HTML charts")
 {
 	struct dl_optstate st;
-	const char *arg;
-	int c;
+	struct report_args a = {0};
 	int rc = 0;
-	enum dl_report_format fmt = DL_REPORT_CSV;
-	int fmt_set = 0;
-	const char *output = NULL;
+	if (dl_opt_parse(&st, ctx, argc, argv, &report_spec, &a)) {
+		/* --help, --list-options or a usage error: nothing is read */
+		free_args(&a);
+		return st.exit_code;
+	}
+	enum dl_report_format fmt = (enum dl_report_format)a.fmt;
+	int fmt_set = dl_opt_given(&st, "format") > 0;
+	const char *output = a.output;
 	struct dl_report_opts ro = {0};
 	struct dl_report_page page = {0};
-	const char *cluster = NULL;
-	struct report_args a = {0};
-	const char **labels = xcalloc((size_t)argc + 1, sizeof(*labels));
-	a.timelines = xcalloc((size_t)argc + 1, sizeof(*a.timelines));
-	a.skipped = xcalloc((size_t)argc + 1, sizeof(*a.skipped));
-	size_t nlabels = 0;
-	const char *group_by = NULL;
-	dl_opt_begin(&st, ctx, argc, argv, &report_spec);
-	while ((c = dl_opt_next(&st, &arg)) > 0 && !rc) {
-		switch (c) {
-		case 'f':
-			if (parse_format(arg, &fmt))
-				rc = dl_usage_error(ctx,
-						    "bad --format value '%s' (expected text, csv, "
-						    "json, markdown or html)",
-						    arg);
-			fmt_set = 1;
-			break;
-		case 'o':
-			if (!*arg)
-				rc = dl_usage_error(ctx, "empty --output path");
-			output = arg;
-			break;
-		case 'b':
-			ro.baseline = arg;
-			break;
-		case 'l':
-			labels[nlabels++] = arg;
-			break;
-		case 't':
-			a.timelines[a.ntimelines++] = arg;
-			break;
-		case OPT_GPUS: {
-			long long n;
-			if (dl_opt_int(ctx, "gpus", arg, 1, 100000000, &n))
-				rc = DL_EXIT_USAGE;
-			ro.capacity = (double)n;
-			break;
-		}
-		case OPT_CLUSTER:
-			cluster = arg;
-			break;
-		case OPT_BY:
-			if (!strcmp(arg, "gpus"))
-				ro.by = DL_REPORT_BY_GPUS;
-			else if (!strcmp(arg, "duration"))
-				ro.by = DL_REPORT_BY_DURATION;
-			else
-				rc = dl_usage_error(
-					ctx, "bad --by value '%s' (expected gpus or duration)",
-					arg);
-			break;
-		case OPT_TITLE:
-			page.title = arg;
-			break;
-		case OPT_DATE:
-			page.date = arg;
-			break;
-		case OPT_AS_RUN:
-			a.as_run = arg;
-			break;
-		case OPT_SKIPPED:
-			a.skipped[a.nskipped++] = arg;
-			break;
-		case OPT_WINDOW:
-			if (dl_report_window_parse(arg, &ro.window))
-				rc = dl_usage_error(ctx,
-						    "bad --window value '%s' (expected arrivals, "
-						    "jobs:FROM-TO or time:FROM-[TO])",
-						    arg);
-			break;
-		case OPT_GROUP_BY:
-			group_by = arg;
-			break;
-		}
-	}
-	dl_opt_end(&st);
-	if (c == DL_OPT_EXIT || rc) {
-		/* --help, --list-options or a usage error: nothing is read */
-		free(labels);
-		free(a.timelines);
-		free(a.skipped);
-		return c == DL_OPT_EXIT ? st.exit_code : rc;
-	}
+	const char *cluster = a.cluster;
+	size_t nlabels = a.labels.n;
+	ro.baseline = a.baseline;
+	ro.capacity = a.gpus;
+	ro.window = a.window;
+	if (dl_opt_given(&st, "by"))
+		ro.by = a.by == 0 ? DL_REPORT_BY_GPUS : DL_REPORT_BY_DURATION;
+	page.title = a.title;
+	page.date = a.date;
+	const char *group_by = a.group_by;
 
 	int ninputs;
 	char **files = dl_opt_inputs(&st, &ninputs);
@@ -454,27 +390,25 @@ DL_COMMAND(report, "summarise results: JCT percentiles, makespan, utilisation, H
 	page.version = DLSCHED_VERSION;
 	page.command = command;
 	if (!rc && group_by) {
-		if (nlabels || a.ntimelines || a.nskipped || a.as_run || ro.window.kind ||
+		if (nlabels || a.timelines.n || a.skipped.n || a.as_run || ro.window.kind ||
 		    ro.baseline || ro.by || cluster || ro.capacity > 0)
-			rc = dl_usage_error(
-				ctx,
-				"--group-by takes no --label, --timeline, --as-run, --skipped, "
-				"--window, --baseline, --by, --cluster or --gpus (the runs have "
-				"them)");
+			rc = dl_usage_error(ctx,
+					    "--group-by takes no --label, --timeline, --as-run, --skipped, "
+					    "--window, --baseline, --by, --cluster or --gpus (the runs have "
+					    "them)");
 		else
 			rc = report_grouped(ctx, files, nfiles, group_by, fmt, output, &page);
 		free(command);
-		free(labels);
-		free(a.timelines);
-		free(a.skipped);
+		free_args(&a);
 		return rc;
 	}
 
 	struct dl_report *rep = dl_report_new();
-	struct dl_report_input *ins = xcalloc(nfiles + a.ntimelines + a.nskipped + 3, sizeof(*ins));
+	struct dl_report_input *ins =
+		xcalloc(nfiles + a.timelines.n + a.skipped.n + 3, sizeof(*ins));
 	size_t nins = 0;
 	if (!rc)
-		rc = read_inputs(ctx, rep, files, nfiles, labels, nlabels, &a, ins, &nins);
+		rc = read_inputs(ctx, rep, files, nfiles, &a, ins, &nins);
 	struct stat cst;
 	if (!rc && cluster && !stat(cluster, &cst) && S_ISREG(cst.st_mode))
 		note_input(&ins[nins++], "cluster", cluster, -1); /* a spec, not rows */
@@ -512,8 +446,6 @@ DL_COMMAND(report, "summarise results: JCT percentiles, makespan, utilisation, H
 	dl_report_free(rep);
 	free(command);
 	free(ins);
-	free(labels);
-	free(a.timelines);
-	free(a.skipped);
+	free_args(&a);
 	return rc;
 }

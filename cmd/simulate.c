@@ -11,55 +11,74 @@
 #include "sim/tiresias.h"
 #include "trace/jobs.h"
 
-enum {
-	O_CLUSTER = DL_OPT_FIRST_FREE,
-	O_POLICY,
-	O_PLACE,
-	O_COMPAT,
-	O_EVENTS,
-	O_TIMELINE,
-	O_SEED,
-	O_QUEUES,
-	O_THRESHOLDS,
-	O_STARVATION,
-	O_DISTRIBUTION,
-	O_DELTA,
-	O_QUANTUM,
-	O_CKPT,
-	O_RESTORE,
-	O_PROFILES,
-	O_ANY_TYPE,
-	O_PROVENANCE,
+struct sim_args {
+	const char *cluster, *policy, *place, *events, *timeline, *distribution;
+	const char *thresholds, *profiles;
+	const char *trace;
+	int compat; /* given: compat_names[] */
+	uint64_t seed;
+	int queues;
+	double starvation, delta, quantum, ckpt, restore;
+	int set_ckpt, set_restore, set_queues, set_delta, set_quantum, any_type, set_seed;
+	int set_policy, set_place;
+	int provenance;
+	char *command; /* with --provenance: this command line, else NULL */
 };
 
+/* the native engine's policies, from the registry */
+static const char *sim_policy_at(size_t i)
+{
+	size_t n;
+	const struct dl_sim_policy_ops *const *all = dl_sim_policies(&n);
+	return i < n ? all[i]->name : NULL;
+}
+
+static const char *const compat_names[] = {"tiresias", NULL};
+
+#define AT(f) DL_OPT_AT(struct sim_args, f)
 static const struct dl_opt sim_opts[] = {
-	{O_CLUSTER, "cluster", "SPEC", "the cluster: RACKSxNODESxGPUS[:TYPE],... or a spec file"},
-	{O_POLICY, "policy", "P",
-	 "fifo, fifo-backfill, sjf, srtf, las, tiresias-las (default), tiresias-gittins"},
-	{O_PLACE, "place", "Q", "placement policy (default consolidate; compat: count or yarn)"},
-	{O_COMPAT, "compat", "SIM", "behave like a reference simulator: tiresias"},
-	{O_EVENTS, "events", "FILE", "write every job state change to FILE (JSON Lines)"},
-	{O_TIMELINE, "timeline", "FILE", "write busy GPUs, running and pending jobs over time"},
-	{O_SEED, "seed", "N", "seed for randomised placement (default 1)"},
-	{O_QUEUES, "queues", "K", "tiresias-*: number of priority queues (default 3)"},
-	{O_THRESHOLDS, "thresholds", "LIST",
-	 "tiresias-*: K-1 queue limits in GPU-seconds (default 3250,7200)"},
-	{O_STARVATION, "starvation", "N",
-	 "tiresias-*: promote to Q0 after waiting N times the run time (default 0: off)"},
-	{O_DISTRIBUTION, "distribution", "FILE",
-	 "tiresias-gittins: GPU-time samples (column duration); default: the trace"},
-	{O_DELTA, "delta", "S", "tiresias-gittins: service quantum in GPU-seconds (default 3250)"},
-	{O_QUANTUM, "quantum", "S", "las: re-evaluate priorities every S seconds (default 300)"},
-	{O_CKPT, "checkpoint-cost", "S",
-	 "seconds a preempted job saves, holding its GPUs (default 5)"},
-	{O_RESTORE, "restore-cost", "S",
-	 "seconds a resumed job runs without progress (default 10)"},
-	{O_PROFILES, "profiles", "FILE", "model profiles (from profile) for placement slowdown"},
-	{O_ANY_TYPE, "any-type", NULL, "ignore the trace's gpu_type column: jobs run on any type"},
-	{O_PROVENANCE, "provenance", NULL,
-	 "record this command line and seed (and the trace's) in the first results row"},
-	{0, NULL, NULL, NULL},
+	{DL_OPT_FILE, 'c', "cluster", "SPEC",
+	 "the cluster: RACKSxNODESxGPUS[:TYPE],... or a spec file", AT(cluster)},
+	/* open: with --compat tiresias they take the reference's names instead */
+	{DL_OPT_CHOICE, 0, "policy", "P", "scheduling policy", AT(policy),
+	 .value_at = sim_policy_at, .def = "tiresias-las", .flags = DL_OPTF_OPEN},
+	{DL_OPT_CHOICE, 0, "place", "Q", "placement policy (compat: count or yarn)", AT(place),
+	 .value_at = dl_place_policy_at, .def = "consolidate", .flags = DL_OPTF_OPEN},
+	{DL_OPT_CHOICE, 0, "compat", "SIM", "behave like a reference simulator", AT(compat),
+	 .values = compat_names},
+	{DL_OPT_FILE, 0, "events", "FILE", "write every job state change to FILE (JSON Lines)",
+	 AT(events)},
+	{DL_OPT_FILE, 0, "timeline", "FILE", "write busy GPUs, running and pending jobs over time",
+	 AT(timeline)},
+	{DL_OPT_UINT64, 0, "seed", "N", "seed for randomised placement", AT(seed), .def = "1"},
+	{DL_OPT_INT, 0, "queues", "K", "tiresias-*: number of priority queues", AT(queues),
+	 .imin = 1, .imax = 64, .def = "3"},
+	{DL_OPT_NUMLIST, 0, "thresholds", "LIST", "tiresias-*: K-1 queue limits in GPU-seconds",
+	 AT(thresholds), .flags = DL_OPTF_GT, .def_doc = "3250,7200"},
+	{DL_OPT_DOUBLE, 0, "starvation", "N",
+	 "tiresias-*: promote to Q0 after waiting N times the run time (0: off)", AT(starvation),
+	 .def = "0"},
+	{DL_OPT_FILE, 0, "distribution", "FILE",
+	 "tiresias-gittins: GPU-time samples (column duration)", AT(distribution),
+	 .def_doc = "the trace"},
+	{DL_OPT_DOUBLE, 0, "delta", "S", "tiresias-gittins: service quantum in GPU-seconds",
+	 AT(delta), .flags = DL_OPTF_GT, .def = "3250"},
+	{DL_OPT_SECONDS, 0, "quantum", "S", "las: re-evaluate priorities every S seconds",
+	 AT(quantum), .def = "300"},
+	{DL_OPT_SECONDS, 0, "checkpoint-cost", "S",
+	 "seconds a preempted job saves, holding its GPUs", AT(ckpt), .def = "5"},
+	{DL_OPT_SECONDS, 0, "restore-cost", "S", "seconds a resumed job runs without progress",
+	 AT(restore), .def = "10"},
+	{DL_OPT_FILE, 0, "profiles", "FILE", "model profiles (from profile) for placement slowdown",
+	 AT(profiles)},
+	{DL_OPT_FLAG, 0, "any-type", NULL,
+	 "ignore the trace's gpu_type column: jobs run on any type", AT(any_type)},
+	{DL_OPT_FLAG, 0, "provenance", NULL,
+	 "record this command line and seed (and the trace's) in the first results row",
+	 AT(provenance)},
+	{DL_OPT_END},
 };
+#undef AT
 
 static const struct dl_cmd_spec sim_spec = {
 	.usage = "dlsched simulate --cluster SPEC [--policy P] [--place Q] [options] [TRACE]\n"
@@ -73,18 +92,6 @@ static const struct dl_cmd_spec sim_spec = {
 	.opts = sim_opts,
 };
 
-struct sim_args {
-	const char *cluster, *policy, *place, *compat, *events, *timeline, *distribution;
-	const char *thresholds, *profiles;
-	const char *trace;
-	char *command; /* with --provenance: this command line, else NULL */
-	uint64_t seed;
-	long long queues;
-	double starvation, delta, quantum, ckpt, restore;
-	int set_ckpt, set_restore, set_queues, set_delta, set_quantum, any_type, set_seed;
-	int provenance;
-};
-
 static double gittins_cb(const void *arg, double attained)
 {
 	return dl_gittins_index(arg, attained);
@@ -96,13 +103,11 @@ static int run_compat(struct dl_ctx *ctx, const struct sim_args *a)
 	struct dl_tiresias_spec spec;
 	struct dl_tiresias_opts o = {0};
 	int needs_gittins = 0;
-	if (strcmp(a->compat, "tiresias"))
-		return dl_usage_error(ctx, "unknown --compat value '%s' (tiresias)", a->compat);
-	if (!a->policy)
+	if (!a->set_policy)
 		return dl_usage_error(ctx,
 				      "--compat tiresias needs --policy (a Tiresias schedule)");
 	o.schedule = a->policy;
-	o.scheme = a->place ? a->place : "yarn";
+	o.scheme = a->set_place ? a->place : "yarn";
 	if (dl_tiresias_check_schedule(o.schedule, &needs_gittins, &err) < 0)
 		return dl_usage_error(ctx, "%s", err.msg);
 	if (strcmp(o.scheme, "count") && strcmp(o.scheme, "yarn"))
@@ -115,8 +120,6 @@ static int run_compat(struct dl_ctx *ctx, const struct sim_args *a)
 				      "with --compat tiresias the schedule name sets the "
 				      "policy; only --cluster, --place, --distribution, --delta "
 				      "and --timeline apply");
-	if (a->set_delta && !(a->delta > 0))
-		return dl_usage_error(ctx, "--delta must be > 0");
 	if (needs_gittins && !a->distribution)
 		return dl_usage_error(ctx,
 				      "--policy %s needs --distribution (the reference reads "
@@ -218,13 +221,8 @@ static void stamp_provenance(struct dl_writer *w, const struct sim_args *a,
 static int run_native(struct dl_ctx *ctx, const struct sim_args *a)
 {
 	struct dl_err err = DL_ERR_INIT;
-	const char *pname = a->policy ? a->policy : "tiresias-las";
+	const char *pname = a->policy;
 	const struct dl_sim_policy_ops *pol = dl_sim_policy_find(pname);
-	if (!pol)
-		return dl_usage_error(ctx,
-				      "unknown --policy '%s' (fifo, fifo-backfill, sjf, srtf, "
-				      "las, tiresias-las, tiresias-gittins)",
-				      pname);
 	if (!a->cluster)
 		return dl_usage_error(ctx, "--cluster is required");
 	if (!is_mlfq(pol) && (a->thresholds || a->set_queues || a->starvation > 0))
@@ -234,18 +232,12 @@ static int run_native(struct dl_ctx *ctx, const struct sim_args *a)
 		return dl_usage_error(ctx, "--distribution and --delta apply to tiresias-gittins");
 	if (strcmp(pname, "las") && a->set_quantum)
 		return dl_usage_error(ctx, "--quantum applies to las");
-	if (a->set_delta && !(a->delta > 0))
-		return dl_usage_error(ctx, "--delta must be > 0");
 	struct dl_sim_config cfg = {0};
 	cfg.policy = pol;
 	cfg.place = (struct dl_place_opts)DL_PLACE_OPTS_INIT;
 	cfg.place.policy = DL_PLACE_CONSOLIDATE;
 	cfg.place.seed = a->seed;
-	if (a->place && dl_place_policy_parse(a->place, &cfg.place.policy) < 0)
-		return dl_usage_error(ctx,
-				      "unknown --place '%s' (first-fit, consolidate, spread, "
-				      "random, tiresias, gandiva, dally)",
-				      a->place);
+	dl_place_policy_parse(a->place, &cfg.place.policy); /* checked after parsing */
 	cfg.any_type = a->any_type;
 	cfg.checkpoint_cost = a->ckpt;
 	cfg.restore_cost = a->restore;
@@ -407,93 +399,29 @@ DL_COMMAND(simulate, "replay a trace on a cluster under a scheduling policy")
 {
 	struct dl_optstate st;
 	struct sim_args a = {0};
-	const char *arg;
-	int c;
-	a.seed = 1;
-	a.queues = 3;
-	a.delta = 3250;
-	a.quantum = 300;
-	a.ckpt = 5;
-	a.restore = 10;
-	dl_opt_begin(&st, ctx, argc, argv, &sim_spec);
-	while ((c = dl_opt_next(&st, &arg)) > 0) {
-		int bad = 0;
-		switch (c) {
-		case O_CLUSTER:
-			a.cluster = arg;
-			break;
-		case O_POLICY:
-			a.policy = arg;
-			break;
-		case O_PLACE:
-			a.place = arg;
-			break;
-		case O_COMPAT:
-			a.compat = arg;
-			break;
-		case O_EVENTS:
-			a.events = arg;
-			break;
-		case O_TIMELINE:
-			a.timeline = arg;
-			break;
-		case O_SEED:
-			bad = dl_opt_uint64(ctx, "seed", arg, &a.seed);
-			a.set_seed = 1;
-			break;
-		case O_QUEUES:
-			bad = dl_opt_int(ctx, "queues", arg, 1, 64, &a.queues);
-			a.set_queues = 1;
-			break;
-		case O_THRESHOLDS:
-			a.thresholds = arg;
-			break;
-		case O_STARVATION:
-			bad = dl_opt_nonneg(ctx, "starvation", arg, &a.starvation);
-			break;
-		case O_DISTRIBUTION:
-			a.distribution = arg;
-			break;
-		case O_DELTA:
-			bad = dl_opt_nonneg(ctx, "delta", arg, &a.delta);
-			a.set_delta = 1;
-			break;
-		case O_QUANTUM:
-			bad = dl_opt_nonneg(ctx, "quantum", arg, &a.quantum);
-			a.set_quantum = 1;
-			break;
-		case O_CKPT:
-			bad = dl_opt_nonneg(ctx, "checkpoint-cost", arg, &a.ckpt);
-			a.set_ckpt = 1;
-			break;
-		case O_RESTORE:
-			bad = dl_opt_nonneg(ctx, "restore-cost", arg, &a.restore);
-			a.set_restore = 1;
-			break;
-		case O_PROFILES:
-			a.profiles = arg;
-			break;
-		case O_ANY_TYPE:
-			a.any_type = 1;
-			break;
-		case O_PROVENANCE:
-			a.provenance = 1;
-			break;
-		}
-		if (bad) {
-			dl_opt_end(&st);
-			return DL_EXIT_USAGE;
-		}
-	}
-	dl_opt_end(&st);
-	if (c == DL_OPT_EXIT)
+	if (dl_opt_parse(&st, ctx, argc, argv, &sim_spec, &a))
 		return st.exit_code;
+	a.set_seed = dl_opt_given(&st, "seed");
+	a.set_queues = dl_opt_given(&st, "queues");
+	a.set_delta = dl_opt_given(&st, "delta");
+	a.set_quantum = dl_opt_given(&st, "quantum");
+	a.set_ckpt = dl_opt_given(&st, "checkpoint-cost");
+	a.set_restore = dl_opt_given(&st, "restore-cost");
+	a.set_policy = dl_opt_given(&st, "policy");
+	a.set_place = dl_opt_given(&st, "place");
+	int compat = dl_opt_given(&st, "compat") > 0;
+	/* --policy and --place name the reference's schedules and schemes with --compat */
+	if (!compat && !dl_sim_policy_find(a.policy))
+		return dl_opt_bad_value(&st, "policy", a.policy);
+	if (!compat && strcmp(a.place, "count") &&
+	    dl_place_policy_parse(a.place, &(enum dl_place_policy){0}) < 0)
+		return dl_opt_bad_value(&st, "place", a.place);
 	if (argc - st.optind > 1)
 		return dl_usage_error(ctx, "one trace at most (got %d)", argc - st.optind);
 	a.trace = st.optind < argc ? argv[st.optind] : "-";
-	if (a.compat)
+	if (compat)
 		return run_compat(ctx, &a);
-	if (a.place && !strcmp(a.place, "count"))
+	if (!strcmp(a.place, "count"))
 		return dl_usage_error(ctx, "--place count is a --compat tiresias scheme");
 	if (a.provenance) {
 		struct strbuf cmd = STRBUF_INIT;

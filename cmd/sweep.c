@@ -15,42 +15,48 @@
 int cmd_trace(int argc, char **argv, struct dl_ctx *ctx);
 int cmd_simulate(int argc, char **argv, struct dl_ctx *ctx);
 
-enum {
-	O_AXIS = DL_OPT_FIRST_FREE,
-	O_SET,
-	O_TIMELINE,
-	O_EMIT,
-	O_SLURM,
-	O_SUBMIT,
-	O_PARTITION,
-	O_TIME,
-	O_MEM,
-	O_ACCOUNT,
-	O_CPUS,
-	O_SBATCH,
-	O_STATUS,
-	O_TASK,
+struct sweep_args {
+	struct dl_strlist axes, sets, extra;
+	int64_t jobs;
+	int emit, slurm, submit, status, timeline;
+	int64_t task;
+	int64_t cpus;
+	struct dl_sweep_slurm so;
+	const char *dir;
 };
 
+#define AT(f) DL_OPT_AT(struct sweep_args, f)
 static const struct dl_opt sweep_opts[] = {
-	{O_AXIS, "axis", "NAME=V1,V2,...",
-	 "vary an option of trace gen or simulate, or trace (files); A..B: integers"},
-	{O_SET, "set", "NAME=VALUE", "a fixed option of every run (NAME alone for a flag)"},
-	{O_TIMELINE, "timeline", NULL, "keep each run's timeline (utilisation over time)"},
-	{'j', "jobs", "N", "run N at once (default: the number of CPUs); with --slurm: %N"},
-	{O_EMIT, "emit", NULL, "print one shell command per run to do, run nothing"},
-	{O_SLURM, "slurm", NULL, "write DIR/sweep.sbatch, a Slurm array job of the runs to do"},
-	{O_SUBMIT, "submit", NULL, "--slurm, then sbatch it and print the job id"},
-	{O_PARTITION, "partition", "P", "--slurm: the partition"},
-	{O_TIME, "time", "T", "--slurm: the time limit of one run (sbatch --time)"},
-	{O_MEM, "mem", "M", "--slurm: the memory of one run (sbatch --mem)"},
-	{O_ACCOUNT, "account", "A", "--slurm: the account to charge"},
-	{O_CPUS, "cpus-per-task", "N", "--slurm: CPUs of one run"},
-	{O_SBATCH, "sbatch-option", "OPT", "--slurm: one more #SBATCH line (repeatable)"},
-	{O_STATUS, "status", NULL, "count done, failed and missing runs of DIR, name failures"},
-	{O_TASK, "task", "I", "run row I (0-based) of DIR/plan.csv; Slurm array tasks do"},
-	{0, NULL, NULL, NULL},
+	{DL_OPT_STRINGS, 0, "axis", "NAME=V1,V2,...",
+	 "vary an option of trace gen or simulate, or trace (files); A..B: integers", AT(axes)},
+	{DL_OPT_STRINGS, 0, "set", "NAME=VALUE",
+	 "a fixed option of every run (NAME alone for a flag)", AT(sets)},
+	{DL_OPT_FLAG, 0, "timeline", NULL, "keep each run's timeline (utilisation over time)",
+	 AT(timeline)},
+	{DL_OPT_INT, 'j', "jobs", "N", "run N at once; with --slurm: %N", AT(jobs), .imin = 1,
+	 .imax = 100000, .def_doc = "the number of CPUs"},
+	{DL_OPT_FLAG, 0, "emit", NULL, "print one shell command per run to do, run nothing",
+	 AT(emit)},
+	{DL_OPT_FLAG, 0, "slurm", NULL,
+	 "write DIR/sweep.sbatch, a Slurm array job of the runs to do", AT(slurm)},
+	{DL_OPT_FLAG, 0, "submit", NULL, "--slurm, then sbatch it and print the job id",
+	 AT(submit)},
+	{DL_OPT_STRING, 0, "partition", "P", "--slurm: the partition", AT(so.partition)},
+	{DL_OPT_STRING, 0, "time", "T", "--slurm: the time limit of one run (sbatch --time)",
+	 AT(so.time)},
+	{DL_OPT_STRING, 0, "mem", "M", "--slurm: the memory of one run (sbatch --mem)", AT(so.mem)},
+	{DL_OPT_STRING, 0, "account", "A", "--slurm: the account to charge", AT(so.account)},
+	{DL_OPT_INT, 0, "cpus-per-task", "N", "--slurm: CPUs of one run", AT(cpus), .imin = 1,
+	 .imax = 100000},
+	{DL_OPT_STRINGS, 0, "sbatch-option", "OPT", "--slurm: one more #SBATCH line (repeatable)",
+	 AT(extra)},
+	{DL_OPT_FLAG, 0, "status", NULL,
+	 "count done, failed and missing runs of DIR, name failures", AT(status)},
+	{DL_OPT_INT, 0, "task", "I", "run row I (0-based) of DIR/plan.csv; Slurm array tasks do",
+	 AT(task), .imin = 0, .imax = LLONG_MAX / 2},
+	{DL_OPT_END},
 };
+#undef AT
 
 static const struct dl_cmd_spec sweep_spec = {
 	.usage = "dlsched sweep --axis NAME=VALUES... [--set NAME=VALUE...] [-j N] [--emit | "
@@ -65,18 +71,7 @@ static const struct dl_cmd_spec sweep_spec = {
 		"row per run) for 'dlsched report --group-by'. Rerunning does only the runs\n"
 		"that are missing or failed.",
 	.opts = sweep_opts,
-	.flags = DL_SPEC_NO_IO,
-};
-
-struct sweep_args {
-	const char **axes, **sets, **extra;
-	size_t naxes, nsets, nextra;
-	long long jobs;
-	int jobs_set, emit, slurm, submit, status, timeline, task_set;
-	long long task;
-	long long cpus;
-	struct dl_sweep_slurm so;
-	const char *dir;
+	.flags = DL_SPEC_NO_IO | DL_SPEC_NO_INPUT,
 };
 
 /*
@@ -324,7 +319,7 @@ static int load_plan(struct dl_ctx *ctx, const struct sweep_args *a, struct dl_s
 {
 	struct dl_err err = DL_ERR_INIT;
 	struct stat stt;
-	if (!a->naxes && !a->nsets) {
+	if (!a->axes.n && !a->sets.n) {
 		if (dl_sweep_plan_read(plan, a->dir, &err))
 			return stat(a->dir, &stt)
 				       ? dl_usage_error(ctx, "no sweep in '%s'; give --axis",
@@ -339,10 +334,10 @@ static int load_plan(struct dl_ctx *ctx, const struct sweep_args *a, struct dl_s
 	dl_sweep_spec_init(&spec);
 	spec.timeline = a->timeline;
 	int rc = 0;
-	for (size_t i = 0; i < a->nsets && !rc; i++)
-		rc = dl_sweep_spec_add(&spec, a->sets[i], 1, &gen, &sim, &err);
-	for (size_t i = 0; i < a->naxes && !rc; i++)
-		rc = dl_sweep_spec_add(&spec, a->axes[i], 0, &gen, &sim, &err);
+	for (size_t i = 0; i < a->sets.n && !rc; i++)
+		rc = dl_sweep_spec_add(&spec, a->sets.v[i], 1, &gen, &sim, &err);
+	for (size_t i = 0; i < a->axes.n && !rc; i++)
+		rc = dl_sweep_spec_add(&spec, a->axes.v[i], 0, &gen, &sim, &err);
 	if (!rc)
 		rc = dl_sweep_spec_finish(&spec, &err);
 	if (!rc)
@@ -391,6 +386,9 @@ static int do_task(struct dl_ctx *ctx, const struct dl_sweep_plan *plan, const c
 		int r = dl_sweep_run_row(plan, i, dir, exe, &err);
 		if (r < 0)
 			return dl_fail(ctx, &err);
+		if (r == 2)
+			return dl_error(ctx, "run %s was cancelled; it stays missing",
+					plan->rows[i].id);
 		if (r == 1) {
 			struct strbuf why = STRBUF_INIT;
 			dl_sweep_row_failure(plan, i, dir, &why);
@@ -485,95 +483,39 @@ DL_COMMAND(sweep, "run policy experiments over grids, here in parallel or as Slu
 {
 	struct dl_optstate st;
 	struct sweep_args a;
-	const char *arg;
-	int c, rc = 0;
+	int rc = 0;
 	memset(&a, 0, sizeof(a));
-	a.axes = xcalloc((size_t)argc + 1, sizeof(*a.axes));
-	a.sets = xcalloc((size_t)argc + 1, sizeof(*a.sets));
-	a.extra = xcalloc((size_t)argc + 1, sizeof(*a.extra));
-	dl_opt_begin(&st, ctx, argc, argv, &sweep_spec);
-	while (!rc && (c = dl_opt_next(&st, &arg)) > 0) {
-		switch (c) {
-		case O_AXIS:
-			a.axes[a.naxes++] = arg;
-			break;
-		case O_SET:
-			a.sets[a.nsets++] = arg;
-			break;
-		case O_TIMELINE:
-			a.timeline = 1;
-			break;
-		case 'j':
-			if (dl_opt_int(ctx, "jobs", arg, 1, 100000, &a.jobs))
-				rc = DL_EXIT_USAGE;
-			a.jobs_set = 1;
-			break;
-		case O_EMIT:
-			a.emit = 1;
-			break;
-		case O_SUBMIT:
-			a.submit = 1;
-			/* fall through */
-		case O_SLURM:
-			a.slurm = 1;
-			break;
-		case O_PARTITION:
-			a.so.partition = arg;
-			break;
-		case O_TIME:
-			a.so.time = arg;
-			break;
-		case O_MEM:
-			a.so.mem = arg;
-			break;
-		case O_ACCOUNT:
-			a.so.account = arg;
-			break;
-		case O_CPUS:
-			if (dl_opt_int(ctx, "cpus-per-task", arg, 1, 100000, &a.cpus))
-				rc = DL_EXIT_USAGE;
-			a.so.cpus_per_task = (long)a.cpus;
-			break;
-		case O_SBATCH:
-			a.extra[a.nextra++] = arg;
-			break;
-		case O_STATUS:
-			a.status = 1;
-			break;
-		case O_TASK:
-			if (dl_opt_int(ctx, "task", arg, 0, LLONG_MAX / 2, &a.task))
-				rc = DL_EXIT_USAGE;
-			a.task_set = 1;
-			break;
-		}
-	}
-	dl_opt_end(&st);
-	if (!rc && c == DL_OPT_EXIT)
+	if (dl_opt_parse(&st, ctx, argc, argv, &sweep_spec, &a))
 		rc = st.exit_code ? st.exit_code : -1;
+	int jobs_set = !rc && dl_opt_given(&st, "jobs");
+	int task_set = !rc && dl_opt_given(&st, "task");
+	if (a.submit)
+		a.slurm = 1;
+	a.so.cpus_per_task = (long)a.cpus;
 	if (!rc && st.optind != argc - 1)
 		rc = dl_usage_error(ctx, st.optind >= argc ? "no sweep directory"
 							   : "one sweep directory at most");
-	int modes = a.status + a.task_set + a.emit + a.slurm;
+	int modes = a.status + task_set + a.emit + a.slurm;
 	if (!rc && modes > 1)
 		rc = dl_usage_error(ctx, "--status, --task, --emit and --slurm exclude each other");
-	if (!rc && (a.status || a.task_set) && (a.naxes || a.nsets || a.timeline))
+	if (!rc && (a.status || task_set) && (a.axes.n || a.sets.n || a.timeline))
 		rc = dl_usage_error(ctx,
 				    "--status and --task read the plan in DIR: no --axis or --set");
 	if (!rc && !a.slurm &&
-	    (a.so.partition || a.so.time || a.so.mem || a.so.account || a.cpus || a.nextra))
+	    (a.so.partition || a.so.time || a.so.mem || a.so.account || a.cpus || a.extra.n))
 		rc = dl_usage_error(ctx, "--partition, --time, --mem, --account, --cpus-per-task "
 					 "and --sbatch-option need --slurm");
 	if (rc) {
-		free(a.axes);
-		free(a.sets);
-		free(a.extra);
+		dl_strlist_free(&a.axes);
+		dl_strlist_free(&a.sets);
+		dl_strlist_free(&a.extra);
 		return rc < 0 ? 0 : rc;
 	}
-	a.so.extra = a.extra;
-	a.so.nextra = a.nextra;
-	if (a.slurm && a.jobs_set)
+	a.so.extra = a.extra.v;
+	a.so.nextra = a.extra.n;
+	if (a.slurm && jobs_set)
 		a.so.max_running = (long)a.jobs;
-	if (!a.jobs_set) {
+	if (!jobs_set) {
 		long n = sysconf(_SC_NPROCESSORS_ONLN);
 		a.jobs = n > 0 ? n : 1;
 	}
@@ -589,7 +531,7 @@ DL_COMMAND(sweep, "run policy experiments over grids, here in parallel or as Slu
 	if (!rc) {
 		if (a.status)
 			rc = do_status(ctx, &plan, dir);
-		else if (a.task_set)
+		else if (task_set)
 			rc = do_task(ctx, &plan, dir, exe, a.task);
 		else
 			rc = do_run(ctx, &a, &plan, exe);
@@ -597,8 +539,8 @@ DL_COMMAND(sweep, "run policy experiments over grids, here in parallel or as Slu
 	dl_sweep_plan_release(&plan);
 	free(dir);
 	free(exe);
-	free(a.axes);
-	free(a.sets);
-	free(a.extra);
+	dl_strlist_free(&a.axes);
+	dl_strlist_free(&a.sets);
+	dl_strlist_free(&a.extra);
 	return rc;
 }

@@ -48,8 +48,19 @@ static void stage_name(struct strbuf *sb, const struct dl_sweep_stage *st)
 }
 
 /*
- * Run the pipeline of stages [a, b). 0 when every stage exited 0, else 1 with
- * why filled: the stage that failed (not one that only lost its reader).
+ * Signals that cancel a run rather than fail it: scancel, kill, Ctrl-C, a
+ * hang-up. A cancelled run gets no marker, so it stays missing and the next
+ * sweep redoes it (its stage cannot tell us whether it would have worked).
+ */
+static int cancelling_signal(int sig)
+{
+	return sig == SIGTERM || sig == SIGINT || sig == SIGHUP || sig == SIGKILL;
+}
+
+/*
+ * Run the pipeline of stages [a, b). 0 when every stage exited 0, 2 when a
+ * stage was cancelled (cancelling_signal), else 1 with why filled: the stage
+ * that failed (not one that only lost its reader).
  */
 static int run_pipeline(const struct dl_sweep_cmd *cmd, size_t a, size_t b, const char *dir,
 			const char *exe, int errfd, struct strbuf *why, struct dl_err *err)
@@ -90,13 +101,15 @@ static int run_pipeline(const struct dl_sweep_cmd *cmd, size_t a, size_t b, cons
 	}
 	if (in >= 0)
 		close(in);
-	int failed_at = -1, failed_status = 0, pipe_only = 1;
+	int failed_at = -1, failed_status = 0, pipe_only = 1, cancelled = 0;
 	for (size_t k = 0; k < started; k++) {
 		int status;
 		while (waitpid(pids[k], &status, 0) < 0 && errno == EINTR)
 			;
 		int ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
 		int lost_reader = WIFSIGNALED(status) && WTERMSIG(status) == SIGPIPE;
+		if (WIFSIGNALED(status) && cancelling_signal(WTERMSIG(status)))
+			cancelled = 1;
 		if (!ok && (failed_at < 0 || (pipe_only && !lost_reader))) {
 			failed_at = (int)k;
 			failed_status = status;
@@ -108,6 +121,8 @@ static int run_pipeline(const struct dl_sweep_cmd *cmd, size_t a, size_t b, cons
 		return -1;
 	if (failed_at < 0)
 		return 0;
+	if (cancelled)
+		return 2;
 	const struct dl_sweep_stage *st = &cmd->stages[a + (size_t)failed_at];
 	if (WIFEXITED(failed_status))
 		sb_addf(why, "exit %d in ", WEXITSTATUS(failed_status));
@@ -146,7 +161,7 @@ int dl_sweep_run_row(const struct dl_sweep_plan *plan, size_t i, const char *dir
 		rc = run_pipeline(&cmd, a, b, dir, exe, errfd, &why, err);
 		a = b;
 	}
-	if (rc >= 0 && dl_sweep_run_end(plan, i, dir, rc ? why.buf : NULL, err))
+	if ((rc == 0 || rc == 1) && dl_sweep_run_end(plan, i, dir, rc ? why.buf : NULL, err))
 		rc = -1;
 out:
 	if (errfd >= 0)

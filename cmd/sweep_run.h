@@ -12,7 +12,9 @@
  * binary; never a shell) with DIR as working directory, stages joined by "|"
  * share a pipe, "&&" waits for success. Stage stderr goes to runs/ID/stderr.
  * Returns 0 when the run is done, 1 when it failed (runs/ID/failed says why),
- * -1 on an error of the sweep itself (err).
+ * 2 when a stage was killed by SIGTERM, SIGINT, SIGHUP or SIGKILL (cancelled:
+ * no marker, so the run stays missing and a rerun redoes it), -1 on an error
+ * of the sweep itself (err).
  */
 int dl_sweep_run_row(const struct dl_sweep_plan *plan, size_t i, const char *dir, const char *exe,
 		     struct dl_err *err);

@@ -10,142 +10,133 @@
 #include "trace/gen.h"
 #include "trace/import.h"
 
-enum {
-	O_FROM = DL_OPT_FIRST_FREE,
-	O_TZ,
-	O_KEEP_EPOCH,
-	O_THROUGHPUTS,
-	O_GPU_TYPE,
-	O_PHILLY_DURATION,
-	O_SINCE,
-	O_UNTIL,
-	O_MIN_GPUS,
-	O_MAX_GPUS,
-	O_VC,
-	O_USER,
-	O_STATE,
-	O_LIMIT,
-	O_SEED,
-	O_JOBS,
-	O_RATE,
-	O_LOAD,
-	O_CLUSTER,
-	O_GPUS,
-	O_DURATION,
-	O_USERS,
-	O_VCS,
-	O_IID,
-	O_KEEP_UNFINISHED,
-	O_SKIPPED,
-	O_PROVENANCE,
-	O_PRESET,
-	O_SINGLE_GPU,
-	O_WEIGHTS,
+/* the options of all three subcommands (each table uses its own fields) */
+struct trace_args {
+	/* import */
+	int from; /* dl_import_fmt_names[], then gavel-throughputs (DL_IMP_NFMT) */
+	const char *tz, *since, *until;
+	int keep_epoch;
+	struct dl_trace_filter f;
+	struct dl_import_opts io;
+	/* gen */
+	struct dl_gen_opts o;
+	double rate, load;
+	const char *cluster, *mix, *dur, *weights;
+	int preset, single_gpu;
+	const char *skipped;
+	/* import and gen */
+	const char *throughputs;
+	int provenance;
 };
 
-#define OPT_FROM                                                                                        \
-	{                                                                                               \
-		O_FROM, "from", "FMT",                                                                  \
-			"input format, one of tiresias|gavel|philly|pai|helios|sacct|gavel-throughputs" \
+/* the --from names: the importers', then the throughputs conversion */
+static const char *from_at(size_t i)
+{
+	if (i < DL_IMP_NFMT)
+		return dl_import_fmt_names[i];
+	return i == DL_IMP_NFMT ? "gavel-throughputs" : NULL;
+}
+
+static const char *const philly_modes[] = {"span", "sum", NULL};  /* io.philly_sum_attempts */
+static const char *const gen_presets[] = {"none", "gavel", NULL}; /* gen's preset */
+
+#define AT(f) DL_OPT_AT(struct trace_args, f)
+#define OPT_THROUGHPUTS                                                                      \
+	{                                                                                    \
+		DL_OPT_FILE, 0, "throughputs", "FILE",                                       \
+			"throughputs table (stream, or Gavel's JSON if FILE ends in .json)", \
+			AT(throughputs)                                                      \
 	}
-#define OPT_THROUGHPUTS                                                                     \
-	{                                                                                   \
-		O_THROUGHPUTS, "throughputs", "FILE",                                       \
-			"throughputs table (stream, or Gavel's JSON if FILE ends in .json)" \
-	}
-#define OPT_PROVENANCE                                                                        \
-	{                                                                                     \
-		O_PROVENANCE, "provenance", NULL,                                             \
-			"record this command line (and seed) in the first row: made_by, seed" \
-	}
-#define OPT_GPU_TYPE                                                                              \
+#define OPT_GPU_TYPE(field)                                                                       \
 	{                                                                                         \
-		O_GPU_TYPE, "gpu-type", "TYPE", "reference GPU type for steps <-> seconds (v100)" \
+		DL_OPT_STRING, 0, "gpu-type", "TYPE", "reference GPU type for steps <-> seconds", \
+			AT(field), .def_doc = "v100"                                              \
+	}
+#define WHEN_EXPECT "seconds or YYYY-MM-DD[ HH:MM:SS]"
+#define OPT_PROVENANCE                                                                     \
+	{                                                                                  \
+		DL_OPT_FLAG, 0, "provenance", NULL,                                        \
+			"record this command line (and seed) in the first row: made_by, seed", \
+			AT(provenance)                                                     \
 	}
 
 static const struct dl_opt import_opts[] = {
-	OPT_FROM,
-	{O_TZ, "tz", "ZONE", "time zone of dates in the input (default: $TZ, else local)"},
-	{O_KEEP_EPOCH, "keep-epoch", NULL, "keep the input's time base (no shift to 0)"},
+	{DL_OPT_CHOICE, 0, "from", "FMT", "input format (required)", AT(from), .value_at = from_at},
+	{DL_OPT_STRING, 0, "tz", "ZONE", "time zone of dates in the input", AT(tz),
+	 .def_doc = "$TZ, else local", .flags = DL_OPTF_NONEMPTY, .expect = "a time zone name"},
+	{DL_OPT_FLAG, 0, "keep-epoch", NULL, "keep the input's time base (no shift to 0)",
+	 AT(keep_epoch)},
 	OPT_THROUGHPUTS,
-	OPT_GPU_TYPE,
-	{O_PHILLY_DURATION, "philly-duration", "MODE",
-	 "philly run time, one of span|sum (default span)"},
-	{O_SINCE, "since", "TIME", "keep jobs submitted at or after TIME"},
-	{O_UNTIL, "until", "TIME", "keep jobs submitted before TIME"},
-	{O_MIN_GPUS, "min-gpus", "N", "keep jobs with at least N GPUs"},
-	{O_MAX_GPUS, "max-gpus", "N", "keep jobs with at most N GPUs"},
-	{O_VC, "vc", "LIST", "keep jobs of these VCs (comma-separated)"},
-	{O_USER, "user", "LIST", "keep jobs of these users (comma-separated)"},
-	{O_STATE, "state", "LIST", "keep jobs in these states (comma-separated)"},
-	{O_LIMIT, "limit", "N", "keep the first N jobs (by submit) after filtering"},
-	{O_KEEP_UNFINISHED, "keep-unfinished", NULL,
-	 "sacct: keep running and pending jobs (duration: TimelimitRaw)"},
-	{O_SKIPPED, "skipped", "FILE", "write the count of skipped rows per reason to FILE"},
+	OPT_GPU_TYPE(io.ref_gpu_type),
+	{DL_OPT_CHOICE, 0, "philly-duration", "MODE", "philly run time", AT(io.philly_sum_attempts),
+	 .values = philly_modes, .def = "span"},
+	{DL_OPT_STRING, 0, "since", "TIME", "keep jobs submitted at or after TIME", AT(since),
+	 .expect = WHEN_EXPECT},
+	{DL_OPT_STRING, 0, "until", "TIME", "keep jobs submitted before TIME", AT(until),
+	 .expect = WHEN_EXPECT},
+	{DL_OPT_INT, 0, "min-gpus", "N", "keep jobs with at least N GPUs", AT(f.min_gpus),
+	 .imin = 1, .imax = INT64_MAX},
+	{DL_OPT_INT, 0, "max-gpus", "N", "keep jobs with at most N GPUs", AT(f.max_gpus), .imin = 1,
+	 .imax = INT64_MAX},
+	{DL_OPT_STRING, 0, "vc", "LIST", "keep jobs of these VCs (comma-separated)", AT(f.vcs)},
+	{DL_OPT_STRING, 0, "user", "LIST", "keep jobs of these users (comma-separated)",
+	 AT(f.users)},
+	{DL_OPT_STRING, 0, "state", "LIST", "keep jobs in these states (comma-separated)",
+	 AT(f.states)},
+	{DL_OPT_INT, 0, "limit", "N", "keep the first N jobs (by submit) after filtering",
+	 AT(f.limit)},
+	{DL_OPT_FLAG, 0, "keep-unfinished", NULL,
+	 "sacct: keep running and pending jobs (duration: TimelimitRaw)", AT(io.keep_unfinished)},
+	{DL_OPT_FILE, 0, "skipped", "FILE", "write the count of skipped rows per reason to FILE",
+	 AT(skipped)},
 	OPT_PROVENANCE,
-	{0, NULL, NULL, NULL},
+	{DL_OPT_END},
 };
 
 static const struct dl_opt gen_opts[] = {
-	{O_SEED, "seed", "S", "random seed (default 1)"},
-	{O_JOBS, "jobs", "N", "number of jobs (default 1000)"},
-	{O_RATE, "rate", "R", "Poisson arrivals, R jobs per hour"},
-	{O_LOAD, "load", "L", "arrivals for offered load L (0..) of --cluster"},
-	{O_CLUSTER, "cluster", "SPEC", "GPUs for --load: a count or a cluster SPEC"},
-	{O_GPUS, "gpus", "MIX", "GPU-count mix N:W,... (default 1:0.7,2:0.1,4:0.15,8:0.05)"},
-	{O_DURATION, "duration", "DIST",
-	 "philly, gavel, exp:MEAN, lognormal:MU:SIGMA or samples:FILE (default philly)"},
+	{DL_OPT_UINT64, 0, "seed", "S", "random seed", AT(o.seed), .def = "1"},
+	{DL_OPT_INT, 0, "jobs", "N", "number of jobs", AT(o.jobs), .def = "1000"},
+	{DL_OPT_DOUBLE, 0, "rate", "R", "Poisson arrivals, R jobs per hour", AT(rate),
+	 .flags = DL_OPTF_GT},
+	{DL_OPT_DOUBLE, 0, "load", "L", "arrivals for offered load L of --cluster", AT(load),
+	 .flags = DL_OPTF_GT},
+	{DL_OPT_FILE, 'c', "cluster", "SPEC", "GPUs for --load: a count or a cluster SPEC",
+	 AT(cluster)},
+	{DL_OPT_STRING, 0, "gpus", "MIX", "GPU-count mix N:W,...", AT(mix),
+	 .def_doc = "1:0.7,2:0.1,4:0.15,8:0.05",
+	 .expect = "GPUS:WEIGHT,... with a positive weight"},
+	{DL_OPT_STRING, 0, "duration", "DIST", "duration distribution", AT(dur), .def = "philly",
+	 .expect = "philly, gavel, exp:MEAN, lognormal:MU:SIGMA or samples:FILE"},
 	OPT_THROUGHPUTS,
-	OPT_GPU_TYPE,
-	{O_USERS, "users", "N", "draw users user1..userN"},
-	{O_VCS, "vcs", "N", "draw virtual clusters vc1..vcN"},
-	{O_IID, "iid", NULL, "independent durations (default: stratified quantiles)"},
-	{O_PRESET, "preset", "NAME",
-	 "gavel: Gavel's continuous-trace generator (needs --throughputs)"},
-	{O_SINGLE_GPU, "single-gpu", NULL, "every job on 1 GPU (Gavel's continuous-single trace)"},
-	{O_WEIGHTS, "weights", "MIX",
-	 "priority weights W:SHARE,... (Gavel's multi-priority: 1:0.8,5:0.2)"},
+	OPT_GPU_TYPE(o.ref_gpu_type),
+	{DL_OPT_INT, 0, "users", "N", "draw users user1..userN", AT(o.users), .imin = 1,
+	 .imax = INT64_MAX},
+	{DL_OPT_INT, 0, "vcs", "N", "draw virtual clusters vc1..vcN", AT(o.vcs), .imin = 1,
+	 .imax = INT64_MAX},
+	{DL_OPT_FLAG, 0, "iid", NULL, "independent durations (default: stratified quantiles)",
+	 AT(o.iid)},
+	{DL_OPT_CHOICE, 0, "preset", "NAME",
+	 "gavel: Gavel's continuous-trace generator (needs --throughputs)", AT(preset),
+	 .values = gen_presets, .def = "none"},
+	{DL_OPT_FLAG, 0, "single-gpu", NULL, "every job on 1 GPU (Gavel's continuous-single trace)",
+	 AT(single_gpu)},
+	{DL_OPT_STRING, 0, "weights", "MIX",
+	 "priority weights W:SHARE,... (Gavel's multi-priority: 1:0.8,5:0.2)", AT(weights),
+	 .expect = "WEIGHT:SHARE,... with weights in (0, 1e6] and a positive share"},
 	OPT_PROVENANCE,
-	{0, NULL, NULL, NULL},
+	{DL_OPT_END},
 };
+#undef AT
 
-static const struct dl_opt stats_opts[] = {
-	{0, NULL, NULL, NULL},
-};
+static int trace_import(int argc, char **argv, struct dl_ctx *ctx);
+static int trace_gen(int argc, char **argv, struct dl_ctx *ctx);
+static int trace_stats(int argc, char **argv, struct dl_ctx *ctx);
 
-/* union of all, for `dlsched trace --help` and the completions */
-static const struct dl_opt all_opts[] = {
-	OPT_FROM,
-	{O_TZ, "tz", "ZONE", "import: time zone of dates in the input"},
-	{O_KEEP_EPOCH, "keep-epoch", NULL, "import: keep the input's time base"},
-	OPT_THROUGHPUTS,
-	OPT_GPU_TYPE,
-	{O_PHILLY_DURATION, "philly-duration", "MODE", "import: one of span|sum"},
-	{O_SINCE, "since", "TIME", "import: keep jobs submitted at or after TIME"},
-	{O_UNTIL, "until", "TIME", "import: keep jobs submitted before TIME"},
-	{O_MIN_GPUS, "min-gpus", "N", "import: keep jobs with at least N GPUs"},
-	{O_MAX_GPUS, "max-gpus", "N", "import: keep jobs with at most N GPUs"},
-	{O_VC, "vc", "LIST", "import: keep jobs of these VCs"},
-	{O_USER, "user", "LIST", "import: keep jobs of these users"},
-	{O_STATE, "state", "LIST", "import: keep jobs in these states"},
-	{O_LIMIT, "limit", "N", "import: keep the first N jobs"},
-	{O_KEEP_UNFINISHED, "keep-unfinished", NULL, "import: keep running and pending sacct jobs"},
-	{O_SKIPPED, "skipped", "FILE", "import: skipped rows per reason to FILE"},
-	{O_SEED, "seed", "S", "gen: random seed"},
-	{O_JOBS, "jobs", "N", "gen: number of jobs"},
-	{O_RATE, "rate", "R", "gen: jobs per hour"},
-	{O_LOAD, "load", "L", "gen: offered load of --cluster"},
-	{O_CLUSTER, "cluster", "SPEC", "gen: GPUs for --load"},
-	{O_GPUS, "gpus", "MIX", "gen: GPU-count mix N:W,..."},
-	{O_DURATION, "duration", "DIST", "gen: duration distribution"},
-	{O_USERS, "users", "N", "gen: number of users"},
-	{O_VCS, "vcs", "N", "gen: number of VCs"},
-	{O_IID, "iid", NULL, "gen: independent durations"},
-	{O_PRESET, "preset", "NAME", "gen: gavel (Gavel's continuous trace)"},
-	{O_SINGLE_GPU, "single-gpu", NULL, "gen: every job on 1 GPU"},
-	{O_WEIGHTS, "weights", "MIX", "gen: priority-weight mix W:SHARE,..."},
-	OPT_PROVENANCE,
-	{0, NULL, NULL, NULL},
+static const struct dl_subcmd trace_subs[] = {
+	{"import", trace_import},
+	{"gen", trace_gen},
+	{"stats", trace_stats},
+	{NULL, NULL},
 };
 
 static const struct dl_cmd_spec trace_spec = {
@@ -156,7 +147,7 @@ static const struct dl_cmd_spec trace_spec = {
 	.description = "Turn cluster logs and published traces into the jobs stream, generate\n"
 		       "synthetic workloads, and describe a jobs stream. Run\n"
 		       "'dlsched trace SUBCOMMAND --help' for each subcommand's options.",
-	.opts = all_opts,
+	.subcommands = trace_subs,
 };
 
 static const struct dl_cmd_spec import_spec = {
@@ -182,7 +173,7 @@ static const struct dl_cmd_spec stats_spec = {
 	.usage = "dlsched trace stats [options] [FILE...]",
 	.description = "Describe a jobs stream: counts, span, GPU mix, duration and GPU-time\n"
 		       "percentiles, arrival rate, per VC. Text unless -f csv|json is given.",
-	.opts = stats_opts,
+	.format_default = "text",
 };
 
 /* ---- shared helpers ---- */
@@ -243,8 +234,6 @@ static int set_tz(const struct dl_ctx *ctx, const char *tz)
 {
 	/* the importers read dates with mktime(), which follows TZ */
 	struct dl_err err = DL_ERR_INIT;
-	if (!*tz)
-		return dl_usage_error(ctx, "empty --tz value");
 	if (dl_tz_check(tz, &err))
 		return dl_usage_error(ctx, "%s", err.msg);
 	setenv("TZ", tz, 1);
@@ -252,27 +241,16 @@ static int set_tz(const struct dl_ctx *ctx, const char *tz)
 	return 0;
 }
 
-static int opt_i64(const struct dl_ctx *ctx, const char *name, const char *arg, long long min,
-		   int64_t *out)
-{
-	long long v;
-	if (dl_opt_int(ctx, name, arg, min, INT64_MAX, &v))
-		return -1;
-	*out = v;
-	return 0;
-}
-
 /* ---- import ---- */
 
-static int parse_when(const struct dl_ctx *ctx, const char *opt, const char *arg, double *out)
+static int parse_when(const struct dl_optstate *st, const char *opt, const char *arg, double *out)
 {
 	/* seconds in the input's time base, or a date in --tz */
 	if (!dl_parse_double(arg, out))
 		return 0;
 	if (!dl_parse_localtime(arg, strlen(arg), NULL, out))
 		return 0;
-	dl_usage_error(ctx, "bad --%s value '%s' (expected seconds or YYYY-MM-DD[ HH:MM:SS])", opt,
-		       arg);
+	dl_opt_bad_value(st, opt, arg);
 	return -1;
 }
 
@@ -342,104 +320,33 @@ static int import_throughputs(const struct dl_ctx *ctx, char **files, int nfiles
 static int trace_import(int argc, char **argv, struct dl_ctx *ctx)
 {
 	struct dl_optstate st;
-	const char *arg, *from = NULL, *tz = NULL, *tput_path = NULL, *since = NULL, *until = NULL;
-	const char *skipped = NULL;
-	struct dl_trace_filter f = DL_TRACE_FILTER_INIT;
-	struct dl_import_opts io = {0};
-	int keep_epoch = 0, provenance = 0, c, rc = 0;
-	dl_opt_begin(&st, ctx, argc, argv, &import_spec);
-	while (!rc && (c = dl_opt_next(&st, &arg)) > 0) {
-		switch (c) {
-		case O_FROM:
-			from = arg;
-			break;
-		case O_TZ:
-			tz = arg;
-			break;
-		case O_KEEP_EPOCH:
-			keep_epoch = 1;
-			break;
-		case O_THROUGHPUTS:
-			tput_path = arg;
-			break;
-		case O_GPU_TYPE:
-			io.ref_gpu_type = arg;
-			break;
-		case O_PHILLY_DURATION:
-			if (!strcmp(arg, "span"))
-				io.philly_sum_attempts = 0;
-			else if (!strcmp(arg, "sum"))
-				io.philly_sum_attempts = 1;
-			else
-				rc = dl_usage_error(
-					ctx,
-					"bad --philly-duration value '%s' (expected span or sum)",
-					arg);
-			break;
-		case O_SINCE:
-			since = arg;
-			break;
-		case O_UNTIL:
-			until = arg;
-			break;
-		case O_MIN_GPUS:
-			rc = opt_i64(ctx, "min-gpus", arg, 1, &f.min_gpus) ? DL_EXIT_USAGE : 0;
-			break;
-		case O_MAX_GPUS:
-			rc = opt_i64(ctx, "max-gpus", arg, 1, &f.max_gpus) ? DL_EXIT_USAGE : 0;
-			break;
-		case O_VC:
-			f.vcs = arg;
-			break;
-		case O_USER:
-			f.users = arg;
-			break;
-		case O_STATE:
-			f.states = arg;
-			break;
-		case O_LIMIT:
-			rc = opt_i64(ctx, "limit", arg, 0, &f.limit) ? DL_EXIT_USAGE : 0;
-			break;
-		case O_KEEP_UNFINISHED:
-			io.keep_unfinished = 1;
-			break;
-		case O_SKIPPED:
-			skipped = arg;
-			break;
-		case O_PROVENANCE:
-			provenance = 1;
-			break;
-		}
-	}
-	dl_opt_end(&st);
-	if (rc)
-		return rc;
-	if (c == DL_OPT_EXIT)
+	struct trace_args a = {.f = DL_TRACE_FILTER_INIT};
+	int rc = 0;
+	if (dl_opt_parse(&st, ctx, argc, argv, &import_spec, &a))
 		return st.exit_code;
+	struct dl_trace_filter f = a.f;
+	struct dl_import_opts io = a.io;
+	const char *tput_path = a.throughputs;
 	char **files = argv + st.optind;
 	int nfiles = argc - st.optind;
-	struct strbuf known = STRBUF_INIT;
-	for (int i = 0; i < DL_IMP_NFMT; i++)
-		sb_addf(&known, "%s, ", dl_import_fmt_names[i]);
-	sb_addstr(&known, "gavel-throughputs");
-	enum dl_import_fmt fmt = DL_IMP_NFMT;
-	if (!from)
+	if (!dl_opt_given(&st, "from")) {
+		struct strbuf known = STRBUF_INIT;
+		dl_opt_values(&import_opts[0], ", ", &known);
 		rc = dl_usage_error(ctx, "--from FMT is required (one of %s)", known.buf);
-	else if (strcmp(from, "gavel-throughputs") && dl_import_fmt_parse(from, &fmt))
-		rc = dl_usage_error(ctx, "unknown format '%s' (known: %s)", from, known.buf);
-	sb_release(&known);
-	if (rc)
+		sb_release(&known);
 		return rc;
+	}
+	enum dl_import_fmt fmt = (enum dl_import_fmt)a.from;
 	if (nfiles < 1)
 		return dl_usage_error(ctx, "no input file (use '-' for standard input)");
-	if (tz && set_tz(ctx, tz))
+	if (a.tz && set_tz(ctx, a.tz))
 		return DL_EXIT_USAGE;
-	if (since && parse_when(ctx, "since", since, &f.since))
+	if (a.since && parse_when(&st, "since", a.since, &f.since))
 		return DL_EXIT_USAGE;
-	if (until && parse_when(ctx, "until", until, &f.until))
+	if (a.until && parse_when(&st, "until", a.until, &f.until))
 		return DL_EXIT_USAGE;
-	f.has_since = since != NULL;
-	f.has_until = until != NULL;
+	f.has_since = a.since != NULL;
+	f.has_until = a.until != NULL;
 	if (fmt == DL_IMP_NFMT)
 		return import_throughputs(ctx, files, nfiles);
 	if (io.keep_unfinished && fmt != DL_IMP_SACCT)
@@ -466,18 +373,18 @@ static int trace_import(int argc, char **argv, struct dl_ctx *ctx)
 	size_t removed = dl_jobset_filter(&js, &f);
 	if (removed)
 		dl_info(ctx, "filters removed %zu of %zu jobs", removed, before);
-	if (!keep_epoch) {
+	if (!a.keep_epoch) {
 		double delta = -dl_jobset_min_submit(&js);
 		dl_jobset_shift(&js, delta);
 		dl_import_shift_times(&js, delta);
 	}
 	dl_info(ctx, "%zu jobs", js.n);
 	struct provenance prov;
-	provenance_init(&prov, ctx, argc, argv, provenance);
+	provenance_init(&prov, ctx, argc, argv, a.provenance);
 	rc = write_jobs(ctx, &js, &prov);
 	free(prov.command);
-	if (!rc && skipped)
-		rc = write_skips(ctx, &sk, skipped);
+	if (!rc && a.skipped)
+		rc = write_skips(ctx, &sk, a.skipped);
 out:
 	dl_jobset_free(&js);
 	dl_tputs_free(&t);
@@ -487,20 +394,21 @@ out:
 /* ---- gen ---- */
 
 /*
- * "V:W,V:W,...": values (GPU counts when gpus, else weights > 0) with their
- * shares; the message names the option.
+ * "V:W,V:W,...": values (GPU counts for --gpus, else priority weights > 0 for
+ * --weights) with their shares; a bad value is reported against option name.
  */
-static int parse_mix(const struct dl_ctx *ctx, const char *s, int gpus, double **v, double **w,
-		     size_t *n)
+static int parse_mix(const struct dl_optstate *st, const char *name, const char *s, double **v,
+		     double **w, size_t *n)
 {
+	int gpus = !strcmp(name, "gpus");
 	char *copy = xstrdup(s), *save = NULL;
 	size_t alloc = 0;
 	int rc = 0;
 	*n = 0;
 	for (char *tok = strtok_r(copy, ",", &save); tok && !rc; tok = strtok_r(NULL, ",", &save)) {
 		char *colon = strchr(tok, ':');
-		long long gv;
-		double vv, wv;
+		long long gv = 0;
+		double vv = 0, wv;
 		if (!colon) {
 			rc = -1;
 			break;
@@ -525,15 +433,7 @@ static int parse_mix(const struct dl_ctx *ctx, const char *s, int gpus, double *
 	for (size_t i = 0; i < *n; i++)
 		total += (*w)[i];
 	if (rc || !*n || !(total > 0))
-		rc = gpus ? dl_usage_error(ctx,
-					   "bad --gpus value '%s' (expected GPUS:WEIGHT,... with a "
-					   "positive weight)",
-					   s)
-			  : dl_usage_error(
-				    ctx,
-				    "bad --weights value '%s' (expected WEIGHT:SHARE,... with "
-				    "weights in (0, %g] and a positive share)",
-				    s, DL_JOB_WEIGHT_MAX);
+		rc = dl_opt_bad_value(st, name, s);
 	free(copy);
 	return rc;
 }
@@ -584,7 +484,7 @@ static int load_samples(const struct dl_ctx *ctx, const char *path, double **v, 
 	return rc;
 }
 
-static int parse_duration(const struct dl_ctx *ctx, const char *s, struct dl_gen_opts *o,
+static int parse_duration(const struct dl_optstate *st, const char *s, struct dl_gen_opts *o,
 			  double **samples)
 {
 	if (!strcmp(s, "philly")) {
@@ -594,7 +494,7 @@ static int parse_duration(const struct dl_ctx *ctx, const char *s, struct dl_gen
 	} else if (!strncmp(s, "exp:", 4)) {
 		o->dist = DL_DUR_EXP;
 		if (dl_parse_double(s + 4, &o->mean) || !(o->mean > 0))
-			return dl_usage_error(ctx, "bad --duration mean in '%s' (expected > 0)", s);
+			return dl_opt_bad_value(st, "duration", s);
 	} else if (!strncmp(s, "lognormal:", 10)) {
 		o->dist = DL_DUR_LOGNORMAL;
 		char *copy = xstrdup(s + 10);
@@ -607,18 +507,14 @@ static int parse_duration(const struct dl_ctx *ctx, const char *s, struct dl_gen
 		}
 		free(copy);
 		if (bad)
-			return dl_usage_error(
-				ctx, "bad --duration value '%s' (expected lognormal:MU:SIGMA)", s);
+			return dl_opt_bad_value(st, "duration", s);
 	} else if (!strncmp(s, "samples:", 8) && s[8]) {
 		o->dist = DL_DUR_SAMPLES;
-		int rc = load_samples(ctx, s + 8, samples, &o->nsamples);
+		int rc = load_samples(st->ctx, s + 8, samples, &o->nsamples);
 		o->samples = *samples;
 		return rc;
 	} else {
-		return dl_usage_error(ctx,
-				      "unknown --duration '%s' (known: philly, gavel, exp:MEAN, "
-				      "lognormal:MU:SIGMA, samples:FILE)",
-				      s);
+		return dl_opt_bad_value(st, "duration", s);
 	}
 	return 0;
 }
@@ -662,91 +558,25 @@ static int write_generated(const struct dl_ctx *ctx, const struct dl_gen_opts *o
 static int trace_gen(int argc, char **argv, struct dl_ctx *ctx)
 {
 	struct dl_optstate st;
-	const char *arg, *mix = NULL, *dur = NULL, *tput_path = NULL, *cluster = NULL;
-	const char *preset = NULL, *weights = NULL;
-	struct dl_gen_opts o = {0};
-	double rate = 0, load = 0;
-	int have_rate = 0, have_load = 0, single_gpu = 0, provenance = 0, c, rc = 0;
-	o.seed = 1;
-	o.jobs = 1000;
-	dl_opt_begin(&st, ctx, argc, argv, &gen_spec);
-	while (!rc && (c = dl_opt_next(&st, &arg)) > 0) {
-		switch (c) {
-		case O_SEED:
-			rc = dl_opt_uint64(ctx, "seed", arg, &o.seed) ? DL_EXIT_USAGE : 0;
-			break;
-		case O_JOBS:
-			rc = opt_i64(ctx, "jobs", arg, 0, &o.jobs) ? DL_EXIT_USAGE : 0;
-			break;
-		case O_RATE:
-			rc = dl_opt_double(ctx, "rate", arg, &rate) ? DL_EXIT_USAGE : 0;
-			if (!rc && !(rate > 0))
-				rc = dl_usage_error(ctx, "--rate must be > 0");
-			have_rate = 1;
-			break;
-		case O_LOAD:
-			rc = dl_opt_double(ctx, "load", arg, &load) ? DL_EXIT_USAGE : 0;
-			if (!rc && !(load > 0))
-				rc = dl_usage_error(ctx, "--load must be > 0");
-			have_load = 1;
-			break;
-		case O_CLUSTER:
-			cluster = arg;
-			break;
-		case O_GPUS:
-			mix = arg;
-			break;
-		case O_DURATION:
-			dur = arg;
-			break;
-		case O_THROUGHPUTS:
-			tput_path = arg;
-			break;
-		case O_GPU_TYPE:
-			o.ref_gpu_type = arg;
-			break;
-		case O_USERS:
-			rc = opt_i64(ctx, "users", arg, 1, &o.users) ? DL_EXIT_USAGE : 0;
-			break;
-		case O_VCS:
-			rc = opt_i64(ctx, "vcs", arg, 1, &o.vcs) ? DL_EXIT_USAGE : 0;
-			break;
-		case O_IID:
-			o.iid = 1;
-			break;
-		case O_PRESET:
-			preset = arg;
-			if (strcmp(arg, "gavel"))
-				rc = dl_usage_error(ctx, "unknown --preset '%s' (known: gavel)",
-						    arg);
-			break;
-		case O_SINGLE_GPU:
-			single_gpu = 1;
-			break;
-		case O_WEIGHTS:
-			weights = arg;
-			break;
-		case O_PROVENANCE:
-			provenance = 1;
-			break;
-		}
-	}
-	dl_opt_end(&st);
-	if (rc)
-		return rc;
-	if (c == DL_OPT_EXIT)
+	struct trace_args a = {0};
+	int rc = 0;
+	if (dl_opt_parse(&st, ctx, argc, argv, &gen_spec, &a))
 		return st.exit_code;
+	struct dl_gen_opts o = a.o;
+	const char *mix = a.mix, *dur = a.dur, *tput_path = a.throughputs, *cluster = a.cluster;
+	double rate = a.rate, load = a.load;
+	int have_rate = dl_opt_given(&st, "rate") > 0, have_load = dl_opt_given(&st, "load") > 0;
 	if (st.optind < argc)
 		return dl_usage_error(ctx, "unexpected argument '%s'", argv[st.optind]);
 	if (have_rate == have_load)
 		return dl_usage_error(ctx, "give exactly one of --rate and --load");
-	if (single_gpu && mix)
+	if (a.single_gpu && mix)
 		return dl_usage_error(ctx, "give one of --single-gpu and --gpus");
 	/* Gavel's generator: its durations and GPU mix (the default), models from the table */
-	if (preset && !tput_path)
+	if (a.preset && !tput_path)
 		return dl_usage_error(ctx, "--preset gavel needs --throughputs (its models)");
-	if (!dur)
-		dur = preset ? "gavel" : "philly";
+	if (a.preset && !dl_opt_given(&st, "duration"))
+		dur = "gavel";
 	int64_t cluster_gpus = 0;
 	if (have_load && !cluster)
 		return dl_usage_error(ctx, "--load needs --cluster");
@@ -762,14 +592,14 @@ static int trace_gen(int argc, char **argv, struct dl_ctx *ctx)
 	static const int64_t one_gpu = 1;
 	static const double all_of_them = 1;
 	if (mix) {
-		if ((rc = parse_mix(ctx, mix, 1, &mv, &mw, &o.nmix)))
+		if ((rc = parse_mix(&st, "gpus", mix, &mv, &mw, &o.nmix)))
 			goto out;
 		mg = xcalloc(o.nmix, sizeof(*mg));
 		for (size_t i = 0; i < o.nmix; i++)
 			mg[i] = (int64_t)mv[i];
 		o.mix_gpus = mg;
 		o.mix_w = mw;
-	} else if (single_gpu) {
+	} else if (a.single_gpu) {
 		o.mix_gpus = &one_gpu;
 		o.mix_w = &all_of_them;
 		o.nmix = 1;
@@ -778,13 +608,13 @@ static int trace_gen(int argc, char **argv, struct dl_ctx *ctx)
 		o.mix_w = dl_gen_default_mix_w;
 		o.nmix = 4;
 	}
-	if (weights) {
-		if ((rc = parse_mix(ctx, weights, 0, &wv, &ww, &o.nweights)))
+	if (a.weights) {
+		if ((rc = parse_mix(&st, "weights", a.weights, &wv, &ww, &o.nweights)))
 			goto out;
 		o.weight_v = wv;
 		o.weight_w = ww;
 	}
-	if ((rc = parse_duration(ctx, dur, &o, &samples)))
+	if ((rc = parse_duration(&st, dur, &o, &samples)))
 		goto out;
 	if (tput_path) {
 		if ((rc = load_tputs(ctx, &t, tput_path)))
@@ -802,7 +632,7 @@ static int trace_gen(int argc, char **argv, struct dl_ctx *ctx)
 	if (ctx->dry_run)
 		goto out;
 	struct provenance prov;
-	provenance_init(&prov, ctx, argc, argv, provenance);
+	provenance_init(&prov, ctx, argc, argv, a.provenance);
 	snprintf(prov.seed, sizeof(prov.seed), "%llu", (unsigned long long)o.seed);
 	rc = write_generated(ctx, &o, &prov);
 	free(prov.command);
@@ -822,13 +652,7 @@ out:
 static int trace_stats(int argc, char **argv, struct dl_ctx *ctx)
 {
 	struct dl_optstate st;
-	const char *arg;
-	int c;
-	dl_opt_begin(&st, ctx, argc, argv, &stats_spec);
-	while ((c = dl_opt_next(&st, &arg)) > 0)
-		;
-	dl_opt_end(&st);
-	if (c == DL_OPT_EXIT)
+	if (dl_opt_parse(&st, ctx, argc, argv, &stats_spec, NULL))
 		return st.exit_code;
 	int nfiles;
 	char **files = dl_opt_inputs(&st, &nfiles);
@@ -871,24 +695,5 @@ static int trace_stats(int argc, char **argv, struct dl_ctx *ctx)
 
 DL_COMMAND(trace, "import cluster logs and traces, generate workloads, describe them")
 {
-	if (argc >= 2 && !strcmp(argv[1], "import"))
-		return trace_import(argc - 1, argv + 1, ctx);
-	if (argc >= 2 && !strcmp(argv[1], "gen"))
-		return trace_gen(argc - 1, argv + 1, ctx);
-	if (argc >= 2 && !strcmp(argv[1], "stats"))
-		return trace_stats(argc - 1, argv + 1, ctx);
-	if (argc >= 2 && argv[1][0] != '-')
-		return dl_usage_error(
-			ctx, "unknown subcommand '%s' (expected import, gen or stats)", argv[1]);
-	/* only --help / --list-options make sense here */
-	struct dl_optstate st;
-	const char *arg;
-	int c;
-	dl_opt_begin(&st, ctx, argc, argv, &trace_spec);
-	while ((c = dl_opt_next(&st, &arg)) > 0)
-		;
-	dl_opt_end(&st);
-	if (c == DL_OPT_EXIT)
-		return st.exit_code;
-	return dl_usage_error(ctx, "expected a subcommand: import, gen or stats");
+	return dl_subcmd_run(ctx, argc, argv, &trace_spec);
 }

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/rng.h"
 #include "core/strmap.h"
 #include "policy/alloc.h"
 #include "policy/alloc_int.h"
@@ -37,10 +38,9 @@ const char *dl_alloc_policy_name(enum dl_alloc_policy p)
 	return (unsigned)p < DL_ALLOC_NPOLICIES ? policy_names[p] : "?";
 }
 
-const char *dl_alloc_policy_list(void)
+const char *dl_alloc_policy_at(size_t i)
 {
-	return "max-min-fairness, max-min-fairness-perf, finish-time-fairness, min-makespan, "
-	       "max-throughput, min-cost, water-filling, fifo, fifo-perf, isolated, gandiva";
+	return i < DL_ALLOC_NPOLICIES ? policy_names[i] : NULL;
 }
 
 int dl_alloc_policy_packs(enum dl_alloc_policy p)
@@ -183,28 +183,13 @@ void dl_alloc_result_free(struct dl_alloc_result *res)
 
 /* ---- small helpers ---- */
 
-/* splitmix64: a seeded generator owned by the caller (no global state) */
-struct rng {
-	uint64_t s;
-};
+/* the random streams of --seed, so that each use draws independently of the others */
+enum { RNG_FIFO = 1, RNG_GANDIVA, RNG_PARTITIONS };
 
-static uint64_t rng_next(struct rng *r)
-{
-	uint64_t z = (r->s += 0x9e3779b97f4a7c15ULL);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
-static size_t rng_below(struct rng *r, size_t n)
-{
-	return (size_t)(rng_next(r) % n);
-}
-
-static void shuffle(size_t *a, size_t n, struct rng *r)
+static void shuffle(size_t *a, size_t n, struct dl_rng *r)
 {
 	for (size_t i = n; i > 1; i--) {
-		size_t k = rng_below(r, i);
+		size_t k = (size_t)dl_rng_below(r, i);
 		size_t t = a[i - 1];
 		a[i - 1] = a[k];
 		a[k] = t;
@@ -975,7 +960,8 @@ static void fifo(const struct dl_alloc_problem *p, const struct dl_alloc_opts *o
 	size_t n = p->ntypes;
 	double *left = xcalloc(n + 1, sizeof(double));
 	size_t *fit = xcalloc(n + 1, sizeof(size_t));
-	struct rng r = {o->seed};
+	struct dl_rng r;
+	dl_rng_seed_stream(&r, o->seed, RNG_FIFO);
 	memcpy(left, p->capacity, n * sizeof(double));
 	for (size_t i = 0; i < p->njobs; i++) {
 		const struct dl_alloc_job *j = &p->jobs[i];
@@ -988,7 +974,7 @@ static void fifo(const struct dl_alloc_problem *p, const struct dl_alloc_opts *o
 			}
 		if (!nfit)
 			continue;
-		size_t t = perf ? best : fit[rng_below(&r, nfit)];
+		size_t t = perf ? best : fit[dl_rng_below(&r, nfit)];
 		res->x[i * n + t] = 1;
 		left[t] -= j->gpus;
 	}
@@ -1014,7 +1000,8 @@ static void gandiva(const struct dl_alloc_problem *p, const struct dl_alloc_opts
 	}
 	size_t *order = xcalloc(m + 1, sizeof(size_t));
 	char *paired = xcalloc(m + 1, 1);
-	struct rng r = {o->seed};
+	struct dl_rng r;
+	dl_rng_seed_stream(&r, o->seed, RNG_GANDIVA);
 	for (size_t i = 0; i < m; i++)
 		order[i] = i;
 	shuffle(order, m, &r);
@@ -1635,7 +1622,8 @@ static int solve_partitioned(const struct dl_alloc_problem *p, const struct dl_a
 		K = m;
 	size_t *order = xcalloc(m + 1, sizeof(size_t)), *part = xcalloc(m + 1, sizeof(size_t));
 	size_t *local = xcalloc(m + 1, sizeof(size_t));
-	struct rng r = {o->seed ^ 0x5eed9a27u};
+	struct dl_rng r;
+	dl_rng_seed_stream(&r, o->seed, RNG_PARTITIONS);
 	for (size_t i = 0; i < m; i++)
 		order[i] = i;
 	shuffle(order, m, &r);

@@ -47,8 +47,8 @@ enum dl_alloc_policy {
 /* 0 and *out set, or -1 for an unknown name */
 int dl_alloc_policy_parse(const char *name, enum dl_alloc_policy *out);
 const char *dl_alloc_policy_name(enum dl_alloc_policy p);
-/* all names, ", "-separated (for messages and help) */
-const char *dl_alloc_policy_list(void);
+/* the i-th name, NULL after the last (an option table's value list) */
+const char *dl_alloc_policy_at(size_t i);
 /* does the policy support --pack (space sharing in the LP)? */
 int dl_alloc_policy_packs(enum dl_alloc_policy p);
 

@@ -285,6 +285,11 @@ void dl_gittins_free(struct dl_gittins *g)
 
 static const char *const arith_names[] = {"tiresias", "tiresias-py3", "exact"};
 
+const char *dl_gittins_arith_at(size_t i)
+{
+	return i < sizeof(arith_names) / sizeof(arith_names[0]) ? arith_names[i] : NULL;
+}
+
 int dl_gittins_parse_arith(const char *s, enum dl_gittins_arith *out)
 {
 	for (size_t i = 0; i < sizeof(arith_names) / sizeof(arith_names[0]); i++) {

@@ -92,5 +92,7 @@ void dl_gittins_free(struct dl_gittins *g);
 /* "tiresias", "tiresias-py3", "exact"; 0 or -1 when unknown */
 int dl_gittins_parse_arith(const char *s, enum dl_gittins_arith *out);
 const char *dl_gittins_arith_name(enum dl_gittins_arith a);
+/* the i-th name, NULL after the last (an option table's value list) */
+const char *dl_gittins_arith_at(size_t i);
 
 #endif

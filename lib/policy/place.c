@@ -23,6 +23,11 @@ const char *dl_place_policy_name(enum dl_place_policy p)
 	return (unsigned)p < DL_PLACE_NPOLICIES ? policy_names[p] : "?";
 }
 
+const char *dl_place_policy_at(size_t i)
+{
+	return i < DL_PLACE_NPOLICIES ? policy_names[i] : NULL;
+}
+
 int dl_place_policy_parse(const char *s, enum dl_place_policy *out)
 {
 	for (int i = 0; i < DL_PLACE_NPOLICIES; i++)

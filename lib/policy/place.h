@@ -64,6 +64,8 @@ enum dl_place_policy {
 
 /* "first-fit" ... "dally"; parse returns -1 for an unknown name */
 const char *dl_place_policy_name(enum dl_place_policy p);
+/* the i-th name, NULL after the last (an option table's value list) */
+const char *dl_place_policy_at(size_t i);
 int dl_place_policy_parse(const char *s, enum dl_place_policy *out);
 
 struct dl_place_opts {

@@ -22,6 +22,11 @@ int dl_policy_parse(const char *s, enum dl_policy *out)
 	return -1;
 }
 
+const char *dl_policy_at(size_t i)
+{
+	return i < DL_POLICY_COUNT ? policy_names[i] : NULL;
+}
+
 const char *dl_policy_name(enum dl_policy p)
 {
 	return (unsigned)p < DL_POLICY_COUNT ? policy_names[p] : "?";

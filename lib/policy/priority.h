@@ -132,5 +132,7 @@ size_t *dl_prioritize(const struct dl_prio_config *c, struct dl_prio_job *jobs, 
 /* names: "fifo", "sjf", "srtf", "las", "2d-las", "gittins", "2d-gittins", "ftf" */
 int dl_policy_parse(const char *s, enum dl_policy *out);
 const char *dl_policy_name(enum dl_policy p);
+/* the i-th name, NULL after the last (an option table's value list) */
+const char *dl_policy_at(size_t i);
 
 #endif

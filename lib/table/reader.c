@@ -751,27 +751,3 @@ int dl_field_double_opt(const struct dl_reader *r, const struct dl_row *row, int
 		return 0;
 	return dl_field_double(r, row, col, out, err);
 }
-
-int dl_parse_in_format(const char *s, enum dl_in_format *out)
-{
-	if (!strcmp(s, "auto"))
-		*out = DL_IN_AUTO;
-	else if (!strcmp(s, "csv"))
-		*out = DL_IN_CSV;
-	else if (!strcmp(s, "json") || !strcmp(s, "jsonl"))
-		*out = DL_IN_JSON;
-	else
-		return -1;
-	return 0;
-}
-
-int dl_parse_out_format(const char *s, enum dl_out_format *out)
-{
-	if (!strcmp(s, "csv"))
-		*out = DL_OUT_CSV;
-	else if (!strcmp(s, "json") || !strcmp(s, "jsonl"))
-		*out = DL_OUT_JSON;
-	else
-		return -1;
-	return 0;
-}

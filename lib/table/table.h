@@ -22,8 +22,9 @@
  * then fill fields of a row by column index and end the row. CSV quotes only
  * where needed (`,` `"` CR LF or edge blanks) and ends lines with "\n". JSON
  * Lines writes one object per row with the same keys; strings are escaped,
- * invalid UTF-8 becomes U+FFFD, and a non-finite number (NaN, inf) becomes
- * null (an empty field in CSV). dl_writer_free() frees the writer only;
+ * invalid UTF-8 becomes U+FFFD, and a non-finite number (NaN, inf), a field
+ * left unset and an empty string become null (an empty field in CSV): absent
+ * is null in JSON, as the reader reads it. dl_writer_free() frees the writer only;
  * the caller checks the FILE for write errors.
  */
 #ifndef DL_TABLE_H
@@ -139,8 +140,5 @@ int dl_is_json_number(const char *s);
 void dl_json_quote(struct strbuf *sb, const char *s, size_t len);
 /* append s as a CSV field, quoted only where needed */
 void dl_csv_quote(struct strbuf *sb, const char *s, size_t len);
-
-int dl_parse_in_format(const char *s, enum dl_in_format *out);
-int dl_parse_out_format(const char *s, enum dl_out_format *out);
 
 #endif

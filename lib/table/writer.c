@@ -403,16 +403,18 @@ void dl_writer_end_row(struct dl_writer *w)
 			sb_add(l, w->json_keys[i].buf, w->json_keys[i].len);
 			switch (w->kind[i]) {
 			case F_STR:
+				/* empty is absent, as in CSV (and as the reader reads null) */
+				if (!w->len[i]) {
+					sb_addstr(l, "null");
+					break;
+				}
 				dl_json_quote(l, w->vals.buf + w->off[i], w->len[i]);
 				break;
 			case F_NUM:
 			case F_BOOL:
 				sb_add(l, w->vals.buf + w->off[i], w->len[i]);
 				break;
-			case F_UNSET:
-				sb_addstr(l, "\"\"");
-				break;
-			default:
+			default: /* F_NULL, and F_UNSET: a field the row did not fill is absent */
 				sb_addstr(l, "null");
 			}
 		}

@@ -51,6 +51,9 @@ run core_jsonl_in 0 "printf '{\"a\":1,\"b\":null}\n{\"a\":\"x,y\"}\n' | dl cat"
 expect_eq core_jsonl_in_out 'a,b
 1,
 "x,y",' "$(cat "$SCRATCH/out")"
+# absent is null in JSON, never "": through CSV and back,
+run core_json_null 0 "printf '{\"a\":1,\"b\":null}\n' | dl cat | dl cat -f json"
+expect_eq core_json_null_out '{"a":1,"b":null}' "$(cat "$SCRATCH/out")"
 run core_input_format 1 "dl cat --input-format json $J"
 expect core_input_format_msg "grep -q 'jobs.csv:1: bad JSON' err"
 

@@ -6,6 +6,9 @@ run place_spread 0 "dl place -c 2x2x8:v100,1x2x4:k80 -P spread $P/jobs.csv"
 run place_dally 0 "dl place -c 2x4x4 -P dally --now 300 $P/queue.csv"
 run place_profiles 0 "dl place -c 2x2x8 -P spread --profiles $P/profiles.csv --comm ps $P/queue.csv"
 run place_used 0 "dl place -c 2x2x8 --used $P/used.csv $P/queue.csv"
+# JSON: what a rejected job does not have is null, not ""
+run place_json_null 0 "dl place -c 1x1x2 -f json $P/queue.csv | head -1"
+expect_eq place_json_null_row '{"id":"q1","gpus":16,"gpu_type":null,"nodes":null,"racks":null,"tier":null,"slowdown":null,"placement":null,"decision":"reject","reason":"needs more GPUs than the cluster has"}' "$(cat "$SCRATCH/out")"
 run place_json 0 "dl place -c 1x2x8 -f json $P/queue.csv"
 expect place_json_keys 'head -1 out | grep -q "^{\"id\":\"q1\",\"gpus\":16,\"gpu_type\":\"v100\",\"nodes\":2,\"racks\":1,\"tier\":\"rack\",\"slowdown\":1,"'
 

@@ -82,9 +82,9 @@ expect profile_truncations_one_line '[ "$(grep -c "^dlsched profile: cut[0-9_]*:
 # determinism
 run profile_det1 0 'cd "$P" && "$DLSCHED" profile --tensors $GOOD > /tmp/profile_det_$$ && "$DLSCHED" profile --tensors $GOOD | cmp - /tmp/profile_det_$$; r=$?; rm -f /tmp/profile_det_$$; exit $r'
 
-# man page: every long option is documented
-for o in $("$DLSCHED" profile --list-options 2>/dev/null | sed -n 's/^--\([a-z-]*\).*/\1/p'); do
-	expect "profile_man_$o" "grep -q -- '--$o\\*' '$SRCROOT/man/dlsched-profile.1.scd'"
+# man page: every long option is documented (the option list is generated into build/man)
+heavy && for o in $("$DLSCHED" profile --list-options 2>/dev/null | sed -n 's/^--\([a-z-]*\).*/\1/p'); do
+	expect "profile_man_$o" "grep -q -- '--$o\\*' '$BUILD/man/dlsched-profile.1.scd'"
 done
 
 # metadata only: 4 GiB sparse files (a header, then a hole where the weights would

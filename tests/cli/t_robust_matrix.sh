@@ -96,7 +96,7 @@ bad import_throughputs_json 1 'tp_cut.json' 'trace import --from gavel-throughpu
 printf 'job_id,num_gpu,submit_time,duration\n' > t_empty.csv
 bad import_tz_unknown 2 "unknown time zone 'Nowhere/Atlantis'" 'trace import --from tiresias --tz Nowhere/Atlantis t_empty.csv'
 bad import_since_bad 2 "bad --since value 'soon'" 'trace import --from tiresias --since soon t_empty.csv'
-bad import_from_unknown 2 "unknown format 'excel'" 'trace import --from excel t_empty.csv'
+bad import_from_unknown 2 "bad --from value 'excel'" 'trace import --from excel t_empty.csv'
 
 # ---- trace gen
 printf 'duration\n10\n1e300\n' > samples_huge.csv
@@ -107,7 +107,7 @@ printf 'duration\n' > samples_none.csv
 bad gen_samples_none 1 'samples_none.csv: no duration samples' 'trace gen --jobs 5 --rate 1 --duration samples:samples_none.csv'
 bad gen_cluster_zero 2 '0x0x0: the cluster has no GPUs' 'trace gen --jobs 5 --load 1 --cluster 0x0x0'
 bad gen_mix_zero 2 "bad --gpus value '0:1'" 'trace gen --jobs 5 --rate 1 --gpus 0:1'
-bad gen_exp_negative 2 "bad --duration mean in 'exp:-1'" 'trace gen --jobs 5 --rate 1 --duration exp:-1'
+bad gen_exp_negative 2 "bad --duration value 'exp:-1'" 'trace gen --jobs 5 --rate 1 --duration exp:-1'
 bad gen_exp_absurd 1 "generated job 0: bad duration value '.*': over the maximum" 'trace gen --jobs 5 --rate 1 --duration exp:1e300'
 bad gen_rate_tiny 1 "generated job 1: bad submit value '.*': over the maximum" 'trace gen --jobs 5 --rate 1e-300 --iid'
 

@@ -84,7 +84,7 @@ expect sweep_empty_axis_msg "grep -q \"axis 'policy' has no values\" err && test
 run sweep_empty_value 2 "dl sweep --axis policy=fifo,,sjf --set cluster=1x1x8 v2"
 expect sweep_empty_value_msg "grep -q \"axis 'policy' has an empty value\" err"
 run sweep_rejected_value 2 "dl sweep --axis policy=fifo,bogus --axis seed=1..2 --set cluster=1x1x8 --set load=1 v3"
-expect sweep_rejected_value_msg "grep -q \"axis 'policy' value 'bogus': simulate: unknown --policy 'bogus'\" err && test ! -e v3"
+expect sweep_rejected_value_msg "grep -q \"axis 'policy' value 'bogus': simulate: bad --policy value 'bogus'\" err && test ! -e v3"
 run sweep_rejected_gen_value 2 "dl sweep --axis load=0.5,-1 --set cluster=1x1x8 v4"
 expect sweep_rejected_gen_value_msg "grep -q \"axis 'load' value '-1': trace gen: \" err && test ! -e v4"
 run sweep_rejected_seed 2 "dl sweep --axis seed=1,x --set cluster=1x1x8 --set load=1 v5"

@@ -181,9 +181,9 @@ static void test_writer(void)
 	char *json = write_rows(DL_OUT_JSON);
 	is_str(json,
 	       "{\"s\":\"plain\",\"n\":-3,\"d\":0.5,\"x\":12}\n"
-	       "{\"s\":\"a,\\\"b\\\"\\n\\u0001\xEF\xBF\xBD\",\"n\":\"\",\"d\":null,\"x\":\"12a\"}\n"
-	       "{\"s\":\" edge\",\"n\":\"\",\"d\":\"\",\"x\":\"\"}\n",
-	       "JSON escapes, NaN as null, bad UTF-8 as U+FFFD");
+	       "{\"s\":\"a,\\\"b\\\"\\n\\u0001\xEF\xBF\xBD\",\"n\":null,\"d\":null,\"x\":\"12a\"}\n"
+	       "{\"s\":\" edge\",\"n\":null,\"d\":null,\"x\":null}\n",
+	       "JSON escapes, NaN and fields left unset as null, bad UTF-8 as U+FFFD");
 	free(json);
 	{
 		char *b2 = NULL;
