@@ -392,10 +392,11 @@ DL_COMMAND(report, "summarise results: JCT percentiles, makespan, utilisation, H
 	if (!rc && group_by) {
 		if (nlabels || a.timelines.n || a.skipped.n || a.as_run || ro.window.kind ||
 		    ro.baseline || ro.by || cluster || ro.capacity > 0)
-			rc = dl_usage_error(ctx,
-					    "--group-by takes no --label, --timeline, --as-run, --skipped, "
-					    "--window, --baseline, --by, --cluster or --gpus (the runs have "
-					    "them)");
+			rc = dl_usage_error(
+				ctx,
+				"--group-by takes no --label, --timeline, --as-run, --skipped, "
+				"--window, --baseline, --by, --cluster or --gpus (the runs have "
+				"them)");
 		else
 			rc = report_grouped(ctx, files, nfiles, group_by, fmt, output, &page);
 		free(command);

@@ -53,11 +53,11 @@ static const char *const gen_presets[] = {"none", "gavel", NULL}; /* gen's prese
 			AT(field), .def_doc = "v100"                                              \
 	}
 #define WHEN_EXPECT "seconds or YYYY-MM-DD[ HH:MM:SS]"
-#define OPT_PROVENANCE                                                                     \
-	{                                                                                  \
-		DL_OPT_FLAG, 0, "provenance", NULL,                                        \
+#define OPT_PROVENANCE                                                                         \
+	{                                                                                      \
+		DL_OPT_FLAG, 0, "provenance", NULL,                                            \
 			"record this command line (and seed) in the first row: made_by, seed", \
-			AT(provenance)                                                     \
+			AT(provenance)                                                         \
 	}
 
 static const struct dl_opt import_opts[] = {
