@@ -32,8 +32,12 @@ run simulate_hetero 0 "dl simulate --cluster 1x1x4:k80,1x1x4:v100 --policy fifo-
 run simulate_spread_slowdown 0 "dl simulate --cluster 1x2x8 --place spread --policy fifo \
 	'$S/spread.csv'"
 expect simulate_spread_slower 'awk -F, "NR==2{exit !(\$6 > 100 && \$12 == \"rack\")}" out'
+# alone but badly placed: rho (16) is its slowdown (13), and every second beyond its
+# 100 s of work is communication overhead (17) (both rounded to the microsecond)
+expect simulate_spread_rho_is_slowdown 'awk -F, "NR==2{d=\$16-\$13; exit !(\$13 > 1.5 && d < 1e-6 && d > -1e-6)}" out'
+expect simulate_spread_comm_overhead 'awk -F, "NR==2{d=\$17-(\$9-\$4); exit !(\$17 > 50 && d < 1e-6 && d > -1e-6)}" out'
 run simulate_consolidate 0 "dl simulate --cluster 1x2x8 --policy fifo '$S/spread.csv'"
-expect simulate_consolidate_ideal 'awk -F, "NR==2{exit !(\$6 == 100 && \$12 == \"node\")}" out'
+expect simulate_consolidate_ideal 'awk -F, "NR==2{exit !(\$6 == 100 && \$12 == \"node\" && \$16 == 1 && \$17 == 0)}" out'
 
 # jobs that can never run are reported and left out; the rest still run
 run simulate_reject 0 "dl simulate --cluster 1x1x8 --policy fifo '$S/reject.csv'"
@@ -61,6 +65,8 @@ if heavy; then
 	for p in fifo fifo-backfill sjf srtf las tiresias-las tiresias-gittins; do
 		dl simulate --cluster 2x4x8 --policy $p g.csv > rp.csv 2>/dev/null
 		expect "simulate_conserve_$p" 'awk -F, "NR>1{n++; d=\$7-\$8-\$9; if (d>2e-6||d<-2e-6) bad++; if (\$9 < \$4 - 1e-6) bad++} END{exit !(n==400 && !bad)}" rp.csv'
+		# rho = JCT / duration on every row; no communication overhead on consolidated GPUs
+		expect "simulate_rho_comm_$p" 'awk -F, "NR>1{n++; d=\$16-\$7/\$4; if (d>1e-9*\$16||d<-1e-9*\$16) bad++; if (\$17 < 0 || \$17 > \$9) bad++; if (\$12 == \"node\" && \$17 != 0) bad++} END{exit !(n==400 && !bad)}" rp.csv'
 	done
 	# JSON output has the same rows
 	dl simulate -f json --cluster 2x4x8 --policy fifo g.csv > rj.jsonl
@@ -138,14 +144,14 @@ expect simulate_las_quantum_default_swaps "grep -q '^b,10,1,1000,10,1910,1900,90
 # made_by and seed copied beside them; without it the results keep their columns (goldens)
 printf 'id,submit,gpus,duration,made_by,seed\nb,10,1,50,,\na,0,1,100,dlsched trace gen --seed 7,7\n' > prov.csv
 run simulate_provenance 0 "dl simulate --provenance --cluster 1x1x8 --policy fifo --seed 3 'prov.csv'"
-expect_eq simulate_provenance_rows "id,submit,gpus,duration,start,end,jct,queue_delay,run_time,preemptions,migrations,tier,slowdown,gpu_type,policy,rejected,made_by,seed,trace_made_by,trace_seed
-b,10,1,50,10,60,50,0,50,0,0,node,1,v100,fifo,,dlsched simulate --provenance --cluster 1x1x8 --policy fifo --seed 3 prov.csv,3,dlsched trace gen --seed 7,7
-a,0,1,100,0,100,100,0,100,0,0,node,1,v100,fifo,,,,," "$(cat out)"
+expect_eq simulate_provenance_rows "id,submit,gpus,duration,start,end,jct,queue_delay,run_time,preemptions,migrations,tier,slowdown,gpu_type,policy,rho,comm_overhead_s,rejected,made_by,seed,trace_made_by,trace_seed
+b,10,1,50,10,60,50,0,50,0,0,node,1,v100,fifo,1,0,,dlsched simulate --provenance --cluster 1x1x8 --policy fifo --seed 3 prov.csv,3,dlsched trace gen --seed 7,7
+a,0,1,100,0,100,100,0,100,0,0,node,1,v100,fifo,1,0,,,,," "$(cat out)"
 # the default seed is recorded too, and a path with a space is quoted as sh would read it
 cp prov.csv 'my trace.csv'
 run simulate_provenance_quoted 0 "dl simulate -f json --provenance --cluster 1x1x8 --policy fifo 'my trace.csv' | head -1"
 expect simulate_provenance_quoted_cmd "grep -qF '\"made_by\":\"dlsched simulate -f json --provenance --cluster 1x1x8 --policy fifo '\\''my trace.csv'\\''\",\"seed\":1,' out"
 # an empty trace: a header with the columns, no row to carry them
 run simulate_provenance_empty 0 "printf 'id,submit,gpus,duration\n' | dl simulate --provenance --cluster 1x1x8 --policy fifo"
-expect_eq simulate_provenance_empty_header "id,submit,gpus,duration,start,end,jct,queue_delay,run_time,preemptions,migrations,tier,slowdown,gpu_type,policy,rejected,made_by,seed,trace_made_by,trace_seed" "$(cat out)"
+expect_eq simulate_provenance_empty_header "id,submit,gpus,duration,start,end,jct,queue_delay,run_time,preemptions,migrations,tier,slowdown,gpu_type,policy,rho,comm_overhead_s,rejected,made_by,seed,trace_made_by,trace_seed" "$(cat out)"
 run simulate_provenance_compat 2 "dl simulate --compat tiresias --policy dlas-gpu --provenance '$TESTDATA/trace/60_job.csv'"

@@ -3,7 +3,9 @@
  * (policy.h) driven by a scripted test policy: explicit GPUs, packing with a
  * shared speed, migration costs, timers, preemption costs, rejection.
  */
+#include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cluster/state.h"
 #include "sim/oset.h"
@@ -197,22 +199,132 @@ static void test_interface(void)
 	is_int(st.rejected, 1, "the 99-GPU job is rejected");
 	ok(!strcmp(st.first_rejected, "huge"), "rejected job named");
 	/* mig: 10 s of work, migrate at 10 (3 + 7 s without progress), 90 s left: 110 */
-	ok(strstr(buf, "\nmig,0,2,100,0,110,110,0,110,0,1,node,1,v100,script,\n") != NULL,
+	ok(strstr(buf, "\nmig,0,2,100,0,110,110,0,110,0,1,node,1,v100,script,1.1,0,\n") != NULL,
 	   "migration costs checkpoint + restore");
 	/* packed jobs at half speed: 50 s of work takes 100 s */
-	ok(strstr(buf, "\npackA,0,1,50,0,100,100,0,100,0,0,node,1,v100,script,\n") != NULL,
+	ok(strstr(buf, "\npackA,0,1,50,0,100,100,0,100,0,0,node,1,v100,script,2,0,\n") != NULL,
 	   "packing: half speed");
 	/* pre: 20 s done, saves 3 s (20..23), resumes at 28, restores 7 s, 20 s left: 55 */
-	ok(strstr(buf, "\npre,0,1,40,0,55,55,8,47,1,0,node,1,v100,script,\n") != NULL,
+	ok(strstr(buf, "\npre,0,1,40,0,55,55,8,47,1,0,node,1,v100,script,1.375,0,\n") != NULL,
 	   "preemption: checkpoint, wait, restore");
 	/* the rejected job keeps a row: no times, the reason in 'rejected' */
 	ok(strstr(buf, "\nhuge,") && strstr(strstr(buf, "\nhuge,"),
-					    ",,,,,,,,,,script,needs more GPUs than the cluster has\n"),
+					    ",,,,,,,,,,script,,,needs more GPUs than the cluster has\n"),
 	   "a rejected job's row says why");
 	if (!strstr(buf, "\npre,"))
 		printf("# %s", buf);
 	free(buf);
 	dl_jobset_free(&js);
+	dl_cluster_free(cl);
+}
+
+/* ---- rho and comm_overhead_s: exact on hand-computable placements ---- */
+
+/*
+ * A policy that places each job on the GPUs its table names and migrates two
+ * of them later (1x2x8: GPUs 0-7 on node 0, 8-15 on node 1).
+ */
+static const int comm_at[4][2] = {{15, -1}, {3, 11}, {0, 8}, {7, 9}};
+static const int comm_to[4][2] = {{-1, -1}, {-1, -1}, {4, 12}, {5, 6}};
+static const double comm_when[4] = {0, 0, 50, 20};
+
+static void cm_schedule(void *st, struct dl_sim *s)
+{
+	int *done = st;
+	if (*done)
+		return;
+	*done = 1;
+	for (size_t k = 0; k < 4; k++) {
+		struct dl_sim_how how = {DL_ANY_TYPE, comm_at[k], 0, 0};
+		dl_sim_start(s, dl_sim_job(s, k), &how);
+		if (comm_when[k] > 0)
+			dl_sim_timer(s, dl_sim_ticks(comm_when[k]), k, K_MIGRATE, 0);
+	}
+}
+
+static int cm_timer(void *st, struct dl_sim *s, size_t job, int kind, uint64_t stamp)
+{
+	(void)st, (void)kind, (void)stamp;
+	return dl_sim_migrate(s, dl_sim_job(s, job), comm_to[job], 2) == 0;
+}
+
+static const struct dl_sim_policy_ops comm_ops = {
+	"comm", "test",    sc_create, sc_destroy, sc_arrive,
+	NULL,	sc_finish, cm_timer,  cm_schedule,
+};
+
+static void test_rho_comm(void)
+{
+	struct dl_err err = DL_ERR_INIT;
+	struct dl_cluster *cl = NULL;
+	ok(dl_cluster_load("1x2x8", &cl, &err) == 0, "cluster");
+	/*
+	 * Links and model chosen for a slowdown of exactly 1.25 across nodes: no
+	 * latency, free inside a node, 32 Gb/s (4e9 B/s) between nodes; 1e9
+	 * gradient bytes over 2 GPUs by ring take 0.25 s against 1 s of compute.
+	 */
+	for (int t = 0; t < DL_NTIERS; t++)
+		cl->link[t] = (struct dl_link){t == DL_TIER_NODE ? INFINITY : 32, 0};
+	struct dl_net_models models;
+	dl_net_models_init(&models);
+	models.v[models.def].bytes = 1e9;
+	models.v[models.def].compute_s = 1;
+	struct dl_jobset js;
+	dl_jobset_init(&js);
+	static const char *const ids[4] = {"alone", "spread", "hop", "fix"};
+	static const int gpus[4] = {1, 2, 2, 2};
+	static const double dur[4] = {50, 100, 100, 100};
+	for (int k = 0; k < 4; k++) {
+		struct dl_job j = {0};
+		j.id = ids[k];
+		j.gpus = gpus[k];
+		j.duration = dur[k];
+		j.model = j.user = j.vc = j.gpu_type = j.state = "";
+		j.weight = 1;
+		j.steps = -1;
+		dl_jobset_add(&js, &j);
+	}
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct dl_writer *w = dl_writer_new(f, DL_OUT_CSV);
+	struct dl_sim_config cfg = {0};
+	cfg.cluster = cl;
+	cfg.jobs = &js;
+	cfg.policy = &comm_ops;
+	cfg.place = (struct dl_place_opts)DL_PLACE_OPTS_INIT;
+	cfg.models = &models;
+	cfg.comm = DL_COMM_RING;
+	cfg.checkpoint_cost = 3;
+	cfg.restore_cost = 7;
+	cfg.results = w;
+	struct dl_sim_stats st;
+	ok(dl_sim_run(&cfg, &st, &err) == 0, "run: %s", err.msg);
+	dl_writer_finish(w);
+	dl_writer_free(w);
+	fclose(f);
+	ok(strstr(buf, ",policy,rho,comm_overhead_s,rejected\n") != NULL, "the columns");
+	/* a job alone on its ideal placement: rho 1, no overhead */
+	ok(strstr(buf, "\nalone,0,1,50,0,50,50,0,50,0,0,node,1,v100,comm,1,0,\n") != NULL,
+	   "alone: rho 1, comm 0");
+	/* 100 s of work at slowdown 1.25: 125 s running, 25 of them lost; rho = slowdown */
+	ok(strstr(buf, "\nspread,0,2,100,0,125,125,0,125,0,0,rack,1.25,v100,comm,1.25,25,\n") !=
+		   NULL,
+	   "spread: rho 1.25, comm 25");
+	/*
+	 * 50 s at 0.8 (40 done), 3 + 7 s without progress on the new GPUs (not
+	 * communication), 60 left at 0.8: 75 s; overhead (50 + 75) x 0.2 = 25
+	 */
+	ok(strstr(buf, "\nhop,0,2,100,0,135,135,0,135,0,1,rack,1.25,v100,comm,1.35,25,\n") != NULL,
+	   "migrated across nodes: restores are not communication");
+	/* 20 s at 0.8 (16 done), 10 s moving, 84 s on one node: overhead 20 x 0.2 = 4 */
+	ok(strstr(buf, "\nfix,0,2,100,0,114,114,0,114,0,1,node,1,v100,comm,1.14,4,\n") != NULL,
+	   "consolidated by a migration: overhead only while spread");
+	if (!strstr(buf, "\nfix,0,2,100,0,114,"))
+		printf("# %s", buf);
+	free(buf);
+	dl_jobset_free(&js);
+	dl_net_models_free(&models);
 	dl_cluster_free(cl);
 }
 
@@ -232,6 +344,7 @@ int main(void)
 {
 	test_oset();
 	test_interface();
+	test_rho_comm();
 	test_lookup();
 	return done_testing();
 }
