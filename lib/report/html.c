@@ -376,7 +376,7 @@ static void marker(struct strbuf *sb, size_t i, double x, double y, const char *
 }
 
 /* which series a legend lists */
-enum legend_kind { LEG_ALL, LEG_JCT, LEG_QDELAY, LEG_SLOW, LEG_TIMELINE };
+enum legend_kind { LEG_ALL, LEG_JCT, LEG_QDELAY, LEG_SLOW, LEG_TIMELINE, LEG_RHO, LEG_FEEDBACK };
 
 static void legend(struct strbuf *sb, const struct dl_report *rep, enum legend_kind what)
 {
@@ -402,31 +402,51 @@ static void legend(struct strbuf *sb, const struct dl_report *rep, enum legend_k
 			sb_addstr(sb, " <em>(no finished jobs)</em>");
 		else if (what == LEG_QDELAY && !s.nqdelay)
 			sb_addstr(sb, " <em>(no started jobs)</em>");
-		else if (what == LEG_SLOW && !s.nslowdown)
+		else if ((what == LEG_SLOW && !s.nslowdown) || (what == LEG_RHO && !s.njct))
 			sb_addstr(sb, " <em>(no finished jobs)</em>");
+		else if (what == LEG_RHO && !s.nrho)
+			sb_addstr(sb, " <em>(no rho column)</em>");
+		else if (what == LEG_FEEDBACK && !s.nfeedback)
+			sb_addstr(sb, " <em>(no started jobs)</em>");
 		sb_addstr(sb, "</li>");
 	}
 	sb_addstr(sb, "</ul>\n");
 }
 
-enum cdf_kind { CDF_JCT, CDF_QDELAY, CDF_SLOW };
+enum cdf_kind { CDF_JCT, CDF_QDELAY, CDF_SLOW, CDF_RHO, CDF_FEEDBACK };
 
 static const double *cdf_values(const struct dl_report_series *s, enum cdf_kind k, size_t *n)
 {
-	*n = k == CDF_JCT ? s->njct : k == CDF_QDELAY ? s->nqdelay : s->nslowdown;
-	return k == CDF_JCT ? s->jct : k == CDF_QDELAY ? s->qdelay : s->slowdown;
+	switch (k) {
+	case CDF_JCT:
+		*n = s->njct;
+		return s->jct;
+	case CDF_QDELAY:
+		*n = s->nqdelay;
+		return s->qdelay;
+	case CDF_SLOW:
+		*n = s->nslowdown;
+		return s->slowdown;
+	case CDF_RHO:
+		*n = s->nrho;
+		return s->rho;
+	default:
+		*n = s->nfeedback;
+		return s->feedback;
+	}
 }
 
 /*
- * The values of a CDF, ascending: JCTs and delays come sorted; slowdowns are
- * sorted here (into *owned, which the caller frees), as only the page needs them.
+ * The values of a CDF, ascending: JCTs and delays come sorted; slowdowns and
+ * rho are sorted here (into *owned, which the caller frees), as only the page
+ * needs them in order.
  */
 static const double *cdf_sorted(const struct dl_report_series *s, enum cdf_kind k, size_t *n,
 				double **owned)
 {
 	const double *v = cdf_values(s, k, n);
 	*owned = NULL;
-	if (k != CDF_SLOW || !*n)
+	if ((k != CDF_SLOW && k != CDF_RHO) || !*n)
 		return v;
 	*owned = xmalloc(*n * sizeof(**owned));
 	memcpy(*owned, v, *n * sizeof(**owned));
@@ -437,9 +457,15 @@ static const double *cdf_sorted(const struct dl_report_series *s, enum cdf_kind 
 /* one CDF per label of the sorted values chosen by kind, with points at p50, p90, p99 */
 static void cdf_chart(struct strbuf *sb, const struct dl_report *rep, enum cdf_kind kind)
 {
-	static const char *const ids[] = {"jct-cdf", "qdelay-cdf", "slowdown-cdf"};
-	static const char *const cls[] = {"cdf-jct", "cdf-qdelay", "cdf-slowdown"};
-	static const char *const names[] = {"JCT", "queueing delay", "slowdown"};
+	static const char *const ids[] = {"jct-cdf", "qdelay-cdf", "slowdown-cdf", "rho-cdf",
+					  "feedback-cdf"};
+	static const char *const cls[] = {"cdf-jct", "cdf-qdelay", "cdf-slowdown", "cdf-rho",
+					  "cdf-feedback"};
+	static const char *const names[] = {"JCT", "queueing delay", "slowdown", "rho",
+					    "time to first feedback"};
+	/* the time axes' titles */
+	static const char *const what[] = {"job completion time", "queueing delay", "", "",
+					   "time to first feedback: start - submit"};
 	double vmin = INFINITY, vmax = -INFINITY;
 	size_t ns = dl_report_nseries(rep);
 	for (size_t i = 0; i < ns; i++) {
@@ -454,7 +480,7 @@ static void cdf_chart(struct strbuf *sb, const struct dl_report *rep, enum cdf_k
 	}
 	if (vmin > vmax)
 		vmin = 0, vmax = 1;
-	int is_time = kind != CDF_SLOW;
+	int is_time = kind != CDF_SLOW && kind != CDF_RHO;
 	const struct tunit *u = unit_for(is_time ? vmax : 1);
 	struct axis x, y;
 	axis_init(&x, vmin, vmax, 1, is_time ? u->sec : 1, ML, CW - MR);
@@ -463,13 +489,14 @@ static void cdf_chart(struct strbuf *sb, const struct dl_report *rep, enum cdf_k
 	char xt[80];
 	if (kind == CDF_SLOW)
 		snprintf(xt, sizeof(xt), "slowdown: JCT / duration%s", x.log ? " (log scale)" : "");
+	else if (kind == CDF_RHO)
+		snprintf(xt, sizeof(xt), "rho: JCT / ideal time alone%s",
+			 x.log ? " (log scale)" : "");
 	else if (x.log)
-		snprintf(xt, sizeof(xt), "%s (log scale)",
-			 kind == CDF_JCT ? "job completion time" : "queueing delay");
+		snprintf(xt, sizeof(xt), "%s (log scale)", what[kind]);
 	else
-		snprintf(xt, sizeof(xt), "%s (%s)",
-			 kind == CDF_JCT ? "job completion time" : "queueing delay", u->name);
-	char title[64];
+		snprintf(xt, sizeof(xt), "%s (%s)", what[kind], u->name);
+	char title[80];
 	snprintf(title, sizeof(title), "CDF of %s per label", names[kind]);
 	svg_open(sb, ids[kind], title);
 	svg_axes(sb, &x, &y, xt, "fraction of jobs", 1);
@@ -957,13 +984,14 @@ void dl_report_write_html(const struct dl_report *rep, FILE *fp, const struct dl
 		sb_addstr(&sb, " \xc2\xb7 ");
 	}
 	int64_t jobs = 0, dropped = 0;
-	int any_tl = 0;
+	int any_tl = 0, any_rho = 0;
 	size_t ns = dl_report_nseries(rep);
 	for (size_t i = 0; i < ns; i++) {
 		struct dl_report_series s;
 		dl_report_series(rep, i, &s);
 		jobs += s.jobs;
 		any_tl |= s.ntl > 1;
+		any_rho |= s.nrho > 0;
 	}
 	for (size_t i = 0; i < dl_report_nrows(rep); i++)
 		if (!strcmp(dl_report_row(rep, i)->cls, "all"))
@@ -1036,7 +1064,18 @@ void dl_report_write_html(const struct dl_report *rep, FILE *fp, const struct dl
 	sb_addstr(&sb, "</figure>\n<figure>\n<h2>Queueing delay distribution (CDF)</h2>\n");
 	cdf_chart(&sb, rep, CDF_QDELAY);
 	legend(&sb, rep, LEG_QDELAY);
+	sb_addstr(&sb, "</figure>\n<figure>\n<h2>Time to first feedback (CDF of start - "
+		       "submit)</h2>\n");
+	cdf_chart(&sb, rep, CDF_FEEDBACK);
+	legend(&sb, rep, LEG_FEEDBACK);
 	sb_addstr(&sb, "</figure>\n");
+	if (any_rho) {
+		/* only from results with a rho column: older ones have none to draw */
+		sb_addstr(&sb, "<figure>\n<h2>Finish-time fairness (CDF of rho)</h2>\n");
+		cdf_chart(&sb, rep, CDF_RHO);
+		legend(&sb, rep, LEG_RHO);
+		sb_addstr(&sb, "</figure>\n");
+	}
 	if (any_tl) {
 		sb_addf(&sb, "<figure>\n<h2>%s over time</h2>\n",
 			dl_report_capacity(rep) > 0 ? "GPU utilisation" : "Busy GPUs");

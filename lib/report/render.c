@@ -30,6 +30,16 @@ const struct dl_report_col dl_report_cols[] = {
 	{"speedup_makespan", "speedup makespan", DL_COL_SPEEDUP, F(speedup_makespan)},
 	{"dropped", "dropped", DL_COL_INT, F(dropped)},
 	{"dropped_reasons", "dropped because", DL_COL_STR, F(dropped_reasons)},
+	/* after the older columns, so that scripts cutting fields by position keep working */
+	{"avg_first_feedback", "first run", DL_COL_TIME, F(avg_first_feedback)},
+	{"p95_first_feedback", "p95 first run", DL_COL_TIME, F(p95_first_feedback)},
+	{"avg_rho", "avg rho", DL_COL_RATIO, F(avg_rho)},
+	{"p95_rho", "p95 rho", DL_COL_RATIO, F(p95_rho)},
+	{"max_rho", "max rho", DL_COL_RATIO, F(max_rho)},
+	{"jain_rho", "Jain rho", DL_COL_RATIO, F(jain_rho)},
+	{"total_comm_overhead", "comm total", DL_COL_TIME, F(total_comm_overhead)},
+	{"avg_comm_overhead", "comm/job", DL_COL_TIME, F(avg_comm_overhead)},
+	{"comm_share", "comm GPU share", DL_COL_PERCENT, F(comm_share)},
 	{NULL, NULL, 0, 0},
 };
 

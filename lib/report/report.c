@@ -10,6 +10,7 @@
 
 struct job {
 	double submit, duration, start, end, jct, qdelay, run_time; /* NaN = empty */
+	double rho, comm; /* the results' rho and comm_overhead_s: NaN when absent or empty */
 	int64_t gpus, preemptions, migrations;
 	int reason; /* -1: a job that ran (or waits); else why the simulator rejected it */
 };
@@ -43,6 +44,10 @@ struct label {
 	size_t nqdelay;
 	double *slow; /* after compute: finished jobs' slowdowns, ascending */
 	size_t nslow;
+	double *rho; /* after compute: finished jobs' rho, in no order */
+	size_t nrho;
+	double *feedback; /* after compute: started jobs' start - submit, ascending */
+	size_t nfeedback;
 	int64_t jobs_in; /* after compute: jobs in the window, rejected ones left out */
 };
 
@@ -121,6 +126,8 @@ void dl_report_free(struct dl_report *rep)
 		free(l->jct);
 		free(l->qdelay);
 		free(l->slow);
+		free(l->rho);
+		free(l->feedback);
 	}
 	free(rep->labels);
 	strmap_free(&rep->index);
@@ -348,6 +355,9 @@ static int read_jobs(struct dl_report *rep, struct dl_reader *r, const char *lab
 	int c_mig = dl_reader_col(r, "migrations");
 	int c_pol = dl_reader_col(r, "policy");
 	int c_rej = dl_reader_col(r, "rejected");
+	/* absent in results of older versions (and in jobs streams): the metrics are then too */
+	int c_rho = dl_reader_col(r, "rho");
+	int c_comm = dl_reader_col(r, "comm_overhead_s");
 	/* provenance (dlsched-formats(5)): what made the trace, then what made this stream */
 	int c_made[2] = {dl_reader_col(r, "trace_" DL_COL_MADE_BY),
 			 dl_reader_col(r, DL_COL_MADE_BY)};
@@ -413,6 +423,8 @@ static int read_jobs(struct dl_report *rep, struct dl_reader *r, const char *lab
 		    opt_num(r, &row, c_jct, 1, &j.jct, err) ||
 		    opt_num(r, &row, c_qd, 1, &j.qdelay, err) ||
 		    opt_num(r, &row, c_rt, 1, &j.run_time, err) ||
+		    opt_num(r, &row, c_rho, 1, &j.rho, err) ||
+		    opt_num(r, &row, c_comm, 1, &j.comm, err) ||
 		    opt_count(r, &row, c_pre, &j.preemptions, err) ||
 		    opt_count(r, &row, c_mig, &j.migrations, err)) {
 			rc = -1;
@@ -429,7 +441,7 @@ static int read_jobs(struct dl_report *rep, struct dl_reader *r, const char *lab
 		if (*rej) {
 			/* a job the simulator could never run: no times, whatever the fields say */
 			j.reason = reason_index(rep, rej);
-			j.start = j.end = j.jct = j.qdelay = j.run_time = NAN;
+			j.start = j.end = j.jct = j.qdelay = j.run_time = j.rho = j.comm = NAN;
 		}
 		if (!isnan(j.end) && isnan(j.start)) {
 			rc = dl_err_at(err, name, row.line, "a job with an end needs a start");
@@ -449,7 +461,8 @@ static int read_jobs(struct dl_report *rep, struct dl_reader *r, const char *lab
 		if (!isnan(j.end) && isnan(j.jct))
 			j.jct = j.end - j.submit;
 		if (isnan(j.end))
-			j.jct = NAN; /* an unfinished job has no JCT whatever the column says */
+			j.jct = j.rho =
+				NAN; /* an unfinished job has no JCT whatever the column says */
 		if (!isnan(j.start) && isnan(j.qdelay))
 			j.qdelay = j.start - j.submit;
 		if (!isnan(j.end) && isnan(j.run_time))
@@ -696,8 +709,11 @@ static void metrics(struct label *l, enum dl_report_by by, int cls, double capac
 	double *jct = xmalloc(cap * sizeof(*jct));
 	double *qd = xmalloc(cap * sizeof(*qd));
 	double *slow = xmalloc(cap * sizeof(*slow));
-	size_t nj = 0, nq = 0, ns = 0;
+	double *rho = xmalloc(cap * sizeof(*rho));
+	double *fb = xmalloc(cap * sizeof(*fb));
+	size_t nj = 0, nq = 0, ns = 0, nr = 0, nf = 0, nc = 0;
 	double sum_jct = 0, sum_qd = 0, busy = 0, min_submit = INFINITY, max_end = -INFINITY;
+	double sum_rho = 0, sum_fb = 0, sum_comm = 0, comm_gpu = 0, held_gpu = 0;
 	double pre = 0, mig = 0; /* sums of any int64 counts cannot overflow a double */
 	int64_t jobs = 0;
 	memset(rejected, 0, (nreasons ? nreasons : 1) * sizeof(*rejected));
@@ -733,8 +749,25 @@ static void metrics(struct label *l, enum dl_report_by by, int cls, double capac
 			qd[nq++] = j->qdelay;
 			sum_qd += j->qdelay;
 		}
+		if (!isnan(j->start)) {
+			/* time to first feedback: every started job, preempted later or not */
+			fb[nf++] = j->start - j->submit;
+			sum_fb += j->start - j->submit;
+		}
+		if (!isnan(j->comm)) {
+			nc++;
+			sum_comm += j->comm;
+			if (!isnan(j->run_time)) {
+				comm_gpu += (double)j->gpus * j->comm;
+				held_gpu += (double)j->gpus * j->run_time;
+			}
+		}
 		if (isnan(j->end))
 			continue;
+		if (!isnan(j->rho)) {
+			rho[nr++] = j->rho;
+			sum_rho += j->rho;
+		}
 		jct[nj++] = j->jct;
 		sum_jct += j->jct;
 		if (j->end > max_end)
@@ -758,6 +791,21 @@ static void metrics(struct label *l, enum dl_report_by by, int cls, double capac
 	row->preemptions_per_job = jobs ? pre / (double)jobs : NAN;
 	row->migrations_per_job = jobs ? mig / (double)jobs : NAN;
 	row->jain_slowdown = dl_jain_index(slow, ns);
+	dl_sort_doubles(fb, nf);
+	row->avg_first_feedback = nf ? sum_fb / (double)nf : NAN;
+	row->p95_first_feedback = dl_percentile_nearest(fb, nf, 95);
+	row->avg_rho = nr ? sum_rho / (double)nr : NAN;
+	row->jain_rho = dl_jain_index(rho, nr);
+	/* the percentile needs them sorted; the page's CDF sorts its own copy */
+	double *sorted_rho = xmalloc((nr ? nr : 1) * sizeof(*sorted_rho));
+	memcpy(sorted_rho, rho, nr * sizeof(*rho));
+	dl_sort_doubles(sorted_rho, nr);
+	row->p95_rho = dl_percentile_nearest(sorted_rho, nr, 95);
+	row->max_rho = nr ? sorted_rho[nr - 1] : NAN;
+	free(sorted_rho);
+	row->total_comm_overhead = nc ? sum_comm : NAN;
+	row->avg_comm_overhead = nc ? sum_comm / (double)nc : NAN;
+	row->comm_share = held_gpu > 0 ? comm_gpu / held_gpu : NAN;
 	row->utilization = NAN;
 	if (cls < 0) {
 		/* utilisation is a property of the whole run, not of a class */
@@ -783,11 +831,17 @@ static void metrics(struct label *l, enum dl_report_by by, int cls, double capac
 		l->nqdelay = nq;
 		l->slow = slow;
 		l->nslow = ns;
+		l->rho = rho;
+		l->nrho = nr;
+		l->feedback = fb;
+		l->nfeedback = nf;
 		l->jobs_in = jobs;
 	} else {
 		free(jct);
 		free(qd);
 		free(slow);
+		free(rho);
+		free(fb);
 	}
 }
 
@@ -1074,6 +1128,10 @@ void dl_report_series(const struct dl_report *rep, size_t i, struct dl_report_se
 	s->nqdelay = l->nqdelay;
 	s->slowdown = l->slow;
 	s->nslowdown = l->nslow;
+	s->rho = l->rho;
+	s->nrho = l->nrho;
+	s->feedback = l->feedback;
+	s->nfeedback = l->nfeedback;
 	s->jobs = l->jobs_in;
 	s->as_run = l->as_run;
 	if (l->has_tl) {

@@ -29,7 +29,12 @@
  *     busy_gpus integrated over [first time, last time]; otherwise
  *     sum(gpus * run_time) over the makespan window; with a --window, over
  *     the measurement period instead (see struct dl_report_window);
- *   - speedup = baseline value / this value (for avg JCT and makespan).
+ *   - speedup = baseline value / this value (for avg JCT and makespan);
+ *   - time to first feedback = start - submit of every started job;
+ *   - rho and comm_overhead_s are the results' own columns (dlsched-formats(5)),
+ *     never derived: without them (older results, jobs streams) their metrics
+ *     are NaN; comm_share = sum(comm_overhead_s * gpus) / sum(run_time * gpus)
+ *     over the jobs with both.
  *
  * Ownership: the report owns every label, job and row; row strings stay valid
  * until dl_report_free(). Nothing here keeps static state.
@@ -96,6 +101,10 @@ struct dl_report_row {
 	double speedup_jct, speedup_makespan;
 	int64_t dropped;	     /* rows skipped on import plus jobs rejected */
 	const char *dropped_reasons; /* "2 never started; 4 unknown GPU type 'a100'" or "" */
+	double avg_first_feedback, p95_first_feedback; /* start - submit of started jobs */
+	double avg_rho, p95_rho, max_rho, jain_rho;    /* the results' rho of finished jobs */
+	double total_comm_overhead, avg_comm_overhead; /* the results' comm_overhead_s */
+	double comm_share; /* sum(comm_overhead_s x gpus) / sum(run_time x gpus), 0..1 */
 };
 
 /* One input of the page's provenance footer (the caller owns the strings). */
@@ -213,6 +222,10 @@ struct dl_report_series {
 	size_t nqdelay;
 	const double *slowdown; /* finished jobs' jct / duration, in no order */
 	size_t nslowdown;
+	const double *rho; /* finished jobs' rho (from the results), in no order */
+	size_t nrho;
+	const double *feedback; /* started jobs' start - submit, ascending */
+	size_t nfeedback;
 	const double *tl_time, *tl_busy, *tl_pending; /* timeline points, time ascending */
 	size_t ntl;
 	int64_t jobs; /* in the window, rejected ones left out */

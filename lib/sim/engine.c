@@ -323,8 +323,8 @@ enum {
 };
 
 static const char *const result_cols[RC_N] = {
-	"id",	    "submit",	   "gpus",     "duration",    "start",	    "end",
-	"jct",	    "queue_delay", "run_time", "preemptions", "migrations", "tier",
+	"id",	    "submit",	   "gpus",     "duration",    "start",		 "end",
+	"jct",	    "queue_delay", "run_time", "preemptions", "migrations",	 "tier",
 	"slowdown", "gpu_type",	   "policy",   "rho",	      "comm_overhead_s", "rejected",
 };
 
@@ -463,7 +463,8 @@ void dl_sim_sync(struct dl_sim *s, struct dl_sim_job *j)
 			 */
 			if (j->slowdown > 1)
 				j->comm += isfinite(j->slowdown)
-						   ? (double)(t - from) * (j->slowdown - 1) / j->slowdown
+						   ? (double)(t - from) * (j->slowdown - 1) /
+							     j->slowdown
 						   : (double)(t - from);
 		}
 		if (j->work_left < 0)

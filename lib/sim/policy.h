@@ -125,7 +125,7 @@ struct dl_sim_job {
 	double rate;	       /* work per tick while running and not restoring */
 	double share;	       /* policy-set speed fraction, 1 by default */
 	double slowdown;       /* network cost of the GPUs held (1: none) */
-	double comm;	       /* ticks lost to the placement: sum of progress ticks x (1 - 1/slowdown) */
+	double comm;	       /* ticks lost to placements (dl_sim_sync; comm_overhead_s) */
 	dl_tick restore_until; /* no progress before this time */
 	dl_tick finish_at;     /* when running: its completion as planned now */
 	dl_tick start;	       /* first start (-1 before) */
