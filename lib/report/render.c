@@ -31,8 +31,8 @@ const struct dl_report_col dl_report_cols[] = {
 	{"dropped", "dropped", DL_COL_INT, F(dropped)},
 	{"dropped_reasons", "dropped because", DL_COL_STR, F(dropped_reasons)},
 	/* after the older columns, so that scripts cutting fields by position keep working */
-	{"avg_first_feedback", "first run", DL_COL_TIME, F(avg_first_feedback)},
-	{"p95_first_feedback", "p95 first run", DL_COL_TIME, F(p95_first_feedback)},
+	{"avg_first_feedback", "first feedback", DL_COL_TIME, F(avg_first_feedback)},
+	{"p95_first_feedback", "p95 feedback", DL_COL_TIME, F(p95_first_feedback)},
 	{"avg_rho", "avg rho", DL_COL_RATIO, F(avg_rho)},
 	{"p95_rho", "p95 rho", DL_COL_RATIO, F(p95_rho)},
 	{"max_rho", "max rho", DL_COL_RATIO, F(max_rho)},
@@ -209,9 +209,12 @@ void dl_report_write_table(const struct dl_report *rep, FILE *fp, enum dl_report
 {
 	const struct dl_report_col *shown[DL_ARRAY_SIZE(dl_report_cols)];
 	size_t ns = 0;
-	for (const struct dl_report_col *c = dl_report_cols; c->name; c++)
-		if (dl_report_col_shown(rep, c, 1))
-			shown[ns++] = c;
+	/* for people the count of jobs left out comes last, beside the notes that say why */
+	for (int pass = 0; pass < 2; pass++)
+		for (const struct dl_report_col *c = dl_report_cols; c->name; c++)
+			if ((strcmp(c->name, "dropped") == 0) == pass &&
+			    dl_report_col_shown(rep, c, 1))
+				shown[ns++] = c;
 	size_t nr = dl_report_nrows(rep);
 	/* cells[row][col], row 0 = header */
 	struct strbuf *cells = xcalloc((nr + 1) * ns, sizeof(*cells));

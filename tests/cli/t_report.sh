@@ -7,13 +7,15 @@ ALL="$R/fifo.csv $R/las.csv $R/stuck.csv $R/srtf.jsonl"
 # ---- metrics (CSV is the exact numbers) ----
 run report_csv 0 "dl report -b fifo --gpus 4 $ALL"
 # fifo: JCTs 100 140 330 330 -> avg 225, nearest-rank median 140, p90 330; makespan 360
-expect_eq report_fifo_row "fifo,4,4,225,140,330,330,330,360,135,320,0.7013888888888888,0,0,0.335828837526265,1,1,0," \
+# first feedback (start - submit) 0 90 130 320 -> avg 135, p95 320; no rho/comm columns: empty
+expect_eq report_fifo_row "fifo,4,4,225,140,330,330,330,360,135,320,0.7013888888888888,0,0,0.335828837526265,1,1,0,,135,320,,,,,,," \
 	"$(grep '^fifo,' out)"
 # las: JCTs 10 50 110 280 -> avg 112.5, speedup 225/112.5 = 2, makespan 360/300 = 1.2
-expect_eq report_las_row "las,4,4,112.5,50,280,280,280,300,12.5,40,0.8416666666666667,0.25,0.25,0.9792069632495165,2,1.2,0," \
+# first feedback 0 0 40 0 -> avg 10 (below the avg wait 12.5: job 1 waited again after its start)
+expect_eq report_las_row "las,4,4,112.5,50,280,280,280,300,12.5,40,0.8416666666666667,0.25,0.25,0.9792069632495165,2,1.2,0,,10,40,,,,,,," \
 	"$(grep '^las,' out)"
 # a label with no finished jobs: counted, empty metrics, no division by zero
-expect_eq report_stuck_row "stuck,2,0,,,,,,,,,,0,0,,,,0," "$(grep '^stuck,' out)"
+expect_eq report_stuck_row "stuck,2,0,,,,,,,,,,0,0,,,,0,,,,,,,,,," "$(grep '^stuck,' out)"
 expect report_stuck_warns "grep -q \"label 'stuck' has no finished jobs\" err"
 run report_json 0 "dl report -f json -b fifo --gpus 4 $ALL"
 run report_text 0 "dl report -f text -b fifo --gpus 4 $ALL"
@@ -35,6 +37,30 @@ all,4,0.5,0.75
 2-4,1,0,0
 5-8,1,2,0
 >8,1,0,3" "$(cat out)"
+# fairness, first feedback and communication (placed.csv, by hand in testdata/report/NOTE):
+# rho 1 1.25 6 1.65 -> avg 2.475, p95 (rank 4 of 4) = max = 6, Jain 9.9^2 / (4 * 41.285);
+# first feedback 0 0 10 80 160 -> avg 50, p95 160; comm 0 12.5 0 50 -> 62.5 total, 15.625
+# a job; GPU share (2*12.5 + 4*50) / (100 + 2*62.5 + 10 + 4*250) = 225 / 1235
+run report_fairness 0 "dl report $R/placed.csv $R/fifo.csv | cut -d, -f1,20-"
+expect_eq report_fairness_rows "label,avg_first_feedback,p95_first_feedback,avg_rho,p95_rho,max_rho,jain_rho,total_comm_overhead,avg_comm_overhead,comm_share
+placed,50,160,2.475,6,6,0.5934964272738283,62.5,15.625,0.18218623481781376
+fifo,135,320,,,,,,," "$(cat out)"
+# per class: 1 GPU (jobs 1, 4): rho 1 6 -> Jain 49 / 74; 2-4 GPUs (2, 3, 5): rho 1.25 1.65
+# -> Jain 8.41 / 8.57, comm 62.5 over 2*62.5 + 4*250 GPU-s = 0.2; >8: only a rejected job
+run report_fairness_by 0 "dl report --by gpus $R/placed.csv | cut -d, -f2,21-"
+expect_eq report_fairness_by_rows "class,avg_first_feedback,p95_first_feedback,avg_rho,p95_rho,max_rho,jain_rho,total_comm_overhead,avg_comm_overhead,comm_share
+all,50,160,2.475,6,6,0.5934964272738283,62.5,15.625,0.18218623481781376
+1,5,10,3.5,6,6,0.6621621621621622,0,0,0
+2-4,80,160,1.45,1.65,1.65,0.9813302217036173,62.5,31.25,0.2
+>8,,,,,,,,," "$(cat out)"
+run report_fairness_json 0 "dl report -f json $R/placed.csv $R/fifo.csv"
+expect report_fairness_json_null "grep -q '\"avg_rho\":2.475,' out && grep -q '\"label\":\"fifo\".*\"avg_rho\":null,\"p95_rho\":null,\"max_rho\":null,\"jain_rho\":null,\"total_comm_overhead\":null,\"avg_comm_overhead\":null,\"comm_share\":null}' out"
+# the tables show the columns when a label has them, "-" (not 0) for a label without
+run report_fairness_text 0 "dl report -f text $R/placed.csv $R/fifo.csv"
+run report_fairness_markdown 0 "dl report -f markdown $R/placed.csv $R/fifo.csv"
+# older results alone: no rho or comm column in the table at all
+run report_old_text 0 "dl report -f text $R/fifo.csv"
+expect report_old_text_no_rho "grep -q 'first feedback' out && ! grep -q 'rho\|comm' out"
 run report_timeline 0 "dl report --gpus 8 -t $R/fifo.timeline.csv $R/fifo.csv $R/las.csv"
 # utilisation from the timeline: 1010 GPU-s over 360 s on 8 GPUs
 expect_eq report_timeline_util "0.3506944444444444" "$(awk -F, '$1 == "fifo" {print $12}' out)"
@@ -72,7 +98,7 @@ printf 'id,submit,gpus,start,end\n1,0,1,0,5\n' > nodur.csv
 printf 'id,submit,gpus,duration,start,end\n1,0,1,5,0,5\n2,0,two,5,0,5\n' > badgpus.csv
 run report_err_empty 1 "dl report empty.csv"
 # a night without jobs: a header only is a label without jobs, not an error
-run report_header_only 0 "dl report header.csv | cut -d, -f1-3,18-"
+run report_header_only 0 "dl report header.csv | cut -d, -f1-3,18,19"
 expect_eq report_header_only_row "header,0,0,0," "$(tail -1 out)"
 run report_err_missing 1 "dl report nodur.csv"
 run report_err_value 1 "dl report badgpus.csv"

@@ -13,9 +13,9 @@ for p in fifo fifo-backfill sjf srtf las tiresias-las tiresias-gittins; do
 	expect "nightly_empty_results_$p" "[ \$(wc -l < $p.csv) -eq 1 ] && grep -q '^id,submit,.*,policy,rho,comm_overhead_s,rejected$' $p.csv && [ \$(wc -l < $p.timeline.csv) -eq 1 ]"
 done
 run nightly_empty_report 0 "dl report --skipped skipped.csv -t fifo.timeline.csv -t las.timeline.csv fifo.csv las.csv"
-expect_eq nightly_empty_report_rows "label,jobs,finished,avg_jct,median_jct,p90_jct,p95_jct,p99_jct,makespan,avg_queue_delay,p95_queue_delay,utilization,preemptions_per_job,migrations_per_job,jain_slowdown,speedup_jct,speedup_makespan,dropped,dropped_reasons
-fifo,0,0,,,,,,,,,,,,,,,0,
-las,0,0,,,,,,,,,,,,,,,0," "$(cat out)"
+expect_eq nightly_empty_report_rows "label,jobs,finished,avg_jct,median_jct,p90_jct,p95_jct,p99_jct,makespan,avg_queue_delay,p95_queue_delay,utilization,preemptions_per_job,migrations_per_job,jain_slowdown,speedup_jct,speedup_makespan,dropped,dropped_reasons,avg_first_feedback,p95_first_feedback,avg_rho,p95_rho,max_rho,jain_rho,total_comm_overhead,avg_comm_overhead,comm_share
+fifo,0,0,,,,,,,,,,,,,,,0,,,,,,,,,,
+las,0,0,,,,,,,,,,,,,,,0,,,,,,,,,," "$(cat out)"
 expect nightly_empty_report_quiet "[ ! -s err ]"
 run nightly_empty_page 0 "dl report -o empty.html --cluster 1x4x8:v100 -b fifo --date 2026-11-22 -t fifo.timeline.csv fifo.csv las.csv tiresias-gittins.csv"
 expect nightly_empty_page_says "grep -q '<section class=\"card\" id=\"no-jobs\">' empty.html && grep -q 'The inputs hold no jobs' empty.html && grep -q '3 labels, 0 jobs' empty.html"
@@ -24,16 +24,16 @@ command -v xmllint > /dev/null && expect nightly_empty_page_xml "xmllint --noout
 # a night of CPU jobs only: nothing to simulate, and the page says what trace import left out
 printf 'JobID|Submit|Start|End|ElapsedRaw|AllocTRES|State\n1|2026-11-21T10:00:00|2026-11-21T10:00:00|2026-11-21T10:05:00|300|cpu=4|COMPLETED\n2|2026-11-21T11:00:00|Unknown|Unknown|0|cpu=4|PENDING\n' > cpu.psv
 run nightly_cpu_import 0 "dl trace import -q --from sacct --skipped cpu.skipped.csv cpu.psv > cpu.jobs.csv && dl simulate -q --cluster 1x4x8 --policy fifo cpu.jobs.csv > cpu.fifo.csv"
-run nightly_cpu_report 0 "dl report --skipped cpu.skipped.csv cpu.fifo.csv | cut -d, -f1,2,18-"
+run nightly_cpu_report 0 "dl report --skipped cpu.skipped.csv cpu.fifo.csv | cut -d, -f1,2,18,19"
 expect_eq nightly_cpu_report_dropped "cpu.fifo,0,2,1 no GPUs; 1 never started" "$(tail -1 out)"
 run nightly_cpu_page 0 "dl report -o cpu.html --skipped cpu.skipped.csv cpu.fifo.csv"
 expect nightly_cpu_page_left_out "grep -q 'No job of the inputs could be compared' cpu.html && grep -q '<td>2</td><td class=\"s w\">1 no GPUs; 1 never started</td>' cpu.html"
 
 # ---- jobs left out: simulate's rejections per reason, trace import's skips for every label ----
-run nightly_rejected 0 "dl report -b fifo --gpus 4 $R/rejected.csv | cut -d, -f1-4,18-"
+run nightly_rejected 0 "dl report -b fifo --gpus 4 $R/rejected.csv | cut -d, -f1-4,18,19"
 expect_eq nightly_rejected_row "fifo,3,3,190,3,1 needs more GPUs than the cluster has; 2 unknown GPU type 'a100'" "$(tail -1 out)"
 printf 'reason,count\nnever started,2\nno GPUs,1\n' > sk.csv
-run nightly_rejected_skipped 0 "dl report --skipped sk.csv $R/rejected.csv $R/las.csv | cut -d, -f1,2,18-"
+run nightly_rejected_skipped 0 "dl report --skipped sk.csv $R/rejected.csv $R/las.csv | cut -d, -f1,2,18,19"
 expect_eq nightly_rejected_skipped_rows "fifo,3,6,2 never started; 1 no GPUs; 1 needs more GPUs than the cluster has; 2 unknown GPU type 'a100'
 las,4,3,2 never started; 1 no GPUs" "$(tail -2 out)"
 run nightly_rejected_by_gpus 0 "dl report --by gpus $R/rejected.csv | cut -d, -f2,3,19,20"
@@ -48,7 +48,7 @@ expect nightly_skipped_bad_line "grep -q 'bad.csv:2: bad skipped row' err"
 
 # simulate writes the rows report counts: a typed job on a cluster without its type
 printf 'id,submit,gpus,duration,gpu_type\na,0,1,10,v100\nb,0,2,10,a100\nc,1,64,10,\n' > typed.csv
-run nightly_simulate_rejects 0 "dl simulate -q --cluster 1x4x8:v100 --policy fifo typed.csv | dl report - | cut -d, -f1,2,18-"
+run nightly_simulate_rejects 0 "dl simulate -q --cluster 1x4x8:v100 --policy fifo typed.csv | dl report - | cut -d, -f1,2,18,19"
 expect_eq nightly_simulate_rejects_row "fifo,1,2,1 unknown GPU type 'a100'; 1 needs more GPUs than the cluster has" "$(tail -1 out)"
 
 # ---- labels: timelines by label, no silent merges ----
