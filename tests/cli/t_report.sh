@@ -150,6 +150,11 @@ expect_eq report_html_cdf_paths 3 "$(grep -o 'class="cdf-jct"' page.html | wc -l
 # the same page on standard output, apart from the command line in the footer
 run report_html_same 0 "dl report -f html --title 'Nightly <test> & co' --date 2026-11-21 -b fifo --gpus 4 -t $R/fifo.timeline.csv $ALL | grep -v 'id=\"command\"' > a.html && grep -v 'id=\"command\"' page.html | cmp - a.html"
 expect report_html_same_command "grep -qF '<code id=\"command\">dlsched report -o page.html --title &#39;Nightly &lt;test&gt; &amp; co&#39; --date 2026-11-21 -b fifo' page.html"
+# results without rho (older files): the first-feedback CDF, no rho chart, no rho column
+expect report_html_old_results "grep -q 'id=\"feedback-cdf\"' page.html && ! grep -q 'rho-cdf\|max rho' page.html"
+run report_html_fairness 0 "dl report -f html $R/placed.csv $R/fifo.csv > fair.html"
+expect report_html_fairness_parts "grep -q 'id=\"rho-cdf\"' fair.html && grep -q '<th>max rho</th>' fair.html && grep -q 'fifo <em>(no rho column)</em>' fair.html && grep -q '<td>18.2%</td>' fair.html"
+command -v xmllint > /dev/null && expect report_html_fairness_xml "xmllint --noout fair.html"
 # a label that is not valid UTF-8 or holds markup still gives well-formed XML
 printf 'id,submit,gpus,duration,start,end,policy\n1,0,1,5,0,5,"a\377<b>&""\001"\n' > weird.csv
 run report_html_weird 0 "dl report -f html weird.csv > weird.html"
@@ -244,6 +249,12 @@ EOF
 	expect report_html_dom_footer "grep -q '<span id=\"version\">dlsched ' ndom.html && grep -q '<code id=\"command\">dlsched report -o nightly.html' ndom.html && grep -q '<td class=\"s\">as run</td><td class=\"s\">real.jobs.csv</td><td>' ndom.html"
 	expect report_html_dom_made_by "grep -q '<table id=\"made-by\">' ndom.html && grep -q '<tr><td class=\"s\">fifo, tiresias-las, as run</td><td class=\"s\"><code>dlsched trace import -q --provenance --from sacct [^<]*/sacct_real_sample.psv</code></td><td>-</td></tr>' ndom.html && grep -q '<tr><td class=\"s\">tiresias-las</td><td class=\"s\"><code>dlsched simulate -q --provenance --cluster 1x1x4 --policy tiresias-las --timeline real.las.tl.csv real.jobs.csv</code></td><td>1</td></tr>' ndom.html"
 	expect report_html_dom_window "grep -q 'window: all jobs; utilisation from the first to the last arrival' ndom.html"
+	# time to first feedback for every label; rho only where the results have the column
+	expect_eq report_html_dom_feedback 4 "$(grep -o 'class="cdf-feedback"' ndom.html | wc -l)"
+	expect_eq report_html_dom_rho 2 "$(grep -o 'class="cdf-rho"' ndom.html | wc -l)"
+	expect report_html_dom_rho_absent "[ \$(grep -o '(no rho column)' ndom.html | wc -l) -eq 2 ] && grep -q 'rejected <em>(no rho column)</em>' ndom.html"
+	expect report_html_dom_rho_points "grep -q '<svg[^>]*id=\"rho-cdf\"' ndom.html && grep -q '<title>fifo: median rho [0-9.]*, [0-9]* of 14 jobs</title>' ndom.html && grep -q '<th>max rho</th>' ndom.html"
+
 	if [ -s nightly.png ]; then
 		# the dashed orange tiresias-las and the green markers/bars of the third label drawn
 		set -- $(python3 pngstat.py nightly.png 0072b2 d55e00 009e73)
