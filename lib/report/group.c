@@ -703,8 +703,9 @@ void dl_group_write_html(const struct dl_group *g, FILE *fp, const struct dl_rep
 	sb_addstr(&sb, "</tbody></table></div>\n</section>\n");
 	int xk = numeric_key(g);
 	if (xk >= 0) {
-		static const char *const charted[] = {"avg_jct", "p95_jct", "avg_queue_delay",
-						      "makespan", "utilization"};
+		static const char *const charted[] = {
+			"avg_jct",     "p95_jct", "avg_queue_delay",	"makespan",
+			"utilization", "max_rho", "avg_first_feedback", "comm_share"};
 		sb_addstr(&sb, "<div class=\"grid2\">\n");
 		for (size_t m = 0; m < DL_ARRAY_SIZE(charted); m++) {
 			int c = metric_col(charted[m]);

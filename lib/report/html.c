@@ -966,13 +966,14 @@ static void footer(struct strbuf *sb, const struct dl_report *rep,
 {
 	struct strbuf made = STRBUF_INIT;
 	made_by_table(&made, rep);
-	dl_html_footer(sb, page,
-		       "Percentiles are nearest-rank; Jain's index is over the slowdowns "
-		       "jct/duration of finished jobs, Jain rho over their rho; first feedback is "
-		       "start - submit; rho and comm overhead are the results' own columns (absent: "
-		       "-); speedup = baseline / label; times are rounded to 3 digits (hover for "
-		       "seconds).",
-		       made.len ? made.buf : NULL);
+	dl_html_footer(
+		sb, page,
+		"Percentiles are nearest-rank; Jain's index is over the slowdowns "
+		"jct/duration of finished jobs, Jain rho over their rho; first feedback is "
+		"start - submit; rho and comm overhead are the results' own columns (absent: "
+		"-); speedup = baseline / label; times are rounded to 3 digits (hover for "
+		"seconds).",
+		made.len ? made.buf : NULL);
 	sb_release(&made);
 }
 

@@ -128,6 +128,8 @@ run sweep_group_md 0 "dl report -f markdown --group-by policy,load t"
 expect sweep_group_md_table "grep -q '^| policy ' out && grep -q '^| -' out"
 run sweep_group_html 0 "dl report --group-by policy,load -o g.html t"
 expect sweep_group_html_lines "test \$(grep -o 'class=\"mean\" data-label=\"fifo\"' g.html | wc -l) -ge 3 && grep -q 'class=\"band\"' g.html && grep -q 'id=\"group-avg_jct\"' g.html"
+# the fairness, first-feedback and communication metrics of each run's report, grouped
+expect sweep_group_fairness "head -1 t/summary.csv | grep -q ',avg_first_feedback,p95_first_feedback,avg_rho,p95_rho,max_rho,jain_rho,total_comm_overhead,avg_comm_overhead,comm_share' && grep -q 'id=\"group-max_rho\"' g.html && grep -q 'id=\"group-avg_first_feedback\"' g.html && grep -q 'id=\"group-comm_share\"' g.html"
 if command -v xmllint > /dev/null; then
 	expect sweep_group_html_xml "xmllint --noout g.html"
 fi
