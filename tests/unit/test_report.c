@@ -149,6 +149,60 @@ static void test_metrics(void)
 	dl_report_free(rep);
 }
 
+/* placed.csv (testdata/report/NOTE): rho, first feedback and comm overhead by hand */
+static void test_fairness(void)
+{
+	struct dl_err err = DL_ERR_INIT;
+	const char *files[] = {TD "placed.csv", TD "fifo.csv"};
+	struct dl_report_opts o = {DL_REPORT_BY_GPUS, 0, NULL};
+	struct dl_report *rep = load(files, 2, NULL, &o, &err);
+	ok(rep != NULL, "placed and fifo load: %s", err.msg);
+	if (!rep)
+		return;
+	const struct dl_report_row *p = dl_report_row(rep, 0);
+	is_str(p->cls, "all", "placed: the all row first");
+	/* rho of the finished jobs 1 1.25 6 1.65 (the unfinished and the rejected have none) */
+	is_double(p->avg_rho, 9.9 / 4, 1e-15, "avg rho");
+	is_double(p->p95_rho, 6, 0, "p95 rho: nearest rank 4 of 4");
+	is_double(p->max_rho, 6, 0, "max rho");
+	double s2 = 1 + 1.25 * 1.25 + 36 + 1.65 * 1.65;
+	is_double(p->jain_rho, 9.9 * 9.9 / (4 * s2), 1e-15, "Jain's index of rho");
+	/* start - submit of the five started jobs: 0 0 10 80 160 */
+	is_double(p->avg_first_feedback, 50, 0, "avg time to first feedback");
+	is_double(p->p95_first_feedback, 160, 0, "p95 time to first feedback");
+	ok(p->avg_first_feedback < p->avg_queue_delay, "first feedback ignores waits after a start");
+	is_double(p->total_comm_overhead, 62.5, 0, "total comm overhead");
+	is_double(p->avg_comm_overhead, 15.625, 0, "comm overhead per job that has one");
+	is_double(p->comm_share, 225.0 / 1235.0, 1e-15, "share of GPU time lost to communication");
+	/* the class of 1-GPU jobs (1 and 4): rho 1 and 6 */
+	const struct dl_report_row *c1 = dl_report_row(rep, 1);
+	is_str(c1->cls, "1", "the 1-GPU class");
+	is_double(c1->jain_rho, 49.0 / 74.0, 1e-15, "Jain of rho 1, 6 is 49/74");
+	is_double(c1->p95_first_feedback, 10, 0, "p95 first feedback of 0, 10");
+	is_double(c1->comm_share, 0, 0, "no comm overhead on one GPU");
+	/* fifo.csv has no rho or comm_overhead_s column: absent, not zero */
+	const struct dl_report_row *f = NULL;
+	for (size_t i = 0; i < dl_report_nrows(rep); i++)
+		if (!strcmp(dl_report_row(rep, i)->label, "fifo") &&
+		    !strcmp(dl_report_row(rep, i)->cls, "all"))
+			f = dl_report_row(rep, i);
+	ok(f != NULL, "fifo's all row");
+	if (f) {
+		ok(isnan(f->avg_rho) && isnan(f->p95_rho) && isnan(f->max_rho) &&
+			   isnan(f->jain_rho) && isnan(f->total_comm_overhead) &&
+			   isnan(f->avg_comm_overhead) && isnan(f->comm_share),
+		   "older results: rho and comm metrics undefined");
+		is_double(f->avg_first_feedback, 135, 0, "older results: first feedback from start");
+	}
+	struct dl_report_series ser;
+	dl_report_series(rep, 0, &ser);
+	ok(ser.nrho == 4 && ser.nfeedback == 5 && ser.feedback[4] == 160,
+	   "the page's data: 4 rho, 5 first feedbacks sorted");
+	dl_report_series(rep, 1, &ser);
+	ok(ser.nrho == 0 && ser.nfeedback == 4, "fifo: no rho for the page");
+	dl_report_free(rep);
+}
+
 static void test_timeline_and_by(void)
 {
 	struct dl_err err = DL_ERR_INIT;
@@ -316,6 +370,7 @@ int main(void)
 	test_jain();
 	test_sort();
 	test_metrics();
+	test_fairness();
 	test_timeline_and_by();
 	test_errors();
 	test_window_parse();
