@@ -80,8 +80,10 @@ static const struct dl_cmd_spec report_spec = {
 		"Summarise results streams (from dlsched simulate; '-' or nothing is standard\n"
 		"input) with one row per label: jobs, finished, average, median, p90, p95, p99 JCT,\n"
 		"makespan, average and p95 queueing delay, GPU utilisation, preemptions and\n"
-		"migrations per job, Jain's index of slowdowns, speedups against --baseline and\n"
-		"jobs dropped (skipped on import or rejected by simulate) per reason.\n"
+		"migrations per job, Jain's index of slowdowns, speedups against --baseline,\n"
+		"jobs dropped (skipped on import or rejected by simulate) per reason, average and\n"
+		"p95 time to first feedback, average, p95 and maximum rho and Jain's index of rho,\n"
+		"and communication overhead (total, per job, share of GPU time).\n"
 		"Percentiles are nearest-rank. Times are in seconds (human units on the page).",
 	.opts = report_opts,
 	.flags = DL_SPEC_NO_IO,
