@@ -367,7 +367,7 @@ static void result_row(struct dl_sim *s, const struct dl_sim_job *j, dl_tick end
 	dl_writer_strn(w, RC_POLICY, s->cfg->policy->name, s->policy_len);
 	/* finish-time fairness: the JCT against the job's ideal time alone, its duration */
 	if (j->duration > 0)
-		dl_writer_double_prec(w, RC_RHO, (double)jct / (double)j->duration, 12);
+		dl_writer_double(w, RC_RHO, (double)jct / (double)j->duration); /* round-trip */
 	else
 		dl_writer_null(w, RC_RHO);
 	dl_writer_micros(w, RC_COMM, (dl_tick)llround(j->comm));
