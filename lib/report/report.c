@@ -460,9 +460,9 @@ static int read_jobs(struct dl_report *rep, struct dl_reader *r, const char *lab
 		/* derived values where the stream left them out */
 		if (!isnan(j.end) && isnan(j.jct))
 			j.jct = j.end - j.submit;
+		/* an unfinished job has no JCT (nor rho) whatever the columns say */
 		if (isnan(j.end))
-			j.jct = j.rho =
-				NAN; /* an unfinished job has no JCT whatever the column says */
+			j.jct = j.rho = NAN;
 		if (!isnan(j.start) && isnan(j.qdelay))
 			j.qdelay = j.start - j.submit;
 		if (!isnan(j.end) && isnan(j.run_time))

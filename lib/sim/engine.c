@@ -458,8 +458,9 @@ void dl_sim_sync(struct dl_sim *s, struct dl_sim_job *j)
 			/*
 			 * The communication overhead (results' comm_overhead_s): of these
 			 * progress ticks, the share 1 - 1/slowdown is what the placement
-			 * cost; at slowdown 1.25, 125 s of progress hold 25 s of it. In this
-			 * form (s - 1) / s it is exact for the usual slowdowns (1.25: 0.2).
+			 * cost (at slowdown 1.25, 125 s of progress hold 25 s of it).
+			 * Multiplying by s - 1 before dividing by s rounds once, so 1.25
+			 * gives exactly 25 s, where 1 - 1/s would not.
 			 */
 			if (j->slowdown > 1)
 				j->comm += isfinite(j->slowdown)
