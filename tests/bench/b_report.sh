@@ -1,19 +1,20 @@
-# b_report.sh: summarising 1,000,000 results rows (15 columns, 4 policies, 2% unfinished),
+# b_report.sh: summarising 1,000,000 results rows (17 columns, 4 policies, 2% unfinished),
 # beside `dlsched cat` of the same file (reading and writing every field) and wc -l.
 N=1000000
 F=$BENCH_TMP/results.csv
 awk -v n=$N 'BEGIN {
-	print "id,submit,gpus,duration,start,end,jct,queue_delay,run_time,preemptions,migrations,tier,slowdown,gpu_type,policy"
+	print "id,submit,gpus,duration,start,end,jct,queue_delay,run_time,preemptions,migrations,tier,slowdown,gpu_type,policy,rho,comm_overhead_s"
 	srand(1)
 	split("fifo,tiresias-las,tiresias-gittins,srtf", pol, ",")
 	for (i = 0; i < n; i++) {
 		s = i * 3; d = int(10^(1 + rand() * 4)); q = int(rand() * rand() * 5000)
 		g = 2^int(rand() * 4)
 		if (i % 50 == 7)
-			printf "%d,%d,%d,%d,,,,,,0,0,,,v100,%s\n", i, s, g, d, pol[i % 4 + 1]
+			printf "%d,%d,%d,%d,,,,,,0,0,,,v100,%s,,\n", i, s, g, d, pol[i % 4 + 1]
 		else
-			printf "%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,node,1,v100,%s\n", i, s, g, d, s + q,
-				s + q + d, q + d, q, d, int(rand() * 3), int(rand() * 2), pol[i % 4 + 1]
+			printf "%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,node,1,v100,%s,%.6f,0\n", i, s, g, d,
+				s + q, s + q + d, q + d, q, d, int(rand() * 3), int(rand() * 2),
+				pol[i % 4 + 1], (q + d) / d
 	}
 }' > "$F"
 measure wc -l "$F"; wc=$SECS
