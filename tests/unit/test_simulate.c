@@ -249,8 +249,14 @@ static int cm_timer(void *st, struct dl_sim *s, size_t job, int kind, uint64_t s
 }
 
 static const struct dl_sim_policy_ops comm_ops = {
-	"comm", "test",    sc_create, sc_destroy, sc_arrive,
-	NULL,	sc_finish, cm_timer,  cm_schedule,
+	.name = "comm",
+	.summary = "test",
+	.create = sc_create,
+	.destroy = sc_destroy,
+	.arrive = sc_arrive,
+	.finish = sc_finish,
+	.timer = cm_timer,
+	.schedule = cm_schedule,
 };
 
 static void test_rho_comm(void)
