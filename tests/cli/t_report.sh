@@ -58,6 +58,10 @@ expect report_fairness_json_null "grep -q '\"avg_rho\":2.475,' out && grep -q '\
 # the tables show the columns when a label has them, "-" (not 0) for a label without
 run report_fairness_text 0 "dl report -f text $R/placed.csv $R/fifo.csv"
 run report_fairness_markdown 0 "dl report -f markdown $R/placed.csv $R/fifo.csv"
+# straight from simulate (JSON Lines): one 8-GPU job spread over two nodes, alone: rho is
+# its slowdown, all of its time beyond 100 s is communication, 50.998817 of 150.998817 s
+run report_from_simulate 0 "dl simulate -f json --cluster 1x2x8 --place spread --policy fifo $TESTDATA/simulate/spread.csv | dl report -f json"
+expect report_from_simulate_metrics "grep -q '\"avg_first_feedback\":0,\"p95_first_feedback\":0,\"avg_rho\":1.509988,\"p95_rho\":1.509988,\"max_rho\":1.509988,\"jain_rho\":1,\"total_comm_overhead\":50.998817,\"avg_comm_overhead\":50.998817,\"comm_share\":0.3377431559612' out"
 # older results alone: no rho or comm column in the table at all
 run report_old_text 0 "dl report -f text $R/fifo.csv"
 expect report_old_text_no_rho "grep -q 'first feedback' out && ! grep -q 'rho\|comm' out"
