@@ -77,6 +77,7 @@ struct dl_sim {
 	int *gpubuf;	    /* scratch, one per GPU */
 	int *gpu_node;	    /* node of each GPU */
 	void *pst;	    /* the policy's state */
+	void *own_params;   /* the policy's defaults when cfg->params is NULL */
 	size_t running, queued;
 	int total_gpus;
 	/* timeline de-duplication */
@@ -402,6 +403,11 @@ dl_tick dl_sim_now(const struct dl_sim *s)
 size_t dl_sim_njobs(const struct dl_sim *s)
 {
 	return s->njobs;
+}
+
+const struct dl_sim_trace *dl_sim_trace_of(const struct dl_sim *s)
+{
+	return s->trace;
 }
 
 static int clamp_gpus(const struct dl_sim *s, int64_t gpus)
@@ -822,6 +828,7 @@ static void teardown(struct dl_sim *s)
 {
 	if (s->pst)
 		s->cfg->policy->destroy(s->pst);
+	free(s->own_params);
 	dl_placer_free(s->placer);
 	dl_state_free(s->state);
 	free(s->occ);
@@ -881,7 +888,9 @@ int dl_sim_run(const struct dl_sim_config *cfg, struct dl_sim_stats *st, struct 
 	int rc = setup(s, err);
 	if (rc < 0)
 		goto out;
-	s->pst = cfg->policy->create(s, &cfg->params, err);
+	/* policies may keep a pointer to their params for the run */
+	s->own_params = cfg->params ? NULL : dl_sim_params_new(cfg->policy);
+	s->pst = cfg->policy->create(s, cfg->params ? cfg->params : s->own_params, err);
 	if (!s->pst) {
 		rc = -1;
 		goto out;

@@ -47,7 +47,7 @@
 #include "policy/gittins.h"
 #include "policy/mlfq.h"
 #include "sim/oset.h"
-#include "sim/policy.h"
+#include "sim/policies.h"
 
 enum pkind { P_FIFO, P_BACKFILL, P_SJF, P_SRTF, P_LAS, P_TLAS, P_TGITTINS };
 
@@ -56,7 +56,8 @@ enum { T_DEMOTE = 1, T_PROMOTE = 2, T_TICK = 3 };
 struct prio {
 	enum pkind kind;
 	int preemptive, strict, mlfq;
-	const struct dl_sim_params *p;
+	struct dl_mlfq queues;	    /* tiresias-*: limits (GPU-seconds), starvation */
+	struct dl_gittins *gittins; /* tiresias-gittins: index of attained GPU-seconds */
 	size_t nq;
 	struct dl_opool pool;
 	/*
@@ -82,28 +83,94 @@ struct prio {
 	dl_tick *limit;	     /* per queue: its limit in GPU-ticks (the last: none) */
 };
 
-static void *create(struct dl_sim *s, const struct dl_sim_params *p, enum pkind kind,
-		    struct dl_err *err)
+/* ---- parameters ---- */
+
+struct las_params {
+	double quantum; /* seconds; 0: none */
+};
+struct tlas_params {
+	struct dl_mlfq_params mlfq;
+};
+struct tgittins_params {
+	struct dl_mlfq_params mlfq;
+	const char *distribution; /* NULL: learn from the trace */
+	double delta;
+};
+
+static const struct dl_opt las_opts[] = {
+	{DL_OPT_SECONDS, 0, "quantum", "S", "re-evaluate priorities every S seconds",
+	 DL_OPT_AT(struct las_params, quantum), .def = "300"},
+	{DL_OPT_END},
+};
+
+#define TG(f) DL_OPT_AT(struct tgittins_params, f)
+static const struct dl_opt tgittins_opts[] = {
+	{DL_OPT_FILE, 0, "distribution", "FILE", "GPU-time samples (column duration)",
+	 TG(distribution), .def_doc = "the trace"},
+	{DL_OPT_DOUBLE, 0, "delta", "S", "service quantum in GPU-seconds", TG(delta),
+	 .flags = DL_OPTF_GT, .def = "3250"},
+	{DL_OPT_END},
+};
+#undef TG
+
+/* simulate's MLFQ defaults: Tiresias' 3 queues */
+static const char *const tiresias_defaults[] = {"queues=3", "thresholds=3250,7200", NULL};
+#define TIRESIAS_MAX_QUEUES 64 /* "Q<queue>" in the events has two digits */
+
+static int mlfq_check(void *params, struct dl_err *err)
+{
+	struct dl_mlfq m;
+	if (dl_mlfq_from_params(&m, params, DL_MLFQ_TIRESIAS_QUEUES, err) < 0)
+		return -1;
+	size_t k = m.nqueues;
+	dl_mlfq_release(&m);
+	if (k > TIRESIAS_MAX_QUEUES)
+		return dl_err_set(err, DL_EXIT_USAGE, "%zu queues, more than %d", k,
+				  TIRESIAS_MAX_QUEUES);
+	return 0;
+}
+
+/* tiresias-gittins' index: from --distribution, else learned from the trace */
+static struct dl_gittins *gittins_for(struct dl_sim *s, const struct tgittins_params *p,
+				      struct dl_err *err)
+{
+	if (p->distribution)
+		return dl_gittins_load(p->distribution, NULL, p->delta, DL_GITTINS_EXACT, err);
+	const struct dl_sim_trace *t = dl_sim_trace_of(s);
+	if (!t->n)
+		return NULL; /* an empty trace needs none */
+	/* every job's GPU-seconds */
+	double *v = xcalloc(t->n, sizeof(*v));
+	for (size_t i = 0; i < t->n; i++)
+		v[i] = (double)t->jobs[i].work / DL_TICKS_PER_SECOND * (double)t->jobs[i].gpus;
+	struct dl_gittins *g = dl_gittins_new(v, t->n, p->delta, DL_GITTINS_EXACT, err);
+	free(v);
+	return g;
+}
+
+/* (the MLFQ policies' params begin with their struct dl_mlfq_params) */
+static void *create(struct dl_sim *s, const void *params, enum pkind kind, struct dl_err *err)
 {
 	struct prio *P = xcalloc(1, sizeof(*P));
 	size_t n = dl_sim_njobs(s);
 	P->kind = kind;
-	P->p = p;
 	P->preemptive = kind >= P_SRTF;
 	P->strict = kind == P_FIFO;
 	P->mlfq = kind == P_TLAS || kind == P_TGITTINS;
-	if (P->mlfq && !p->mlfq) {
-		free(P);
-		dl_err_set(err, DL_EXIT_USAGE, "internal: MLFQ parameters missing");
-		return NULL;
-	}
-	if (kind == P_TGITTINS && !p->gittins && n) { /* an empty trace needs none */
-		free(P);
-		dl_err_set(err, DL_EXIT_USAGE, "tiresias-gittins needs a job-size distribution");
-		return NULL;
-	}
-	P->nq = P->mlfq ? p->mlfq->nqueues : 1;
 	dl_opool_init(&P->pool, 0);
+	if (P->mlfq && dl_mlfq_from_params(&P->queues, params, DL_MLFQ_TIRESIAS_QUEUES, err) < 0) {
+		free(P);
+		return NULL;
+	}
+	if (kind == P_TGITTINS) {
+		P->gittins = gittins_for(s, params, err);
+		if (!P->gittins && n) {
+			dl_mlfq_release(&P->queues);
+			free(P);
+			return NULL;
+		}
+	}
+	P->nq = P->mlfq ? P->queues.nqueues : 1;
 	P->maxg = dl_sim_total_gpus(s);
 	P->cls_of = xcalloc((size_t)P->maxg + 2, sizeof(*P->cls_of));
 	for (size_t i = 0; i < n; i++) {
@@ -132,10 +199,13 @@ static void *create(struct dl_sim *s, const struct dl_sim_params *p, enum pkind 
 	DL_GROW(P->buf, (size_t)P->maxg + 1, P->buf_alloc);
 	DL_GROW(P->rbuf, (size_t)P->maxg + 1, P->rbuf_alloc);
 	for (size_t q = 0; P->mlfq && q + 1 < P->nq; q++)
-		P->limit[q] = dl_sim_ticks(dl_mlfq_limit(p->mlfq, q));
-	P->quantum = p->quantum > 0 ? dl_sim_ticks(p->quantum) : 0;
-	if (kind == P_TGITTINS && p->gittins)
-		P->gittins_zero = -dl_gittins_index(p->gittins, 0);
+		P->limit[q] = dl_sim_ticks(dl_mlfq_limit(&P->queues, q));
+	if (kind == P_LAS) {
+		const struct las_params *lp = params;
+		P->quantum = lp->quantum > 0 ? dl_sim_ticks(lp->quantum) : 0;
+	}
+	if (P->gittins)
+		P->gittins_zero = -dl_gittins_index(P->gittins, 0);
 	P->next_tick = -1;
 	return P;
 }
@@ -154,6 +224,9 @@ static void destroy(void *st)
 	free(P->buf);
 	free(P->rbuf);
 	free(P->limit);
+	if (P->mlfq)
+		dl_mlfq_release(&P->queues);
+	dl_gittins_free(P->gittins);
 	free(P);
 }
 
@@ -199,7 +272,7 @@ static void pend_key(struct prio *P, struct dl_sim_job *j, double *k0, double *k
 		break;
 	case P_TGITTINS:
 		/* every arrival has no service yet: that index is computed once */
-		*k0 = j->pservice ? -dl_gittins_index(P->p->gittins,
+		*k0 = j->pservice ? -dl_gittins_index(P->gittins,
 						      (double)j->pservice / DL_TICKS_PER_SECOND)
 				  : P->gittins_zero;
 		*k1 = sub;
@@ -257,7 +330,7 @@ static void set_promote_timer(struct prio *P, struct dl_sim *s, struct dl_sim_jo
 {
 	if (!P->mlfq || j->queue == 0)
 		return;
-	double lim = dl_mlfq_starve_limit(P->p->mlfq, (double)j->pexec);
+	double lim = dl_mlfq_starve_limit(&P->queues, (double)j->pexec);
 	if (!isfinite(lim))
 		return;
 	/* waited since it was re-queued: j->waited - pmark */
@@ -360,7 +433,7 @@ static int on_timer(void *st, struct dl_sim *s, size_t ji, int kind, uint64_t st
 		return 1;
 	} else if (kind == T_PROMOTE && j->state == DL_SJ_QUEUED && j->queue > 0) {
 		dl_sim_sync(s, j);
-		if (!dl_mlfq_starving(P->p->mlfq, (size_t)j->queue, (double)j->pexec,
+		if (!dl_mlfq_starving(&P->queues, (size_t)j->queue, (double)j->pexec,
 				      (double)(j->waited - j->pmark))) {
 			set_promote_timer(P, s, j);
 			return 0;
@@ -636,11 +709,10 @@ static void on_schedule(void *st, struct dl_sim *s)
 	}
 }
 
-#define POLICY(fn, k)                                                             \
-	static void *create_##fn(struct dl_sim *s, const struct dl_sim_params *p, \
-				 struct dl_err *err)                              \
-	{                                                                         \
-		return create(s, p, k, err);                                      \
+#define POLICY(fn, k)                                                                      \
+	static void *create_##fn(struct dl_sim *s, const void *params, struct dl_err *err) \
+	{                                                                                  \
+		return create(s, params, k, err);                                          \
 	}
 
 POLICY(fifo, P_FIFO)
@@ -651,34 +723,62 @@ POLICY(las, P_LAS)
 POLICY(tlas, P_TLAS)
 POLICY(tgittins, P_TGITTINS)
 
-#define OPS(fn, nm, sum)                                                  \
-	static const struct dl_sim_policy_ops ops_##fn = {                \
-		nm,	  sum,	     create_##fn, destroy,     on_arrive, \
-		on_saved, on_finish, on_timer,	  on_schedule,            \
-	};
+#define CALLBACKS                                                                        \
+	.destroy = destroy, .arrive = on_arrive, .saved = on_saved, .finish = on_finish, \
+	.timer = on_timer, .schedule = on_schedule
 
-OPS(fifo, "fifo", "submit order, head-of-line blocking, no preemption")
-OPS(backfill, "fifo-backfill", "submit order, skip jobs that do not fit, no preemption")
-OPS(sjf, "sjf", "shortest duration first (oracle), backfill, no preemption")
-OPS(srtf, "srtf", "shortest remaining time first (oracle), preemptive")
-OPS(las, "las", "least attained seconds first, preemptive, every --quantum")
-OPS(tlas, "tiresias-las", "Tiresias 2D-LAS: MLFQ on attained GPU-seconds")
-OPS(tgittins, "tiresias-gittins", "Tiresias 2D-Gittins: MLFQ, Gittins index in a queue")
-
-static const struct dl_sim_policy_ops *const all[] = {
-	&ops_fifo, &ops_backfill, &ops_sjf, &ops_srtf, &ops_las, &ops_tlas, &ops_tgittins,
+const struct dl_sim_policy_ops dl_sim_fifo = {
+	.name = "fifo",
+	.summary = "submit order, head-of-line blocking, no preemption",
+	.create = create_fifo,
+	CALLBACKS,
 };
-
-const struct dl_sim_policy_ops *dl_sim_policy_find(const char *name)
-{
-	for (size_t i = 0; i < DL_ARRAY_SIZE(all); i++)
-		if (!strcmp(all[i]->name, name))
-			return all[i];
-	return NULL;
-}
-
-const struct dl_sim_policy_ops *const *dl_sim_policies(size_t *n)
-{
-	*n = DL_ARRAY_SIZE(all);
-	return all;
-}
+const struct dl_sim_policy_ops dl_sim_fifo_backfill = {
+	.name = "fifo-backfill",
+	.summary = "submit order, skip jobs that do not fit, no preemption",
+	.create = create_backfill,
+	CALLBACKS,
+};
+const struct dl_sim_policy_ops dl_sim_sjf = {
+	.name = "sjf",
+	.summary = "shortest duration first (oracle), backfill, no preemption",
+	.create = create_sjf,
+	CALLBACKS,
+};
+const struct dl_sim_policy_ops dl_sim_srtf = {
+	.name = "srtf",
+	.summary = "shortest remaining time first (oracle), preemptive",
+	.create = create_srtf,
+	CALLBACKS,
+};
+const struct dl_sim_policy_ops dl_sim_las = {
+	.name = "las",
+	.summary = "least attained seconds first, preemptive, every --quantum",
+	.opts = las_opts,
+	.params_size = sizeof(struct las_params),
+	.create = create_las,
+	CALLBACKS,
+};
+const struct dl_sim_policy_ops dl_sim_tiresias_las = {
+	.name = "tiresias-las",
+	.summary = "Tiresias 2D-LAS: MLFQ on attained GPU-seconds",
+	.params_size = sizeof(struct tlas_params),
+	.check = mlfq_check,
+	.create = create_tlas,
+	CALLBACKS,
+	.shared_opts = dl_mlfq_opts,
+	.shared_at = offsetof(struct tlas_params, mlfq),
+	.shared_doc_defaults = tiresias_defaults,
+};
+const struct dl_sim_policy_ops dl_sim_tiresias_gittins = {
+	.name = "tiresias-gittins",
+	.summary = "Tiresias 2D-Gittins: MLFQ, Gittins index in a queue",
+	.opts = tgittins_opts,
+	.params_size = sizeof(struct tgittins_params),
+	.check = mlfq_check,
+	.create = create_tgittins,
+	CALLBACKS,
+	.shared_opts = dl_mlfq_opts,
+	.shared_at = offsetof(struct tgittins_params, mlfq),
+	.shared_doc_defaults = tiresias_defaults,
+};

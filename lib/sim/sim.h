@@ -33,7 +33,7 @@ struct dl_sim_config {
 	const struct dl_sim_trace *trace; /* the jobs; NULL: convert jobs */
 	const struct dl_jobset *jobs;
 	const struct dl_sim_policy_ops *policy;
-	struct dl_sim_params params;
+	const void *params; /* the policy's (dl_sim_params_new()); NULL: its defaults */
 	struct dl_place_opts place;
 	const struct dl_net_models *models; /* for slowdown; NULL: no network cost */
 	enum dl_comm comm;

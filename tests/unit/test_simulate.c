@@ -74,7 +74,7 @@ struct script {
 	int timer_calls, saved_calls, finishes;
 };
 
-static void *sc_create(struct dl_sim *s, const struct dl_sim_params *p, struct dl_err *err)
+static void *sc_create(struct dl_sim *s, const void *p, struct dl_err *err)
 {
 	(void)s, (void)p, (void)err;
 	return calloc(1, sizeof(struct script));
@@ -152,8 +152,15 @@ static void sc_schedule(void *st, struct dl_sim *s)
 }
 
 static const struct dl_sim_policy_ops script_ops = {
-	"script", "test",    sc_create, sc_destroy,  sc_arrive,
-	sc_saved, sc_finish, sc_timer,	sc_schedule,
+	.name = "script",
+	.summary = "test",
+	.create = sc_create,
+	.destroy = sc_destroy,
+	.arrive = sc_arrive,
+	.saved = sc_saved,
+	.finish = sc_finish,
+	.timer = sc_timer,
+	.schedule = sc_schedule,
 };
 
 static void test_interface(void)
@@ -225,7 +232,34 @@ static void test_lookup(void)
 	for (size_t i = 0; i < n; i++)
 		found &= dl_sim_policy_find(all[i]->name) == all[i];
 	ok(found, "every policy is found by its name");
-	ok(dl_sim_policy_find("gandiva") == NULL, "unknown names are not");
+	ok(dl_sim_policy_find("no-such-policy") == NULL, "unknown names are not");
+}
+
+/* a policy's parameters through its own table, as the command line sets them */
+static void test_params(void)
+{
+	const struct dl_sim_policy_ops *las = dl_sim_policy_find("las");
+	const struct dl_sim_policy_ops *tl = dl_sim_policy_find("tiresias-las");
+	const struct dl_sim_policy_ops *fifo = dl_sim_policy_find("fifo");
+	ok(las && tl && fifo, "policies found");
+	ok(dl_sim_params_new(fifo) == NULL, "fifo has no parameters");
+	double *q = dl_sim_params_new(las);
+	ok(q && *q == 300, "las: the table's default quantum is stored");
+	is_int(dl_sim_params_set(las, q, "quantum", "60"), 0, "set --quantum");
+	ok(*q == 60, "stored where the table says");
+	is_int(dl_sim_params_set(las, q, "quantum", "-1"), -1, "a bad value is refused");
+	ok(*q == 60, "and not stored");
+	is_int(dl_sim_params_set(las, q, "queues", "2"), 1, "las has no --queues");
+	free(q);
+	struct dl_err err = DL_ERR_INIT;
+	void *p = dl_sim_params_new(tl);
+	is_int(dl_sim_params_set(tl, p, "queues", "5"), 0, "the shared MLFQ group is tiresias-las'");
+	ok(tl->check && tl->check(p, &err) < 0 && err.code == DL_EXIT_USAGE,
+	   "check: 5 queues without thresholds is a usage error");
+	dl_sim_params_set(tl, p, "thresholds", "10,20,30,40");
+	err = (struct dl_err)DL_ERR_INIT;
+	is_int(tl->check(p, &err), 0, "with 4 thresholds it is fine");
+	free(p);
 }
 
 int main(void)
@@ -233,5 +267,6 @@ int main(void)
 	test_oset();
 	test_interface();
 	test_lookup();
+	test_params();
 	return done_testing();
 }

@@ -1,0 +1,14 @@
+/*
+ * policies.h: the built-in policies' ops, for the registry (registry.c).
+ * Each is defined in its own file in lib/sim with its option table, params
+ * struct and check beside its driver.
+ */
+#ifndef DL_SIM_POLICIES_H
+#define DL_SIM_POLICIES_H
+
+#include "sim/policy.h"
+
+extern const struct dl_sim_policy_ops dl_sim_fifo, dl_sim_fifo_backfill, dl_sim_sjf, dl_sim_srtf,
+	dl_sim_las, dl_sim_tiresias_las, dl_sim_tiresias_gittins;
+
+#endif
