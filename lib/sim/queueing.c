@@ -1,5 +1,8 @@
 /*
- * policies.c: the queueing policies of the native engine (policy.h).
+ * queueing.c: the queueing machinery of the native engine's priority
+ * policies (policy.h). Each policy is a file of its own (fifo.c, sjf.c, ...)
+ * with its ops, option table, params struct and check; they all run on the
+ * queues here, which order jobs by the key of their kind:
  *
  *   fifo              submit order, head-of-line: nothing starts past a job
  *                     that cannot start; never preempts
@@ -45,16 +48,13 @@
 #include <string.h>
 
 #include "policy/gittins.h"
-#include "policy/mlfq.h"
 #include "sim/oset.h"
-#include "sim/policies.h"
-
-enum pkind { P_FIFO, P_BACKFILL, P_SJF, P_SRTF, P_LAS, P_TLAS, P_TGITTINS };
+#include "sim/queueing.h"
 
 enum { T_DEMOTE = 1, T_PROMOTE = 2, T_TICK = 3 };
 
 struct prio {
-	enum pkind kind;
+	enum dl_sq_kind kind;
 	int preemptive, strict, mlfq;
 	struct dl_mlfq queues;	    /* tiresias-*: limits (GPU-seconds), starvation */
 	struct dl_gittins *gittins; /* tiresias-gittins: index of attained GPU-seconds */
@@ -85,91 +85,35 @@ struct prio {
 
 /* ---- parameters ---- */
 
-struct las_params {
-	double quantum; /* seconds; 0: none */
-};
-struct tlas_params {
-	struct dl_mlfq_params mlfq;
-};
-struct tgittins_params {
-	struct dl_mlfq_params mlfq;
-	const char *distribution; /* NULL: learn from the trace */
-	double delta;
-};
+/* ---- the MLFQ policies' parameters (tiresias-las, tiresias-gittins) ---- */
 
-static const struct dl_opt las_opts[] = {
-	{DL_OPT_SECONDS, 0, "quantum", "S", "re-evaluate priorities every S seconds",
-	 DL_OPT_AT(struct las_params, quantum), .def = "300"},
-	{DL_OPT_END},
-};
+const char *const dl_sq_tiresias_defaults[] = {"queues=3", "thresholds=3250,7200", NULL};
 
-#define TG(f) DL_OPT_AT(struct tgittins_params, f)
-static const struct dl_opt tgittins_opts[] = {
-	{DL_OPT_FILE, 0, "distribution", "FILE", "GPU-time samples (column duration)",
-	 TG(distribution), .def_doc = "the trace"},
-	{DL_OPT_DOUBLE, 0, "delta", "S", "service quantum in GPU-seconds", TG(delta),
-	 .flags = DL_OPTF_GT, .def = "3250"},
-	{DL_OPT_END},
-};
-#undef TG
-
-/* simulate's MLFQ defaults: Tiresias' 3 queues */
-static const char *const tiresias_defaults[] = {"queues=3", "thresholds=3250,7200", NULL};
-#define TIRESIAS_MAX_QUEUES 64 /* "Q<queue>" in the events has two digits */
-
-static int mlfq_check(void *params, struct dl_err *err)
+int dl_sq_mlfq_check(void *params, struct dl_err *err)
 {
 	struct dl_mlfq m;
 	if (dl_mlfq_from_params(&m, params, DL_MLFQ_TIRESIAS_QUEUES, err) < 0)
 		return -1;
 	size_t k = m.nqueues;
 	dl_mlfq_release(&m);
-	if (k > TIRESIAS_MAX_QUEUES)
+	if (k > DL_SQ_MAX_QUEUES)
 		return dl_err_set(err, DL_EXIT_USAGE, "%zu queues, more than %d", k,
-				  TIRESIAS_MAX_QUEUES);
+				  DL_SQ_MAX_QUEUES);
 	return 0;
 }
 
-/* tiresias-gittins' index: from --distribution, else learned from the trace */
-static struct dl_gittins *gittins_for(struct dl_sim *s, const struct tgittins_params *p,
-				      struct dl_err *err)
-{
-	if (p->distribution)
-		return dl_gittins_load(p->distribution, NULL, p->delta, DL_GITTINS_EXACT, err);
-	const struct dl_sim_trace *t = dl_sim_trace_of(s);
-	if (!t->n)
-		return NULL; /* an empty trace needs none */
-	/* every job's GPU-seconds */
-	double *v = xcalloc(t->n, sizeof(*v));
-	for (size_t i = 0; i < t->n; i++)
-		v[i] = (double)t->jobs[i].work / DL_TICKS_PER_SECOND * (double)t->jobs[i].gpus;
-	struct dl_gittins *g = dl_gittins_new(v, t->n, p->delta, DL_GITTINS_EXACT, err);
-	free(v);
-	return g;
-}
-
-/* (the MLFQ policies' params begin with their struct dl_mlfq_params) */
-static void *create(struct dl_sim *s, const void *params, enum pkind kind, struct dl_err *err)
+void *dl_sq_create(struct dl_sim *s, struct dl_sq_setup *u)
 {
 	struct prio *P = xcalloc(1, sizeof(*P));
 	size_t n = dl_sim_njobs(s);
+	enum dl_sq_kind kind = u->kind;
 	P->kind = kind;
-	P->preemptive = kind >= P_SRTF;
-	P->strict = kind == P_FIFO;
-	P->mlfq = kind == P_TLAS || kind == P_TGITTINS;
+	P->preemptive = kind >= DL_SQ_SRTF;
+	P->strict = kind == DL_SQ_FIFO;
+	P->mlfq = kind == DL_SQ_TLAS || kind == DL_SQ_TGITTINS;
 	dl_opool_init(&P->pool, 0);
-	if (P->mlfq && dl_mlfq_from_params(&P->queues, params, DL_MLFQ_TIRESIAS_QUEUES, err) < 0) {
-		free(P);
-		return NULL;
-	}
-	if (kind == P_TGITTINS) {
-		P->gittins = gittins_for(s, params, err);
-		if (!P->gittins && n) {
-			dl_mlfq_release(&P->queues);
-			free(P);
-			return NULL;
-		}
-	}
+	P->queues = u->queues;
+	P->gittins = u->gittins;
 	P->nq = P->mlfq ? P->queues.nqueues : 1;
 	P->maxg = dl_sim_total_gpus(s);
 	P->cls_of = xcalloc((size_t)P->maxg + 2, sizeof(*P->cls_of));
@@ -200,17 +144,14 @@ static void *create(struct dl_sim *s, const void *params, enum pkind kind, struc
 	DL_GROW(P->rbuf, (size_t)P->maxg + 1, P->rbuf_alloc);
 	for (size_t q = 0; P->mlfq && q + 1 < P->nq; q++)
 		P->limit[q] = dl_sim_ticks(dl_mlfq_limit(&P->queues, q));
-	if (kind == P_LAS) {
-		const struct las_params *lp = params;
-		P->quantum = lp->quantum > 0 ? dl_sim_ticks(lp->quantum) : 0;
-	}
+	P->quantum = u->quantum > 0 ? dl_sim_ticks(u->quantum) : 0;
 	if (P->gittins)
 		P->gittins_zero = -dl_gittins_index(P->gittins, 0);
 	P->next_tick = -1;
 	return P;
 }
 
-static void destroy(void *st)
+void dl_sq_destroy(void *st)
 {
 	struct prio *P = st;
 	dl_opool_release(&P->pool);
@@ -249,28 +190,28 @@ static void pend_key(struct prio *P, struct dl_sim_job *j, double *k0, double *k
 	/* ties: submit time, then job index (k2) */
 	double sub = (double)j->submit;
 	switch (P->kind) {
-	case P_FIFO:
-	case P_BACKFILL:
+	case DL_SQ_FIFO:
+	case DL_SQ_BACKFILL:
 		*k0 = sub;
 		*k1 = 0;
 		break;
-	case P_SJF:
+	case DL_SQ_SJF:
 		*k0 = (double)j->duration;
 		*k1 = sub;
 		break;
-	case P_SRTF:
+	case DL_SQ_SRTF:
 		*k0 = j->work_left;
 		*k1 = sub;
 		break;
-	case P_LAS:
+	case DL_SQ_LAS:
 		*k0 = (double)j->executed;
 		*k1 = sub;
 		break;
-	case P_TLAS:
+	case DL_SQ_TLAS:
 		*k0 = (double)j->pseq; /* the order it entered the queue */
 		*k1 = 0;
 		break;
-	case P_TGITTINS:
+	case DL_SQ_TGITTINS:
 		/* every arrival has no service yet: that index is computed once */
 		*k0 = j->pservice ? -dl_gittins_index(P->gittins,
 						      (double)j->pservice / DL_TICKS_PER_SECOND)
@@ -352,9 +293,9 @@ static void run_add(struct prio *P, struct dl_sim *s, struct dl_sim_job *j)
 {
 	double k0 = 0;
 	dl_tick now = dl_sim_now(s);
-	if (P->kind == P_LAS) {
+	if (P->kind == DL_SQ_LAS) {
 		k0 = (double)(j->executed - now);
-	} else if (P->kind == P_SRTF) {
+	} else if (P->kind == DL_SQ_SRTF) {
 		dl_tick from = j->restore_until > now ? j->restore_until : now;
 		k0 = (double)from + j->work_left / j->rate;
 	}
@@ -377,7 +318,7 @@ static void run_del(struct prio *P, struct dl_sim *s, struct dl_sim_job *j)
 
 /* ---- callbacks ---- */
 
-static void on_arrive(void *st, struct dl_sim *s, struct dl_sim_job *j)
+void dl_sq_arrive(void *st, struct dl_sim *s, struct dl_sim_job *j)
 {
 	struct prio *P = st;
 	fit_slots(P, s);
@@ -388,7 +329,7 @@ static void on_arrive(void *st, struct dl_sim *s, struct dl_sim_job *j)
 	pend_add(P, j);
 }
 
-static void on_saved(void *st, struct dl_sim *s, struct dl_sim_job *j)
+void dl_sq_saved(void *st, struct dl_sim *s, struct dl_sim_job *j)
 {
 	struct prio *P = st;
 	/* it keeps its place in its queue (its entry order); waiting starts now */
@@ -397,7 +338,7 @@ static void on_saved(void *st, struct dl_sim *s, struct dl_sim_job *j)
 	set_promote_timer(P, s, j);
 }
 
-static void on_finish(void *st, struct dl_sim *s, struct dl_sim_job *j)
+void dl_sq_finish(void *st, struct dl_sim *s, struct dl_sim_job *j)
 {
 	struct prio *P = st;
 	P->epoch++; /* placements refused before may work now */
@@ -406,7 +347,7 @@ static void on_finish(void *st, struct dl_sim *s, struct dl_sim_job *j)
 	(void)s;
 }
 
-static int on_timer(void *st, struct dl_sim *s, size_t ji, int kind, uint64_t stamp)
+int dl_sq_timer(void *st, struct dl_sim *s, size_t ji, int kind, uint64_t stamp)
 {
 	struct prio *P = st;
 	if (kind == T_TICK) {
@@ -540,7 +481,7 @@ static double run_cur_key(struct prio *P, struct dl_sim *s, size_t r)
 	struct dl_sim_job *j = job_of(s, r);
 	/* exact, not k0 + now: a rounding error must not break a tie (it would thrash) */
 	dl_sim_sync(s, j);
-	return P->kind == P_LAS ? (double)j->executed : j->work_left;
+	return P->kind == DL_SQ_LAS ? (double)j->executed : j->work_left;
 }
 
 /*
@@ -696,89 +637,15 @@ static int preemptive_pass(struct prio *P, struct dl_sim *s)
 	return 1;
 }
 
-static void on_schedule(void *st, struct dl_sim *s)
+void dl_sq_schedule(void *st, struct dl_sim *s)
 {
 	struct prio *P = st;
 	if (!P->preemptive || !preemptive_pass(P, s))
 		fill(P, s);
 	/* las: look again after a quantum while jobs wait behind running ones */
-	if (P->kind == P_LAS && P->qcount[0] && P->run[0].count && P->next_tick < 0 &&
+	if (P->kind == DL_SQ_LAS && P->qcount[0] && P->run[0].count && P->next_tick < 0 &&
 	    P->quantum > 0) {
 		P->next_tick = dl_sim_now(s) + P->quantum;
 		dl_sim_timer(s, P->next_tick, DL_SIM_NOJOB, T_TICK, 0);
 	}
 }
-
-#define POLICY(fn, k)                                                                      \
-	static void *create_##fn(struct dl_sim *s, const void *params, struct dl_err *err) \
-	{                                                                                  \
-		return create(s, params, k, err);                                          \
-	}
-
-POLICY(fifo, P_FIFO)
-POLICY(backfill, P_BACKFILL)
-POLICY(sjf, P_SJF)
-POLICY(srtf, P_SRTF)
-POLICY(las, P_LAS)
-POLICY(tlas, P_TLAS)
-POLICY(tgittins, P_TGITTINS)
-
-#define CALLBACKS                                                                        \
-	.destroy = destroy, .arrive = on_arrive, .saved = on_saved, .finish = on_finish, \
-	.timer = on_timer, .schedule = on_schedule
-
-const struct dl_sim_policy_ops dl_sim_fifo = {
-	.name = "fifo",
-	.summary = "submit order, head-of-line blocking, no preemption",
-	.create = create_fifo,
-	CALLBACKS,
-};
-const struct dl_sim_policy_ops dl_sim_fifo_backfill = {
-	.name = "fifo-backfill",
-	.summary = "submit order, skip jobs that do not fit, no preemption",
-	.create = create_backfill,
-	CALLBACKS,
-};
-const struct dl_sim_policy_ops dl_sim_sjf = {
-	.name = "sjf",
-	.summary = "shortest duration first (oracle), backfill, no preemption",
-	.create = create_sjf,
-	CALLBACKS,
-};
-const struct dl_sim_policy_ops dl_sim_srtf = {
-	.name = "srtf",
-	.summary = "shortest remaining time first (oracle), preemptive",
-	.create = create_srtf,
-	CALLBACKS,
-};
-const struct dl_sim_policy_ops dl_sim_las = {
-	.name = "las",
-	.summary = "least attained seconds first, preemptive, every --quantum",
-	.opts = las_opts,
-	.params_size = sizeof(struct las_params),
-	.create = create_las,
-	CALLBACKS,
-};
-const struct dl_sim_policy_ops dl_sim_tiresias_las = {
-	.name = "tiresias-las",
-	.summary = "Tiresias 2D-LAS: MLFQ on attained GPU-seconds",
-	.params_size = sizeof(struct tlas_params),
-	.check = mlfq_check,
-	.create = create_tlas,
-	CALLBACKS,
-	.shared_opts = dl_mlfq_opts,
-	.shared_at = offsetof(struct tlas_params, mlfq),
-	.shared_doc_defaults = tiresias_defaults,
-};
-const struct dl_sim_policy_ops dl_sim_tiresias_gittins = {
-	.name = "tiresias-gittins",
-	.summary = "Tiresias 2D-Gittins: MLFQ, Gittins index in a queue",
-	.opts = tgittins_opts,
-	.params_size = sizeof(struct tgittins_params),
-	.check = mlfq_check,
-	.create = create_tgittins,
-	CALLBACKS,
-	.shared_opts = dl_mlfq_opts,
-	.shared_at = offsetof(struct tgittins_params, mlfq),
-	.shared_doc_defaults = tiresias_defaults,
-};
