@@ -70,10 +70,11 @@
  *     the instant the next tier opens (dl_place_dally_timers()) and retry.
  *
  * Ownership: the engine owns every struct dl_sim_job (a pointer stays valid
- * while its job is active: see below) and the GPU arrays inside; policies may
- * read any field and write only the fields marked "policy". A policy's own
- * state is created by ops->create and freed by ops->destroy. Nothing here is
- * global.
+ * while its job is active: see below) and the GPU arrays inside; policies
+ * read its fields and change them only through the calls above. A policy's
+ * own state is created by ops->create and freed by ops->destroy; what it
+ * keeps per job lives there too, indexed by j->slot (sim/slab.h sizes it).
+ * Nothing here is global.
  */
 #ifndef DL_SIM_POLICY_H
 #define DL_SIM_POLICY_H
@@ -136,13 +137,6 @@ struct dl_sim_job {
 	char id_copy[16]; /* engine: short ids, so that a completion need not fetch the trace's */
 	int preemptions, migrations;
 	int16_t gpu_type; /* type index of the slowest GPU held (its speed sets the pace) */
-
-	/* policy scratch: the engine never reads or writes these */
-	int16_t queue;
-	int pflag;
-	uint64_t pseq;
-	dl_tick pmark, pexec;
-	int64_t pservice;
 };
 
 struct dl_sim;

@@ -40,8 +40,8 @@
  * job is promoted to Q0 at the first tick at which it has waited
  * --starvation times the ticks it ran since its last promotion.
  *
- * Policy data per job lives in the job's scratch fields and in nodes of the
- * ordered sets, which are indexed by the job's slot (policy.h).
+ * Policy data per job lives in a slab (struct sq_job) and in nodes of the
+ * ordered sets, both indexed by the job's slot (policy.h).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -50,8 +50,20 @@
 #include "policy/gittins.h"
 #include "sim/oset.h"
 #include "sim/queueing.h"
+#include "sim/slab.h"
 
 enum { T_DEMOTE = 1, T_PROMOTE = 2, T_TICK = 3 };
+
+/* what the policy keeps per job, by slot (slab.h) */
+struct sq_job {
+	int64_t service; /* MLFQ: GPU-ticks in this queue epoch */
+	dl_tick exec;	 /* MLFQ: ticks run in this queue epoch */
+	dl_tick mark;	 /* executed when it last started running, or waited when re-queued */
+	uint64_t seq;	 /* tiresias-las: the order it entered its queue */
+	int flag;	 /* srtf, las: the epoch in which the placer refused it */
+	int16_t queue;	 /* its queue (0 without MLFQ) */
+};
+DL_SLAB_DEFINE(sq_jobs, struct sq_job)
 
 struct prio {
 	enum dl_sq_kind kind;
@@ -60,6 +72,7 @@ struct prio {
 	struct dl_gittins *gittins; /* tiresias-gittins: index of attained GPU-seconds */
 	size_t nq;
 	struct dl_opool pool;
+	struct sq_jobs jobs; /* per slot */
 	/*
 	 * Waiting jobs: one ordered set per (queue, GPU-count class), so that
 	 * "the best waiting job that fits in c GPUs" is a minimum over the
@@ -84,6 +97,11 @@ struct prio {
 };
 
 /* ---- parameters ---- */
+
+static struct sq_job *pj(struct prio *P, const struct dl_sim_job *j)
+{
+	return sq_jobs_at(&P->jobs, j->slot);
+}
 
 /* ---- the MLFQ policies' parameters (tiresias-las, tiresias-gittins) ---- */
 
@@ -155,6 +173,7 @@ void dl_sq_destroy(void *st)
 {
 	struct prio *P = st;
 	dl_opool_release(&P->pool);
+	sq_jobs_release(&P->jobs);
 	free(P->pend);
 	free(P->qcount);
 	free(P->cur);
@@ -208,14 +227,14 @@ static void pend_key(struct prio *P, struct dl_sim_job *j, double *k0, double *k
 		*k1 = sub;
 		break;
 	case DL_SQ_TLAS:
-		*k0 = (double)j->pseq; /* the order it entered the queue */
+		*k0 = (double)pj(P, j)->seq; /* the order it entered the queue */
 		*k1 = 0;
 		break;
 	case DL_SQ_TGITTINS:
 		/* every arrival has no service yet: that index is computed once */
-		*k0 = j->pservice ? -dl_gittins_index(P->gittins,
-						      (double)j->pservice / DL_TICKS_PER_SECOND)
-				  : P->gittins_zero;
+		*k0 = pj(P, j)->service ? -dl_gittins_index(P->gittins, (double)pj(P, j)->service /
+										DL_TICKS_PER_SECOND)
+					: P->gittins_zero;
 		*k1 = sub;
 		break;
 	}
@@ -225,42 +244,44 @@ static void pend_add(struct prio *P, struct dl_sim_job *j)
 {
 	double k0 = 0, k1 = 0;
 	pend_key(P, j, &k0, &k1);
-	dl_oset_insert(&P->pool, &P->pend[(size_t)j->queue * P->ncls + (size_t)P->cls_of[j->gpus]],
+	dl_oset_insert(&P->pool,
+		       &P->pend[(size_t)pj(P, j)->queue * P->ncls + (size_t)P->cls_of[j->gpus]],
 		       j->slot, k0, k1, j->idx);
-	P->qcount[j->queue]++;
+	P->qcount[pj(P, j)->queue]++;
 }
 
 static void pend_del(struct prio *P, struct dl_sim_job *j)
 {
-	dl_oset_erase(&P->pool, &P->pend[(size_t)j->queue * P->ncls + (size_t)P->cls_of[j->gpus]],
+	dl_oset_erase(&P->pool,
+		      &P->pend[(size_t)pj(P, j)->queue * P->ncls + (size_t)P->cls_of[j->gpus]],
 		      j->slot);
-	P->qcount[j->queue]--;
+	P->qcount[pj(P, j)->queue]--;
 }
 
 /*
  * ---- MLFQ service accounting ----
- * pservice: GPU-ticks in this queue epoch; pexec: ticks run in it; pmark:
+ * service: GPU-ticks in this queue epoch; exec: ticks run in it; mark:
  * executed when it last started running, or waited when it was re-queued.
  */
 
-static void account(struct dl_sim *s, struct dl_sim_job *j)
+static void account(struct prio *P, struct dl_sim *s, struct dl_sim_job *j)
 {
 	dl_sim_sync(s, j);
-	dl_tick ran = j->executed - j->pmark;
+	dl_tick ran = j->executed - pj(P, j)->mark;
 	/* saturate far beyond any queue limit rather than overflow */
-	if (ran > (INT64_MAX / 4 - j->pservice) / j->gpus)
-		j->pservice = INT64_MAX / 4;
+	if (ran > (INT64_MAX / 4 - pj(P, j)->service) / j->gpus)
+		pj(P, j)->service = INT64_MAX / 4;
 	else
-		j->pservice += ran * j->gpus;
-	j->pexec += ran;
-	j->pmark = j->executed;
+		pj(P, j)->service += ran * j->gpus;
+	pj(P, j)->exec += ran;
+	pj(P, j)->mark = j->executed;
 }
 
 static void set_demote_timer(struct prio *P, struct dl_sim *s, struct dl_sim_job *j)
 {
-	if (!P->mlfq || (size_t)j->queue + 1 >= P->nq)
+	if (!P->mlfq || (size_t)pj(P, j)->queue + 1 >= P->nq)
 		return;
-	int64_t left = P->limit[j->queue] - j->pservice;
+	int64_t left = P->limit[pj(P, j)->queue] - pj(P, j)->service;
 	dl_tick t = dl_sim_now(s) + (left > 0 ? (left + j->gpus - 1) / j->gpus : 0);
 	/* a job that completes first needs none (completions come before timers) */
 	if (t < j->finish_at)
@@ -269,13 +290,13 @@ static void set_demote_timer(struct prio *P, struct dl_sim *s, struct dl_sim_job
 
 static void set_promote_timer(struct prio *P, struct dl_sim *s, struct dl_sim_job *j)
 {
-	if (!P->mlfq || j->queue == 0)
+	if (!P->mlfq || pj(P, j)->queue == 0)
 		return;
-	double lim = dl_mlfq_starve_limit(&P->queues, (double)j->pexec);
+	double lim = dl_mlfq_starve_limit(&P->queues, (double)pj(P, j)->exec);
 	if (!isfinite(lim))
 		return;
 	/* waited since it was re-queued: j->waited - pmark */
-	double left = lim - (double)(j->waited - j->pmark);
+	double left = lim - (double)(j->waited - pj(P, j)->mark);
 	if (!(left < 4e18))
 		return; /* beyond any run */
 	dl_tick t = dl_sim_now(s) + (left > 0 ? (dl_tick)ceil(left) : 0);
@@ -300,10 +321,10 @@ static void run_add(struct prio *P, struct dl_sim *s, struct dl_sim_job *j)
 		k0 = (double)from + j->work_left / j->rate;
 	}
 	double k1 = P->mlfq ? 0 : (double)j->submit;
-	dl_oset_insert(&P->pool, &P->run[j->queue], j->slot, k0, k1, P->seq++);
-	P->run_gpus[j->queue] += j->gpus;
+	dl_oset_insert(&P->pool, &P->run[pj(P, j)->queue], j->slot, k0, k1, P->seq++);
+	P->run_gpus[pj(P, j)->queue] += j->gpus;
 	if (P->mlfq) {
-		j->pmark = j->executed;
+		pj(P, j)->mark = j->executed;
 		set_demote_timer(P, s, j);
 	}
 }
@@ -311,9 +332,9 @@ static void run_add(struct prio *P, struct dl_sim *s, struct dl_sim_job *j)
 static void run_del(struct prio *P, struct dl_sim *s, struct dl_sim_job *j)
 {
 	if (P->mlfq)
-		account(s, j);
-	dl_oset_erase(&P->pool, &P->run[j->queue], j->slot);
-	P->run_gpus[j->queue] -= j->gpus;
+		account(P, s, j);
+	dl_oset_erase(&P->pool, &P->run[pj(P, j)->queue], j->slot);
+	P->run_gpus[pj(P, j)->queue] -= j->gpus;
 }
 
 /* ---- callbacks ---- */
@@ -322,10 +343,10 @@ void dl_sq_arrive(void *st, struct dl_sim *s, struct dl_sim_job *j)
 {
 	struct prio *P = st;
 	fit_slots(P, s);
-	j->queue = 0;
-	j->pseq = P->seq++;
-	j->pservice = j->pexec = 0;
-	j->pflag = -1;
+	pj(P, j)->queue = 0;
+	pj(P, j)->seq = P->seq++;
+	pj(P, j)->service = pj(P, j)->exec = 0;
+	pj(P, j)->flag = -1;
 	pend_add(P, j);
 }
 
@@ -333,7 +354,7 @@ void dl_sq_saved(void *st, struct dl_sim *s, struct dl_sim_job *j)
 {
 	struct prio *P = st;
 	/* it keeps its place in its queue (its entry order); waiting starts now */
-	j->pmark = j->waited;
+	pj(P, j)->mark = j->waited;
 	pend_add(P, j);
 	set_promote_timer(P, s, j);
 }
@@ -342,8 +363,8 @@ void dl_sq_finish(void *st, struct dl_sim *s, struct dl_sim_job *j)
 {
 	struct prio *P = st;
 	P->epoch++; /* placements refused before may work now */
-	dl_oset_erase(&P->pool, &P->run[j->queue], j->slot);
-	P->run_gpus[j->queue] -= j->gpus;
+	dl_oset_erase(&P->pool, &P->run[pj(P, j)->queue], j->slot);
+	P->run_gpus[pj(P, j)->queue] -= j->gpus;
 	(void)s;
 }
 
@@ -358,31 +379,32 @@ int dl_sq_timer(void *st, struct dl_sim *s, size_t ji, int kind, uint64_t stamp)
 	if (!j || stamp != j->version)
 		return 0;
 	if (kind == T_DEMOTE && j->state == DL_SJ_RUNNING) {
-		account(s, j);
-		if (j->pservice < P->limit[j->queue]) { /* cannot happen: the timer is exact */
+		account(P, s, j);
+		if (pj(P, j)->service <
+		    P->limit[pj(P, j)->queue]) { /* cannot happen: the timer is exact */
 			set_demote_timer(P, s, j);
 			return 0;
 		}
 		run_del(P, s, j);
-		j->queue++;
+		pj(P, j)->queue++;
 		char d[8] = {'Q'}; /* "Q<queue>" (below 64), without printf's cost */
-		if (j->queue >= 10)
-			d[1] = (char)('0' + j->queue / 10);
-		d[1 + (j->queue >= 10)] = (char)('0' + j->queue % 10);
+		if (pj(P, j)->queue >= 10)
+			d[1] = (char)('0' + pj(P, j)->queue / 10);
+		d[1 + (pj(P, j)->queue >= 10)] = (char)('0' + pj(P, j)->queue % 10);
 		dl_sim_note(s, j, "demote", d);
 		run_add(P, s, j);
 		return 1;
-	} else if (kind == T_PROMOTE && j->state == DL_SJ_QUEUED && j->queue > 0) {
+	} else if (kind == T_PROMOTE && j->state == DL_SJ_QUEUED && pj(P, j)->queue > 0) {
 		dl_sim_sync(s, j);
-		if (!dl_mlfq_starving(&P->queues, (size_t)j->queue, (double)j->pexec,
-				      (double)(j->waited - j->pmark))) {
+		if (!dl_mlfq_starving(&P->queues, (size_t)pj(P, j)->queue, (double)pj(P, j)->exec,
+				      (double)(j->waited - pj(P, j)->mark))) {
 			set_promote_timer(P, s, j);
 			return 0;
 		}
 		pend_del(P, j);
-		j->queue = 0;
-		j->pseq = P->seq++;
-		j->pservice = j->pexec = 0;
+		pj(P, j)->queue = 0;
+		pj(P, j)->seq = P->seq++;
+		pj(P, j)->service = pj(P, j)->exec = 0;
 		dl_sim_note(s, j, "promote", "Q0");
 		pend_add(P, j);
 		return 1;
@@ -504,12 +526,12 @@ static int one_queue_pass(struct prio *P, struct dl_sim *s)
 		if (j->gpus <= dl_sim_free_gpus(s)) {
 			if (try_start(P, s, j) == 0) {
 				/* the placer wants other GPUs: no use preempting for it now */
-				j->pflag = P->epoch;
+				pj(P, j)->flag = P->epoch;
 				return 0;
 			}
 			continue;
 		}
-		if (j->pflag == P->epoch)
+		if (pj(P, j)->flag == P->epoch)
 			return 0;
 		/* GPUs free now plus those being checkpointed */
 		int soon = total - (int)P->run_gpus[0];

@@ -8,6 +8,7 @@
 #include "cluster/state.h"
 #include "sim/oset.h"
 #include "sim/sim.h"
+#include "sim/slab.h"
 #include "tap.h"
 
 /* ---- ordered sets against a brute-force model ---- */
@@ -235,6 +236,30 @@ static void test_lookup(void)
 	ok(dl_sim_policy_find("no-such-policy") == NULL, "unknown names are not");
 }
 
+/* per-slot storage: zeroed when reached, kept across growth */
+struct slab_entry {
+	int64_t a;
+	int b;
+};
+DL_SLAB_DEFINE(test_slab, struct slab_entry)
+
+static void test_slab(void)
+{
+	struct test_slab sl = {0};
+	test_slab_at(&sl, 3)->a = 7;
+	ok(sl.n >= 4, "grown to reach slot 3");
+	int zero = 1;
+	for (size_t i = 0; i < sl.n; i++)
+		zero &= i == 3 || (sl.v[i].a == 0 && sl.v[i].b == 0);
+	ok(zero, "the other entries are zero");
+	test_slab_at(&sl, 100000)->b = 9;
+	ok(sl.n > 100000 && test_slab_at(&sl, 3)->a == 7, "growth keeps what was there");
+	ok(test_slab_at(&sl, 99999)->a == 0 && test_slab_at(&sl, 100000)->b == 9,
+	   "and zeroes what is new");
+	test_slab_release(&sl);
+	ok(sl.v == NULL && sl.n == 0, "released");
+}
+
 /* a policy's parameters through its own table, as the command line sets them */
 static void test_params(void)
 {
@@ -268,5 +293,6 @@ int main(void)
 	test_interface();
 	test_lookup();
 	test_params();
+	test_slab();
 	return done_testing();
 }
