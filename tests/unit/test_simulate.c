@@ -164,13 +164,10 @@ static const struct dl_sim_policy_ops script_ops = {
 	.schedule = sc_schedule,
 };
 
-static void test_interface(void)
+/* the scripted policy's five jobs (above), all submitted at 0 */
+static void script_jobs(struct dl_jobset *js)
 {
-	struct dl_err err = DL_ERR_INIT;
-	struct dl_cluster *cl = NULL;
-	ok(dl_cluster_load("1x1x8", &cl, &err) == 0, "cluster");
-	struct dl_jobset js;
-	dl_jobset_init(&js);
+	dl_jobset_init(js);
 	static const char *const ids[5] = {"mig", "packA", "pre", "packB", "huge"};
 	static const int gpus[5] = {2, 1, 1, 1, 99};
 	static const double dur[5] = {100, 50, 40, 50, 10};
@@ -182,8 +179,17 @@ static void test_interface(void)
 		j.model = j.user = j.vc = j.gpu_type = j.state = "";
 		j.weight = 1;
 		j.steps = -1;
-		dl_jobset_add(&js, &j);
+		dl_jobset_add(js, &j);
 	}
+}
+
+static void test_interface(void)
+{
+	struct dl_err err = DL_ERR_INIT;
+	struct dl_cluster *cl = NULL;
+	ok(dl_cluster_load("1x1x8", &cl, &err) == 0, "cluster");
+	struct dl_jobset js;
+	script_jobs(&js);
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
@@ -220,6 +226,67 @@ static void test_interface(void)
 	if (!strstr(buf, "\npre,"))
 		printf("# %s", buf);
 	free(buf);
+	dl_jobset_free(&js);
+	dl_cluster_free(cl);
+}
+
+/*
+ * The same script advanced with dl_sim_step(): one instant per step, the
+ * state after each as the script made it.
+ */
+static void test_steps(void)
+{
+	struct dl_err err = DL_ERR_INIT;
+	struct dl_cluster *cl = NULL;
+	dl_cluster_load("1x1x8", &cl, &err);
+	struct dl_jobset js;
+	script_jobs(&js);
+	struct dl_sim_config cfg = {0};
+	cfg.cluster = cl;
+	cfg.jobs = &js;
+	cfg.policy = &script_ops;
+	cfg.place = (struct dl_place_opts)DL_PLACE_OPTS_INIT;
+	cfg.checkpoint_cost = 3;
+	cfg.restore_cost = 7;
+	struct dl_sim_stats st;
+	struct dl_sim *s = dl_sim_new(&cfg, &st, &err);
+	ok(s != NULL, "dl_sim_new: %s", err.msg);
+	/* instants: starts, migration, preemption, saved, resumed, then the completions */
+	static const double when[8] = {0, 10, 20, 23, 28, 55, 100, 110};
+	int at_ok = 1, steps = 0, rc;
+	int mig_moved = 0, pre_saving = 0, pre_queued = 0, pre_resumed = 0, pre_gone = 0;
+	int busy_at_20 = -1;
+	while ((rc = dl_sim_step(s, &err)) > 0) {
+		dl_tick now = dl_sim_now(s);
+		at_ok &= steps < 8 && now == dl_sim_ticks(when[steps]);
+		struct dl_sim_job *mig = dl_sim_job(s, 0), *pre = dl_sim_job(s, 2);
+		if (now == dl_sim_ticks(10))
+			mig_moved = mig && mig->migrations == 1 && mig->gpu[0] == 6;
+		if (now == dl_sim_ticks(20)) {
+			pre_saving = pre && pre->state == DL_SJ_SAVING;
+			busy_at_20 = dl_sim_total_gpus(s) - dl_sim_free_gpus(s);
+		}
+		if (now == dl_sim_ticks(23))
+			pre_queued = pre && pre->state == DL_SJ_QUEUED && pre->preemptions == 1;
+		if (now == dl_sim_ticks(28))
+			pre_resumed = pre && pre->state == DL_SJ_RUNNING;
+		if (now == dl_sim_ticks(55))
+			pre_gone = pre == NULL && st.completed == 1;
+		steps++;
+	}
+	is_int(rc, 0, "the last step says nothing is left");
+	is_int(steps, 8, "eight instants");
+	ok(at_ok, "each step is the next instant");
+	ok(mig_moved, "after t=10: mig migrated to GPUs 6,7");
+	ok(pre_saving, "after t=20: pre saves its checkpoint");
+	is_int(busy_at_20, 4, "holding its GPU while it saves");
+	ok(pre_queued, "after t=23: pre is queued again, preempted once");
+	ok(pre_resumed, "after t=28: resumed");
+	ok(pre_gone, "after t=55: pre completed and gone");
+	is_int(st.completed, 4, "four completed");
+	is_int(st.rejected, 1, "one rejected");
+	is_int(dl_sim_step(s, &err), 0, "stepping a finished run does nothing");
+	dl_sim_free(s);
 	dl_jobset_free(&js);
 	dl_cluster_free(cl);
 }
@@ -291,6 +358,7 @@ int main(void)
 {
 	test_oset();
 	test_interface();
+	test_steps();
 	test_lookup();
 	test_params();
 	test_slab();
