@@ -183,6 +183,19 @@ static void script_jobs(struct dl_jobset *js)
 	}
 }
 
+/* the script on cl: checkpoints take 3 s, restores 7 s */
+static struct dl_sim_config script_config(const struct dl_cluster *cl, const struct dl_jobset *js)
+{
+	struct dl_sim_config cfg = {0};
+	cfg.cluster = cl;
+	cfg.jobs = js;
+	cfg.policy = &script_ops;
+	cfg.place = (struct dl_place_opts)DL_PLACE_OPTS_INIT;
+	cfg.checkpoint_cost = 3;
+	cfg.restore_cost = 7;
+	return cfg;
+}
+
 static void test_interface(void)
 {
 	struct dl_err err = DL_ERR_INIT;
@@ -194,13 +207,7 @@ static void test_interface(void)
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 	struct dl_writer *w = dl_writer_new(f, DL_OUT_CSV);
-	struct dl_sim_config cfg = {0};
-	cfg.cluster = cl;
-	cfg.jobs = &js;
-	cfg.policy = &script_ops;
-	cfg.place = (struct dl_place_opts)DL_PLACE_OPTS_INIT;
-	cfg.checkpoint_cost = 3;
-	cfg.restore_cost = 7;
+	struct dl_sim_config cfg = script_config(cl, &js);
 	cfg.results = w;
 	struct dl_sim_stats st;
 	ok(dl_sim_run(&cfg, &st, &err) == 0, "run: %s", err.msg);
@@ -241,13 +248,7 @@ static void test_steps(void)
 	dl_cluster_load("1x1x8", &cl, &err);
 	struct dl_jobset js;
 	script_jobs(&js);
-	struct dl_sim_config cfg = {0};
-	cfg.cluster = cl;
-	cfg.jobs = &js;
-	cfg.policy = &script_ops;
-	cfg.place = (struct dl_place_opts)DL_PLACE_OPTS_INIT;
-	cfg.checkpoint_cost = 3;
-	cfg.restore_cost = 7;
+	struct dl_sim_config cfg = script_config(cl, &js);
 	struct dl_sim_stats st;
 	struct dl_sim *s = dl_sim_new(&cfg, &st, &err);
 	ok(s != NULL, "dl_sim_new: %s", err.msg);
