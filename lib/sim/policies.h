@@ -8,7 +8,13 @@
 
 #include "sim/policy.h"
 
-extern const struct dl_sim_policy_ops dl_sim_fifo, dl_sim_fifo_backfill, dl_sim_sjf, dl_sim_srtf,
-	dl_sim_las, dl_sim_tiresias_las, dl_sim_tiresias_gittins;
+/* one line each (registry.c lists them in --help's order) */
+extern const struct dl_sim_policy_ops dl_sim_fifo;
+extern const struct dl_sim_policy_ops dl_sim_fifo_backfill;
+extern const struct dl_sim_policy_ops dl_sim_sjf;
+extern const struct dl_sim_policy_ops dl_sim_srtf;
+extern const struct dl_sim_policy_ops dl_sim_las;
+extern const struct dl_sim_policy_ops dl_sim_tiresias_las;
+extern const struct dl_sim_policy_ops dl_sim_tiresias_gittins;
 
 #endif

@@ -1,17 +1,27 @@
 /*
  * registry.c: the simulator's policies, in the order --help lists them.
  * Adding a policy: its file in lib/sim (ops, option table, params struct,
- * check and create beside its driver) and one line here; nothing in cmd/.
+ * check and create beside its driver), its line here and in policies.h;
+ * nothing in cmd/ (simulate's --help, man page, completions and option
+ * parsing follow the registry).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "sim/policies.h"
 
+/* one line each, so that policies added side by side merge cleanly */
+/* clang-format off */
 static const struct dl_sim_policy_ops *const all[] = {
-	&dl_sim_fifo,	      &dl_sim_fifo_backfill,	&dl_sim_sjf, &dl_sim_srtf, &dl_sim_las,
-	&dl_sim_tiresias_las, &dl_sim_tiresias_gittins,
+	&dl_sim_fifo,
+	&dl_sim_fifo_backfill,
+	&dl_sim_sjf,
+	&dl_sim_srtf,
+	&dl_sim_las,
+	&dl_sim_tiresias_las,
+	&dl_sim_tiresias_gittins,
 };
+/* clang-format on */
 
 const struct dl_sim_policy_ops *dl_sim_policy_find(const char *name)
 {
