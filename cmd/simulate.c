@@ -6,6 +6,7 @@
 #include "cluster/netcost.h"
 #include "policy/gittins.h"
 #include "policy/mlfq.h"
+#include "policy/alloc_input.h"
 #include "policy/place.h"
 #include "sim/sim.h"
 #include "sim/tiresias.h"
@@ -13,7 +14,7 @@
 
 struct sim_args {
 	const char *cluster, *policy, *place, *events, *timeline, *distribution;
-	const char *thresholds, *profiles;
+	const char *thresholds, *profiles, *throughputs, *ref_type;
 	const char *trace;
 	int compat; /* given: compat_names[] */
 	uint64_t seed;
@@ -71,6 +72,11 @@ static const struct dl_opt sim_opts[] = {
 	 AT(restore), .def = "10"},
 	{DL_OPT_FILE, 0, "profiles", "FILE", "model profiles (from profile) for placement slowdown",
 	 AT(profiles)},
+	{DL_OPT_FILE, 0, "throughputs", "FILE",
+	 "per-model speed on each GPU type (throughputs stream or Gavel's JSON)", AT(throughputs)},
+	{DL_OPT_STRING, 0, "gpu-type", "TYPE",
+	 "--throughputs: the reference type, on which durations are run times", AT(ref_type),
+	 .def = "v100"},
 	{DL_OPT_FLAG, 0, "any-type", NULL,
 	 "ignore the trace's gpu_type column: jobs run on any type", AT(any_type)},
 	{DL_OPT_FLAG, 0, "provenance", NULL,
@@ -115,7 +121,8 @@ static int run_compat(struct dl_ctx *ctx, const struct sim_args *a)
 	if (a->events)
 		return dl_usage_error(ctx, "--events is not available with --compat tiresias");
 	if (a->set_queues || a->thresholds || a->starvation > 0 || a->set_quantum || a->set_ckpt ||
-	    a->set_restore || a->profiles || a->any_type || a->set_seed || a->provenance)
+	    a->set_restore || a->profiles || a->any_type || a->set_seed || a->provenance ||
+	    a->throughputs)
 		return dl_usage_error(ctx,
 				      "with --compat tiresias the schedule name sets the "
 				      "policy; only --cluster, --place, --distribution, --delta "
@@ -280,6 +287,7 @@ static int run_native(struct dl_ctx *ctx, const struct sim_args *a)
 	struct dl_sim_trace trace;
 	struct dl_net_models models;
 	struct dl_gittins *g = NULL;
+	struct dl_tputs tputs = DL_TPUTS_INIT;
 	struct dl_output *out = NULL, *ev = NULL, *tl = NULL;
 	struct dl_writer *w = NULL, *ew = NULL, *tw = NULL;
 	dl_sim_trace_init(&trace);
@@ -295,6 +303,14 @@ static int run_native(struct dl_ctx *ctx, const struct sim_args *a)
 		goto done;
 	}
 	cfg.models = &models;
+	if (a->throughputs) {
+		if (dl_alloc_load_throughputs(a->throughputs, DL_IN_AUTO, &tputs, &err) < 0) {
+			rc = dl_fail(ctx, &err);
+			goto done;
+		}
+		cfg.tputs = &tputs;
+		cfg.ref_type = a->ref_type;
+	}
 	struct dl_reader *r = dl_in_open(ctx, a->trace);
 	if (!r) {
 		rc = DL_EXIT_DATA;
@@ -371,6 +387,12 @@ static int run_native(struct dl_ctx *ctx, const struct sim_args *a)
 			"%zu of %zu jobs can never run: their rows say why in column 'rejected' "
 			"(first: '%s': %s)",
 			st.rejected, st.jobs, st.first_rejected, st.reject_reason);
+	if (st.tput_fallback)
+		dl_warn(ctx,
+			"%zu jobs ran at their GPU types' speeds for want of an entry in %s (%s%s)",
+			st.tput_fallback, a->throughputs,
+			st.tput_missing[0] ? "models " : "jobs without a model",
+			st.tput_missing[0] ? st.tput_missing : "");
 	dl_info(ctx, "%zu jobs completed, %zu events, %zu passes, makespan %g s", st.completed,
 		st.events, st.passes, st.makespan);
 done:
@@ -387,6 +409,7 @@ done:
 	if (out)
 		rc = dl_out_close(ctx, out, rc);
 	dl_gittins_free(g);
+	dl_tputs_free(&tputs);
 	dl_sim_trace_free(&trace);
 	dl_net_models_free(&models);
 	dl_cluster_free(cl);

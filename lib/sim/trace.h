@@ -53,6 +53,8 @@ struct dl_sim_trace {
 	char **names; /* distinct gpu_type and model names */
 	size_t nnames, names_alloc;
 	struct strmap name_index;
+	/* per job, in the same order: its weight column; NULL while every weight is 1 */
+	double *weight;
 	/* provenance (dlsched-formats(5)): made_by and seed of the first row of the
 	 * stream read with a non-empty made_by, or NULL */
 	char *made_by, *seed;
