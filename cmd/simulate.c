@@ -8,6 +8,7 @@
 #include "policy/mlfq.h"
 #include "policy/alloc_input.h"
 #include "policy/place.h"
+#include "sim/gavel.h"
 #include "sim/sim.h"
 #include "sim/tiresias.h"
 #include "trace/jobs.h"
@@ -23,7 +24,8 @@ struct sim_args {
 	int set_ckpt, set_restore, set_queues, set_delta, set_quantum, any_type, set_seed;
 	int set_policy, set_place;
 	int provenance;
-	char *command; /* with --provenance: this command line, else NULL */
+	char *command;		      /* with --provenance: this command line, else NULL */
+	struct dl_gavel_params gavel; /* --policy gavel's own options */
 };
 
 /* the native engine's policies, from the registry */
@@ -34,7 +36,8 @@ static const char *sim_policy_at(size_t i)
 	return i < n ? all[i]->name : NULL;
 }
 
-static const char *const compat_names[] = {"tiresias", NULL};
+enum { COMPAT_TIRESIAS, COMPAT_GAVEL };
+static const char *const compat_names[] = {"tiresias", "gavel", NULL};
 
 #define AT(f) DL_OPT_AT(struct sim_args, f)
 static const struct dl_opt sim_opts[] = {
@@ -249,6 +252,8 @@ static int run_native(struct dl_ctx *ctx, const struct sim_args *a)
 	cfg.checkpoint_cost = a->ckpt;
 	cfg.restore_cost = a->restore;
 	cfg.params.quantum = a->quantum;
+	if (pol == &dl_sim_gavel)
+		cfg.params.policy_params = &a->gavel;
 	cfg.comm = DL_COMM_RING;
 
 	struct dl_mlfq mlfq = {0};
@@ -422,7 +427,9 @@ DL_COMMAND(simulate, "replay a trace on a cluster under a scheduling policy")
 {
 	struct dl_optstate st;
 	struct sim_args a = {0};
-	if (dl_opt_parse(&st, ctx, argc, argv, &sim_spec, &a))
+	/* the policies' own options (group 1); see cmd.h */
+	const struct dl_opt_group groups[] = {{dl_gavel_opts, &a.gavel, "gavel options"}};
+	if (dl_opt_parse_groups(&st, ctx, argc, argv, &sim_spec, &a, groups, 1))
 		return st.exit_code;
 	a.set_seed = dl_opt_given(&st, "seed");
 	a.set_queues = dl_opt_given(&st, "queues");
@@ -432,7 +439,22 @@ DL_COMMAND(simulate, "replay a trace on a cluster under a scheduling policy")
 	a.set_restore = dl_opt_given(&st, "restore-cost");
 	a.set_policy = dl_opt_given(&st, "policy");
 	a.set_place = dl_opt_given(&st, "place");
-	int compat = dl_opt_given(&st, "compat") > 0;
+	int compat = dl_opt_given(&st, "compat") > 0 && a.compat == COMPAT_TIRESIAS;
+	if (dl_opt_given(&st, "compat") && a.compat == COMPAT_GAVEL) {
+		/* the reference's choices: admission at boundaries, idle tails, free preemption */
+		if (a.set_policy && strcmp(a.policy, "gavel"))
+			return dl_usage_error(ctx, "--compat gavel is for --policy gavel");
+		if (a.set_ckpt || a.set_restore)
+			return dl_usage_error(ctx, "--compat gavel has no checkpoint or restore "
+						   "costs (as the reference)");
+		a.policy = "gavel";
+		a.ckpt = a.restore = 0;
+		a.gavel.compat = 1;
+	}
+	const struct dl_opt *go = dl_opt_group_given(&st, 1);
+	if (go && strcmp(a.policy, "gavel"))
+		return dl_usage_error(ctx, "--%s applies to --policy gavel", go->name);
+	a.gavel.seed = a.seed;
 	/* --policy and --place name the reference's schedules and schemes with --compat */
 	if (!compat && !dl_sim_policy_find(a.policy))
 		return dl_opt_bad_value(&st, "policy", a.policy);

@@ -163,6 +163,7 @@ struct dl_sim_params {
 	const struct dl_mlfq *mlfq;	  /* tiresias-*: queues, limits (GPU-seconds), starvation */
 	const struct dl_gittins *gittins; /* tiresias-gittins: index of attained GPU-seconds */
 	double quantum;			  /* las: re-evaluation period (seconds; 0: none) */
+	const void *policy_params; /* the chosen policy's own (its option table's), or NULL */
 };
 
 struct dl_sim_policy_ops {

@@ -1,0 +1,955 @@
+/*
+ * gavel.c: Gavel's round-based mechanism (OSDI'20; scheduler.py of the
+ * reference, notes/gavel.md section 2) realising an allocation policy of
+ * lib/policy/alloc.h on the native engine (policy.h).
+ *
+ * The allocation X (job i gets fraction X_it of the time on GPU type t) is
+ * kept in a re-solve session (alloc.h) and re-solved, warm, only after a job
+ * was admitted or completed. Time is cut into rounds of --round seconds. At
+ * each round boundary:
+ *   1. the time each running job received on its type this round is added
+ *      to its job_time[i][t] and to worker_time[t] (GPU-seconds);
+ *   2. with --compat gavel, the jobs that arrived during the round are
+ *      admitted (otherwise a job is admitted when it arrives);
+ *   3. X is re-solved if the job set changed (finish-time fairness gets
+ *      every job's seconds since arrival and steps done);
+ *   4. every --reset-interval seconds (at a re-solve), the reference's
+ *      deficit reset: deficit += X * elapsed - (job_time - round / 2), and
+ *      job_time restarts at round / 2;
+ *   5. priorities: X_it / (job_time_it / worker_time_t), X_it * 1e9 when the
+ *      job got no time there yet, 0 where X_it = 0;
+ *   6. per type, fastest first (a seeded shuffle for agnostic policies with
+ *      --compat gavel), the (job, type) entries by priority, deficit, X and
+ *      job order, walked greedily: a job takes gpus GPUs of the type if it
+ *      has that many left and the job has none yet this round (fifo
+ *      policies skip priority 0);
+ *   7. a running job given its type again keeps its GPUs (a lease
+ *      extension: no checkpoint, no restore, an `extend` event); the others
+ *      are preempted, and the jobs given a type start on it, widest first.
+ * A round ends after --round seconds, or as soon as no job holds GPUs.
+ *
+ * Between boundaries: GPUs freed by a completion stay idle until the round
+ * ends (the reference's idle tail) unless --work-conserving, which offers
+ * them to the waiting jobs by priority; a job arriving while GPUs are idle
+ * starts on them at once, unless --compat gavel (admission at boundaries).
+ *
+ * --pack: pairs of jobs from the allocation's pair columns share GPUs, each
+ * at its packed throughput (the engine's share: packed over alone on that
+ * type); a pair's priority counts the pair's own time, as in the reference.
+ *
+ * --mechanism exact: no rounds; every job progresses continuously at
+ * sum_t X_it T_it (pairs included), re-solved on every arrival and
+ * completion: the bound the rounds approximate. Jobs "run" on a GPU set of
+ * the fastest type where they have time, shared, at that rate; the engine's
+ * GPU counts are then not meaningful.
+ *
+ * Per-job state is indexed by the engine's slot (policy.h).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/rng.h"
+#include "core/strmap.h"
+#include "policy/alloc.h"
+#include "policy/alloc_input.h"
+#include "sim/gavel.h"
+#include "trace/throughputs.h"
+
+#define AT(f) DL_OPT_AT(struct dl_gavel_params, f)
+static const char *const mechanisms[] = {"rounds", "exact", NULL};
+const struct dl_opt dl_gavel_opts[] = {
+	{DL_OPT_CHOICE, 0, "alloc", "POLICY", "gavel: the allocation policy rounds realise",
+	 AT(alloc), .value_at = dl_alloc_policy_at, .def = "max-min-fairness-perf"},
+	{DL_OPT_SECONDS, 0, "round", "S", "gavel: seconds a round lasts", AT(round),
+	 .flags = DL_OPTF_GT, .def = "360"},
+	{DL_OPT_CHOICE, 0, "mechanism", "M", "gavel: rounds, or exact (continuous) shares",
+	 AT(mechanism), .values = mechanisms, .def = "rounds"},
+	{DL_OPT_FLAG, 0, "work-conserving", NULL, "gavel: backfill GPUs freed mid-round",
+	 AT(work_conserving)},
+	{DL_OPT_FLAG, 0, "pack", NULL, "gavel: space sharing at the pairs' packed throughputs",
+	 AT(pack)},
+	{DL_OPT_SECONDS, 0, "reset-interval", "S",
+	 "gavel: least seconds between resets of the time received", AT(reset), .def = "1920"},
+	{DL_OPT_END},
+};
+#undef AT
+
+int dl_gavel_defaults(struct dl_gavel_params *p)
+{
+	const struct dl_opt *bad;
+	memset(p, 0, sizeof(*p));
+	p->seed = 1;
+	return dl_opt_set_defaults(dl_gavel_opts, p, &bad);
+}
+
+enum { T_ROUND = 1 };
+
+/* a job of the run, by slot */
+struct gj {
+	int64_t handle; /* in the session; -1: not admitted */
+	int live;	/* the slot holds a job */
+	int fresh;	/* arrived and never ran (may start mid-round) */
+	int assigned;	/* cluster type given this round, -1: none */
+	int partner;	/* slot of its partner this round (pack), -1: none */
+	int lead;	/* of a pair: placed first, the partner joins its GPUs */
+	int cur_type;	/* type of its GPUs while it holds them, -1 */
+	int cur_partner;
+	dl_tick from; /* running: since when its time this round is not counted yet */
+};
+
+/* a pair of the allocation (pack): slots, its time on each type and the shares */
+struct gpair {
+	int a, b;
+	size_t ptime; /* index of its time record */
+	double *x, *fa, *fb;
+};
+
+struct entry {
+	double prio, deficit, x;
+	int job, pair; /* slot, or pair index (pair >= 0) */
+	int type;
+};
+
+struct gavel {
+	struct dl_gavel_params p;
+	enum dl_alloc_policy policy;
+	struct dl_alloc_session *ses;
+	struct dl_alloc_problem prob;
+	size_t na;	      /* allocation types: those of the cluster with GPUs */
+	int *ctype;	      /* [na] cluster type of each */
+	size_t nt;	      /* cluster types */
+	int *type_gpus;	      /* [nt] */
+	int *order;	      /* [nt] types fastest first */
+	int agnostic;	      /* the reference shuffles the type order for these */
+	int fifo;	      /* skip priority 0 */
+	struct gj *g;	      /* [slots] */
+	double *jt, *def, *x; /* [slots * nt]: job time (s), deficit, allocation */
+	size_t nslots;
+	int *slot_of_handle; /* [handles] */
+	size_t nhandles;
+	double *worker_time; /* [nt] GPU-seconds */
+	struct gpair *pairs;
+	size_t npairs, apairs;
+	struct strmap pair_index; /* "idx_a/idx_b" -> ptime record */
+	double *ptime;		  /* [records * nt] */
+	size_t nptime, aptime;
+	int need_solve, boundary_due, round_active;
+	uint64_t round_no;
+	dl_tick round_len, round_start, last_reset, reset_len;
+	struct dl_rng rng;
+	struct entry *ent;
+	size_t aent;
+	int *tmp; /* [slots] */
+	size_t atmp;
+	double *tput; /* [na] scratch */
+	int solve_failed;
+	int cursor; /* exact: the next GPU to share */
+	struct dl_err err;
+};
+
+static double secs(dl_tick t)
+{
+	return (double)t / DL_TICKS_PER_SECOND;
+}
+
+/* ---- per-slot state ---- */
+
+static void grow_slots(struct gavel *G, size_t need)
+{
+	if (need <= G->nslots)
+		return;
+	size_t n = G->nslots ? G->nslots : 64;
+	while (n < need)
+		n *= 2;
+	G->g = xreallocarray(G->g, n, sizeof(*G->g));
+	G->jt = xreallocarray(G->jt, n * G->nt, sizeof(double));
+	G->def = xreallocarray(G->def, n * G->nt, sizeof(double));
+	G->x = xreallocarray(G->x, n * G->nt, sizeof(double));
+	memset(G->g + G->nslots, 0, (n - G->nslots) * sizeof(*G->g));
+	G->nslots = n;
+}
+
+static void *create(struct dl_sim *s, const struct dl_sim_params *sp, struct dl_err *err)
+{
+	struct gavel *G = xcalloc(1, sizeof(*G));
+	if (sp->policy_params)
+		G->p = *(const struct dl_gavel_params *)sp->policy_params;
+	else
+		dl_gavel_defaults(&G->p);
+	G->policy = (enum dl_alloc_policy)G->p.alloc;
+	const struct dl_cluster *c = dl_sim_cluster(s);
+	G->nt = c->ntypes;
+	G->type_gpus = xcalloc(G->nt + 1, sizeof(int));
+	G->order = xcalloc(G->nt + 1, sizeof(int));
+	G->worker_time = xcalloc(G->nt + 1, sizeof(double));
+	for (size_t t = 0; t < G->nt; t++) {
+		G->type_gpus[t] = dl_cluster_type_gpus(c, (int)t);
+		/* fastest first (Gavel: v100, p100, k80); ties in the cluster's order */
+		size_t k = t;
+		for (; k > 0 && c->types[G->order[k - 1]].speed < c->types[t].speed; k--)
+			G->order[k] = G->order[k - 1];
+		G->order[k] = (int)t;
+	}
+	G->agnostic = !G->p.pack &&
+		      (G->policy == DL_ALLOC_MAX_MIN_FAIRNESS || G->policy == DL_ALLOC_FIFO ||
+		       G->policy == DL_ALLOC_ISOLATED || G->policy == DL_ALLOC_GANDIVA);
+	G->fifo = G->policy == DL_ALLOC_FIFO || G->policy == DL_ALLOC_FIFO_PERF;
+	G->round_len = dl_sim_ticks(G->p.round);
+	if (G->round_len < 1)
+		G->round_len = 1;
+	G->reset_len = dl_sim_ticks(G->p.reset);
+	G->pair_index = (struct strmap)STRMAP_INIT;
+	G->err = (struct dl_err)DL_ERR_INIT;
+	dl_rng_seed_stream(&G->rng, G->p.seed, 15);
+	if (G->p.pack && !dl_alloc_policy_packs(G->policy)) {
+		dl_err_set(err, DL_EXIT_USAGE, "--alloc %s cannot --pack (%s)",
+			   dl_alloc_policy_name(G->policy),
+			   "max-min-fairness-perf, max-throughput and gandiva can");
+		goto fail;
+	}
+	if (G->p.pack && !dl_sim_tputs(s)) {
+		dl_err_set(err, DL_EXIT_USAGE,
+			   "--pack needs --throughputs (the pairs' throughputs)");
+		goto fail;
+	}
+	if (dl_alloc_problem_from_cluster(c, &G->prob, err) < 0)
+		goto fail;
+	G->na = G->prob.ntypes;
+	G->ctype = xcalloc(G->na + 1, sizeof(int));
+	G->tput = xcalloc(G->na + 1, sizeof(double));
+	for (size_t k = 0; k < G->na; k++)
+		G->ctype[k] = dl_cluster_type_index(c, G->prob.type_names[k]);
+	if (G->p.pack)
+		dl_alloc_model_classes(&G->prob, dl_sim_tputs(s));
+	struct dl_alloc_opts o = DL_ALLOC_OPTS_INIT;
+	o.policy = G->policy;
+	o.pack = G->p.pack;
+	o.seed = G->p.seed;
+	G->ses = dl_alloc_session_new(&G->prob, &o, err);
+	if (!G->ses)
+		goto fail;
+	return G;
+fail:
+	dl_alloc_problem_free(&G->prob);
+	free(G->ctype);
+	free(G->tput);
+	free(G->type_gpus);
+	free(G->order);
+	free(G->worker_time);
+	free(G);
+	return NULL;
+}
+
+static void destroy(void *st)
+{
+	struct gavel *G = st;
+	dl_alloc_session_free(G->ses);
+	dl_alloc_problem_free(&G->prob);
+	for (size_t k = 0; k < G->npairs; k++) {
+		free(G->pairs[k].x);
+		free(G->pairs[k].fa);
+		free(G->pairs[k].fb);
+	}
+	free(G->pairs);
+	strmap_free(&G->pair_index);
+	free(G->ptime);
+	free(G->g);
+	free(G->jt);
+	free(G->def);
+	free(G->x);
+	free(G->slot_of_handle);
+	free(G->ctype);
+	free(G->tput);
+	free(G->type_gpus);
+	free(G->order);
+	free(G->worker_time);
+	free(G->ent);
+	free(G->tmp);
+	free(G);
+}
+
+/* ---- the allocation ---- */
+
+/* add j to the session (0), or leave it out with a note (-1: it never runs) */
+static int admit(struct gavel *G, struct dl_sim *s, struct dl_sim_job *j)
+{
+	struct gj *g = &G->g[j->slot];
+	double ref = dl_sim_job_ref_tput(s, j);
+	for (size_t k = 0; k < G->na; k++) /* 0 on types other than its gpu_type */
+		G->tput[k] = j->type == DL_ANY_TYPE || j->type == G->ctype[k]
+				     ? dl_sim_job_speed(s, j, G->ctype[k]) * ref
+				     : 0;
+	dl_sim_sync(s, j);
+	struct dl_alloc_job aj = {0};
+	aj.id = (char *)j->id;
+	aj.gpus = j->gpus;
+	aj.weight = dl_sim_job_weight(s, j);
+	aj.tput = G->tput;
+	aj.steps = j->work_left / DL_TICKS_PER_SECOND * ref;
+	aj.steps_done = (double)(j->duration - j->work_left) / DL_TICKS_PER_SECOND * ref;
+	if (aj.steps_done < 0)
+		aj.steps_done = 0;
+	aj.elapsed = secs(dl_sim_now(s) - j->submit);
+	aj.entity = -1;
+	aj.klass = -1;
+	const char *model = dl_sim_job_model(s, j);
+	if (G->p.pack && model)
+		aj.klass = dl_alloc_model_class(&G->prob, model, j->gpus);
+	aj.count = 1;
+	aj.iso_done = -1;
+	struct dl_err err = DL_ERR_INIT;
+	int64_t h = dl_alloc_session_add(G->ses, &aj, &err);
+	if (h < 0) {
+		dl_sim_note(s, j, "unallocated", err.msg);
+		return -1;
+	}
+	if ((size_t)h >= G->nhandles) {
+		size_t n = G->nhandles ? 2 * G->nhandles : 256;
+		while (n <= (size_t)h)
+			n *= 2;
+		G->slot_of_handle = xreallocarray(G->slot_of_handle, n, sizeof(int));
+		G->nhandles = n;
+	}
+	G->slot_of_handle[h] = (int)j->slot;
+	g->handle = h;
+	G->need_solve = 1;
+	return 0;
+}
+
+/* the time record of the pair of jobs (by index) a, b */
+static size_t pair_time(struct gavel *G, size_t ia, size_t ib)
+{
+	char key[48];
+	int n = snprintf(key, sizeof(key), "%zu/%zu", ia, ib);
+	int64_t *v = strmap_getn(&G->pair_index, key, (size_t)n);
+	if (v)
+		return (size_t)*v;
+	DL_GROW(G->ptime, (G->nptime + 1) * G->nt, G->aptime);
+	memset(G->ptime + G->nptime * G->nt, 0, G->nt * sizeof(double));
+	strmap_putn(&G->pair_index, key, (size_t)n, (int64_t)G->nptime);
+	return G->nptime++;
+}
+
+static void clear_pairs(struct gavel *G)
+{
+	for (size_t k = 0; k < G->npairs; k++) {
+		free(G->pairs[k].x);
+		free(G->pairs[k].fa);
+		free(G->pairs[k].fb);
+	}
+	G->npairs = 0;
+}
+
+/* re-solve X for the admitted jobs (their progress first) */
+static void solve(struct gavel *G, struct dl_sim *s)
+{
+	if (!G->need_solve)
+		return;
+	G->need_solve = 0;
+	const struct dl_alloc_problem *vp = dl_alloc_session_problem(G->ses);
+	dl_tick now = dl_sim_now(s);
+	for (size_t i = 0; i < vp->njobs; i++) {
+		int64_t h = dl_alloc_session_handle(G->ses, i);
+		struct dl_sim_job *j = dl_sim_slot_job(s, (size_t)G->slot_of_handle[h]);
+		dl_sim_sync(s, j);
+		double ref = dl_sim_job_ref_tput(s, j);
+		double left = j->work_left / DL_TICKS_PER_SECOND * ref;
+		double done = (double)(j->duration - j->work_left) / DL_TICKS_PER_SECOND * ref;
+		dl_alloc_session_progress(G->ses, h, left, done > 0 ? done : 0,
+					  secs(now - j->submit));
+	}
+	struct dl_alloc_result res;
+	struct dl_err err = DL_ERR_INIT;
+	if (dl_alloc_session_solve(G->ses, &res, &err) < 0) {
+		/* kept for the end of the run (the engine reports it): no allocation now */
+		if (!G->solve_failed)
+			G->err = err;
+		G->solve_failed = 1;
+		return;
+	}
+	vp = dl_alloc_session_problem(G->ses);
+	for (size_t i = 0; i < vp->njobs; i++) {
+		int slot = G->slot_of_handle[dl_alloc_session_handle(G->ses, i)];
+		double *x = &G->x[(size_t)slot * G->nt];
+		memset(x, 0, G->nt * sizeof(double));
+		for (size_t k = 0; k < G->na; k++)
+			x[G->ctype[k]] = res.x[i * G->na + k];
+	}
+	clear_pairs(G);
+	for (size_t q = 0; q < res.npairs; q++) {
+		const struct dl_alloc_pair *rp = &res.pairs[q];
+		int any = 0;
+		for (size_t k = 0; k < G->na; k++)
+			any |= res.px[q * G->na + k] > 0;
+		if (!any)
+			continue;
+		DL_GROW(G->pairs, G->npairs + 1, G->apairs);
+		struct gpair *P = &G->pairs[G->npairs++];
+		P->a = G->slot_of_handle[dl_alloc_session_handle(G->ses, (size_t)rp->a)];
+		P->b = G->slot_of_handle[dl_alloc_session_handle(G->ses, (size_t)rp->b)];
+		P->x = xcalloc(G->nt + 1, sizeof(double));
+		P->fa = xcalloc(G->nt + 1, sizeof(double));
+		P->fb = xcalloc(G->nt + 1, sizeof(double));
+		struct dl_sim_job *ja = dl_sim_slot_job(s, (size_t)P->a),
+				  *jb = dl_sim_slot_job(s, (size_t)P->b);
+		for (size_t k = 0; k < G->na; k++) {
+			int t = G->ctype[k];
+			double ta = vp->jobs[rp->a].tput[k], tb = vp->jobs[rp->b].tput[k];
+			P->x[t] = res.px[q * G->na + k];
+			/* the engine's share: packed over alone on that type */
+			P->fa[t] = ta > 0 ? rp->tput_a[k] / ta : 0;
+			P->fb[t] = tb > 0 ? rp->tput_b[k] / tb : 0;
+			if (!(P->fa[t] > 0 && P->fb[t] > 0))
+				P->x[t] = 0;
+		}
+		P->ptime = pair_time(G, ja->idx, jb->idx);
+	}
+	dl_alloc_result_free(&res);
+}
+
+/* ---- rounds ---- */
+
+/* count the time running jobs received on their type since it was last counted */
+static void account(struct gavel *G, struct dl_sim *s, struct dl_sim_job *j)
+{
+	struct gj *g = &G->g[j->slot];
+	if (g->cur_type < 0)
+		return;
+	double dt = secs(dl_sim_now(s) - g->from);
+	g->from = dl_sim_now(s);
+	if (dt <= 0)
+		return;
+	if (g->cur_partner >= 0) {
+		if (g->lead) { /* the pair's record, counted once, and its GPUs once */
+			struct dl_sim_job *o = dl_sim_slot_job(s, (size_t)g->cur_partner);
+			size_t r = pair_time(G, j->idx < o->idx ? j->idx : o->idx,
+					     j->idx < o->idx ? o->idx : j->idx);
+			G->ptime[r * G->nt + (size_t)g->cur_type] += dt;
+			G->worker_time[g->cur_type] += dt * j->gpus;
+		}
+		return;
+	}
+	G->jt[(size_t)j->slot * G->nt + (size_t)g->cur_type] += dt;
+	G->worker_time[g->cur_type] += dt * j->gpus;
+}
+
+/* Gavel's _reset_time_run_so_far, at most every --reset-interval seconds */
+static void maybe_reset(struct gavel *G, struct dl_sim *s)
+{
+	dl_tick now = dl_sim_now(s);
+	if (now - G->last_reset < G->reset_len)
+		return;
+	double elapsed = secs(now - G->last_reset), half = G->p.round / 2;
+	G->last_reset = now;
+	memset(G->worker_time, 0, G->nt * sizeof(double));
+	size_t n = dl_sim_slots(s);
+	for (size_t k = 0; k < n && k < G->nslots; k++) {
+		if (!G->g[k].live || G->g[k].handle < 0)
+			continue;
+		for (size_t t = 0; t < G->nt; t++) {
+			size_t i = k * G->nt + t;
+			G->def[i] += G->x[i] * elapsed - (G->jt[i] - half);
+			G->jt[i] = half;
+			G->worker_time[t] += half;
+		}
+	}
+	for (size_t r = 0; r < G->nptime * G->nt; r++)
+		G->ptime[r] = half;
+}
+
+/* X / fraction of the time received (new: X * 1e9; 0 where X = 0) */
+static double priority(const struct gavel *G, double x, double received, int t)
+{
+	if (!(x > 0))
+		return 0;
+	double wt = G->worker_time[t];
+	if (!(received > 0) || !(wt > 0))
+		return x * 1e9;
+	return x / (received / wt);
+}
+
+static int cmp_entry(const void *a, const void *b)
+{
+	const struct entry *x = a, *y = b;
+	if (x->type != y->type)
+		return x->type < y->type ? -1 : 1; /* (rank of the type) */
+	if (x->prio != y->prio)
+		return x->prio > y->prio ? -1 : 1;
+	if (x->deficit != y->deficit)
+		return x->deficit > y->deficit ? -1 : 1;
+	if (x->x != y->x)
+		return x->x > y->x ? -1 : 1;
+	if (x->job != y->job)
+		return x->job < y->job ? -1 : 1;
+	return (x->pair > y->pair) - (x->pair < y->pair);
+}
+
+static void push_entry(struct gavel *G, size_t *n, struct entry e)
+{
+	DL_GROW(G->ent, *n + 1, G->aent);
+	G->ent[(*n)++] = e;
+}
+
+/* job order of an entry's job(s): the trace's */
+static int eorder(struct dl_sim *s, int slot)
+{
+	return (int)dl_sim_slot_job(s, (size_t)slot)->idx;
+}
+
+/* the walk of step 6: fills g->assigned, partner, lead */
+static void assign(struct gavel *G, struct dl_sim *s)
+{
+	size_t nslots = dl_sim_slots(s) < G->nslots ? dl_sim_slots(s) : G->nslots;
+	int *rank = xcalloc(G->nt + 1, sizeof(int)), *order = xcalloc(G->nt + 1, sizeof(int));
+	memcpy(order, G->order, G->nt * sizeof(int));
+	if (G->p.compat && G->agnostic) /* the reference's random.shuffle of worker types */
+		for (size_t k = G->nt; k > 1; k--) {
+			size_t r = (size_t)dl_rng_below(&G->rng, k);
+			int tmp = order[k - 1];
+			order[k - 1] = order[r];
+			order[r] = tmp;
+		}
+	for (size_t k = 0; k < G->nt; k++)
+		rank[order[k]] = (int)k;
+	size_t n = 0;
+	for (size_t k = 0; k < nslots; k++) {
+		struct gj *g = &G->g[k];
+		if (!g->live)
+			continue;
+		g->assigned = -1;
+		g->partner = -1;
+		g->lead = 0;
+		if (g->handle < 0)
+			continue;
+		struct dl_sim_job *j = dl_sim_slot_job(s, k);
+		for (size_t t = 0; t < G->nt; t++) {
+			if (!G->type_gpus[t] || !(dl_sim_job_speed(s, j, (int)t) > 0))
+				continue;
+			if (j->type != DL_ANY_TYPE && j->type != (int)t)
+				continue;
+			size_t i = k * G->nt + t;
+			double pr = priority(G, G->x[i], G->jt[i], (int)t);
+			if (G->fifo && !(pr > 0))
+				continue;
+			push_entry(G, &n,
+				   (struct entry){pr, G->def[i], G->x[i], eorder(s, (int)k), -1,
+						  rank[t]});
+		}
+	}
+	for (size_t q = 0; q < G->npairs; q++) {
+		const struct gpair *P = &G->pairs[q];
+		for (size_t t = 0; t < G->nt; t++) {
+			if (!(P->x[t] > 0))
+				continue;
+			double pr = priority(G, P->x[t], G->ptime[P->ptime * G->nt + t], (int)t);
+			int oa = eorder(s, P->a), ob = eorder(s, P->b);
+			push_entry(
+				G, &n,
+				(struct entry){pr, 0, P->x[t], oa < ob ? oa : ob, (int)q, rank[t]});
+		}
+	}
+	qsort(G->ent, n, sizeof(*G->ent), cmp_entry);
+	int *left = xcalloc(G->nt + 1, sizeof(int));
+	memcpy(left, G->type_gpus, G->nt * sizeof(int));
+	for (size_t e = 0; e < n; e++) {
+		const struct entry *E = &G->ent[e];
+		int t = order[E->type];
+		if (E->pair >= 0) {
+			const struct gpair *P = &G->pairs[E->pair];
+			struct gj *a = &G->g[P->a], *b = &G->g[P->b];
+			int gpus = dl_sim_slot_job(s, (size_t)P->a)->gpus;
+			if (a->assigned >= 0 || b->assigned >= 0 || left[t] < gpus)
+				continue;
+			left[t] -= gpus;
+			a->assigned = b->assigned = t;
+			a->partner = P->b;
+			b->partner = P->a;
+			a->lead = 1;
+			continue;
+		}
+		/* entries carry the job's order; find its slot through the trace index */
+		struct dl_sim_job *j = dl_sim_job(s, (size_t)E->job);
+		struct gj *g = &G->g[j->slot];
+		if (g->assigned >= 0 || left[t] < j->gpus)
+			continue;
+		left[t] -= j->gpus;
+		g->assigned = t;
+	}
+	free(left);
+	free(rank);
+	free(order);
+}
+
+/* start (or keep) what the round gave j; the pair's lead brings its partner */
+static void start_assigned(struct gavel *G, struct dl_sim *s, struct dl_sim_job *j)
+{
+	struct gj *g = &G->g[j->slot];
+	if (g->assigned < 0 || j->state != DL_SJ_QUEUED)
+		return;
+	if (g->partner >= 0 && !g->lead)
+		return; /* its lead starts it */
+	struct dl_sim_how how = {g->assigned, NULL, 0, 0};
+	struct dl_sim_job *o = g->partner >= 0 ? dl_sim_slot_job(s, (size_t)g->partner) : NULL;
+	if (o && o->state != DL_SJ_QUEUED)
+		return; /* still saving: it comes back through saved */
+	if (dl_sim_start(s, j, &how) != DL_PLACED)
+		return;
+	g->cur_type = j->gpu_type;
+	g->cur_partner = -1;
+	g->from = dl_sim_now(s);
+	g->fresh = 0;
+	if (!o)
+		return;
+	struct dl_sim_how ph = {DL_ANY_TYPE, j->gpu, 1, 0};
+	if (dl_sim_start(s, o, &ph) != DL_PLACED)
+		return;
+	struct gj *og = &G->g[o->slot];
+	for (size_t q = 0; q < G->npairs; q++) {
+		const struct gpair *P = &G->pairs[q];
+		if (P->a == (int)j->slot && P->b == (int)o->slot) {
+			dl_sim_set_share(s, j, P->fa[g->assigned]);
+			dl_sim_set_share(s, o, P->fb[g->assigned]);
+		} else if (P->b == (int)j->slot && P->a == (int)o->slot) {
+			dl_sim_set_share(s, j, P->fb[g->assigned]);
+			dl_sim_set_share(s, o, P->fa[g->assigned]);
+		}
+	}
+	g->cur_partner = (int)o->slot;
+	og->cur_type = o->gpu_type;
+	og->cur_partner = (int)j->slot;
+	og->from = g->from;
+	og->fresh = 0;
+}
+
+/* the slots of active jobs, widest gang first (placement order), then job order */
+static size_t widest_first(struct gavel *G, struct dl_sim *s)
+{
+	size_t n = 0, nslots = dl_sim_slots(s) < G->nslots ? dl_sim_slots(s) : G->nslots;
+	DL_GROW(G->tmp, nslots + 1, G->atmp);
+	for (size_t k = 0; k < nslots; k++) {
+		if (!G->g[k].live || G->g[k].assigned < 0)
+			continue;
+		struct dl_sim_job *j = dl_sim_slot_job(s, k);
+		size_t i = n++;
+		for (; i > 0; i--) {
+			struct dl_sim_job *o = dl_sim_slot_job(s, (size_t)G->tmp[i - 1]);
+			if (o->gpus > j->gpus || (o->gpus == j->gpus && o->idx < j->idx))
+				break;
+			G->tmp[i] = G->tmp[i - 1];
+		}
+		G->tmp[i] = (int)k;
+	}
+	return n;
+}
+
+static void boundary(struct gavel *G, struct dl_sim *s)
+{
+	G->boundary_due = 0;
+	size_t nslots = dl_sim_slots(s) < G->nslots ? dl_sim_slots(s) : G->nslots;
+	for (size_t k = 0; k < nslots; k++) {
+		struct gj *g = &G->g[k];
+		if (!g->live)
+			continue;
+		struct dl_sim_job *j = dl_sim_slot_job(s, k);
+		if (j->state == DL_SJ_RUNNING)
+			account(G, s, j);
+		if (g->handle < 0 && j->state == DL_SJ_QUEUED && admit(G, s, j) < 0)
+			g->live = 2; /* never allocated: left for the engine's leftovers */
+	}
+	solve(G, s);
+	maybe_reset(G, s);
+	assign(G, s);
+	int busy = 0;
+	for (size_t k = 0; k < nslots; k++) {
+		struct gj *g = &G->g[k];
+		if (g->live != 1)
+			continue;
+		struct dl_sim_job *j = dl_sim_slot_job(s, k);
+		if (j->state != DL_SJ_RUNNING)
+			continue;
+		busy = 1;
+		if (g->assigned == g->cur_type && g->partner == g->cur_partner) {
+			/* a lease extension: it keeps its GPUs, no checkpoint or restore */
+			dl_sim_note(s, j, "extend", NULL);
+			continue;
+		}
+		dl_sim_preempt(s, j);
+		g->cur_type = -1;
+		g->cur_partner = -1;
+	}
+	size_t n = widest_first(G, s);
+	for (size_t k = 0; k < n; k++) {
+		start_assigned(G, s, dl_sim_slot_job(s, (size_t)G->tmp[k]));
+		busy = 1;
+	}
+	G->round_no++;
+	G->round_start = dl_sim_now(s);
+	G->round_active = busy;
+	if (busy)
+		dl_sim_timer(s, dl_sim_now(s) + G->round_len, DL_SIM_NOJOB, T_ROUND, G->round_no);
+}
+
+/* free GPUs of type t (held GPUs counted once, packed or not) */
+static int free_of_type(struct gavel *G, struct dl_sim *s, int *free_t)
+{
+	memcpy(free_t, G->type_gpus, G->nt * sizeof(int));
+	size_t nslots = dl_sim_slots(s) < G->nslots ? dl_sim_slots(s) : G->nslots;
+	int any = 0;
+	for (size_t k = 0; k < nslots; k++) {
+		if (!G->g[k].live)
+			continue;
+		const struct dl_sim_job *j = dl_sim_slot_job(s, k);
+		if ((j->state == DL_SJ_RUNNING || j->state == DL_SJ_SAVING) && j->ngpu &&
+		    !(G->g[k].cur_partner >= 0 && !G->g[k].lead))
+			free_t[j->gpu_type] -= j->ngpu;
+	}
+	for (size_t t = 0; t < G->nt; t++)
+		any |= free_t[t] > 0;
+	return any;
+}
+
+/*
+ * Mid-round: offer free GPUs to jobs that just arrived (unless --compat
+ * gavel) or, with --work-conserving, to every waiting admitted job, by
+ * priority on each type, fastest type first.
+ */
+static void fill(struct gavel *G, struct dl_sim *s)
+{
+	size_t nslots = dl_sim_slots(s) < G->nslots ? dl_sim_slots(s) : G->nslots;
+	int cand = 0;
+	for (size_t k = 0; k < nslots && !cand; k++) {
+		const struct gj *g = &G->g[k];
+		cand = g->live == 1 && g->handle >= 0 && g->assigned < 0 &&
+		       (G->p.work_conserving || g->fresh) &&
+		       dl_sim_slot_job(s, k)->state == DL_SJ_QUEUED;
+	}
+	if (!cand)
+		return;
+	int *free_t = xcalloc(G->nt + 1, sizeof(int));
+	if (!free_of_type(G, s, free_t))
+		goto out;
+	solve(G, s);
+	for (size_t r = 0; r < G->nt; r++) {
+		int t = G->order[r];
+		while (free_t[t] > 0) {
+			int best = -1;
+			double bp = -1;
+			for (size_t k = 0; k < nslots; k++) {
+				struct gj *g = &G->g[k];
+				if (g->live != 1 || g->handle < 0 || g->assigned >= 0)
+					continue;
+				struct dl_sim_job *j = dl_sim_slot_job(s, k);
+				if (j->state != DL_SJ_QUEUED || j->gpus > free_t[t] ||
+				    !(dl_sim_job_speed(s, j, t) > 0) ||
+				    (j->type != DL_ANY_TYPE && j->type != t))
+					continue;
+				size_t i = k * G->nt + (size_t)t;
+				if (!G->p.work_conserving && !(g->fresh && G->x[i] > 0))
+					continue;
+				double pr = priority(G, G->x[i], G->jt[i], t);
+				if (pr > bp ||
+				    (pr == bp && j->idx < dl_sim_slot_job(s, (size_t)best)->idx)) {
+					bp = pr;
+					best = (int)k;
+				}
+			}
+			if (best < 0)
+				break;
+			struct dl_sim_job *j = dl_sim_slot_job(s, (size_t)best);
+			struct gj *g = &G->g[best];
+			g->assigned = t;
+			g->partner = -1;
+			g->lead = 0;
+			start_assigned(G, s, j);
+			if (j->state != DL_SJ_RUNNING) {
+				g->assigned = -1; /* no room after all (fragmentation) */
+				break;
+			}
+			free_t[t] -= j->gpus;
+			if (!G->round_active) {
+				G->round_active = 1;
+				G->round_no++;
+				G->round_start = dl_sim_now(s);
+				dl_sim_timer(s, dl_sim_now(s) + G->round_len, DL_SIM_NOJOB, T_ROUND,
+					     G->round_no);
+			}
+		}
+	}
+out:
+	free(free_t);
+}
+
+/* ---- exact mechanism ---- */
+
+/* every admitted job at its allocation's rate, on shared GPUs of its fastest type */
+static void exact(struct gavel *G, struct dl_sim *s)
+{
+	solve(G, s);
+	size_t nslots = dl_sim_slots(s) < G->nslots ? dl_sim_slots(s) : G->nslots;
+	const struct dl_cluster *c = dl_sim_cluster(s);
+	for (size_t k = 0; k < nslots; k++) {
+		struct gj *g = &G->g[k];
+		if (g->live != 1 || g->handle < 0)
+			continue;
+		struct dl_sim_job *j = dl_sim_slot_job(s, k);
+		/* the rate X gives: alone, and in its pairs at their packed speeds */
+		double rate = 0, top = 0;
+		int tt = -1;
+		for (size_t t = 0; t < G->nt; t++) {
+			double sp = dl_sim_job_speed(s, j, (int)t), x = G->x[k * G->nt + t];
+			for (size_t q = 0; q < G->npairs; q++) {
+				const struct gpair *P = &G->pairs[q];
+				if (P->a == (int)k)
+					x += P->x[t] * P->fa[t];
+				else if (P->b == (int)k)
+					x += P->x[t] * P->fb[t];
+			}
+			rate += x * sp;
+			if (x > 0 && sp > top && G->type_gpus[t] >= j->gpus) {
+				top = sp;
+				tt = (int)t;
+			}
+		}
+		double share = top > 0 ? rate / top : 0;
+		if (share > 1)
+			share = 1;
+		if (!(share > 1e-12)) {
+			if (j->state == DL_SJ_RUNNING)
+				dl_sim_preempt(s, j);
+			continue;
+		}
+		if (j->state == DL_SJ_RUNNING && j->gpu_type == tt) {
+			dl_sim_set_share(s, j, share);
+			continue;
+		}
+		if (j->state == DL_SJ_RUNNING) {
+			dl_sim_preempt(s, j);
+			continue; /* back through saved */
+		}
+		if (j->state != DL_SJ_QUEUED)
+			continue;
+		/*
+		 * GPUs of its type, shared: the next ones after the last job's
+		 * (round robin keeps the jobs per GPU low: the engine counts at
+		 * most 255)
+		 */
+		int *gp = xcalloc((size_t)j->gpus, sizeof(int)), n = 0;
+		int tot = dl_sim_total_gpus(s);
+		for (int step = 0; step < tot && n < j->gpus; step++) {
+			int gidx = (G->cursor + step) % tot;
+			if (c->nodes[dl_cluster_gpu_node(c, gidx)].type == tt)
+				gp[n++] = gidx;
+		}
+		if (n == j->gpus) {
+			G->cursor = (gp[n - 1] + 1) % tot;
+			struct dl_sim_how how = {DL_ANY_TYPE, gp, 1, share};
+			dl_sim_start(s, j, &how);
+		}
+		free(gp);
+	}
+}
+
+/* ---- callbacks ---- */
+
+static void on_arrive(void *st, struct dl_sim *s, struct dl_sim_job *j)
+{
+	struct gavel *G = st;
+	grow_slots(G, dl_sim_slots(s));
+	struct gj *g = &G->g[j->slot];
+	memset(g, 0, sizeof(*g));
+	g->live = 1;
+	g->handle = -1;
+	g->assigned = g->partner = g->cur_type = g->cur_partner = -1;
+	g->fresh = 1;
+	memset(&G->jt[(size_t)j->slot * G->nt], 0, G->nt * sizeof(double));
+	memset(&G->def[(size_t)j->slot * G->nt], 0, G->nt * sizeof(double));
+	memset(&G->x[(size_t)j->slot * G->nt], 0, G->nt * sizeof(double));
+	if (G->p.mechanism == DL_GAVEL_EXACT || !G->p.compat) {
+		if (admit(G, s, j) < 0)
+			g->live = 2;
+	}
+	if (!G->round_active)
+		G->boundary_due = 1; /* an idle cluster: a round starts now */
+}
+
+static void on_saved(void *st, struct dl_sim *s, struct dl_sim_job *j)
+{
+	(void)st;
+	(void)s;
+	(void)j; /* schedule starts it where this round put it */
+}
+
+static void on_finish(void *st, struct dl_sim *s, struct dl_sim_job *j)
+{
+	struct gavel *G = st;
+	struct gj *g = &G->g[j->slot];
+	if (g->cur_partner >= 0) { /* the partner runs on alone, at full speed */
+		struct gj *o = &G->g[g->cur_partner];
+		struct dl_sim_job *oj = dl_sim_slot_job(s, (size_t)g->cur_partner);
+		account(G, s, g->lead ? j : oj); /* the pair's time, by its lead */
+		o->from = dl_sim_now(s);
+		o->cur_partner = -1;
+		o->lead = 0;
+		o->partner = -1;
+		if (oj->state == DL_SJ_RUNNING)
+			dl_sim_set_share(s, oj, 1);
+	} else {
+		account(G, s, j);
+	}
+	if (g->handle >= 0) {
+		dl_alloc_session_remove(G->ses, g->handle);
+		G->need_solve = 1;
+	}
+	for (size_t q = 0; q < G->npairs;) { /* its pairs are gone with it */
+		if (G->pairs[q].a == (int)j->slot || G->pairs[q].b == (int)j->slot) {
+			free(G->pairs[q].x);
+			free(G->pairs[q].fa);
+			free(G->pairs[q].fb);
+			G->pairs[q] = G->pairs[--G->npairs];
+			continue;
+		}
+		q++;
+	}
+	g->live = 0;
+	if (G->p.mechanism == DL_GAVEL_ROUNDS && dl_sim_free_gpus(s) == dl_sim_total_gpus(s))
+		G->boundary_due = 1; /* nothing holds GPUs: the round is over */
+}
+
+static int on_timer(void *st, struct dl_sim *s, size_t job, int kind, uint64_t stamp)
+{
+	struct gavel *G = st;
+	(void)s;
+	(void)job;
+	if (kind != T_ROUND || stamp != G->round_no || !G->round_active)
+		return 0;
+	G->boundary_due = 1;
+	return 1;
+}
+
+static void on_schedule(void *st, struct dl_sim *s)
+{
+	struct gavel *G = st;
+	if (G->p.mechanism == DL_GAVEL_EXACT) {
+		exact(G, s);
+		return;
+	}
+	if (G->boundary_due) {
+		boundary(G, s);
+	} else {
+		/* jobs of this round whose GPUs were still being saved */
+		size_t n = widest_first(G, s);
+		for (size_t k = 0; k < n; k++)
+			start_assigned(G, s, dl_sim_slot_job(s, (size_t)G->tmp[k]));
+	}
+	if (!G->p.compat || G->p.work_conserving)
+		fill(G, s);
+}
+
+const struct dl_sim_policy_ops dl_sim_gavel = {
+	"gavel",     "Gavel's rounds realising an allocate policy (--alloc)",
+	create,	     destroy,
+	on_arrive,   on_saved,
+	on_finish,   on_timer,
+	on_schedule,
+};

@@ -1,0 +1,38 @@
+/*
+ * gavel.h: the simulation policy `gavel` (lib/sim/gavel.c): Gavel's
+ * round-based mechanism (OSDI'20) realising any allocation policy of
+ * lib/policy/alloc.h, with its options.
+ *
+ * Its option table (lib/core/opt.h) stores into struct dl_gavel_params; the
+ * command parses it as the policy's group and hands the params to the
+ * policy through struct dl_sim_params.policy_params (NULL: the defaults).
+ */
+#ifndef DL_SIM_GAVEL_H
+#define DL_SIM_GAVEL_H
+
+#include <stdint.h>
+
+#include "core/opt.h"
+#include "sim/policy.h"
+
+enum dl_gavel_mechanism { DL_GAVEL_ROUNDS = 0, DL_GAVEL_EXACT = 1 };
+
+struct dl_gavel_params {
+	int alloc;	     /* enum dl_alloc_policy (--alloc) */
+	double round;	     /* seconds a round lasts (--round) */
+	int mechanism;	     /* enum dl_gavel_mechanism (--mechanism) */
+	int work_conserving; /* backfill GPUs freed mid-round */
+	int pack;	     /* space sharing from the pair throughputs */
+	double reset;	     /* seconds between resets of the time received (--reset-interval) */
+	/* set by the command, not options */
+	int compat;    /* --compat gavel: the reference's choices */
+	uint64_t seed; /* --seed: the reference's type-order shuffle */
+};
+
+extern const struct dl_opt dl_gavel_opts[];
+extern const struct dl_sim_policy_ops dl_sim_gavel;
+
+/* the defaults of dl_gavel_opts stored into p (0, or -1 for a bad table) */
+int dl_gavel_defaults(struct dl_gavel_params *p);
+
+#endif
