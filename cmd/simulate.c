@@ -428,7 +428,7 @@ DL_COMMAND(simulate, "replay a trace on a cluster under a scheduling policy")
 	struct dl_optstate st;
 	struct sim_args a = {0};
 	/* the policies' own options (group 1); see cmd.h */
-	const struct dl_opt_group groups[] = {{dl_gavel_opts, &a.gavel, "gavel options"}};
+	const struct dl_opt_group groups[] = {{dl_gavel_opts, &a.gavel, "gavel"}};
 	if (dl_opt_parse_groups(&st, ctx, argc, argv, &sim_spec, &a, groups, 1))
 		return st.exit_code;
 	a.set_seed = dl_opt_given(&st, "seed");

@@ -59,18 +59,17 @@
 #define AT(f) DL_OPT_AT(struct dl_gavel_params, f)
 static const char *const mechanisms[] = {"rounds", "exact", NULL};
 const struct dl_opt dl_gavel_opts[] = {
-	{DL_OPT_CHOICE, 0, "alloc", "POLICY", "gavel: the allocation policy rounds realise",
-	 AT(alloc), .value_at = dl_alloc_policy_at, .def = "max-min-fairness-perf"},
-	{DL_OPT_SECONDS, 0, "round", "S", "gavel: seconds a round lasts", AT(round),
-	 .flags = DL_OPTF_GT, .def = "360"},
-	{DL_OPT_CHOICE, 0, "mechanism", "M", "gavel: rounds, or exact (continuous) shares",
-	 AT(mechanism), .values = mechanisms, .def = "rounds"},
-	{DL_OPT_FLAG, 0, "work-conserving", NULL, "gavel: backfill GPUs freed mid-round",
+	{DL_OPT_CHOICE, 0, "alloc", "POLICY", "the allocation policy the rounds realise", AT(alloc),
+	 .value_at = dl_alloc_policy_at, .def = "max-min-fairness-perf"},
+	{DL_OPT_SECONDS, 0, "round", "S", "seconds a round lasts", AT(round), .flags = DL_OPTF_GT,
+	 .def = "360"},
+	{DL_OPT_CHOICE, 0, "mechanism", "M", "rounds, or exact (continuous) shares", AT(mechanism),
+	 .values = mechanisms, .def = "rounds"},
+	{DL_OPT_FLAG, 0, "work-conserving", NULL, "backfill GPUs freed mid-round",
 	 AT(work_conserving)},
-	{DL_OPT_FLAG, 0, "pack", NULL, "gavel: space sharing at the pairs' packed throughputs",
-	 AT(pack)},
+	{DL_OPT_FLAG, 0, "pack", NULL, "space sharing at the pairs' packed throughputs", AT(pack)},
 	{DL_OPT_SECONDS, 0, "reset-interval", "S",
-	 "gavel: least seconds between resets of the time received", AT(reset), .def = "1920"},
+	 "least seconds between resets of the time received", AT(reset), .def = "1920"},
 	{DL_OPT_END},
 };
 #undef AT
