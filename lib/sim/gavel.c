@@ -88,7 +88,7 @@ enum { T_ROUND = 1 };
 struct gj {
 	int64_t handle; /* in the session; -1: not admitted */
 	int live;	/* the slot holds a job */
-	int fresh;	/* arrived and never ran (may start mid-round) */
+	int fresh;	/* arrived since the last boundary (may start mid-round) */
 	int assigned;	/* cluster type given this round, -1: none */
 	int partner;	/* slot of its partner this round (pack), -1: none */
 	int lead;	/* of a pair: placed first, the partner joins its GPUs */
@@ -143,7 +143,8 @@ struct gavel {
 	size_t atmp;
 	double *tput; /* [na] scratch */
 	int solve_failed;
-	int cursor; /* exact: the next GPU to share */
+	int cursor;	 /* exact: the next GPU to share */
+	int solved_once; /* the reference resets at its first allocation */
 	struct dl_err err;
 };
 
@@ -437,7 +438,7 @@ static void account(struct gavel *G, struct dl_sim *s, struct dl_sim_job *j)
 static void maybe_reset(struct gavel *G, struct dl_sim *s)
 {
 	dl_tick now = dl_sim_now(s);
-	if (now - G->last_reset < G->reset_len)
+	if (now - G->last_reset < G->reset_len && G->solved_once)
 		return;
 	double elapsed = secs(now - G->last_reset), half = G->p.round / 2;
 	G->last_reset = now;
@@ -455,6 +456,22 @@ static void maybe_reset(struct gavel *G, struct dl_sim *s)
 	}
 	for (size_t r = 0; r < G->nptime * G->nt; r++)
 		G->ptime[r] = half;
+}
+
+/*
+ * Re-solve after a change of the job set. The reference resets the time
+ * received only where it re-solves, and (--compat gavel) re-solves only once
+ * --reset-interval has passed since the last reset: jobs admitted in between
+ * have no allocation (priority 0) until then.
+ */
+static void resolve(struct gavel *G, struct dl_sim *s)
+{
+	if (!G->need_solve ||
+	    (G->p.compat && G->solved_once && dl_sim_now(s) - G->last_reset < G->reset_len))
+		return;
+	maybe_reset(G, s);
+	solve(G, s);
+	G->solved_once = 1;
 }
 
 /* X / fraction of the time received (new: X * 1e9; 0 where X = 0) */
@@ -603,6 +620,7 @@ static void start_assigned(struct gavel *G, struct dl_sim *s, struct dl_sim_job 
 	struct dl_sim_how ph = {DL_ANY_TYPE, j->gpu, 1, 0};
 	if (dl_sim_start(s, o, &ph) != DL_PLACED)
 		return;
+	dl_sim_note(s, o, "pack", j->id); /* on the GPUs of j */
 	struct gj *og = &G->g[o->slot];
 	for (size_t q = 0; q < G->npairs; q++) {
 		const struct gpair *P = &G->pairs[q];
@@ -655,9 +673,15 @@ static void boundary(struct gavel *G, struct dl_sim *s)
 			account(G, s, j);
 		if (g->handle < 0 && j->state == DL_SJ_QUEUED && admit(G, s, j) < 0)
 			g->live = 2; /* never allocated: left for the engine's leftovers */
+		g->fresh = 0;	     /* this boundary considers it */
 	}
-	solve(G, s);
-	maybe_reset(G, s);
+	/*
+	 * The reference resets the time received only where it re-solves, and
+	 * (--compat gavel) re-solves only once --reset-interval has passed
+	 * since the last reset: jobs admitted in between have no allocation
+	 * (priority 0) until then.
+	 */
+	resolve(G, s);
 	assign(G, s);
 	int busy = 0;
 	for (size_t k = 0; k < nslots; k++) {
@@ -728,7 +752,7 @@ static void fill(struct gavel *G, struct dl_sim *s)
 	int *free_t = xcalloc(G->nt + 1, sizeof(int));
 	if (!free_of_type(G, s, free_t))
 		goto out;
-	solve(G, s);
+	resolve(G, s);
 	for (size_t r = 0; r < G->nt; r++) {
 		int t = G->order[r];
 		while (free_t[t] > 0) {
