@@ -888,6 +888,16 @@ static void on_arrive(void *st, struct dl_sim *s, struct dl_sim_job *j)
 	memset(&G->jt[(size_t)j->slot * G->nt], 0, G->nt * sizeof(double));
 	memset(&G->def[(size_t)j->slot * G->nt], 0, G->nt * sizeof(double));
 	memset(&G->x[(size_t)j->slot * G->nt], 0, G->nt * sizeof(double));
+	int fits = 0;
+	for (size_t t = 0; t < G->nt; t++)
+		fits |= G->type_gpus[t] >= j->gpus && dl_sim_job_speed(s, j, (int)t) > 0 &&
+			(j->type == DL_ANY_TYPE || j->type == (int)t);
+	if (!fits) {
+		/* a gang never mixes types: the placer rejects it (the engine reports why) */
+		g->live = 0;
+		dl_sim_start(s, j, NULL);
+		return;
+	}
 	if (G->p.mechanism == DL_GAVEL_EXACT || !G->p.compat) {
 		if (admit(G, s, j) < 0)
 			g->live = 2;
