@@ -828,6 +828,11 @@ void dl_sim_timer(struct dl_sim *s, dl_tick at, size_t job, int kind, uint64_t s
 	ev_push(s, &s->timers, (struct event){at, 0, stamp, jb, kind});
 }
 
+void dl_sim_policy_summary(struct dl_sim *s, const char *text)
+{
+	snprintf(s->st->policy_summary, sizeof(s->st->policy_summary), "%s", text);
+}
+
 void dl_sim_note(struct dl_sim *s, const struct dl_sim_job *j, const char *what, const char *detail)
 {
 	emit(s, j, what, detail, 0);

@@ -135,6 +135,7 @@ struct gavel {
 	size_t nptime, aptime;
 	int need_solve, boundary_due, round_active;
 	uint64_t round_no;
+	uint64_t extensions;
 	dl_tick round_len, round_start, last_reset, reset_len;
 	struct dl_rng rng;
 	struct entry *ent;
@@ -406,6 +407,20 @@ static void solve(struct gavel *G, struct dl_sim *s)
 		P->ptime = pair_time(G, ja->idx, jb->idx);
 	}
 	dl_alloc_result_free(&res);
+}
+
+/* the counts simulate -v prints */
+static void summarise(struct gavel *G, struct dl_sim *s)
+{
+	const struct dl_alloc_session_stats *st = dl_alloc_session_stats(G->ses);
+	char b[200];
+	snprintf(b, sizeof(b),
+		 "gavel: %ld allocations solved (%ld warm), %ld LP solves, %.3f ms an allocation; "
+		 "%llu rounds, %llu lease extensions",
+		 st->solves, st->warm, st->lp_solves,
+		 st->solves ? 1e3 * st->lp_seconds / (double)st->solves : 0.0,
+		 (unsigned long long)G->round_no, (unsigned long long)G->extensions);
+	dl_sim_policy_summary(s, b);
 }
 
 /* ---- rounds ---- */
@@ -695,6 +710,7 @@ static void boundary(struct gavel *G, struct dl_sim *s)
 		if (g->assigned == g->cur_type && g->partner == g->cur_partner) {
 			/* a lease extension: it keeps its GPUs, no checkpoint or restore */
 			dl_sim_note(s, j, "extend", NULL);
+			G->extensions++;
 			continue;
 		}
 		dl_sim_preempt(s, j);
@@ -709,6 +725,7 @@ static void boundary(struct gavel *G, struct dl_sim *s)
 	G->round_no++;
 	G->round_start = dl_sim_now(s);
 	G->round_active = busy;
+	summarise(G, s);
 	if (busy)
 		dl_sim_timer(s, dl_sim_now(s) + G->round_len, DL_SIM_NOJOB, T_ROUND, G->round_no);
 }
@@ -809,6 +826,7 @@ out:
 static void exact(struct gavel *G, struct dl_sim *s)
 {
 	solve(G, s);
+	summarise(G, s);
 	size_t nslots = dl_sim_slots(s) < G->nslots ? dl_sim_slots(s) : G->nslots;
 	const struct dl_cluster *c = dl_sim_cluster(s);
 	for (size_t k = 0; k < nslots; k++) {
