@@ -456,7 +456,6 @@ DL_COMMAND(simulate, "replay a trace on a cluster under a scheduling policy")
 	const struct dl_opt *go = dl_opt_group_given(&st, 1);
 	if (go && strcmp(a.policy, "gavel"))
 		return dl_usage_error(ctx, "--%s applies to --policy gavel", go->name);
-	a.gavel.seed = a.seed;
 	/* --policy and --place name the reference's schedules and schemes with --compat */
 	if (!compat && !dl_sim_policy_find(a.policy))
 		return dl_opt_bad_value(&st, "policy", a.policy);

@@ -463,6 +463,11 @@ dl_tick dl_sim_ticks(double seconds)
 
 /* ---- heterogeneity ---- */
 
+uint64_t dl_sim_seed(const struct dl_sim *s)
+{
+	return s->cfg->place.seed;
+}
+
 const struct dl_tputs *dl_sim_tputs(const struct dl_sim *s)
 {
 	return s->cfg->tputs;

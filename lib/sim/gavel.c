@@ -68,6 +68,8 @@ const struct dl_opt dl_gavel_opts[] = {
 	{DL_OPT_FLAG, 0, "work-conserving", NULL, "backfill GPUs freed mid-round",
 	 AT(work_conserving)},
 	{DL_OPT_FLAG, 0, "pack", NULL, "space sharing at the pairs' packed throughputs", AT(pack)},
+	{DL_OPT_FLAG, 0, "gavel-compat", NULL, "what simulate --compat gavel sets", AT(compat),
+	 .flags = DL_OPTF_HIDDEN},
 	{DL_OPT_SECONDS, 0, "reset-interval", "S",
 	 "least seconds between resets of the time received", AT(reset), .def = "1920"},
 	{DL_OPT_END},
@@ -78,7 +80,6 @@ int dl_gavel_defaults(struct dl_gavel_params *p)
 {
 	const struct dl_opt *bad;
 	memset(p, 0, sizeof(*p));
-	p->seed = 1;
 	return dl_opt_set_defaults(dl_gavel_opts, p, &bad);
 }
 
@@ -202,7 +203,7 @@ static void *create(struct dl_sim *s, const struct dl_sim_params *sp, struct dl_
 	G->reset_len = dl_sim_ticks(G->p.reset);
 	G->pair_index = (struct strmap)STRMAP_INIT;
 	G->err = (struct dl_err)DL_ERR_INIT;
-	dl_rng_seed_stream(&G->rng, G->p.seed, 15);
+	dl_rng_seed_stream(&G->rng, dl_sim_seed(s), 15);
 	if (G->p.pack && !dl_alloc_policy_packs(G->policy)) {
 		dl_err_set(err, DL_EXIT_USAGE, "--alloc %s cannot --pack (%s)",
 			   dl_alloc_policy_name(G->policy),
@@ -226,7 +227,7 @@ static void *create(struct dl_sim *s, const struct dl_sim_params *sp, struct dl_
 	struct dl_alloc_opts o = DL_ALLOC_OPTS_INIT;
 	o.policy = G->policy;
 	o.pack = G->p.pack;
-	o.seed = G->p.seed;
+	o.seed = dl_sim_seed(s);
 	G->ses = dl_alloc_session_new(&G->prob, &o, err);
 	if (!G->ses)
 		goto fail;

@@ -24,9 +24,8 @@ struct dl_gavel_params {
 	int work_conserving; /* backfill GPUs freed mid-round */
 	int pack;	     /* space sharing from the pair throughputs */
 	double reset;	     /* seconds between resets of the time received (--reset-interval) */
-	/* set by the command, not options */
-	int compat;    /* --compat gavel: the reference's choices */
-	uint64_t seed; /* --seed: the reference's type-order shuffle */
+	/* hidden: simulate --compat gavel sets it (the reference's choices) */
+	int compat;
 };
 
 extern const struct dl_opt dl_gavel_opts[];

@@ -215,6 +215,8 @@ int dl_sim_free_gpus(const struct dl_sim *s);
 void dl_sim_sync(struct dl_sim *s, struct dl_sim_job *j);
 /* seconds to ticks, rounded to the nearest (saturates far beyond any run) */
 dl_tick dl_sim_ticks(double seconds);
+/* the run's seed (--seed; also the random placement's) */
+uint64_t dl_sim_seed(const struct dl_sim *s);
 /* the run's throughputs table (sim.h), or NULL */
 const struct dl_tputs *dl_sim_tputs(const struct dl_sim *s);
 /* j's model name, or NULL */
