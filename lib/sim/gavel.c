@@ -107,8 +107,9 @@ struct gpair {
 
 struct entry {
 	double prio, deficit, x;
-	int job, pair; /* slot, or pair index (pair >= 0) */
-	int type;
+	int job, pair; /* the job's order (trace index), and a pair's index (pair >= 0) */
+	int type;      /* the rank of its type this round */
+	int gpus;
 };
 
 struct gavel {
@@ -147,6 +148,9 @@ struct gavel {
 	int solve_failed;
 	int cursor;	 /* exact: the next GPU to share */
 	int solved_once; /* the reference resets at its first allocation */
+	int pending;	 /* some job given a type this round waits to start (GPUs saving) */
+	size_t nfresh;	 /* jobs arrived since the last boundary, not started */
+	size_t nstarted; /* jobs given a type by the last walk */
 	struct dl_err err;
 };
 
@@ -517,6 +521,24 @@ static int cmp_entry(const void *a, const void *b)
 	return (x->pair > y->pair) - (x->pair < y->pair);
 }
 
+/* restore the heap (best entry first, by cmp_entry) below i */
+static void heap_down(struct entry *h, size_t n, size_t i)
+{
+	struct entry e = h[i];
+	for (;;) {
+		size_t c = 2 * i + 1;
+		if (c >= n)
+			break;
+		if (c + 1 < n && cmp_entry(&h[c + 1], &h[c]) < 0)
+			c++;
+		if (cmp_entry(&h[c], &e) >= 0)
+			break;
+		h[i] = h[c];
+		i = c;
+	}
+	h[i] = e;
+}
+
 static void push_entry(struct gavel *G, size_t *n, struct entry e)
 {
 	DL_GROW(G->ent, *n + 1, G->aent);
@@ -528,6 +550,8 @@ static int eorder(struct dl_sim *s, int slot)
 {
 	return (int)dl_sim_slot_job(s, (size_t)slot)->idx;
 }
+
+static void walk_entry(struct gavel *G, struct dl_sim *s, const struct entry *E, int t, int *left);
 
 /* the walk of step 6: fills g->assigned, partner, lead */
 static void assign(struct gavel *G, struct dl_sim *s)
@@ -566,7 +590,7 @@ static void assign(struct gavel *G, struct dl_sim *s)
 				continue;
 			push_entry(G, &n,
 				   (struct entry){pr, G->def[i], G->x[i], eorder(s, (int)k), -1,
-						  rank[t]});
+						  rank[t], j->gpus});
 		}
 	}
 	for (size_t q = 0; q < G->npairs; q++) {
@@ -576,41 +600,81 @@ static void assign(struct gavel *G, struct dl_sim *s)
 				continue;
 			double pr = priority(G, P->x[t], G->ptime[P->ptime * G->nt + t], (int)t);
 			int oa = eorder(s, P->a), ob = eorder(s, P->b);
-			push_entry(
-				G, &n,
-				(struct entry){pr, 0, P->x[t], oa < ob ? oa : ob, (int)q, rank[t]});
+			push_entry(G, &n,
+				   (struct entry){pr, 0, P->x[t], oa < ob ? oa : ob, (int)q,
+						  rank[t], dl_sim_slot_job(s, (size_t)P->a)->gpus});
 		}
 	}
-	qsort(G->ent, n, sizeof(*G->ent), cmp_entry);
+	/*
+	 * The walk in the order of cmp_entry, type by type; a heap per type
+	 * (O(n + taken log n)) instead of sorting every entry: a type's walk
+	 * stops once no entry left fits in the GPUs it has left.
+	 */
+	size_t *start = xcalloc(G->nt + 2, sizeof(size_t));
+	for (size_t e = 0; e < n; e++)
+		start[G->ent[e].type + 1]++;
+	for (size_t r = 0; r < G->nt; r++)
+		start[r + 1] += start[r];
+	DL_GROW(G->ent, 2 * n + 1, G->aent);
+	struct entry *by = G->ent + n;
+	size_t *fill_at = xcalloc(G->nt + 1, sizeof(size_t));
+	memcpy(fill_at, start, G->nt * sizeof(size_t));
+	for (size_t e = 0; e < n; e++)
+		by[fill_at[G->ent[e].type]++] = G->ent[e];
+	free(fill_at);
 	int *left = xcalloc(G->nt + 1, sizeof(int));
 	memcpy(left, G->type_gpus, G->nt * sizeof(int));
-	for (size_t e = 0; e < n; e++) {
-		const struct entry *E = &G->ent[e];
-		int t = order[E->type];
-		if (E->pair >= 0) {
-			const struct gpair *P = &G->pairs[E->pair];
-			struct gj *a = &G->g[P->a], *b = &G->g[P->b];
-			int gpus = dl_sim_slot_job(s, (size_t)P->a)->gpus;
-			if (a->assigned >= 0 || b->assigned >= 0 || left[t] < gpus)
-				continue;
-			left[t] -= gpus;
-			a->assigned = b->assigned = t;
-			a->partner = P->b;
-			b->partner = P->a;
-			a->lead = 1;
-			continue;
+	for (size_t r = 0; r < G->nt; r++) {
+		struct entry *h = by + start[r];
+		size_t hn = start[r + 1] - start[r];
+		int t = order[r], least = INT32_MAX;
+		for (size_t e = 0; e < hn; e++)
+			least = h[e].gpus < least ? h[e].gpus : least;
+		for (size_t e = hn / 2; e-- > 0;)
+			heap_down(h, hn, e);
+		while (hn && left[t] >= least) {
+			struct entry top = h[0];
+			h[0] = h[--hn];
+			heap_down(h, hn, 0);
+			walk_entry(G, s, &top, t, left);
 		}
-		/* entries carry the job's order; find its slot through the trace index */
-		struct dl_sim_job *j = dl_sim_job(s, (size_t)E->job);
-		struct gj *g = &G->g[j->slot];
-		if (g->assigned >= 0 || left[t] < j->gpus)
-			continue;
-		left[t] -= j->gpus;
-		g->assigned = t;
 	}
+	free(start);
 	free(left);
 	free(rank);
 	free(order);
+}
+
+/* one entry of the walk: take it if its job(s) have no GPUs yet and the type has room */
+static void walk_entry(struct gavel *G, struct dl_sim *s, const struct entry *E, int t, int *left)
+{
+	if (E->pair >= 0) {
+		const struct gpair *P = &G->pairs[E->pair];
+		struct gj *a = &G->g[P->a], *b = &G->g[P->b];
+		int gpus = dl_sim_slot_job(s, (size_t)P->a)->gpus;
+		if (a->assigned >= 0 || b->assigned >= 0 || left[t] < gpus)
+			return;
+		left[t] -= gpus;
+		a->assigned = b->assigned = t;
+		a->partner = P->b;
+		b->partner = P->a;
+		a->lead = 1;
+		return;
+	}
+	/* entries carry the job's order; find its slot through the trace index */
+	struct dl_sim_job *j = dl_sim_job(s, (size_t)E->job);
+	struct gj *g = &G->g[j->slot];
+	if (g->assigned >= 0 || left[t] < j->gpus)
+		return;
+	left[t] -= j->gpus;
+	g->assigned = t;
+}
+
+static void unfresh(struct gavel *G, struct gj *g)
+{
+	if (g->fresh)
+		G->nfresh--;
+	g->fresh = 0;
 }
 
 /* start (or keep) what the round gave j; the pair's lead brings its partner */
@@ -630,7 +694,7 @@ static void start_assigned(struct gavel *G, struct dl_sim *s, struct dl_sim_job 
 	g->cur_type = j->gpu_type;
 	g->cur_partner = -1;
 	g->from = dl_sim_now(s);
-	g->fresh = 0;
+	unfresh(G, g);
 	if (!o)
 		return;
 	struct dl_sim_how ph = {DL_ANY_TYPE, j->gpu, 1, 0};
@@ -652,7 +716,7 @@ static void start_assigned(struct gavel *G, struct dl_sim *s, struct dl_sim_job 
 	og->cur_type = o->gpu_type;
 	og->cur_partner = (int)j->slot;
 	og->from = g->from;
-	og->fresh = 0;
+	unfresh(G, og);
 }
 
 /* the slots of active jobs, widest gang first (placement order), then job order */
@@ -676,6 +740,19 @@ static size_t widest_first(struct gavel *G, struct dl_sim *s)
 	return n;
 }
 
+/* start the jobs this round gave a type, widest first; note whether some must wait */
+static void start_round(struct gavel *G, struct dl_sim *s)
+{
+	size_t n = widest_first(G, s);
+	G->pending = 0;
+	G->nstarted = n;
+	for (size_t k = 0; k < n; k++) {
+		struct dl_sim_job *j = dl_sim_slot_job(s, (size_t)G->tmp[k]);
+		start_assigned(G, s, j);
+		G->pending |= j->state != DL_SJ_RUNNING;
+	}
+}
+
 static void boundary(struct gavel *G, struct dl_sim *s)
 {
 	G->boundary_due = 0;
@@ -689,7 +766,7 @@ static void boundary(struct gavel *G, struct dl_sim *s)
 			account(G, s, j);
 		if (g->handle < 0 && j->state == DL_SJ_QUEUED && admit(G, s, j) < 0)
 			g->live = 2; /* never allocated: left for the engine's leftovers */
-		g->fresh = 0;	     /* this boundary considers it */
+		unfresh(G, g);	     /* this boundary considers it */
 	}
 	/*
 	 * The reference resets the time received only where it re-solves, and
@@ -718,11 +795,8 @@ static void boundary(struct gavel *G, struct dl_sim *s)
 		g->cur_type = -1;
 		g->cur_partner = -1;
 	}
-	size_t n = widest_first(G, s);
-	for (size_t k = 0; k < n; k++) {
-		start_assigned(G, s, dl_sim_slot_job(s, (size_t)G->tmp[k]));
-		busy = 1;
-	}
+	start_round(G, s);
+	busy |= G->nstarted > 0;
 	G->round_no++;
 	G->round_start = dl_sim_now(s);
 	G->round_active = busy;
@@ -757,6 +831,8 @@ static int free_of_type(struct gavel *G, struct dl_sim *s, int *free_t)
  */
 static void fill(struct gavel *G, struct dl_sim *s)
 {
+	if ((!G->p.work_conserving && !G->nfresh) || !dl_sim_free_gpus(s))
+		return;
 	size_t nslots = dl_sim_slots(s) < G->nslots ? dl_sim_slots(s) : G->nslots;
 	int cand = 0;
 	for (size_t k = 0; k < nslots && !cand; k++) {
@@ -904,6 +980,7 @@ static void on_arrive(void *st, struct dl_sim *s, struct dl_sim_job *j)
 	g->handle = -1;
 	g->assigned = g->partner = g->cur_type = g->cur_partner = -1;
 	g->fresh = 1;
+	G->nfresh++;
 	memset(&G->jt[(size_t)j->slot * G->nt], 0, G->nt * sizeof(double));
 	memset(&G->def[(size_t)j->slot * G->nt], 0, G->nt * sizeof(double));
 	memset(&G->x[(size_t)j->slot * G->nt], 0, G->nt * sizeof(double));
@@ -988,11 +1065,8 @@ static void on_schedule(void *st, struct dl_sim *s)
 	}
 	if (G->boundary_due) {
 		boundary(G, s);
-	} else {
-		/* jobs of this round whose GPUs were still being saved */
-		size_t n = widest_first(G, s);
-		for (size_t k = 0; k < n; k++)
-			start_assigned(G, s, dl_sim_slot_job(s, (size_t)G->tmp[k]));
+	} else if (G->pending) {
+		start_round(G, s); /* jobs of this round whose GPUs were being saved */
 	}
 	if (!G->p.compat || G->p.work_conserving)
 		fill(G, s);
