@@ -398,6 +398,8 @@ static int run_native(struct dl_ctx *ctx, const struct sim_args *a)
 			st.tput_fallback, a->throughputs,
 			st.tput_missing[0] ? "models " : "jobs without a model",
 			st.tput_missing[0] ? st.tput_missing : "");
+	if (st.policy_warning[0])
+		dl_warn(ctx, "%s", st.policy_warning);
 	if (st.policy_summary[0])
 		dl_info(ctx, "%s", st.policy_summary);
 	dl_info(ctx, "%zu jobs completed, %zu events, %zu passes, makespan %g s", st.completed,

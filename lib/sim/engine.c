@@ -833,6 +833,12 @@ void dl_sim_timer(struct dl_sim *s, dl_tick at, size_t job, int kind, uint64_t s
 	ev_push(s, &s->timers, (struct event){at, 0, stamp, jb, kind});
 }
 
+void dl_sim_policy_warning(struct dl_sim *s, const char *text)
+{
+	if (!s->st->policy_warning[0])
+		snprintf(s->st->policy_warning, sizeof(s->st->policy_warning), "%s", text);
+}
+
 void dl_sim_policy_summary(struct dl_sim *s, const char *text)
 {
 	snprintf(s->st->policy_summary, sizeof(s->st->policy_summary), "%s", text);

@@ -49,6 +49,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/num.h"
 #include "core/rng.h"
 #include "core/strmap.h"
 #include "policy/alloc.h"
@@ -144,14 +145,13 @@ struct gavel {
 	size_t aent;
 	int *tmp; /* [slots] */
 	size_t atmp;
-	double *tput; /* [na] scratch */
-	int solve_failed;
-	int cursor;	 /* exact: the next GPU to share */
-	int solved_once; /* the reference resets at its first allocation */
-	int pending;	 /* some job given a type this round waits to start (GPUs saving) */
-	size_t nfresh;	 /* jobs arrived since the last boundary, not started */
-	size_t nstarted; /* jobs given a type by the last walk */
-	struct dl_err err;
+	double *tput;	  /* [na] scratch */
+	int solve_failed; /* warned once */
+	int cursor;	  /* exact: the next GPU to share */
+	int solved_once;  /* the reference resets at its first allocation */
+	int pending;	  /* some job given a type this round waits to start (GPUs saving) */
+	size_t nfresh;	  /* jobs arrived since the last boundary, not started */
+	size_t nstarted;  /* jobs given a type by the last walk */
 };
 
 static double secs(dl_tick t)
@@ -206,7 +206,6 @@ static void *create(struct dl_sim *s, const struct dl_sim_params *sp, struct dl_
 		G->round_len = 1;
 	G->reset_len = dl_sim_ticks(G->p.reset);
 	G->pair_index = (struct strmap)STRMAP_INIT;
-	G->err = (struct dl_err)DL_ERR_INIT;
 	dl_rng_seed_stream(&G->rng, dl_sim_seed(s), 15);
 	if (G->p.pack && !dl_alloc_policy_packs(G->policy)) {
 		dl_err_set(err, DL_EXIT_USAGE, "--alloc %s cannot --pack (%s)",
@@ -369,8 +368,16 @@ static void solve(struct gavel *G, struct dl_sim *s)
 	struct dl_err err = DL_ERR_INIT;
 	if (dl_alloc_session_solve(G->ses, &res, &err) < 0) {
 		/* kept for the end of the run (the engine reports it): no allocation now */
-		if (!G->solve_failed)
-			G->err = err;
+		if (!G->solve_failed) {
+			char tx[DL_NUM_BUF];
+			struct strbuf b = STRBUF_INIT;
+			dl_fmt_micros(tx, dl_sim_now(s));
+			sb_addf(&b,
+				"gavel: the allocation failed %s s into the run (the last one is kept): %s",
+				tx, err.msg);
+			dl_sim_policy_warning(s, b.buf);
+			sb_release(&b);
+		}
 		G->solve_failed = 1;
 		return;
 	}

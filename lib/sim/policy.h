@@ -251,6 +251,8 @@ int dl_sim_migrate(struct dl_sim *s, struct dl_sim_job *j, const int *gpus, int 
 void dl_sim_set_share(struct dl_sim *s, struct dl_sim_job *j, double share);
 /* wake the policy at time at (>= now) with (job, kind, stamp) */
 void dl_sim_timer(struct dl_sim *s, dl_tick at, size_t job, int kind, uint64_t stamp);
+/* a problem the user should hear of, once (the first is kept; cut at 199 bytes) */
+void dl_sim_policy_warning(struct dl_sim *s, const char *text);
 /* a line about the run so far for simulate -v (replaces the last; cut at 199 bytes) */
 void dl_sim_policy_summary(struct dl_sim *s, const char *text);
 /* record a policy event ("demote", "promote", ...) with an optional detail */

@@ -65,6 +65,7 @@ struct dl_sim_stats {
 	size_t tput_fallback;
 	char tput_missing[256];
 	char policy_summary[200]; /* the policy's own counts (dl_sim_policy_summary), or "" */
+	char policy_warning[200]; /* the policy's first warning, or "" */
 };
 
 int dl_sim_run(const struct dl_sim_config *cfg, struct dl_sim_stats *st, struct dl_err *err);
