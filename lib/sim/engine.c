@@ -478,6 +478,11 @@ const char *dl_sim_job_model(const struct dl_sim *s, const struct dl_sim_job *j)
 	return dl_sim_trace_name(s->trace, s->trace->jobs[j->idx].model);
 }
 
+const char *dl_sim_job_user(const struct dl_sim *s, const struct dl_sim_job *j)
+{
+	return s->trace->user ? dl_sim_trace_name(s->trace, s->trace->user[j->idx]) : NULL;
+}
+
 double dl_sim_job_weight(const struct dl_sim *s, const struct dl_sim_job *j)
 {
 	return s->trace->weight ? s->trace->weight[j->idx] : 1;

@@ -297,6 +297,9 @@ static int admit(struct gavel *G, struct dl_sim *s, struct dl_sim_job *j)
 		aj.steps_done = 0;
 	aj.elapsed = secs(dl_sim_now(s) - j->submit);
 	aj.entity = -1;
+	const char *user = dl_sim_job_user(s, j);
+	if (G->policy == DL_ALLOC_WATER_FILLING && user) /* hierarchical: users are entities */
+		aj.entity = dl_alloc_session_entity(G->ses, user);
 	aj.klass = -1;
 	const char *model = dl_sim_job_model(s, j);
 	if (G->p.pack && model)

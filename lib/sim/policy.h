@@ -221,6 +221,8 @@ uint64_t dl_sim_seed(const struct dl_sim *s);
 const struct dl_tputs *dl_sim_tputs(const struct dl_sim *s);
 /* j's model name, or NULL */
 const char *dl_sim_job_model(const struct dl_sim *s, const struct dl_sim_job *j);
+/* j's user (the trace's user column), or NULL */
+const char *dl_sim_job_user(const struct dl_sim *s, const struct dl_sim_job *j);
 /* j's priority weight (the trace's weight column, 1 when absent) */
 double dl_sim_job_weight(const struct dl_sim *s, const struct dl_sim_job *j);
 /* j's speed on GPU type t relative to the reference type ("Progress" above); 0: cannot run */

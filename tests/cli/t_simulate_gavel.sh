@@ -133,6 +133,13 @@ expect_eq gavel_stationary_within_2pct "" "$(awk -F, 'FNR == NR { r[$1 "," $2] =
 	"$SCRATCH/three_f.csv" "$SCRATCH/three_x.csv")"
 expect gavel_stationary_x_checked '[ "$(grep -c "," three_f.csv)" -eq 4 ] && [ "$(wc -l < three_x.csv)" -eq 7 ]'
 
+# hierarchical water-filling: the trace's users are the entities; user A's three jobs share
+# half of the GPU (1/6 each), user B's one job has the other half
+printf 'id,submit,gpus,duration,user\na1,0,1,100000,A\na2,0,1,100000,A\na3,0,1,100000,A\nb1,0,1,100000,B\n' > ent.csv
+run gavel_hierarchical 0 "$G --alloc water-filling --cluster 1x1x1 $Z --events ee.jsonl ent.csv"
+expect_eq gavel_hierarchical_fractions "" "$(awk -f "$FR" "$SCRATCH/ee.jsonl" | awk -F, '{ x = $1 == "b1" ? 0.5 : 1 / 6; d = $3 - x; if (d < 0) d = -d; if (d > 0.02 * x) print }')"
+expect gavel_hierarchical_four 'awk -f "$FR" ee.jsonl | grep -c , | grep -qx 4'
+
 # every allocate policy runs through the driver on a Gavel trace (all jobs complete)
 GT=$TESTDATA/allocate/gavel_throughputs.csv.gz
 dl trace gen --preset gavel --throughputs "$GT" --seed 3 --jobs 60 --rate 20 > g60.csv 2>/dev/null
