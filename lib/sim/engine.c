@@ -94,10 +94,10 @@ struct dl_sim {
 	struct dl_cluster_state *state;
 	struct dl_placer *placer;
 	struct dl_netcost nc;
-	unsigned char *occ; /* jobs per GPU (packing) */
-	int *gpubuf;	    /* scratch, one per GPU */
-	int *gpu_node;	    /* node of each GPU */
-	void *pst;	    /* the policy's state */
+	uint16_t *occ; /* jobs per GPU (packing; gavel's exact shares) */
+	int *gpubuf;   /* scratch, one per GPU */
+	int *gpu_node; /* node of each GPU */
+	void *pst;     /* the policy's state */
 	size_t running, queued;
 	int total_gpus;
 	/* timeline de-duplication */
@@ -1002,7 +1002,7 @@ static int setup(struct dl_sim *s, struct dl_err *err)
 	s->state = dl_state_new(cfg->cluster);
 	s->placer = dl_placer_new(s->state, &cfg->place);
 	dl_netcost_init(&s->nc, cfg->cluster, cfg->comm);
-	s->occ = xcalloc((size_t)s->total_gpus + 1, 1);
+	s->occ = xcalloc((size_t)s->total_gpus + 1, sizeof(*s->occ));
 	s->gpubuf = xcalloc((size_t)s->total_gpus + 1, sizeof(int));
 	s->gpu_node = xcalloc((size_t)s->total_gpus + 1, sizeof(int));
 	s->type_len = xcalloc(cfg->cluster->ntypes + 1, sizeof(*s->type_len));

@@ -786,7 +786,6 @@ static void boundary(struct gavel *G, struct dl_sim *s)
 	 */
 	resolve(G, s);
 	assign(G, s);
-	int busy = 0;
 	for (size_t k = 0; k < nslots; k++) {
 		struct gj *g = &G->g[k];
 		if (g->live != 1)
@@ -794,7 +793,6 @@ static void boundary(struct gavel *G, struct dl_sim *s)
 		struct dl_sim_job *j = dl_sim_slot_job(s, k);
 		if (j->state != DL_SJ_RUNNING)
 			continue;
-		busy = 1;
 		if (g->assigned == g->cur_type && g->partner == g->cur_partner) {
 			/* a lease extension: it keeps its GPUs, no checkpoint or restore */
 			dl_sim_note(s, j, "extend", NULL);
@@ -806,7 +804,12 @@ static void boundary(struct gavel *G, struct dl_sim *s)
 		g->cur_partner = -1;
 	}
 	start_round(G, s);
-	busy |= G->nstarted > 0;
+	/*
+	 * No round while nothing holds GPUs (jobs given a type that cannot be
+	 * placed, or no job given one): the next arrival starts one, and jobs
+	 * never placed are the engine's leftovers, never an endless run of rounds
+	 */
+	int busy = dl_sim_free_gpus(s) < dl_sim_total_gpus(s);
 	G->round_no++;
 	G->round_start = dl_sim_now(s);
 	G->round_active = busy;
