@@ -78,6 +78,11 @@ B,k80,0.500000
 B,v100,0.500000" "$(cat halt_f.csv)"
 expect gavel_hetero_swaps_types '[ "$(grep -c "\"job\":\"A\",\"event\":\"resume\".*\"detail\":\"k80\"" he.jsonl)" -eq 3 ]'
 
+#    the exact mechanism: both progress at 1/2 x 2 + 1/2 x 1 = 1.5 steps/s all along and
+#    end together at 3600 / 1.5 = 2400 s (the bound the rounds approximate)
+run gavel_hetero_exact 0 "$G --alloc max-min-fairness --mechanism exact $HET $Z halt.csv"
+expect_eq gavel_hetero_exact_ends "A,2400 B,2400" "$(awk -F, 'NR > 1 {printf "%s%s,%s", (NR > 2 ? " " : ""), $1, $6}' "$SCRATCH/out")"
+
 # 3. boundary admission: b arrives at 100 during round [0, 360) with a GPU idle: with
 #    --compat gavel it waits for the boundary (queue_delay 260), otherwise it starts at once
 printf 'id,submit,gpus,duration\na,0,1,1000\nb,100,1,1000\n' > adm.csv
