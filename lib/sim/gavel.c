@@ -11,19 +11,20 @@
  *      to its job_time[i][t] and to worker_time[t] (GPU-seconds);
  *   2. with --compat gavel, the jobs that arrived during the round are
  *      admitted (otherwise a job is admitted when it arrives);
- *   3. X is re-solved if the job set changed (finish-time fairness gets
- *      every job's seconds since arrival and steps done);
- *   4. every --reset-interval seconds (at a re-solve), the reference's
- *      deficit reset: deficit += X * elapsed - (job_time - round / 2), and
- *      job_time restarts at round / 2;
- *   5. priorities: X_it / (job_time_it / worker_time_t), X_it * 1e9 when the
+ *   3. if the job set changed, X is re-solved (finish-time fairness gets
+ *      every job's seconds since arrival and steps done), after the
+ *      reference's deficit reset when --reset-interval seconds have passed
+ *      since the last one: deficit += X * elapsed - (job_time - round / 2),
+ *      and job_time restarts at round / 2 (with --compat gavel, as in the
+ *      reference's simulation, a re-solve waits for the reset to be due);
+ *   4. priorities: X_it / (job_time_it / worker_time_t), X_it * 1e9 when the
  *      job got no time there yet, 0 where X_it = 0;
- *   6. per type, fastest first (a seeded shuffle for agnostic policies with
+ *   5. per type, fastest first (a seeded shuffle for agnostic policies with
  *      --compat gavel), the (job, type) entries by priority, deficit, X and
  *      job order, walked greedily: a job takes gpus GPUs of the type if it
  *      has that many left and the job has none yet this round (fifo
  *      policies skip priority 0);
- *   7. a running job given its type again keeps its GPUs (a lease
+ *   6. a running job given its type again keeps its GPUs (a lease
  *      extension: no checkpoint, no restore, an `extend` event); the others
  *      are preempted, and the jobs given a type start on it, widest first.
  * A round ends after --round seconds, or as soon as no job holds GPUs.
@@ -563,7 +564,7 @@ static int eorder(struct dl_sim *s, int slot)
 
 static void walk_entry(struct gavel *G, struct dl_sim *s, const struct entry *E, int t, int *left);
 
-/* the walk of step 6: fills g->assigned, partner, lead */
+/* the walk of step 5: fills g->assigned, partner, lead */
 static void assign(struct gavel *G, struct dl_sim *s)
 {
 	size_t nslots = dl_sim_slots(s) < G->nslots ? dl_sim_slots(s) : G->nslots;
