@@ -8,7 +8,9 @@
  * was admitted or completed. Time is cut into rounds of --round seconds. At
  * each round boundary:
  *   1. the time each running job received on its type this round is added
- *      to its job_time[i][t] and to worker_time[t] (GPU-seconds);
+ *      to its job_time[i][t] and to worker_time[t] (once per job, whatever
+ *      its gang, as the reference counts); a job starts with round / 2 on
+ *      every type (the reference's initial time);
  *   2. with --compat gavel, the jobs that arrived during the round are
  *      admitted (otherwise a job is admitted when it arrives);
  *   3. if the job set changed, X is re-solved (finish-time fairness gets
@@ -17,8 +19,8 @@
  *      since the last one: deficit += X * elapsed - (job_time - round / 2),
  *      and job_time restarts at round / 2 (with --compat gavel, as in the
  *      reference's simulation, a re-solve waits for the reset to be due);
- *   4. priorities: X_it / (job_time_it / worker_time_t), X_it * 1e9 when the
- *      job got no time there yet, 0 where X_it = 0;
+ *   4. priorities: X_it / (job_time_it / worker_time_t), X_it * 1e9 while
+ *      the type's worker time is 0, 0 where X_it = 0;
  *   5. per type, fastest first (a seeded shuffle for agnostic policies with
  *      --compat gavel), the (job, type) entries by priority, deficit, X and
  *      job order, walked greedily: a job takes gpus GPUs of the type if it
@@ -335,7 +337,8 @@ static size_t pair_time(struct gavel *G, size_t ia, size_t ib)
 	if (v)
 		return (size_t)*v;
 	DL_GROW(G->ptime, (G->nptime + 1) * G->nt, G->aptime);
-	memset(G->ptime + G->nptime * G->nt, 0, G->nt * sizeof(double));
+	for (size_t t = 0; t < G->nt; t++) /* as a job's */
+		G->ptime[G->nptime * G->nt + t] = G->p.round / 2;
 	strmap_putn(&G->pair_index, key, (size_t)n, (int64_t)G->nptime);
 	return G->nptime++;
 }
@@ -452,17 +455,17 @@ static void account(struct gavel *G, struct dl_sim *s, struct dl_sim_job *j)
 	if (dt <= 0)
 		return;
 	if (g->cur_partner >= 0) {
-		if (g->lead) { /* the pair's record, counted once, and its GPUs once */
+		if (g->lead) { /* the pair's record and the worker time, once */
 			struct dl_sim_job *o = dl_sim_slot_job(s, (size_t)g->cur_partner);
 			size_t r = pair_time(G, j->idx < o->idx ? j->idx : o->idx,
 					     j->idx < o->idx ? o->idx : j->idx);
 			G->ptime[r * G->nt + (size_t)g->cur_type] += dt;
-			G->worker_time[g->cur_type] += dt * j->gpus;
+			G->worker_time[g->cur_type] += dt;
 		}
 		return;
 	}
 	G->jt[(size_t)j->slot * G->nt + (size_t)g->cur_type] += dt;
-	G->worker_time[g->cur_type] += dt * j->gpus;
+	G->worker_time[g->cur_type] += dt;
 }
 
 /* Gavel's _reset_time_run_so_far, at most every --reset-interval seconds */
@@ -995,7 +998,8 @@ static void on_arrive(void *st, struct dl_sim *s, struct dl_sim_job *j)
 	g->assigned = g->partner = g->cur_type = g->cur_partner = -1;
 	g->fresh = 1;
 	G->nfresh++;
-	memset(&G->jt[(size_t)j->slot * G->nt], 0, G->nt * sizeof(double));
+	for (size_t t = 0; t < G->nt; t++) /* the reference's initial time: half a round */
+		G->jt[(size_t)j->slot * G->nt + t] = G->p.round / 2;
 	memset(&G->def[(size_t)j->slot * G->nt], 0, G->nt * sizeof(double));
 	memset(&G->x[(size_t)j->slot * G->nt], 0, G->nt * sizeof(double));
 	int fits = 0;
