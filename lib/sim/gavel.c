@@ -216,6 +216,11 @@ static void *create(struct dl_sim *s, const struct dl_sim_params *sp, struct dl_
 			   "max-min-fairness-perf, max-throughput and gandiva can");
 		goto fail;
 	}
+	if (G->p.mechanism == DL_GAVEL_EXACT && (G->p.work_conserving || G->p.compat)) {
+		dl_err_set(err, DL_EXIT_USAGE, "%s is for --mechanism rounds",
+			   G->p.compat ? "--compat gavel" : "--work-conserving");
+		goto fail;
+	}
 	if (G->p.pack && !dl_sim_tputs(s)) {
 		dl_err_set(err, DL_EXIT_USAGE,
 			   "--pack needs --throughputs (the pairs' throughputs)");
@@ -508,7 +513,7 @@ static void resolve(struct gavel *G, struct dl_sim *s)
 	G->solved_once = 1;
 }
 
-/* X / fraction of the time received (new: X * 1e9; 0 where X = 0) */
+/* X / fraction of the time received (X * 1e9 while no worker time; 0 where X = 0) */
 static double priority(const struct gavel *G, double x, double received, int t)
 {
 	if (!(x > 0))

@@ -203,3 +203,5 @@ if heavy; then
 else
 	skip gavel_effect "a few thousand rounds: normal build only"
 fi
+run gavel_exact_work_conserving 2 "$G --mechanism exact --work-conserving --cluster 1x1x1 alt.csv"
+run gavel_exact_compat 2 "dl simulate --compat gavel --mechanism exact --cluster 1x1x1 alt.csv"
