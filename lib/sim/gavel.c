@@ -80,13 +80,6 @@ const struct dl_opt dl_gavel_opts[] = {
 };
 #undef AT
 
-int dl_gavel_defaults(struct dl_gavel_params *p)
-{
-	const struct dl_opt *bad;
-	memset(p, 0, sizeof(*p));
-	return dl_opt_set_defaults(dl_gavel_opts, p, &bad);
-}
-
 enum { T_ROUND = 1 };
 
 /* a job of the run, by slot */
@@ -179,13 +172,10 @@ static void grow_slots(struct gavel *G, size_t need)
 	G->nslots = n;
 }
 
-static void *create(struct dl_sim *s, const struct dl_sim_params *sp, struct dl_err *err)
+static void *create(struct dl_sim *s, const void *params, struct dl_err *err)
 {
 	struct gavel *G = xcalloc(1, sizeof(*G));
-	if (sp->policy_params)
-		G->p = *(const struct dl_gavel_params *)sp->policy_params;
-	else
-		dl_gavel_defaults(&G->p);
+	G->p = *(const struct dl_gavel_params *)params;
 	G->policy = (enum dl_alloc_policy)G->p.alloc;
 	const struct dl_cluster *c = dl_sim_cluster(s);
 	G->nt = c->ntypes;
@@ -1095,10 +1085,31 @@ static void on_schedule(void *st, struct dl_sim *s)
 		fill(G, s);
 }
 
+/* option rules the parser cannot see (create() checks them again for library callers) */
+static int check(void *params, struct dl_err *err)
+{
+	const struct dl_gavel_params *p = params;
+	if (p->pack && !dl_alloc_policy_packs((enum dl_alloc_policy)p->alloc))
+		return dl_err_set(err, DL_EXIT_USAGE, "--alloc %s cannot --pack (%s)",
+				  dl_alloc_policy_name((enum dl_alloc_policy)p->alloc),
+				  "max-min-fairness-perf, max-throughput and gandiva can");
+	if (p->mechanism == DL_GAVEL_EXACT && p->work_conserving)
+		return dl_err_set(err, DL_EXIT_USAGE,
+				  "--work-conserving is for --mechanism rounds");
+	return 0;
+}
+
 const struct dl_sim_policy_ops dl_sim_gavel = {
-	"gavel",     "Gavel's rounds realising an allocate policy (--alloc)",
-	create,	     destroy,
-	on_arrive,   on_saved,
-	on_finish,   on_timer,
-	on_schedule,
+	.name = "gavel",
+	.summary = "Gavel's rounds realising an allocate policy (--alloc)",
+	.opts = dl_gavel_opts,
+	.params_size = sizeof(struct dl_gavel_params),
+	.check = check,
+	.create = create,
+	.destroy = destroy,
+	.arrive = on_arrive,
+	.saved = on_saved,
+	.finish = on_finish,
+	.timer = on_timer,
+	.schedule = on_schedule,
 };

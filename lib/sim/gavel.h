@@ -3,9 +3,8 @@
  * round-based mechanism (OSDI'20) realising any allocation policy of
  * lib/policy/alloc.h, with its options.
  *
- * Its option table (lib/core/opt.h) stores into struct dl_gavel_params; the
- * command parses it as the policy's group and hands the params to the
- * policy through struct dl_sim_params.policy_params (NULL: the defaults).
+ * Its option table (lib/core/opt.h) stores into struct dl_gavel_params, the
+ * policy's params (policy.h).
  */
 #ifndef DL_SIM_GAVEL_H
 #define DL_SIM_GAVEL_H
@@ -30,8 +29,5 @@ struct dl_gavel_params {
 
 extern const struct dl_opt dl_gavel_opts[];
 extern const struct dl_sim_policy_ops dl_sim_gavel;
-
-/* the defaults of dl_gavel_opts stored into p (0, or -1 for a bad table) */
-int dl_gavel_defaults(struct dl_gavel_params *p);
 
 #endif
