@@ -58,6 +58,7 @@
 #include "policy/alloc.h"
 #include "policy/alloc_input.h"
 #include "sim/gavel.h"
+#include "sim/slab.h"
 #include "trace/throughputs.h"
 
 #define AT(f) DL_OPT_AT(struct dl_gavel_params, f)
@@ -157,19 +158,18 @@ static double secs(dl_tick t)
 
 /* ---- per-slot state ---- */
 
+static void destroy(void *st);
+
+/* room for slots below need (slab.h); the per-type arrays hold nt values a slot */
 static void grow_slots(struct gavel *G, size_t need)
 {
 	if (need <= G->nslots)
 		return;
-	size_t n = G->nslots ? G->nslots : 64;
-	while (n < need)
-		n *= 2;
-	G->g = xreallocarray(G->g, n, sizeof(*G->g));
-	G->jt = xreallocarray(G->jt, n * G->nt, sizeof(double));
-	G->def = xreallocarray(G->def, n * G->nt, sizeof(double));
-	G->x = xreallocarray(G->x, n * G->nt, sizeof(double));
-	memset(G->g + G->nslots, 0, (n - G->nslots) * sizeof(*G->g));
-	G->nslots = n;
+	size_t n[3] = {G->nslots, G->nslots, G->nslots};
+	G->jt = dl_slab_grow(G->jt, &n[0], need, G->nt * sizeof(double));
+	G->def = dl_slab_grow(G->def, &n[1], need, G->nt * sizeof(double));
+	G->x = dl_slab_grow(G->x, &n[2], need, G->nt * sizeof(double));
+	G->g = dl_slab_grow(G->g, &G->nslots, need, sizeof(*G->g));
 }
 
 static void *create(struct dl_sim *s, const void *params, struct dl_err *err)
@@ -234,13 +234,7 @@ static void *create(struct dl_sim *s, const void *params, struct dl_err *err)
 		goto fail;
 	return G;
 fail:
-	dl_alloc_problem_free(&G->prob);
-	free(G->ctype);
-	free(G->tput);
-	free(G->type_gpus);
-	free(G->order);
-	free(G->worker_time);
-	free(G);
+	destroy(G); /* everything in G is NULL or whole */
 	return NULL;
 }
 
