@@ -83,6 +83,16 @@ expect gavel_hetero_swaps_types '[ "$(grep -c "\"job\":\"A\",\"event\":\"resume\
 run gavel_hetero_exact 0 "$G --alloc max-min-fairness --mechanism exact $HET $Z halt.csv"
 expect_eq gavel_hetero_exact_ends "A,2400 B,2400" "$(awk -F, 'NR > 1 {printf "%s%s,%s", (NR > 2 ? " " : ""), $1, $6}' "$SCRATCH/out")"
 
+#    --compat gavel shuffles the type order of agnostic policies every round (seeded): A
+#    starts on the k80 under some seeds, on the v100 under others; the fractions still
+#    converge to 1/2
+for seed in 1 2 3 4 5 6; do
+	dl simulate --compat gavel --seed $seed --alloc max-min-fairness --events sh$seed.jsonl \
+		--cluster 1x1x1:v100,1x1x1:k80 --throughputs "$S/gavel_alt.csv" halt.csv > /dev/null 2>&1
+	grep '"event":"start"' sh$seed.jsonl | head -1 | grep -o '"detail":"[a-z0-9]*"' >> first_types
+done
+expect gavel_compat_shuffle 'grep -q k80 first_types && grep -q v100 first_types'
+
 # 3. boundary admission: b arrives at 100 during round [0, 360) with a GPU idle: with
 #    --compat gavel it waits for the boundary (queue_delay 260), otherwise it starts at once
 printf 'id,submit,gpus,duration\na,0,1,1000\nb,100,1,1000\n' > adm.csv
