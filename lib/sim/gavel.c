@@ -122,6 +122,7 @@ struct gavel {
 	int *order;	      /* [nt] types fastest first */
 	int agnostic;	      /* the reference shuffles the type order for these */
 	int fifo;	      /* skip priority 0 */
+	int progress;	      /* the policy reads the jobs\' progress (steps, elapsed) */
 	struct gj *g;	      /* [slots] */
 	double *jt, *def, *x; /* [slots * nt]: job time (s), deficit, allocation */
 	size_t nslots;
@@ -142,6 +143,8 @@ struct gavel {
 	size_t aent;
 	int *tmp; /* [slots] */
 	size_t atmp;
+	struct wide *wide; /* [slots] */
+	size_t awide;
 	double *tput;	  /* [na] scratch */
 	int solve_failed; /* warned once */
 	int cursor;	  /* exact: the next GPU to share */
@@ -194,6 +197,8 @@ static void *create(struct dl_sim *s, const void *params, struct dl_err *err)
 		      (G->policy == DL_ALLOC_MAX_MIN_FAIRNESS || G->policy == DL_ALLOC_FIFO ||
 		       G->policy == DL_ALLOC_ISOLATED || G->policy == DL_ALLOC_GANDIVA);
 	G->fifo = G->policy == DL_ALLOC_FIFO || G->policy == DL_ALLOC_FIFO_PERF;
+	G->progress = G->policy == DL_ALLOC_FINISH_TIME_FAIRNESS ||
+		      G->policy == DL_ALLOC_MIN_MAKESPAN || G->policy == DL_ALLOC_MIN_COST;
 	G->round_len = dl_sim_ticks(G->p.round);
 	if (G->round_len < 1)
 		G->round_len = 1;
@@ -263,6 +268,7 @@ static void destroy(void *st)
 	free(G->worker_time);
 	free(G->ent);
 	free(G->tmp);
+	free(G->wide);
 	free(G);
 }
 
@@ -350,7 +356,7 @@ static void solve(struct gavel *G, struct dl_sim *s)
 	G->need_solve = 0;
 	const struct dl_alloc_problem *vp = dl_alloc_session_problem(G->ses);
 	dl_tick now = dl_sim_now(s);
-	for (size_t i = 0; i < vp->njobs; i++) {
+	for (size_t i = 0; i < vp->njobs && G->progress; i++) {
 		int64_t h = dl_alloc_session_handle(G->ses, i);
 		struct dl_sim_job *j = dl_sim_slot_job(s, (size_t)G->slot_of_handle[h]);
 		dl_sim_sync(s, j);
@@ -722,24 +728,36 @@ static void start_assigned(struct gavel *G, struct dl_sim *s, struct dl_sim_job 
 	unfresh(G, og);
 }
 
-/* the slots of active jobs, widest gang first (placement order), then job order */
+/* a job given a type this round, for the placement order */
+struct wide {
+	int gpus;
+	uint32_t idx;
+	int slot;
+};
+
+static int cmp_wide(const void *a, const void *b)
+{
+	const struct wide *x = a, *y = b;
+	if (x->gpus != y->gpus)
+		return x->gpus > y->gpus ? -1 : 1;
+	return (x->idx > y->idx) - (x->idx < y->idx);
+}
+
+/* the slots of the jobs given a type, widest gang first (placement order), then job order */
 static size_t widest_first(struct gavel *G, struct dl_sim *s)
 {
 	size_t n = 0, nslots = dl_sim_slots(s) < G->nslots ? dl_sim_slots(s) : G->nslots;
+	DL_GROW(G->wide, nslots + 1, G->awide);
 	DL_GROW(G->tmp, nslots + 1, G->atmp);
 	for (size_t k = 0; k < nslots; k++) {
 		if (!G->g[k].live || G->g[k].assigned < 0)
 			continue;
-		struct dl_sim_job *j = dl_sim_slot_job(s, k);
-		size_t i = n++;
-		for (; i > 0; i--) {
-			struct dl_sim_job *o = dl_sim_slot_job(s, (size_t)G->tmp[i - 1]);
-			if (o->gpus > j->gpus || (o->gpus == j->gpus && o->idx < j->idx))
-				break;
-			G->tmp[i] = G->tmp[i - 1];
-		}
-		G->tmp[i] = (int)k;
+		const struct dl_sim_job *j = dl_sim_slot_job(s, k);
+		G->wide[n++] = (struct wide){j->gpus, j->idx, (int)k};
 	}
+	qsort(G->wide, n, sizeof(*G->wide), cmp_wide);
+	for (size_t k = 0; k < n; k++)
+		G->tmp[k] = G->wide[k].slot;
 	return n;
 }
 
