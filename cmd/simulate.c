@@ -7,6 +7,7 @@
 #include "policy/gittins.h"
 #include "policy/mlfq.h"
 #include "policy/place.h"
+#include "sim/gandiva.h"
 #include "sim/sim.h"
 #include "sim/tiresias.h"
 #include "trace/jobs.h"
@@ -23,6 +24,8 @@ struct sim_args {
 	int set_policy, set_place;
 	int provenance;
 	char *command; /* with --provenance: this command line, else NULL */
+	struct dl_gandiva_params gandiva;
+	const char *gandiva_given; /* the first gandiva option given, or NULL */
 };
 
 /* the native engine's policies, from the registry */
@@ -63,7 +66,8 @@ static const struct dl_opt sim_opts[] = {
 	 .def_doc = "the trace"},
 	{DL_OPT_DOUBLE, 0, "delta", "S", "tiresias-gittins: service quantum in GPU-seconds",
 	 AT(delta), .flags = DL_OPTF_GT, .def = "3250"},
-	{DL_OPT_SECONDS, 0, "quantum", "S", "las: re-evaluate priorities every S seconds",
+	{DL_OPT_SECONDS, 0, "quantum", "S",
+	 "las: re-evaluate priorities every S seconds; gandiva: time slice (default 60)",
 	 AT(quantum), .def = "300"},
 	{DL_OPT_SECONDS, 0, "checkpoint-cost", "S",
 	 "seconds a preempted job saves, holding its GPUs", AT(ckpt), .def = "5"},
@@ -230,14 +234,27 @@ static int run_native(struct dl_ctx *ctx, const struct sim_args *a)
 					   "tiresias-las and tiresias-gittins");
 	if (strcmp(pname, "tiresias-gittins") && (a->distribution || a->set_delta))
 		return dl_usage_error(ctx, "--distribution and --delta apply to tiresias-gittins");
-	if (strcmp(pname, "las") && a->set_quantum)
-		return dl_usage_error(ctx, "--quantum applies to las");
+	int gandiva = !strcmp(pname, "gandiva");
+	if (strcmp(pname, "las") && !gandiva && a->set_quantum)
+		return dl_usage_error(ctx, "--quantum applies to las and gandiva");
+	if (!gandiva && a->gandiva_given)
+		return dl_usage_error(ctx, "--%s applies to gandiva", a->gandiva_given);
 	struct dl_sim_config cfg = {0};
 	cfg.policy = pol;
 	cfg.place = (struct dl_place_opts)DL_PLACE_OPTS_INIT;
 	cfg.place.policy = DL_PLACE_CONSOLIDATE;
 	cfg.place.seed = a->seed;
 	dl_place_policy_parse(a->place, &cfg.place.policy); /* checked after parsing */
+	struct dl_gandiva_params gp = a->gandiva;
+	if (gandiva) {
+		/* Gandiva places by affinity unless told otherwise */
+		if (!a->set_place)
+			cfg.place.policy = DL_PLACE_GANDIVA;
+		gp.quantum = a->set_quantum ? a->quantum : 60;
+		if (!(gp.quantum > 0))
+			return dl_usage_error(ctx, "--quantum must be > 0 for gandiva");
+		cfg.params.policy = &gp;
+	}
 	cfg.any_type = a->any_type;
 	cfg.checkpoint_cost = a->ckpt;
 	cfg.restore_cost = a->restore;
@@ -399,8 +416,12 @@ DL_COMMAND(simulate, "replay a trace on a cluster under a scheduling policy")
 {
 	struct dl_optstate st;
 	struct sim_args a = {0};
-	if (dl_opt_parse(&st, ctx, argc, argv, &sim_spec, &a))
+	/* the gandiva table without its first entry, --quantum (shared with las here) */
+	const struct dl_opt_group groups[] = {{dl_gandiva_opts + 1, &a.gandiva, "gandiva"}};
+	if (dl_opt_parse_groups(&st, ctx, argc, argv, &sim_spec, &a, groups, 1))
 		return st.exit_code;
+	const struct dl_opt *given = dl_opt_group_given(&st, 1);
+	a.gandiva_given = given ? given->name : NULL;
 	a.set_seed = dl_opt_given(&st, "seed");
 	a.set_queues = dl_opt_given(&st, "queues");
 	a.set_delta = dl_opt_given(&st, "delta");

@@ -665,8 +665,11 @@ OPS(las, "las", "least attained seconds first, preemptive, every --quantum")
 OPS(tlas, "tiresias-las", "Tiresias 2D-LAS: MLFQ on attained GPU-seconds")
 OPS(tgittins, "tiresias-gittins", "Tiresias 2D-Gittins: MLFQ, Gittins index in a queue")
 
+extern const struct dl_sim_policy_ops dl_sim_gandiva_ops; /* gandiva.c */
+
 static const struct dl_sim_policy_ops *const all[] = {
-	&ops_fifo, &ops_backfill, &ops_sjf, &ops_srtf, &ops_las, &ops_tlas, &ops_tgittins,
+	&ops_fifo, &ops_backfill, &ops_sjf,	 &ops_srtf,
+	&ops_las,  &ops_tlas,	  &ops_tgittins, &dl_sim_gandiva_ops,
 };
 
 const struct dl_sim_policy_ops *dl_sim_policy_find(const char *name)

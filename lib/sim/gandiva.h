@@ -1,0 +1,33 @@
+/*
+ * gandiva.h: the Gandiva driver's parameters and option table (OSDI'18,
+ * Xiao et al.; the mechanism is described in gandiva.c and
+ * dlsched-simulate(1), GANDIVA).
+ *
+ * The table is declared beside the driver (like the kernel's module_param):
+ * cmd/simulate.c parses it as one more option group into a struct
+ * dl_gandiva_params and hands that struct to the policy through
+ * dl_sim_params.policy.
+ */
+#ifndef DL_SIM_GANDIVA_H
+#define DL_SIM_GANDIVA_H
+
+#include "core/opt.h"
+
+enum dl_gandiva_slice { DL_GANDIVA_ROUND_ROBIN = 0, DL_GANDIVA_FLUID = 1 };
+
+struct dl_gandiva_params {
+	double quantum;		 /* seconds of one time slice (and of introspection) */
+	double suspend_cost;	 /* seconds without progress on every resume */
+	int slice;		 /* enum dl_gandiva_slice */
+	const char *throughputs; /* colocated rates (throughputs stream or Gavel JSON), or NULL */
+	int no_pack, no_migrate, no_introspection;
+};
+
+/*
+ * The options, quantum first: until every policy has its own table the
+ * command's --quantum (shared with las) stands in for it, and the command
+ * parses dl_gandiva_opts + 1.
+ */
+extern const struct dl_opt dl_gandiva_opts[];
+
+#endif
