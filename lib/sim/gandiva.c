@@ -119,6 +119,7 @@ struct gandiva {
 	size_t nspread, spread_alloc;
 	size_t crowded; /* sets with two units or more */
 	int *gowner;	/* per GPU: its set, -1 */
+	int *gpu_node;	/* per GPU: its node */
 	int *node_free; /* per node: GPUs in no set */
 	int *buf;
 	uint64_t seq;
@@ -216,12 +217,11 @@ static void set_ring_size_changed(struct gandiva *G, struct gset *g, size_t befo
 		G->crowded--;
 }
 
-static void own_gpus(struct gandiva *G, struct dl_sim *s, const int *gpus, int k, int id)
+static void own_gpus(struct gandiva *G, const int *gpus, int k, int id)
 {
-	const struct dl_cluster *c = dl_sim_cluster(s);
 	for (int i = 0; i < k; i++) {
 		G->gowner[gpus[i]] = id;
-		G->node_free[dl_cluster_gpu_node(c, gpus[i])] += id < 0 ? 1 : -1;
+		G->node_free[G->gpu_node[gpus[i]]] += id < 0 ? 1 : -1;
 	}
 }
 
@@ -267,7 +267,7 @@ static size_t set_open(struct gandiva *G, struct dl_sim *s, uint32_t x)
 		g->gpus_cap = g->k;
 	}
 	memcpy(g->gpus, j->gpu, (size_t)g->k * sizeof(int));
-	own_gpus(G, s, g->gpus, g->k, (int)id);
+	own_gpus(G, g->gpus, g->k, (int)id);
 	g->n = 0;
 	DL_GROW(g->ring, 1, g->alloc);
 	g->ring[g->n++] = x;
@@ -289,12 +289,12 @@ static size_t set_open(struct gandiva *G, struct dl_sim *s, uint32_t x)
 	return id;
 }
 
-static void set_close(struct gandiva *G, struct dl_sim *s, size_t id)
+static void set_close(struct gandiva *G, size_t id)
 {
 	struct gset *g = &G->g[id];
 	by_size_del(G, id);
 	spread_del(G, id);
-	own_gpus(G, s, g->gpus, g->k, -1);
+	own_gpus(G, g->gpus, g->k, -1);
 	g->live = 0;
 	g->stamp = 0;
 	DL_GROW(G->gfree, G->ngfree + 1, G->gfree_alloc);
@@ -587,17 +587,18 @@ static void consolidate(struct gandiva *G, struct dl_sim *s)
 		}
 		/* the best-fit node of its type that can take it, counting its own GPUs */
 		int best = -1, bavail = 0;
+		for (int i = 0; i < g->k; i++) /* its own GPUs count as free for it */
+			G->node_free[G->gpu_node[g->gpus[i]]]++;
 		for (size_t nd = 0; nd < c->nnodes; nd++) {
-			if (c->nodes[nd].type != g->type || c->nodes[nd].gpus < g->k)
-				continue;
 			int avail = G->node_free[nd];
-			for (int i = 0; i < g->k; i++)
-				avail += dl_cluster_gpu_node(c, g->gpus[i]) == (int)nd;
-			if (avail >= g->k && (best < 0 || avail < bavail)) {
+			if (avail >= g->k && c->nodes[nd].type == g->type &&
+			    (best < 0 || avail < bavail)) {
 				best = (int)nd;
 				bavail = avail;
 			}
 		}
+		for (int i = 0; i < g->k; i++)
+			G->node_free[G->gpu_node[g->gpus[i]]]--;
 		if (best < 0) {
 			q++;
 			continue;
@@ -618,9 +619,9 @@ static void consolidate(struct gandiva *G, struct dl_sim *s)
 			q++;
 			continue;
 		}
-		own_gpus(G, s, g->gpus, g->k, -1);
+		own_gpus(G, g->gpus, g->k, -1);
 		memcpy(g->gpus, j->gpu, (size_t)g->k * sizeof(int));
-		own_gpus(G, s, g->gpus, g->k, (int)id);
+		own_gpus(G, g->gpus, g->k, (int)id);
 		spread_del(G, id); /* the last spread set now sits at q */
 	}
 }
@@ -718,6 +719,7 @@ static void destroy(void *st)
 	free(G->spread);
 	free(G->gowner);
 	free(G->node_free);
+	free(G->gpu_node);
 	free(G->buf);
 	free(G->j);
 	for (size_t k = 0; k < G->nkeys; k++)
@@ -789,6 +791,9 @@ static void *create(struct dl_sim *s, const struct dl_sim_params *sp, struct dl_
 	G->gowner = xcalloc((size_t)G->maxg + 1, sizeof(int));
 	for (int g = 0; g < G->maxg; g++)
 		G->gowner[g] = -1;
+	G->gpu_node = xcalloc((size_t)G->maxg + 1, sizeof(int));
+	for (int g = 0; g < G->maxg; g++)
+		G->gpu_node[g] = dl_cluster_gpu_node(c, g);
 	G->node_free = xcalloc(c->nnodes + 1, sizeof(int));
 	for (size_t nd = 0; nd < c->nnodes; nd++)
 		G->node_free[nd] = c->nodes[nd].gpus;
@@ -841,7 +846,7 @@ static void finish(void *st, struct dl_sim *s, struct dl_sim_job *j)
 	ring_remove(g, i);
 	set_ring_size_changed(G, g, before);
 	if (!g->n) {
-		set_close(G, s, id);
+		set_close(G, id);
 		return;
 	}
 	if (G->fluid)
@@ -891,7 +896,8 @@ static void schedule(void *st, struct dl_sim *s)
 		if (!oversubscribe(G, s, x))
 			blocked = 1;
 	}
-	if (G->migrating && G->departed && G->nspread)
+	/* a spread set holds fewer than its size on any node: it needs a free GPU */
+	if (G->migrating && G->departed && G->nspread && dl_sim_free_gpus(s) > 0)
 		consolidate(G, s);
 	G->departed = 0;
 	if (G->migrating && !G->nwaiting && G->crowded && dl_sim_free_gpus(s) > 0)
