@@ -60,6 +60,9 @@ const struct dl_opt dl_gandiva_opts[] = {
 	 .values = slice_names, .def = "round-robin"},
 	{DL_OPT_FILE, 0, "throughputs", "FILE",
 	 "gandiva: colocated throughputs for packing (stream or Gavel's JSON)", AT(throughputs)},
+	{DL_OPT_DOUBLE, 0, "interference", "F",
+	 "gandiva: packed jobs run at F times the table's colocated rates (a misprediction)",
+	 AT(interference), .flags = DL_OPTF_GT, .max = 10, .def = "1"},
 	{DL_OPT_FLAG, 0, "no-pack", NULL, "gandiva: never pack jobs (time slicing only)",
 	 AT(no_pack)},
 	{DL_OPT_FLAG, 0, "no-migrate", NULL, "gandiva: never migrate jobs", AT(no_migrate)},
@@ -79,7 +82,11 @@ struct gjob {
 	int inring;	       /* a unit's first job (a pair's other job is not in the ring) */
 	int waiting;	       /* in the waiting list */
 	dl_tick window;	       /* may be packed from this time on */
-	double f;	       /* its share when packed */
+	dl_tick packed_at;     /* when its pack formed */
+	double f;	       /* its share when packed: --interference x the table's, at most 1 */
+	double fpred;	       /* the table's normalised rate in its pack (the prediction) */
+	int measured;	       /* its pack ran a quantum and was measured */
+	uint32_t bad;	       /* index of the job a measurement unpacked it from, or NIL */
 };
 
 struct gset {
@@ -415,7 +422,8 @@ static void run_unit(struct gandiva *G, struct dl_sim *s, size_t id, size_t i)
 	for (int r = 0; r < 2; r++)
 		if (g->run[r] != NIL && sj(s, g->run[r])->restore_until > from)
 			from = sj(s, g->run[r])->restore_until;
-	if (g->n >= 2)
+	/* slices while units alternate; one for a new pack's measurement */
+	if (g->n >= 2 || (b != NIL && !G->j[a].measured))
 		arm(G, s, id, from + G->quantum);
 	else
 		g->stamp = 0;
@@ -441,6 +449,8 @@ static void run_fluid(struct gandiva *G, struct dl_sim *s, size_t id)
  */
 static int pack_pass(struct gandiva *G, struct dl_sim *s, size_t id)
 {
+	/* a pair a measurement undid is never packed again */
+#define BAD(x, y) (G->j[x].bad == sj(s, y)->idx || G->j[y].bad == sj(s, x)->idx)
 	struct gset *g = &G->g[id];
 	dl_tick now = dl_sim_now(s);
 	if (!G->packing || g->n < 2 || (!g->pack_dirty && now < g->next_window))
@@ -466,7 +476,8 @@ static int pack_pass(struct gandiva *G, struct dl_sim *s, size_t id)
 		double bsum = 1;
 		for (size_t q = i + 1; q < g->n; q++) {
 			const struct gjob *jb = &G->j[g->ring[q]];
-			if (jb->partner != NIL || jb->model < 0 || jb->window > now)
+			if (jb->partner != NIL || jb->model < 0 || jb->window > now ||
+			    BAD(a, g->ring[q]))
 				continue;
 			double sum = f[(size_t)ja->model * nm + (size_t)jb->model] +
 				     f[(size_t)jb->model * nm + (size_t)ja->model];
@@ -481,19 +492,59 @@ static int pack_pass(struct gandiva *G, struct dl_sim *s, size_t id)
 		struct gjob *jb = &G->j[b];
 		ja->partner = b;
 		jb->partner = a;
-		ja->f = f[(size_t)ja->model * nm + (size_t)jb->model];
-		jb->f = f[(size_t)jb->model * nm + (size_t)ja->model];
+		ja->fpred = f[(size_t)ja->model * nm + (size_t)jb->model];
+		jb->fpred = f[(size_t)jb->model * nm + (size_t)ja->model];
+		ja->f = fmin(1, G->p.interference * ja->fpred);
+		jb->f = fmin(1, G->p.interference * jb->fpred);
+		ja->measured = jb->measured = 0;
+		ja->packed_at = jb->packed_at = now;
 		jb->inring = 0;
 		size_t before = g->n;
 		ring_remove(g, best);
 		set_ring_size_changed(G, g, before);
 		char d[96];
-		snprintf(d, sizeof(d), "%.4g+%.4g", ja->f, jb->f);
+		snprintf(d, sizeof(d), "%.4g+%.4g", ja->fpred, jb->fpred);
 		dl_sim_note(s, sj(s, a), "pack", d);
 		dl_sim_note(s, sj(s, b), "pack", d);
 		paired = 1;
 	}
 	return paired;
+#undef BAD
+}
+
+/*
+ * A pack that ran a quantum is measured: when its realised normalised rates
+ * (the shares it ran at) sum to at most 1, time slicing is better and the
+ * pack is undone; the pair then stands as two units, its first job first.
+ */
+static void measure(struct gandiva *G, struct dl_sim *s, size_t id, uint32_t a)
+{
+	struct gset *g = &G->g[id];
+	struct gjob *ja = &G->j[a];
+	uint32_t b = ja->partner;
+	struct gjob *jb = &G->j[b];
+	if (ja->measured)
+		return;
+	ja->measured = jb->measured = 1;
+	if (ja->f + jb->f > 1)
+		return;
+	char d[96];
+	snprintf(d, sizeof(d), "%.4g+%.4g", ja->f, jb->f);
+	dl_sim_note(s, sj(s, a), "unpack", d);
+	dl_sim_note(s, sj(s, b), "unpack", d);
+	ja->partner = jb->partner = NIL;
+	ja->bad = sj(s, b)->idx;
+	jb->bad = sj(s, a)->idx;
+	jb->inring = 1;
+	size_t i = ring_index(g, a), before = g->n;
+	DL_GROW(g->ring, g->n + 1, g->alloc);
+	memmove(g->ring + i + 2, g->ring + i + 1, (g->n - i - 1) * sizeof(*g->ring));
+	g->ring[i + 1] = b;
+	g->n++;
+	if (g->cur > i)
+		g->cur++;
+	set_ring_size_changed(G, g, before);
+	g->pack_dirty = 1;
 }
 
 /* round-robin slice end: pack what became packable, then the next unit */
@@ -501,6 +552,8 @@ static void slice_end(struct gandiva *G, struct dl_sim *s, size_t id)
 {
 	struct gset *g = &G->g[id];
 	uint32_t out = g->ring[g->cur];
+	if (G->j[out].partner != NIL)
+		measure(G, s, id, out); /* it ran its slice together */
 	int was_pair = G->j[out].partner != NIL;
 	pack_pass(G, s, id);
 	uint32_t lead = lead_of(G, out);
@@ -513,11 +566,26 @@ static void slice_end(struct gandiva *G, struct dl_sim *s, size_t id)
 static void fluid_update(struct gandiva *G, struct dl_sim *s, size_t id)
 {
 	struct gset *g = &G->g[id];
+	dl_tick now = dl_sim_now(s), next = INT64_MAX;
+	for (size_t i = 0; G->packing && i < g->n; i++) {
+		uint32_t a = g->ring[i];
+		if (G->j[a].partner != NIL && !G->j[a].measured &&
+		    G->j[a].packed_at + G->quantum <= now)
+			measure(G, s, id, a); /* may put its partner at i + 1 */
+	}
 	pack_pass(G, s, id);
 	run_fluid(G, s, id);
-	if (G->packing && g->n >= 2 && g->next_window != INT64_MAX &&
-	    g->next_window > dl_sim_now(s))
-		arm(G, s, id, g->next_window);
+	/* the next measurement or introspection end */
+	for (size_t i = 0; G->packing && i < g->n; i++) {
+		uint32_t a = g->ring[i];
+		if (G->j[a].partner != NIL && !G->j[a].measured &&
+		    G->j[a].packed_at + G->quantum < next)
+			next = G->j[a].packed_at + G->quantum;
+	}
+	if (G->packing && g->n >= 2 && g->next_window > now && g->next_window < next)
+		next = g->next_window;
+	if (next != INT64_MAX)
+		arm(G, s, id, next);
 	else
 		g->stamp = 0;
 }
@@ -733,8 +801,8 @@ static void destroy(void *st)
 
 static void *create(struct dl_sim *s, const struct dl_sim_params *sp, struct dl_err *err)
 {
-	static const struct dl_gandiva_params def = {60, 0.1, DL_GANDIVA_ROUND_ROBIN, NULL, 0,
-						     0,	 0};
+	static const struct dl_gandiva_params def = {
+		.quantum = 60, .suspend_cost = 0.1, .interference = 1};
 	const struct dl_gandiva_params *p = sp->policy ? sp->policy : &def;
 	struct gandiva *G = xcalloc(1, sizeof(*G));
 	G->p = *p;
@@ -809,6 +877,7 @@ static void arrive(void *st, struct dl_sim *s, struct dl_sim_job *j)
 	memset(gj, 0, sizeof(*gj));
 	gj->grp = -1;
 	gj->partner = NIL;
+	gj->bad = NIL;
 	gj->model = G->packing ? model_of(G, dl_sim_job_model(s, j->idx)) : -1;
 	q_push(G, j->slot);
 }

@@ -20,6 +20,7 @@ struct dl_gandiva_params {
 	double suspend_cost;	 /* seconds without progress on every resume */
 	int slice;		 /* enum dl_gandiva_slice */
 	const char *throughputs; /* colocated rates (throughputs stream or Gavel JSON), or NULL */
+	double interference;	 /* packed jobs run at this times the table's rates */
 	int no_pack, no_migrate, no_introspection;
 };
 

@@ -51,6 +51,20 @@ expect gandiva_pack_window_times 'near A 6 74.285714 && near B 5 60 && near B 6 
 # 5. a pair that sums below 1 (0.4 + 0.5) is not kept: round-robin as in case 1
 run gandiva_nopack 0 "$G --suspend-cost 0 --throughputs tp.csv --no-introspection --events ev.jsonl two.csv"
 expect gandiva_nopack_times 'near A 6 180 && near B 6 240 && ! grep -q "\"pack\"" ev.jsonl'
+# a pack undone when it measures worse: the table predicts 0.7+0.6 but packed jobs run at
+# 0.7 times that (0.49+0.42 = 0.91); after its quantum (A did 29.4, B 25.2) the pack is
+# undone and slices alternate, B first (next in the ring): B's last 34.8 s end at 94.8,
+# then A resumes for its last 40.6 s: 135.4. Never packed again.
+run gandiva_unpack 0 "$G --suspend-cost 0 --throughputs tp.csv --no-introspection --interference 0.7 --events ev.jsonl pack.csv"
+expect gandiva_unpack_times 'near B 6 94.8 && near A 6 135.4 && [ "$(grep -c "\"pack\"" ev.jsonl)" = 2 ] &&
+	[ "$(grep -c "\"time\":60,\"job\":\"[AB]\",\"event\":\"unpack\",\"gpus\":1,\"placement\":null,\"detail\":\"0.49+0.42\"" ev.jsonl)" = 2 ]'
+# measured at 0.9 times the table (0.63+0.54 = 1.17) the pack stays: 70/0.63 = 60/0.54 = 111.11
+run gandiva_pack_kept 0 "$G --suspend-cost 0 --throughputs tp.csv --no-introspection --interference 0.9 --events ev.jsonl pack.csv"
+expect gandiva_pack_kept_times 'near A 6 111.111111 && near B 6 111.111111 && ! grep -q unpack ev.jsonl'
+# fluid with packing: both at 1/2 until their introspection ends at 60 (A did 30, B 30),
+# then packed at 0.7 and 0.6: B's last 30 end at 110, A has 40 - 35 = 5 left: 115
+run gandiva_fluid_pack 0 "$G --slice fluid --throughputs tp.csv pack.csv"
+expect gandiva_fluid_pack_times 'near B 6 110 && near A 6 115'
 # the throughputs file may be Gavel's JSON as well; a bad one is an error
 run gandiva_gavel_json 0 "$G --throughputs '$TESTDATA/allocate/gavel_small.json' two.csv"
 printf 'model,gpu_type,gpus,throughput\nx,v100,1,abc\n' > "$SCRATCH/bad_tp.csv"
