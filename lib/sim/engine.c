@@ -414,9 +414,9 @@ int dl_sim_job_gpus(const struct dl_sim *s, size_t idx)
 	return clamp_gpus(s, s->trace->jobs[idx].gpus);
 }
 
-const char *dl_sim_job_model(const struct dl_sim *s, size_t idx)
+const char *dl_sim_job_model(const struct dl_sim *s, const struct dl_sim_job *j)
 {
-	return dl_sim_trace_name(s->trace, s->trace->jobs[idx].model);
+	return dl_sim_trace_name(s->trace, s->trace->jobs[j->idx].model);
 }
 
 const struct dl_cluster *dl_sim_cluster(const struct dl_sim *s)

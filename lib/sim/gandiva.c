@@ -878,7 +878,7 @@ static void arrive(void *st, struct dl_sim *s, struct dl_sim_job *j)
 	gj->grp = -1;
 	gj->partner = NIL;
 	gj->bad = NIL;
-	gj->model = G->packing ? model_of(G, dl_sim_job_model(s, j->idx)) : -1;
+	gj->model = G->packing ? model_of(G, dl_sim_job_model(s, j)) : -1;
 	q_push(G, j->slot);
 }
 

@@ -193,8 +193,8 @@ dl_tick dl_sim_now(const struct dl_sim *s);
 size_t dl_sim_njobs(const struct dl_sim *s);
 /* job idx's gang size (as in struct dl_sim_job), active or not */
 int dl_sim_job_gpus(const struct dl_sim *s, size_t idx);
-/* job idx's model name from the trace, or NULL when it has none */
-const char *dl_sim_job_model(const struct dl_sim *s, size_t idx);
+/* j's model name, or NULL */
+const char *dl_sim_job_model(const struct dl_sim *s, const struct dl_sim_job *j);
 /* active job idx, or NULL when it has not arrived yet or is gone */
 struct dl_sim_job *dl_sim_job(struct dl_sim *s, size_t idx);
 /* slots used so far: every active job's slot is below this */
