@@ -106,7 +106,7 @@ done
 
 # options belong to gandiva
 run gandiva_opt_other_policy 2 "dl simulate --cluster 1x1x1 --policy fifo --slice fluid two.csv"
-expect gandiva_opt_other_policy_msg 'grep -q "\-\-slice applies to gandiva" err'
+expect gandiva_opt_other_policy_msg 'grep -q "\-\-slice applies to" err'
 run gandiva_bad_slice 2 "$G --slice nope two.csv"
 run gandiva_zero_quantum 2 "$G --quantum 0 two.csv"
 
