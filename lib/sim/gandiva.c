@@ -132,8 +132,9 @@ struct gandiva {
 	uint64_t seq;
 	int departed;
 	/* packing: the table's models and per (type, k) matrices of f */
-	struct dl_tputs tp;
-	struct strmap model_idx; /* model name -> index */
+	const struct dl_tputs *tp; /* the colocated rates */
+	struct dl_tputs own_tp;	   /* read from --throughputs */
+	struct strmap model_idx;   /* model name -> index */
 	size_t nm;
 	double **fmat; /* [type * (maxg + 1) + k], NULL until built or when none */
 	unsigned char *fbuilt;
@@ -355,12 +356,12 @@ static const double *fmatrix(struct gandiva *G, struct dl_sim *s, int type, int 
 	const char *tname = dl_sim_cluster(s)->types[type].name;
 	size_t nm = G->nm;
 	double *f = NULL;
-	for (size_t i = 0; i < G->tp.n; i++) {
-		const struct dl_tput *e = &G->tp.v[i];
+	for (size_t i = 0; i < G->tp->n; i++) {
+		const struct dl_tput *e = &G->tp->v[i];
 		if (e->gpus != k || !e->partner[0] || strcasecmp(e->gpu_type, tname))
 			continue;
-		double ta = dl_tputs_get(&G->tp, e->model, e->gpu_type, k);
-		double tb = dl_tputs_get(&G->tp, e->partner, e->gpu_type, k);
+		double ta = dl_tputs_get(G->tp, e->model, e->gpu_type, k);
+		double tb = dl_tputs_get(G->tp, e->partner, e->gpu_type, k);
 		if (!(ta > 0) || !(tb > 0))
 			continue;
 		if (!f) {
@@ -795,7 +796,7 @@ static void destroy(void *st)
 	free(G->fmat);
 	free(G->fbuilt);
 	strmap_free(&G->model_idx);
-	dl_tputs_free(&G->tp);
+	dl_tputs_free(&G->own_tp);
 	free(G);
 }
 
@@ -817,18 +818,19 @@ static void *create(struct dl_sim *s, const struct dl_sim_params *sp, struct dl_
 	G->fluid = p->slice == DL_GANDIVA_FLUID;
 	G->migrating = !p->no_migrate;
 	G->model_idx = (struct strmap)STRMAP_INIT;
-	G->tp = (struct dl_tputs)DL_TPUTS_INIT;
+	G->own_tp = (struct dl_tputs)DL_TPUTS_INIT;
+	G->tp = &G->own_tp;
 	if (p->throughputs && !p->no_pack) {
-		if (dl_alloc_load_throughputs(p->throughputs, DL_IN_AUTO, &G->tp, err) < 0) {
+		if (dl_alloc_load_throughputs(p->throughputs, DL_IN_AUTO, &G->own_tp, err) < 0) {
 			destroy(G);
 			return NULL;
 		}
-		for (size_t i = 0; i < G->tp.n; i++) {
-			add_model(G, G->tp.v[i].model);
-			if (G->tp.v[i].partner[0])
-				add_model(G, G->tp.v[i].partner);
+		for (size_t i = 0; i < G->tp->n; i++) {
+			add_model(G, G->tp->v[i].model);
+			if (G->tp->v[i].partner[0])
+				add_model(G, G->tp->v[i].partner);
 		}
-		G->packing = G->tp.has_partner;
+		G->packing = G->tp->has_partner;
 	}
 	const struct dl_cluster *c = dl_sim_cluster(s);
 	G->maxg = dl_sim_total_gpus(s);
