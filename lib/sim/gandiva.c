@@ -725,7 +725,7 @@ static void deoversubscribe(struct gandiva *G, struct dl_sim *s)
 			for (size_t i = 0; i < g->n; i++) {
 				uint32_t x = g->ring[i];
 				struct dl_sim_job *j = sj(s, x);
-				if (G->fluid ? 0 : i == g->cur)
+				if (!G->fluid && i == g->cur) /* the running unit stays */
 					continue;
 				if (G->j[x].partner != NIL)
 					continue;
@@ -750,8 +750,8 @@ static void deoversubscribe(struct gandiva *G, struct dl_sim *s)
 				dl_sim_suspend(s, j, -1);
 			struct dl_sim_how how = {DL_ANY_TYPE, NULL, 0, 0, 1};
 			if (dl_sim_start(s, j, &how) != DL_PLACED) {
-				if (G->fluid) /* back to its share */
-					run_at(G, s, best, 1.0 / (double)g->n);
+				if (G->fluid) /* back on its set */
+					fluid_update(G, s, id);
 				break;
 			}
 			size_t before = g->n;
