@@ -27,11 +27,11 @@
  * f_b. A job is packed only after one quantum in its set (introspection:
  * Gandiva profiles it meanwhile); a pack ends when one of the pair leaves.
  *
- * Migration. After departures, a spread set holding one job moves onto one
- * node when the time its network slowdown would still cost exceeds the
- * migration cost (checkpoint + restore); and idle GPUs take a suspended job
- * from the most crowded set of their size when its wait saved exceeds that
- * cost (a job that never ran moves for free).
+ * Migration, only under overload. After departures, a spread set holding
+ * one job moves onto one node when the time its network slowdown would
+ * still cost exceeds the migration cost (checkpoint + restore); and idle GPUs
+ * take a suspended job from the most crowded set of their size when its wait
+ * saved exceeds that cost (a job that never ran moves for free).
  *
  * Per-job state lives in arrays indexed by the job's slot (policy.h); GPU
  * sets in an array indexed by set id, ordered per gang size by residents.
@@ -967,8 +967,14 @@ static void schedule(void *st, struct dl_sim *s)
 		if (!oversubscribe(G, s, x))
 			blocked = 1;
 	}
-	/* a spread set holds fewer than its size on any node: it needs a free GPU */
-	if (G->migrating && G->departed && G->nspread && dl_sim_free_gpus(s) > 0)
+	/*
+	 * Migrations answer contention: only while the cluster is overloaded
+	 * (a set over-subscribed or a job waiting), so that without overload the
+	 * run is fifo's. A spread set holds fewer than its size on any node: it
+	 * needs a free GPU to consolidate.
+	 */
+	if (G->migrating && G->departed && G->nspread && (G->crowded || G->nwaiting) &&
+	    dl_sim_free_gpus(s) > 0)
 		consolidate(G, s);
 	G->departed = 0;
 	if (G->migrating && !G->nwaiting && G->crowded && dl_sim_free_gpus(s) > 0)

@@ -71,21 +71,27 @@ printf 'model,gpu_type,gpus,throughput\nx,v100,1,abc\n' > "$SCRATCH/bad_tp.csv"
 run gandiva_bad_throughputs 1 "$G --throughputs bad_tp.csv two.csv"
 expect gandiva_bad_throughputs_msg 'grep -q "bad_tp.csv:2:" err'
 
-# 6. migration on departure: on 2 nodes x 4 GPUs, b1 (1 GPU) takes r0n0 and b2 (3 GPUs)
-# r0n1, so J (4 GPUs, vgg16, 1000 s) is spread 3 + 1 over the rack at slowdown s. At 100
-# both blockers leave and J moves onto r0n0 (3 of its GPUs are there), paying checkpoint
-# + restore (5 + 10 s): it ends at 100 + 15 + (1000 - 100 / s)
-printf 'id,submit,gpus,duration,model\nb1,0,1,100,\nb2,0,3,100,\nJ,0,4,1000,vgg16\n' > "$SCRATCH/mig.csv"
-run gandiva_nomigrate 0 "dl simulate --cluster 1x2x4 --policy gandiva --no-migrate mig.csv"
+# 6. migration on departure, under overload: on 3 nodes x 4 GPUs, L1-L4 (1 GPU, 1000 s)
+# fill r0n0, b1 (1 GPU, 100 s) takes r0n1 and b2 (3 GPUs, 100 s) r0n2, so J (4 GPUs,
+# vgg16, 1000 s) is spread 3 + 1 over the rack at slowdown s, and L5 over-subscribes L1's
+# GPU (overload). At 100 both blockers leave and J moves onto r0n1 (3 of its GPUs are
+# there), paying checkpoint + restore (5 + 10 s): it ends at 100 + 15 + (1000 - 100 / s)
+printf 'id,submit,gpus,duration,model\nL1,0,1,1000,\nL2,0,1,1000,\nL3,0,1,1000,\nL4,0,1,1000,
+b1,0,1,100,\nb2,0,3,100,\nJ,0,4,1000,vgg16\nL5,0,1,1000,\n' > "$SCRATCH/mig.csv"
+run gandiva_nomigrate 0 "dl simulate --cluster 1x3x4 --policy gandiva --no-migrate mig.csv"
 S=$(val J 13)
 expect gandiva_spread '[ "$(val J 12)" = rack ] && [ "$(val J 11)" = 0 ] && awk "BEGIN { exit !($S > 1) }"'
-run gandiva_migrate 0 "dl simulate --cluster 1x2x4 --policy gandiva --events ev.jsonl mig.csv"
+run gandiva_migrate 0 "dl simulate --cluster 1x3x4 --policy gandiva --events ev.jsonl mig.csv"
 expect gandiva_migrate_end "near J 6 \$(awk 'BEGIN { printf \"%.9f\", 115 + 1000 - 100 / $S }')"
 expect gandiva_migrate_counted '[ "$(val J 11)" = 1 ] && [ "$(val J 12)" = node ] &&
-	grep -q "\"time\":100,\"job\":\"J\",\"event\":\"migrate\",\"gpus\":4,\"placement\":\"r0n0:0-3\"" ev.jsonl'
+	grep -q "\"time\":100,\"job\":\"J\",\"event\":\"migrate\",\"gpus\":4,\"placement\":\"r0n1:0-3\"" ev.jsonl'
 # not when the cost exceeds what it saves (J has 930.5 s left at 1.44: it saves ~410 s)
-run gandiva_migrate_dear 0 "dl simulate --cluster 1x2x4 --policy gandiva --checkpoint-cost 500 mig.csv"
+run gandiva_migrate_dear 0 "dl simulate --cluster 1x3x4 --policy gandiva --checkpoint-cost 500 mig.csv"
 expect gandiva_migrate_dear_none '[ "$(val J 11)" = 0 ] && [ "$(val J 12)" = rack ]'
+# nor without overload (no L5, nothing waits or shares a GPU): the run is fifo's
+grep -v '^L5,' "$SCRATCH/mig.csv" > "$SCRATCH/mig_light.csv"
+run gandiva_migrate_light 0 "dl simulate --cluster 1x3x4 --policy gandiva mig_light.csv"
+expect gandiva_migrate_light_none '[ "$(val J 11)" = 0 ] && [ "$(val J 12)" = rack ]'
 # a time-sliced job moves onto idle GPUs: A and B start alone, C joins A's GPU and runs
 # 60-100 while A is suspended; B leaves at 100 and A moves to its GPU (15 s): A ends at
 # 100 + 15 + 940 = 1055, C goes on alone: 100 + 960 = 1060
@@ -111,14 +117,18 @@ run gandiva_bad_slice 2 "$G --slice nope two.csv"
 run gandiva_zero_quantum 2 "$G --quantum 0 two.csv"
 
 if heavy; then
-	# a generated trace without overload (load 0.3; --no-migrate: a departure could let a
-	# spread job consolidate, which fifo never does): fifo's results and events exactly
-	dl trace gen --seed 7 --jobs 500 --load 0.3 --cluster 2x4x8 > "$SCRATCH/light_gen.csv"
-	(cd "$SCRATCH" && "$DLSCHED" simulate --cluster 2x4x8 --policy gandiva --no-migrate \
-		--events e1.jsonl light_gen.csv | sed 's/,gandiva,/,P,/' > r1.csv &&
-		"$DLSCHED" simulate --cluster 2x4x8 --policy fifo --place gandiva --events e2.jsonl \
-		light_gen.csv | sed 's/,fifo,/,P,/' > r2.csv) 2>/dev/null
-	expect gandiva_is_fifo_generated 'cmp -s r1.csv r2.csv && cmp -s e1.jsonl e2.jsonl && [ "$(wc -l < r1.csv)" = 501 ]'
+	# generated traces without overload (no job waits under fifo; at load 0.5 some
+	# multi-GPU jobs are spread): fifo's results and events exactly
+	for L in 0.3 0.5; do
+		dl trace gen --seed 7 --jobs 500 --load $L --cluster 2x4x8 > "$SCRATCH/light_gen.csv"
+		(cd "$SCRATCH" && "$DLSCHED" simulate --cluster 2x4x8 --policy gandiva \
+			--events e1.jsonl light_gen.csv | sed 's/,gandiva,/,P,/' > r1.csv &&
+			"$DLSCHED" simulate --cluster 2x4x8 --policy fifo --place gandiva \
+			--events e2.jsonl light_gen.csv | sed 's/,fifo,/,P,/' > r2.csv) 2>/dev/null
+		expect "gandiva_is_fifo_load_$L" 'cmp -s r1.csv r2.csv && cmp -s e1.jsonl e2.jsonl &&
+			[ "$(wc -l < r1.csv)" = 501 ] && awk -F, "NR>1 && \$8 > 0 {w++} END {exit w > 0}" r2.csv'
+	done
+	expect gandiva_is_fifo_spread 'awk -F, "NR>1 && \$12 != \"node\" {n++} END {exit !(n > 0)}" r2.csv'
 
 	# overload (load 1.5): every job finishes, JCT = queue + run, the same seed gives the
 	# same bytes, and the mean time to first feedback (start - submit) is far below fifo's
