@@ -45,29 +45,29 @@
 #include "sim/gandiva.h"
 #include "sim/oset.h"
 #include "sim/policy.h"
+#include "sim/slab.h"
 #include "trace/throughputs.h"
 
 #define AT(f) DL_OPT_AT(struct dl_gandiva_params, f)
 static const char *const slice_names[] = {"round-robin", "fluid", NULL};
 const struct dl_opt dl_gandiva_opts[] = {
-	{DL_OPT_SECONDS, 0, "quantum", "S", "gandiva: time slice and introspection window",
-	 AT(quantum), .flags = DL_OPTF_GT, .def = "60"},
+	{DL_OPT_SECONDS, 0, "quantum", "S", "time slice and introspection window", AT(quantum),
+	 .flags = DL_OPTF_GT, .def = "60"},
 	{DL_OPT_SECONDS, 0, "suspend-cost", "S",
-	 "gandiva: seconds without progress on every resume from a suspend (an estimate)",
-	 AT(suspend_cost), .def = "0.1"},
+	 "seconds without progress on every resume from a suspend (an estimate)", AT(suspend_cost),
+	 .def = "0.1"},
 	{DL_OPT_CHOICE, 0, "slice", "MODE",
-	 "gandiva: over-subscribed GPUs by round-robin slices or as fluid fair shares", AT(slice),
+	 "over-subscribed GPUs by round-robin slices or as fluid fair shares", AT(slice),
 	 .values = slice_names, .def = "round-robin"},
 	{DL_OPT_FILE, 0, "throughputs", "FILE",
-	 "gandiva: colocated throughputs for packing (stream or Gavel's JSON)", AT(throughputs)},
+	 "colocated throughputs for packing (stream or Gavel's JSON)", AT(throughputs)},
 	{DL_OPT_DOUBLE, 0, "interference", "F",
-	 "gandiva: packed jobs run at F times the table's colocated rates (a misprediction)",
+	 "packed jobs run at F times the table's colocated rates (a misprediction)",
 	 AT(interference), .flags = DL_OPTF_GT, .max = 10, .def = "1"},
-	{DL_OPT_FLAG, 0, "no-pack", NULL, "gandiva: never pack jobs (time slicing only)",
-	 AT(no_pack)},
-	{DL_OPT_FLAG, 0, "no-migrate", NULL, "gandiva: never migrate jobs", AT(no_migrate)},
+	{DL_OPT_FLAG, 0, "no-pack", NULL, "never pack jobs (time slicing only)", AT(no_pack)},
+	{DL_OPT_FLAG, 0, "no-migrate", NULL, "never migrate jobs", AT(no_migrate)},
 	{DL_OPT_FLAG, 0, "no-introspection", NULL,
-	 "gandiva: pack new jobs at once, without their profiling quantum", AT(no_introspection)},
+	 "pack new jobs at once, without their profiling quantum", AT(no_introspection)},
 	{DL_OPT_END},
 };
 #undef AT
@@ -89,6 +89,8 @@ struct gjob {
 	uint32_t bad;	       /* index of the job a measurement unpacked it from, or NIL */
 };
 
+DL_SLAB_DEFINE(gjobs, struct gjob)
+
 struct gset {
 	int live, k, type, spread;
 	size_t spread_pos;
@@ -108,8 +110,8 @@ struct gandiva {
 	dl_tick quantum, suspend;
 	int fluid, packing, migrating;
 	/* per slot */
-	struct gjob *j;
-	size_t jcap;
+	struct gjobs slab;
+	struct gjob *j; /* slab.v */
 	uint32_t qhead, qtail;
 	size_t nwaiting;
 	/* GPU sets */
@@ -148,17 +150,11 @@ static struct dl_sim_job *sj(struct dl_sim *s, uint32_t slot)
 	return dl_sim_slot_job(s, slot);
 }
 
-static void fit_slots(struct gandiva *G, struct dl_sim *s)
+/* room for slot x (the slab may move: G->j follows it) */
+static void fit_slot(struct gandiva *G, uint32_t x)
 {
-	size_t need = dl_sim_slots(s);
-	if (need <= G->jcap)
-		return;
-	size_t cap = G->jcap ? G->jcap : 256;
-	while (cap < need)
-		cap *= 2;
-	G->j = xreallocarray(G->j, cap, sizeof(*G->j));
-	memset(G->j + G->jcap, 0, (cap - G->jcap) * sizeof(*G->j));
-	G->jcap = cap;
+	gjobs_at(&G->slab, x);
+	G->j = G->slab.v;
 }
 
 static double type_speed(struct dl_sim *s, int type)
@@ -790,7 +786,7 @@ static void destroy(void *st)
 	free(G->node_free);
 	free(G->gpu_node);
 	free(G->buf);
-	free(G->j);
+	gjobs_release(&G->slab);
 	for (size_t k = 0; k < G->nkeys; k++)
 		free(G->fmat[k]);
 	free(G->fmat);
@@ -800,11 +796,9 @@ static void destroy(void *st)
 	free(G);
 }
 
-static void *create(struct dl_sim *s, const struct dl_sim_params *sp, struct dl_err *err)
+static void *create(struct dl_sim *s, const void *params, struct dl_err *err)
 {
-	static const struct dl_gandiva_params def = {
-		.quantum = 60, .suspend_cost = 0.1, .interference = 1};
-	const struct dl_gandiva_params *p = sp->policy ? sp->policy : &def;
+	const struct dl_gandiva_params *p = params;
 	struct gandiva *G = xcalloc(1, sizeof(*G));
 	G->p = *p;
 	G->quantum = dl_sim_ticks(p->quantum);
@@ -812,7 +806,7 @@ static void *create(struct dl_sim *s, const struct dl_sim_params *sp, struct dl_
 	if (!(G->quantum > 0) || G->quantum > DL_SIM_INPUT_MAX || G->suspend < 0 ||
 	    G->suspend > DL_SIM_INPUT_MAX) {
 		free(G);
-		dl_err_set(err, DL_EXIT_USAGE, "gandiva: quantum or suspend cost out of range");
+		dl_err_set(err, DL_EXIT_USAGE, "quantum or suspend cost out of range");
 		return NULL;
 	}
 	G->fluid = p->slice == DL_GANDIVA_FLUID;
@@ -874,7 +868,7 @@ static void *create(struct dl_sim *s, const struct dl_sim_params *sp, struct dl_
 static void arrive(void *st, struct dl_sim *s, struct dl_sim_job *j)
 {
 	struct gandiva *G = st;
-	fit_slots(G, s);
+	fit_slot(G, j->slot);
 	struct gjob *gj = &G->j[j->slot];
 	memset(gj, 0, sizeof(*gj));
 	gj->grp = -1;
@@ -981,10 +975,16 @@ static void schedule(void *st, struct dl_sim *s)
 		deoversubscribe(G, s);
 }
 
-const struct dl_sim_policy_ops dl_sim_gandiva_ops = {
-	"gandiva", "Gandiva: affinity, time slices of over-subscribed GPUs, packing, migration",
-	create,	   destroy,
-	arrive,	   NULL,
-	finish,	   timer,
-	schedule,
+const struct dl_sim_policy_ops dl_sim_gandiva = {
+	.name = "gandiva",
+	.summary = "Gandiva: affinity, time slices of over-subscribed GPUs, packing, migration",
+	.opts = dl_gandiva_opts,
+	.params_size = sizeof(struct dl_gandiva_params),
+	.create = create,
+	.destroy = destroy,
+	.arrive = arrive,
+	.finish = finish,
+	.timer = timer,
+	.schedule = schedule,
+	.place = "gandiva",
 };

@@ -4,9 +4,8 @@
  * dlsched-simulate(1), GANDIVA).
  *
  * The table is declared beside the driver (like the kernel's module_param):
- * cmd/simulate.c parses it as one more option group into a struct
- * dl_gandiva_params and hands that struct to the policy through
- * dl_sim_params.policy.
+ * `dlsched simulate` parses it into a struct dl_gandiva_params when gandiva
+ * is the chosen policy and hands that struct to create().
  */
 #ifndef DL_SIM_GANDIVA_H
 #define DL_SIM_GANDIVA_H
@@ -24,11 +23,6 @@ struct dl_gandiva_params {
 	int no_pack, no_migrate, no_introspection;
 };
 
-/*
- * The options, quantum first: until every policy has its own table the
- * command's --quantum (shared with las) stands in for it, and the command
- * parses dl_gandiva_opts + 1.
- */
 extern const struct dl_opt dl_gandiva_opts[];
 
 #endif
