@@ -41,7 +41,6 @@
 #include <string.h>
 #include <strings.h>
 
-#include "policy/alloc_input.h"
 #include "sim/gandiva.h"
 #include "sim/oset.h"
 #include "sim/policy.h"
@@ -59,8 +58,6 @@ const struct dl_opt dl_gandiva_opts[] = {
 	{DL_OPT_CHOICE, 0, "slice", "MODE",
 	 "over-subscribed GPUs by round-robin slices or as fluid fair shares", AT(slice),
 	 .values = slice_names, .def = "round-robin"},
-	{DL_OPT_FILE, 0, "throughputs", "FILE",
-	 "colocated throughputs for packing (stream or Gavel's JSON)", AT(throughputs)},
 	{DL_OPT_DOUBLE, 0, "interference", "F",
 	 "packed jobs run at F times the table's colocated rates (a misprediction)",
 	 AT(interference), .flags = DL_OPTF_GT, .max = 10, .def = "1"},
@@ -134,8 +131,7 @@ struct gandiva {
 	uint64_t seq;
 	int departed;
 	/* packing: the table's models and per (type, k) matrices of f */
-	const struct dl_tputs *tp; /* the colocated rates */
-	struct dl_tputs own_tp;	   /* read from --throughputs */
+	const struct dl_tputs *tp; /* the run's table (colocated rates in its pairs), or NULL */
 	struct strmap model_idx;   /* model name -> index */
 	size_t nm;
 	double **fmat; /* [type * (maxg + 1) + k], NULL until built or when none */
@@ -157,9 +153,10 @@ static void fit_slot(struct gandiva *G, uint32_t x)
 	G->j = G->slab.v;
 }
 
-static double type_speed(struct dl_sim *s, int type)
+/* j's speed on the GPUs of type `type` (its model's, with --throughputs) */
+static double job_speed(struct dl_sim *s, const struct dl_sim_job *j, int type)
 {
-	return dl_sim_cluster(s)->types[type].speed;
+	return dl_sim_job_speed(s, j, type);
 }
 
 /* ---- the waiting list ---- */
@@ -595,7 +592,9 @@ static int oversubscribe(struct gandiva *G, struct dl_sim *s, uint32_t x)
 		return 0;
 	struct dl_oset *set = &G->bysize[j->gpus];
 	size_t id = dl_oset_first(&G->pool, set);
-	while (id != DL_ONIL && j->type != DL_ANY_TYPE && G->g[id].type != j->type)
+	/* a set of its type, if it has one, on which it can run (its model's speed) */
+	while (id != DL_ONIL && ((j->type != DL_ANY_TYPE && G->g[id].type != j->type) ||
+				 !(job_speed(s, j, G->g[id].type) > 0)))
 		id = dl_oset_next(&G->pool, id);
 	if (id == DL_ONIL)
 		return 0;
@@ -669,7 +668,7 @@ static void consolidate(struct gandiva *G, struct dl_sim *s)
 			continue;
 		}
 		dl_sim_sync(s, j);
-		double left_s = j->work_left / DL_TICKS_PER_SECOND / type_speed(s, g->type);
+		double left_s = j->work_left / DL_TICKS_PER_SECOND / job_speed(s, j, g->type);
 		double saved = left_s * (j->slowdown - 1); /* one node: slowdown 1 */
 		if (!(saved * DL_TICKS_PER_SECOND > (double)dl_sim_migrate_cost(s))) {
 			q++;
@@ -735,7 +734,7 @@ static void deoversubscribe(struct gandiva *G, struct dl_sim *s)
 				continue;
 			}
 			struct dl_sim_job *j = sj(s, best);
-			double left = j->work_left / type_speed(s, g->type);
+			double left = j->work_left / job_speed(s, j, g->type);
 			double cost = j->start >= 0 ? (double)dl_sim_migrate_cost(s) : 0;
 			if (!(left * (double)(g->n - 1) > cost)) {
 				id = prev;
@@ -792,7 +791,6 @@ static void destroy(void *st)
 	free(G->fmat);
 	free(G->fbuilt);
 	strmap_free(&G->model_idx);
-	dl_tputs_free(&G->own_tp);
 	free(G);
 }
 
@@ -812,13 +810,9 @@ static void *create(struct dl_sim *s, const void *params, struct dl_err *err)
 	G->fluid = p->slice == DL_GANDIVA_FLUID;
 	G->migrating = !p->no_migrate;
 	G->model_idx = (struct strmap)STRMAP_INIT;
-	G->own_tp = (struct dl_tputs)DL_TPUTS_INIT;
-	G->tp = &G->own_tp;
-	if (p->throughputs && !p->no_pack) {
-		if (dl_alloc_load_throughputs(p->throughputs, DL_IN_AUTO, &G->own_tp, err) < 0) {
-			destroy(G);
-			return NULL;
-		}
+	/* the run's throughputs table (simulate --throughputs): its pairs are colocated rates */
+	G->tp = dl_sim_tputs(s);
+	if (G->tp && !p->no_pack) {
 		for (size_t i = 0; i < G->tp->n; i++) {
 			add_model(G, G->tp->v[i].model);
 			if (G->tp->v[i].partner[0])

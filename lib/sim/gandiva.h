@@ -15,11 +15,10 @@
 enum dl_gandiva_slice { DL_GANDIVA_ROUND_ROBIN = 0, DL_GANDIVA_FLUID = 1 };
 
 struct dl_gandiva_params {
-	double quantum;		 /* seconds of one time slice (and of introspection) */
-	double suspend_cost;	 /* seconds without progress on every resume */
-	int slice;		 /* enum dl_gandiva_slice */
-	const char *throughputs; /* colocated rates (throughputs stream or Gavel JSON), or NULL */
-	double interference;	 /* packed jobs run at this times the table's rates */
+	double quantum;	     /* seconds of one time slice (and of introspection) */
+	double suspend_cost; /* seconds without progress on every resume */
+	int slice;	     /* enum dl_gandiva_slice */
+	double interference; /* packed jobs run at this times the table's rates */
 	int no_pack, no_migrate, no_introspection;
 };
 
