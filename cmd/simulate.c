@@ -8,6 +8,7 @@
 #include "policy/mlfq.h"
 #include "policy/place.h"
 #include "sim/sim.h"
+#include "sim/themis.h"
 #include "sim/tiresias.h"
 #include "trace/jobs.h"
 
@@ -23,6 +24,8 @@ struct sim_args {
 	int set_policy, set_place;
 	int provenance;
 	char *command; /* with --provenance: this command line, else NULL */
+	struct dl_themis_params themis;
+	int set_themis; /* a themis option was given */
 };
 
 /* the native engine's policies, from the registry */
@@ -115,7 +118,8 @@ static int run_compat(struct dl_ctx *ctx, const struct sim_args *a)
 	if (a->events)
 		return dl_usage_error(ctx, "--events is not available with --compat tiresias");
 	if (a->set_queues || a->thresholds || a->starvation > 0 || a->set_quantum || a->set_ckpt ||
-	    a->set_restore || a->profiles || a->any_type || a->set_seed || a->provenance)
+	    a->set_restore || a->profiles || a->any_type || a->set_seed || a->provenance ||
+	    a->set_themis)
 		return dl_usage_error(ctx,
 				      "with --compat tiresias the schedule name sets the "
 				      "policy; only --cluster, --place, --distribution, --delta "
@@ -232,6 +236,9 @@ static int run_native(struct dl_ctx *ctx, const struct sim_args *a)
 		return dl_usage_error(ctx, "--distribution and --delta apply to tiresias-gittins");
 	if (strcmp(pname, "las") && a->set_quantum)
 		return dl_usage_error(ctx, "--quantum applies to las");
+	if (strcmp(pname, "themis") && a->set_themis)
+		return dl_usage_error(
+			ctx, "--lease, --fairness-knob, --admission and --mip-max apply to themis");
 	struct dl_sim_config cfg = {0};
 	cfg.policy = pol;
 	cfg.place = (struct dl_place_opts)DL_PLACE_OPTS_INIT;
@@ -242,6 +249,9 @@ static int run_native(struct dl_ctx *ctx, const struct sim_args *a)
 	cfg.checkpoint_cost = a->ckpt;
 	cfg.restore_cost = a->restore;
 	cfg.params.quantum = a->quantum;
+	struct dl_themis_params themis = a->themis;
+	themis.seed = a->seed;
+	cfg.params.policy = &themis;
 	cfg.comm = DL_COMM_RING;
 
 	struct dl_mlfq mlfq = {0};
@@ -399,8 +409,11 @@ DL_COMMAND(simulate, "replay a trace on a cluster under a scheduling policy")
 {
 	struct dl_optstate st;
 	struct sim_args a = {0};
-	if (dl_opt_parse(&st, ctx, argc, argv, &sim_spec, &a))
+	/* the policies' own tables (until each policy's table is a group of the registry) */
+	const struct dl_opt_group groups[] = {{dl_themis_opts, &a.themis, "themis options"}};
+	if (dl_opt_parse_groups(&st, ctx, argc, argv, &sim_spec, &a, groups, 1))
 		return st.exit_code;
+	a.set_themis = dl_opt_group_given(&st, 1) != NULL;
 	a.set_seed = dl_opt_given(&st, "seed");
 	a.set_queues = dl_opt_given(&st, "queues");
 	a.set_delta = dl_opt_given(&st, "delta");

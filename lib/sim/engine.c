@@ -504,6 +504,32 @@ static void describe(struct dl_sim *s, struct dl_sim_job *j, int tier_known)
 	j->rate = speed / j->slowdown * j->share;
 }
 
+/*
+ * What a bidding policy (themis) must know before it starts a job: the rate
+ * j would run at on these GPUs, by the same rules as describe() (the slowest
+ * type sets the pace, the network model the slowdown of their tier).
+ */
+double dl_sim_rate_on(struct dl_sim *s, const struct dl_sim_job *j, const int *gpus, int n)
+{
+	const struct dl_cluster *c = s->cfg->cluster;
+	double speed = INFINITY;
+	for (int k = 0; k < n; k++) {
+		double v = c->types[c->nodes[s->gpu_node[gpus[k]]].type].speed;
+		if (v < speed)
+			speed = v;
+	}
+	if (!(n > 0))
+		return 0;
+	double slow = 1;
+	if (s->cfg->models && j->model && n > 1) {
+		int nn, nr;
+		enum dl_tier tier;
+		dl_placement_describe(c, gpus, n, &nn, &nr, &tier);
+		slow = dl_netcost_slowdown(&s->nc, j->model, n, tier, speed);
+	}
+	return speed / slow;
+}
+
 static void sort_gpus(int *g, int n)
 {
 	for (int i = 1; i < n; i++) {

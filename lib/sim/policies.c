@@ -48,6 +48,7 @@
 #include "policy/mlfq.h"
 #include "sim/oset.h"
 #include "sim/policy.h"
+#include "sim/themis.h"
 
 enum pkind { P_FIFO, P_BACKFILL, P_SJF, P_SRTF, P_LAS, P_TLAS, P_TGITTINS };
 
@@ -666,7 +667,8 @@ OPS(tlas, "tiresias-las", "Tiresias 2D-LAS: MLFQ on attained GPU-seconds")
 OPS(tgittins, "tiresias-gittins", "Tiresias 2D-Gittins: MLFQ, Gittins index in a queue")
 
 static const struct dl_sim_policy_ops *const all[] = {
-	&ops_fifo, &ops_backfill, &ops_sjf, &ops_srtf, &ops_las, &ops_tlas, &ops_tgittins,
+	&ops_fifo, &ops_backfill, &ops_sjf,	 &ops_srtf,
+	&ops_las,  &ops_tlas,	  &ops_tgittins, &dl_sim_themis,
 };
 
 const struct dl_sim_policy_ops *dl_sim_policy_find(const char *name)

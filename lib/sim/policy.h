@@ -153,6 +153,7 @@ struct dl_sim_params {
 	const struct dl_mlfq *mlfq;	  /* tiresias-*: queues, limits (GPU-seconds), starvation */
 	const struct dl_gittins *gittins; /* tiresias-gittins: index of attained GPU-seconds */
 	double quantum;			  /* las: re-evaluation period (seconds; 0: none) */
+	const void *policy; /* the chosen policy's own parameters (its table's struct) */
 };
 
 struct dl_sim_policy_ops {
@@ -222,6 +223,8 @@ void dl_sim_preempt(struct dl_sim *s, struct dl_sim_job *j);
 /* move running j to n explicit free GPUs; -1 if they are not free */
 int dl_sim_migrate(struct dl_sim *s, struct dl_sim_job *j, const int *gpus, int n);
 void dl_sim_set_share(struct dl_sim *s, struct dl_sim_job *j, double share);
+/* work per tick j would do on these n GPUs (speed / slowdown, share 1), not starting it */
+double dl_sim_rate_on(struct dl_sim *s, const struct dl_sim_job *j, const int *gpus, int n);
 /* wake the policy at time at (>= now) with (job, kind, stamp) */
 void dl_sim_timer(struct dl_sim *s, dl_tick at, size_t job, int kind, uint64_t stamp);
 /* record a policy event ("demote", "promote", ...) with an optional detail */
