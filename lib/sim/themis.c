@@ -611,46 +611,65 @@ static int bid_free(struct themis *T, const struct bid *b)
 	return 1;
 }
 
+static int bid_cmp(const void *x, const void *y)
+{
+	const struct bid *a = x, *b = y;
+	if (a->v != b->v)
+		return a->v > b->v ? -1 : 1;
+	if (a->job != b->job)
+		return a->job < b->job ? -1 : 1; /* the worse rho first */
+	return (a->off > b->off) - (a->off < b->off);
+}
+
 /*
- * Greedy: jobs worst rho first (bids are grouped by job in rank order),
- * each takes its most valuable bid still free. Returns 1 when every job
- * that bid got its most valuable bid (then no assignment is better).
+ * Greedy for the same objective: the most valuable bids first (ties: the
+ * worse rho), each taken when its job has none yet and its GPUs are free.
+ * Sorts the bids. Returns 1 when every job that bid got its most valuable
+ * bid (then no assignment is better, and the MIP is not needed).
  */
 static int greedy(struct themis *T, size_t njobs)
 {
 	int best_all = 1;
 	T->mark++;
 	for (size_t i = 0; i < njobs; i++)
-		T->won[i] = -1;
-	size_t b = 0;
-	while (b < T->nbids) {
-		size_t e = b;
-		uint32_t ji = T->bids[b].job;
-		int pick = -1;
-		double top = -INFINITY;
-		for (; e < T->nbids && T->bids[e].job == ji; e++)
-			if (T->bids[e].v > top)
-				top = T->bids[e].v;
-		for (size_t k = b; k < e; k++)
-			if (bid_free(T, &T->bids[k]) &&
-			    (pick < 0 || T->bids[k].v > T->bids[pick].v))
-				pick = (int)k;
-		if (pick < 0 || T->bids[pick].v < top)
-			best_all = 0;
-		if (pick >= 0) {
-			const struct bid *w = &T->bids[pick];
-			for (int k = 0; k < w->n; k++)
-				T->gmark[T->gbuf[w->off + k]] = T->mark;
-			T->won[ji] = pick;
+		T->won[i] = -2; /* -2: no bid seen yet; -1: its best was taken */
+	qsort(T->bids, T->nbids, sizeof(*T->bids), bid_cmp);
+	for (size_t b = 0; b < T->nbids; b++) {
+		const struct bid *w = &T->bids[b];
+		int seen = T->won[w->job] != -2;
+		if (seen && T->won[w->job] >= 0)
+			continue;
+		if (!bid_free(T, w)) {
+			if (!seen)
+				best_all = 0; /* its most valuable bid is gone */
+			T->won[w->job] = -1;
+			continue;
 		}
-		b = e;
+		for (int k = 0; k < w->n; k++)
+			T->gmark[T->gbuf[w->off + k]] = T->mark;
+		T->won[w->job] = (int)b;
 	}
+	for (size_t i = 0; i < njobs; i++)
+		if (T->won[i] < 0)
+			T->won[i] = -1;
 	return best_all;
+}
+
+static int bid_job_cmp(const void *x, const void *y)
+{
+	const struct bid *a = x, *b = y;
+	if (a->job != b->job)
+		return a->job < b->job ? -1 : 1;
+	return (a->off > b->off) - (a->off < b->off);
 }
 
 /* the exact choice: max sum of values, GPU-disjoint, one bid a job (0, or -1: keep greedy's) */
 static int mip(struct themis *T, size_t njobs)
 {
+	/* bids grouped by job again (greedy sorted them by value); won[] follows */
+	qsort(T->bids, T->nbids, sizeof(*T->bids), bid_job_cmp);
+	for (size_t i = 0; i < njobs; i++)
+		T->won[i] = -1;
 	struct dl_lp *lp = dl_lp_new("themis", DL_LP_MAX);
 	struct dl_err err = DL_ERR_INIT;
 	T->mark++;
@@ -694,8 +713,6 @@ static int mip(struct themis *T, size_t njobs)
 	o.time_limit = 10;
 	int rc = dl_lp_solve(lp, &o, &err);
 	if (!rc) {
-		for (size_t i = 0; i < njobs; i++)
-			T->won[i] = -1;
 		for (size_t b = 0; b < T->nbids; b++)
 			if (dl_lp_value(lp, (int)b + 1) > 0.5)
 				T->won[T->bids[b].job] = (int)b;
@@ -817,38 +834,8 @@ static void auction(struct themis *T, struct dl_sim *s)
 		struct cand *rc = T->cand + at;
 		T->nbids = 0;
 		T->gn = 0;
-		int lazy = r > (size_t)T->p.mip_max;
 		if (S)
 			S->rounds++;
-		if (lazy) {
-			/* too large for the MIP: greedy, worst rho first, bidding as it goes */
-			T->mark++;
-			for (size_t i = 0; i < r && T->alloff > 0; i++) {
-				struct dl_sim_job *j = dl_sim_slot_job(s, rc[i].slot);
-				if (j->gpus > T->alloff)
-					continue;
-				T->nbids = 0;
-				T->gn = 0;
-				make_bids(T, s, j, (uint32_t)i, T->st[rc[i].slot]);
-				int pick = -1;
-				for (size_t b = 0; b < T->nbids; b++)
-					if (pick < 0 || T->bids[b].v > T->bids[pick].v)
-						pick = (int)b;
-				if (pick < 0)
-					continue;
-				const struct bid *w = &T->bids[pick];
-				int *h = hold_room(T, rc[i].slot, w->n);
-				for (int q = 0; q < w->n; q++) {
-					h[q] = T->gbuf[w->off + q];
-					off_set(T, h[q], 0);
-				}
-				DL_GROW(T->winners, T->nwin + 1, T->win_alloc);
-				T->winners[T->nwin++] = rc[i].slot;
-			}
-			if (S)
-				S->greedy++;
-			continue;
-		}
 		for (size_t i = 0; i < r; i++) {
 			struct dl_sim_job *j = dl_sim_slot_job(s, rc[i].slot);
 			if (j->gpus <= T->alloff)
@@ -857,9 +844,16 @@ static void auction(struct themis *T, struct dl_sim *s)
 		if (!T->nbids)
 			continue;
 		int optimal = greedy(T, r);
-		if (!optimal && T->nbids <= (size_t)T->p.mip_max && mip(T, r) == 0) {
-			if (S)
-				S->mip++;
+		if (!optimal && T->nbids <= (size_t)T->p.mip_max) {
+			if (mip(T, r) == 0) {
+				if (S)
+					S->mip++;
+			} else {
+				greedy(T, r); /* a solver failure (time limit): keep the greedy
+						 choice */
+				if (S)
+					S->greedy++;
+			}
 		} else if (S) {
 			S->greedy++;
 		}
