@@ -53,7 +53,8 @@ static const struct dl_opt sim_opts[] = {
 	 AT(events)},
 	{DL_OPT_FILE, 0, "timeline", "FILE", "write busy GPUs, running and pending jobs over time",
 	 AT(timeline)},
-	{DL_OPT_UINT64, 0, "seed", "N", "seed for randomised placement", AT(seed), .def = "1"},
+	{DL_OPT_UINT64, 0, "seed", "N", "seed for randomised placement and themis' tie order",
+	 AT(seed), .def = "1"},
 	{DL_OPT_INT, 0, "queues", "K", "tiresias-*: number of priority queues", AT(queues),
 	 .imin = 1, .imax = 64, .def = "3"},
 	{DL_OPT_NUMLIST, 0, "thresholds", "LIST", "tiresias-*: K-1 queue limits in GPU-seconds",
@@ -410,7 +411,7 @@ DL_COMMAND(simulate, "replay a trace on a cluster under a scheduling policy")
 	struct dl_optstate st;
 	struct sim_args a = {0};
 	/* the policies' own tables (until each policy's table is a group of the registry) */
-	const struct dl_opt_group groups[] = {{dl_themis_opts, &a.themis, "themis options"}};
+	const struct dl_opt_group groups[] = {{dl_themis_opts, &a.themis, "themis"}};
 	if (dl_opt_parse_groups(&st, ctx, argc, argv, &sim_spec, &a, groups, 1))
 		return st.exit_code;
 	a.set_themis = dl_opt_group_given(&st, 1) != NULL;
