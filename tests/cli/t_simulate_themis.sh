@@ -77,3 +77,14 @@ dl simulate --cluster 1x4x8 --policy themis --mip-max 0 load.csv > greedy.csv 2>
 expect simulate_themis_greedy_all_finish '[ "$(wc -l < greedy.csv)" -eq 401 ]'
 dl simulate --cluster 1x4x8 --policy themis load.csv > again.csv 2> /dev/null
 expect simulate_themis_deterministic 'cmp -s again.csv load_themis.csv'
+
+# admission control: A (100 s) runs from 0 with rho estimate 1; B arrives at 10. With
+# --admission 1, B is held back while the worst rho (A's 1) is not below 1 and A is
+# active, so it neither bids at A's lease end (60) nor preempts A: it starts at 100.
+# Without it, B's estimate at 60, (50 + 100) / 100 = 1.5, wins that lease.
+printf 'id,submit,gpus,duration\nA,0,1,100\nB,10,1,100\n' > adm.csv
+run simulate_themis_admission 0 "dl simulate --cluster 1x1x1 --policy themis --lease 60 \
+	--admission 1 $Z adm.csv"
+expect simulate_themis_admission_holds 'awk -F, "\$1==\"B\"{if (\$5 != 100) exit 1} \$1==\"A\"{if (\$6 != 100 || \$10 != 0) exit 1}" out'
+run simulate_themis_no_admission 0 "dl simulate --cluster 1x1x1 --policy themis --lease 60 $Z adm.csv"
+expect simulate_themis_no_admission_preempts 'awk -F, "\$1==\"B\"{exit !(\$5 == 60)}" out'
