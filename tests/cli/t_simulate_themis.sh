@@ -88,3 +88,12 @@ run simulate_themis_admission 0 "dl simulate --cluster 1x1x1 --policy themis --l
 expect simulate_themis_admission_holds 'awk -F, "\$1==\"B\"{if (\$5 != 100) exit 1} \$1==\"A\"{if (\$6 != 100 || \$10 != 0) exit 1}" out'
 run simulate_themis_no_admission 0 "dl simulate --cluster 1x1x1 --policy themis --lease 60 $Z adm.csv"
 expect simulate_themis_no_admission_preempts 'awk -F, "\$1==\"B\"{exit !(\$5 == 60)}" out'
+
+# the exact auction: on 2 nodes x 2 GPUs with knob 1 (one round), W (4 GPUs, 100 s) bids
+# log(700/100) = 1.95, U and V (2 GPUs, 300 s each) log(900/300) = 1.10 each. Greedy takes
+# the most valuable bid, W, and U and V wait; GLPK's MIP finds U + V = 2.20 > 1.95.
+printf 'id,submit,gpus,duration\nW,0,4,100\nU,0,2,300\nV,0,2,300\n' > mip.csv
+run simulate_themis_mip 0 "dl simulate --cluster 1x2x2 --policy themis --fairness-knob 1 mip.csv"
+expect simulate_themis_mip_optimal 'awk -F, "\$1==\"W\"{if (\$5 != 300) exit 1} \$1==\"U\"||\$1==\"V\"{if (\$5 != 0) exit 1}" out'
+run simulate_themis_greedy 0 "dl simulate --cluster 1x2x2 --policy themis --fairness-knob 1 --mip-max 0 mip.csv"
+expect simulate_themis_greedy_value_first 'awk -F, "\$1==\"W\"{exit !(\$5 == 0)}" out'
