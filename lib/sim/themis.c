@@ -114,6 +114,7 @@ struct themis {
 	dl_tick lease;
 	int total, ntypes, maxg;
 	double best_any, *best_type;
+	int *type_order; /* type indices, fastest first (ties: index) */
 	/* the offered GPUs, by node (bucketed by type and count), rack and type */
 	unsigned char *offered;
 	int *gnode;		    /* node of each GPU */
@@ -294,6 +295,13 @@ static void *create(struct dl_sim *s, const struct dl_sim_params *sp, struct dl_
 	}
 	if (!(T->best_any > 0))
 		T->best_any = 1;
+	T->type_order = xcalloc((size_t)T->ntypes + 1, sizeof(int));
+	for (int t = 0; t < T->ntypes; t++) {
+		int k = t;
+		for (; k > 0 && T->best_type[T->type_order[k - 1]] < T->best_type[t]; k--)
+			T->type_order[k] = T->type_order[k - 1];
+		T->type_order[k] = t;
+	}
 	size_t ng = (size_t)T->total + 1, nn = T->c->nnodes + 1;
 	T->offered = xcalloc(ng, 1);
 	T->gnode = xcalloc(ng, sizeof(int));
@@ -346,6 +354,7 @@ static void destroy(void *st)
 	free(T->tmp2);
 	free(T->winners);
 	free(T->best_type);
+	free(T->type_order);
 	free(T->offered);
 	free(T->gnode);
 	free(T->noff);
@@ -532,7 +541,8 @@ static void make_bids(struct themis *T, struct dl_sim *s, struct dl_sim_job *j, 
 	/* node tier: best fit (the fewest offered GPUs that hold the gang), faster types first */
 	if (g <= T->maxg) {
 		for (int cnt = g; cnt <= T->maxg && made < BIDS_PER_JOB; cnt++)
-			for (int t = 0; t < T->ntypes && made < BIDS_PER_JOB; t++) {
+			for (int ti = 0; ti < T->ntypes && made < BIDS_PER_JOB; ti++) {
+				int t = T->type_order[ti];
 				if (!type_ok(j, t))
 					continue;
 				for (int n = T->bhead[t * (T->maxg + 1) + cnt];

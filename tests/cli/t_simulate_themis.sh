@@ -97,3 +97,9 @@ run simulate_themis_mip 0 "dl simulate --cluster 1x2x2 --policy themis --fairnes
 expect simulate_themis_mip_optimal 'awk -F, "\$1==\"W\"{if (\$5 != 300) exit 1} \$1==\"U\"||\$1==\"V\"{if (\$5 != 0) exit 1}" out'
 run simulate_themis_greedy 0 "dl simulate --cluster 1x2x2 --policy themis --fairness-knob 1 --mip-max 0 mip.csv"
 expect simulate_themis_greedy_value_first 'awk -F, "\$1==\"W\"{exit !(\$5 == 0)}" out'
+
+# GPU types: a job free to run anywhere bids for the faster type first (v100, rho 1); a
+# job bound to k80 (speed 0.3) runs there, rho 1 / 0.3
+printf 'id,submit,gpus,duration,gpu_type\nany,0,2,100,\nslow,0,2,30,k80\n' > het.csv
+run simulate_themis_types 0 "dl simulate --cluster 1x1x4:k80,1x1x4:v100 --policy themis het.csv"
+expect simulate_themis_types_fastest 'awk -F, "\$1==\"any\"{if (\$14 != \"v100\" || \$6 != 100) exit 1} \$1==\"slow\"{if (\$14 != \"k80\" || \$6 != 100) exit 1}" out'
