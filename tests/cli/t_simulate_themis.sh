@@ -103,3 +103,9 @@ expect simulate_themis_greedy_value_first 'awk -F, "\$1==\"W\"{exit !(\$5 == 0)}
 printf 'id,submit,gpus,duration,gpu_type\nany,0,2,100,\nslow,0,2,30,k80\n' > het.csv
 run simulate_themis_types 0 "dl simulate --cluster 1x1x4:k80,1x1x4:v100 --policy themis het.csv"
 expect simulate_themis_types_fastest 'awk -F, "\$1==\"any\"{if (\$14 != \"v100\" || \$6 != 100) exit 1} \$1==\"slow\"{if (\$14 != \"k80\" || \$6 != 100) exit 1}" out'
+
+# ties in a seeded order: A and B tie at 0 (rho 1 each); seed 1 gives the first lease to A,
+# seed 3 to B, and either way they end with rho 1.5 and 2.0
+run simulate_themis_seed3 0 "dl simulate --cluster 1x1x1 --policy themis --lease 60 --seed 3 $Z \
+	'$S/themis_alternate.csv'"
+expect simulate_themis_seed3_b_first 'awk -F, "\$1==\"B\"{exit !(\$5 == 0)}" out && [ "$(rho_of out | sort -k2 | awk "{printf \"%s \", \$2}")" = "1.500000 2.000000 " ]'
