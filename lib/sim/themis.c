@@ -24,6 +24,8 @@
  * start: leases last L/2..3L/2, L on average, and end together, so one
  * auction serves every lease that ends at one instant (this is what keeps a
  * 100,000-job run to one auction per lease period plus one per completion).
+ * Lease ends are only looked at when some job waits: a lease nobody could
+ * bid for is renewed as it stands, without an event.
  *
  * Auction (whenever GPUs are on offer and jobs bid: at lease ends,
  * completions, arrivals and checkpoint ends). On offer: free GPUs nobody has
@@ -39,7 +41,9 @@
  *   log(rho_old / rho_new),  rho_new = (t - submit + work_left / rate) / duration
  *   (rate on those GPUs: speed / slowdown), rho_old = the rho if it waits one
  *   more lease: (t - submit + L + work_left / best) / duration
- * (only bids worth more than waiting are made). The round's winners are a
+ * (only bids worth more than waiting are made; between bids of equal value,
+ * the one taking fewer GPUs from leases that just ended, so that fewer jobs
+ * are preempted). The round's winners are a
  * set of GPU-disjoint bids, at most one a job, maximising the sum of the
  * values: exactly, by GLPK's MIP, when the round has at most --mip-max bids
  * (and the greedy below is not already optimal: every job got its best
@@ -73,6 +77,8 @@
 #define BIDS_PER_JOB 3
 /* the tie-breaking bonus per rank in a round (far below any real difference in value) */
 #define RANK_EPS 1e-9
+/* the tie-breaking cost of a bid per GPU it takes from a lease that just ended */
+#define LEASE_EPS 1e-12
 
 #define AT(f) DL_OPT_AT(struct dl_themis_params, f)
 const struct dl_opt dl_themis_opts[] = {
@@ -90,7 +96,7 @@ const struct dl_opt dl_themis_opts[] = {
 };
 #undef AT
 
-enum { T_LEASE = 1 };
+enum { T_GRID = 1 };
 
 /* per-slot states of the arbiter */
 enum { S_NONE = 0, S_OUT, S_WAIT, S_RESV, S_RUN, S_EXP, S_SAVE };
@@ -117,6 +123,7 @@ struct themis {
 	int *type_order; /* type indices, fastest first (ties: index) */
 	/* the offered GPUs, by node (bucketed by type and count), rack and type */
 	unsigned char *offered;
+	unsigned char *leased;	    /* during an auction: held under a lease that ended now */
 	int *gnode;		    /* node of each GPU */
 	int *noff;		    /* per node */
 	int *bhead, *bnext, *bprev; /* buckets [type * (maxg + 1) + count] of nodes */
@@ -126,16 +133,18 @@ struct themis {
 	/* per slot */
 	size_t nslot;
 	unsigned char *st;
-	uint64_t *stamp;
-	size_t *pos; /* place in the list of its state (wait, exp, resv) */
-	int **hold;  /* GPUs held (running) or won (reserved) */
+	dl_tick *lease_end; /* running: the first grid point its lease may end at */
+	size_t *pos;	    /* place in the list of its state (wait, exp, resv) */
+	int **hold;	    /* GPUs held (running) or won (reserved) */
 	int *holdcap;
 	/* lists of slots */
 	size_t *wait, nwait, wait_alloc;
 	size_t *exp, nexp, exp_alloc;
+	size_t *run, nrun, run_alloc; /* running under a lease */
 	size_t *resv, nresv, resv_alloc;
 	size_t *out, out_head, nout, out_alloc; /* held back by admission control (FIFO) */
-	uint64_t seq;
+	uint64_t grid_stamp;
+	dl_tick grid_at, expired_at; /* the pending grid timer, the last expiry (-1: none) */
 	int dirty;
 	/* auction scratch */
 	struct cand *cand;
@@ -201,13 +210,13 @@ static void fit_slots(struct themis *T, struct dl_sim *s)
 	while (m < n)
 		m *= 2;
 	T->st = xrealloc(T->st, m * sizeof(*T->st));
-	T->stamp = xrealloc(T->stamp, m * sizeof(*T->stamp));
+	T->lease_end = xrealloc(T->lease_end, m * sizeof(*T->lease_end));
 	T->pos = xrealloc(T->pos, m * sizeof(*T->pos));
 	T->hold = xrealloc(T->hold, m * sizeof(*T->hold));
 	T->holdcap = xrealloc(T->holdcap, m * sizeof(*T->holdcap));
 	for (size_t i = T->nslot; i < m; i++) {
 		T->st[i] = S_NONE;
-		T->stamp[i] = 0;
+		T->lease_end[i] = 0;
 		T->pos[i] = 0;
 		T->hold[i] = NULL;
 		T->holdcap[i] = 0;
@@ -242,6 +251,9 @@ static void set_state(struct themis *T, size_t slot, int st)
 	case S_RESV:
 		list_del(T->resv, &T->nresv, T->pos, slot);
 		break;
+	case S_RUN:
+		list_del(T->run, &T->nrun, T->pos, slot);
+		break;
 	}
 	T->st[slot] = (unsigned char)st;
 	switch (st) {
@@ -253,6 +265,9 @@ static void set_state(struct themis *T, size_t slot, int st)
 		break;
 	case S_RESV:
 		list_add(&T->resv, &T->nresv, &T->resv_alloc, T->pos, slot);
+		break;
+	case S_RUN:
+		list_add(&T->run, &T->nrun, &T->run_alloc, T->pos, slot);
 		break;
 	}
 }
@@ -272,9 +287,15 @@ static int *hold_room(struct themis *T, size_t slot, int n)
 static void *create(struct dl_sim *s, const struct dl_sim_params *sp, struct dl_err *err)
 {
 	const struct dl_themis_params *p = sp->policy;
-	if (!p) {
-		dl_err_set(err, DL_EXIT_USAGE, "internal: themis parameters missing");
-		return NULL;
+	struct dl_themis_params def = {0};
+	if (!p) { /* a caller without the table (the fuzzer): the table's defaults */
+		const struct dl_opt *bad = NULL;
+		if (dl_opt_set_defaults(dl_themis_opts, &def, &bad) < 0) {
+			dl_err_set(err, DL_EXIT_USAGE, "internal: bad default of themis --%s",
+				   bad ? bad->name : "?");
+			return NULL;
+		}
+		p = &def;
 	}
 	struct themis *T = xcalloc(1, sizeof(*T));
 	T->p = *p;
@@ -295,6 +316,7 @@ static void *create(struct dl_sim *s, const struct dl_sim_params *sp, struct dl_
 	}
 	if (!(T->best_any > 0))
 		T->best_any = 1;
+	T->grid_at = T->expired_at = -1;
 	T->type_order = xcalloc((size_t)T->ntypes + 1, sizeof(int));
 	for (int t = 0; t < T->ntypes; t++) {
 		int k = t;
@@ -304,6 +326,7 @@ static void *create(struct dl_sim *s, const struct dl_sim_params *sp, struct dl_
 	}
 	size_t ng = (size_t)T->total + 1, nn = T->c->nnodes + 1;
 	T->offered = xcalloc(ng, 1);
+	T->leased = xcalloc(ng, 1);
 	T->gnode = xcalloc(ng, sizeof(int));
 	T->gmark = xcalloc(ng, sizeof(uint64_t));
 	T->grow = xcalloc(ng, sizeof(int));
@@ -335,7 +358,8 @@ static void destroy(void *st)
 	for (size_t i = 0; i < T->nslot; i++)
 		free(T->hold[i]);
 	free(T->st);
-	free(T->stamp);
+	free(T->lease_end);
+	free(T->run);
 	free(T->pos);
 	free(T->hold);
 	free(T->holdcap);
@@ -356,6 +380,7 @@ static void destroy(void *st)
 	free(T->best_type);
 	free(T->type_order);
 	free(T->offered);
+	free(T->leased);
 	free(T->gnode);
 	free(T->noff);
 	free(T->bhead);
@@ -503,6 +528,9 @@ static void add_bid(struct themis *T, struct dl_sim *s, struct dl_sim_job *j, ui
 		T->gn = (size_t)off; /* not worth more than waiting a lease */
 		return;
 	}
+	/* between equal bids, the one that preempts least (free GPUs before leased ones) */
+	for (int k = 0; k < j->gpus; k++)
+		v -= T->leased[T->gbuf[off + k]] * LEASE_EPS;
 	DL_GROW(T->bids, T->nbids + 1, T->bids_alloc);
 	T->bids[T->nbids++] = (struct bid){ji, off, j->gpus, v};
 }
@@ -733,14 +761,14 @@ static int mip(struct themis *T, size_t njobs)
 
 /* ---- the auction ---- */
 
+/* j's lease (from now) may end at the first grid point at least L/2 away */
 static void lease_timer(struct themis *T, struct dl_sim *s, struct dl_sim_job *j)
 {
 	dl_tick now = dl_sim_now(s), L = T->lease;
 	dl_tick at = (now + L / 2 + L - 1) / L * L;
 	if (at <= now)
 		at += L;
-	T->stamp[j->slot] = ++T->seq;
-	dl_sim_timer(s, at, j->idx, T_LEASE, T->stamp[j->slot]);
+	T->lease_end[j->slot] = at;
 }
 
 /* j holds its GPUs (hold[slot]) under a new lease */
@@ -803,12 +831,16 @@ static void auction(struct themis *T, struct dl_sim *s)
 	/* the expired leases' GPUs are on offer */
 	for (size_t i = 0; i < T->nexp; i++) {
 		struct dl_sim_job *j = dl_sim_slot_job(s, T->exp[i]);
-		for (int k = 0; k < j->gpus; k++)
+		for (int k = 0; k < j->gpus; k++) {
 			off_set(T, T->hold[j->slot][k], 1);
+			T->leased[T->hold[j->slot][k]] = 1;
+		}
 	}
 	if (!T->nwait) { /* nobody else bids: every lease is renewed */
 		while (T->nexp) {
 			struct dl_sim_job *j = dl_sim_slot_job(s, T->exp[T->nexp - 1]);
+			for (int q = 0; q < j->gpus; q++)
+				T->leased[T->hold[j->slot][q]] = 0;
 			hold_gpus(T, s, j);
 			if (S)
 				S->renewed++;
@@ -889,6 +921,8 @@ static void auction(struct themis *T, struct dl_sim *s)
 	for (size_t i = 0; i < T->nwin; i++)
 		if (T->st[T->winners[i]] == S_EXP) {
 			struct dl_sim_job *j = dl_sim_slot_job(s, T->winners[i]);
+			for (int q = 0; q < j->gpus; q++)
+				T->leased[T->hold[j->slot][q]] = 0;
 			set_state(T, j->slot, S_RUN);
 			lease_timer(T, s, j);
 			if (S)
@@ -897,8 +931,10 @@ static void auction(struct themis *T, struct dl_sim *s)
 	for (size_t i = T->nexp; i-- > 0;) {
 		struct dl_sim_job *j = dl_sim_slot_job(s, T->exp[i]);
 		int taken = 0;
-		for (int q = 0; q < j->gpus; q++)
+		for (int q = 0; q < j->gpus; q++) {
 			taken |= !T->offered[T->hold[j->slot][q]];
+			T->leased[T->hold[j->slot][q]] = 0;
+		}
 		if (taken) {
 			set_state(T, j->slot, S_SAVE);
 			dl_sim_preempt(s, j);
@@ -958,15 +994,41 @@ static void on_finish(void *st, struct dl_sim *s, struct dl_sim_job *j)
 	T->dirty = 1;
 }
 
+static int waiters(const struct themis *T)
+{
+	return T->nwait > 0 || T->out_head < T->nout;
+}
+
 static int on_timer(void *st, struct dl_sim *s, size_t ji, int kind, uint64_t stamp)
 {
 	struct themis *T = st;
-	struct dl_sim_job *j = dl_sim_job(s, ji);
-	if (kind != T_LEASE || !j || T->st[j->slot] != S_RUN || T->stamp[j->slot] != stamp)
+	(void)s;
+	(void)ji;
+	if (kind != T_GRID || stamp != T->grid_stamp)
 		return 0;
-	set_state(T, j->slot, S_EXP);
-	T->dirty = 1;
-	return 1;
+	T->grid_at = -1;
+	return waiters(T); /* on_schedule ends the leases due now */
+}
+
+/*
+ * Leases end lazily: only a grid point with jobs waiting needs the leases
+ * that are due to end (a lease nobody bids for is renewed as it stands, so
+ * a job running alone costs no event per lease). A job-less timer wakes the
+ * policy at the next grid point while jobs wait.
+ */
+static void end_leases(struct themis *T, struct dl_sim *s)
+{
+	dl_tick now = dl_sim_now(s);
+	if (!waiters(T) || now % T->lease || T->expired_at == now)
+		return;
+	T->expired_at = now;
+	for (size_t i = T->nrun; i-- > 0;) {
+		size_t slot = T->run[i];
+		if (T->lease_end[slot] <= now) {
+			set_state(T, slot, S_EXP);
+			T->dirty = 1;
+		}
+	}
 }
 
 static void on_schedule(void *st, struct dl_sim *s)
@@ -975,15 +1037,22 @@ static void on_schedule(void *st, struct dl_sim *s)
 	/* winners whose GPUs were being checkpointed start when they are free */
 	for (size_t i = T->nresv; i-- > 0;)
 		start_won(T, s, dl_sim_slot_job(s, T->resv[i]));
-	if (!T->dirty)
-		return;
-	T->dirty = 0;
-	double t0 = T->p.stats ? wall() : 0;
-	admit(T, s);
-	if (T->nexp || (T->nwait && T->alloff))
-		auction(T, s);
-	if (T->p.stats)
-		T->p.stats->seconds += wall() - t0;
+	end_leases(T, s);
+	if (T->dirty) {
+		T->dirty = 0;
+		double t0 = T->p.stats ? wall() : 0;
+		admit(T, s);
+		if (T->nexp || (T->nwait && T->alloff))
+			auction(T, s);
+		if (T->p.stats)
+			T->p.stats->seconds += wall() - t0;
+	}
+	dl_tick now = dl_sim_now(s);
+	if (waiters(T) && T->grid_at <= now) {
+		T->grid_at = (now / T->lease + 1) * T->lease;
+		T->grid_stamp++;
+		dl_sim_timer(s, T->grid_at, DL_SIM_NOJOB, T_GRID, T->grid_stamp);
+	}
 }
 
 const struct dl_sim_policy_ops dl_sim_themis = {
