@@ -868,11 +868,23 @@ static void auction(struct themis *T, struct dl_sim *s)
 	size_t k = (size_t)floor(T->p.knob * (double)n + 1e-9);
 	if (k < 1)
 		k = 1;
+	/* many small rounds: rank everyone once rather than select round by round */
+	int sorted = k * 8 < n;
+	if (sorted)
+		qsort(T->cand, n, sizeof(*T->cand), cand_cmp);
+	int smallest = INT32_MAX; /* no bidder needs fewer GPUs: stop when fewer are left */
+	for (size_t i = 0; i < n; i++) {
+		int g = dl_sim_slot_job(s, T->cand[i].slot)->gpus;
+		if (g < smallest)
+			smallest = g;
+	}
 	T->nwin = 0;
-	for (size_t at = 0; at < n && T->alloff > 0; at += k) {
+	for (size_t at = 0; at < n && T->alloff >= smallest; at += k) {
 		size_t r = n - at < k ? n - at : k;
-		select_top(T->cand + at, n - at, r);
-		qsort(T->cand + at, r, sizeof(*T->cand), cand_cmp);
+		if (!sorted) {
+			select_top(T->cand + at, n - at, r);
+			qsort(T->cand + at, r, sizeof(*T->cand), cand_cmp);
+		}
 		struct cand *rc = T->cand + at;
 		T->nbids = 0;
 		T->gn = 0;
