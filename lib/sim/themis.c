@@ -43,13 +43,14 @@
  *   more lease: (t - submit + L + work_left / best) / duration
  * (only bids worth more than waiting are made; between bids of equal value,
  * the one taking fewer GPUs from leases that just ended, so that fewer jobs
- * are preempted). The round's winners are a
- * set of GPU-disjoint bids, at most one a job, maximising the sum of the
- * values: exactly, by GLPK's MIP, when the round has at most --mip-max bids
- * (and the greedy below is not already optimal: every job got its best
- * bid), else greedily: worst-rho first, each job takes its best bid still
- * free. Ties between equal values go to the worse-ranked job (a 1e-9 bonus
- * by rank). Leftover GPUs go to the next round.
+ * are preempted). The round's winners are a set of GPU-disjoint bids, at
+ * most one a job, maximising the sum of the values: exactly, by GLPK's MIP,
+ * when the round has at most --mip-max bids (and the greedy below is not
+ * already optimal: every job got its best bid), else greedily: the most
+ * valuable bids first, each taken when its job has none yet and its GPUs
+ * are free. Ties between equal values go to the worse-ranked job (a 1e-9
+ * bonus by rank). Leftover GPUs go to the next round. The knob alone sets
+ * fairness against efficiency: inside a round, only value counts.
  *
  * After the rounds: a job whose lease ended and won its GPUs, or whose GPUs
  * nobody won, renews its lease and pays nothing; one that lost any of them
