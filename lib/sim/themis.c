@@ -71,6 +71,7 @@
 #include <time.h>
 
 #include "core/opt.h"
+#include "core/rng.h"
 #include "lp/lp.h"
 #include "sim/themis.h"
 
@@ -135,6 +136,7 @@ struct themis {
 	size_t nslot;
 	unsigned char *st;
 	dl_tick *lease_end; /* running: the first grid point its lease may end at */
+	uint64_t *tie;	    /* the job's place in the seeded order of ties */
 	size_t *pos;	    /* place in the list of its state (wait, exp, resv) */
 	int **hold;	    /* GPUs held (running) or won (reserved) */
 	int *holdcap;
@@ -212,12 +214,14 @@ static void fit_slots(struct themis *T, struct dl_sim *s)
 		m *= 2;
 	T->st = xrealloc(T->st, m * sizeof(*T->st));
 	T->lease_end = xrealloc(T->lease_end, m * sizeof(*T->lease_end));
+	T->tie = xrealloc(T->tie, m * sizeof(*T->tie));
 	T->pos = xrealloc(T->pos, m * sizeof(*T->pos));
 	T->hold = xrealloc(T->hold, m * sizeof(*T->hold));
 	T->holdcap = xrealloc(T->holdcap, m * sizeof(*T->holdcap));
 	for (size_t i = T->nslot; i < m; i++) {
 		T->st[i] = S_NONE;
 		T->lease_end[i] = 0;
+		T->tie[i] = 0;
 		T->pos[i] = 0;
 		T->hold[i] = NULL;
 		T->holdcap[i] = 0;
@@ -360,6 +364,7 @@ static void destroy(void *st)
 		free(T->hold[i]);
 	free(T->st);
 	free(T->lease_end);
+	free(T->tie);
 	free(T->run);
 	free(T->pos);
 	free(T->hold);
@@ -411,15 +416,6 @@ static double rho_est(const struct themis *T, struct dl_sim *s, const struct dl_
 		return (double)(j->finish_at - j->submit) / ideal(j);
 	double el = (double)(dl_sim_now(s) - j->submit);
 	return (el + j->work_left / best_rate(T, j)) / ideal(j);
-}
-
-/* a hash of (seed, job): the order of ties (splitmix64) */
-static uint64_t tie_key(uint64_t seed, uint32_t idx)
-{
-	uint64_t z = seed * 0x9e3779b97f4a7c15ULL + idx + 1;
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
 }
 
 /* a ranks before b: worse rho, then the seeded order, then the job's index */
@@ -858,13 +854,13 @@ static void auction(struct themis *T, struct dl_sim *s)
 	size_t m = 0;
 	for (size_t i = 0; i < T->nwait; i++) {
 		struct dl_sim_job *j = dl_sim_slot_job(s, T->wait[i]);
-		T->cand[m++] = (struct cand){j->slot, rho_est(T, s, j, S_WAIT),
-					     tie_key(T->p.seed, j->idx), j->idx};
+		T->cand[m++] =
+			(struct cand){j->slot, rho_est(T, s, j, S_WAIT), T->tie[j->slot], j->idx};
 	}
 	for (size_t i = 0; i < T->nexp; i++) {
 		struct dl_sim_job *j = dl_sim_slot_job(s, T->exp[i]);
-		T->cand[m++] = (struct cand){j->slot, rho_est(T, s, j, S_EXP),
-					     tie_key(T->p.seed, j->idx), j->idx};
+		T->cand[m++] =
+			(struct cand){j->slot, rho_est(T, s, j, S_EXP), T->tie[j->slot], j->idx};
 	}
 	size_t k = (size_t)floor(T->p.knob * (double)n + 1e-9);
 	if (k < 1)
@@ -978,6 +974,10 @@ static void on_arrive(void *st, struct dl_sim *s, struct dl_sim_job *j)
 	struct themis *T = st;
 	fit_slots(T, s);
 	T->st[j->slot] = S_NONE;
+	/* ties: a draw from the job's own stream of --seed (the same whatever else happens) */
+	struct dl_rng r;
+	dl_rng_seed_stream(&r, T->p.seed, j->idx);
+	T->tie[j->slot] = dl_rng_u64(&r);
 	if (T->p.admission > 0) {
 		T->st[j->slot] = S_OUT;
 		DL_GROW(T->out, T->nout + 1, T->out_alloc);

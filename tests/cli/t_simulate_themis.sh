@@ -20,8 +20,9 @@ run simulate_themis_spread 0 "dl simulate --cluster 1x2x3 --policy themis $Z '$S
 expect simulate_themis_spread_rho_is_slowdown 'awk -F, "\$1==\"Z\"{r=(\$6-\$2)/\$4; d=r-\$13; exit !(\$12==\"rack\" && \$13>1 && d<1e-6 && d>-1e-6)}" out'
 
 # 2. two 120 s jobs at 0 on one GPU, 60 s leases: the worse rho wins each lease end, so
-# they alternate A 0-60, B 60-120, A 120-180, B 180-240 (reviewed golden): rho 1.5, 2.0
-run simulate_themis_alternate 0 "dl simulate --cluster 1x1x1 --policy themis --lease 60 $Z \
+# they alternate A 0-60, B 60-120, A 120-180, B 180-240 (reviewed golden): rho 1.5, 2.0.
+# A and B tie at 0 (rho 1 each): --seed 2 puts A first (seed 1 puts B first, below)
+run simulate_themis_alternate 0 "dl simulate --cluster 1x1x1 --policy themis --lease 60 --seed 2 $Z \
 	--events ev.jsonl '$S/themis_alternate.csv'"
 expect simulate_themis_alternate_rho '[ "$(rho_of out | sort -k2 | awk "{printf \"%s \", \$2}")" = "1.500000 2.000000 " ]'
 expect simulate_themis_alternate_leases '[ "$(grep -c "\"event\":\"preempt\"" ev.jsonl)" -eq 2 ] && grep -q "\"time\":60,\"job\":\"[AB]\",\"event\":\"start\"" ev.jsonl'
@@ -38,10 +39,10 @@ expect simulate_themis_late_max_rho '[ "$(summary out | cut -d" " -f1)" = "1.950
 # 4. the knob: with 0, each round offers the GPUs to the single worst-rho job, so at 60
 # B (waiting, rho 1.5) takes the GPU from A (1.0) although A's bid is worth more; with
 # 1, both bid together and the auction keeps A (log 1.5 > log 1.33): B starts at 120
-run simulate_themis_knob0 0 "dl simulate --cluster 1x1x1 --policy themis --lease 60 \
+run simulate_themis_knob0 0 "dl simulate --cluster 1x1x1 --policy themis --lease 60 --seed 2 \
 	--fairness-knob 0 $Z '$S/themis_alternate.csv'"
 expect simulate_themis_knob0_worst_first 'awk -F, "\$1==\"B\"{exit !(\$5 == 60)}" out'
-run simulate_themis_knob1 0 "dl simulate --cluster 1x1x1 --policy themis --lease 60 \
+run simulate_themis_knob1 0 "dl simulate --cluster 1x1x1 --policy themis --lease 60 --seed 2 \
 	--fairness-knob 1 $Z '$S/themis_alternate.csv'"
 expect simulate_themis_knob1_efficient 'awk -F, "\$1==\"B\"{exit !(\$5 == 120)} \$1==\"A\"{if (\$10 != 0) exit 1}" out'
 
@@ -104,8 +105,8 @@ printf 'id,submit,gpus,duration,gpu_type\nany,0,2,100,\nslow,0,2,30,k80\n' > het
 run simulate_themis_types 0 "dl simulate --cluster 1x1x4:k80,1x1x4:v100 --policy themis het.csv"
 expect simulate_themis_types_fastest 'awk -F, "\$1==\"any\"{if (\$14 != \"v100\" || \$6 != 100) exit 1} \$1==\"slow\"{if (\$14 != \"k80\" || \$6 != 100) exit 1}" out'
 
-# ties in a seeded order: A and B tie at 0 (rho 1 each); seed 1 gives the first lease to A,
-# seed 3 to B, and either way they end with rho 1.5 and 2.0
-run simulate_themis_seed3 0 "dl simulate --cluster 1x1x1 --policy themis --lease 60 --seed 3 $Z \
+# ties in a seeded order: A and B tie at 0 (rho 1 each); seed 2 gives the first lease to A
+# (above), seed 1 to B, and either way they end with rho 1.5 and 2.0
+run simulate_themis_seed1 0 "dl simulate --cluster 1x1x1 --policy themis --lease 60 --seed 1 $Z \
 	'$S/themis_alternate.csv'"
-expect simulate_themis_seed3_b_first 'awk -F, "\$1==\"B\"{exit !(\$5 == 0)}" out && [ "$(rho_of out | sort -k2 | awk "{printf \"%s \", \$2}")" = "1.500000 2.000000 " ]'
+expect simulate_themis_seed1_b_first 'awk -F, "\$1==\"B\"{exit !(\$5 == 0)}" out && [ "$(rho_of out | sort -k2 | awk "{printf \"%s \", \$2}")" = "1.500000 2.000000 " ]'
