@@ -84,16 +84,16 @@
 
 #define AT(f) DL_OPT_AT(struct dl_themis_params, f)
 const struct dl_opt dl_themis_opts[] = {
-	{DL_OPT_SECONDS, 0, "lease", "S", "themis: GPUs are leased for S seconds", AT(lease),
+	{DL_OPT_SECONDS, 0, "lease", "S", "GPUs are leased for S seconds", AT(lease),
 	 .flags = DL_OPTF_GT, .def = "600"},
 	{DL_OPT_DOUBLE, 0, "fairness-knob", "F",
-	 "themis: share of the worst-rho jobs offered the GPUs per round (0: strictly worst first)",
+	 "share of the worst-rho jobs offered the GPUs per round (0: strictly worst first)",
 	 AT(knob), .min = 0, .max = 1, .def = "0.2"},
 	{DL_OPT_DOUBLE, 0, "admission", "R",
-	 "themis: admit new jobs only while the worst rho is below R (0: all)", AT(admission),
-	 .min = 0, .max = INFINITY, .def = "0"},
-	{DL_OPT_INT, 0, "mip-max", "N", "themis: solve auction rounds of up to N bids exactly",
-	 AT(mip_max), .imin = 0, .imax = 10000, .def = "64"},
+	 "admit new jobs only while the worst rho is below R (0: all)", AT(admission), .min = 0,
+	 .max = INFINITY, .def = "0"},
+	{DL_OPT_INT, 0, "mip-max", "N", "solve auction rounds of up to N bids exactly", AT(mip_max),
+	 .imin = 0, .imax = 10000, .def = "64"},
 	{DL_OPT_END},
 };
 #undef AT
