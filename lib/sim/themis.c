@@ -73,6 +73,7 @@
 #include "core/opt.h"
 #include "core/rng.h"
 #include "lp/lp.h"
+#include "sim/policies.h"
 #include "sim/themis.h"
 
 /* bids a job makes per auction at most (placements at its best tier) */
@@ -289,11 +290,11 @@ static int *hold_room(struct themis *T, size_t slot, int n)
 
 /* ---- create / destroy ---- */
 
-static void *create(struct dl_sim *s, const struct dl_sim_params *sp, struct dl_err *err)
+static void *create(struct dl_sim *s, const void *params, struct dl_err *err)
 {
-	const struct dl_themis_params *p = sp->policy;
+	const struct dl_themis_params *p = params;
 	struct dl_themis_params def = {0};
-	if (!p) { /* a caller without the table (the fuzzer): the table's defaults */
+	if (!p) { /* a library caller without parameters: the table's defaults */
 		const struct dl_opt *bad = NULL;
 		if (dl_opt_set_defaults(dl_themis_opts, &def, &bad) < 0) {
 			dl_err_set(err, DL_EXIT_USAGE, "internal: bad default of themis --%s",
@@ -304,6 +305,7 @@ static void *create(struct dl_sim *s, const struct dl_sim_params *sp, struct dl_
 	}
 	struct themis *T = xcalloc(1, sizeof(*T));
 	T->p = *p;
+	T->p.seed = dl_sim_seed(s);
 	T->c = dl_sim_cluster(s);
 	T->lease = dl_sim_ticks(p->lease);
 	if (T->lease < 1)
@@ -1069,9 +1071,15 @@ static void on_schedule(void *st, struct dl_sim *s)
 }
 
 const struct dl_sim_policy_ops dl_sim_themis = {
-	"themis",    "Themis: leases auctioned to the worst finish-time fairness (rho) first",
-	create,	     destroy,
-	on_arrive,   on_saved,
-	on_finish,   on_timer,
-	on_schedule,
+	.name = "themis",
+	.summary = "Themis: leases auctioned to the worst finish-time fairness (rho) first",
+	.opts = dl_themis_opts,
+	.params_size = sizeof(struct dl_themis_params),
+	.create = create,
+	.destroy = destroy,
+	.arrive = on_arrive,
+	.saved = on_saved,
+	.finish = on_finish,
+	.timer = on_timer,
+	.schedule = on_schedule,
 };

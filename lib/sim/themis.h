@@ -29,11 +29,10 @@ struct dl_themis_params {
 	double knob;	  /* share of the bidders offered the GPUs per round, in [0, 1] */
 	double admission; /* admit a new job only while the worst rho is below this (0: off) */
 	int mip_max;	  /* bids in a round up to which it is solved exactly */
-	uint64_t seed;	  /* the order of ties (simulate --seed) */
+	uint64_t seed;	  /* set by create: the run's --seed (the order of ties) */
 	struct dl_themis_stats *stats; /* filled if not NULL (the bench) */
 };
 
 extern const struct dl_opt dl_themis_opts[];
-extern const struct dl_sim_policy_ops dl_sim_themis;
 
 #endif

@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "cluster/netcost.h"
+#include "sim/policies.h"
 #include "sim/sim.h"
 #include "sim/themis.h"
 #include "table/table.h"
@@ -36,7 +37,7 @@ static int fail(const char *what, const struct dl_err *err)
 int main(int argc, char **argv)
 {
 	const char *spec = NULL, *path = NULL;
-	struct dl_themis_params tp = {600, 0.2, 0, 64, 1, NULL};
+	struct dl_themis_params tp = {600, 0.2, 0, 64, 0, NULL};
 	for (int a = 1; a < argc; a++) {
 		if (!strcmp(argv[a], "--cluster") && a + 1 < argc)
 			spec = argv[++a];
@@ -77,9 +78,10 @@ int main(int argc, char **argv)
 	cfg.cluster = cl;
 	cfg.trace = &trace;
 	cfg.policy = &dl_sim_themis;
-	cfg.params.policy = &tp;
+	cfg.params = &tp;
 	cfg.place = (struct dl_place_opts)DL_PLACE_OPTS_INIT;
 	cfg.place.policy = DL_PLACE_CONSOLIDATE;
+	cfg.place.seed = 1; /* simulate's default --seed */
 	cfg.models = &models;
 	cfg.comm = DL_COMM_RING;
 	cfg.checkpoint_cost = 5;

@@ -48,7 +48,7 @@ expect simulate_themis_knob1_efficient 'awk -F, "\$1==\"B\"{exit !(\$5 == 120)} 
 
 # options belong to themis; bad values are usage errors
 run simulate_themis_opt_other_policy 2 "dl simulate --cluster 1x1x1 --policy fifo --lease 60 '$S/themis_alternate.csv'"
-expect simulate_themis_opt_other_policy_msg 'grep -q "apply to themis" err'
+expect simulate_themis_opt_other_policy_msg 'grep -q "applies to --policy themis" err'
 run simulate_themis_bad_knob 2 "dl simulate --cluster 1x1x1 --policy themis --fairness-knob 1.5 '$S/themis_alternate.csv'"
 run simulate_themis_bad_lease 2 "dl simulate --cluster 1x1x1 --policy themis --lease 0 '$S/themis_alternate.csv'"
 expect simulate_themis_help 'dl simulate --help | grep -q -- "--fairness-knob"'
