@@ -63,7 +63,7 @@
  * worst estimated rho of the admitted jobs is R or more and some admitted
  * job is active; the oldest held job is admitted first.
  *
- * Per-job state lives in arrays indexed by the job's slot (policy.h).
+ * Per-job state lives in a slab indexed by the job's slot (sim/slab.h).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -74,6 +74,7 @@
 #include "core/rng.h"
 #include "lp/lp.h"
 #include "sim/policies.h"
+#include "sim/slab.h"
 #include "sim/themis.h"
 
 /* bids a job makes per auction at most (placements at its best tier) */
@@ -117,6 +118,17 @@ struct bid {
 	double v;
 };
 
+/* per job (by slot: sim/slab.h) */
+struct themis_job {
+	unsigned char st;  /* S_* */
+	size_t pos;	   /* place in the list of its state (wait, exp, resv, run) */
+	dl_tick lease_end; /* running: the first grid point its lease may end at */
+	uint64_t tie;	   /* its place in the seeded order of ties */
+	int *hold;	   /* GPUs held (running) or won (reserved) */
+	int holdcap;
+};
+DL_SLAB_DEFINE(themis_jobs, struct themis_job)
+
 struct themis {
 	struct dl_themis_params p;
 	const struct dl_cluster *c;
@@ -133,14 +145,7 @@ struct themis {
 	int *roff;		    /* [rack * ntypes + type] */
 	int *toff;		    /* per type */
 	int alloff;
-	/* per slot */
-	size_t nslot;
-	unsigned char *st;
-	dl_tick *lease_end; /* running: the first grid point its lease may end at */
-	uint64_t *tie;	    /* the job's place in the seeded order of ties */
-	size_t *pos;	    /* place in the list of its state (wait, exp, resv) */
-	int **hold;	    /* GPUs held (running) or won (reserved) */
-	int *holdcap;
+	struct themis_jobs jobs; /* per job, by slot */
 	/* lists of slots */
 	size_t *wait, nwait, wait_alloc;
 	size_t *exp, nexp, exp_alloc;
@@ -205,87 +210,67 @@ static void off_set(struct themis *T, int g, int on)
 
 /* ---- per-slot arrays and lists ---- */
 
-static void fit_slots(struct themis *T, struct dl_sim *s)
+static struct themis_job *tj(struct themis *T, size_t slot)
 {
-	size_t n = dl_sim_slots(s);
-	if (n <= T->nslot)
-		return;
-	size_t m = T->nslot ? T->nslot : 64;
-	while (m < n)
-		m *= 2;
-	T->st = xrealloc(T->st, m * sizeof(*T->st));
-	T->lease_end = xrealloc(T->lease_end, m * sizeof(*T->lease_end));
-	T->tie = xrealloc(T->tie, m * sizeof(*T->tie));
-	T->pos = xrealloc(T->pos, m * sizeof(*T->pos));
-	T->hold = xrealloc(T->hold, m * sizeof(*T->hold));
-	T->holdcap = xrealloc(T->holdcap, m * sizeof(*T->holdcap));
-	for (size_t i = T->nslot; i < m; i++) {
-		T->st[i] = S_NONE;
-		T->lease_end[i] = 0;
-		T->tie[i] = 0;
-		T->pos[i] = 0;
-		T->hold[i] = NULL;
-		T->holdcap[i] = 0;
-	}
-	T->nslot = m;
+	return themis_jobs_at(&T->jobs, slot);
 }
 
-static void list_add(size_t **v, size_t *n, size_t *alloc, size_t *pos, size_t slot)
+static void list_add(struct themis *T, size_t **v, size_t *n, size_t *alloc, size_t slot)
 {
 	DL_GROW(*v, *n + 1, *alloc);
-	pos[slot] = *n;
+	tj(T, slot)->pos = *n;
 	(*v)[(*n)++] = slot;
 }
 
-static void list_del(size_t *v, size_t *n, size_t *pos, size_t slot)
+static void list_del(struct themis *T, size_t *v, size_t *n, size_t slot)
 {
-	size_t i = pos[slot], last = v[--*n];
+	size_t i = tj(T, slot)->pos, last = v[--*n];
 	v[i] = last;
-	pos[last] = i;
+	tj(T, last)->pos = i;
 }
 
 /* put slot into state st (leaving its list, joining the new one) */
 static void set_state(struct themis *T, size_t slot, int st)
 {
-	switch (T->st[slot]) {
+	switch (tj(T, slot)->st) {
 	case S_WAIT:
-		list_del(T->wait, &T->nwait, T->pos, slot);
+		list_del(T, T->wait, &T->nwait, slot);
 		break;
 	case S_EXP:
-		list_del(T->exp, &T->nexp, T->pos, slot);
+		list_del(T, T->exp, &T->nexp, slot);
 		break;
 	case S_RESV:
-		list_del(T->resv, &T->nresv, T->pos, slot);
+		list_del(T, T->resv, &T->nresv, slot);
 		break;
 	case S_RUN:
-		list_del(T->run, &T->nrun, T->pos, slot);
+		list_del(T, T->run, &T->nrun, slot);
 		break;
 	}
-	T->st[slot] = (unsigned char)st;
+	tj(T, slot)->st = (unsigned char)st;
 	switch (st) {
 	case S_WAIT:
-		list_add(&T->wait, &T->nwait, &T->wait_alloc, T->pos, slot);
+		list_add(T, &T->wait, &T->nwait, &T->wait_alloc, slot);
 		break;
 	case S_EXP:
-		list_add(&T->exp, &T->nexp, &T->exp_alloc, T->pos, slot);
+		list_add(T, &T->exp, &T->nexp, &T->exp_alloc, slot);
 		break;
 	case S_RESV:
-		list_add(&T->resv, &T->nresv, &T->resv_alloc, T->pos, slot);
+		list_add(T, &T->resv, &T->nresv, &T->resv_alloc, slot);
 		break;
 	case S_RUN:
-		list_add(&T->run, &T->nrun, &T->run_alloc, T->pos, slot);
+		list_add(T, &T->run, &T->nrun, &T->run_alloc, slot);
 		break;
 	}
 }
 
 static int *hold_room(struct themis *T, size_t slot, int n)
 {
-	if (T->holdcap[slot] < n) {
-		free(T->hold[slot]);
-		T->hold[slot] = xcalloc((size_t)n, sizeof(int));
-		T->holdcap[slot] = n;
+	if (tj(T, slot)->holdcap < n) {
+		free(tj(T, slot)->hold);
+		tj(T, slot)->hold = xcalloc((size_t)n, sizeof(int));
+		tj(T, slot)->holdcap = n;
 	}
-	return T->hold[slot];
+	return tj(T, slot)->hold;
 }
 
 /* ---- create / destroy ---- */
@@ -362,15 +347,10 @@ static void *create(struct dl_sim *s, const void *params, struct dl_err *err)
 static void destroy(void *st)
 {
 	struct themis *T = st;
-	for (size_t i = 0; i < T->nslot; i++)
-		free(T->hold[i]);
-	free(T->st);
-	free(T->lease_end);
-	free(T->tie);
+	for (size_t i = 0; i < T->jobs.n; i++)
+		free(T->jobs.v[i].hold);
+	themis_jobs_release(&T->jobs);
 	free(T->run);
-	free(T->pos);
-	free(T->hold);
-	free(T->holdcap);
 	free(T->wait);
 	free(T->exp);
 	free(T->resv);
@@ -546,7 +526,7 @@ static void make_bids(struct themis *T, struct dl_sim *s, struct dl_sim_job *j, 
 	/* rho_old's numerator: wait one more lease, then run at the best rate */
 	double num = el + (double)T->lease + j->work_left / best_rate(T, j);
 	if (st == S_EXP) {
-		const int *h = T->hold[j->slot];
+		const int *h = tj(T, j->slot)->hold;
 		for (int k = 0; k < g; k++)
 			if (!T->offered[h[k]])
 				return;
@@ -767,24 +747,24 @@ static void lease_timer(struct themis *T, struct dl_sim *s, struct dl_sim_job *j
 	dl_tick at = (now + L / 2 + L - 1) / L * L;
 	if (at <= now)
 		at += L;
-	T->lease_end[j->slot] = at;
+	tj(T, j->slot)->lease_end = at;
 }
 
 /* j holds its GPUs (hold[slot]) under a new lease */
 static void hold_gpus(struct themis *T, struct dl_sim *s, struct dl_sim_job *j)
 {
 	for (int k = 0; k < j->gpus; k++)
-		off_set(T, T->hold[j->slot][k], 0);
+		off_set(T, tj(T, j->slot)->hold[k], 0);
 	set_state(T, j->slot, S_RUN);
 	lease_timer(T, s, j);
 }
 
 static void start_won(struct themis *T, struct dl_sim *s, struct dl_sim_job *j)
 {
-	struct dl_sim_how how = {DL_ANY_TYPE, T->hold[j->slot], 0, 0};
+	struct dl_sim_how how = {DL_ANY_TYPE, tj(T, j->slot)->hold, 0, 0};
 	if (dl_sim_start(s, j, &how) == DL_PLACED)
 		hold_gpus(T, s, j);
-	else if (T->st[j->slot] != S_RESV)
+	else if (tj(T, j->slot)->st != S_RESV)
 		set_state(T, j->slot, S_RESV); /* its GPUs are being checkpointed */
 }
 
@@ -795,8 +775,8 @@ static void admit(struct themis *T, struct dl_sim *s)
 		return;
 	double worst = 0;
 	int any = 0;
-	for (size_t i = 0; i < T->nslot; i++) {
-		int st = T->st[i];
+	for (size_t i = 0; i < T->jobs.n; i++) {
+		int st = T->jobs.v[i].st;
 		if (st == S_NONE || st == S_OUT)
 			continue;
 		double r = rho_est(T, s, dl_sim_slot_job(s, i), st);
@@ -831,15 +811,15 @@ static void auction(struct themis *T, struct dl_sim *s)
 	for (size_t i = 0; i < T->nexp; i++) {
 		struct dl_sim_job *j = dl_sim_slot_job(s, T->exp[i]);
 		for (int k = 0; k < j->gpus; k++) {
-			off_set(T, T->hold[j->slot][k], 1);
-			T->leased[T->hold[j->slot][k]] = 1;
+			off_set(T, tj(T, j->slot)->hold[k], 1);
+			T->leased[tj(T, j->slot)->hold[k]] = 1;
 		}
 	}
 	if (!T->nwait) { /* nobody else bids: every lease is renewed */
 		while (T->nexp) {
 			struct dl_sim_job *j = dl_sim_slot_job(s, T->exp[T->nexp - 1]);
 			for (int q = 0; q < j->gpus; q++)
-				T->leased[T->hold[j->slot][q]] = 0;
+				T->leased[tj(T, j->slot)->hold[q]] = 0;
 			hold_gpus(T, s, j);
 			if (S)
 				S->renewed++;
@@ -856,13 +836,13 @@ static void auction(struct themis *T, struct dl_sim *s)
 	size_t m = 0;
 	for (size_t i = 0; i < T->nwait; i++) {
 		struct dl_sim_job *j = dl_sim_slot_job(s, T->wait[i]);
-		T->cand[m++] =
-			(struct cand){j->slot, rho_est(T, s, j, S_WAIT), T->tie[j->slot], j->idx};
+		T->cand[m++] = (struct cand){j->slot, rho_est(T, s, j, S_WAIT), tj(T, j->slot)->tie,
+					     j->idx};
 	}
 	for (size_t i = 0; i < T->nexp; i++) {
 		struct dl_sim_job *j = dl_sim_slot_job(s, T->exp[i]);
-		T->cand[m++] =
-			(struct cand){j->slot, rho_est(T, s, j, S_EXP), T->tie[j->slot], j->idx};
+		T->cand[m++] = (struct cand){j->slot, rho_est(T, s, j, S_EXP), tj(T, j->slot)->tie,
+					     j->idx};
 	}
 	size_t k = (size_t)floor(T->p.knob * (double)n + 1e-9);
 	if (k < 1)
@@ -892,7 +872,7 @@ static void auction(struct themis *T, struct dl_sim *s)
 		for (size_t i = 0; i < r; i++) {
 			struct dl_sim_job *j = dl_sim_slot_job(s, rc[i].slot);
 			if (j->gpus <= T->alloff)
-				make_bids(T, s, j, (uint32_t)i, T->st[rc[i].slot]);
+				make_bids(T, s, j, (uint32_t)i, tj(T, rc[i].slot)->st);
 		}
 		if (!T->nbids)
 			continue;
@@ -930,10 +910,10 @@ static void auction(struct themis *T, struct dl_sim *s)
 	 * their GPUs being off the offer; a job's own winning bid is its hold.
 	 */
 	for (size_t i = 0; i < T->nwin; i++)
-		if (T->st[T->winners[i]] == S_EXP) {
+		if (tj(T, T->winners[i])->st == S_EXP) {
 			struct dl_sim_job *j = dl_sim_slot_job(s, T->winners[i]);
 			for (int q = 0; q < j->gpus; q++)
-				T->leased[T->hold[j->slot][q]] = 0;
+				T->leased[tj(T, j->slot)->hold[q]] = 0;
 			set_state(T, j->slot, S_RUN);
 			lease_timer(T, s, j);
 			if (S)
@@ -943,8 +923,8 @@ static void auction(struct themis *T, struct dl_sim *s)
 		struct dl_sim_job *j = dl_sim_slot_job(s, T->exp[i]);
 		int taken = 0;
 		for (int q = 0; q < j->gpus; q++) {
-			taken |= !T->offered[T->hold[j->slot][q]];
-			T->leased[T->hold[j->slot][q]] = 0;
+			taken |= !T->offered[tj(T, j->slot)->hold[q]];
+			T->leased[tj(T, j->slot)->hold[q]] = 0;
 		}
 		if (taken) {
 			set_state(T, j->slot, S_SAVE);
@@ -959,7 +939,7 @@ static void auction(struct themis *T, struct dl_sim *s)
 	}
 	for (size_t i = 0; i < T->nwin; i++) {
 		size_t slot = T->winners[i];
-		if (T->st[slot] != S_WAIT)
+		if (tj(T, slot)->st != S_WAIT)
 			continue;
 		struct dl_sim_job *j = dl_sim_slot_job(s, slot);
 		set_state(T, slot, S_RESV);
@@ -974,14 +954,16 @@ static void auction(struct themis *T, struct dl_sim *s)
 static void on_arrive(void *st, struct dl_sim *s, struct dl_sim_job *j)
 {
 	struct themis *T = st;
-	fit_slots(T, s);
-	T->st[j->slot] = S_NONE;
+	(void)s;
+	struct themis_job *q = tj(T, j->slot); /* reset: the slot's last job left its state */
+	q->st = S_NONE;
+	q->lease_end = 0;
 	/* ties: a draw from the job's own stream of --seed (the same whatever else happens) */
 	struct dl_rng r;
 	dl_rng_seed_stream(&r, T->p.seed, j->idx);
-	T->tie[j->slot] = dl_rng_u64(&r);
+	q->tie = dl_rng_u64(&r);
 	if (T->p.admission > 0) {
-		T->st[j->slot] = S_OUT;
+		q->st = S_OUT;
 		DL_GROW(T->out, T->nout + 1, T->out_alloc);
 		T->out[T->nout++] = j->slot;
 	} else {
@@ -1004,7 +986,7 @@ static void on_finish(void *st, struct dl_sim *s, struct dl_sim_job *j)
 	struct themis *T = st;
 	(void)s;
 	for (int k = 0; k < j->gpus; k++)
-		off_set(T, T->hold[j->slot][k], 1);
+		off_set(T, tj(T, j->slot)->hold[k], 1);
 	set_state(T, j->slot, S_NONE);
 	T->dirty = 1;
 }
@@ -1039,7 +1021,7 @@ static void end_leases(struct themis *T, struct dl_sim *s)
 	T->expired_at = now;
 	for (size_t i = T->nrun; i-- > 0;) {
 		size_t slot = T->run[i];
-		if (T->lease_end[slot] <= now) {
+		if (tj(T, slot)->lease_end <= now) {
 			set_state(T, slot, S_EXP);
 			T->dirty = 1;
 		}
