@@ -13,8 +13,9 @@
  *                              while it runs (its projected completion)
  *   holding no GPUs            (t - submit + work_left / best) / duration:
  *                              the rho it would end with if it got its best
- *                              rate (the fastest GPU type it may use, no
- *                              slowdown) now; it grows by 1/duration per
+ *                              rate (its speed on the fastest GPU type it may
+ *                              use, per --throughputs when its model has
+ *                              them; no slowdown) now; it grows by 1/duration per
  *                              second of waiting
  * Checkpoint and restore costs are left out of estimates and bids (they are
  * paid, not predicted).
@@ -124,6 +125,7 @@ struct themis_job {
 	size_t pos;	   /* place in the list of its state (wait, exp, resv, run) */
 	dl_tick lease_end; /* running: the first grid point its lease may end at */
 	uint64_t tie;	   /* its place in the seeded order of ties */
+	double best;	   /* its best rate (best_rate) */
 	int *hold;	   /* GPUs held (running) or won (reserved) */
 	int holdcap;
 };
@@ -381,9 +383,27 @@ static void destroy(void *st)
 
 /* ---- estimates ---- */
 
-static double best_rate(const struct themis *T, const struct dl_sim_job *j)
+/*
+ * j's best rate: its speed (its model's, with --throughputs) on the fastest
+ * GPU type it may use that the cluster has, consolidated. Fixed for its
+ * life, so kept from its arrival.
+ */
+static double best_rate(struct themis *T, const struct dl_sim_job *j)
 {
-	return j->type >= 0 && j->type < T->ntypes ? T->best_type[j->type] : T->best_any;
+	return tj(T, j->slot)->best;
+}
+
+static double find_best_rate(const struct themis *T, const struct dl_sim *s,
+			     const struct dl_sim_job *j)
+{
+	double best = 0;
+	for (int t = 0; t < T->ntypes; t++)
+		if ((j->type < 0 || j->type == t) && dl_cluster_type_gpus(T->c, t) > 0) {
+			double v = dl_sim_job_speed(s, j, t);
+			if (v > best)
+				best = v;
+		}
+	return best > 0 ? best : T->best_any;
 }
 
 static double ideal(const struct dl_sim_job *j)
@@ -392,7 +412,7 @@ static double ideal(const struct dl_sim_job *j)
 }
 
 /* the arbiter's rho estimate now (see the top of the file) */
-static double rho_est(const struct themis *T, struct dl_sim *s, const struct dl_sim_job *j, int st)
+static double rho_est(struct themis *T, struct dl_sim *s, const struct dl_sim_job *j, int st)
 {
 	if (st == S_RUN || st == S_EXP)
 		return (double)(j->finish_at - j->submit) / ideal(j);
@@ -954,7 +974,6 @@ static void auction(struct themis *T, struct dl_sim *s)
 static void on_arrive(void *st, struct dl_sim *s, struct dl_sim_job *j)
 {
 	struct themis *T = st;
-	(void)s;
 	struct themis_job *q = tj(T, j->slot); /* reset: the slot's last job left its state */
 	q->st = S_NONE;
 	q->lease_end = 0;
@@ -962,6 +981,7 @@ static void on_arrive(void *st, struct dl_sim *s, struct dl_sim_job *j)
 	struct dl_rng r;
 	dl_rng_seed_stream(&r, T->p.seed, j->idx);
 	q->tie = dl_rng_u64(&r);
+	q->best = find_best_rate(T, s, j);
 	if (T->p.admission > 0) {
 		q->st = S_OUT;
 		DL_GROW(T->out, T->nout + 1, T->out_alloc);

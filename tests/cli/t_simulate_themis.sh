@@ -110,3 +110,17 @@ expect simulate_themis_types_fastest 'awk -F, "\$1==\"any\"{if (\$14 != \"v100\"
 run simulate_themis_seed1 0 "dl simulate --cluster 1x1x1 --policy themis --lease 60 --seed 1 $Z \
 	'$S/themis_alternate.csv'"
 expect simulate_themis_seed1_b_first 'awk -F, "\$1==\"B\"{exit !(\$5 == 0)}" out && [ "$(rho_of out | sort -k2 | awk "{printf \"%s \", \$2}")" = "1.500000 2.000000 " ]'
+
+# per-model throughputs (--throughputs, testdata/simulate/tputs.csv): model m cannot run
+# on 2 k80s (throughput 0), so w bids only for the v100s (rho 1); alone on a k80, a runs at
+# 1 step/s against the v100's 4 (rho 4); spread over two v100 nodes, the table's
+# unconsolidated throughput halves w's speed (rho 2 = its slowdown)
+printf 'id,submit,gpus,duration,model\nw,0,2,100,m\n' > two.csv
+printf 'id,submit,gpus,duration,model\na,0,1,100,m\n' > one.csv
+TP=$S/tputs.csv
+run simulate_themis_tput_zero 0 "dl simulate --cluster 1x1x2:k80,1x1x2:v100 --policy themis --throughputs '$TP' two.csv"
+expect simulate_themis_tput_zero_v100 '[ "$(rho_of out)" = "w 1.000000" ] && grep -q ",v100,themis,$" out'
+run simulate_themis_tput_k80 0 "dl simulate --cluster 1x1x1:k80 --policy themis --throughputs '$TP' one.csv"
+expect simulate_themis_tput_k80_rho4 '[ "$(rho_of out)" = "a 4.000000" ]'
+run simulate_themis_tput_spread 0 "dl simulate --cluster 1x2x1:v100 --policy themis --throughputs '$TP' two.csv"
+expect simulate_themis_tput_spread_rho2 '[ "$(rho_of out)" = "w 2.000000" ] && grep -q ",rack,2,v100," out'
