@@ -146,6 +146,8 @@ struct dl_cluster_state *dl_state_new(const struct dl_cluster *c)
 		if (c->nodes[i].gpus > st->maxg)
 			st->maxg = c->nodes[i].gpus;
 	st->used = xcalloc((size_t)c->total_gpus + 1, 1);
+	if (st->maxg <= 64)
+		st->fmask = xcalloc((size_t)N + 1, sizeof(*st->fmask));
 	st->node_free = xcalloc((size_t)N + 1, sizeof(int));
 	st->rack_free = xcalloc((c->nracks + 1) * (size_t)(T + 1), sizeof(int));
 	st->type_free = xcalloc((size_t)T + 1, sizeof(int));
@@ -196,6 +198,8 @@ void dl_state_reset(struct dl_cluster_state *st)
 	for (int i = 0; i < N; i++) {
 		const struct dl_node *n = &c->nodes[i];
 		st->node_free[i] = n->gpus;
+		if (st->fmask)
+			st->fmask[i] = n->gpus >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << n->gpus) - 1;
 		st->open_pos[i] = -1;
 		open_update(st, i);
 		bucket_link(st, i);
@@ -224,6 +228,7 @@ void dl_state_free(struct dl_cluster_state *st)
 	if (!st)
 		return;
 	free(st->used);
+	free(st->fmask);
 	free(st->node_free);
 	free(st->rack_free);
 	free(st->type_free);
@@ -244,6 +249,20 @@ int dl_state_take(struct dl_cluster_state *st, int node, int k, int *out)
 {
 	const struct dl_node *n = &st->c->nodes[node];
 	int got = 0;
+	if (st->fmask) {
+		/* the lowest free slots, a bit at a time: no branch per slot */
+		uint64_t m = st->fmask[node];
+		while (got < k && m) {
+			int g = n->first_gpu + __builtin_ctzll(m);
+			m &= m - 1;
+			st->used[g] = 1;
+			out[got++] = g;
+		}
+		st->fmask[node] = m;
+		if (got)
+			node_change(st, node, -got);
+		return got;
+	}
 	for (int s = 0; s < n->gpus && got < k; s++) {
 		int g = n->first_gpu + s;
 		if (!st->used[g]) {
@@ -261,7 +280,10 @@ int dl_state_take_gpu(struct dl_cluster_state *st, int gpu)
 	if (gpu < 0 || gpu >= st->c->total_gpus || st->used[gpu])
 		return -1;
 	st->used[gpu] = 1;
-	node_change(st, st->gpu_node[gpu], -1);
+	int node = st->gpu_node[gpu];
+	if (st->fmask)
+		st->fmask[node] &= ~(UINT64_C(1) << (gpu - st->c->nodes[node].first_gpu));
+	node_change(st, node, -1);
 	return 0;
 }
 
@@ -276,6 +298,8 @@ void dl_state_release(struct dl_cluster_state *st, const int *gpus, int n)
 		while (i < n && gpus[i] >= nd->first_gpu && gpus[i] < nd->first_gpu + nd->gpus) {
 			if (st->used[gpus[i]]) {
 				st->used[gpus[i]] = 0;
+				if (st->fmask)
+					st->fmask[node] |= UINT64_C(1) << (gpus[i] - nd->first_gpu);
 				cnt++;
 			}
 			i++;

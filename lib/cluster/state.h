@@ -28,6 +28,7 @@ struct dl_cluster_state {
 	int ntypes;	     /* c->ntypes; slot ntypes in per-type arrays means "any" */
 	int maxg;	     /* most GPUs on one node */
 	unsigned char *used; /* per GPU: 1 = in use */
+	uint64_t *fmask;     /* per node when maxg <= 64: bit s set = slot s free (NULL else) */
 	int *node_free;	     /* per node */
 	int *rack_free;	     /* [rack * (ntypes+1) + type], type ntypes = all types */
 	int *type_free;	     /* [type], type ntypes = all types */
