@@ -542,18 +542,21 @@ static void describe(const struct dl_cluster *c, const int *gpu_node, const int 
 	/* few GPUs per placement: count distinct nodes and racks by a quadratic-free
 	 * pass when sorted, with a fallback check for unsorted input */
 	int nn = 0, nr = 0, prev_node = -1, prev_rack = -1, first_rack = -1, multi = 0;
+	int sorted = 1; /* so far: then nodes and racks come in order, each new one is new */
 	for (int i = 0; i < n; i++) {
 		int nd = node_of(c, gpu_node, gpus[i]);
 		int r = c->nodes[nd].rack;
+		if (i && gpus[i] < gpus[i - 1])
+			sorted = 0;
 		if (nd != prev_node) {
 			int seen = 0;
-			for (int j = 0; j < i && !seen; j++)
+			for (int j = 0; j < i && !seen && !sorted; j++)
 				seen = gpus[j] > gpus[i] && node_of(c, gpu_node, gpus[j]) == nd;
 			nn += !seen;
 		}
 		if (r != prev_rack) {
 			int seen = 0;
-			for (int j = 0; j < i && !seen; j++)
+			for (int j = 0; j < i && !seen && !sorted; j++)
 				seen = c->nodes[node_of(c, gpu_node, gpus[j])].rack == r;
 			nr += !seen;
 		}
