@@ -486,10 +486,10 @@ static void describe(struct dl_sim *s, struct dl_sim_job *j, int tier_known)
 		dl_placement_describe(c, j->gpu, j->ngpu, &nn, &nr, &tier);
 		j->tier = (uint8_t)tier;
 	}
-	/* the slowest GPU sets the pace of a synchronous job */
-	double speed = INFINITY;
+	/* the slowest GPU sets the pace of a synchronous job (of one type's, that type's) */
+	double speed = c->ntypes == 1 ? c->types[0].speed : INFINITY;
 	int type = 0;
-	for (int k = 0; k < j->ngpu; k++) {
+	for (int k = 0; k < j->ngpu && c->ntypes > 1; k++) {
 		int ty = c->nodes[s->gpu_node[j->gpu[k]]].type;
 		if (c->types[ty].speed < speed) {
 			speed = c->types[ty].speed;
