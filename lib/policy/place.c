@@ -307,9 +307,10 @@ static void take_rack_all(struct dl_placer *p, int r, int type, struct dl_placem
 static void take_cluster_fewest(struct dl_placer *p, int type, int k, struct dl_placement *out)
 {
 	int n = 0;
-	for (size_t r = 0; r < p->c->nracks; r++)
-		if (dl_state_rack_free(p->st, (int)r, type) > 0)
-			p->tmp2[n++] = (int)r;
+	for (size_t r = 0; r < p->c->nracks; r++) { /* without a branch: which racks have room is random */
+		p->tmp2[n] = (int)r;
+		n += dl_state_rack_free(p->st, (int)r, type) > 0;
+	}
 	struct rack_cmp rc = {p->st, type};
 	/* few racks: insertion sort (qsort_r's setup cost more than the sort) */
 	for (int i = 1; i < n; i++) {
