@@ -243,9 +243,7 @@ void dl_writer_double(struct dl_writer *w, size_t col, double v)
 		set(w, col, "", 0, F_NULL);
 		return;
 	}
-	char buf[DL_NUM_BUF];
-	int n = dl_fmt_double(buf, v);
-	set(w, col, buf, (size_t)n, F_NUM);
+	SET_FORMATTED(w, col, dl_fmt_double, v);
 }
 
 void dl_writer_double_prec(struct dl_writer *w, size_t col, double v, int digits)
