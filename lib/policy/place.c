@@ -307,7 +307,8 @@ static void take_rack_all(struct dl_placer *p, int r, int type, struct dl_placem
 static void take_cluster_fewest(struct dl_placer *p, int type, int k, struct dl_placement *out)
 {
 	int n = 0;
-	for (size_t r = 0; r < p->c->nracks; r++) { /* without a branch: which racks have room is random */
+	/* without a branch: which racks have room is random to the predictor */
+	for (size_t r = 0; r < p->c->nracks; r++) {
 		p->tmp2[n] = (int)r;
 		n += dl_state_rack_free(p->st, (int)r, type) > 0;
 	}
