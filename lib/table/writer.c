@@ -459,7 +459,8 @@ void dl_writer_end_row(struct dl_writer *w)
 			v->buf[v->len++] = '\r';
 		v->buf[v->len++] = '\n';
 		fwrite_unlocked(v->buf, 1, v->len, w->fp); /* one thread writes a stream */
-		memset(w->kind, F_UNSET, w->next < w->ncols ? w->next : w->ncols);
+		if (w->next)				   /* (no columns: no kinds either) */
+			memset(w->kind, F_UNSET, w->next < w->ncols ? w->next : w->ncols);
 		w->next = 0;
 		v->len = 0;
 		return;
