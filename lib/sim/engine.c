@@ -634,8 +634,8 @@ static void describe(struct dl_sim *s, struct dl_sim_job *j, int tier_known)
 		dl_placement_describe(c, j->gpu, j->ngpu, &nn, &nr, &tier);
 		j->tier = (uint8_t)tier;
 	}
-	/* the slowest GPU sets the pace of a synchronous job (of one type's, that type's) */
-	double speed = c->ntypes == 1 ? c->types[0].speed : INFINITY;
+	/* the slowest GPU sets the pace of a synchronous job (on one type, that type's) */
+	double speed = c->ntypes == 1 && j->ngpu ? dl_sim_job_speed(s, j, 0) : INFINITY;
 	int type = 0;
 	for (int k = 0; k < j->ngpu && c->ntypes > 1; k++) {
 		int ty = c->nodes[s->gpu_node[j->gpu[k]]].type;

@@ -181,11 +181,20 @@ static int plain_row(const struct dl_jobs_cols *jc, const struct dl_row *row, st
 	int64_t gpus = plain_gpus(row->f[col[DL_JC_GPUS]]);
 	if (*sub < 0 || *work < 1 || gpus < 1)
 		return -1;
+	/* every field as dl_jobs_parse_row sets it (weight and steps: empty, so their defaults) */
+	*job = (struct dl_job){0};
 	job->id = row->f[col[DL_JC_ID]];
 	job->line = row->line;
+	job->submit = (double)*sub / DL_TICKS_PER_SECOND;
+	job->duration = (double)*work / DL_TICKS_PER_SECOND;
 	job->gpus = gpus;
 	job->model = dl_field_str(row, col[DL_JC_MODEL]);
+	job->user = dl_field_str(row, col[DL_JC_USER]);
+	job->vc = dl_field_str(row, col[DL_JC_VC]);
 	job->gpu_type = dl_field_str(row, col[DL_JC_GPU_TYPE]);
+	job->state = dl_field_str(row, col[DL_JC_STATE]);
+	job->weight = 1;
+	job->steps = -1;
 	return 0;
 }
 
