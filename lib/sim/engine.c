@@ -462,6 +462,11 @@ int dl_sim_total_gpus(const struct dl_sim *s)
 	return s->total_gpus;
 }
 
+dl_tick dl_sim_migrate_cost(const struct dl_sim *s)
+{
+	return s->ckpt + s->restore;
+}
+
 int dl_sim_free_gpus(const struct dl_sim *s)
 {
 	return dl_state_total_free(s->state);
@@ -624,36 +629,61 @@ static void plan_finish(struct dl_sim *s, struct dl_sim_job *j)
 	ev_push(s, &s->fin, (struct event){j->finish_at, 0, 0, j->slot, 0});
 }
 
-/* speed, tier (unless the placer gave it) and slowdown of the GPUs j holds */
-static void describe(struct dl_sim *s, struct dl_sim_job *j, int tier_known)
+/*
+ * j's pace on n GPUs spanning tier: the slowest GPU sets the pace of a
+ * synchronous job (its type in *type), and the placement's slowdown (a
+ * measured spread throughput replaces the network model). Speed over
+ * slowdown is its rate at share 1.
+ */
+static double pace(const struct dl_sim *s, const struct dl_sim_job *j, const int *gpus, int n,
+		   enum dl_tier tier, int *type, double *slowdown)
 {
 	const struct dl_cluster *c = s->cfg->cluster;
-	int nn, nr;
-	if (!tier_known) {
-		enum dl_tier tier;
-		dl_placement_describe(c, j->gpu, j->ngpu, &nn, &nr, &tier);
-		j->tier = (uint8_t)tier;
-	}
-	/* the slowest GPU sets the pace of a synchronous job (on one type, that type's) */
-	double speed = c->ntypes == 1 && j->ngpu ? dl_sim_job_speed(s, j, 0) : INFINITY;
-	int type = 0;
-	for (int k = 0; k < j->ngpu && c->ntypes > 1; k++) {
-		int ty = c->nodes[s->gpu_node[j->gpu[k]]].type;
+	/* on a cluster of one type, that type's speed without looking at each GPU */
+	double speed = c->ntypes == 1 && n > 0 ? dl_sim_job_speed(s, j, 0) : INFINITY;
+	*type = 0;
+	for (int k = 0; k < n && c->ntypes > 1; k++) {
+		int ty = c->nodes[s->gpu_node[gpus[k]]].type;
 		double v = dl_sim_job_speed(s, j, ty);
 		if (v < speed) {
 			speed = v;
-			type = ty;
+			*type = ty;
 		}
 	}
-	j->gpu_type = (int16_t)type;
-	j->slowdown = 1;
+	*slowdown = 1;
 	const struct trow *r = j->tput_row >= 0 ? &s->trows[j->tput_row] : NULL;
-	if (r && j->tier != DL_TIER_NODE && r->spread[type] > 0 && speed > 0)
-		j->slowdown = speed / r->spread[type]; /* measured: it replaces the model */
-	else if (s->cfg->models && j->model && j->ngpu > 1)
-		j->slowdown = dl_netcost_slowdown(&s->nc, j->model, j->ngpu, (enum dl_tier)j->tier,
-						  speed);
+	if (r && tier != DL_TIER_NODE && r->spread[*type] > 0 && speed > 0)
+		*slowdown = speed / r->spread[*type]; /* measured: it replaces the model */
+	else if (s->cfg->models && j->model && n > 1)
+		*slowdown = dl_netcost_slowdown(&s->nc, j->model, n, tier, speed);
+	return speed;
+}
+
+/* speed, tier (unless the placer gave it) and slowdown of the GPUs j holds */
+static void describe(struct dl_sim *s, struct dl_sim_job *j, int tier_known)
+{
+	int nn, nr, type;
+	if (!tier_known) {
+		enum dl_tier tier;
+		dl_placement_describe(s->cfg->cluster, j->gpu, j->ngpu, &nn, &nr, &tier);
+		j->tier = (uint8_t)tier;
+	}
+	double speed = pace(s, j, j->gpu, j->ngpu, (enum dl_tier)j->tier, &type, &j->slowdown);
+	j->gpu_type = (int16_t)type;
 	j->rate = speed / j->slowdown * j->share;
+}
+
+/* what a bidding policy (themis) must know before it starts j there: see pace() */
+double dl_sim_rate_on(struct dl_sim *s, const struct dl_sim_job *j, const int *gpus, int n)
+{
+	if (!(n > 0))
+		return 0;
+	int nn, nr, type;
+	enum dl_tier tier;
+	double slowdown;
+	dl_placement_describe(s->cfg->cluster, gpus, n, &nn, &nr, &tier);
+	double speed = pace(s, j, gpus, n, tier, &type, &slowdown);
+	return speed / slowdown;
 }
 
 static void sort_gpus(int *g, int n)
@@ -781,15 +811,21 @@ enum dl_decision dl_sim_start(struct dl_sim *s, struct dl_sim_job *j, const stru
 	sort_gpus(j->gpu, j->ngpu);
 	j->share = share;
 	describe(s, j, tier_known);
-	int resumed = j->start >= 0;
-	j->restore_until = resumed ? s->now + s->restore : s->now;
+	int resumed = j->start >= 0, moved = resumed && how && how->migrate;
+	dl_tick cost = j->resume_cost >= 0 ? j->resume_cost : s->restore;
+	if (moved) {
+		cost = s->ckpt + s->restore; /* its state moves here from elsewhere */
+		j->migrations++;
+	}
+	j->restore_until = resumed ? s->now + cost : s->now;
+	j->resume_cost = -1;
 	if (!resumed)
 		j->start = s->now;
 	j->state = DL_SJ_RUNNING;
 	s->queued--;
 	s->running++;
 	plan_finish(s, j);
-	emit(s, j, resumed ? "resume" : "start", NULL, 1);
+	emit(s, j, moved ? "migrate" : resumed ? "resume" : "start", NULL, 1);
 	return DL_PLACED;
 }
 
@@ -807,12 +843,28 @@ void dl_sim_preempt(struct dl_sim *s, struct dl_sim_job *j)
 	saving_push(s, s->now + s->ckpt, j);
 }
 
+/* does j hold GPU g (its GPUs are sorted)? */
+static int holds(const struct dl_sim_job *j, int g)
+{
+	int lo = 0, hi = j->ngpu;
+	while (lo < hi) {
+		int mid = (lo + hi) / 2;
+		if (j->gpu[mid] < g)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < j->ngpu && j->gpu[lo] == g;
+}
+
 int dl_sim_migrate(struct dl_sim *s, struct dl_sim_job *j, const int *gpus, int n)
 {
 	if (j->state != DL_SJ_RUNNING || n != j->gpus)
 		return -1;
+	/* free GPUs, or GPUs j holds alone (consolidating onto a node it is partly on) */
 	for (int k = 0; k < n; k++)
-		if (gpus[k] < 0 || gpus[k] >= s->total_gpus || s->occ[gpus[k]])
+		if (gpus[k] < 0 || gpus[k] >= s->total_gpus ||
+		    (s->occ[gpus[k]] && !(s->occ[gpus[k]] == 1 && holds(j, gpus[k]))))
 			return -1;
 	dl_sim_sync(s, j);
 	release_gpus(s, j);
@@ -829,6 +881,21 @@ int dl_sim_migrate(struct dl_sim *s, struct dl_sim_job *j, const int *gpus, int 
 	plan_finish(s, j);
 	emit(s, j, "migrate", NULL, 1);
 	return 0;
+}
+
+void dl_sim_suspend(struct dl_sim *s, struct dl_sim_job *j, dl_tick resume_cost)
+{
+	if (j->state != DL_SJ_RUNNING)
+		return;
+	dl_sim_sync(s, j);
+	j->preemptions++;
+	emit(s, j, "suspend", NULL, 0);
+	release_gpus(s, j);
+	j->state = DL_SJ_QUEUED;
+	j->resume_cost = resume_cost < 0 ? 0 : resume_cost;
+	s->running--;
+	s->queued++;
+	plan_finish(s, j); /* no completion while suspended */
 }
 
 void dl_sim_set_share(struct dl_sim *s, struct dl_sim_job *j, double share)
@@ -934,6 +1001,7 @@ static void arrive(struct dl_sim *s, size_t idx)
 	j->tput_row = tput_row(s, t, j->gpus);
 	j->share = 1;
 	j->start = -1;
+	j->resume_cost = -1;
 	j->state = DL_SJ_QUEUED;
 	j->since = s->now;
 	s->queued++;
