@@ -213,7 +213,6 @@ static struct dl_sim_job *job_of(struct dl_sim *s, size_t slot)
 /* the key of a waiting job inside its queue (smaller first) */
 static void pend_key(struct prio *P, struct dl_sim_job *j, double *k0, double *k1)
 {
-	struct sq_job *q = pj(P, j);
 	/* ties: submit time, then job index (k2) */
 	double sub = (double)j->submit;
 	switch (P->kind) {
@@ -235,14 +234,14 @@ static void pend_key(struct prio *P, struct dl_sim_job *j, double *k0, double *k
 		*k1 = sub;
 		break;
 	case DL_SQ_TLAS:
-		*k0 = (double)q->seq; /* the order it entered the queue */
+		*k0 = (double)pj(P, j)->seq; /* the order it entered the queue */
 		*k1 = 0;
 		break;
 	case DL_SQ_TGITTINS:
 		/* every arrival has no service yet: that index is computed once */
-		*k0 = q->service ? -dl_gittins_index(P->gittins,
-						     (double)q->service / DL_TICKS_PER_SECOND)
-				 : P->gittins_zero;
+		*k0 = pj(P, j)->service ? -dl_gittins_index(P->gittins, (double)pj(P, j)->service /
+										DL_TICKS_PER_SECOND)
+					: P->gittins_zero;
 		*k1 = sub;
 		break;
 	}
