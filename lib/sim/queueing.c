@@ -104,7 +104,7 @@ static struct sq_job *pj(struct prio *P, const struct dl_sim_job *j)
 	return &P->jobs.v[j->slot];
 }
 
-/* its queue: always 0 without MLFQ, which need not touch the slab for it */
+/* its queue: always 0 without MLFQ (then the slab need not be touched for it) */
 static size_t qof(struct prio *P, const struct dl_sim_job *j)
 {
 	return P->mlfq ? (size_t)P->jobs.v[j->slot].queue : 0;
@@ -286,8 +286,10 @@ static void account(struct prio *P, struct dl_sim *s, struct dl_sim_job *j)
 
 static void set_demote_timer(struct prio *P, struct dl_sim *s, struct dl_sim_job *j)
 {
+	if (!P->mlfq)
+		return;
 	struct sq_job *q = pj(P, j);
-	if (!P->mlfq || (size_t)q->queue + 1 >= P->nq)
+	if ((size_t)q->queue + 1 >= P->nq)
 		return;
 	int64_t left = P->limit[q->queue] - q->service;
 	dl_tick t = dl_sim_now(s) + (left > 0 ? (left + j->gpus - 1) / j->gpus : 0);
@@ -298,8 +300,10 @@ static void set_demote_timer(struct prio *P, struct dl_sim *s, struct dl_sim_job
 
 static void set_promote_timer(struct prio *P, struct dl_sim *s, struct dl_sim_job *j)
 {
+	if (!P->mlfq)
+		return;
 	struct sq_job *q = pj(P, j);
-	if (!P->mlfq || q->queue == 0)
+	if (q->queue == 0)
 		return;
 	double lim = dl_mlfq_starve_limit(&P->queues, (double)q->exec);
 	if (!isfinite(lim))
@@ -354,11 +358,15 @@ void dl_sq_arrive(void *st, struct dl_sim *s, struct dl_sim_job *j)
 {
 	struct prio *P = st;
 	fit_slots(P, s);
-	struct sq_job *q = sq_jobs_at(&P->jobs, j->slot); /* (grows the slab) */
-	q->queue = 0;
-	q->seq = P->seq++;
-	q->service = q->exec = 0;
-	q->flag = -1;
+	uint64_t seq = P->seq++;
+	/* fifo, fifo-backfill and sjf keep nothing per job: they never touch the slab */
+	if (P->mlfq || P->preemptive) {
+		struct sq_job *q = sq_jobs_at(&P->jobs, j->slot); /* (grows the slab) */
+		q->queue = 0;
+		q->seq = seq;
+		q->service = q->exec = 0;
+		q->flag = -1;
+	}
 	pend_add(P, j);
 }
 
