@@ -60,10 +60,11 @@ struct sq_job {
 	dl_tick exec;	 /* MLFQ: ticks run in this queue epoch */
 	dl_tick mark;	 /* executed when it last started running, or waited when re-queued */
 	uint64_t seq;	 /* tiresias-las: the order it entered its queue */
-	int flag;	 /* srtf, las: the epoch in which the placer refused it */
 	int16_t queue;	 /* its queue (0 without MLFQ) */
 };
 DL_SLAB_DEFINE(sq_jobs, struct sq_job)
+/* srtf, las: the epoch in which the placer refused a job, apart: read every pass, dense */
+DL_SLAB_DEFINE(sq_refused, int)
 
 struct prio {
 	enum dl_sq_kind kind;
@@ -72,7 +73,8 @@ struct prio {
 	struct dl_gittins *gittins; /* tiresias-gittins: index of attained GPU-seconds */
 	size_t nq;
 	struct dl_opool pool;
-	struct sq_jobs jobs; /* per slot */
+	struct sq_jobs jobs;	   /* per slot */
+	struct sq_refused refused; /* per slot (srtf, las) */
 	/*
 	 * Waiting jobs: one ordered set per (queue, GPU-count class), so that
 	 * "the best waiting job that fits in c GPUs" is a minimum over the
@@ -181,6 +183,7 @@ void dl_sq_destroy(void *st)
 	struct prio *P = st;
 	dl_opool_release(&P->pool);
 	sq_jobs_release(&P->jobs);
+	sq_refused_release(&P->refused);
 	free(P->pend);
 	free(P->qcount);
 	free(P->cur);
@@ -359,13 +362,14 @@ void dl_sq_arrive(void *st, struct dl_sim *s, struct dl_sim_job *j)
 	struct prio *P = st;
 	fit_slots(P, s);
 	uint64_t seq = P->seq++;
-	/* fifo, fifo-backfill and sjf keep nothing per job: they never touch the slab */
-	if (P->mlfq || P->preemptive) {
+	/* fifo, fifo-backfill and sjf keep nothing per job: they never touch the slabs */
+	if (P->mlfq) {
 		struct sq_job *q = sq_jobs_at(&P->jobs, j->slot); /* (grows the slab) */
 		q->queue = 0;
 		q->seq = seq;
 		q->service = q->exec = 0;
-		q->flag = -1;
+	} else if (P->preemptive) {
+		*sq_refused_at(&P->refused, j->slot) = -1;
 	}
 	pend_add(P, j);
 }
@@ -374,7 +378,8 @@ void dl_sq_saved(void *st, struct dl_sim *s, struct dl_sim_job *j)
 {
 	struct prio *P = st;
 	/* it keeps its place in its queue (its entry order); waiting starts now */
-	pj(P, j)->mark = j->waited;
+	if (P->mlfq)
+		pj(P, j)->mark = j->waited;
 	pend_add(P, j);
 	set_promote_timer(P, s, j);
 }
@@ -547,12 +552,12 @@ static int one_queue_pass(struct prio *P, struct dl_sim *s)
 		if (j->gpus <= dl_sim_free_gpus(s)) {
 			if (try_start(P, s, j) == 0) {
 				/* the placer wants other GPUs: no use preempting for it now */
-				pj(P, j)->flag = P->epoch;
+				P->refused.v[j->slot] = P->epoch;
 				return 0;
 			}
 			continue;
 		}
-		if (pj(P, j)->flag == P->epoch)
+		if (P->refused.v[j->slot] == P->epoch)
 			return 0;
 		/* GPUs free now plus those being checkpointed */
 		int soon = total - (int)P->run_gpus[0];
