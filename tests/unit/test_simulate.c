@@ -431,7 +431,7 @@ static void test_lookup(void)
 {
 	size_t n;
 	const struct dl_sim_policy_ops *const *all = dl_sim_policies(&n);
-	is_int(n, 9, "nine built-in policies (the seven queueing ones, gavel and gandiva)");
+	is_int(n, 10, "ten built-in policies (the seven queueing ones, gavel, gandiva and themis)");
 	int found = 1;
 	for (size_t i = 0; i < n; i++)
 		found &= dl_sim_policy_find(all[i]->name) == all[i];
