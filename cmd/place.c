@@ -14,6 +14,7 @@ struct place_args {
 	struct dl_place_opts po;
 	int comm; /* enum dl_comm */
 	double now;
+	struct dl_congestion congestion;
 };
 
 static const char *const comm_names[] = {"ring", "ps", NULL}; /* enum dl_comm */
@@ -31,6 +32,9 @@ static const struct dl_opt place_opts[] = {
 	{DL_OPT_UINT64, 's', "seed", "N", "seed of the random policy", AT(po.seed), .def = "1"},
 	{DL_OPT_CHOICE, 0, "comm", "MODE", "communication pattern", AT(comm), .values = comm_names,
 	 .def = "ring"},
+	{DL_OPT_CALLBACK, 0, "congestion", "TIER=DIV,...",
+	 "divide the bandwidth of congested tiers (rack=2,cluster=4)", AT(congestion),
+	 .fn = dl_congestion_opt, .expect = DL_CONGESTION_EXPECT, .def_doc = "the spec's (none)"},
 	{DL_OPT_SECONDS, 0, "rack-delay", "SECONDS", "dally: wait before the rack tier",
 	 AT(po.rack_delay), .def_doc = "auto"},
 	{DL_OPT_SECONDS, 0, "network-delay", "SECONDS", "dally: wait before the cluster tier",
@@ -278,6 +282,7 @@ DL_COMMAND(place, "place jobs on a cluster topology and cost the placement")
 		dl_net_models_free(&pr.models);
 		return dl_fail(ctx, &err);
 	}
+	dl_cluster_congest(pr.c, &a.congestion);
 	if (profiles && dl_net_models_read(&pr.models, profiles, ctx->in_format, &err) < 0)
 		rc = dl_fail(ctx, &err);
 	pr.st = dl_state_new(pr.c);

@@ -22,6 +22,7 @@ struct sim_args {
 	int set_ckpt, set_restore, set_queues, set_delta, set_quantum, any_type, set_seed;
 	int set_policy, set_place;
 	int provenance;
+	struct dl_congestion congestion;
 	char *command; /* with --provenance: this command line, else NULL */
 };
 
@@ -71,6 +72,9 @@ static const struct dl_opt sim_opts[] = {
 	 AT(restore), .def = "10"},
 	{DL_OPT_FILE, 0, "profiles", "FILE", "model profiles (from profile) for placement slowdown",
 	 AT(profiles)},
+	{DL_OPT_CALLBACK, 0, "congestion", "TIER=DIV,...",
+	 "divide the bandwidth of congested tiers (rack=2,cluster=4)", AT(congestion),
+	 .fn = dl_congestion_opt, .expect = DL_CONGESTION_EXPECT, .def_doc = "the spec's (none)"},
 	{DL_OPT_FLAG, 0, "any-type", NULL,
 	 "ignore the trace's gpu_type column: jobs run on any type", AT(any_type)},
 	{DL_OPT_FLAG, 0, "provenance", NULL,
@@ -115,7 +119,9 @@ static int run_compat(struct dl_ctx *ctx, const struct sim_args *a)
 	if (a->events)
 		return dl_usage_error(ctx, "--events is not available with --compat tiresias");
 	if (a->set_queues || a->thresholds || a->starvation > 0 || a->set_quantum || a->set_ckpt ||
-	    a->set_restore || a->profiles || a->any_type || a->set_seed || a->provenance)
+	    a->set_restore || a->profiles || a->any_type || a->set_seed || a->provenance ||
+	    a->congestion.div[DL_TIER_NODE] > 0 || a->congestion.div[DL_TIER_RACK] > 0 ||
+	    a->congestion.div[DL_TIER_CLUSTER] > 0)
 		return dl_usage_error(ctx,
 				      "with --compat tiresias the schedule name sets the "
 				      "policy; only --cluster, --place, --distribution, --delta "
@@ -288,6 +294,7 @@ static int run_native(struct dl_ctx *ctx, const struct sim_args *a)
 		rc = dl_fail(ctx, &err);
 		goto done;
 	}
+	dl_cluster_congest(cl, &a->congestion);
 	if (ctx->dry_run)
 		goto done;
 	if (a->profiles && dl_net_models_read(&models, a->profiles, DL_IN_AUTO, &err) < 0) {
