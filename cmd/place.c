@@ -35,14 +35,6 @@ static const struct dl_opt place_opts[] = {
 	{DL_OPT_CALLBACK, 0, "congestion", "TIER=DIV,...",
 	 "divide the bandwidth of congested tiers (rack=2,cluster=4)", AT(congestion),
 	 .fn = dl_congestion_opt, .expect = DL_CONGESTION_EXPECT, .def_doc = "the spec's (none)"},
-	{DL_OPT_SECONDS, 0, "rack-delay", "SECONDS", "dally: wait before the rack tier",
-	 AT(po.rack_delay), .def_doc = "auto"},
-	{DL_OPT_SECONDS, 0, "network-delay", "SECONDS", "dally: wait before the cluster tier",
-	 AT(po.net_delay), .def_doc = "auto"},
-	{DL_OPT_SECONDS, 0, "lease", "SECONDS", "dally: the timer unit", AT(po.lease),
-	 .flags = DL_OPTF_GT, .def = "20"},
-	{DL_OPT_INT, 0, "history", "N", "dally: waits remembered per GPU demand", AT(po.history),
-	 .imin = 1, .imax = 1000000, .def = "50"},
 	{DL_OPT_SECONDS, 0, "now", "TIME", "the current time: a job's wait is TIME - submit",
 	 AT(now)},
 	{DL_OPT_END},
@@ -260,8 +252,11 @@ DL_COMMAND(place, "place jobs on a cluster topology and cost the placement")
 {
 	struct dl_optstate st;
 	struct place_args a = {.po = DL_PLACE_OPTS_INIT};
-	if (dl_opt_parse(&st, ctx, argc, argv, &place_spec, &a))
+	/* Dally's timers: the option group simulate --policy dally shares (policy/dally.h) */
+	const struct dl_opt_group dally = {dl_dally_opt_table, &a.po.dally, DL_DALLY_OPT_TITLE};
+	if (dl_opt_parse_groups(&st, ctx, argc, argv, &place_spec, &a, &dally, 1))
 		return st.exit_code;
+
 	if (!a.cluster)
 		return dl_usage_error(ctx, "--cluster SPEC is required");
 	if (argc - st.optind > 1)

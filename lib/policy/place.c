@@ -38,12 +38,6 @@ int dl_place_policy_parse(const char *s, enum dl_place_policy *out)
 	return -1;
 }
 
-/* a ring buffer of past waits (in leases) for one GPU demand */
-struct hist {
-	double *v;
-	int n, pos;
-};
-
 struct dl_placer {
 	struct dl_cluster_state *st;
 	const struct dl_cluster *c;
@@ -53,11 +47,9 @@ struct dl_placer {
 	int max_node, max_rack; /* capacity of the largest node and rack (all types) */
 	int *max_node_t, *max_rack_t; /* per type */
 	int *type_total;	      /* GPUs of each type; [ntypes] = all */
-	/* dally: histories per demand (index min(demand, maxd)) at node and rack tier */
-	int maxd;
-	struct hist *hnode, *hrack;
-	int *tmp;  /* scratch: node list */
-	int *tmp2; /* scratch: rack list */
+	struct dl_dally *dally;	      /* dally: timers and auto-tuner */
+	int *tmp;		      /* scratch: node list */
+	int *tmp2;		      /* scratch: rack list */
 };
 
 struct dl_placer *dl_placer_new(struct dl_cluster_state *st, const struct dl_place_opts *o)
@@ -68,10 +60,8 @@ struct dl_placer *dl_placer_new(struct dl_cluster_state *st, const struct dl_pla
 	p->st = st;
 	p->c = c;
 	p->o = *o;
-	if (p->o.lease <= 0)
-		p->o.lease = 20;
-	if (p->o.history < 1)
-		p->o.history = 1;
+	if (o->policy == DL_PLACE_DALLY)
+		p->dally = dl_dally_new(&o->dally);
 	dl_rng_seed(&p->rng, o->seed);
 	p->affinity = xcalloc(c->nnodes + 1, sizeof(int));
 	p->max_node_t = xcalloc((size_t)T + 1, sizeof(int));
@@ -98,9 +88,6 @@ struct dl_placer *dl_placer_new(struct dl_cluster_state *st, const struct dl_pla
 	p->type_total[T] = c->total_gpus;
 	p->max_node = p->max_node_t[T];
 	p->max_rack = p->max_rack_t[T];
-	p->maxd = c->total_gpus < 4096 ? c->total_gpus : 4096;
-	p->hnode = xcalloc((size_t)p->maxd + 1, sizeof(struct hist));
-	p->hrack = xcalloc((size_t)p->maxd + 1, sizeof(struct hist));
 	p->tmp = xmalloc((c->nnodes + 1) * sizeof(int));
 	p->tmp2 = xmalloc((c->nracks + 1) * sizeof(int));
 	return p;
@@ -110,12 +97,7 @@ void dl_placer_free(struct dl_placer *p)
 {
 	if (!p)
 		return;
-	for (int d = 0; d <= p->maxd; d++) {
-		free(p->hnode[d].v);
-		free(p->hrack[d].v);
-	}
-	free(p->hnode);
-	free(p->hrack);
+	dl_dally_free(p->dally);
 	free(p->affinity);
 	free(p->max_node_t);
 	free(p->max_rack_t);
@@ -435,91 +417,68 @@ static void place_gandiva(struct dl_placer *p, int type, int k, struct dl_placem
 
 /* ---- dally ---- */
 
-static void hist_add(struct dl_placer *p, struct hist *h, double v)
-{
-	int H = p->o.history;
-	if (!h->v)
-		h->v = xcalloc((size_t)H, sizeof(double));
-	h->v[h->pos] = v;
-	h->pos = (h->pos + 1) % H;
-	if (h->n < H)
-		h->n++;
-}
-
-/* mean + 2 stddev of the window; 1 when it is empty or all zero */
-static double hist_estimate(const struct hist *h)
-{
-	double s = 0, s2 = 0;
-	for (int i = 0; i < h->n; i++) {
-		s += h->v[i];
-		s2 += h->v[i] * h->v[i];
-	}
-	if (!h->n || s == 0)
-		return 1;
-	double mean = s / h->n;
-	double var = s2 / h->n - mean * mean;
-	return mean + 2 * sqrt(var > 0 ? var : 0);
-}
-
 void dl_place_dally_timers(const struct dl_placer *p, int gpus, double *rack, double *net)
 {
-	int d = gpus < p->maxd ? gpus : p->maxd;
-	if (d < 0)
-		d = 0;
-	double H = p->o.history;
-	double rl, nl;
-	if (p->o.rack_delay >= 0) {
-		*rack = p->o.rack_delay;
+	if (p->dally) {
+		dl_dally_timers(p->dally, gpus, rack, net);
 	} else {
-		rl = ceil(hist_estimate(&p->hnode[d]));
-		if (rl < 6)
-			rl = 6;
-		if (rl > ceil(0.8 * H))
-			rl = ceil(0.8 * H);
-		*rack = rl * p->o.lease;
-	}
-	if (p->o.net_delay >= 0) {
-		*net = p->o.net_delay;
-	} else {
-		nl = ceil(hist_estimate(&p->hrack[d]));
-		if (nl < 12)
-			nl = 12;
-		if (nl > H)
-			nl = H;
-		*net = nl * p->o.lease;
+		*rack = p->o.dally.rack_delay;
+		*net = p->o.dally.net_delay;
 	}
 }
 
+struct dl_dally *dl_placer_dally(struct dl_placer *p)
+{
+	return p->dally;
+}
+
+/*
+ * Tiered delay (dally.h): one node now; one rack once the rack timer is up
+ * (or when no node could ever hold the job); anywhere once the network timer
+ * is up (or no rack could). Successful node and rack placements after a wait
+ * feed the auto-tuner.
+ */
 static const char *place_dally(struct dl_placer *p, const struct dl_place_req *req,
 			       struct dl_placement *out)
 {
 	int type = req->type, k = req->gpus, ts = tslot(p, type);
-	int d = k < p->maxd ? k : p->maxd;
-	double leases = req->wait / p->o.lease;
-	double rack_t, net_t;
-	dl_place_dally_timers(p, k, &rack_t, &net_t);
+	enum dl_tier open = dl_dally_open_tier(p->dally, k, req->wait);
 	int nd = dl_state_best_fit(p->st, type, k);
 	if (nd >= 0) {
 		take_node(p, nd, k, out);
-		if (leases >= 1)
-			hist_add(p, &p->hnode[d], leases);
+		dl_dally_record(p->dally, k, DL_TIER_NODE, req->wait);
 		return NULL;
 	}
-	if (req->wait >= rack_t || k > p->max_node_t[ts]) {
+	if (open >= DL_TIER_RACK || k > p->max_node_t[ts]) {
 		int r = best_rack(p, type, k);
 		if (r >= 0) {
 			take_rack_fewest(p, r, type, k, out);
-			if (leases >= 1)
-				hist_add(p, &p->hrack[d], leases);
+			dl_dally_record(p->dally, k, DL_TIER_RACK, req->wait);
 			return NULL;
 		}
-		if (req->wait >= net_t || k > p->max_rack_t[ts]) {
+		if (open >= DL_TIER_CLUSTER || k > p->max_rack_t[ts]) {
 			take_cluster_fewest(p, type, k, out);
 			return NULL;
 		}
 		return "dally: waiting for a rack-level placement (network timer not expired)";
 	}
 	return "dally: waiting for a node-level placement (rack timer not expired)";
+}
+
+int dl_place_fits(const struct dl_placer *p, int type, int k, enum dl_tier tier)
+{
+	if (k > dl_state_type_free(p->st, type))
+		return 0;
+	if (tier >= DL_TIER_CLUSTER)
+		return 1;
+	if (dl_state_first_fit(p->st, type, k, 0, (int)p->c->nnodes) >= 0)
+		return 1;
+	if (tier == DL_TIER_NODE)
+		return 0;
+	for (size_t r = 0; r < p->c->nracks; r++)
+		if (dl_state_rack_free(p->st, (int)r, type) >= k)
+			return 1;
+	return 0;
 }
 
 /* ---- the entry point ---- */

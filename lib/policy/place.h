@@ -49,6 +49,7 @@
 
 #include "cluster/state.h"
 #include "core/rng.h"
+#include "policy/dally.h"
 #include "core/strmap.h"
 
 enum dl_place_policy {
@@ -70,16 +71,13 @@ int dl_place_policy_parse(const char *s, enum dl_place_policy *out);
 
 struct dl_place_opts {
 	enum dl_place_policy policy;
-	uint64_t seed;	   /* random */
-	double lease;	   /* dally: seconds per timer unit (default 20) */
-	double rack_delay; /* dally: seconds before the rack tier; < 0 = auto-tune */
-	double net_delay;  /* dally: seconds before the cluster tier; < 0 = auto-tune */
-	int history;	   /* dally: waits remembered per GPU demand (default 50) */
+	uint64_t seed;		    /* random */
+	struct dl_dally_opts dally; /* dally: the timers (dally.h) */
 };
 
-#define DL_PLACE_OPTS_INIT                                  \
-	{                                                   \
-		DL_PLACE_FIRST_FIT, 0, 20.0, -1.0, -1.0, 50 \
+#define DL_PLACE_OPTS_INIT                                \
+	{                                                 \
+		DL_PLACE_FIRST_FIT, 0, DL_DALLY_OPTS_INIT \
 	}
 
 struct dl_place_req {
@@ -110,6 +108,14 @@ void dl_place(struct dl_placer *p, const struct dl_place_req *req, struct dl_pla
 void dl_place_release(struct dl_placer *p, const int *gpus, int n);
 /* dally: the timers (seconds) a job of `gpus` GPUs would get now */
 void dl_place_dally_timers(const struct dl_placer *p, int gpus, double *rack, double *net);
+/* dally: the placer's timers and auto-tuner (NULL unless its policy is dally) */
+struct dl_dally *dl_placer_dally(struct dl_placer *p);
+/*
+ * Could a job of k GPUs of `type` (or DL_ANY_TYPE) be placed now within one
+ * node (tier node) or one rack (tier rack) of the free GPUs? (Nothing is
+ * taken; tier cluster: are k free at all.)
+ */
+int dl_place_fits(const struct dl_placer *p, int type, int k, enum dl_tier tier);
 
 /* nodes, racks and tier of a set of global GPU indices (sorted or not) */
 void dl_placement_describe(const struct dl_cluster *c, const int *gpus, int n, int *nnodes,

@@ -41,7 +41,8 @@ man_block() { # TARGET SCD
 	awk -v t="dlsched${1:+ $1}" '
 		/^; options: / { s = substr($0, 12); n = split(s, a, ", "); on = 0
 			for (i = 1; i <= n; i++) if (a[i] == t) on = 1; next }
-		/^#/ || /^; end of options/ { on = 0 }
+		/^# / || /^; end of options/ { on = 0 }
+		/^##/ { next } # a group heading ("## dally options") inside the list
 		on' "$2"
 }
 # one entry (header to blank line) of a man block
