@@ -7,6 +7,7 @@
 #include "policy/gittins.h"
 #include "policy/mlfq.h"
 #include "policy/place.h"
+#include "sim/dally.h"
 #include "sim/sim.h"
 #include "sim/tiresias.h"
 #include "trace/jobs.h"
@@ -23,7 +24,9 @@ struct sim_args {
 	int set_policy, set_place;
 	int provenance;
 	struct dl_congestion congestion;
-	char *command; /* with --provenance: this command line, else NULL */
+	struct dl_sim_dally dally; /* dally's options (its table: lib/sim/dally.c) */
+	int dally_given;	   /* one of them was given */
+	char *command;		   /* with --provenance: this command line, else NULL */
 };
 
 /* the native engine's policies, from the registry */
@@ -121,7 +124,7 @@ static int run_compat(struct dl_ctx *ctx, const struct sim_args *a)
 	if (a->set_queues || a->thresholds || a->starvation > 0 || a->set_quantum || a->set_ckpt ||
 	    a->set_restore || a->profiles || a->any_type || a->set_seed || a->provenance ||
 	    a->congestion.div[DL_TIER_NODE] > 0 || a->congestion.div[DL_TIER_RACK] > 0 ||
-	    a->congestion.div[DL_TIER_CLUSTER] > 0)
+	    a->congestion.div[DL_TIER_CLUSTER] > 0 || a->dally_given)
 		return dl_usage_error(ctx,
 				      "with --compat tiresias the schedule name sets the "
 				      "policy; only --cluster, --place, --distribution, --delta "
@@ -244,6 +247,19 @@ static int run_native(struct dl_ctx *ctx, const struct sim_args *a)
 	cfg.place.policy = DL_PLACE_CONSOLIDATE;
 	cfg.place.seed = a->seed;
 	dl_place_policy_parse(a->place, &cfg.place.policy); /* checked after parsing */
+	/* dally places through its own delay scheduling: the dally placer, its timers */
+	int is_dally = pol == &dl_sim_dally_ops;
+	if (is_dally && a->set_place && cfg.place.policy != DL_PLACE_DALLY)
+		return dl_usage_error(ctx, "--policy dally places jobs itself (--place dally)");
+	if (is_dally)
+		cfg.place.policy = DL_PLACE_DALLY;
+	if (a->dally_given && cfg.place.policy != DL_PLACE_DALLY)
+		return dl_usage_error(ctx,
+				      "--lease, --rack-delay, --network-delay, --history and "
+				      "--restart-cost apply to --policy dally (the timers also "
+				      "to --place dally)");
+	cfg.place.dally = a->dally.timers;
+	cfg.params.policy = &a->dally;
 	cfg.any_type = a->any_type;
 	cfg.checkpoint_cost = a->ckpt;
 	cfg.restore_cost = a->restore;
@@ -406,8 +422,10 @@ DL_COMMAND(simulate, "replay a trace on a cluster under a scheduling policy")
 {
 	struct dl_optstate st;
 	struct sim_args a = {0};
-	if (dl_opt_parse(&st, ctx, argc, argv, &sim_spec, &a))
+	const struct dl_opt_group dally = {dl_sim_dally_opts, &a.dally, "dally"};
+	if (dl_opt_parse_groups(&st, ctx, argc, argv, &sim_spec, &a, &dally, 1))
 		return st.exit_code;
+	a.dally_given = dl_opt_group_given(&st, 1) != NULL;
 	a.set_seed = dl_opt_given(&st, "seed");
 	a.set_queues = dl_opt_given(&st, "queues");
 	a.set_delta = dl_opt_given(&st, "delta");

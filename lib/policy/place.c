@@ -432,53 +432,50 @@ struct dl_dally *dl_placer_dally(struct dl_placer *p)
 	return p->dally;
 }
 
+/* as consolidated as possible within tier max: NULL when placed (*tier then says where) */
+static const char *place_within(struct dl_placer *p, int type, int k, enum dl_tier max,
+				enum dl_tier *tier, struct dl_placement *out)
+{
+	int nd = dl_state_best_fit(p->st, type, k);
+	if (nd >= 0) {
+		take_node(p, nd, k, out);
+		*tier = DL_TIER_NODE;
+		return NULL;
+	}
+	if (max < DL_TIER_RACK)
+		return "dally: waiting for a node-level placement (rack timer not expired)";
+	int r = best_rack(p, type, k);
+	if (r >= 0) {
+		take_rack_fewest(p, r, type, k, out);
+		*tier = DL_TIER_RACK;
+		return NULL;
+	}
+	if (max < DL_TIER_CLUSTER)
+		return "dally: waiting for a rack-level placement (network timer not expired)";
+	take_cluster_fewest(p, type, k, out);
+	*tier = DL_TIER_CLUSTER;
+	return NULL;
+}
+
 /*
  * Tiered delay (dally.h): one node now; one rack once the rack timer is up
  * (or when no node could ever hold the job); anywhere once the network timer
- * is up (or no rack could). Successful node and rack placements after a wait
- * feed the auto-tuner.
+ * is up (or no rack could). Node and rack placements after a wait of a lease
+ * or more feed the auto-tuner.
  */
 static const char *place_dally(struct dl_placer *p, const struct dl_place_req *req,
 			       struct dl_placement *out)
 {
 	int type = req->type, k = req->gpus, ts = tslot(p, type);
-	enum dl_tier open = dl_dally_open_tier(p->dally, k, req->wait);
-	int nd = dl_state_best_fit(p->st, type, k);
-	if (nd >= 0) {
-		take_node(p, nd, k, out);
-		dl_dally_record(p->dally, k, DL_TIER_NODE, req->wait);
-		return NULL;
-	}
-	if (open >= DL_TIER_RACK || k > p->max_node_t[ts]) {
-		int r = best_rack(p, type, k);
-		if (r >= 0) {
-			take_rack_fewest(p, r, type, k, out);
-			dl_dally_record(p->dally, k, DL_TIER_RACK, req->wait);
-			return NULL;
-		}
-		if (open >= DL_TIER_CLUSTER || k > p->max_rack_t[ts]) {
-			take_cluster_fewest(p, type, k, out);
-			return NULL;
-		}
-		return "dally: waiting for a rack-level placement (network timer not expired)";
-	}
-	return "dally: waiting for a node-level placement (rack timer not expired)";
-}
-
-int dl_place_fits(const struct dl_placer *p, int type, int k, enum dl_tier tier)
-{
-	if (k > dl_state_type_free(p->st, type))
-		return 0;
-	if (tier >= DL_TIER_CLUSTER)
-		return 1;
-	if (dl_state_first_fit(p->st, type, k, 0, (int)p->c->nnodes) >= 0)
-		return 1;
-	if (tier == DL_TIER_NODE)
-		return 0;
-	for (size_t r = 0; r < p->c->nracks; r++)
-		if (dl_state_rack_free(p->st, (int)r, type) >= k)
-			return 1;
-	return 0;
+	enum dl_tier open = dl_dally_open_tier(p->dally, k, req->wait), tier;
+	if (k > p->max_node_t[ts] && open < DL_TIER_RACK)
+		open = DL_TIER_RACK;
+	if (k > p->max_rack_t[ts])
+		open = DL_TIER_CLUSTER;
+	const char *why = place_within(p, type, k, open, &tier, out);
+	if (!why)
+		dl_dally_record(p->dally, k, tier, req->wait);
+	return why;
 }
 
 /* ---- the entry point ---- */
@@ -554,47 +551,51 @@ static void place_typed(struct dl_placer *p, const struct dl_place_req *req,
 		return;
 	}
 	const char *why = NULL;
-	switch (p->o.policy) {
-	case DL_PLACE_FIRST_FIT:
-		place_first_fit(p, type, k, out);
-		break;
-	case DL_PLACE_CONSOLIDATE:
-		place_consolidated(p, type, k, out);
-		break;
-	case DL_PLACE_SPREAD:
-		place_spread(p, type, k, out);
-		break;
-	case DL_PLACE_RANDOM:
-		place_random(p, type, k, out);
-		break;
-	case DL_PLACE_TIRESIAS:
-		if (!req->consolidate) {
+	enum dl_tier within_tier;
+	if (req->within > 0)
+		why = place_within(p, type, k, (enum dl_tier)(req->within - 1), &within_tier, out);
+	else
+		switch (p->o.policy) {
+		case DL_PLACE_FIRST_FIT:
 			place_first_fit(p, type, k, out);
-		} else if (k <= p->max_node_t[ts]) {
-			int nd = dl_state_best_fit(p->st, type, k);
-			if (nd >= 0)
-				take_node(p, nd, k, out);
-			else
-				why = "tiresias: consolidated model waits for one node";
-		} else if (k <= p->max_rack_t[ts]) {
-			int r = best_rack(p, type, k);
-			if (r >= 0)
-				take_rack_fewest(p, r, type, k, out);
-			else
-				why = "tiresias: consolidated model waits for one rack";
-		} else {
-			take_cluster_fewest(p, type, k, out);
+			break;
+		case DL_PLACE_CONSOLIDATE:
+			place_consolidated(p, type, k, out);
+			break;
+		case DL_PLACE_SPREAD:
+			place_spread(p, type, k, out);
+			break;
+		case DL_PLACE_RANDOM:
+			place_random(p, type, k, out);
+			break;
+		case DL_PLACE_TIRESIAS:
+			if (!req->consolidate) {
+				place_first_fit(p, type, k, out);
+			} else if (k <= p->max_node_t[ts]) {
+				int nd = dl_state_best_fit(p->st, type, k);
+				if (nd >= 0)
+					take_node(p, nd, k, out);
+				else
+					why = "tiresias: consolidated model waits for one node";
+			} else if (k <= p->max_rack_t[ts]) {
+				int r = best_rack(p, type, k);
+				if (r >= 0)
+					take_rack_fewest(p, r, type, k, out);
+				else
+					why = "tiresias: consolidated model waits for one rack";
+			} else {
+				take_cluster_fewest(p, type, k, out);
+			}
+			break;
+		case DL_PLACE_GANDIVA:
+			place_gandiva(p, type, k, out);
+			break;
+		case DL_PLACE_DALLY:
+			why = place_dally(p, req, out);
+			break;
+		default:
+			why = "unknown policy";
 		}
-		break;
-	case DL_PLACE_GANDIVA:
-		place_gandiva(p, type, k, out);
-		break;
-	case DL_PLACE_DALLY:
-		why = place_dally(p, req, out);
-		break;
-	default:
-		why = "unknown policy";
-	}
 	if (why || out->ngpus != k) {
 		/* give back anything taken (only on an internal shortfall) */
 		if (out->ngpus)

@@ -85,6 +85,13 @@ struct dl_place_req {
 	int type;	 /* cluster type index or DL_ANY_TYPE */
 	int consolidate; /* tiresias: the job's model asks for consolidation */
 	double wait;	 /* dally: seconds the job has waited for GPUs */
+	/*
+	 * 0: the placer's policy decides. 1 + T: whatever the policy, as
+	 * consolidated as possible (one node, else one rack, else fewest racks)
+	 * but never wider than tier T, else wait; no timer, nothing learned (a
+	 * driver consolidating a running job: dally's lease ends).
+	 */
+	int within;
 };
 
 enum dl_decision { DL_PLACED = 0, DL_WAIT = 1, DL_REJECT = 2 };
@@ -110,12 +117,6 @@ void dl_place_release(struct dl_placer *p, const int *gpus, int n);
 void dl_place_dally_timers(const struct dl_placer *p, int gpus, double *rack, double *net);
 /* dally: the placer's timers and auto-tuner (NULL unless its policy is dally) */
 struct dl_dally *dl_placer_dally(struct dl_placer *p);
-/*
- * Could a job of k GPUs of `type` (or DL_ANY_TYPE) be placed now within one
- * node (tier node) or one rack (tier rack) of the free GPUs? (Nothing is
- * taken; tier cluster: are k free at all.)
- */
-int dl_place_fits(const struct dl_placer *p, int type, int k, enum dl_tier tier);
 
 /* nodes, racks and tier of a set of global GPU indices (sorted or not) */
 void dl_placement_describe(const struct dl_cluster *c, const int *gpus, int n, int *nnodes,

@@ -621,7 +621,18 @@ void dl_sim_preempt(struct dl_sim *s, struct dl_sim_job *j)
 	saving_push(s, s->now + s->ckpt, j);
 }
 
+struct dl_placer *dl_sim_placer(struct dl_sim *s)
+{
+	return s->placer;
+}
+
 int dl_sim_migrate(struct dl_sim *s, struct dl_sim_job *j, const int *gpus, int n)
+{
+	return dl_sim_migrate_pause(s, j, gpus, n, -1);
+}
+
+int dl_sim_migrate_pause(struct dl_sim *s, struct dl_sim_job *j, const int *gpus, int n,
+			 double pause)
 {
 	if (j->state != DL_SJ_RUNNING || n != j->gpus)
 		return -1;
@@ -639,7 +650,7 @@ int dl_sim_migrate(struct dl_sim *s, struct dl_sim_job *j, const int *gpus, int 
 	sort_gpus(j->gpu, n);
 	describe(s, j, 0);
 	j->migrations++;
-	j->restore_until = s->now + s->ckpt + s->restore;
+	j->restore_until = s->now + (pause >= 0 ? dl_sim_ticks(pause) : s->ckpt + s->restore);
 	plan_finish(s, j);
 	emit(s, j, "migrate", NULL, 1);
 	return 0;

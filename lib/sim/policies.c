@@ -46,6 +46,7 @@
 
 #include "policy/gittins.h"
 #include "policy/mlfq.h"
+#include "sim/dally.h"
 #include "sim/oset.h"
 #include "sim/policy.h"
 
@@ -666,7 +667,8 @@ OPS(tlas, "tiresias-las", "Tiresias 2D-LAS: MLFQ on attained GPU-seconds")
 OPS(tgittins, "tiresias-gittins", "Tiresias 2D-Gittins: MLFQ, Gittins index in a queue")
 
 static const struct dl_sim_policy_ops *const all[] = {
-	&ops_fifo, &ops_backfill, &ops_sjf, &ops_srtf, &ops_las, &ops_tlas, &ops_tgittins,
+	&ops_fifo, &ops_backfill, &ops_sjf,	 &ops_srtf,
+	&ops_las,  &ops_tlas,	  &ops_tgittins, &dl_sim_dally_ops,
 };
 
 const struct dl_sim_policy_ops *dl_sim_policy_find(const char *name)

@@ -153,6 +153,7 @@ struct dl_sim_params {
 	const struct dl_mlfq *mlfq;	  /* tiresias-*: queues, limits (GPU-seconds), starvation */
 	const struct dl_gittins *gittins; /* tiresias-gittins: index of attained GPU-seconds */
 	double quantum;			  /* las: re-evaluation period (seconds; 0: none) */
+	const void *policy; /* the chosen policy's own parameters (dally: struct dl_sim_dally) */
 };
 
 struct dl_sim_policy_ops {
@@ -221,6 +222,16 @@ enum dl_decision dl_sim_start(struct dl_sim *s, struct dl_sim_job *j, const stru
 void dl_sim_preempt(struct dl_sim *s, struct dl_sim_job *j);
 /* move running j to n explicit free GPUs; -1 if they are not free */
 int dl_sim_migrate(struct dl_sim *s, struct dl_sim_job *j, const int *gpus, int n);
+/* the same, paying pause seconds without progress instead of checkpoint + restore */
+int dl_sim_migrate_pause(struct dl_sim *s, struct dl_sim_job *j, const int *gpus, int n,
+			 double pause);
+/*
+ * The run's placer (its policy is --place's): for policies that ask it
+ * questions (dally's timers, dl_place_dally_timers) or place with
+ * req.within and then hand the GPUs to dl_sim_migrate (after
+ * dl_place_release: the engine takes them itself).
+ */
+struct dl_placer *dl_sim_placer(struct dl_sim *s);
 void dl_sim_set_share(struct dl_sim *s, struct dl_sim_job *j, double share);
 /* wake the policy at time at (>= now) with (job, kind, stamp) */
 void dl_sim_timer(struct dl_sim *s, dl_tick at, size_t job, int kind, uint64_t stamp);

@@ -58,7 +58,7 @@ if heavy; then
 	expect simulate_preempts_under_load 'awk -F, "NR>1{p+=\$10} END{exit !(p>0)}" r1.csv'
 	# every policy finishes every job of a contended trace, and JCT = queue + run
 	# (each is rounded to the microsecond on its own: they may differ by 1.5 us)
-	for p in fifo fifo-backfill sjf srtf las tiresias-las tiresias-gittins; do
+	for p in fifo fifo-backfill sjf srtf las tiresias-las tiresias-gittins dally; do
 		dl simulate --cluster 2x4x8 --policy $p g.csv > rp.csv 2>/dev/null
 		expect "simulate_conserve_$p" 'awk -F, "NR>1{n++; d=\$7-\$8-\$9; if (d>2e-6||d<-2e-6) bad++; if (\$9 < \$4 - 1e-6) bad++} END{exit !(n==400 && !bad)}" rp.csv'
 	done

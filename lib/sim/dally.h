@@ -1,0 +1,31 @@
+/*
+ * dally.h: the Dally simulation driver (simulate --policy dally; Sharma et
+ * al., arXiv 2401.16492), described in dlsched-simulate(1), DALLY.
+ *
+ * Its parameters are the Dally timers shared with place --policy dally
+ * (policy/dally.h, declared once: DL_DALLY_OPT_ENTRIES) plus its own
+ * --restart-cost; dl_sim_dally_opts is the driver's option table over
+ * struct dl_sim_dally. The run's placer must be a dally placer
+ * (cfg.place.policy = DL_PLACE_DALLY, cfg.place.dally = the timers): waiting
+ * jobs are placed through it, so the delay placement and the auto-tuner are
+ * the same code as place's.
+ */
+#ifndef DL_SIM_DALLY_H
+#define DL_SIM_DALLY_H
+
+#include "policy/dally.h"
+#include "sim/policy.h"
+
+/* seconds without progress per GPU when a job resumes on new GPUs (Dally's simulator:
+ * CHECKPOINTING_OVERHEAD_PER_GPU) */
+#define DL_SIM_DALLY_RESTART "1"
+
+struct dl_sim_dally {
+	struct dl_dally_opts timers;
+	double restart_cost; /* seconds per GPU */
+};
+
+extern const struct dl_opt dl_sim_dally_opts[];
+extern const struct dl_sim_policy_ops dl_sim_dally_ops;
+
+#endif
