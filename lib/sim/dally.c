@@ -1,26 +1,37 @@
 /*
  * dally.c: the Dally driver (dally.h; dlsched-simulate(1), DALLY).
  *
- * Waiting jobs are offered GPUs at every instant something changes, through
- * the run's dally placer: one node at once, one rack once the job has waited
- * its rack timer, any racks once it has waited its network timer (timers
- * fixed or auto-tuned: policy/dally.h). A job the timers hold back gets a
- * timer at the instant its next tier opens. Offers go in the order of the
- * progress ratio, lowest first, ties by submit time: a job's ratio is the
- * ideal time of the work it has done on the GPUs it held (work / their speed)
- * over the time it held them, 1 for a job that has not run. So a waiting job
- * (ratio 1: jobs here are never preempted, moves are atomic) never outranks a
- * running one, waiting jobs go in submit order, and at each lease end (every
- * --lease seconds from the first submit) the running jobs placed worse than
- * their consolidated tier, lowest ratio first, are moved to a narrower tier
- * when one is free and the move saves more than its restart cost
- * (--restart-cost seconds per GPU without progress).
+ * Progress ratio: the ideal time of the work a job has done on the GPUs it
+ * held (work / their speed) over the time it held them: 1 when nothing was
+ * lost to placement or restarts, 0 for a job that has not run (no progress).
+ * Offers go lowest ratio first, ties by submit time, so new jobs come first,
+ * then the jobs that lost most.
+ *
+ * At every instant something changes, waiting jobs are offered the free GPUs
+ * in that order through the run's dally placer: one node at once, one rack
+ * once the job has waited its rack timer, any racks once it has waited its
+ * network timer (timers fixed or auto-tuned: policy/dally.h). A job the
+ * timers hold back gets a timer at the instant its next tier opens.
+ *
+ * At each lease end (every --lease seconds from the first submit):
+ *   1. leases: running jobs that have held their GPUs for a lease or more
+ *      re-bid against the new jobs waiting (ratio 0): while the first new job
+ *      cannot be given GPUs from those free, the running job with the highest
+ *      ratio (latest submit on ties) loses its lease (is preempted); a job
+ *      that has run never takes GPUs from a running one, so leases do not
+ *      churn among started jobs;
+ *   2. consolidation: the running jobs placed worse than their consolidated
+ *      tier, lowest ratio first, move to a narrower tier when one is free and
+ *      the move saves more than its restart cost.
+ * A job resuming (after a lost lease) or moved runs --restart-cost seconds
+ * per GPU without progress.
  *
  * A pass costs O(classes) per job started (waiting jobs are kept per GPU
- * count, in submit order, and a count whose first job must wait is not
- * looked at again in that pass: the jobs behind it have waited no longer,
- * so their timers are no further open); a lease end costs O(b log b) for
- * the b badly placed running jobs, and nothing when none is or no GPU is free.
+ * count; a count whose first job must wait is not looked at again in that
+ * pass: the jobs behind it rank no better and, new or not, have waited no
+ * longer than it for a tier... or are held back by the same lack of GPUs);
+ * a lease end costs O(r log r) for the r running jobs when a new job waits
+ * or a job is badly placed, else nothing.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -52,6 +63,8 @@ struct dj {
 	dl_tick since;	/* when it began */
 	dl_tick armed;	/* the delay timer set for this job (-1: none) */
 	ptrdiff_t bpos; /* index in bad[], or -1 */
+	ptrdiff_t rpos; /* index in run[], or -1 */
+	int ran;	/* has held GPUs */
 };
 
 struct dally {
@@ -66,6 +79,9 @@ struct dally {
 	struct dl_oset *pend; /* per class: waiting jobs by (submit, idx) */
 	char *blocked;	      /* per class, during a pass */
 	size_t *bad, nbad;    /* running jobs with slowdown > 1, by slot */
+	size_t *run, nrun;    /* running jobs, by slot */
+	size_t nfresh;	      /* waiting jobs that have not run */
+	size_t *cur;	      /* per class: a walk's cursor */
 	struct rk {
 		double r;
 		uint32_t idx;
@@ -116,6 +132,7 @@ static void *create(struct dl_sim *s, const struct dl_sim_params *sp, struct dl_
 	for (size_t c = 0; c <= D->ncls; c++)
 		D->pend[c] = (struct dl_oset)DL_OSET_INIT;
 	D->blocked = xcalloc(D->ncls + 1, 1);
+	D->cur = xcalloc(D->ncls + 1, sizeof(*D->cur));
 	D->gbuf = xcalloc((size_t)D->maxg + 1, sizeof(*D->gbuf));
 	return D;
 }
@@ -130,6 +147,8 @@ static void destroy(void *st)
 	free(D->pend);
 	free(D->blocked);
 	free(D->bad);
+	free(D->run);
+	free(D->cur);
 	free(D->order);
 	free(D->gbuf);
 	free(D);
@@ -145,15 +164,43 @@ static void fit_slots(struct dally *D, struct dl_sim *s)
 			cap *= 2;
 		D->dj = xreallocarray(D->dj, cap, sizeof(*D->dj));
 		D->bad = xreallocarray(D->bad, cap, sizeof(*D->bad));
+		D->run = xreallocarray(D->run, cap, sizeof(*D->run));
 		D->order = xreallocarray(D->order, cap, sizeof(*D->order));
 		D->ndj = cap;
 	}
 }
 
-static void pend_add(struct dally *D, struct dl_sim_job *j)
+/* waiting jobs by (ratio, submit, idx); the ratio is constant while a job waits */
+static void pend_add(struct dally *D, struct dl_sim_job *j, double ratio)
 {
-	dl_oset_insert(&D->pool, &D->pend[D->cls_of[j->gpus]], j->slot, (double)j->submit, 0,
+	dl_oset_insert(&D->pool, &D->pend[D->cls_of[j->gpus]], j->slot, ratio, (double)j->submit,
 		       j->idx);
+	if (!D->dj[j->slot].ran)
+		D->nfresh++;
+}
+
+static void pend_del(struct dally *D, struct dl_sim_job *j)
+{
+	dl_oset_erase(&D->pool, &D->pend[D->cls_of[j->gpus]], j->slot);
+	if (!D->dj[j->slot].ran)
+		D->nfresh--;
+}
+
+static void run_add(struct dally *D, size_t slot)
+{
+	D->dj[slot].rpos = (ptrdiff_t)D->nrun;
+	D->run[D->nrun++] = slot;
+}
+
+static void run_del(struct dally *D, size_t slot)
+{
+	ptrdiff_t at = D->dj[slot].rpos;
+	if (at < 0)
+		return;
+	size_t last = D->run[--D->nrun];
+	D->run[at] = last;
+	D->dj[last].rpos = at;
+	D->dj[slot].rpos = -1;
 }
 
 static void bad_add(struct dally *D, size_t slot)
@@ -193,22 +240,32 @@ static void hold_end(struct dally *D, struct dl_sim *s, struct dl_sim_job *j)
 	d->ideal += (d->work0 - j->work_left) / d->speed;
 }
 
-/* the progress ratio of a running job now (1 when it has held nothing yet) */
+/* the progress ratio of a running job now */
 static double ratio(struct dally *D, struct dl_sim *s, struct dl_sim_job *j)
 {
 	struct dj *d = &D->dj[j->slot];
 	dl_sim_sync(s, j);
 	double held = d->held + (double)(dl_sim_now(s) - d->since);
 	double ideal = d->ideal + (d->work0 - j->work_left) / d->speed;
-	return held > 0 ? ideal / held : 1;
+	return held > 0 ? ideal / held : 0;
 }
 
 static void on_arrive(void *st, struct dl_sim *s, struct dl_sim_job *j)
 {
 	struct dally *D = st;
 	fit_slots(D, s);
-	D->dj[j->slot] = (struct dj){0, 0, 0, 1, 0, -1, -1};
-	pend_add(D, j);
+	D->dj[j->slot] = (struct dj){0, 0, 0, 1, 0, -1, -1, -1, 0};
+	pend_add(D, j, 0);
+}
+
+/* a job that lost its lease has saved its checkpoint: it waits with its ratio */
+static void on_saved(void *st, struct dl_sim *s, struct dl_sim_job *j)
+{
+	struct dally *D = st;
+	struct dj *d = &D->dj[j->slot];
+	(void)s;
+	d->armed = -1;
+	pend_add(D, j, d->held > 0 ? d->ideal / d->held : 0);
 }
 
 static void on_finish(void *st, struct dl_sim *s, struct dl_sim_job *j)
@@ -216,6 +273,7 @@ static void on_finish(void *st, struct dl_sim *s, struct dl_sim_job *j)
 	struct dally *D = st;
 	(void)s;
 	bad_del(D, j->slot);
+	run_del(D, j->slot);
 }
 
 static int on_timer(void *st, struct dl_sim *s, size_t job, int kind, uint64_t stamp)
@@ -224,7 +282,7 @@ static int on_timer(void *st, struct dl_sim *s, size_t job, int kind, uint64_t s
 	(void)stamp;
 	if (kind == T_LEASE) {
 		D->lease_armed = -1;
-		if (!D->nbad)
+		if (!D->nbad && !(D->nfresh && D->nrun))
 			return 0;
 		D->lease_due = 1;
 		return 1;
@@ -273,14 +331,20 @@ static void offer(struct dally *D, struct dl_sim *s)
 		if (best == DL_ONIL)
 			return;
 		struct dl_sim_job *j = dl_sim_slot_job(s, best);
-		dl_oset_erase(&D->pool, &D->pend[bc], best);
-		enum dl_decision dec = dl_sim_start(s, j, NULL);
+		struct dj *d = &D->dj[best];
+		double key = D->pool.n[best].k0;
+		pend_del(D, j);
+		/* resuming: Dally's restart cost instead of --restore-cost */
+		struct dl_sim_how how = {DL_ANY_TYPE, NULL, 0, 0, 1, D->p.restart_cost * j->gpus};
+		enum dl_decision dec = dl_sim_start(s, j, &how);
 		if (dec == DL_PLACED) {
-			D->dj[best].armed = -1;
+			d->armed = -1;
+			d->ran = 1;
+			run_add(D, best);
 			hold_begin(D, s, j);
 			free_gpus = dl_sim_free_gpus(s);
 		} else if (dec == DL_WAIT) {
-			pend_add(D, j);
+			pend_add(D, j, key);
 			D->blocked[bc] = 1;
 			arm_delay(D, s, j);
 		} /* DL_REJECT: the engine reported it; the job is gone */
@@ -295,8 +359,97 @@ static int cmp_rk(const void *a, const void *b)
 	return x->idx < y->idx ? -1 : x->idx > y->idx;
 }
 
+/* victims first: highest ratio, then the latest submitted (largest idx) */
+static int victim_before(const struct rk *x, const struct rk *y)
+{
+	return x->r != y->r ? x->r > y->r : x->idx > y->idx;
+}
+
+static void heap_down(struct rk *h, size_t n, size_t i)
+{
+	for (;;) {
+		size_t l = 2 * i + 1, b = i;
+		if (l < n && victim_before(&h[l], &h[b]))
+			b = l;
+		if (l + 1 < n && victim_before(&h[l + 1], &h[b]))
+			b = l + 1;
+		if (b == i)
+			return;
+		struct rk t = h[i];
+		h[i] = h[b];
+		h[b] = t;
+		i = b;
+	}
+}
+
+/* the running jobs whose lease has expired, as a heap of victims; their count */
+static size_t victims(struct dally *D, struct dl_sim *s)
+{
+	dl_tick now = dl_sim_now(s);
+	size_t nv = 0;
+	for (size_t i = 0; i < D->nrun; i++) {
+		struct dl_sim_job *j = dl_sim_slot_job(s, D->run[i]);
+		if (j->state == DL_SJ_RUNNING && now - D->dj[D->run[i]].since >= D->lease)
+			D->order[nv++] = (struct rk){ratio(D, s, j), j->idx, D->run[i]};
+	}
+	for (size_t i = nv / 2; i-- > 0;)
+		heap_down(D->order, nv, i);
+	return nv;
+}
+
+/*
+ * Expired leases against new jobs: walk the new waiting jobs in submit order
+ * counting GPUs; when the next one does not fit in what is free (or freed so
+ * far), take leases from the running jobs with the highest ratio. The
+ * victims' ratios are computed only when one is needed (a heap: O(r) to build,
+ * O(log r) a victim).
+ */
+static void leases(struct dally *D, struct dl_sim *s)
+{
+	if (!D->nfresh || !D->nrun)
+		return;
+	size_t nv = 0;
+	int built = 0;
+	int vfree = dl_sim_free_gpus(s);
+	for (size_t c = 0; c < D->ncls; c++)
+		D->cur[c] = dl_oset_first(&D->pool, &D->pend[c]);
+	for (;;) {
+		size_t best = DL_ONIL, bc = 0;
+		for (size_t c = 0; c < D->ncls; c++) {
+			size_t h = D->cur[c];
+			if (h == DL_ONIL || D->pool.n[h].k0 > 0) /* new jobs only */
+				continue;
+			if (best == DL_ONIL || dl_okey_less(&D->pool.n[h], &D->pool.n[best])) {
+				best = h;
+				bc = c;
+			}
+		}
+		if (best == DL_ONIL)
+			break;
+		int need = D->cls_gpus[bc];
+		if (vfree < need && !built) {
+			nv = victims(D, s);
+			built = 1;
+		}
+		while (vfree < need && nv) {
+			struct dl_sim_job *v = dl_sim_slot_job(s, D->order[0].slot);
+			D->order[0] = D->order[--nv];
+			heap_down(D->order, nv, 0);
+			hold_end(D, s, v);
+			bad_del(D, v->slot);
+			run_del(D, v->slot);
+			vfree += v->gpus;
+			dl_sim_preempt(s, v);
+		}
+		if (vfree < need)
+			break;
+		vfree -= need;
+		D->cur[bc] = dl_oset_next(&D->pool, best);
+	}
+}
+
 /* a lease end: consolidate badly placed running jobs, lowest progress ratio first */
-static void lease_end(struct dally *D, struct dl_sim *s)
+static void consolidate(struct dally *D, struct dl_sim *s)
 {
 	if (!D->nbad || !dl_sim_free_gpus(s))
 		return;
@@ -340,10 +493,11 @@ static void on_schedule(void *st, struct dl_sim *s)
 	fit_slots(D, s);
 	if (D->lease_due) {
 		D->lease_due = 0;
-		lease_end(D, s);
+		leases(D, s);
+		consolidate(D, s);
 	}
 	offer(D, s);
-	if (D->nbad && D->lease_armed < 0) {
+	if ((D->nbad || D->nfresh) && D->lease_armed < 0) {
 		dl_tick now = dl_sim_now(s);
 		dl_tick at = (now / D->lease + 1) * D->lease;
 		dl_sim_timer(s, at, DL_SIM_NOJOB, T_LEASE, 0);
@@ -357,7 +511,7 @@ const struct dl_sim_policy_ops dl_sim_dally_ops = {
 	create,
 	destroy,
 	on_arrive,
-	NULL,
+	on_saved,
 	on_finish,
 	on_timer,
 	on_schedule,

@@ -596,7 +596,8 @@ enum dl_decision dl_sim_start(struct dl_sim *s, struct dl_sim_job *j, const stru
 	j->share = share;
 	describe(s, j, tier_known);
 	int resumed = j->start >= 0;
-	j->restore_until = resumed ? s->now + s->restore : s->now;
+	dl_tick restore = how && how->has_restore ? dl_sim_ticks(how->restore) : s->restore;
+	j->restore_until = resumed ? s->now + restore : s->now;
 	if (!resumed)
 		j->start = s->now;
 	j->state = DL_SJ_RUNNING;

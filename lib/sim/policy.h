@@ -211,6 +211,9 @@ struct dl_sim_how {
 	const int *gpus; /* explicit GPUs (global indices), or NULL for the placer */
 	int shared;	 /* with explicit GPUs: they may be held by other jobs (packing) */
 	double share;	 /* speed fraction (0 means 1) */
+	/* resuming: with has_restore, restore seconds without progress instead of --restore-cost */
+	int has_restore;
+	double restore;
 };
 
 /*
