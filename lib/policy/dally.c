@@ -32,10 +32,11 @@ const struct dl_opt dl_dally_opt_table[] = {
 	{DL_OPT_END},
 };
 
-/* a ring buffer of past waits (in leases) for one GPU demand */
+/* a ring buffer of past waits (in leases) for one GPU demand, and its estimate */
 struct hist {
 	double *v;
 	int n, pos;
+	double est; /* dl_dally_estimate of the window, kept up to date by record */
 };
 
 struct dl_dally {
@@ -61,6 +62,8 @@ struct dl_dally *dl_dally_new(const struct dl_dally_opts *o)
 {
 	struct dl_dally *d = xcalloc(1, sizeof(*d));
 	d->o = *o;
+	for (int i = 0; i <= DL_DALLY_MAX_DEMAND; i++)
+		d->hnode[i].est = d->hrack[i].est = dl_dally_estimate(NULL, 0);
 	if (!(d->o.lease > 0))
 		d->o.lease = 20;
 	if (d->o.history < 1)
@@ -96,8 +99,7 @@ void dl_dally_timers(const struct dl_dally *d, int gpus, double *rack, double *n
 	if (d->o.rack_delay >= 0) {
 		*rack = d->o.rack_delay;
 	} else {
-		const struct hist *h = &d->hnode[k];
-		double l = ceil(dl_dally_estimate(h->v, h->n));
+		double l = ceil(d->hnode[k].est);
 		if (l < DL_DALLY_RACK_FLOOR)
 			l = DL_DALLY_RACK_FLOOR;
 		if (l > ceil(DL_DALLY_RACK_CAP * H))
@@ -107,8 +109,7 @@ void dl_dally_timers(const struct dl_dally *d, int gpus, double *rack, double *n
 	if (d->o.net_delay >= 0) {
 		*net = d->o.net_delay;
 	} else {
-		const struct hist *h = &d->hrack[k];
-		double l = ceil(dl_dally_estimate(h->v, h->n));
+		double l = ceil(d->hrack[k].est);
 		if (l < DL_DALLY_NET_FLOOR)
 			l = DL_DALLY_NET_FLOOR;
 		if (l > H)
@@ -137,4 +138,5 @@ void dl_dally_record(struct dl_dally *d, int gpus, enum dl_tier tier, double wai
 	h->pos = (h->pos + 1) % H;
 	if (h->n < H)
 		h->n++;
+	h->est = dl_dally_estimate(h->v, h->n);
 }
