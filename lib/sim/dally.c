@@ -26,12 +26,13 @@
  * A job resuming (after a lost lease) or moved runs --restart-cost seconds
  * per GPU without progress.
  *
- * A pass costs O(classes) per job started (waiting jobs are kept per GPU
- * count; a count whose first job must wait is not looked at again in that
- * pass: the jobs behind it rank no better and, new or not, have waited no
- * longer than it for a tier... or are held back by the same lack of GPUs);
- * a lease end costs O(r log r) for the r running jobs when a new job waits
- * or a job is badly placed, else nothing.
+ * A pass costs O(classes) per job started: waiting jobs are kept per GPU
+ * count, and a count whose first job must wait is not looked at again in
+ * that pass (the jobs behind it rank no better; new ones have waited no
+ * longer, so their timers are no further open). A lease end costs O(r) to
+ * find victims among the r running jobs (a heap, built only when a new job
+ * does not fit) plus O(log r) per victim, and O(b log b) for the b badly
+ * placed ones when GPUs are free.
  */
 #include <math.h>
 #include <stdlib.h>
