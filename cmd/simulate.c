@@ -247,13 +247,11 @@ static int run_native(struct dl_ctx *ctx, const struct sim_args *a)
 	cfg.place.policy = DL_PLACE_CONSOLIDATE;
 	cfg.place.seed = a->seed;
 	dl_place_policy_parse(a->place, &cfg.place.policy); /* checked after parsing */
-	/* dally places through its own delay scheduling: the dally placer, its timers */
+	/* dally places jobs itself, with its own timers (lib/sim/dally.h) */
 	int is_dally = pol == &dl_sim_dally_ops;
 	if (is_dally && a->set_place && cfg.place.policy != DL_PLACE_DALLY)
 		return dl_usage_error(ctx, "--policy dally places jobs itself (--place dally)");
-	if (is_dally)
-		cfg.place.policy = DL_PLACE_DALLY;
-	if (a->dally_given && cfg.place.policy != DL_PLACE_DALLY)
+	if (a->dally_given && !is_dally && cfg.place.policy != DL_PLACE_DALLY)
 		return dl_usage_error(ctx,
 				      "--lease, --rack-delay, --network-delay, --history and "
 				      "--restart-cost apply to --policy dally (the timers also "

@@ -457,24 +457,34 @@ static const char *place_within(struct dl_placer *p, int type, int k, enum dl_ti
 	return NULL;
 }
 
-/*
- * Tiered delay (dally.h): one node now; one rack once the rack timer is up
- * (or when no node could ever hold the job); anywhere once the network timer
- * is up (or no rack could). Node and rack placements after a wait of a lease
- * or more feed the auto-tuner.
- */
-static const char *place_dally(struct dl_placer *p, const struct dl_place_req *req,
-			       struct dl_placement *out)
+/* within tier `open`, widened for a job no node (rack) of its type could hold */
+static const char *place_tiered(struct dl_placer *p, int type, int k, enum dl_tier open,
+				enum dl_tier *tier, struct dl_placement *out)
 {
-	int type = req->type, k = req->gpus, ts = tslot(p, type);
-	enum dl_tier open = dl_dally_open_tier(p->dally, k, req->wait), tier;
+	int ts = tslot(p, type);
 	if (k > p->max_node_t[ts] && open < DL_TIER_RACK)
 		open = DL_TIER_RACK;
 	if (k > p->max_rack_t[ts])
 		open = DL_TIER_CLUSTER;
-	const char *why = place_within(p, type, k, open, &tier, out);
+	return place_within(p, type, k, open, tier, out);
+}
+
+/*
+ * Tiered delay (dally.h): one node now; one rack once the rack timer is up
+ * (or when no node could ever hold the job); anywhere once the network timer
+ * is up (or no rack could). Node and rack placements after a wait of a lease
+ * or more feed the auto-tuner. (simulate --policy dally does the same with
+ * its own timers, through req.within.)
+ */
+static const char *place_dally(struct dl_placer *p, const struct dl_place_req *req,
+			       struct dl_placement *out)
+{
+	enum dl_tier tier;
+	const char *why =
+		place_tiered(p, req->type, req->gpus,
+			     dl_dally_open_tier(p->dally, req->gpus, req->wait), &tier, out);
 	if (!why)
-		dl_dally_record(p->dally, k, tier, req->wait);
+		dl_dally_record(p->dally, req->gpus, tier, req->wait);
 	return why;
 }
 
@@ -553,7 +563,7 @@ static void place_typed(struct dl_placer *p, const struct dl_place_req *req,
 	const char *why = NULL;
 	enum dl_tier within_tier;
 	if (req->within > 0)
-		why = place_within(p, type, k, (enum dl_tier)(req->within - 1), &within_tier, out);
+		why = place_tiered(p, type, k, (enum dl_tier)(req->within - 1), &within_tier, out);
 	else
 		switch (p->o.policy) {
 		case DL_PLACE_FIRST_FIT:

@@ -86,10 +86,12 @@ struct dl_place_req {
 	int consolidate; /* tiresias: the job's model asks for consolidation */
 	double wait;	 /* dally: seconds the job has waited for GPUs */
 	/*
-	 * 0: the placer's policy decides. 1 + T: whatever the policy, as
-	 * consolidated as possible (one node, else one rack, else fewest racks)
-	 * but never wider than tier T, else wait; no timer, nothing learned (a
-	 * driver consolidating a running job: dally's lease ends).
+	 * 0: the placer's policy decides. 1 + T: whatever the policy, Dally's
+	 * tiered placement with tier T open: as consolidated as possible (one
+	 * node, else one rack, else fewest racks) but no wider than T, or than
+	 * the next tier when the job is larger than any node (rack) of its type;
+	 * else wait. Nothing is learned: the caller keeps the timers
+	 * (simulate --policy dally, with its own struct dl_dally).
 	 */
 	int within;
 };

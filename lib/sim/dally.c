@@ -70,6 +70,7 @@ struct dj {
 
 struct dally {
 	struct dl_sim_dally p;
+	struct dl_dally *tuner; /* the timers: the same code as place --policy dally's */
 	struct dl_placer *placer;
 	struct dj *dj;
 	size_t ndj;
@@ -95,21 +96,17 @@ struct dally {
 
 static void *create(struct dl_sim *s, const struct dl_sim_params *sp, struct dl_err *err)
 {
-	struct dl_placer *pl = dl_sim_placer(s);
-	if (!dl_placer_dally(pl)) {
-		dl_err_set(err, DL_EXIT_USAGE, "--policy dally needs the dally placement");
-		return NULL;
-	}
 	struct dally *D = xcalloc(1, sizeof(*D));
+	(void)err;
 	if (sp && sp->policy) {
 		D->p = *(const struct dl_sim_dally *)sp->policy;
 	} else {
 		D->p.timers = (struct dl_dally_opts)DL_DALLY_OPTS_INIT;
 		D->p.restart_cost = 1;
 	}
-	/* the placer's timers are the ones that count (they are the same options) */
-	D->p.timers = *dl_dally_opts(dl_placer_dally(pl));
-	D->placer = pl;
+	D->tuner = dl_dally_new(&D->p.timers);
+	D->p.timers = *dl_dally_opts(D->tuner); /* with its corrections */
+	D->placer = dl_sim_placer(s);
 	D->lease = dl_sim_ticks(D->p.timers.lease);
 	if (D->lease < 1)
 		D->lease = 1;
@@ -141,6 +138,7 @@ static void *create(struct dl_sim *s, const struct dl_sim_params *sp, struct dl_
 static void destroy(void *st)
 {
 	struct dally *D = st;
+	dl_dally_free(D->tuner);
 	dl_opool_release(&D->pool);
 	free(D->dj);
 	free(D->cls_gpus);
@@ -300,7 +298,7 @@ static int on_timer(void *st, struct dl_sim *s, size_t job, int kind, uint64_t s
 static void arm_delay(struct dally *D, struct dl_sim *s, struct dl_sim_job *j)
 {
 	double rack, net;
-	dl_place_dally_timers(D->placer, j->gpus, &rack, &net);
+	dl_dally_timers(D->tuner, j->gpus, &rack, &net);
 	dl_tick now = dl_sim_now(s), from = now - j->waited;
 	/* ceil: at that tick the placer must see a wait of at least the timer */
 	dl_tick r = from + (dl_tick)ceil(rack * DL_TICKS_PER_SECOND);
@@ -335,10 +333,16 @@ static void offer(struct dally *D, struct dl_sim *s)
 		struct dj *d = &D->dj[best];
 		double key = D->pool.n[best].k0;
 		pend_del(D, j);
-		/* resuming: Dally's restart cost instead of --restore-cost */
-		struct dl_sim_how how = {DL_ANY_TYPE, NULL, 0, 0, 1, D->p.restart_cost * j->gpus};
+		/* the tiers its timers have opened; resuming: the restart cost, not --restore-cost
+		 */
+		dl_sim_sync(s, j);
+		double wait = (double)j->waited / DL_TICKS_PER_SECOND;
+		enum dl_tier open = dl_dally_open_tier(D->tuner, j->gpus, wait);
+		struct dl_sim_how how = {DL_ANY_TYPE,  NULL, 0, 0, 1, D->p.restart_cost * j->gpus,
+					 (int)open + 1};
 		enum dl_decision dec = dl_sim_start(s, j, &how);
 		if (dec == DL_PLACED) {
+			dl_dally_record(D->tuner, j->gpus, (enum dl_tier)j->tier, wait);
 			d->armed = -1;
 			d->ran = 1;
 			run_add(D, best);

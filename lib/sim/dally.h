@@ -5,10 +5,9 @@
  * Its parameters are the Dally timers shared with place --policy dally
  * (policy/dally.h, declared once: DL_DALLY_OPT_ENTRIES) plus its own
  * --restart-cost; dl_sim_dally_opts is the driver's option table over
- * struct dl_sim_dally. The run's placer must be a dally placer
- * (cfg.place.policy = DL_PLACE_DALLY, cfg.place.dally = the timers): waiting
- * jobs are placed through it, so the delay placement and the auto-tuner are
- * the same code as place's.
+ * struct dl_sim_dally. The driver keeps its timers in a struct dl_dally and
+ * places through the run's placer with req.within (whatever --place is), so
+ * the delay placement and the auto-tuner are the same code as place's.
  */
 #ifndef DL_SIM_DALLY_H
 #define DL_SIM_DALLY_H

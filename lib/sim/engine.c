@@ -575,6 +575,8 @@ enum dl_decision dl_sim_start(struct dl_sim *s, struct dl_sim_job *j, const stru
 					   (double)j->waited / DL_TICKS_PER_SECOND};
 		if (how && how->type != DL_ANY_TYPE)
 			req.type = how->type;
+		if (how)
+			req.within = how->within;
 		if (j->model)
 			req.consolidate = j->model->consolidate;
 		struct dl_placement pl = {0};

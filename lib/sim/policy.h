@@ -214,6 +214,7 @@ struct dl_sim_how {
 	/* resuming: with has_restore, restore seconds without progress instead of --restore-cost */
 	int has_restore;
 	double restore;
+	int within; /* with the placer: its req.within (place.h: Dally's tiers), 0 = its policy */
 };
 
 /*
@@ -229,10 +230,9 @@ int dl_sim_migrate(struct dl_sim *s, struct dl_sim_job *j, const int *gpus, int 
 int dl_sim_migrate_pause(struct dl_sim *s, struct dl_sim_job *j, const int *gpus, int n,
 			 double pause);
 /*
- * The run's placer (its policy is --place's): for policies that ask it
- * questions (dally's timers, dl_place_dally_timers) or place with
- * req.within and then hand the GPUs to dl_sim_migrate (after
- * dl_place_release: the engine takes them itself).
+ * The run's placer (its policy is --place's): for policies that place with
+ * req.within and hand the GPUs to dl_sim_migrate (after dl_place_release:
+ * the engine takes them itself).
  */
 struct dl_placer *dl_sim_placer(struct dl_sim *s);
 void dl_sim_set_share(struct dl_sim *s, struct dl_sim_job *j, double share);

@@ -84,8 +84,6 @@ static void native(const char *path)
 		cfg.params.quantum = 500;
 		cfg.place = (struct dl_place_opts)DL_PLACE_OPTS_INIT;
 		cfg.place.policy = (enum dl_place_policy)(k % DL_PLACE_NPOLICIES);
-		if (!strcmp(pols[k]->name, "dally")) /* it places jobs itself */
-			cfg.place.policy = DL_PLACE_DALLY;
 		cfg.models = &models;
 		cfg.checkpoint_cost = (double)(k % 3);
 		cfg.restore_cost = (double)(k % 2) * 2;
