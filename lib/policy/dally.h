@@ -4,7 +4,9 @@
  * dlsched-place(1) and dlsched-simulate(1), DALLY), shared by the placement
  * policy `dally` (place.h: `place --policy dally`, any simulation with
  * `--place dally`) and the simulation driver `simulate --policy dally`
- * (lib/sim/dally.c), which both run through dl_place() on a dally placer.
+ * (lib/sim/dally.c): the placer keeps a struct dl_dally and places with it;
+ * the driver keeps its own and places through the run's placer with
+ * req.within = the tier its timers opened (place.h): the same code.
  *
  * Delay scheduling over three tiers: a job takes one node at once if it can;
  * it may span the nodes of one rack once it has waited the rack timer, and
