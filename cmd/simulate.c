@@ -26,6 +26,7 @@ struct sim_args {
 	struct dl_congestion congestion;
 	struct dl_sim_dally dally; /* dally's options (its table: lib/sim/dally.c) */
 	int dally_given;	   /* one of them was given */
+	int restart_given;	   /* --restart-cost was given */
 	char *command;		   /* with --provenance: this command line, else NULL */
 };
 
@@ -251,7 +252,7 @@ static int run_native(struct dl_ctx *ctx, const struct sim_args *a)
 	int is_dally = pol == &dl_sim_dally_ops;
 	if (is_dally && a->set_place && cfg.place.policy != DL_PLACE_DALLY)
 		return dl_usage_error(ctx, "--policy dally places jobs itself (--place dally)");
-	if (a->dally_given && !is_dally && cfg.place.policy != DL_PLACE_DALLY)
+	if (a->dally_given && !is_dally && (cfg.place.policy != DL_PLACE_DALLY || a->restart_given))
 		return dl_usage_error(ctx,
 				      "--lease, --rack-delay, --network-delay, --history and "
 				      "--restart-cost apply to --policy dally (the timers also "
@@ -424,6 +425,7 @@ DL_COMMAND(simulate, "replay a trace on a cluster under a scheduling policy")
 	if (dl_opt_parse_groups(&st, ctx, argc, argv, &sim_spec, &a, &dally, 1))
 		return st.exit_code;
 	a.dally_given = dl_opt_group_given(&st, 1) != NULL;
+	a.restart_given = dl_opt_given(&st, "restart-cost");
 	a.set_seed = dl_opt_given(&st, "seed");
 	a.set_queues = dl_opt_given(&st, "queues");
 	a.set_delta = dl_opt_given(&st, "delta");

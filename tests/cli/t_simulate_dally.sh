@@ -77,6 +77,7 @@ run dally_options_other_policy 2 "dl simulate -c 1x2x4 --policy fifo --rack-dela
 run dally_timers_for_place_dally 0 "dl simulate -c 1x2x4 --policy fifo --place dally --rack-delay 0 t1.csv"
 expect_eq "--place dally with fifo: --rack-delay reaches the placer (j at 1, tier rack)" "1,rack" \
 	"$(row j out | awk -F, '{ print $5 "," $12 }')"
+run dally_restart_cost_other_policy 2 "dl simulate -c 1x2x4 --policy fifo --place dally --restart-cost 3 t1.csv"
 run dally_bad_lease 2 "dl simulate -c 1x2x4 --policy dally --lease 0 t1.csv"
 run dally_bad_delay 2 "dl simulate -c 1x2x4 --policy dally --rack-delay soon t1.csv"
 expect_eq "dally: bad --rack-delay message" "dlsched simulate: bad --rack-delay value 'soon' (auto or a number of seconds >= 0)" "$(cat "$SCRATCH/err")"
