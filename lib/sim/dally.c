@@ -22,7 +22,11 @@
  *      churn among started jobs;
  *   2. consolidation: the running jobs placed worse than their consolidated
  *      tier, lowest ratio first, move to a narrower tier when one is free and
- *      the move saves more than its restart cost.
+ *      the move saves more than its restart cost. The waiting jobs have had
+ *      their offers at that instant already: moves take the GPUs they left
+ *      (so a waiting job that has run, with a ratio above a badly placed
+ *      one's, is served before it: a simplification), and the GPUs a move
+ *      frees are offered again.
  * A job resuming (after a lost lease) or moved runs --restart-cost seconds
  * per GPU without progress.
  *
@@ -453,11 +457,12 @@ static void leases(struct dally *D, struct dl_sim *s)
 	}
 }
 
-/* a lease end: consolidate badly placed running jobs, lowest progress ratio first */
-static void consolidate(struct dally *D, struct dl_sim *s)
+/* a lease end: consolidate badly placed running jobs, lowest progress ratio first; moves */
+static int consolidate(struct dally *D, struct dl_sim *s)
 {
+	int moved = 0;
 	if (!D->nbad || !dl_sim_free_gpus(s))
-		return;
+		return 0;
 	dl_tick now = dl_sim_now(s);
 	size_t n = D->nbad;
 	for (size_t i = 0; i < n; i++) {
@@ -489,19 +494,23 @@ static void consolidate(struct dally *D, struct dl_sim *s)
 			continue; /* cannot happen: the placer chose free GPUs */
 		dl_sim_note(s, j, "consolidate", dl_tier_name((enum dl_tier)j->tier));
 		hold_begin(D, s, j);
+		moved++;
 	}
+	return moved;
 }
 
 static void on_schedule(void *st, struct dl_sim *s)
 {
 	struct dally *D = st;
 	fit_slots(D, s);
+	offer(D, s);
 	if (D->lease_due) {
+		/* waiting jobs (new ones first) had their offers: moves take what is left */
 		D->lease_due = 0;
 		leases(D, s);
-		consolidate(D, s);
+		if (consolidate(D, s))
+			offer(D, s); /* the GPUs the moves left */
 	}
-	offer(D, s);
 	if ((D->nbad || D->nfresh) && D->lease_armed < 0) {
 		dl_tick now = dl_sim_now(s);
 		dl_tick at = (now / D->lease + 1) * D->lease;
