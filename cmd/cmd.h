@@ -78,24 +78,25 @@ struct dl_ctx {
  * kernel's module_param) are added as more groups, each with its own base
  * struct and a heading: dl_opt_parse_groups(&st, ..., &a, groups, n). Every
  * option of every group is then parsed, documented and completed like the
- * command's own; dl_opt_group_given() names an option given from a group
- * (to refuse the options of a policy that was not chosen). A lib/sim policy
- * would declare, beside its driver:
+ * command's own, its group's options listed under "TITLE options:". A group
+ * used by several commands (MLFQ's --queues: prioritize and two simulate
+ * policies) is one table declared once in lib/; a user may document its own
+ * defaults for it (doc_defaults, "queues=3").
  *
- *   struct las_params { double quantum; };
- *   const struct dl_opt dl_las_opts[] = {
- *           {DL_OPT_SECONDS, 0, "quantum", "S", "re-evaluate priorities every S seconds",
- *            DL_OPT_AT(struct las_params, quantum), .def = "300"},
- *           {DL_OPT_END},
- *   };
+ * Alternatives (DL_GROUP_DEFER: the policies of simulate). Only the chosen
+ * one's options apply, and two alternatives may each own an option of the
+ * same name with their own type, range and default (las --quantum 300,
+ * gandiva --quantum 60). While parsing, their values are only recorded;
+ * the command then names the chosen groups and their structs with
+ * dl_opt_choose() and calls dl_opt_apply(), which stores the chosen groups'
+ * defaults and the values given (a bad one: the usual message), and
+ * refuses, in one generated message, an option that only groups not chosen
+ * own ("--quantum applies to --policy las"). Deferred options have no short
+ * names. cmd/simulate.c does this for the policies in the lib/sim registry,
+ * so adding a policy changes nothing in cmd/.
  *
- * and carry dl_las_opts and sizeof(struct las_params) in its ops;
- * cmd/simulate.c allocates each policy's params (zeroed: the parser stores
- * the defaults), passes {ops->opts, params, "las"} groups, and hands the
- * chosen policy its params. An option name exists in one table only (a
- * second spelling aborts as a table bug): options that several policies or
- * commands share (MLFQ's --queues) are one table, one group, whose heading
- * names every user. tests/unit/test_options.c parses such a pair of tables.
+ * An option name exists once outside the alternatives (a second spelling
+ * aborts as a table bug). tests/unit/test_options.c parses such tables.
  *
  * The common options (-f/-o unless DL_SPEC_NO_IO, --input-format unless
  * DL_SPEC_NO_INPUT, -q, -v, -h)
@@ -128,8 +129,15 @@ struct dl_cmd_spec {
 /* a table and the struct its offsets point into */
 struct dl_opt_group {
 	const struct dl_opt *opts;
-	void *base;
+	void *base;	   /* DL_GROUP_DEFER: NULL until dl_opt_choose() */
 	const char *title; /* heading in --help and the man page ("tiresias-las options") */
+	unsigned flags;	   /* DL_GROUP_* */
+	/* "name=text": defaults this user documents instead of the table's def_doc */
+	const char *const *doc_defaults;
+};
+
+enum {
+	DL_GROUP_DEFER = 1 << 0, /* one of several alternatives: see dl_opt_apply() */
 };
 
 #define DL_OPT_MAX_GROUPS 16
@@ -144,9 +152,13 @@ struct dl_optstate {
 	int exit_code;
 	struct dl_opt_group groups[DL_OPT_MAX_GROUPS];
 	size_t ngroups;
-	struct dl_opt io[3];		 /* the common -f and -o, with this command's -f default */
-	unsigned char given[DL_OPT_MAX]; /* times each option was given (saturates) */
-	int scratch;			 /* where --help and the listing helpers "store" */
+	struct dl_opt io[3];	/* the common -f and -o, with this command's -f default */
+	struct dl_opt docs[32]; /* copies of tables with doc_defaults applied */
+	size_t ndocs;
+	const struct dl_opt *orig[DL_OPT_MAX_GROUPS]; /* the tables copied into docs */
+	const char *deferred[DL_OPT_MAX]; /* DL_GROUP_DEFER: the last value given, by option */
+	unsigned char given[DL_OPT_MAX];  /* times each option was given (saturates) */
+	int scratch;			  /* where --help and the listing helpers "store" */
 };
 
 /*
@@ -163,8 +175,16 @@ int dl_opt_parse_groups(struct dl_optstate *st, struct dl_ctx *ctx, int argc, ch
 			size_t nmore);
 /* how often --name was given (0: not given; the default applies) */
 int dl_opt_given(const struct dl_optstate *st, const char *name);
-/* the first option of group g (index in st->groups) that was given, or NULL */
-const struct dl_opt *dl_opt_group_given(const struct dl_optstate *st, size_t g);
+/* the first option of the group of table opts that was given, or NULL */
+const struct dl_opt *dl_opt_group_given(const struct dl_optstate *st, const struct dl_opt *opts);
+/* choose the deferred group of table opts: its values go into base (see above) */
+void dl_opt_choose(struct dl_optstate *st, const struct dl_opt *opts, void *base);
+/*
+ * Store the chosen deferred groups' defaults and values. 0, or the exit code
+ * (2) after printing a bad value or "--NAME applies to SELECTOR TITLES" for
+ * an option that only groups not chosen own (selector: "--policy").
+ */
+int dl_opt_apply(struct dl_optstate *st, const char *selector);
 /* print "bad --NAME value 'ARG' (one of ...)" from the table; returns DL_EXIT_USAGE */
 int dl_opt_bad_value(const struct dl_optstate *st, const char *name, const char *arg);
 /*

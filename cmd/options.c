@@ -153,13 +153,39 @@ static void bug(const struct dl_optstate *st, const char *what, const char *name
 }
 
 static void add_group(struct dl_optstate *st, const struct dl_opt *opts, void *base,
-		      const char *title)
+		      const char *title, unsigned flags, const char *const *doc_defaults)
 {
 	if (!opts)
 		return;
 	if (st->ngroups == DL_OPT_MAX_GROUPS)
 		bug(st, "too many groups at", opts->name);
-	st->groups[st->ngroups++] = (struct dl_opt_group){opts, base, title};
+	if (doc_defaults) { /* this user's documented defaults, in a copy of the table */
+		size_t n = table_len(opts);
+		if (st->ndocs + n + 1 > DL_ARRAY_SIZE(st->docs))
+			bug(st, "too many documented defaults at", opts->name);
+		struct dl_opt *copy = st->docs + st->ndocs;
+		memcpy(copy, opts, (n + 1) * sizeof(*copy));
+		st->ndocs += n + 1;
+		for (const char *const *d = doc_defaults; *d; d++) {
+			size_t len = strcspn(*d, "=");
+			struct dl_opt *o = copy;
+			while (o->type != DL_OPT_END &&
+			       (strncmp(o->name, *d, len) || o->name[len] || o->def))
+				o++;
+			if (o->type == DL_OPT_END || !(*d)[len])
+				bug(st, "documented default of no option (or one with a default)",
+				    *d);
+			o->def_doc = *d + len + 1;
+		}
+		st->orig[st->ngroups] = opts;
+		opts = copy;
+	}
+	st->groups[st->ngroups++] = (struct dl_opt_group){opts, base, title, flags, NULL};
+}
+
+static int deferred(const struct dl_optstate *st, size_t g)
+{
+	return (st->groups[g].flags & DL_GROUP_DEFER) != 0;
 }
 
 /* ---- messages ---- */
@@ -218,7 +244,7 @@ static int unknown_long(const struct dl_optstate *st, const char *bad)
 	dl_suggest_init(&sug, name);
 	for (size_t g = 0; g < st->ngroups; g++)
 		for (const struct dl_opt *p = st->groups[g].opts; p->type != DL_OPT_END; p++) {
-			if (hidden(p))
+			if (hidden(p) || find_long(st, p->name, NULL) != p)
 				continue;
 			if (len && !strncmp(p->name, name, len)) {
 				sb_addf(&matches, "%s--%s", nmatch++ ? ", " : "", p->name);
@@ -253,16 +279,120 @@ int dl_opt_given(const struct dl_optstate *st, const char *name)
 	return st->given[k];
 }
 
-const struct dl_opt *dl_opt_group_given(const struct dl_optstate *st, size_t g)
+/* the group of table opts (as given to the parser) */
+static size_t group_with(const struct dl_optstate *st, const struct dl_opt *opts)
+{
+	for (size_t g = 0; g < st->ngroups; g++)
+		if (st->groups[g].opts == opts || st->orig[g] == opts)
+			return g;
+	bug(st, "no group of table", opts->name);
+	return 0;
+}
+
+/* index of the first option of group g */
+static size_t group_start(const struct dl_optstate *st, size_t g)
 {
 	size_t k = 0;
-	for (size_t i = 0; i < g && i < st->ngroups; i++)
+	for (size_t i = 0; i < g; i++)
 		k += table_len(st->groups[i].opts);
-	for (const struct dl_opt *o = g < st->ngroups ? st->groups[g].opts : NULL;
-	     o && o->type != DL_OPT_END; o++, k++)
-		if (st->given[k])
+	return k;
+}
+
+/* how often the option of group g at k was given (alternatives share a count) */
+static int given_at(const struct dl_optstate *st, size_t g, const struct dl_opt *o)
+{
+	size_t k = group_start(st, g) + (size_t)(o - st->groups[g].opts);
+	if (deferred(st, g))
+		find_long(st, o->name, &k);
+	return st->given[k];
+}
+
+const struct dl_opt *dl_opt_group_given(const struct dl_optstate *st, const struct dl_opt *opts)
+{
+	size_t g = group_with(st, opts);
+	for (const struct dl_opt *o = st->groups[g].opts; o->type != DL_OPT_END; o++)
+		if (given_at(st, g, o))
 			return o;
 	return NULL;
+}
+
+void dl_opt_choose(struct dl_optstate *st, const struct dl_opt *opts, void *base)
+{
+	size_t g = group_with(st, opts);
+	if (!deferred(st, g))
+		bug(st, "choosing a group that is not deferred at", opts->name);
+	st->groups[g].base = base;
+}
+
+/*
+ * "--quantum applies to --policy las or gandiva": every user named in the
+ * titles ("a, b") of the groups owning name; a title that is an option
+ * itself ("--compat tiresias") is named as it is.
+ */
+static int not_chosen(const struct dl_optstate *st, const char *name, const char *selector)
+{
+	const char *users[DL_OPT_MAX_GROUPS * 4];
+	size_t len[DL_OPT_MAX_GROUPS * 4], n = 0;
+	for (size_t g = 0; g < st->ngroups; g++)
+		for (const struct dl_opt *o = st->groups[g].opts; o->type != DL_OPT_END; o++) {
+			const char *t = st->groups[g].title;
+			if (strcmp(o->name, name) || !t)
+				continue;
+			while (*t && n < DL_ARRAY_SIZE(users)) {
+				len[n] = strcspn(t, ",");
+				users[n++] = t;
+				t += len[n - 1];
+				t += strspn(t, ", ");
+			}
+		}
+	struct strbuf sb = STRBUF_INIT;
+	int named = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			sb_addstr(&sb, i + 1 == n ? " or " : ", ");
+		if (users[i][0] != '-' && !named++)
+			sb_addf(&sb, "%s ", selector);
+		sb_add(&sb, users[i], len[i]);
+	}
+	int rc = dl_usage_error(st->ctx, "--%s applies to %s", name, sb.buf);
+	sb_release(&sb);
+	return rc;
+}
+
+int dl_opt_apply(struct dl_optstate *st, const char *selector)
+{
+	for (size_t g = 0; g < st->ngroups; g++) {
+		if (!deferred(st, g) || !st->groups[g].base)
+			continue;
+		const struct dl_opt *bad;
+		if (dl_opt_set_defaults(st->groups[g].opts, st->groups[g].base, &bad))
+			bug(st, "bad default of", bad->name);
+	}
+	size_t k = 0;
+	for (size_t g = 0; g < st->ngroups; g++)
+		for (const struct dl_opt *o = st->groups[g].opts; o->type != DL_OPT_END; o++, k++) {
+			if (!deferred(st, g) || !st->given[k])
+				continue; /* (alternatives count at their first spelling) */
+			const char *arg = st->deferred[k] ? st->deferred[k] : "";
+			int owned = 0;
+			for (size_t h = 0; h < st->ngroups; h++) {
+				if (!deferred(st, h) || !st->groups[h].base)
+					continue;
+				for (const struct dl_opt *p = st->groups[h].opts;
+				     p->type != DL_OPT_END; p++) {
+					if (strcmp(p->name, o->name))
+						continue;
+					owned = 1;
+					if (dl_opt_store(p, st->groups[h].base, arg)) {
+						bad_value(st->ctx, p, arg);
+						return DL_EXIT_USAGE;
+					}
+				}
+			}
+			if (!owned)
+				return not_chosen(st, o->name, selector);
+		}
+	return 0;
 }
 
 /* ---- --help ---- */
@@ -372,7 +502,8 @@ static void list_options(const struct dl_optstate *st, FILE *fp)
 		for (const struct dl_opt *o = st->groups[g].opts; o->type != DL_OPT_END; o++) {
 			if (hidden(o))
 				continue;
-			/* --NAME ARG HELP -S TYPE DEFAULT VALUES (space-separated), tab-separated
+			/* --NAME ARG HELP -S TYPE DEFAULT VALUES (space-separated) GROUP,
+			 * tab-separated
 			 */
 			struct strbuf v = STRBUF_INIT;
 			if (o->type == DL_OPT_CHOICE)
@@ -382,8 +513,9 @@ static void list_options(const struct dl_optstate *st, FILE *fp)
 				dl_opt_takes_value(o) ? (o->arg ? o->arg : "VALUE") : "", o->help);
 			if (o->short_name)
 				fprintf(fp, "-%c", o->short_name);
-			fprintf(fp, "\t%s\t%s\t%s\n", dl_opt_type_name(o->type), def ? def : "",
-				v.buf);
+			/* the group's heading last: alternatives may share a name */
+			fprintf(fp, "\t%s\t%s\t%s\t%s\n", dl_opt_type_name(o->type), def ? def : "",
+				v.buf, st->groups[g].title ? st->groups[g].title : "");
 			sb_release(&v);
 		}
 }
@@ -473,36 +605,86 @@ static void setup(struct dl_optstate *st, struct dl_ctx *ctx, int argc, char **a
 	st->spec = spec;
 	st->argc = argc;
 	st->argv = argv;
-	add_group(st, spec ? spec->opts : NULL, args, NULL);
+	add_group(st, spec ? spec->opts : NULL, args, NULL, 0, NULL);
+	/* groups without a heading (shared tables) continue the command's list */
 	for (size_t i = 0; i < nmore; i++)
-		add_group(st, more[i].opts, more[i].base, more[i].title);
+		if (!more[i].title)
+			add_group(st, more[i].opts, more[i].base, NULL, more[i].flags,
+				  more[i].doc_defaults);
 	if (!spec || !(spec->flags & DL_SPEC_NO_IO)) {
 		memcpy(st->io, out_opts, sizeof(out_opts));
 		if (spec && spec->format_default) {
 			st->io[0].def = NULL;
 			st->io[0].def_doc = spec->format_default;
 		}
-		add_group(st, st->io, ctx, NULL);
+		add_group(st, st->io, ctx, NULL, 0, NULL);
 	}
 	if (!spec || !(spec->flags & DL_SPEC_NO_INPUT))
-		add_group(st, in_opts, ctx, NULL);
-	add_group(st, noise_opts, ctx, NULL);
-	add_group(st, action_opts, st, NULL);
+		add_group(st, in_opts, ctx, NULL, 0, NULL);
+	add_group(st, noise_opts, ctx, NULL, 0, NULL);
+	add_group(st, action_opts, st, NULL, 0, NULL);
+	/* the groups with a heading last, so that the untitled ones are one list */
+	for (size_t i = 0; i < nmore; i++)
+		if (more[i].title)
+			add_group(st, more[i].opts, more[i].base, more[i].title, more[i].flags,
+				  more[i].doc_defaults);
 }
 
-/* a second spelling of one option is a mistake in the tables */
+/*
+ * A deferred option's value is checked against its first table at once,
+ * so that a bad value gets the usual message whatever the choice; the chosen
+ * group's table checks it again when it is stored.
+ */
+static int deferred_ok(const struct dl_opt *o, const char *arg)
+{
+	union {
+		char c[64];
+		double d;
+		int64_t i;
+		void *p;
+	} tmp;
+	struct dl_opt one = *o;
+	if (o->type == DL_OPT_STRINGS || o->type == DL_OPT_FILES || o->type == DL_OPT_CALLBACK ||
+	    o->size > sizeof(tmp))
+		return 1; /* (these allocate or have side effects) */
+	one.offset = 0;
+	return dl_opt_store(&one, &tmp, arg) == 0;
+}
+
+/* the group of the k-th option */
+static size_t group_of(const struct dl_optstate *st, size_t k)
+{
+	size_t g = 0;
+	entry_at(st, k, &g);
+	return g;
+}
+
+/*
+ * A second spelling of one option is a mistake in the tables, except in
+ * alternatives (deferred groups), which may each own one (alike enough for
+ * getopt: all take a value or none does).
+ */
 static void check_tables(const struct dl_optstate *st)
 {
 	size_t n = 0;
 	for (size_t g = 0; g < st->ngroups; g++)
 		for (const struct dl_opt *o = st->groups[g].opts; o->type != DL_OPT_END; o++) {
-			size_t k;
+			size_t k = 0;
 			if (++n > DL_OPT_MAX)
 				bug(st, "too many options at", o->name);
-			if (find_long(st, o->name, &k) != o)
-				bug(st, "duplicate option", o->name);
+			const struct dl_opt *first = find_long(st, o->name, &k);
+			if (first != o) {
+				size_t g1 = group_of(st, k);
+				if (!deferred(st, g) || !deferred(st, g1) || g1 == g ||
+				    dl_opt_takes_value(first) != dl_opt_takes_value(o))
+					bug(st, "duplicate option", o->name);
+			}
+			if (o->short_name && deferred(st, g))
+				bug(st, "short name of a deferred option", o->name);
 			if (o->short_name && find_short(st, o->short_name, &k) != o)
 				bug(st, "duplicate short name of", o->name);
+			if (!st->groups[g].base) /* a deferred group not chosen yet */
+				continue;
 			const struct dl_opt *bad;
 			const struct dl_opt one[2] = {*o, {DL_OPT_END}};
 			if (dl_opt_set_defaults(one, st->groups[g].base, &bad))
@@ -529,13 +711,15 @@ int dl_opt_parse_groups(struct dl_optstate *st, struct dl_ctx *ctx, int argc, ch
 	struct option *longopts = xcalloc(total + 1, sizeof(*longopts));
 	struct strbuf shortopts = STRBUF_INIT;
 	sb_addc(&shortopts, ':'); /* report missing values as ':' */
-	size_t k = 0;
+	size_t k = 0, nlong = 0;
 	for (size_t g = 0; g < st->ngroups; g++)
 		for (const struct dl_opt *o = st->groups[g].opts; o->type != DL_OPT_END; o++, k++) {
 			int arg = dl_opt_takes_value(o);
-			longopts[k].name = o->name;
-			longopts[k].has_arg = arg ? required_argument : no_argument;
-			longopts[k].val = 256 + (int)k;
+			if (find_long(st, o->name, NULL) != o)
+				continue; /* an alternative's: getopt knows the name already */
+			longopts[nlong].name = o->name;
+			longopts[nlong].has_arg = arg ? required_argument : no_argument;
+			longopts[nlong++].val = 256 + (int)k;
 			if (o->short_name) {
 				sb_addc(&shortopts, o->short_name);
 				if (arg)
@@ -553,10 +737,11 @@ int dl_opt_parse_groups(struct dl_optstate *st, struct dl_ctx *ctx, int argc, ch
 		stop = 1;
 		st->exit_code = DL_EXIT_USAGE;
 		const char *bad = argv[optind - 1];
+		size_t g0 = 0;
 		if (c == '?') {
 			if (optopt >= 256) /* a known flag given "=value" */
 				dl_usage_error(ctx, "option '--%s' takes no value",
-					       longopts[optopt - 256].name);
+					       entry_at(st, (size_t)optopt - 256, &g0)->name);
 			else if (optopt && !(bad && bad[0] == '-' && bad[1] == '-'))
 				dl_usage_error(ctx, "unknown option '-%c'", optopt);
 			else
@@ -603,7 +788,13 @@ int dl_opt_parse_groups(struct dl_optstate *st, struct dl_ctx *ctx, int argc, ch
 			}
 			break;
 		}
-		if (dl_opt_store(o, st->groups[g].base, optarg ? optarg : "")) {
+		if (deferred(st, g)) { /* stored by dl_opt_apply() into the chosen group */
+			st->deferred[idx] = optarg;
+			if (!deferred_ok(o, optarg ? optarg : "")) {
+				bad_value(ctx, o, optarg ? optarg : "");
+				break;
+			}
+		} else if (dl_opt_store(o, st->groups[g].base, optarg ? optarg : "")) {
 			bad_value(ctx, o, optarg ? optarg : "");
 			break;
 		}

@@ -7,10 +7,8 @@
 #include "policy/priority_io.h"
 
 struct prio_args {
-	int policy; /* enum dl_policy */
-	int queues; /* 0 = not given */
-	const char *thresholds;
-	double starvation;
+	int policy;		    /* enum dl_policy */
+	struct dl_mlfq_params mlfq; /* the MLFQ options (lib/policy/mlfq.h) */
 	int weights;
 	const char *distribution, *dist_column, *learn_from;
 	double delta;
@@ -24,14 +22,6 @@ struct prio_args {
 static const struct dl_opt prioritize_opts[] = {
 	{DL_OPT_CHOICE, 'p', "policy", "POLICY", "priority policy (required)", AT(policy),
 	 .value_at = dl_policy_at},
-	{DL_OPT_INT, 0, "queues", "K", "MLFQ: K queues (default thresholds 3250,7200,18000)",
-	 AT(queues), .imin = 1, .imax = 1000000},
-	{DL_OPT_NUMLIST, 0, "thresholds", "A,B,...",
-	 "MLFQ: queue limits, seconds (GPU-seconds for 2d-las, 2d-gittins)", AT(thresholds),
-	 .flags = DL_OPTF_GT},
-	{DL_OPT_DOUBLE, 0, "starvation", "N",
-	 "MLFQ: back to the top queue after waiting N times the run time", AT(starvation),
-	 .def = "0"},
 	{DL_OPT_FLAG, 0, "weights", NULL, "honour the 'weight' column", AT(weights)},
 	{DL_OPT_FILE, 0, "distribution", "FILE", "Gittins: job sizes, one sample per row",
 	 AT(distribution)},
@@ -65,34 +55,7 @@ static const struct dl_cmd_spec prioritize_spec = {
 static int build_mlfq(const struct dl_ctx *ctx, const struct prio_args *a, struct dl_mlfq *m)
 {
 	struct dl_err err = DL_ERR_INIT;
-	double *lim = NULL;
-	size_t nlim = 0, k;
-	if (a->thresholds &&
-	    dl_mlfq_parse_limits(a->thresholds, "--thresholds", &lim, &nlim, &err) < 0)
-		return dl_usage_error(ctx, "%s", err.msg);
-	if (a->queues && !a->thresholds) {
-		if ((size_t)a->queues - 1 > DL_MLFQ_TIRESIAS_QUEUES)
-			return dl_usage_error(ctx,
-					      "--queues %d needs --thresholds (the defaults "
-					      "give at most %d queues)",
-					      a->queues, DL_MLFQ_TIRESIAS_QUEUES + 1);
-		k = (size_t)a->queues;
-		nlim = k - 1;
-		lim = xmalloc(DL_MLFQ_TIRESIAS_QUEUES * sizeof(*lim));
-		memcpy(lim, dl_mlfq_tiresias_limits, sizeof(dl_mlfq_tiresias_limits));
-	} else if (a->queues) {
-		k = (size_t)a->queues;
-		if (nlim != k - 1) {
-			free(lim);
-			return dl_usage_error(ctx, "--queues %d needs %d thresholds, %zu given",
-					      a->queues, a->queues - 1, nlim);
-		}
-	} else {
-		k = nlim + 1;
-	}
-	int rc = dl_mlfq_init(m, k, lim, nlim, a->starvation, &err);
-	free(lim);
-	if (rc < 0)
+	if (dl_mlfq_from_params(m, &a->mlfq, 1, &err) < 0)
 		return dl_usage_error(ctx, "%s", err.msg);
 	return 0;
 }
@@ -180,7 +143,8 @@ DL_COMMAND(prioritize, "order a job queue by a priority policy (Tiresias, Themis
 {
 	struct dl_optstate st;
 	struct prio_args a = {0};
-	if (dl_opt_parse(&st, ctx, argc, argv, &prioritize_spec, &a))
+	const struct dl_opt_group mlfq = {dl_mlfq_opts, &a.mlfq, NULL, 0, NULL};
+	if (dl_opt_parse_groups(&st, ctx, argc, argv, &prioritize_spec, &a, &mlfq, 1))
 		return st.exit_code;
 	a.has_now = dl_opt_given(&st, "now") > 0;
 	if (argc - st.optind > 1)

@@ -5,29 +5,31 @@
 #include "cmd.h"
 #include "cluster/netcost.h"
 #include "policy/gittins.h"
-#include "policy/mlfq.h"
 #include "policy/place.h"
-#include "sim/dally.h"
 #include "sim/sim.h"
 #include "sim/tiresias.h"
 #include "trace/jobs.h"
 
 struct sim_args {
-	const char *cluster, *policy, *place, *events, *timeline, *distribution;
-	const char *thresholds, *profiles;
+	const char *cluster, *policy, *place, *events, *timeline, *profiles;
 	const char *trace;
 	int compat; /* given: compat_names[] */
 	uint64_t seed;
-	int queues;
-	double starvation, delta, quantum, ckpt, restore;
-	int set_ckpt, set_restore, set_queues, set_delta, set_quantum, any_type, set_seed;
+	double ckpt, restore;
+	int set_ckpt, set_restore, any_type, set_seed;
 	int set_policy, set_place;
 	int provenance;
-	struct dl_congestion congestion;
-	struct dl_sim_dally dally; /* dally's options (its table: lib/sim/dally.c) */
-	int dally_given;	   /* one of them was given */
-	int restart_given;	   /* --restart-cost was given */
-	char *command;		   /* with --provenance: this command line, else NULL */
+	char *command;			 /* with --provenance: this command line, else NULL */
+	struct dl_congestion congestion; /* --congestion: 0 = the spec's */
+	/* the chosen policy's parameters (its option table's struct), NULL with --compat */
+	const struct dl_sim_policy_ops *pol;
+	void *params;
+};
+
+/* --compat tiresias: the reference's Gittins table */
+struct compat_args {
+	const char *distribution;
+	double delta;
 };
 
 /* the native engine's policies, from the registry */
@@ -56,20 +58,6 @@ static const struct dl_opt sim_opts[] = {
 	{DL_OPT_FILE, 0, "timeline", "FILE", "write busy GPUs, running and pending jobs over time",
 	 AT(timeline)},
 	{DL_OPT_UINT64, 0, "seed", "N", "seed for randomised placement", AT(seed), .def = "1"},
-	{DL_OPT_INT, 0, "queues", "K", "tiresias-*: number of priority queues", AT(queues),
-	 .imin = 1, .imax = 64, .def = "3"},
-	{DL_OPT_NUMLIST, 0, "thresholds", "LIST", "tiresias-*: K-1 queue limits in GPU-seconds",
-	 AT(thresholds), .flags = DL_OPTF_GT, .def_doc = "3250,7200"},
-	{DL_OPT_DOUBLE, 0, "starvation", "N",
-	 "tiresias-*: promote to Q0 after waiting N times the run time (0: off)", AT(starvation),
-	 .def = "0"},
-	{DL_OPT_FILE, 0, "distribution", "FILE",
-	 "tiresias-gittins: GPU-time samples (column duration)", AT(distribution),
-	 .def_doc = "the trace"},
-	{DL_OPT_DOUBLE, 0, "delta", "S", "tiresias-gittins: service quantum in GPU-seconds",
-	 AT(delta), .flags = DL_OPTF_GT, .def = "3250"},
-	{DL_OPT_SECONDS, 0, "quantum", "S", "las: re-evaluate priorities every S seconds",
-	 AT(quantum), .def = "300"},
 	{DL_OPT_SECONDS, 0, "checkpoint-cost", "S",
 	 "seconds a preempted job saves, holding its GPUs", AT(ckpt), .def = "5"},
 	{DL_OPT_SECONDS, 0, "restore-cost", "S", "seconds a resumed job runs without progress",
@@ -88,6 +76,17 @@ static const struct dl_opt sim_opts[] = {
 };
 #undef AT
 
+#define CA(f) DL_OPT_AT(struct compat_args, f)
+static const struct dl_opt compat_opts[] = {
+	{DL_OPT_FILE, 0, "distribution", "FILE",
+	 "the Gittins schedules' job sizes (the reference reads yarn-gput1000.csv)",
+	 CA(distribution)},
+	{DL_OPT_DOUBLE, 0, "delta", "S", "the Gittins schedules' service quantum in GPU-seconds",
+	 CA(delta), .flags = DL_OPTF_GT, .def = "3250"},
+	{DL_OPT_END},
+};
+#undef CA
+
 static const struct dl_cmd_spec sim_spec = {
 	.usage = "dlsched simulate --cluster SPEC [--policy P] [--place Q] [options] [TRACE]\n"
 		 "dlsched simulate --compat tiresias [--cluster SPEC.csv] --policy SCHEDULE "
@@ -105,7 +104,7 @@ static double gittins_cb(const void *arg, double attained)
 	return dl_gittins_index(arg, attained);
 }
 
-static int run_compat(struct dl_ctx *ctx, const struct sim_args *a)
+static int run_compat(struct dl_ctx *ctx, const struct sim_args *a, const struct compat_args *ca)
 {
 	struct dl_err err = DL_ERR_INIT;
 	struct dl_tiresias_spec spec;
@@ -122,15 +121,14 @@ static int run_compat(struct dl_ctx *ctx, const struct sim_args *a)
 		return dl_usage_error(ctx, "unknown Tiresias scheme '%s' (count, yarn)", o.scheme);
 	if (a->events)
 		return dl_usage_error(ctx, "--events is not available with --compat tiresias");
-	if (a->set_queues || a->thresholds || a->starvation > 0 || a->set_quantum || a->set_ckpt ||
-	    a->set_restore || a->profiles || a->any_type || a->set_seed || a->provenance ||
-	    a->congestion.div[DL_TIER_NODE] > 0 || a->congestion.div[DL_TIER_RACK] > 0 ||
-	    a->congestion.div[DL_TIER_CLUSTER] > 0 || a->dally_given)
+	if (a->set_ckpt || a->set_restore || a->profiles || a->any_type || a->set_seed ||
+	    a->provenance || a->congestion.div[DL_TIER_NODE] > 0 ||
+	    a->congestion.div[DL_TIER_RACK] > 0 || a->congestion.div[DL_TIER_CLUSTER] > 0)
 		return dl_usage_error(ctx,
 				      "with --compat tiresias the schedule name sets the "
 				      "policy; only --cluster, --place, --distribution, --delta "
 				      "and --timeline apply");
-	if (needs_gittins && !a->distribution)
+	if (needs_gittins && !ca->distribution)
 		return dl_usage_error(ctx,
 				      "--policy %s needs --distribution (the reference reads "
 				      "yarn-gput1000.csv)",
@@ -142,7 +140,7 @@ static int run_compat(struct dl_ctx *ctx, const struct sim_args *a)
 		return 0;
 	struct dl_gittins *g = NULL;
 	if (needs_gittins) {
-		g = dl_gittins_load(a->distribution, NULL, a->delta, DL_GITTINS_TIRESIAS, &err);
+		g = dl_gittins_load(ca->distribution, NULL, ca->delta, DL_GITTINS_TIRESIAS, &err);
 		if (!g)
 			return dl_fail(ctx, &err);
 		o.gittins_index = gittins_cb;
@@ -207,11 +205,6 @@ static void progress_cb(void *arg, size_t done, size_t total)
 		done == total ? "\n" : "");
 }
 
-static int is_mlfq(const struct dl_sim_policy_ops *p)
-{
-	return !strncmp(p->name, "tiresias-", 9);
-}
-
 /*
  * --provenance: this command and its seed, and the trace's own made_by and
  * seed (of its first row with a made_by, when it has one), on the first
@@ -228,192 +221,181 @@ static void stamp_provenance(struct dl_writer *w, const struct sim_args *a,
 	dl_writer_stamp(w, "trace_" DL_COL_SEED, trace->seed ? trace->seed : "");
 }
 
+/* the results, --events and --timeline streams (only the results when the others are not asked) */
+struct sim_outputs {
+	struct dl_output *out[3];
+	struct dl_writer *w[3];
+};
+
+static int outputs_open(struct dl_ctx *ctx, const struct sim_args *a, struct sim_outputs *o,
+			const struct dl_sim_trace *trace)
+{
+	const char *path[3] = {ctx->output, a->events, a->timeline};
+	const enum dl_out_format fmt[3] = {ctx->format, DL_OUT_JSON, ctx->format};
+	for (int i = 0; i < 3; i++) {
+		if (i && !path[i])
+			continue;
+		if (!(o->out[i] = dl_out_open(ctx, path[i])))
+			return DL_EXIT_DATA;
+		o->w[i] = dl_writer_new(dl_output_fp(o->out[i]), fmt[i]);
+	}
+	if (a->command)
+		stamp_provenance(o->w[0], a, trace);
+	return 0;
+}
+
+/* commit the outputs when rc is 0 (or remove them); the final exit code */
+static int outputs_close(struct dl_ctx *ctx, struct sim_outputs *o, int rc)
+{
+	for (int i = 0; i < 3; i++)
+		if (o->w[i]) {
+			if (!rc)
+				dl_writer_finish(o->w[i]);
+			dl_writer_free(o->w[i]);
+		}
+	for (int i = 3; i-- > 0;)
+		if (o->out[i])
+			rc = dl_out_close(ctx, o->out[i], rc);
+	return rc;
+}
+
+/* the trace (and --profiles), read whole before the run */
+static int read_trace(struct dl_ctx *ctx, const struct sim_args *a, struct dl_sim_trace *trace,
+		      struct dl_net_models *models)
+{
+	struct dl_err err = DL_ERR_INIT;
+	if (a->profiles && dl_net_models_read(models, a->profiles, DL_IN_AUTO, &err) < 0)
+		return dl_fail(ctx, &err);
+	struct dl_reader *r = dl_in_open(ctx, a->trace);
+	if (!r)
+		return DL_EXIT_DATA;
+	int got = dl_sim_trace_read(trace, r, &err);
+	dl_reader_close(r);
+	return got < 0 ? dl_fail(ctx, &err) : 0;
+}
+
 static int run_native(struct dl_ctx *ctx, const struct sim_args *a)
 {
 	struct dl_err err = DL_ERR_INIT;
-	const char *pname = a->policy;
-	const struct dl_sim_policy_ops *pol = dl_sim_policy_find(pname);
 	if (!a->cluster)
 		return dl_usage_error(ctx, "--cluster is required");
-	if (!is_mlfq(pol) && (a->thresholds || a->set_queues || a->starvation > 0))
-		return dl_usage_error(ctx, "--queues, --thresholds and --starvation apply to "
-					   "tiresias-las and tiresias-gittins");
-	if (strcmp(pname, "tiresias-gittins") && (a->distribution || a->set_delta))
-		return dl_usage_error(ctx, "--distribution and --delta apply to tiresias-gittins");
-	if (strcmp(pname, "las") && a->set_quantum)
-		return dl_usage_error(ctx, "--quantum applies to las");
 	struct dl_sim_config cfg = {0};
-	cfg.policy = pol;
+	cfg.policy = a->pol;
+	cfg.params = a->params;
 	cfg.place = (struct dl_place_opts)DL_PLACE_OPTS_INIT;
 	cfg.place.policy = DL_PLACE_CONSOLIDATE;
 	cfg.place.seed = a->seed;
 	dl_place_policy_parse(a->place, &cfg.place.policy); /* checked after parsing */
-	/* dally places jobs itself, with its own timers (lib/sim/dally.h) */
-	int is_dally = pol == &dl_sim_dally_ops;
-	if (is_dally && a->set_place && cfg.place.policy != DL_PLACE_DALLY)
-		return dl_usage_error(ctx, "--policy dally places jobs itself (--place dally)");
-	if (a->dally_given && !is_dally && (cfg.place.policy != DL_PLACE_DALLY || a->restart_given))
-		return dl_usage_error(ctx,
-				      "--lease, --rack-delay, --network-delay, --history and "
-				      "--restart-cost apply to --policy dally (the timers also "
-				      "to --place dally)");
-	cfg.place.dally = a->dally.timers;
-	cfg.params.policy = &a->dally;
 	cfg.any_type = a->any_type;
 	cfg.checkpoint_cost = a->ckpt;
 	cfg.restore_cost = a->restore;
-	cfg.params.quantum = a->quantum;
 	cfg.comm = DL_COMM_RING;
-
-	struct dl_mlfq mlfq = {0};
-	double *limits = NULL;
-	size_t nlimits = 0;
-	int have_mlfq = 0;
-	if (is_mlfq(pol)) {
-		size_t k = (size_t)a->queues;
-		if (a->thresholds) {
-			if (dl_mlfq_parse_limits(a->thresholds, "--thresholds", &limits, &nlimits,
-						 &err) < 0)
-				return dl_usage_error(ctx, "%s", err.msg);
-			if (!a->set_queues)
-				k = nlimits + 1;
-		} else {
-			if (k > DL_MLFQ_TIRESIAS_QUEUES) {
-				return dl_usage_error(
-					ctx, "--queues %zu needs --thresholds (%zu limits)", k,
-					k - 1);
-			}
-			nlimits = k - 1;
-			limits = xcalloc(k, sizeof(*limits));
-			memcpy(limits, dl_mlfq_tiresias_limits, nlimits * sizeof(*limits));
-		}
-		if (dl_mlfq_init(&mlfq, k, limits, nlimits, a->starvation, &err) < 0) {
-			free(limits);
-			return dl_usage_error(ctx, "%s", err.msg);
-		}
-		free(limits);
-		have_mlfq = 1;
-		cfg.params.mlfq = &mlfq;
+	if (ctx->stderr_is_tty && !ctx->quiet) {
+		cfg.progress = progress_cb;
+		cfg.progress_arg = ctx;
 	}
 
 	int rc = 0;
 	struct dl_cluster *cl = NULL;
 	struct dl_sim_trace trace;
 	struct dl_net_models models;
-	struct dl_gittins *g = NULL;
-	struct dl_output *out = NULL, *ev = NULL, *tl = NULL;
-	struct dl_writer *w = NULL, *ew = NULL, *tw = NULL;
+	struct sim_outputs o = {0};
+	struct dl_sim_stats st;
 	dl_sim_trace_init(&trace);
 	dl_net_models_init(&models);
-	if (dl_cluster_load(a->cluster, &cl, &err) < 0) {
+	if (dl_cluster_load(a->cluster, &cl, &err) < 0)
 		rc = dl_fail(ctx, &err);
-		goto done;
-	}
-	dl_cluster_congest(cl, &a->congestion);
-	if (ctx->dry_run)
-		goto done;
-	if (a->profiles && dl_net_models_read(&models, a->profiles, DL_IN_AUTO, &err) < 0) {
-		rc = dl_fail(ctx, &err);
-		goto done;
-	}
-	cfg.models = &models;
-	struct dl_reader *r = dl_in_open(ctx, a->trace);
-	if (!r) {
-		rc = DL_EXIT_DATA;
-		goto done;
-	}
-	int got = dl_sim_trace_read(&trace, r, &err);
-	dl_reader_close(r);
-	if (got < 0) {
-		rc = dl_fail(ctx, &err);
-		goto done;
-	}
-	if (!strcmp(pname, "tiresias-gittins")) {
-		if (a->distribution) {
-			g = dl_gittins_load(a->distribution, NULL, a->delta, DL_GITTINS_EXACT,
-					    &err);
-		} else if (trace.n) {
-			/* learned from the trace: every job's GPU-seconds */
-			double *v = xcalloc(trace.n ? trace.n : 1, sizeof(*v));
-			for (size_t i = 0; i < trace.n; i++)
-				v[i] = (double)trace.jobs[i].work / DL_TICKS_PER_SECOND *
-				       (double)trace.jobs[i].gpus;
-			g = dl_gittins_new(v, trace.n, a->delta, DL_GITTINS_EXACT, &err);
-			free(v);
-		}
-		if (!g && (a->distribution || trace.n)) {
+	else
+		dl_cluster_congest(cl, &a->congestion);
+	/* (with --dry-run the options are good: nothing more to do) */
+	if (!rc && !ctx->dry_run && !(rc = read_trace(ctx, a, &trace, &models)) &&
+	    !(rc = outputs_open(ctx, a, &o, &trace))) {
+		cfg.cluster = cl;
+		cfg.trace = &trace;
+		cfg.models = &models;
+		cfg.results = o.w[0];
+		cfg.events = o.w[1];
+		cfg.timeline = o.w[2];
+		if (dl_sim_run(&cfg, &st, &err) < 0)
 			rc = dl_fail(ctx, &err);
-			goto done;
-		}
-		cfg.params.gittins = g;
 	}
-	cfg.cluster = cl;
-	cfg.trace = &trace;
-	out = dl_out_open(ctx, ctx->output);
-	if (!out) {
-		rc = DL_EXIT_DATA;
-		goto done;
+	rc = outputs_close(ctx, &o, rc);
+	if (!rc && !ctx->dry_run) {
+		if (st.rejected)
+			dl_warn(ctx,
+				"%zu of %zu jobs can never run: their rows say why in column "
+				"'rejected' (first: '%s': %s)",
+				st.rejected, st.jobs, st.first_rejected, st.reject_reason);
+		dl_info(ctx, "%zu jobs completed, %zu events, %zu passes, makespan %g s",
+			st.completed, st.events, st.passes, st.makespan);
 	}
-	w = dl_out_writer(ctx, out);
-	if (a->command)
-		stamp_provenance(w, a, &trace);
-	cfg.results = w;
-	if (a->events) {
-		if (!(ev = dl_out_open(ctx, a->events))) {
-			rc = DL_EXIT_DATA;
-			goto done;
-		}
-		ew = dl_writer_new(dl_output_fp(ev), DL_OUT_JSON);
-		cfg.events = ew;
-	}
-	if (a->timeline) {
-		if (!(tl = dl_out_open(ctx, a->timeline))) {
-			rc = DL_EXIT_DATA;
-			goto done;
-		}
-		tw = dl_writer_new(dl_output_fp(tl), ctx->format);
-		cfg.timeline = tw;
-	}
-	if (ctx->stderr_is_tty && !ctx->quiet) {
-		cfg.progress = progress_cb;
-		cfg.progress_arg = ctx;
-	}
-	struct dl_sim_stats st;
-	if (dl_sim_run(&cfg, &st, &err) < 0) {
-		rc = dl_fail(ctx, &err);
-		goto done;
-	}
-	dl_writer_finish(w);
-	if (ew)
-		dl_writer_finish(ew);
-	if (tw)
-		dl_writer_finish(tw);
-	if (st.rejected)
-		dl_warn(ctx,
-			"%zu of %zu jobs can never run: their rows say why in column 'rejected' "
-			"(first: '%s': %s)",
-			st.rejected, st.jobs, st.first_rejected, st.reject_reason);
-	dl_info(ctx, "%zu jobs completed, %zu events, %zu passes, makespan %g s", st.completed,
-		st.events, st.passes, st.makespan);
-done:
-	if (w)
-		dl_writer_free(w);
-	if (ew)
-		dl_writer_free(ew);
-	if (tw)
-		dl_writer_free(tw);
-	if (tl)
-		rc = dl_out_close(ctx, tl, rc);
-	if (ev)
-		rc = dl_out_close(ctx, ev, rc);
-	if (out)
-		rc = dl_out_close(ctx, out, rc);
-	dl_gittins_free(g);
 	dl_sim_trace_free(&trace);
 	dl_net_models_free(&models);
 	dl_cluster_free(cl);
-	if (have_mlfq)
-		dl_mlfq_release(&mlfq);
+	return rc;
+}
+
+/*
+ * The policies' option groups, each table once, in the registry's order: a
+ * table several policies share (MLFQ) is one group headed by all their
+ * names. The --compat tiresias options are one more alternative.
+ */
+struct policy_groups {
+	struct dl_opt_group g[DL_OPT_MAX_GROUPS];
+	struct strbuf title[DL_OPT_MAX_GROUPS];
+	size_t n;
+};
+
+static void add_policy_group(struct policy_groups *pg, const struct dl_opt *opts, const char *name,
+			     const char *const *doc_defaults)
+{
+	if (!opts)
+		return;
+	for (size_t i = 0; i < pg->n; i++)
+		if (pg->g[i].opts == opts) {
+			sb_addf(&pg->title[i], ", %s", name);
+			return;
+		}
+	if (pg->n == DL_ARRAY_SIZE(pg->g))
+		return; /* (the parser's limit: it reports the table bug) */
+	pg->title[pg->n] = (struct strbuf)STRBUF_INIT;
+	sb_addstr(&pg->title[pg->n], name);
+	pg->g[pg->n++] = (struct dl_opt_group){opts, NULL, NULL, DL_GROUP_DEFER, doc_defaults};
+}
+
+static void policy_groups(struct policy_groups *pg)
+{
+	size_t n;
+	const struct dl_sim_policy_ops *const *all = dl_sim_policies(&n);
+	pg->n = 0;
+	for (size_t i = 0; i < n; i++) {
+		add_policy_group(pg, all[i]->opts, all[i]->name, NULL);
+		add_policy_group(pg, all[i]->shared_opts, all[i]->name,
+				 all[i]->shared_doc_defaults);
+	}
+	add_policy_group(pg, compat_opts, "--compat tiresias", NULL);
+	for (size_t i = 0; i < pg->n; i++)
+		pg->g[i].title = pg->title[i].buf;
+}
+
+/* the chosen policy's groups get its params; the others' options are refused */
+static int choose_policy(struct dl_optstate *st, struct sim_args *a, struct compat_args *ca,
+			 int compat)
+{
+	struct dl_err err = DL_ERR_INIT;
+	if (compat) {
+		dl_opt_choose(st, compat_opts, ca);
+		return dl_opt_apply(st, "--policy");
+	}
+	a->pol = dl_sim_policy_find(a->policy);
+	a->params = a->pol->params_size ? xcalloc(1, a->pol->params_size) : NULL;
+	if (a->pol->opts)
+		dl_opt_choose(st, a->pol->opts, a->params);
+	if (a->pol->shared_opts)
+		dl_opt_choose(st, a->pol->shared_opts, (char *)a->params + a->pol->shared_at);
+	int rc = dl_opt_apply(st, "--policy");
+	if (!rc && a->pol->check && a->pol->check(a->params, &err) < 0)
+		rc = dl_usage_error(st->ctx, "%s", err.msg);
 	return rc;
 }
 
@@ -421,15 +403,15 @@ DL_COMMAND(simulate, "replay a trace on a cluster under a scheduling policy")
 {
 	struct dl_optstate st;
 	struct sim_args a = {0};
-	const struct dl_opt_group dally = {dl_sim_dally_opts, &a.dally, "dally"};
-	if (dl_opt_parse_groups(&st, ctx, argc, argv, &sim_spec, &a, &dally, 1))
-		return st.exit_code;
-	a.dally_given = dl_opt_group_given(&st, 1) != NULL;
-	a.restart_given = dl_opt_given(&st, "restart-cost");
+	struct compat_args ca = {0};
+	struct policy_groups pg;
+	policy_groups(&pg);
+	int rc = dl_opt_parse_groups(&st, ctx, argc, argv, &sim_spec, &a, pg.g, pg.n);
+	if (rc) {
+		rc = st.exit_code;
+		goto out;
+	}
 	a.set_seed = dl_opt_given(&st, "seed");
-	a.set_queues = dl_opt_given(&st, "queues");
-	a.set_delta = dl_opt_given(&st, "delta");
-	a.set_quantum = dl_opt_given(&st, "quantum");
 	a.set_ckpt = dl_opt_given(&st, "checkpoint-cost");
 	a.set_restore = dl_opt_given(&st, "restore-cost");
 	a.set_policy = dl_opt_given(&st, "policy");
@@ -437,24 +419,36 @@ DL_COMMAND(simulate, "replay a trace on a cluster under a scheduling policy")
 	int compat = dl_opt_given(&st, "compat") > 0;
 	/* --policy and --place name the reference's schedules and schemes with --compat */
 	if (!compat && !dl_sim_policy_find(a.policy))
-		return dl_opt_bad_value(&st, "policy", a.policy);
-	if (!compat && strcmp(a.place, "count") &&
-	    dl_place_policy_parse(a.place, &(enum dl_place_policy){0}) < 0)
-		return dl_opt_bad_value(&st, "place", a.place);
-	if (argc - st.optind > 1)
-		return dl_usage_error(ctx, "one trace at most (got %d)", argc - st.optind);
+		rc = dl_opt_bad_value(&st, "policy", a.policy);
+	else if (!compat && strcmp(a.place, "count") &&
+		 dl_place_policy_parse(a.place, &(enum dl_place_policy){0}) < 0)
+		rc = dl_opt_bad_value(&st, "place", a.place);
+	else if (argc - st.optind > 1)
+		rc = dl_usage_error(ctx, "one trace at most (got %d)", argc - st.optind);
+	if (rc)
+		goto out;
 	a.trace = st.optind < argc ? argv[st.optind] : "-";
-	if (compat)
-		return run_compat(ctx, &a);
-	if (!strcmp(a.place, "count"))
-		return dl_usage_error(ctx, "--place count is a --compat tiresias scheme");
+	if ((rc = choose_policy(&st, &a, &ca, compat)))
+		goto out;
+	if (compat) {
+		rc = run_compat(ctx, &a, &ca);
+		goto out;
+	}
+	if (!strcmp(a.place, "count")) {
+		rc = dl_usage_error(ctx, "--place count is a --compat tiresias scheme");
+		goto out;
+	}
 	if (a.provenance) {
 		struct strbuf cmd = STRBUF_INIT;
 		sb_addf(&cmd, "dlsched %s", ctx->cmdname);
 		sb_add_command(&cmd, "", argc - 1, argv + 1);
 		a.command = sb_detach(&cmd);
 	}
-	int rc = run_native(ctx, &a);
+	rc = run_native(ctx, &a);
 	free(a.command);
+out:
+	free(a.params);
+	for (size_t i = 0; i < pg.n; i++)
+		sb_release(&pg.title[i]);
 	return rc;
 }

@@ -10,9 +10,12 @@ mkdir -p "$OUT"
 US=$(printf '\037')
 cmds=$("$BIN" --list-commands | grep -vx help)
 subs() { "$BIN" "$1" --list-subcommands; }
-# one line per option: NAME<US>ARG<US>HELP<US>SHORT<US>TYPE<US>DEFAULT<US>VALUES
+# one line per option name: NAME<US>ARG<US>HELP<US>SHORT<US>TYPE<US>DEFAULT<US>VALUES
 # (unit separators, since tabs would collapse empty fields in `read`)
-listopts() { "$BIN" "$@" --list-options | tr '\t' "$US"; }
+# Two policies may each own an option of one name (simulate's las and gandiva --quantum; the
+# eighth column, the group, tells them apart): a shell completes the name once, as the
+# first table has it.
+listopts() { "$BIN" "$@" --list-options | awk -F'\t' '!seen[$1]++' | cut -f1-7 | tr '\t' "$US"; }
 summary() { "$BIN" --help | sed -n "s/^  $1  *//p" | head -1; }
 # what a value is completed with: "values", "files" or "none" (numbers, names, text)
 kind() {

@@ -13,6 +13,9 @@
 # after a marker (up to the next marker) replaces the help line of --NAME in that list: the
 # page keeps its own words for what an option means, the tables say what it takes. Prose for
 # an option the list does not have is an error, so the page cannot drift from the tables.
+# Where two groups of a list (simulate's policies) each have an option of one name,
+#   @--NAME (GROUP)
+# is the prose of the one listed under "GROUP options"; a plain @--NAME serves the others.
 # Every list starts with an scdoc comment "; options: dlsched CMD [SUB]" naming what it lists
 # and ends with "; end of options" (tests/cli/t_docs.sh compares each list with --help and
 # --list-options).
@@ -49,14 +52,20 @@ function generate(target, want, tag,    c, line, group, out, n) {
 	return out
 }
 # replace the help lines ("@--NAME<TAB>sentence") by the prose of this marker, if any
-function fill(text, m,    lines, k, i, name, res) {
+function fill(text, m,    lines, k, i, name, res, grp) {
 	k = split(text, lines, "\n")
 	res = ""
+	grp = ""
 	for (i = 1; i < k; i++) {
+		if (lines[i] ~ /^## .* options$/)
+			grp = substr(lines[i], 4, length(lines[i]) - 11)
 		if (lines[i] ~ /^@--/) {
 			name = substr(lines[i], 2)
 			sub(/\t.*/, "", name)
-			if ((m, name) in prose) {
+			if (grp != "" && (m, name " (" grp ")") in prose) {
+				res = res prose[m, name " (" grp ")"]
+				used[m, name " (" grp ")"] = 1
+			} else if ((m, name) in prose) {
 				res = res prose[m, name]
 				used[m, name] = 1
 			} else {

@@ -22,15 +22,21 @@ int dl_dally_store_delay(const struct dl_opt *o, void *base, const char *arg)
 	return dl_opt_store(&secs, base, arg);
 }
 
-/* the wrapper struct of the table alone */
-struct only {
-	struct dl_dally_opts t;
-};
-
+#define AT(f) DL_OPT_AT(struct dl_dally_opts, f)
 const struct dl_opt dl_dally_opt_table[] = {
-	DL_DALLY_OPT_ENTRIES(struct only, t),
+	{DL_OPT_SECONDS, 0, "lease", "SECONDS", "the lease: the unit of the timers", AT(lease),
+	 .flags = DL_OPTF_GT, .def = "20"},
+	{DL_OPT_CALLBACK, 0, "rack-delay", "SECONDS",
+	 "wait before a job may span the nodes of a rack", AT(rack_delay),
+	 .fn = dl_dally_store_delay, .expect = "auto or a number of seconds >= 0", .def = "auto"},
+	{DL_OPT_CALLBACK, 0, "network-delay", "SECONDS", "wait before a job may span racks",
+	 AT(net_delay), .fn = dl_dally_store_delay, .expect = "auto or a number of seconds >= 0",
+	 .def = "auto"},
+	{DL_OPT_INT, 0, "history", "N", "waits the auto-tuner remembers per GPU demand",
+	 AT(history), .imin = 1, .imax = 1000000, .def = "50"},
 	{DL_OPT_END},
 };
+#undef AT
 
 /* a ring buffer of past waits (in leases) for one GPU demand, and its estimate */
 struct hist {

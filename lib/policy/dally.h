@@ -53,44 +53,10 @@ struct dl_dally_opts {
 	}
 
 /*
- * The options, declared once: DL_DALLY_OPT_ENTRIES(TYPE, MEMBER) are the
- * table entries storing into the struct dl_dally_opts MEMBER of TYPE, so a
- * table of another struct (the simulation driver's parameters) holds the
- * same entries. dl_dally_opt_table is them alone, on a struct dl_dally_opts
- * (place's "dally" group).
+ * The options, declared once: place's "dally" group and the shared_opts of
+ * simulate --policy dally (stored into a struct dl_dally_opts).
  */
 int dl_dally_store_delay(const struct dl_opt *o, void *base, const char *arg);
-#define DL_DALLY_OPT_ENTRIES(type, m)                                                           \
-	{DL_OPT_SECONDS,                                                                        \
-	 0,                                                                                     \
-	 "lease",                                                                               \
-	 "SECONDS",                                                                             \
-	 "the lease: the unit of the timers",                                                   \
-	 DL_OPT_AT(type, m.lease),                                                              \
-	 .flags = DL_OPTF_GT,                                                                   \
-	 .def = "20"},                                                                          \
-		{DL_OPT_CALLBACK,                                                               \
-		 0,                                                                             \
-		 "rack-delay",                                                                  \
-		 "SECONDS",                                                                     \
-		 "wait before a job may span the nodes of a rack",                              \
-		 DL_OPT_AT(type, m.rack_delay),                                                 \
-		 .fn = dl_dally_store_delay,                                                    \
-		 .expect = "auto or a number of seconds >= 0",                                  \
-		 .def = "auto"},                                                                \
-		{DL_OPT_CALLBACK,                                                               \
-		 0,                                                                             \
-		 "network-delay",                                                               \
-		 "SECONDS",                                                                     \
-		 "wait before a job may span racks",                                            \
-		 DL_OPT_AT(type, m.net_delay),                                                  \
-		 .fn = dl_dally_store_delay,                                                    \
-		 .expect = "auto or a number of seconds >= 0",                                  \
-		 .def = "auto"},                                                                \
-	{                                                                                       \
-		DL_OPT_INT, 0, "history", "N", "waits the auto-tuner remembers per GPU demand", \
-			DL_OPT_AT(type, m.history), .imin = 1, .imax = 1000000, .def = "50"     \
-	}
 extern const struct dl_opt dl_dally_opt_table[];
 #define DL_DALLY_OPT_TITLE "dally"
 

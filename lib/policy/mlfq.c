@@ -116,3 +116,49 @@ int dl_mlfq_parse_limits(const char *s, const char *what, double **out, size_t *
 	*n = cnt;
 	return 0;
 }
+
+#define AT(f) DL_OPT_AT(struct dl_mlfq_params, f)
+const struct dl_opt dl_mlfq_opts[] = {
+	{DL_OPT_INT, 0, "queues", "K",
+	 "MLFQ: number of queues (without --thresholds: Tiresias' limits 3250,7200,18000 in turn)",
+	 AT(queues), .imin = 1, .imax = 1000000},
+	{DL_OPT_NUMLIST, 0, "thresholds", "A,B,...",
+	 "MLFQ: the K-1 queue limits, ascending (seconds; GPU-seconds for the 2D policies)",
+	 AT(thresholds), .flags = DL_OPTF_GT},
+	{DL_OPT_DOUBLE, 0, "starvation", "N",
+	 "MLFQ: back to the top queue after waiting N times the run time (0: never)",
+	 AT(starvation), .def = "0"},
+	{DL_OPT_END},
+};
+#undef AT
+
+int dl_mlfq_from_params(struct dl_mlfq *m, const struct dl_mlfq_params *p, size_t default_queues,
+			struct dl_err *err)
+{
+	double *lim = NULL;
+	size_t nlim = 0, k;
+	if (p->thresholds) {
+		if (dl_mlfq_parse_limits(p->thresholds, "--thresholds", &lim, &nlim, err) < 0)
+			return -1;
+		k = p->queues ? (size_t)p->queues : nlim + 1;
+		if (nlim != k - 1) {
+			free(lim);
+			return dl_err_set(err, DL_EXIT_USAGE,
+					  "--queues %d needs %d thresholds, %zu given", p->queues,
+					  p->queues - 1, nlim);
+		}
+	} else {
+		k = p->queues ? (size_t)p->queues : default_queues;
+		if (k - 1 > DL_MLFQ_TIRESIAS_QUEUES)
+			return dl_err_set(err, DL_EXIT_USAGE,
+					  "--queues %zu needs --thresholds (the defaults give at "
+					  "most %d queues)",
+					  k, DL_MLFQ_TIRESIAS_QUEUES + 1);
+		nlim = k - 1;
+		lim = xmalloc(sizeof(dl_mlfq_tiresias_limits));
+		memcpy(lim, dl_mlfq_tiresias_limits, sizeof(dl_mlfq_tiresias_limits));
+	}
+	int rc = dl_mlfq_init(m, k, lim, nlim, p->starvation, err);
+	free(lim);
+	return rc;
+}

@@ -24,6 +24,7 @@
 #include <stddef.h>
 
 #include "core/err.h"
+#include "core/opt.h"
 
 struct dl_mlfq {
 	size_t nqueues;	   /* K >= 1 */
@@ -64,5 +65,26 @@ int dl_mlfq_starving(const struct dl_mlfq *m, size_t queue, double executed, dou
  */
 int dl_mlfq_parse_limits(const char *s, const char *what, double **out, size_t *n,
 			 struct dl_err *err);
+
+/*
+ * The MLFQ options, one table for every user (prioritize, and simulate's
+ * tiresias-las and tiresias-gittins): --queues, --thresholds, --starvation
+ * into struct dl_mlfq_params (lib/core/opt.h).
+ */
+struct dl_mlfq_params {
+	int queues;		/* 0: not given */
+	const char *thresholds; /* NULL: not given */
+	double starvation;
+};
+extern const struct dl_opt dl_mlfq_opts[];
+
+/*
+ * Build m from the options: K = --queues, else one more than --thresholds
+ * gives, else default_queues; without --thresholds, the first K - 1 of
+ * Tiresias' limits (so at most 4 queues). Usage errors (exit 2) name the
+ * options.
+ */
+int dl_mlfq_from_params(struct dl_mlfq *m, const struct dl_mlfq_params *p, size_t default_queues,
+			struct dl_err *err);
 
 #endif

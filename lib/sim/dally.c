@@ -45,15 +45,11 @@
 #include "sim/dally.h"
 #include "sim/oset.h"
 
-struct bare {
-	struct dl_sim_dally p;
-};
-
+/* the driver's own option; the timers are the shared group (dl_dally_opt_table) */
 const struct dl_opt dl_sim_dally_opts[] = {
-	DL_DALLY_OPT_ENTRIES(struct bare, p.timers),
 	{DL_OPT_SECONDS, 0, "restart-cost", "S",
-	 "seconds per GPU a job moved to new GPUs runs without progress",
-	 DL_OPT_AT(struct bare, p.restart_cost), .def = DL_SIM_DALLY_RESTART},
+	 "seconds per GPU a job resuming or moved runs without progress",
+	 DL_OPT_AT(struct dl_sim_dally, restart_cost), .def = DL_SIM_DALLY_RESTART},
 	{DL_OPT_END},
 };
 
@@ -98,12 +94,12 @@ struct dally {
 	int lease_due;
 };
 
-static void *create(struct dl_sim *s, const struct dl_sim_params *sp, struct dl_err *err)
+static void *create(struct dl_sim *s, const void *params, struct dl_err *err)
 {
 	struct dally *D = xcalloc(1, sizeof(*D));
 	(void)err;
-	if (sp && sp->policy) {
-		D->p = *(const struct dl_sim_dally *)sp->policy;
+	if (params) {
+		D->p = *(const struct dl_sim_dally *)params;
 	} else {
 		D->p.timers = (struct dl_dally_opts)DL_DALLY_OPTS_INIT;
 		D->p.restart_cost = 1;
@@ -519,14 +515,19 @@ static void on_schedule(void *st, struct dl_sim *s)
 	}
 }
 
-const struct dl_sim_policy_ops dl_sim_dally_ops = {
-	"dally",
-	"Dally: delay scheduling over node/rack/cluster tiers, consolidation at lease ends",
-	create,
-	destroy,
-	on_arrive,
-	on_saved,
-	on_finish,
-	on_timer,
-	on_schedule,
+const struct dl_sim_policy_ops dl_sim_dally = {
+	.name = "dally",
+	.summary = "Dally: delay scheduling over node/rack/cluster tiers, leases, consolidation",
+	.opts = dl_sim_dally_opts,
+	.params_size = sizeof(struct dl_sim_dally),
+	.create = create,
+	.destroy = destroy,
+	.arrive = on_arrive,
+	.saved = on_saved,
+	.finish = on_finish,
+	.timer = on_timer,
+	.schedule = on_schedule,
+	/* the timers: place's dally options, declared once (policy/dally.h) */
+	.shared_opts = dl_dally_opt_table,
+	.shared_at = offsetof(struct dl_sim_dally, timers),
 };

@@ -3,11 +3,11 @@
  * al., arXiv 2401.16492), described in dlsched-simulate(1), DALLY.
  *
  * Its parameters are the Dally timers shared with place --policy dally
- * (policy/dally.h, declared once: DL_DALLY_OPT_ENTRIES) plus its own
- * --restart-cost; dl_sim_dally_opts is the driver's option table over
- * struct dl_sim_dally. The driver keeps its timers in a struct dl_dally and
- * places through the run's placer with req.within (whatever --place is), so
- * the delay placement and the auto-tuner are the same code as place's.
+ * (policy/dally.h's option group, declared once: the ops' shared_opts, at
+ * struct dl_sim_dally's timers) plus its own --restart-cost
+ * (dl_sim_dally_opts, over struct dl_sim_dally). The driver keeps its timers in a struct dl_dally
+ * and places through the run's placer with req.within (whatever --place is), so the delay placement
+ * and the auto-tuner are the same code as place's.
  */
 #ifndef DL_SIM_DALLY_H
 #define DL_SIM_DALLY_H
@@ -25,6 +25,5 @@ struct dl_sim_dally {
 };
 
 extern const struct dl_opt dl_sim_dally_opts[];
-extern const struct dl_sim_policy_ops dl_sim_dally_ops;
 
 #endif

@@ -20,7 +20,14 @@
 
 /* a run ends with an error rather than let a time pass this (about 146,000 years) */
 #define HORIZON	   (INT64_C(1) << 62)
-#define SLOT_CHUNK 1024
+#define SLOT_CHUNK 1024 /* job slots are allocated this many at a time (they never move) */
+/*
+ * Scheduling passes at one instant before a run ends with "does not settle":
+ * each pass is only run after events at that instant (a preemption at zero
+ * cost frees GPUs at once), so a policy that needs more is thrashing.
+ */
+#define MAX_PASSES_PER_INSTANT 100000
+#define PROGRESS_CALLS	       100 /* cfg->progress: about every 1% of the jobs */
 
 /* a completion (in `fin`, by slot) or a policy timer (in `timers`) */
 struct event {
@@ -77,13 +84,16 @@ struct dl_sim {
 	int *gpubuf;	    /* scratch, one per GPU */
 	int *gpu_node;	    /* node of each GPU */
 	void *pst;	    /* the policy's state */
+	void *own_params;   /* the policy's defaults when cfg->params is NULL */
 	size_t running, queued;
 	int total_gpus;
 	/* timeline de-duplication */
 	int tl_busy;
 	size_t tl_running, tl_pending;
 	int tl_written;
-	size_t next_progress, last_progress;
+	size_t next_progress, last_progress, progress_step;
+	size_t next_arrival; /* the next job of the trace to arrive */
+	int drained;	     /* dl_sim_step() found nothing left and wound up */
 	/* slowdowns repeat (one per model, size and tier): their text, direct-mapped */
 	struct {
 		uint64_t bits;
@@ -402,6 +412,11 @@ dl_tick dl_sim_now(const struct dl_sim *s)
 size_t dl_sim_njobs(const struct dl_sim *s)
 {
 	return s->njobs;
+}
+
+const struct dl_sim_trace *dl_sim_trace_of(const struct dl_sim *s)
+{
+	return s->trace;
 }
 
 static int clamp_gpus(const struct dl_sim *s, int64_t gpus)
@@ -836,6 +851,7 @@ static void teardown(struct dl_sim *s)
 {
 	if (s->pst)
 		s->cfg->policy->destroy(s->pst);
+	free(s->own_params);
 	dl_placer_free(s->placer);
 	dl_state_free(s->state);
 	free(s->occ);
@@ -884,118 +900,179 @@ static void reject_leftovers(struct dl_sim *s)
 	}
 }
 
-int dl_sim_run(const struct dl_sim_config *cfg, struct dl_sim_stats *st, struct dl_err *err)
+/* ---- the run: setup, one instant at a time, drain ---- */
+
+struct dl_sim *dl_sim_new(const struct dl_sim_config *cfg, struct dl_sim_stats *st,
+			  struct dl_err *err)
 {
-	struct dl_sim s_, *s = &s_;
+	struct dl_sim *s = xcalloc(1, sizeof(*s));
 	memset(st, 0, sizeof(*st));
-	memset(s, 0, sizeof(*s));
 	s->cfg = cfg;
 	s->st = st;
 	set_columns(cfg);
-	int rc = setup(s, err);
-	if (rc < 0)
-		goto out;
-	s->pst = cfg->policy->create(s, &cfg->params, err);
+	if (setup(s, err) < 0) {
+		dl_sim_free(s);
+		return NULL;
+	}
+	/* policies may keep a pointer to their params for the run */
+	s->own_params = cfg->params ? NULL : dl_sim_params_new(cfg->policy);
+	s->pst = cfg->policy->create(s, cfg->params ? cfg->params : s->own_params, err);
 	if (!s->pst) {
-		rc = -1;
-		goto out;
+		dl_sim_free(s);
+		return NULL;
 	}
+	s->progress_step = s->njobs / PROGRESS_CALLS ? s->njobs / PROGRESS_CALLS : 1;
+	s->next_progress = s->progress_step;
+	return s;
+}
 
-	const struct dl_sim_tjob *tj = s->trace->jobs;
-	size_t next = 0; /* next arrival */
-	size_t step = s->njobs / 100 ? s->njobs / 100 : 1;
-	s->next_progress = step;
-	for (;;) {
-		/* drop checkpoint ends that no longer apply first */
-		const struct saving *sv;
-		while ((sv = saving_head(s))) {
-			const struct dl_sim_job *j = dl_sim_job(s, sv->job);
-			if (j && sv->version == j->version && j->state == DL_SJ_SAVING)
-				break;
-			saving_pop(s);
-			st->events++;
-		}
-		if (!(next < s->njobs || s->fin.n || sv || s->timers.n))
-			break;
-		dl_tick t = next < s->njobs ? tj[next].submit - s->origin : INT64_MAX;
-		if (s->fin.n && s->fin.a[0].t < t)
-			t = s->fin.a[0].t;
-		if (sv && sv->t < t)
-			t = sv->t;
-		if (s->timers.n && s->timers.a[0].t < t)
-			t = s->timers.a[0].t;
-		s->now = t;
-		int passes = 0;
-		for (;;) {
-			int real = 0;
-			/* completions, then checkpoint ends, then arrivals, then timers */
-			while (ev_due(&s->fin, s->now)) {
-				struct event e = ev_remove(s, &s->fin, 0);
-				st->events++;
-				finish(s, dl_sim_slot_job(s, e.job));
-				real = 1;
-			}
-			while ((sv = saving_head(s)) && sv->t <= s->now) {
-				struct dl_sim_job *j = dl_sim_job(s, sv->job);
-				int live =
-					j && sv->version == j->version && j->state == DL_SJ_SAVING;
-				saving_pop(s);
-				st->events++;
-				if (live) {
-					saved(s, j);
-					real = 1;
-				}
-			}
-			while (next < s->njobs && tj[next].submit - s->origin <= s->now) {
-				st->events++;
-				arrive(s, next++);
-				real = 1;
-			}
-			while (ev_due(&s->timers, s->now)) {
-				struct event e = ev_remove(s, &s->timers, 0);
-				size_t job = e.job == UINT32_MAX ? DL_SIM_NOJOB : e.job;
-				st->events++;
-				if (cfg->policy->timer &&
-				    cfg->policy->timer(s->pst, s, job, e.kind, e.stamp))
-					real = 1;
-			}
-			if (real) {
-				cfg->policy->schedule(s->pst, s);
-				st->passes++;
-			}
-			if (s->overflow) {
-				rc = dl_err_set(err, DL_EXIT_DATA,
-						"the simulation passes its time horizon (2^62 "
-						"microseconds, about 146,000 years)");
-				goto out;
-			}
-			sv = saving_head(s);
-			if (!(ev_due(&s->fin, s->now) || (sv && sv->t <= s->now) ||
-			      ev_due(&s->timers, s->now)))
-				break;
-			if (++passes > 100000) {
-				char tx[DL_NUM_BUF];
-				dl_fmt_micros(tx, s->origin + s->now);
-				rc = dl_err_set(err, DL_EXIT_DATA,
-						"policy '%s' does not settle at time %s",
-						cfg->policy->name, tx);
-				goto out;
-			}
-		}
-		timeline_row(s);
-		if (cfg->progress && st->completed >= s->next_progress) {
-			cfg->progress(cfg->progress_arg, st->completed, s->njobs);
-			s->last_progress = st->completed;
-			while (s->next_progress <= st->completed)
-				s->next_progress += step;
-		}
-		if (st->completed)
-			st->makespan = (double)s->now / DL_TICKS_PER_SECOND;
-	}
-	reject_leftovers(s);
-	if (cfg->progress && (s->last_progress != st->completed || !st->completed))
-		cfg->progress(cfg->progress_arg, st->completed, s->njobs);
-out:
+void dl_sim_free(struct dl_sim *s)
+{
+	if (!s)
+		return;
 	teardown(s);
-	return rc;
+	free(s);
+}
+
+/* the checkpoint end due first that still applies (stale ones are dropped), or NULL */
+static const struct saving *live_saving(struct dl_sim *s)
+{
+	const struct saving *sv;
+	while ((sv = saving_head(s))) {
+		const struct dl_sim_job *j = dl_sim_job(s, sv->job);
+		if (j && sv->version == j->version && j->state == DL_SJ_SAVING)
+			break;
+		saving_pop(s);
+		s->st->events++;
+	}
+	return sv;
+}
+
+/*
+ * Deliver every event due now, in a fixed order (completions, checkpoint
+ * ends, arrivals, timers); 1 if one of them was real (the policy's pass
+ * must run), 0 if all were stale.
+ */
+static int deliver(struct dl_sim *s)
+{
+	const struct dl_sim_config *cfg = s->cfg;
+	struct dl_sim_stats *st = s->st;
+	const struct dl_sim_tjob *tj = s->trace->jobs;
+	const struct saving *sv;
+	int real = 0;
+	while (ev_due(&s->fin, s->now)) {
+		struct event e = ev_remove(s, &s->fin, 0);
+		st->events++;
+		finish(s, dl_sim_slot_job(s, e.job));
+		real = 1;
+	}
+	while ((sv = saving_head(s)) && sv->t <= s->now) {
+		struct dl_sim_job *j = dl_sim_job(s, sv->job);
+		int live = j && sv->version == j->version && j->state == DL_SJ_SAVING;
+		saving_pop(s);
+		st->events++;
+		if (live) {
+			saved(s, j);
+			real = 1;
+		}
+	}
+	while (s->next_arrival < s->njobs && tj[s->next_arrival].submit - s->origin <= s->now) {
+		st->events++;
+		arrive(s, s->next_arrival++);
+		real = 1;
+	}
+	while (ev_due(&s->timers, s->now)) {
+		struct event e = ev_remove(s, &s->timers, 0);
+		size_t job = e.job == UINT32_MAX ? DL_SIM_NOJOB : e.job;
+		st->events++;
+		if (cfg->policy->timer && cfg->policy->timer(s->pst, s, job, e.kind, e.stamp))
+			real = 1;
+	}
+	return real;
+}
+
+/*
+ * One instant: deliver its events, let the policy decide, and again while
+ * that made more events at the same instant; then the timeline and progress.
+ */
+static int instant(struct dl_sim *s, dl_tick t, struct dl_err *err)
+{
+	const struct dl_sim_config *cfg = s->cfg;
+	struct dl_sim_stats *st = s->st;
+	s->now = t;
+	for (int passes = 0;; passes++) {
+		if (deliver(s)) {
+			cfg->policy->schedule(s->pst, s);
+			st->passes++;
+		}
+		if (s->overflow)
+			return dl_err_set(err, DL_EXIT_DATA,
+					  "the simulation passes its time horizon (2^62 "
+					  "microseconds, about 146,000 years)");
+		const struct saving *sv = saving_head(s);
+		if (!(ev_due(&s->fin, s->now) || (sv && sv->t <= s->now) ||
+		      ev_due(&s->timers, s->now)))
+			break;
+		if (passes >= MAX_PASSES_PER_INSTANT) {
+			char tx[DL_NUM_BUF];
+			dl_fmt_micros(tx, s->origin + s->now);
+			return dl_err_set(err, DL_EXIT_DATA,
+					  "policy '%s' does not settle at time %s",
+					  cfg->policy->name, tx);
+		}
+	}
+	timeline_row(s);
+	if (cfg->progress && st->completed >= s->next_progress) {
+		cfg->progress(cfg->progress_arg, st->completed, s->njobs);
+		s->last_progress = st->completed;
+		while (s->next_progress <= st->completed)
+			s->next_progress += s->progress_step;
+	}
+	if (st->completed)
+		st->makespan = (double)s->now / DL_TICKS_PER_SECOND;
+	return 0;
+}
+
+/* nothing left to happen: what still waits can never run */
+static void drain(struct dl_sim *s)
+{
+	const struct dl_sim_config *cfg = s->cfg;
+	reject_leftovers(s);
+	if (cfg->progress && (s->last_progress != s->st->completed || !s->st->completed))
+		cfg->progress(cfg->progress_arg, s->st->completed, s->njobs);
+	s->drained = 1;
+}
+
+int dl_sim_step(struct dl_sim *s, struct dl_err *err)
+{
+	if (s->drained)
+		return 0;
+	const struct saving *sv = live_saving(s);
+	const struct dl_sim_tjob *tj = s->trace->jobs;
+	size_t next = s->next_arrival;
+	if (!(next < s->njobs || s->fin.n || sv || s->timers.n)) {
+		drain(s);
+		return 0;
+	}
+	/* the earliest of the next arrival, completion, checkpoint end and timer */
+	dl_tick t = next < s->njobs ? tj[next].submit - s->origin : INT64_MAX;
+	if (s->fin.n && s->fin.a[0].t < t)
+		t = s->fin.a[0].t;
+	if (sv && sv->t < t)
+		t = sv->t;
+	if (s->timers.n && s->timers.a[0].t < t)
+		t = s->timers.a[0].t;
+	return instant(s, t, err) < 0 ? -1 : 1;
+}
+
+int dl_sim_run(const struct dl_sim_config *cfg, struct dl_sim_stats *st, struct dl_err *err)
+{
+	struct dl_sim *s = dl_sim_new(cfg, st, err);
+	if (!s)
+		return -1;
+	int rc;
+	while ((rc = dl_sim_step(s, err)) > 0)
+		;
+	dl_sim_free(s);
+	return rc < 0 ? -1 : 0;
 }

@@ -70,10 +70,11 @@
  *     the instant the next tier opens (dl_place_dally_timers()) and retry.
  *
  * Ownership: the engine owns every struct dl_sim_job (a pointer stays valid
- * while its job is active: see below) and the GPU arrays inside; policies may
- * read any field and write only the fields marked "policy". A policy's own
- * state is created by ops->create and freed by ops->destroy. Nothing here is
- * global.
+ * while its job is active: see below) and the GPU arrays inside; policies
+ * read its fields and change them only through the calls above. A policy's
+ * own state is created by ops->create and freed by ops->destroy; what it
+ * keeps per job lives there too, indexed by j->slot (sim/slab.h sizes it).
+ * Nothing here is global.
  */
 #ifndef DL_SIM_POLICY_H
 #define DL_SIM_POLICY_H
@@ -84,6 +85,7 @@
 #include "cluster/cluster.h"
 #include "cluster/netcost.h"
 #include "core/err.h"
+#include "core/opt.h"
 #include "policy/place.h"
 #include "sim/trace.h"
 
@@ -135,32 +137,30 @@ struct dl_sim_job {
 	char id_copy[16]; /* engine: short ids, so that a completion need not fetch the trace's */
 	int preemptions, migrations;
 	int16_t gpu_type; /* type index of the slowest GPU held (its speed sets the pace) */
-
-	/* policy scratch: the engine never reads or writes these */
-	int16_t queue;
-	int pflag;
-	uint64_t pseq;
-	dl_tick pmark, pexec;
-	int64_t pservice;
 };
 
 struct dl_sim;
-struct dl_gittins;
-struct dl_mlfq;
 
-/* Parameters from the command line that policies may use. */
-struct dl_sim_params {
-	const struct dl_mlfq *mlfq;	  /* tiresias-*: queues, limits (GPU-seconds), starvation */
-	const struct dl_gittins *gittins; /* tiresias-gittins: index of attained GPU-seconds */
-	double quantum;			  /* las: re-evaluation period (seconds; 0: none) */
-	const void *policy; /* the chosen policy's own parameters (dally: struct dl_sim_dally) */
-};
-
+/*
+ * A policy. Its parameters are its own struct, params_size bytes, which its
+ * option table (lib/core/opt.h) fills: `dlsched simulate` lists the table
+ * under the policy's heading in --help and the man page, parses only the
+ * chosen policy's options (two policies may each have a --quantum of their
+ * own) and refuses the others'. An option group that several policies or
+ * commands share (the MLFQ options: lib/policy/mlfq.h) is declared once and
+ * named in shared_opts, stored at shared_at inside the params. Library
+ * callers get the defaults from dl_sim_params_new(). Setup that depends on
+ * the parameters or the trace (MLFQ limits, a Gittins table) is create()'s.
+ */
 struct dl_sim_policy_ops {
 	const char *name;
-	const char *summary; /* one line for --help and the man page */
-	/* create the policy's state (NULL with *err filled on failure) */
-	void *(*create)(struct dl_sim *s, const struct dl_sim_params *p, struct dl_err *err);
+	const char *summary;	   /* one line for --help and the man page */
+	const struct dl_opt *opts; /* the policy's option table, or NULL */
+	size_t params_size;	   /* size of the struct the tables store into */
+	/* rules spanning options, after parsing: 0, or -1 with a usage message (optional) */
+	int (*check)(void *params, struct dl_err *err);
+	/* create the policy's state (NULL with *err filled on failure); params as above */
+	void *(*create)(struct dl_sim *s, const void *params, struct dl_err *err);
 	void (*destroy)(void *st);
 	/* j was submitted and is QUEUED */
 	void (*arrive)(void *st, struct dl_sim *s, struct dl_sim_job *j);
@@ -176,20 +176,37 @@ struct dl_sim_policy_ops {
 	int (*timer)(void *st, struct dl_sim *s, size_t job, int kind, uint64_t stamp);
 	/* decide: called once per instant after that instant's events */
 	void (*schedule)(void *st, struct dl_sim *s);
+	/* a shared option group (see above), or NULL; its users' documented defaults */
+	const struct dl_opt *shared_opts;
+	size_t shared_at;
+	const char *const *shared_doc_defaults; /* "name=text", NULL-terminated, or NULL */
 };
 
 #define DL_SIM_NOJOB SIZE_MAX
 
-/* the built-in policies, by name, or NULL */
+/* the built-in policies (lib/sim/registry.c), by name, or NULL */
 const struct dl_sim_policy_ops *dl_sim_policy_find(const char *name);
 /* all built-in policies, *n of them */
 const struct dl_sim_policy_ops *const *dl_sim_policies(size_t *n);
+/*
+ * A new params struct for ops, zeroed, with its tables' defaults stored (as
+ * if no option were given), or NULL when it has none; free() it.
+ */
+void *dl_sim_params_new(const struct dl_sim_policy_ops *ops);
+/*
+ * Set option --name of ops to value in params, as the command line would:
+ * 0, 1 when ops has no such option, -1 when the value is bad (nothing stored).
+ */
+int dl_sim_params_set(const struct dl_sim_policy_ops *ops, void *params, const char *name,
+		      const char *value);
 
 /* ---- calls for policies ---- */
 
 /* the current time: ticks (microseconds) after the run's first submit */
 dl_tick dl_sim_now(const struct dl_sim *s);
 size_t dl_sim_njobs(const struct dl_sim *s);
+/* the whole trace, every job in submit order (for policies that learn from it) */
+const struct dl_sim_trace *dl_sim_trace_of(const struct dl_sim *s);
 /* job idx's gang size (as in struct dl_sim_job), active or not */
 int dl_sim_job_gpus(const struct dl_sim *s, size_t idx);
 /* active job idx, or NULL when it has not arrived yet or is gone */

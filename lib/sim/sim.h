@@ -33,7 +33,7 @@ struct dl_sim_config {
 	const struct dl_sim_trace *trace; /* the jobs; NULL: convert jobs */
 	const struct dl_jobset *jobs;
 	const struct dl_sim_policy_ops *policy;
-	struct dl_sim_params params;
+	const void *params; /* the policy's (dl_sim_params_new()); NULL: its defaults */
 	struct dl_place_opts place;
 	const struct dl_net_models *models; /* for slowdown; NULL: no network cost */
 	enum dl_comm comm;
@@ -56,5 +56,25 @@ struct dl_sim_stats {
 };
 
 int dl_sim_run(const struct dl_sim_config *cfg, struct dl_sim_stats *st, struct dl_err *err);
+
+/*
+ * The same run advanced by hand, one instant at a time (unit tests,
+ * debugging a policy): dl_sim_run() is dl_sim_new(), dl_sim_step() until it
+ * returns 0, dl_sim_free().
+ *   dl_sim_new    set up (cluster state, the trace, the policy's create());
+ *                 NULL with *err filled on failure
+ *   dl_sim_step   deliver the events of the next instant, in the fixed order,
+ *                 with the policy's passes; 1 when it did, 0 when nothing is
+ *                 left (then the run is wound up: jobs that can never run are
+ *                 rejected), -1 with *err filled (the run is over)
+ *   dl_sim_free   release everything (at any point)
+ * Between steps, the calls of policy.h that read (dl_sim_now, dl_sim_job,
+ * dl_sim_free_gpus, ...) show the state after that instant; *st is kept up
+ * to date.
+ */
+struct dl_sim *dl_sim_new(const struct dl_sim_config *cfg, struct dl_sim_stats *st,
+			  struct dl_err *err);
+int dl_sim_step(struct dl_sim *s, struct dl_err *err);
+void dl_sim_free(struct dl_sim *s);
 
 #endif

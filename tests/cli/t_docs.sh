@@ -20,9 +20,12 @@ expect docs_exit_status "grep -q 'EXIT STATUS' '$MAN/dlsched.1'"
 # ---- --help, the man pages and the completions agree with the option tables, exactly ----
 C=$BUILD/completions
 US=$(printf '\037')
-# the help text of --NAME in a --help output: its column, wrapped lines joined
-help_of() { # NAME FILE
-	awk -v n="$1" '
+# the help text of --NAME in a --help output: its column, wrapped lines joined; with a
+# GROUP, the one under the heading "GROUP options:" (policies may share an option name)
+help_of() { # NAME FILE [GROUP]
+	awk -v n="$1" -v g="$3" '
+		g != "" && /^[^ ].*options:$/ { in_g = ($0 == g " options:"); next }
+		g != "" && !in_g { next }
 		f && /^                             [^ ]/ { sub(/^ +/, ""); t = t == "" ? $0 : t " " $0; next }
 		f { exit }
 		$0 ~ "^  (-., |    )" n "( |$)" {
@@ -42,12 +45,13 @@ man_block() { # TARGET SCD
 		/^; options: / { s = substr($0, 12); n = split(s, a, ", "); on = 0
 			for (i = 1; i <= n; i++) if (a[i] == t) on = 1; next }
 		/^# / || /^; end of options/ { on = 0 }
-		/^##/ { next } # a group heading ("## dally options") inside the list
 		on' "$2"
 }
-# one entry (header to blank line) of a man block
-man_entry() { # NAME BLOCKFILE
-	awk -v n="$1" '
+# one entry (header to blank line) of a man block; with a GROUP, under "## GROUP options"
+man_entry() { # NAME BLOCKFILE [GROUP]
+	awk -v n="$1" -v g="$3" '
+		g != "" && /^## / { in_g = ($0 == "## " g " options"); next }
+		g != "" && !in_g { next }
 		/^\*/ { on = ($0 ~ "^[*](-., )?" n "[*]") }
 		/^$/ { on = 0 }
 		on' "$2"
@@ -80,8 +84,11 @@ for tt in $targets; do
 		fcond="__fish_seen_subcommand_from $c"
 	fi
 	grep -F -- "complete -c dlsched -n '$fcond' -" "$C/dlsched.fish" | grep -v -- "' -F$" > "fish_$id" || true
-	expect_eq "docs_fish_count_$id" "$nopts" "$(wc -l < "fish_$id" | tr -d ' ')"
-	while IFS="$US" read -r name arg help short type def values; do
+	# (the shells complete a name two policies share once)
+	nnames=$(cut -d"$US" -f1 "opts_$id" | sort -u | wc -l | tr -d ' ')
+	expect_eq "docs_fish_count_$id" "$nnames" "$(wc -l < "fish_$id" | tr -d ' ')"
+	: > "seen_$id"
+	while IFS="$US" read -r name arg help short type def values group; do
 		checked=$((checked + 1))
 		: "$type" # (the values say all the checks need)
 		vlist=$(echo "$values" | sed 's/ /, /g')
@@ -90,16 +97,18 @@ for tt in $targets; do
 		[ -n "$vlist" ] && extra="one of $vlist"
 		[ -n "$def" ] && extra="${extra:+$extra; }default $def"
 		want=$help${extra:+ ($extra)}
-		got=$(help_of "$name" "help_$id")
+		got=$(help_of "$name" "help_$id" "$group")
 		[ "$got" = "$want" ] || bad_help="$bad_help $name:[$got]!=[$want]"
 		# man: one entry with the header, the values and the default; prose agrees
-		man_entry "$name" "man_$id" > entry
+		man_entry "$name" "man_$id" "$group" > entry
 		hdr="*${short:+$short, }$name*${arg:+ _${arg}_}"
 		[ "$(grep -c '^\*' entry)" = 1 ] && [ "$(head -1 entry)" = "$hdr" ] || bad_man="$bad_man $name:header"
 		[ -z "$vlist" ] || grep -qF "One of $vlist." entry || bad_man="$bad_man $name:values"
 		[ -z "$def" ] || grep -qF "Default: $def." entry || bad_man="$bad_man $name:default"
 		if grep -o '(default [^)]*)' entry | grep -vqxF "(default $def)"; then bad_man="$bad_man $name:prose-default"; fi
-		# completions: the same value lists in all three shells
+		# completions: the same value lists in all three shells (a shared name: the first)
+		if grep -qxF -- "$name" "seen_$id"; then continue; fi
+		echo "$name" >> "seen_$id"
 		pat="$name${short:+|$short}"
 		if [ -n "$values" ]; then
 			grep -qF "		$pat) COMPREPLY=(\$(compgen -W \"$values\" -- \"\$cur\")); return ;;" "bash_$id" || bad_bash="$bad_bash $name"

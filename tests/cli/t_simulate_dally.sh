@@ -69,14 +69,12 @@ expect_eq "dally 4: starts and ends (X 25, Y 65, W 75; A resumes at 75, B at 175
 	"X,25,35 Y,65,75 W,75,175 A,0,1032,2 B,0,1116,1" \
 	"$(awk -F, 'NR > 1 { printf "%s%s,%s,%s%s", (NR > 2 ? " " : ""), $1, $5, $6, ($10 > 0 ? "," $10 : "") }' "$SCRATCH/r6.csv")"
 
-# options: the timers are the dally options of place too; --place other than dally, or the
-# dally options with another policy, are usage errors
-run dally_place_other 2 "dl simulate -c 1x2x4 --policy dally --place spread t1.csv"
+# options: the timers are the dally options of place too, and belong to --policy dally here;
+# dally places jobs itself, whatever --place says
+run dally_place_ignored 0 "dl simulate -c 1x2x4 $DL --place spread t1.csv"
+expect "dally: --place does not change its placements" "cmp -s out r1.csv"
 run dally_options_other_policy 2 "dl simulate -c 1x2x4 --policy fifo --rack-delay 20 t1.csv"
-# (fifo sets no delay timers: with --rack-delay 0, j takes the rack when f's end frees 2 + 2)
-run dally_timers_for_place_dally 0 "dl simulate -c 1x2x4 --policy fifo --place dally --rack-delay 0 t1.csv"
-expect_eq "--place dally with fifo: --rack-delay reaches the placer (j at 1, tier rack)" "1,rack" \
-	"$(row j out | awk -F, '{ print $5 "," $12 }')"
+expect_eq "dally: its options with another policy" "dlsched simulate: --rack-delay applies to --policy dally; see 'dlsched simulate --help'" "$(cat "$SCRATCH/err")"
 run dally_restart_cost_other_policy 2 "dl simulate -c 1x2x4 --policy fifo --place dally --restart-cost 3 t1.csv"
 run dally_bad_lease 2 "dl simulate -c 1x2x4 --policy dally --lease 0 t1.csv"
 run dally_bad_delay 2 "dl simulate -c 1x2x4 --policy dally --rack-delay soon t1.csv"

@@ -62,16 +62,16 @@ static void native(const char *path)
 		dl_jobset_free(&js);
 		return;
 	}
-	struct dl_mlfq m;
-	const double lim[2] = {50, 200};
-	dl_mlfq_init(&m, 3, lim, 2, 1, &err);
 	struct dl_net_models models;
 	dl_net_models_init(&models);
 	size_t np;
 	const struct dl_sim_policy_ops *const *pols = dl_sim_policies(&np);
 	for (size_t k = 0; k < np; k++) {
-		if (!strcmp(pols[k]->name, "tiresias-gittins")) /* needs a distribution */
-			continue;
+		/* small MLFQ limits and quantum, so that short fuzz traces cross them */
+		void *params = dl_sim_params_new(pols[k]);
+		dl_sim_params_set(pols[k], params, "thresholds", "50,200");
+		dl_sim_params_set(pols[k], params, "starvation", "1");
+		dl_sim_params_set(pols[k], params, "quantum", "500");
 		FILE *f = fopen("/dev/null", "w");
 		struct dl_writer *r = dl_writer_new(f, DL_OUT_CSV);
 		struct dl_writer *e = dl_writer_new(f, DL_OUT_JSON);
@@ -80,8 +80,7 @@ static void native(const char *path)
 		cfg.cluster = cl;
 		cfg.jobs = &js;
 		cfg.policy = pols[k];
-		cfg.params.mlfq = &m;
-		cfg.params.quantum = 500;
+		cfg.params = params;
 		cfg.place = (struct dl_place_opts)DL_PLACE_OPTS_INIT;
 		cfg.place.policy = (enum dl_place_policy)(k % DL_PLACE_NPOLICIES);
 		cfg.models = &models;
@@ -100,9 +99,9 @@ static void native(const char *path)
 		dl_writer_free(e);
 		dl_writer_free(t);
 		fclose(f);
+		free(params);
 	}
 	dl_net_models_free(&models);
-	dl_mlfq_release(&m);
 	dl_cluster_free(cl);
 	dl_jobset_free(&js);
 }

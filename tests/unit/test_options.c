@@ -50,7 +50,27 @@ static const struct dl_opt mlfq_opts[] = {
 	{DL_OPT_END},
 };
 
+/* ---- alternatives: two policies with a --quantum each (simulate's deferred groups) ---- */
+struct q_params {
+	double quantum;
+	int depth;
+};
+static const struct dl_opt las_opts[] = {
+	{DL_OPT_SECONDS, 0, "quantum", "S", "las quantum", DL_OPT_AT(struct q_params, quantum),
+	 .def = "300"},
+	{DL_OPT_END},
+};
+static const struct dl_opt gandiva_opts[] = {
+	{DL_OPT_SECONDS, 0, "quantum", "S", "time slice", DL_OPT_AT(struct q_params, quantum),
+	 .def = "60", .max = 600},
+	{DL_OPT_INT, 0, "depth", "N", "packing depth", DL_OPT_AT(struct q_params, depth),
+	 .imin = 1, .imax = 4, .def = "2"},
+	{DL_OPT_END},
+};
+
 static char out[8192], err[8192];
+static const struct dl_opt_group *alt_groups; /* NULL: the mlfq group */
+static size_t alt_n;
 
 /* parse argv with both tables, capturing standard output and error */
 static int parse(struct dl_optstate *st, struct dl_ctx *ctx, struct sim_args *a,
@@ -63,7 +83,7 @@ static int parse(struct dl_optstate *st, struct dl_ctx *ctx, struct sim_args *a,
 	ctx->cmdname = "simulate";
 	memset(a, 0, sizeof(*a));
 	memset(m, 0, sizeof(*m));
-	struct dl_opt_group more[] = {{mlfq_opts, m, "tiresias-las"}};
+	struct dl_opt_group more[] = {{mlfq_opts, m, "tiresias-las", 0, NULL}};
 	char op[] = "/tmp/dl-test-options-XXXXXX", ep[] = "/tmp/dl-test-options-XXXXXX";
 	int ofd = mkstemp(op), efd = mkstemp(ep);
 	fflush(stdout);
@@ -71,7 +91,8 @@ static int parse(struct dl_optstate *st, struct dl_ctx *ctx, struct sim_args *a,
 	int so = dup(1), se = dup(2);
 	dup2(ofd, 1);
 	dup2(efd, 2);
-	int rc = dl_opt_parse_groups(st, ctx, argc, argv, &sim_spec, a, more, 1);
+	int rc = alt_groups ? dl_opt_parse_groups(st, ctx, argc, argv, &sim_spec, a, alt_groups, alt_n)
+			    : dl_opt_parse_groups(st, ctx, argc, argv, &sim_spec, a, more, 1);
 	fflush(stdout);
 	fflush(stderr);
 	dup2(so, 1);
@@ -109,7 +130,8 @@ int main(void)
 	ok(ctx.format_set, "-f given");
 	is_int(dl_opt_given(&st, "queues"), 1, "given counts");
 	is_int(dl_opt_given(&st, "delta"), 0, "not given");
-	ok(dl_opt_group_given(&st, 1) && !strcmp(dl_opt_group_given(&st, 1)->name, "queues"),
+	ok(dl_opt_group_given(&st, mlfq_opts) &&
+	       !strcmp(dl_opt_group_given(&st, mlfq_opts)->name, "queues"),
 	   "the policy group reports its option that was given");
 	ok(st.optind < 8 && !strcmp(ok_argv[st.optind], "trace.csv"),
 	   "positional arguments after the options");
@@ -142,7 +164,7 @@ int main(void)
 
 	char *list_argv[] = {"simulate", "--list-options", NULL};
 	parse(&st, &ctx, &a, &m, list_argv);
-	ok(strstr(out, "--queues\tK\tnumber of queues\t\tint\t3\t\n") != NULL,
+	ok(strstr(out, "--queues\tK\tnumber of queues\t\tint\t3\t\ttiresias-las\n") != NULL,
 	   "the completions see the policy's options");
 
 	char *open_argv[] = {"simulate", "--policy", "lottery", NULL};
@@ -155,5 +177,80 @@ int main(void)
 	close(se);
 	close(null);
 	is_int(rc, DL_EXIT_USAGE, "dl_opt_bad_value is a usage error");
+
+	/* alternatives: only the chosen one's options apply, each with its own default */
+	const struct dl_opt_group alts[] = {
+		{las_opts, NULL, "las", DL_GROUP_DEFER, NULL},
+		{gandiva_opts, NULL, "gandiva", DL_GROUP_DEFER, NULL},
+	};
+	alt_groups = alts;
+	alt_n = 2;
+	struct q_params qp;
+	char *alt_argv[] = {"simulate", "--quantum", "30", "--depth", "3", NULL};
+	ok(parse(&st, &ctx, &a, &m, alt_argv) == 0, "one name in two alternatives parses");
+	memset(&qp, 0, sizeof(qp));
+	dl_opt_choose(&st, gandiva_opts, &qp);
+	ok(dl_opt_apply(&st, "--policy") == 0, "applied to the chosen one");
+	ok(qp.quantum == 30 && qp.depth == 3, "its values stored");
+	char *none_argv[] = {"simulate", NULL};
+	parse(&st, &ctx, &a, &m, none_argv);
+	memset(&qp, 0, sizeof(qp));
+	dl_opt_choose(&st, las_opts, &qp);
+	ok(dl_opt_apply(&st, "--policy") == 0 && qp.quantum == 300, "las' own default");
+	parse(&st, &ctx, &a, &m, none_argv);
+	memset(&qp, 0, sizeof(qp));
+	dl_opt_choose(&st, gandiva_opts, &qp);
+	ok(dl_opt_apply(&st, "--policy") == 0 && qp.quantum == 60 && qp.depth == 2,
+	   "gandiva's own defaults");
+	/* the chosen table's range decides: 900 is a good las quantum, not a gandiva one */
+	char *range_argv[] = {"simulate", "--quantum", "900", NULL};
+	ok(parse(&st, &ctx, &a, &m, range_argv) == 0, "900 parses (las takes it)");
+	memset(&qp, 0, sizeof(qp));
+	dl_opt_choose(&st, gandiva_opts, &qp);
+	fflush(stderr);
+	se = dup(2);
+	int ef = open("/tmp", O_TMPFILE | O_RDWR, 0600);
+	dup2(ef, 2);
+	rc = dl_opt_apply(&st, "--policy");
+	char *depth_argv[] = {"simulate", "--depth", "3", NULL};
+	fflush(stderr);
+	dup2(se, 2);
+	is_int(rc, DL_EXIT_USAGE, "gandiva refuses it");
+	ssize_t n = pread(ef, err, sizeof(err) - 1, 0);
+	err[n > 0 ? n : 0] = 0;
+	close(ef);
+	is_str(err, "dlsched simulate: bad --quantum value '900' (a number of seconds in 0..600)\n",
+	       "with its own range");
+	ok(parse(&st, &ctx, &a, &m, depth_argv) == 0, "--depth parses");
+	memset(&qp, 0, sizeof(qp));
+	dl_opt_choose(&st, las_opts, &qp);
+	ef = open("/tmp", O_TMPFILE | O_RDWR, 0600);
+	fflush(stderr);
+	dup2(ef, 2);
+	rc = dl_opt_apply(&st, "--policy");
+	fflush(stderr);
+	dup2(se, 2);
+	close(se);
+	n = pread(ef, err, sizeof(err) - 1, 0);
+	err[n > 0 ? n : 0] = 0;
+	close(ef);
+	is_int(rc, DL_EXIT_USAGE, "an option of a policy not chosen is a usage error");
+	is_str(err,
+	       "dlsched simulate: --depth applies to --policy gandiva; see 'dlsched simulate "
+	       "--help'\n",
+	       "naming the policies that own it");
+	char *badq_argv[] = {"simulate", "--quantum", "x", NULL};
+	ok(parse(&st, &ctx, &a, &m, badq_argv) != 0 && st.exit_code == DL_EXIT_USAGE,
+	   "a value no table takes fails at once");
+	is_str(err, "dlsched simulate: bad --quantum value 'x' (a number of seconds >= 0)\n",
+	       "whatever the choice");
+	char *halp_argv[] = {"simulate", "--help", NULL};
+	parse(&st, &ctx, &a, &m, halp_argv);
+	ok(strstr(out, "\nlas options:\n      --quantum S            las quantum (default 300)\n") &&
+		   strstr(out, "\ngandiva options:\n      --quantum S            time slice (default 60)\n"),
+	   "--help lists each alternative's --quantum under its heading");
+	char *abbr_argv[] = {"simulate", "--quan", "5", NULL};
+	ok(parse(&st, &ctx, &a, &m, abbr_argv) == 0, "an abbreviation of a shared name is not ambiguous");
+	alt_groups = NULL;
 	return done_testing();
 }

@@ -8,6 +8,7 @@
 #include "cluster/state.h"
 #include "sim/oset.h"
 #include "sim/sim.h"
+#include "sim/slab.h"
 #include "tap.h"
 
 /* ---- ordered sets against a brute-force model ---- */
@@ -74,7 +75,7 @@ struct script {
 	int timer_calls, saved_calls, finishes;
 };
 
-static void *sc_create(struct dl_sim *s, const struct dl_sim_params *p, struct dl_err *err)
+static void *sc_create(struct dl_sim *s, const void *p, struct dl_err *err)
 {
 	(void)s, (void)p, (void)err;
 	return calloc(1, sizeof(struct script));
@@ -152,17 +153,21 @@ static void sc_schedule(void *st, struct dl_sim *s)
 }
 
 static const struct dl_sim_policy_ops script_ops = {
-	"script", "test",    sc_create, sc_destroy,  sc_arrive,
-	sc_saved, sc_finish, sc_timer,	sc_schedule,
+	.name = "script",
+	.summary = "test",
+	.create = sc_create,
+	.destroy = sc_destroy,
+	.arrive = sc_arrive,
+	.saved = sc_saved,
+	.finish = sc_finish,
+	.timer = sc_timer,
+	.schedule = sc_schedule,
 };
 
-static void test_interface(void)
+/* the scripted policy's five jobs (above), all submitted at 0 */
+static void script_jobs(struct dl_jobset *js)
 {
-	struct dl_err err = DL_ERR_INIT;
-	struct dl_cluster *cl = NULL;
-	ok(dl_cluster_load("1x1x8", &cl, &err) == 0, "cluster");
-	struct dl_jobset js;
-	dl_jobset_init(&js);
+	dl_jobset_init(js);
 	static const char *const ids[5] = {"mig", "packA", "pre", "packB", "huge"};
 	static const int gpus[5] = {2, 1, 1, 1, 99};
 	static const double dur[5] = {100, 50, 40, 50, 10};
@@ -174,19 +179,35 @@ static void test_interface(void)
 		j.model = j.user = j.vc = j.gpu_type = j.state = "";
 		j.weight = 1;
 		j.steps = -1;
-		dl_jobset_add(&js, &j);
+		dl_jobset_add(js, &j);
 	}
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	struct dl_writer *w = dl_writer_new(f, DL_OUT_CSV);
+}
+
+/* the script on cl: checkpoints take 3 s, restores 7 s */
+static struct dl_sim_config script_config(const struct dl_cluster *cl, const struct dl_jobset *js)
+{
 	struct dl_sim_config cfg = {0};
 	cfg.cluster = cl;
-	cfg.jobs = &js;
+	cfg.jobs = js;
 	cfg.policy = &script_ops;
 	cfg.place = (struct dl_place_opts)DL_PLACE_OPTS_INIT;
 	cfg.checkpoint_cost = 3;
 	cfg.restore_cost = 7;
+	return cfg;
+}
+
+static void test_interface(void)
+{
+	struct dl_err err = DL_ERR_INIT;
+	struct dl_cluster *cl = NULL;
+	ok(dl_cluster_load("1x1x8", &cl, &err) == 0, "cluster");
+	struct dl_jobset js;
+	script_jobs(&js);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct dl_writer *w = dl_writer_new(f, DL_OUT_CSV);
+	struct dl_sim_config cfg = script_config(cl, &js);
 	cfg.results = w;
 	struct dl_sim_stats st;
 	ok(dl_sim_run(&cfg, &st, &err) == 0, "run: %s", err.msg);
@@ -216,6 +237,61 @@ static void test_interface(void)
 	dl_cluster_free(cl);
 }
 
+/*
+ * The same script advanced with dl_sim_step(): one instant per step, the
+ * state after each as the script made it.
+ */
+static void test_steps(void)
+{
+	struct dl_err err = DL_ERR_INIT;
+	struct dl_cluster *cl = NULL;
+	dl_cluster_load("1x1x8", &cl, &err);
+	struct dl_jobset js;
+	script_jobs(&js);
+	struct dl_sim_config cfg = script_config(cl, &js);
+	struct dl_sim_stats st;
+	struct dl_sim *s = dl_sim_new(&cfg, &st, &err);
+	ok(s != NULL, "dl_sim_new: %s", err.msg);
+	/* instants: starts, migration, preemption, saved, resumed, then the completions */
+	static const double when[8] = {0, 10, 20, 23, 28, 55, 100, 110};
+	int at_ok = 1, steps = 0, rc;
+	int mig_moved = 0, pre_saving = 0, pre_queued = 0, pre_resumed = 0, pre_gone = 0;
+	int busy_at_20 = -1;
+	while ((rc = dl_sim_step(s, &err)) > 0) {
+		dl_tick now = dl_sim_now(s);
+		at_ok &= steps < 8 && now == dl_sim_ticks(when[steps]);
+		struct dl_sim_job *mig = dl_sim_job(s, 0), *pre = dl_sim_job(s, 2);
+		if (now == dl_sim_ticks(10))
+			mig_moved = mig && mig->migrations == 1 && mig->gpu[0] == 6;
+		if (now == dl_sim_ticks(20)) {
+			pre_saving = pre && pre->state == DL_SJ_SAVING;
+			busy_at_20 = dl_sim_total_gpus(s) - dl_sim_free_gpus(s);
+		}
+		if (now == dl_sim_ticks(23))
+			pre_queued = pre && pre->state == DL_SJ_QUEUED && pre->preemptions == 1;
+		if (now == dl_sim_ticks(28))
+			pre_resumed = pre && pre->state == DL_SJ_RUNNING;
+		if (now == dl_sim_ticks(55))
+			pre_gone = pre == NULL && st.completed == 1;
+		steps++;
+	}
+	is_int(rc, 0, "the last step says nothing is left");
+	is_int(steps, 8, "eight instants");
+	ok(at_ok, "each step is the next instant");
+	ok(mig_moved, "after t=10: mig migrated to GPUs 6,7");
+	ok(pre_saving, "after t=20: pre saves its checkpoint");
+	is_int(busy_at_20, 4, "holding its GPU while it saves");
+	ok(pre_queued, "after t=23: pre is queued again, preempted once");
+	ok(pre_resumed, "after t=28: resumed");
+	ok(pre_gone, "after t=55: pre completed and gone");
+	is_int(st.completed, 4, "four completed");
+	is_int(st.rejected, 1, "one rejected");
+	is_int(dl_sim_step(s, &err), 0, "stepping a finished run does nothing");
+	dl_sim_free(s);
+	dl_jobset_free(&js);
+	dl_cluster_free(cl);
+}
+
 static void test_lookup(void)
 {
 	size_t n;
@@ -225,13 +301,67 @@ static void test_lookup(void)
 	for (size_t i = 0; i < n; i++)
 		found &= dl_sim_policy_find(all[i]->name) == all[i];
 	ok(found, "every policy is found by its name");
-	ok(dl_sim_policy_find("gandiva") == NULL, "unknown names are not");
+	ok(dl_sim_policy_find("no-such-policy") == NULL, "unknown names are not");
+}
+
+/* per-slot storage: zeroed when reached, kept across growth */
+struct slab_entry {
+	int64_t a;
+	int b;
+};
+DL_SLAB_DEFINE(test_slab, struct slab_entry)
+
+static void test_slab(void)
+{
+	struct test_slab sl = {0};
+	test_slab_at(&sl, 3)->a = 7;
+	ok(sl.n >= 4, "grown to reach slot 3");
+	int zero = 1;
+	for (size_t i = 0; i < sl.n; i++)
+		zero &= i == 3 || (sl.v[i].a == 0 && sl.v[i].b == 0);
+	ok(zero, "the other entries are zero");
+	test_slab_at(&sl, 100000)->b = 9;
+	ok(sl.n > 100000 && test_slab_at(&sl, 3)->a == 7, "growth keeps what was there");
+	ok(test_slab_at(&sl, 99999)->a == 0 && test_slab_at(&sl, 100000)->b == 9,
+	   "and zeroes what is new");
+	test_slab_release(&sl);
+	ok(sl.v == NULL && sl.n == 0, "released");
+}
+
+/* a policy's parameters through its own table, as the command line sets them */
+static void test_params(void)
+{
+	const struct dl_sim_policy_ops *las = dl_sim_policy_find("las");
+	const struct dl_sim_policy_ops *tl = dl_sim_policy_find("tiresias-las");
+	const struct dl_sim_policy_ops *fifo = dl_sim_policy_find("fifo");
+	ok(las && tl && fifo, "policies found");
+	ok(dl_sim_params_new(fifo) == NULL, "fifo has no parameters");
+	double *q = dl_sim_params_new(las);
+	ok(q && *q == 300, "las: the table's default quantum is stored");
+	is_int(dl_sim_params_set(las, q, "quantum", "60"), 0, "set --quantum");
+	ok(*q == 60, "stored where the table says");
+	is_int(dl_sim_params_set(las, q, "quantum", "-1"), -1, "a bad value is refused");
+	ok(*q == 60, "and not stored");
+	is_int(dl_sim_params_set(las, q, "queues", "2"), 1, "las has no --queues");
+	free(q);
+	struct dl_err err = DL_ERR_INIT;
+	void *p = dl_sim_params_new(tl);
+	is_int(dl_sim_params_set(tl, p, "queues", "5"), 0, "the shared MLFQ group is tiresias-las'");
+	ok(tl->check && tl->check(p, &err) < 0 && err.code == DL_EXIT_USAGE,
+	   "check: 5 queues without thresholds is a usage error");
+	dl_sim_params_set(tl, p, "thresholds", "10,20,30,40");
+	err = (struct dl_err)DL_ERR_INIT;
+	is_int(tl->check(p, &err), 0, "with 4 thresholds it is fine");
+	free(p);
 }
 
 int main(void)
 {
 	test_oset();
 	test_interface();
+	test_steps();
 	test_lookup();
+	test_params();
+	test_slab();
 	return done_testing();
 }

@@ -1,5 +1,8 @@
 /*
- * policies.c: the queueing policies of the native engine (policy.h).
+ * queueing.c: the queueing machinery of the native engine's priority
+ * policies (policy.h). Each policy is a file of its own (fifo.c, sjf.c, ...)
+ * with its ops, option table, params struct and check; they all run on the
+ * queues here, which order jobs by the key of their kind:
  *
  *   fifo              submit order, head-of-line: nothing starts past a job
  *                     that cannot start; never preempts
@@ -37,29 +40,39 @@
  * job is promoted to Q0 at the first tick at which it has waited
  * --starvation times the ticks it ran since its last promotion.
  *
- * Policy data per job lives in the job's scratch fields and in nodes of the
- * ordered sets, which are indexed by the job's slot (policy.h).
+ * Policy data per job lives in a slab (struct sq_job) and in nodes of the
+ * ordered sets, both indexed by the job's slot (policy.h).
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "policy/gittins.h"
-#include "policy/mlfq.h"
-#include "sim/dally.h"
 #include "sim/oset.h"
-#include "sim/policy.h"
-
-enum pkind { P_FIFO, P_BACKFILL, P_SJF, P_SRTF, P_LAS, P_TLAS, P_TGITTINS };
+#include "sim/queueing.h"
+#include "sim/slab.h"
 
 enum { T_DEMOTE = 1, T_PROMOTE = 2, T_TICK = 3 };
 
+/* what the policy keeps per job, by slot (slab.h) */
+struct sq_job {
+	int64_t service; /* MLFQ: GPU-ticks in this queue epoch */
+	dl_tick exec;	 /* MLFQ: ticks run in this queue epoch */
+	dl_tick mark;	 /* executed when it last started running, or waited when re-queued */
+	uint64_t seq;	 /* tiresias-las: the order it entered its queue */
+	int flag;	 /* srtf, las: the epoch in which the placer refused it */
+	int16_t queue;	 /* its queue (0 without MLFQ) */
+};
+DL_SLAB_DEFINE(sq_jobs, struct sq_job)
+
 struct prio {
-	enum pkind kind;
+	enum dl_sq_kind kind;
 	int preemptive, strict, mlfq;
-	const struct dl_sim_params *p;
+	struct dl_mlfq queues;	    /* tiresias-*: limits (GPU-seconds), starvation */
+	struct dl_gittins *gittins; /* tiresias-gittins: index of attained GPU-seconds */
 	size_t nq;
 	struct dl_opool pool;
+	struct sq_jobs jobs; /* per slot */
 	/*
 	 * Waiting jobs: one ordered set per (queue, GPU-count class), so that
 	 * "the best waiting job that fits in c GPUs" is a minimum over the
@@ -83,28 +96,43 @@ struct prio {
 	dl_tick *limit;	     /* per queue: its limit in GPU-ticks (the last: none) */
 };
 
-static void *create(struct dl_sim *s, const struct dl_sim_params *p, enum pkind kind,
-		    struct dl_err *err)
+/* ---- parameters ---- */
+
+static struct sq_job *pj(struct prio *P, const struct dl_sim_job *j)
+{
+	return sq_jobs_at(&P->jobs, j->slot);
+}
+
+/* ---- the MLFQ policies' parameters (tiresias-las, tiresias-gittins) ---- */
+
+const char *const dl_sq_tiresias_defaults[] = {"queues=3", "thresholds=3250,7200", NULL};
+
+int dl_sq_mlfq_check(void *params, struct dl_err *err)
+{
+	struct dl_mlfq m;
+	if (dl_mlfq_from_params(&m, params, DL_MLFQ_TIRESIAS_QUEUES, err) < 0)
+		return -1;
+	size_t k = m.nqueues;
+	dl_mlfq_release(&m);
+	if (k > DL_SQ_MAX_QUEUES)
+		return dl_err_set(err, DL_EXIT_USAGE, "%zu queues, more than %d", k,
+				  DL_SQ_MAX_QUEUES);
+	return 0;
+}
+
+void *dl_sq_create(struct dl_sim *s, struct dl_sq_setup *u)
 {
 	struct prio *P = xcalloc(1, sizeof(*P));
 	size_t n = dl_sim_njobs(s);
+	enum dl_sq_kind kind = u->kind;
 	P->kind = kind;
-	P->p = p;
-	P->preemptive = kind >= P_SRTF;
-	P->strict = kind == P_FIFO;
-	P->mlfq = kind == P_TLAS || kind == P_TGITTINS;
-	if (P->mlfq && !p->mlfq) {
-		free(P);
-		dl_err_set(err, DL_EXIT_USAGE, "internal: MLFQ parameters missing");
-		return NULL;
-	}
-	if (kind == P_TGITTINS && !p->gittins && n) { /* an empty trace needs none */
-		free(P);
-		dl_err_set(err, DL_EXIT_USAGE, "tiresias-gittins needs a job-size distribution");
-		return NULL;
-	}
-	P->nq = P->mlfq ? p->mlfq->nqueues : 1;
+	P->preemptive = kind >= DL_SQ_SRTF;
+	P->strict = kind == DL_SQ_FIFO;
+	P->mlfq = kind == DL_SQ_TLAS || kind == DL_SQ_TGITTINS;
 	dl_opool_init(&P->pool, 0);
+	P->queues = u->queues;
+	P->gittins = u->gittins;
+	P->nq = P->mlfq ? P->queues.nqueues : 1;
 	P->maxg = dl_sim_total_gpus(s);
 	P->cls_of = xcalloc((size_t)P->maxg + 2, sizeof(*P->cls_of));
 	for (size_t i = 0; i < n; i++) {
@@ -133,18 +161,19 @@ static void *create(struct dl_sim *s, const struct dl_sim_params *p, enum pkind 
 	DL_GROW(P->buf, (size_t)P->maxg + 1, P->buf_alloc);
 	DL_GROW(P->rbuf, (size_t)P->maxg + 1, P->rbuf_alloc);
 	for (size_t q = 0; P->mlfq && q + 1 < P->nq; q++)
-		P->limit[q] = dl_sim_ticks(dl_mlfq_limit(p->mlfq, q));
-	P->quantum = p->quantum > 0 ? dl_sim_ticks(p->quantum) : 0;
-	if (kind == P_TGITTINS && p->gittins)
-		P->gittins_zero = -dl_gittins_index(p->gittins, 0);
+		P->limit[q] = dl_sim_ticks(dl_mlfq_limit(&P->queues, q));
+	P->quantum = u->quantum > 0 ? dl_sim_ticks(u->quantum) : 0;
+	if (P->gittins)
+		P->gittins_zero = -dl_gittins_index(P->gittins, 0);
 	P->next_tick = -1;
 	return P;
 }
 
-static void destroy(void *st)
+void dl_sq_destroy(void *st)
 {
 	struct prio *P = st;
 	dl_opool_release(&P->pool);
+	sq_jobs_release(&P->jobs);
 	free(P->pend);
 	free(P->qcount);
 	free(P->cur);
@@ -155,6 +184,9 @@ static void destroy(void *st)
 	free(P->buf);
 	free(P->rbuf);
 	free(P->limit);
+	if (P->mlfq)
+		dl_mlfq_release(&P->queues);
+	dl_gittins_free(P->gittins);
 	free(P);
 }
 
@@ -177,32 +209,32 @@ static void pend_key(struct prio *P, struct dl_sim_job *j, double *k0, double *k
 	/* ties: submit time, then job index (k2) */
 	double sub = (double)j->submit;
 	switch (P->kind) {
-	case P_FIFO:
-	case P_BACKFILL:
+	case DL_SQ_FIFO:
+	case DL_SQ_BACKFILL:
 		*k0 = sub;
 		*k1 = 0;
 		break;
-	case P_SJF:
+	case DL_SQ_SJF:
 		*k0 = (double)j->duration;
 		*k1 = sub;
 		break;
-	case P_SRTF:
+	case DL_SQ_SRTF:
 		*k0 = j->work_left;
 		*k1 = sub;
 		break;
-	case P_LAS:
+	case DL_SQ_LAS:
 		*k0 = (double)j->executed;
 		*k1 = sub;
 		break;
-	case P_TLAS:
-		*k0 = (double)j->pseq; /* the order it entered the queue */
+	case DL_SQ_TLAS:
+		*k0 = (double)pj(P, j)->seq; /* the order it entered the queue */
 		*k1 = 0;
 		break;
-	case P_TGITTINS:
+	case DL_SQ_TGITTINS:
 		/* every arrival has no service yet: that index is computed once */
-		*k0 = j->pservice ? -dl_gittins_index(P->p->gittins,
-						      (double)j->pservice / DL_TICKS_PER_SECOND)
-				  : P->gittins_zero;
+		*k0 = pj(P, j)->service ? -dl_gittins_index(P->gittins, (double)pj(P, j)->service /
+										DL_TICKS_PER_SECOND)
+					: P->gittins_zero;
 		*k1 = sub;
 		break;
 	}
@@ -212,42 +244,44 @@ static void pend_add(struct prio *P, struct dl_sim_job *j)
 {
 	double k0 = 0, k1 = 0;
 	pend_key(P, j, &k0, &k1);
-	dl_oset_insert(&P->pool, &P->pend[(size_t)j->queue * P->ncls + (size_t)P->cls_of[j->gpus]],
+	dl_oset_insert(&P->pool,
+		       &P->pend[(size_t)pj(P, j)->queue * P->ncls + (size_t)P->cls_of[j->gpus]],
 		       j->slot, k0, k1, j->idx);
-	P->qcount[j->queue]++;
+	P->qcount[pj(P, j)->queue]++;
 }
 
 static void pend_del(struct prio *P, struct dl_sim_job *j)
 {
-	dl_oset_erase(&P->pool, &P->pend[(size_t)j->queue * P->ncls + (size_t)P->cls_of[j->gpus]],
+	dl_oset_erase(&P->pool,
+		      &P->pend[(size_t)pj(P, j)->queue * P->ncls + (size_t)P->cls_of[j->gpus]],
 		      j->slot);
-	P->qcount[j->queue]--;
+	P->qcount[pj(P, j)->queue]--;
 }
 
 /*
  * ---- MLFQ service accounting ----
- * pservice: GPU-ticks in this queue epoch; pexec: ticks run in it; pmark:
+ * service: GPU-ticks in this queue epoch; exec: ticks run in it; mark:
  * executed when it last started running, or waited when it was re-queued.
  */
 
-static void account(struct dl_sim *s, struct dl_sim_job *j)
+static void account(struct prio *P, struct dl_sim *s, struct dl_sim_job *j)
 {
 	dl_sim_sync(s, j);
-	dl_tick ran = j->executed - j->pmark;
+	dl_tick ran = j->executed - pj(P, j)->mark;
 	/* saturate far beyond any queue limit rather than overflow */
-	if (ran > (INT64_MAX / 4 - j->pservice) / j->gpus)
-		j->pservice = INT64_MAX / 4;
+	if (ran > (INT64_MAX / 4 - pj(P, j)->service) / j->gpus)
+		pj(P, j)->service = INT64_MAX / 4;
 	else
-		j->pservice += ran * j->gpus;
-	j->pexec += ran;
-	j->pmark = j->executed;
+		pj(P, j)->service += ran * j->gpus;
+	pj(P, j)->exec += ran;
+	pj(P, j)->mark = j->executed;
 }
 
 static void set_demote_timer(struct prio *P, struct dl_sim *s, struct dl_sim_job *j)
 {
-	if (!P->mlfq || (size_t)j->queue + 1 >= P->nq)
+	if (!P->mlfq || (size_t)pj(P, j)->queue + 1 >= P->nq)
 		return;
-	int64_t left = P->limit[j->queue] - j->pservice;
+	int64_t left = P->limit[pj(P, j)->queue] - pj(P, j)->service;
 	dl_tick t = dl_sim_now(s) + (left > 0 ? (left + j->gpus - 1) / j->gpus : 0);
 	/* a job that completes first needs none (completions come before timers) */
 	if (t < j->finish_at)
@@ -256,13 +290,13 @@ static void set_demote_timer(struct prio *P, struct dl_sim *s, struct dl_sim_job
 
 static void set_promote_timer(struct prio *P, struct dl_sim *s, struct dl_sim_job *j)
 {
-	if (!P->mlfq || j->queue == 0)
+	if (!P->mlfq || pj(P, j)->queue == 0)
 		return;
-	double lim = dl_mlfq_starve_limit(P->p->mlfq, (double)j->pexec);
+	double lim = dl_mlfq_starve_limit(&P->queues, (double)pj(P, j)->exec);
 	if (!isfinite(lim))
 		return;
 	/* waited since it was re-queued: j->waited - pmark */
-	double left = lim - (double)(j->waited - j->pmark);
+	double left = lim - (double)(j->waited - pj(P, j)->mark);
 	if (!(left < 4e18))
 		return; /* beyond any run */
 	dl_tick t = dl_sim_now(s) + (left > 0 ? (dl_tick)ceil(left) : 0);
@@ -280,17 +314,17 @@ static void run_add(struct prio *P, struct dl_sim *s, struct dl_sim_job *j)
 {
 	double k0 = 0;
 	dl_tick now = dl_sim_now(s);
-	if (P->kind == P_LAS) {
+	if (P->kind == DL_SQ_LAS) {
 		k0 = (double)(j->executed - now);
-	} else if (P->kind == P_SRTF) {
+	} else if (P->kind == DL_SQ_SRTF) {
 		dl_tick from = j->restore_until > now ? j->restore_until : now;
 		k0 = (double)from + j->work_left / j->rate;
 	}
 	double k1 = P->mlfq ? 0 : (double)j->submit;
-	dl_oset_insert(&P->pool, &P->run[j->queue], j->slot, k0, k1, P->seq++);
-	P->run_gpus[j->queue] += j->gpus;
+	dl_oset_insert(&P->pool, &P->run[pj(P, j)->queue], j->slot, k0, k1, P->seq++);
+	P->run_gpus[pj(P, j)->queue] += j->gpus;
 	if (P->mlfq) {
-		j->pmark = j->executed;
+		pj(P, j)->mark = j->executed;
 		set_demote_timer(P, s, j);
 	}
 }
@@ -298,43 +332,43 @@ static void run_add(struct prio *P, struct dl_sim *s, struct dl_sim_job *j)
 static void run_del(struct prio *P, struct dl_sim *s, struct dl_sim_job *j)
 {
 	if (P->mlfq)
-		account(s, j);
-	dl_oset_erase(&P->pool, &P->run[j->queue], j->slot);
-	P->run_gpus[j->queue] -= j->gpus;
+		account(P, s, j);
+	dl_oset_erase(&P->pool, &P->run[pj(P, j)->queue], j->slot);
+	P->run_gpus[pj(P, j)->queue] -= j->gpus;
 }
 
 /* ---- callbacks ---- */
 
-static void on_arrive(void *st, struct dl_sim *s, struct dl_sim_job *j)
+void dl_sq_arrive(void *st, struct dl_sim *s, struct dl_sim_job *j)
 {
 	struct prio *P = st;
 	fit_slots(P, s);
-	j->queue = 0;
-	j->pseq = P->seq++;
-	j->pservice = j->pexec = 0;
-	j->pflag = -1;
+	pj(P, j)->queue = 0;
+	pj(P, j)->seq = P->seq++;
+	pj(P, j)->service = pj(P, j)->exec = 0;
+	pj(P, j)->flag = -1;
 	pend_add(P, j);
 }
 
-static void on_saved(void *st, struct dl_sim *s, struct dl_sim_job *j)
+void dl_sq_saved(void *st, struct dl_sim *s, struct dl_sim_job *j)
 {
 	struct prio *P = st;
 	/* it keeps its place in its queue (its entry order); waiting starts now */
-	j->pmark = j->waited;
+	pj(P, j)->mark = j->waited;
 	pend_add(P, j);
 	set_promote_timer(P, s, j);
 }
 
-static void on_finish(void *st, struct dl_sim *s, struct dl_sim_job *j)
+void dl_sq_finish(void *st, struct dl_sim *s, struct dl_sim_job *j)
 {
 	struct prio *P = st;
 	P->epoch++; /* placements refused before may work now */
-	dl_oset_erase(&P->pool, &P->run[j->queue], j->slot);
-	P->run_gpus[j->queue] -= j->gpus;
+	dl_oset_erase(&P->pool, &P->run[pj(P, j)->queue], j->slot);
+	P->run_gpus[pj(P, j)->queue] -= j->gpus;
 	(void)s;
 }
 
-static int on_timer(void *st, struct dl_sim *s, size_t ji, int kind, uint64_t stamp)
+int dl_sq_timer(void *st, struct dl_sim *s, size_t ji, int kind, uint64_t stamp)
 {
 	struct prio *P = st;
 	if (kind == T_TICK) {
@@ -345,31 +379,32 @@ static int on_timer(void *st, struct dl_sim *s, size_t ji, int kind, uint64_t st
 	if (!j || stamp != j->version)
 		return 0;
 	if (kind == T_DEMOTE && j->state == DL_SJ_RUNNING) {
-		account(s, j);
-		if (j->pservice < P->limit[j->queue]) { /* cannot happen: the timer is exact */
+		account(P, s, j);
+		if (pj(P, j)->service <
+		    P->limit[pj(P, j)->queue]) { /* cannot happen: the timer is exact */
 			set_demote_timer(P, s, j);
 			return 0;
 		}
 		run_del(P, s, j);
-		j->queue++;
+		pj(P, j)->queue++;
 		char d[8] = {'Q'}; /* "Q<queue>" (below 64), without printf's cost */
-		if (j->queue >= 10)
-			d[1] = (char)('0' + j->queue / 10);
-		d[1 + (j->queue >= 10)] = (char)('0' + j->queue % 10);
+		if (pj(P, j)->queue >= 10)
+			d[1] = (char)('0' + pj(P, j)->queue / 10);
+		d[1 + (pj(P, j)->queue >= 10)] = (char)('0' + pj(P, j)->queue % 10);
 		dl_sim_note(s, j, "demote", d);
 		run_add(P, s, j);
 		return 1;
-	} else if (kind == T_PROMOTE && j->state == DL_SJ_QUEUED && j->queue > 0) {
+	} else if (kind == T_PROMOTE && j->state == DL_SJ_QUEUED && pj(P, j)->queue > 0) {
 		dl_sim_sync(s, j);
-		if (!dl_mlfq_starving(P->p->mlfq, (size_t)j->queue, (double)j->pexec,
-				      (double)(j->waited - j->pmark))) {
+		if (!dl_mlfq_starving(&P->queues, (size_t)pj(P, j)->queue, (double)pj(P, j)->exec,
+				      (double)(j->waited - pj(P, j)->mark))) {
 			set_promote_timer(P, s, j);
 			return 0;
 		}
 		pend_del(P, j);
-		j->queue = 0;
-		j->pseq = P->seq++;
-		j->pservice = j->pexec = 0;
+		pj(P, j)->queue = 0;
+		pj(P, j)->seq = P->seq++;
+		pj(P, j)->service = pj(P, j)->exec = 0;
 		dl_sim_note(s, j, "promote", "Q0");
 		pend_add(P, j);
 		return 1;
@@ -468,7 +503,7 @@ static double run_cur_key(struct prio *P, struct dl_sim *s, size_t r)
 	struct dl_sim_job *j = job_of(s, r);
 	/* exact, not k0 + now: a rounding error must not break a tie (it would thrash) */
 	dl_sim_sync(s, j);
-	return P->kind == P_LAS ? (double)j->executed : j->work_left;
+	return P->kind == DL_SQ_LAS ? (double)j->executed : j->work_left;
 }
 
 /*
@@ -491,12 +526,12 @@ static int one_queue_pass(struct prio *P, struct dl_sim *s)
 		if (j->gpus <= dl_sim_free_gpus(s)) {
 			if (try_start(P, s, j) == 0) {
 				/* the placer wants other GPUs: no use preempting for it now */
-				j->pflag = P->epoch;
+				pj(P, j)->flag = P->epoch;
 				return 0;
 			}
 			continue;
 		}
-		if (j->pflag == P->epoch)
+		if (pj(P, j)->flag == P->epoch)
 			return 0;
 		/* GPUs free now plus those being checkpointed */
 		int soon = total - (int)P->run_gpus[0];
@@ -624,63 +659,15 @@ static int preemptive_pass(struct prio *P, struct dl_sim *s)
 	return 1;
 }
 
-static void on_schedule(void *st, struct dl_sim *s)
+void dl_sq_schedule(void *st, struct dl_sim *s)
 {
 	struct prio *P = st;
 	if (!P->preemptive || !preemptive_pass(P, s))
 		fill(P, s);
 	/* las: look again after a quantum while jobs wait behind running ones */
-	if (P->kind == P_LAS && P->qcount[0] && P->run[0].count && P->next_tick < 0 &&
+	if (P->kind == DL_SQ_LAS && P->qcount[0] && P->run[0].count && P->next_tick < 0 &&
 	    P->quantum > 0) {
 		P->next_tick = dl_sim_now(s) + P->quantum;
 		dl_sim_timer(s, P->next_tick, DL_SIM_NOJOB, T_TICK, 0);
 	}
-}
-
-#define POLICY(fn, k)                                                             \
-	static void *create_##fn(struct dl_sim *s, const struct dl_sim_params *p, \
-				 struct dl_err *err)                              \
-	{                                                                         \
-		return create(s, p, k, err);                                      \
-	}
-
-POLICY(fifo, P_FIFO)
-POLICY(backfill, P_BACKFILL)
-POLICY(sjf, P_SJF)
-POLICY(srtf, P_SRTF)
-POLICY(las, P_LAS)
-POLICY(tlas, P_TLAS)
-POLICY(tgittins, P_TGITTINS)
-
-#define OPS(fn, nm, sum)                                                  \
-	static const struct dl_sim_policy_ops ops_##fn = {                \
-		nm,	  sum,	     create_##fn, destroy,     on_arrive, \
-		on_saved, on_finish, on_timer,	  on_schedule,            \
-	};
-
-OPS(fifo, "fifo", "submit order, head-of-line blocking, no preemption")
-OPS(backfill, "fifo-backfill", "submit order, skip jobs that do not fit, no preemption")
-OPS(sjf, "sjf", "shortest duration first (oracle), backfill, no preemption")
-OPS(srtf, "srtf", "shortest remaining time first (oracle), preemptive")
-OPS(las, "las", "least attained seconds first, preemptive, every --quantum")
-OPS(tlas, "tiresias-las", "Tiresias 2D-LAS: MLFQ on attained GPU-seconds")
-OPS(tgittins, "tiresias-gittins", "Tiresias 2D-Gittins: MLFQ, Gittins index in a queue")
-
-static const struct dl_sim_policy_ops *const all[] = {
-	&ops_fifo, &ops_backfill, &ops_sjf,	 &ops_srtf,
-	&ops_las,  &ops_tlas,	  &ops_tgittins, &dl_sim_dally_ops,
-};
-
-const struct dl_sim_policy_ops *dl_sim_policy_find(const char *name)
-{
-	for (size_t i = 0; i < DL_ARRAY_SIZE(all); i++)
-		if (!strcmp(all[i]->name, name))
-			return all[i];
-	return NULL;
-}
-
-const struct dl_sim_policy_ops *const *dl_sim_policies(size_t *n)
-{
-	*n = DL_ARRAY_SIZE(all);
-	return all;
 }

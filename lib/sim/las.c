@@ -1,0 +1,33 @@
+/*
+ * las.c: the las policy: least executed seconds first, preemptive,
+ * re-evaluated at every event and every --quantum seconds (the queues are
+ * queueing.c's).
+ */
+#include "sim/queueing.h"
+
+struct las_params {
+	double quantum; /* seconds; 0: none */
+};
+
+static const struct dl_opt las_opts[] = {
+	{DL_OPT_SECONDS, 0, "quantum", "S", "re-evaluate priorities every S seconds",
+	 DL_OPT_AT(struct las_params, quantum), .def = "300"},
+	{DL_OPT_END},
+};
+
+static void *create(struct dl_sim *s, const void *params, struct dl_err *err)
+{
+	(void)err;
+	const struct las_params *p = params;
+	struct dl_sq_setup u = {.kind = DL_SQ_LAS, .quantum = p->quantum};
+	return dl_sq_create(s, &u);
+}
+
+const struct dl_sim_policy_ops dl_sim_las = {
+	.name = "las",
+	.summary = "least attained seconds first, preemptive, every --quantum",
+	.opts = las_opts,
+	.params_size = sizeof(struct las_params),
+	.create = create,
+	DL_SQ_CALLBACKS,
+};

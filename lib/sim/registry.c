@@ -1,0 +1,65 @@
+/*
+ * registry.c: the simulator's policies, in the order --help lists them.
+ * Adding a policy: its file in lib/sim (ops, option table, params struct,
+ * check and create beside its driver), its line here and in policies.h;
+ * nothing in cmd/ (simulate's --help, man page, completions and option
+ * parsing follow the registry).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/policies.h"
+
+/* one line each, so that policies added side by side merge cleanly */
+/* clang-format off */
+static const struct dl_sim_policy_ops *const all[] = {
+	&dl_sim_fifo,
+	&dl_sim_fifo_backfill,
+	&dl_sim_sjf,
+	&dl_sim_srtf,
+	&dl_sim_las,
+	&dl_sim_tiresias_las,
+	&dl_sim_tiresias_gittins,
+	&dl_sim_dally,
+};
+/* clang-format on */
+
+const struct dl_sim_policy_ops *dl_sim_policy_find(const char *name)
+{
+	for (size_t i = 0; i < DL_ARRAY_SIZE(all); i++)
+		if (!strcmp(all[i]->name, name))
+			return all[i];
+	return NULL;
+}
+
+const struct dl_sim_policy_ops *const *dl_sim_policies(size_t *n)
+{
+	*n = DL_ARRAY_SIZE(all);
+	return all;
+}
+
+void *dl_sim_params_new(const struct dl_sim_policy_ops *ops)
+{
+	if (!ops->params_size)
+		return NULL;
+	char *p = xcalloc(1, ops->params_size);
+	const struct dl_opt *bad;
+	/* the tables' defaults parse (the option parser checks them at every run) */
+	if (ops->opts)
+		dl_opt_set_defaults(ops->opts, p, &bad);
+	if (ops->shared_opts)
+		dl_opt_set_defaults(ops->shared_opts, p + ops->shared_at, &bad);
+	return p;
+}
+
+int dl_sim_params_set(const struct dl_sim_policy_ops *ops, void *params, const char *name,
+		      const char *value)
+{
+	const struct dl_opt *tables[2] = {ops->opts, ops->shared_opts};
+	size_t at[2] = {0, ops->shared_at};
+	for (size_t t = 0; t < 2; t++)
+		for (const struct dl_opt *o = tables[t]; o && o->type != DL_OPT_END; o++)
+			if (!strcmp(o->name, name))
+				return dl_opt_store(o, (char *)params + at[t], value) ? -1 : 0;
+	return 1;
+}
