@@ -15,11 +15,13 @@
  *
  * At each lease end (every --lease seconds from the first submit):
  *   1. leases: running jobs that have held their GPUs for a lease or more
- *      re-bid against the new jobs waiting (ratio 0): while the first new job
- *      cannot be given GPUs from those free, the running job with the highest
- *      ratio (latest submit on ties) loses its lease (is preempted); a job
- *      that has run never takes GPUs from a running one, so leases do not
- *      churn among started jobs;
+ *      re-bid against the new jobs waiting (ratio 0) that are ready to take
+ *      any GPUs (one GPU, or the network timer is up): while the first such
+ *      job cannot be given GPUs from those free, the running job with the
+ *      highest ratio (latest submit on ties) loses its lease (is preempted).
+ *      A job that has run never takes GPUs from a running one, and a new job
+ *      still waiting for a node or a rack takes none either (freed GPUs need
+ *      not form one: they would go to others, and the leases would churn);
  *   2. consolidation: the running jobs placed worse than their consolidated
  *      tier, lowest ratio first, move to a narrower tier when one is free and
  *      the move saves more than its restart cost. The waiting jobs have had
@@ -30,10 +32,12 @@
  * A job resuming (after a lost lease) or moved runs --restart-cost seconds
  * per GPU without progress.
  *
- * A pass costs O(classes) per job started: waiting jobs are kept per GPU
- * count, and a count whose first job must wait is not looked at again in
- * that pass (the jobs behind it rank no better; new ones have waited no
- * longer, so their timers are no further open). A lease end costs O(r) to
+ * A pass costs O(lists) per job started: waiting jobs are kept per GPU
+ * count in two lists (new jobs; jobs that have run), and a list whose first
+ * job must wait is not looked at again in that pass (the new jobs behind a
+ * new job have waited no longer, so their timers are no further open; in
+ * the list of jobs that have run, a longer wait behind the first is
+ * overlooked until the next pass: a simplification). A lease end costs O(r) to
  * find victims among the r running jobs (a heap, built only when a new job
  * does not fit) plus O(log r) per victim, and O(b log b) for the b badly
  * placed ones when GPUs are free.
@@ -126,10 +130,10 @@ static void *create(struct dl_sim *s, const void *params, struct dl_err *err)
 			D->cls_gpus[D->ncls] = g;
 			D->cls_of[g] = (int)D->ncls++;
 		}
-	D->pend = xcalloc(D->ncls + 1, sizeof(*D->pend));
-	for (size_t c = 0; c <= D->ncls; c++)
+	D->pend = xcalloc(2 * D->ncls + 1, sizeof(*D->pend));
+	for (size_t c = 0; c <= 2 * D->ncls; c++)
 		D->pend[c] = (struct dl_oset)DL_OSET_INIT;
-	D->blocked = xcalloc(D->ncls + 1, 1);
+	D->blocked = xcalloc(2 * D->ncls + 1, 1);
 	D->cur = xcalloc(D->ncls + 1, sizeof(*D->cur));
 	D->gbuf = xcalloc((size_t)D->maxg + 1, sizeof(*D->gbuf));
 	return D;
@@ -169,10 +173,20 @@ static void fit_slots(struct dally *D, struct dl_sim *s)
 	}
 }
 
-/* waiting jobs by (ratio, submit, idx); the ratio is constant while a job waits */
+/*
+ * Waiting jobs: two lists per GPU count, new jobs (in submit order: ratio 0)
+ * and jobs that have run (by ratio), each by (ratio, submit, idx); a ratio is
+ * constant while its job waits. A new job that must wait for its timers
+ * blocks only the new jobs behind it, which have waited no longer.
+ */
+static size_t pend_list(const struct dally *D, const struct dl_sim_job *j)
+{
+	return 2 * (size_t)D->cls_of[j->gpus] + (size_t)D->dj[j->slot].ran;
+}
+
 static void pend_add(struct dally *D, struct dl_sim_job *j, double ratio)
 {
-	dl_oset_insert(&D->pool, &D->pend[D->cls_of[j->gpus]], j->slot, ratio, (double)j->submit,
+	dl_oset_insert(&D->pool, &D->pend[pend_list(D, j)], j->slot, ratio, (double)j->submit,
 		       j->idx);
 	if (!D->dj[j->slot].ran)
 		D->nfresh++;
@@ -180,7 +194,7 @@ static void pend_add(struct dally *D, struct dl_sim_job *j, double ratio)
 
 static void pend_del(struct dally *D, struct dl_sim_job *j)
 {
-	dl_oset_erase(&D->pool, &D->pend[D->cls_of[j->gpus]], j->slot);
+	dl_oset_erase(&D->pool, &D->pend[pend_list(D, j)], j->slot);
 	if (!D->dj[j->slot].ran)
 		D->nfresh--;
 }
@@ -278,7 +292,6 @@ static void on_finish(void *st, struct dl_sim *s, struct dl_sim_job *j)
 static int on_timer(void *st, struct dl_sim *s, size_t job, int kind, uint64_t stamp)
 {
 	struct dally *D = st;
-	(void)stamp;
 	if (kind == T_LEASE) {
 		D->lease_armed = -1;
 		if (!D->nbad && !(D->nfresh && D->nrun))
@@ -289,8 +302,11 @@ static int on_timer(void *st, struct dl_sim *s, size_t job, int kind, uint64_t s
 	struct dl_sim_job *j = dl_sim_job(s, job);
 	if (!j || j->state != DL_SJ_QUEUED)
 		return 0;
-	if (D->dj[j->slot].armed == dl_sim_now(s))
-		D->dj[j->slot].armed = -1;
+	/* a timer superseded by a later one (the auto-tuner moved the opening) is stale */
+	struct dj *d = &D->dj[j->slot];
+	if (d->armed != (dl_tick)stamp)
+		return 0;
+	d->armed = -1;
 	return 1;
 }
 
@@ -306,25 +322,25 @@ static void arm_delay(struct dally *D, struct dl_sim *s, struct dl_sim_job *j)
 	dl_tick at = r > now ? r : n > now ? n : -1;
 	struct dj *d = &D->dj[j->slot];
 	if (at > now && d->armed != at) {
-		dl_sim_timer(s, at, j->idx, T_DELAY, 0);
+		dl_sim_timer(s, at, j->idx, T_DELAY, (uint64_t)at);
 		d->armed = at;
 	}
 }
 
-/* offer free GPUs to waiting jobs: lowest ratio first (all 1 here: submit order) */
+/* offer free GPUs to waiting jobs: lowest ratio first (new jobs first), ties by submit */
 static void offer(struct dally *D, struct dl_sim *s)
 {
 	int free_gpus = dl_sim_free_gpus(s);
-	memset(D->blocked, 0, D->ncls);
+	memset(D->blocked, 0, 2 * D->ncls);
 	for (;;) {
 		size_t best = DL_ONIL, bc = 0;
-		for (size_t c = 0; c < D->ncls && D->cls_gpus[c] <= free_gpus; c++) {
-			if (D->blocked[c] || !D->pend[c].count)
+		for (size_t l = 0; l < 2 * D->ncls && D->cls_gpus[l / 2] <= free_gpus; l++) {
+			if (D->blocked[l] || !D->pend[l].count)
 				continue;
-			size_t h = dl_oset_first(&D->pool, &D->pend[c]);
+			size_t h = dl_oset_first(&D->pool, &D->pend[l]);
 			if (best == DL_ONIL || dl_okey_less(&D->pool.n[h], &D->pool.n[best])) {
 				best = h;
-				bc = c;
+				bc = l;
 			}
 		}
 		if (best == DL_ONIL)
@@ -403,7 +419,8 @@ static size_t victims(struct dally *D, struct dl_sim *s)
 }
 
 /*
- * Expired leases against new jobs: walk the new waiting jobs in submit order
+ * Expired leases against new jobs: walk the new waiting jobs that are ready
+ * (one GPU, or their network timer is up: any GPUs will do) in submit order,
  * counting GPUs; when the next one does not fit in what is free (or freed so
  * far), take leases from the running jobs with the highest ratio. The
  * victims' ratios are computed only when one is needed (a heap: O(r) to build,
@@ -417,12 +434,12 @@ static void leases(struct dally *D, struct dl_sim *s)
 	int built = 0;
 	int vfree = dl_sim_free_gpus(s);
 	for (size_t c = 0; c < D->ncls; c++)
-		D->cur[c] = dl_oset_first(&D->pool, &D->pend[c]);
+		D->cur[c] = dl_oset_first(&D->pool, &D->pend[2 * c]); /* the new jobs */
 	for (;;) {
 		size_t best = DL_ONIL, bc = 0;
 		for (size_t c = 0; c < D->ncls; c++) {
 			size_t h = D->cur[c];
-			if (h == DL_ONIL || D->pool.n[h].k0 > 0) /* new jobs only */
+			if (h == DL_ONIL)
 				continue;
 			if (best == DL_ONIL || dl_okey_less(&D->pool.n[h], &D->pool.n[best])) {
 				best = h;
@@ -432,6 +449,19 @@ static void leases(struct dally *D, struct dl_sim *s)
 		if (best == DL_ONIL)
 			break;
 		int need = D->cls_gpus[bc];
+		struct dl_sim_job *w = dl_sim_slot_job(s, best);
+		dl_sim_sync(s, w);
+		if (need > 1 &&
+		    dl_dally_open_tier(D->tuner, need, (double)w->waited / DL_TICKS_PER_SECOND) <
+			    DL_TIER_CLUSTER) {
+			/*
+			 * Not ready: its timers still want a node or a rack, which freed
+			 * GPUs need not form; it waits for GPUs to free up. The new jobs
+			 * of its size behind it have waited no longer: none is ready.
+			 */
+			D->cur[bc] = DL_ONIL;
+			continue;
+		}
 		if (vfree < need && !built) {
 			nv = victims(D, s);
 			built = 1;

@@ -63,11 +63,16 @@ expect "dally 4: jb does not move at 40" "! grep -q '\"time\":40,\"job\":\"jb\",
 #    falls below B's (44/45 at 60). Y (2 GPUs) takes both leases at 60; W (new, 1 GPU) comes
 #    at 70. When Y ends at 75: W first (ratio 0), then A (0.978) before B (1), although B was
 #    submitted first; B resumes when W ends at 175. A ends at 76 + 1000 - 44, B at 176 + 940.
+#    (Timers 0: a new job of 2 GPUs is ready to take any GPUs at once; with the auto-tuned
+#    ones Y would take leases only once its network timer is up, at the lease end 300.)
 printf 'id,submit,gpus,duration\nB,0,1,1000\nA,0,1,1000\nX,10,1,10\nY,50,2,10\nW,70,1,100\n' > "$SCRATCH/t6.csv"
-run dally_lowest_ratio_resumes_first 0 "dl simulate -c 1x1x2 --policy dally t6.csv > r6.csv"
+run dally_lowest_ratio_resumes_first 0 "dl simulate -c 1x1x2 --policy dally --rack-delay 0 --network-delay 0 t6.csv > r6.csv"
 expect_eq "dally 4: starts and ends (X 25, Y 65, W 75; A resumes at 75, B at 175)" \
 	"X,25,35 Y,65,75 W,75,175 A,0,1032,2 B,0,1116,1" \
 	"$(awk -F, 'NR > 1 { printf "%s%s,%s,%s%s", (NR > 2 ? " " : ""), $1, $5, $6, ($10 > 0 ? "," $10 : "") }' "$SCRATCH/r6.csv")"
+run dally_not_ready_takes_no_lease 0 "dl simulate -c 1x1x2 --policy dally t6.csv > r6a.csv"
+expect_eq "dally: a new 2-GPU job waiting for its timers takes no lease (Y starts at 305)" "305" \
+	"$(awk -F, '$1 == "Y" { print $5 }' "$SCRATCH/r6a.csv")"
 
 # options: the timers are the dally options of place too, and belong to --policy dally here;
 # dally places jobs itself, whatever --place says
