@@ -5,13 +5,15 @@
 #include "cmd.h"
 #include "cluster/netcost.h"
 #include "policy/gittins.h"
+#include "policy/alloc_input.h"
 #include "policy/place.h"
 #include "sim/sim.h"
 #include "sim/tiresias.h"
 #include "trace/jobs.h"
 
 struct sim_args {
-	const char *cluster, *policy, *place, *events, *timeline, *profiles;
+	const char *cluster, *policy, *place, *events, *timeline, *profiles, *throughputs,
+		*ref_type;
 	const char *trace;
 	int compat; /* given: compat_names[] */
 	uint64_t seed;
@@ -40,7 +42,8 @@ static const char *sim_policy_at(size_t i)
 	return i < n ? all[i]->name : NULL;
 }
 
-static const char *const compat_names[] = {"tiresias", NULL};
+enum { COMPAT_TIRESIAS, COMPAT_GAVEL };
+static const char *const compat_names[] = {"tiresias", "gavel", NULL};
 
 #define AT(f) DL_OPT_AT(struct sim_args, f)
 static const struct dl_opt sim_opts[] = {
@@ -64,6 +67,11 @@ static const struct dl_opt sim_opts[] = {
 	 AT(restore), .def = "10"},
 	{DL_OPT_FILE, 0, "profiles", "FILE", "model profiles (from profile) for placement slowdown",
 	 AT(profiles)},
+	{DL_OPT_FILE, 0, "throughputs", "FILE",
+	 "per-model speed on each GPU type (throughputs stream or Gavel's JSON)", AT(throughputs)},
+	{DL_OPT_STRING, 0, "gpu-type", "TYPE",
+	 "--throughputs: the reference type, on which durations are run times", AT(ref_type),
+	 .def = "v100"},
 	{DL_OPT_CALLBACK, 0, "congestion", "TIER=DIV,...",
 	 "divide the bandwidth of congested tiers (rack=2,cluster=4)", AT(congestion),
 	 .fn = dl_congestion_opt, .expect = DL_CONGESTION_EXPECT, .def_doc = "the spec's (none)"},
@@ -122,7 +130,7 @@ static int run_compat(struct dl_ctx *ctx, const struct sim_args *a, const struct
 	if (a->events)
 		return dl_usage_error(ctx, "--events is not available with --compat tiresias");
 	if (a->set_ckpt || a->set_restore || a->profiles || a->any_type || a->set_seed ||
-	    a->provenance || a->congestion.div[DL_TIER_NODE] > 0 ||
+	    a->provenance || a->throughputs || a->congestion.div[DL_TIER_NODE] > 0 ||
 	    a->congestion.div[DL_TIER_RACK] > 0 || a->congestion.div[DL_TIER_CLUSTER] > 0)
 		return dl_usage_error(ctx,
 				      "with --compat tiresias the schedule name sets the "
@@ -301,21 +309,30 @@ static int run_native(struct dl_ctx *ctx, const struct sim_args *a)
 	struct dl_net_models models;
 	struct sim_outputs o = {0};
 	struct dl_sim_stats st;
+	struct dl_tputs tputs = DL_TPUTS_INIT;
 	dl_sim_trace_init(&trace);
 	dl_net_models_init(&models);
 	if (dl_cluster_load(a->cluster, &cl, &err) < 0)
 		rc = dl_fail(ctx, &err);
 	else
 		dl_cluster_congest(cl, &a->congestion);
-	/* (with --dry-run the options are good: nothing more to do) */
-	if (!rc && !ctx->dry_run && !(rc = read_trace(ctx, a, &trace, &models)) &&
-	    !(rc = outputs_open(ctx, a, &o, &trace))) {
+	if (rc || ctx->dry_run)
+		; /* (with --dry-run the options are good) */
+	else if (a->throughputs &&
+		 dl_alloc_load_throughputs(a->throughputs, DL_IN_AUTO, &tputs, &err) < 0)
+		rc = dl_fail(ctx, &err);
+	else if (!(rc = read_trace(ctx, a, &trace, &models)) &&
+		 !(rc = outputs_open(ctx, a, &o, &trace))) {
 		cfg.cluster = cl;
 		cfg.trace = &trace;
 		cfg.models = &models;
 		cfg.results = o.w[0];
 		cfg.events = o.w[1];
 		cfg.timeline = o.w[2];
+		if (a->throughputs) {
+			cfg.tputs = &tputs;
+			cfg.ref_type = a->ref_type;
+		}
 		if (dl_sim_run(&cfg, &st, &err) < 0)
 			rc = dl_fail(ctx, &err);
 	}
@@ -326,9 +343,21 @@ static int run_native(struct dl_ctx *ctx, const struct sim_args *a)
 				"%zu of %zu jobs can never run: their rows say why in column "
 				"'rejected' (first: '%s': %s)",
 				st.rejected, st.jobs, st.first_rejected, st.reject_reason);
+		if (st.tput_fallback)
+			dl_warn(ctx,
+				"%zu jobs ran at their GPU types' speeds for want of an entry in %s "
+				"(%s%s)",
+				st.tput_fallback, a->throughputs,
+				st.tput_missing[0] ? "models " : "jobs without a model",
+				st.tput_missing[0] ? st.tput_missing : "");
+		if (st.policy_warning[0])
+			dl_warn(ctx, "%s", st.policy_warning);
+		if (st.policy_summary[0])
+			dl_info(ctx, "%s", st.policy_summary);
 		dl_info(ctx, "%zu jobs completed, %zu events, %zu passes, makespan %g s",
 			st.completed, st.events, st.passes, st.makespan);
 	}
+	dl_tputs_free(&tputs);
 	dl_sim_trace_free(&trace);
 	dl_net_models_free(&models);
 	dl_cluster_free(cl);
@@ -416,7 +445,20 @@ DL_COMMAND(simulate, "replay a trace on a cluster under a scheduling policy")
 	a.set_restore = dl_opt_given(&st, "restore-cost");
 	a.set_policy = dl_opt_given(&st, "policy");
 	a.set_place = dl_opt_given(&st, "place");
-	int compat = dl_opt_given(&st, "compat") > 0;
+	int compat = dl_opt_given(&st, "compat") > 0 && a.compat == COMPAT_TIRESIAS;
+	int gavel = dl_opt_given(&st, "compat") > 0 && a.compat == COMPAT_GAVEL;
+	if (gavel) {
+		/* the reference's choices: admission at boundaries, idle tails, free preemption */
+		if (a.set_policy && strcmp(a.policy, "gavel"))
+			rc = dl_usage_error(ctx, "--compat gavel is for --policy gavel");
+		else if (a.set_ckpt || a.set_restore)
+			rc = dl_usage_error(ctx, "--compat gavel has no checkpoint or restore "
+						 "costs (as the reference)");
+		if (rc)
+			goto out;
+		a.policy = "gavel";
+		a.ckpt = a.restore = 0;
+	}
 	/* --policy and --place name the reference's schedules and schemes with --compat */
 	if (!compat && !dl_sim_policy_find(a.policy))
 		rc = dl_opt_bad_value(&st, "policy", a.policy);
@@ -430,6 +472,8 @@ DL_COMMAND(simulate, "replay a trace on a cluster under a scheduling policy")
 	a.trace = st.optind < argc ? argv[st.optind] : "-";
 	if ((rc = choose_policy(&st, &a, &ca, compat)))
 		goto out;
+	if (gavel) /* its params know what the reference does */
+		dl_sim_params_set(a.pol, a.params, "gavel-compat", "1");
 	if (compat) {
 		rc = run_compat(ctx, &a, &ca);
 		goto out;

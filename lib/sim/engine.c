@@ -16,7 +16,9 @@
 
 #include "cluster/state.h"
 #include "core/num.h"
+#include "core/strmap.h"
 #include "sim/sim.h"
+#include "trace/throughputs.h"
 
 /* a run ends with an error rather than let a time pass this (about 146,000 years) */
 #define HORIZON	   (INT64_C(1) << 62)
@@ -36,6 +38,18 @@ struct event {
 	uint64_t stamp; /* timer: the policy's stamp */
 	uint32_t job;	/* fin: the job's slot; timer: its index, UINT32_MAX for none */
 	int32_t kind;	/* timer: the policy's kind */
+};
+
+/*
+ * A (model, gang size) of the trace with a throughputs table (sim.h): its
+ * speed on each type relative to the reference type, and spread over nodes
+ * (the table's TYPE_unconsolidated; -1 when none).
+ */
+struct trow {
+	double ref;		/* steps/s on the reference type; 0: no entry (type speeds) */
+	double *speed, *spread; /* [ntypes] */
+	int missing;		/* some type fell back to its speed */
+	int forbids;		/* some type has speed 0 */
 };
 
 /* a checkpoint end */
@@ -70,6 +84,13 @@ struct dl_sim {
 	int *type_of_name;
 	size_t *type_len, policy_len, tier_len[DL_NTIERS]; /* lengths of names the results repeat */
 	const struct dl_net_model **model_of_name;
+	/* heterogeneity: rows by (model, gpus) */
+	struct trow *trows;
+	size_t ntrows, trows_alloc;
+	struct strmap trow_index;
+	unsigned char *model_missing; /* per name: already in st->tput_missing */
+	int *type_order;	      /* scratch, one per type */
+	const char *ref_type;
 	/* events */
 	struct evheap fin, timers;
 	uint32_t *fin_pos; /* per slot: 1 + its completion's place in fin, 0 for none */
@@ -80,11 +101,11 @@ struct dl_sim {
 	struct dl_cluster_state *state;
 	struct dl_placer *placer;
 	struct dl_netcost nc;
-	unsigned char *occ; /* jobs per GPU (packing) */
-	int *gpubuf;	    /* scratch, one per GPU */
-	int *gpu_node;	    /* node of each GPU */
-	void *pst;	    /* the policy's state */
-	void *own_params;   /* the policy's defaults when cfg->params is NULL */
+	uint16_t *occ;	  /* jobs per GPU (packing; gavel's exact shares) */
+	int *gpubuf;	  /* scratch, one per GPU */
+	int *gpu_node;	  /* node of each GPU */
+	void *pst;	  /* the policy's state */
+	void *own_params; /* the policy's defaults when cfg->params is NULL */
 	size_t running, queued;
 	int total_gpus;
 	/* timeline de-duplication */
@@ -282,6 +303,8 @@ static void emit(struct dl_sim *s, const struct dl_sim_job *j, const char *what,
 	} else {
 		dl_writer_null(w, EC_PLACEMENT);
 	}
+	if (!detail && with_place && j->ngpu && s->cfg->cluster->ntypes > 1)
+		detail = s->cfg->cluster->types[j->gpu_type].name; /* every type change shows */
 	if (detail)
 		dl_writer_str(w, EC_DETAIL, detail);
 	else
@@ -453,6 +476,116 @@ dl_tick dl_sim_ticks(double seconds)
 	return (dl_tick)llround(seconds * DL_TICKS_PER_SECOND);
 }
 
+/* ---- heterogeneity ---- */
+
+uint64_t dl_sim_seed(const struct dl_sim *s)
+{
+	return s->cfg->place.seed;
+}
+
+const struct dl_tputs *dl_sim_tputs(const struct dl_sim *s)
+{
+	return s->cfg->tputs;
+}
+
+const char *dl_sim_job_model(const struct dl_sim *s, const struct dl_sim_job *j)
+{
+	return dl_sim_trace_name(s->trace, s->trace->jobs[j->idx].model);
+}
+
+const char *dl_sim_job_user(const struct dl_sim *s, const struct dl_sim_job *j)
+{
+	return s->trace->user ? dl_sim_trace_name(s->trace, s->trace->user[j->idx]) : NULL;
+}
+
+double dl_sim_job_weight(const struct dl_sim *s, const struct dl_sim_job *j)
+{
+	return s->trace->weight ? s->trace->weight[j->idx] : 1;
+}
+
+double dl_sim_job_speed(const struct dl_sim *s, const struct dl_sim_job *j, int type)
+{
+	if (j->tput_row >= 0)
+		return s->trows[j->tput_row].speed[type];
+	return s->cfg->cluster->types[type].speed;
+}
+
+double dl_sim_job_ref_tput(const struct dl_sim *s, const struct dl_sim_job *j)
+{
+	return j->tput_row >= 0 ? s->trows[j->tput_row].ref : 1;
+}
+
+/* add a model to the warning's list (once) */
+static void note_missing(struct dl_sim *s, uint32_t model)
+{
+	if (!model || s->model_missing[model - 1])
+		return;
+	s->model_missing[model - 1] = 1;
+	char *b = s->st->tput_missing;
+	size_t len = strlen(b), cap = sizeof(s->st->tput_missing);
+	if (len + 4 >= cap)
+		return; /* "..." is there */
+	int n = snprintf(b + len, cap - len, "%s'%s'", len ? ", " : "",
+			 dl_sim_trace_name(s->trace, model));
+	if (n < 0 || (size_t)n >= cap - len)
+		memcpy(b + cap - 4, "...", 4);
+}
+
+/*
+ * j's row of speeds (made on first use for its model and gang size), or -1
+ * when the run has no table; a job without a table entry counts in the
+ * warning (its model, or none)
+ */
+static int32_t tput_row(struct dl_sim *s, const struct dl_sim_tjob *t, int gpus)
+{
+	const struct dl_tputs *tt = s->cfg->tputs;
+	if (!tt)
+		return -1;
+	const char *model = dl_sim_trace_name(s->trace, t->model);
+	if (!model) {
+		s->st->tput_fallback++;
+		return -1;
+	}
+	char key[32];
+	int klen = snprintf(key, sizeof(key), "%u/%d", t->model, gpus);
+	int64_t *v = strmap_getn(&s->trow_index, key, (size_t)klen);
+	if (!v) {
+		const struct dl_cluster *c = s->cfg->cluster;
+		DL_GROW(s->trows, s->ntrows + 1, s->trows_alloc);
+		struct trow *r = &s->trows[s->ntrows];
+		memset(r, 0, sizeof(*r));
+		r->speed = xcalloc(c->ntypes + 1, sizeof(double));
+		r->spread = xcalloc(c->ntypes + 1, sizeof(double));
+		double ref = dl_tputs_get(tt, model, s->ref_type, gpus);
+		r->ref = ref > 0 ? ref : 0;
+		struct strbuf sb = STRBUF_INIT;
+		for (size_t ty = 0; ty < c->ntypes; ty++) {
+			double x = ref > 0 ? dl_tputs_get(tt, model, c->types[ty].name, gpus) : -1;
+			r->speed[ty] = x >= 0 ? x / ref : c->types[ty].speed;
+			if (x < 0)
+				r->missing = 1;
+			else if (x == 0)
+				r->forbids = 1;
+			sb_reset(&sb);
+			sb_addf(&sb, "%s_unconsolidated", c->types[ty].name);
+			double u = ref > 0 && gpus > 1 ? dl_tputs_get(tt, model, sb.buf, gpus) : -1;
+			r->spread[ty] = u >= 0 ? u / ref : -1;
+		}
+		sb_release(&sb);
+		if (!r->ref) /* nothing to compare with: type speeds throughout */
+			r->forbids = 0;
+		strmap_putn(&s->trow_index, key, (size_t)klen, (int64_t)s->ntrows);
+		v = strmap_getn(&s->trow_index, key, (size_t)klen);
+		s->ntrows++;
+	}
+	const struct trow *r = &s->trows[*v];
+	if (r->missing) {
+		s->st->tput_fallback++;
+		note_missing(s, t->model);
+	}
+	return (int32_t)*v;
+}
+
 void dl_sim_sync(struct dl_sim *s, struct dl_sim_job *j)
 {
 	dl_tick t = s->now, dt = t - j->since;
@@ -506,14 +639,18 @@ static void describe(struct dl_sim *s, struct dl_sim_job *j, int tier_known)
 	int type = 0;
 	for (int k = 0; k < j->ngpu; k++) {
 		int ty = c->nodes[s->gpu_node[j->gpu[k]]].type;
-		if (c->types[ty].speed < speed) {
-			speed = c->types[ty].speed;
+		double v = dl_sim_job_speed(s, j, ty);
+		if (v < speed) {
+			speed = v;
 			type = ty;
 		}
 	}
 	j->gpu_type = (int16_t)type;
 	j->slowdown = 1;
-	if (s->cfg->models && j->model && j->ngpu > 1)
+	const struct trow *r = j->tput_row >= 0 ? &s->trows[j->tput_row] : NULL;
+	if (r && j->tier != DL_TIER_NODE && r->spread[type] > 0 && speed > 0)
+		j->slowdown = speed / r->spread[type]; /* measured: it replaces the model */
+	else if (s->cfg->models && j->model && j->ngpu > 1)
 		j->slowdown = dl_netcost_slowdown(&s->nc, j->model, j->ngpu, (enum dl_tier)j->tier,
 						  speed);
 	j->rate = speed / j->slowdown * j->share;
@@ -566,6 +703,37 @@ static void gpu_room(struct dl_sim_job *j)
 	}
 }
 
+/*
+ * Place j on one of the types it runs on (speed > 0), fastest first (ties:
+ * type order): the placer alone could pick a type where it cannot run.
+ */
+static void place_where_it_runs(struct dl_sim *s, const struct dl_sim_job *j,
+				struct dl_place_req *req, struct dl_placement *pl)
+{
+	const struct dl_cluster *c = s->cfg->cluster;
+	const double *speed = s->trows[j->tput_row].speed;
+	int *order = s->type_order, n = 0;
+	for (size_t ty = 0; ty < c->ntypes; ty++) {
+		if (!(speed[ty] > 0))
+			continue;
+		int k = n++;
+		for (; k > 0 && speed[order[k - 1]] < speed[ty]; k--)
+			order[k] = order[k - 1];
+		order[k] = (int)ty;
+	}
+	int waits = 0;
+	for (int k = 0; k < n; k++) {
+		req->type = order[k];
+		dl_place(s->placer, req, pl);
+		if (pl->decision == DL_PLACED)
+			return;
+		waits |= pl->decision == DL_WAIT;
+	}
+	/* arrive() rejected the jobs that fit no such type: this one waits */
+	pl->decision = waits ? DL_WAIT : DL_REJECT;
+	pl->reason = "its throughput is 0 on every GPU type with room for it";
+}
+
 enum dl_decision dl_sim_start(struct dl_sim *s, struct dl_sim_job *j, const struct dl_sim_how *how)
 {
 	if (j->state != DL_SJ_QUEUED)
@@ -596,7 +764,10 @@ enum dl_decision dl_sim_start(struct dl_sim *s, struct dl_sim_job *j, const stru
 			req.consolidate = j->model->consolidate;
 		struct dl_placement pl = {0};
 		pl.gpus = j->gpu;
-		dl_place(s->placer, &req, &pl);
+		if (req.type == DL_ANY_TYPE && j->tput_row >= 0 && s->trows[j->tput_row].forbids)
+			place_where_it_runs(s, j, &req, &pl);
+		else
+			dl_place(s->placer, &req, &pl);
 		if (pl.decision == DL_REJECT) {
 			reject(s, j, pl.reason ? pl.reason : "cannot be placed");
 			return DL_REJECT;
@@ -681,7 +852,7 @@ void dl_sim_set_share(struct dl_sim *s, struct dl_sim_job *j, double share)
 	dl_sim_sync(s, j);
 	j->share = share;
 	if (j->state == DL_SJ_RUNNING) {
-		j->rate = s->cfg->cluster->types[j->gpu_type].speed / j->slowdown * share;
+		j->rate = dl_sim_job_speed(s, j, j->gpu_type) / j->slowdown * share;
 		plan_finish(s, j);
 	}
 }
@@ -694,6 +865,17 @@ void dl_sim_timer(struct dl_sim *s, dl_tick at, size_t job, int kind, uint64_t s
 		return; /* it would never fire */
 	uint32_t jb = job == DL_SIM_NOJOB ? UINT32_MAX : (uint32_t)job;
 	ev_push(s, &s->timers, (struct event){at, 0, stamp, jb, kind});
+}
+
+void dl_sim_policy_warning(struct dl_sim *s, const char *text)
+{
+	if (!s->st->policy_warning[0])
+		snprintf(s->st->policy_warning, sizeof(s->st->policy_warning), "%s", text);
+}
+
+void dl_sim_policy_summary(struct dl_sim *s, const char *text)
+{
+	snprintf(s->st->policy_summary, sizeof(s->st->policy_summary), "%s", text);
 }
 
 void dl_sim_note(struct dl_sim *s, const struct dl_sim_job *j, const char *what, const char *detail)
@@ -735,6 +917,17 @@ static int type_gpus_of(const struct dl_sim *s, int type)
 	return type == DL_ANY_TYPE ? s->total_gpus : dl_cluster_type_gpus(s->cfg->cluster, type);
 }
 
+/* a type with room for j's gang on which it makes progress */
+static int runs_somewhere(const struct dl_sim *s, const struct dl_sim_job *j)
+{
+	const struct dl_cluster *c = s->cfg->cluster;
+	for (size_t ty = 0; ty < c->ntypes; ty++)
+		if ((j->type == DL_ANY_TYPE || j->type == (int)ty) &&
+		    dl_sim_job_speed(s, j, (int)ty) > 0 && j->gpus <= type_gpus_of(s, (int)ty))
+			return 1;
+	return 0;
+}
+
 static void arrive(struct dl_sim *s, size_t idx)
 {
 	const struct dl_sim_tjob *t = &s->trace->jobs[idx];
@@ -752,6 +945,7 @@ static void arrive(struct dl_sim *s, size_t idx)
 	if (s->cfg->models && !j->model)
 		j->model = dl_net_models_default(s->cfg->models);
 	j->work_left = (double)t->work;
+	j->tput_row = tput_row(s, t, j->gpus);
 	j->share = 1;
 	j->start = -1;
 	j->state = DL_SJ_QUEUED;
@@ -766,6 +960,10 @@ static void arrive(struct dl_sim *s, size_t idx)
 		reject(s, j,
 		       j->type == DL_ANY_TYPE ? "needs more GPUs than the cluster has"
 					      : "needs more GPUs of its type than the cluster has");
+		return;
+	}
+	if (j->tput_row >= 0 && s->trows[j->tput_row].forbids && !runs_somewhere(s, j)) {
+		reject(s, j, "its throughput is 0 on every GPU type with room for it");
 		return;
 	}
 	gpu_room(j);
@@ -833,13 +1031,17 @@ static int setup(struct dl_sim *s, struct dl_err *err)
 	s->state = dl_state_new(cfg->cluster);
 	s->placer = dl_placer_new(s->state, &cfg->place);
 	dl_netcost_init(&s->nc, cfg->cluster, cfg->comm);
-	s->occ = xcalloc((size_t)s->total_gpus + 1, 1);
+	s->occ = xcalloc((size_t)s->total_gpus + 1, sizeof(*s->occ));
 	s->gpubuf = xcalloc((size_t)s->total_gpus + 1, sizeof(int));
 	s->gpu_node = xcalloc((size_t)s->total_gpus + 1, sizeof(int));
 	s->type_len = xcalloc(cfg->cluster->ntypes + 1, sizeof(*s->type_len));
 	for (size_t t = 0; t < cfg->cluster->ntypes; t++)
 		s->type_len[t] = strlen(cfg->cluster->types[t].name);
 	s->policy_len = strlen(cfg->policy->name);
+	s->ref_type = cfg->ref_type ? cfg->ref_type : "v100";
+	s->trow_index = (struct strmap)STRMAP_INIT;
+	s->model_missing = xcalloc(s->trace->nnames + 1, 1);
+	s->type_order = xcalloc(cfg->cluster->ntypes + 1, sizeof(int));
 	for (int t = 0; t < DL_NTIERS; t++)
 		s->tier_len[t] = strlen(dl_tier_name((enum dl_tier)t));
 	for (int g = 0; g < s->total_gpus; g++)
@@ -872,6 +1074,14 @@ static void teardown(struct dl_sim *s)
 	free(s->slot_of);
 	free(s->type_of_name);
 	free(s->model_of_name);
+	for (size_t k = 0; k < s->ntrows; k++) {
+		free(s->trows[k].speed);
+		free(s->trows[k].spread);
+	}
+	free(s->trows);
+	strmap_free(&s->trow_index);
+	free(s->model_missing);
+	free(s->type_order);
 	if (s->trace == &s->own)
 		dl_sim_trace_free(&s->own);
 }

@@ -48,10 +48,19 @@
  * completion at a rate other than 1 is rounded to the nearest tick.
  *
  * Progress. A running job does work at rate speed / slowdown x share
- * reference-GPU ticks per tick: speed is the slowest GPU type it holds
- * (cluster.h), slowdown the network cost model's factor for its placement's
- * tier (cluster/netcost.h; 1 when placed as consolidated as possible), share
- * what the policy set (1 by default). `duration` in the trace is the work.
+ * reference-GPU ticks per tick: speed is the job's speed on the GPU type it
+ * holds (the slowest, if several), slowdown the network cost model's factor
+ * for its placement's tier (cluster/netcost.h; 1 when placed as consolidated
+ * as possible), share what the policy set (1 by default). `duration` in the
+ * trace is the work. A job's speed on type t (dl_sim_job_speed) is the
+ * type's speed (cluster.h), or with a throughputs table (sim.h) its model's
+ * throughput on t for its gang size over that on the reference type (Gavel's
+ * per-model heterogeneity); the type's speed where the table has no entry,
+ * and 0 where the throughput is 0 (the job cannot run there: the placer is
+ * asked for its other types, fastest first). A job spread over nodes runs at
+ * the table's TYPE_unconsolidated throughput when there is one (Gavel's
+ * measured cost of spreading, reported as its slowdown) instead of the
+ * network model's.
  *
  * Recipes for the policies still to come (each uses only the calls above):
  *   Gandiva time slicing: keep more jobs than GPUs "resident"; at every slice
@@ -137,6 +146,7 @@ struct dl_sim_job {
 	char id_copy[16]; /* engine: short ids, so that a completion need not fetch the trace's */
 	int preemptions, migrations;
 	int16_t gpu_type; /* type index of the slowest GPU held (its speed sets the pace) */
+	int32_t tput_row; /* engine: its throughputs entry (-1: none) */
 };
 
 struct dl_sim;
@@ -222,6 +232,24 @@ int dl_sim_free_gpus(const struct dl_sim *s);
 void dl_sim_sync(struct dl_sim *s, struct dl_sim_job *j);
 /* seconds to ticks, rounded to the nearest (saturates far beyond any run) */
 dl_tick dl_sim_ticks(double seconds);
+/* the run's seed (--seed; also the random placement's) */
+uint64_t dl_sim_seed(const struct dl_sim *s);
+/* the run's throughputs table (sim.h), or NULL */
+const struct dl_tputs *dl_sim_tputs(const struct dl_sim *s);
+/* j's model name, or NULL */
+const char *dl_sim_job_model(const struct dl_sim *s, const struct dl_sim_job *j);
+/* j's user (the trace's user column), or NULL */
+const char *dl_sim_job_user(const struct dl_sim *s, const struct dl_sim_job *j);
+/* j's priority weight (the trace's weight column, 1 when absent) */
+double dl_sim_job_weight(const struct dl_sim *s, const struct dl_sim_job *j);
+/* j's speed on GPU type t relative to the reference type ("Progress" above); 0: cannot run */
+double dl_sim_job_speed(const struct dl_sim *s, const struct dl_sim_job *j, int type);
+/*
+ * Steps per second of j on the reference type (its table entry), or 1 when
+ * j runs at type speeds: j's throughput on t in steps per second is
+ * dl_sim_job_speed(t) times this, and its steps are work times this.
+ */
+double dl_sim_job_ref_tput(const struct dl_sim *s, const struct dl_sim_job *j);
 
 struct dl_sim_how {
 	int type;	 /* restrict to a GPU type index, or DL_ANY_TYPE (default) */
@@ -255,6 +283,10 @@ struct dl_placer *dl_sim_placer(struct dl_sim *s);
 void dl_sim_set_share(struct dl_sim *s, struct dl_sim_job *j, double share);
 /* wake the policy at time at (>= now) with (job, kind, stamp) */
 void dl_sim_timer(struct dl_sim *s, dl_tick at, size_t job, int kind, uint64_t stamp);
+/* a problem the user should hear of, once (the first is kept; cut at 199 bytes) */
+void dl_sim_policy_warning(struct dl_sim *s, const char *text);
+/* a line about the run so far for simulate -v (replaces the last; cut at 199 bytes) */
+void dl_sim_policy_summary(struct dl_sim *s, const char *text);
 /* record a policy event ("demote", "promote", ...) with an optional detail */
 void dl_sim_note(struct dl_sim *s, const struct dl_sim_job *j, const char *what,
 		 const char *detail);

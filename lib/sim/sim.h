@@ -39,6 +39,13 @@ struct dl_sim_config {
 	enum dl_comm comm;
 	double checkpoint_cost, restore_cost;
 	int any_type; /* ignore the jobs' gpu_type (run anywhere) */
+	/*
+	 * Heterogeneity (policy.h, "Progress"): per-model throughputs, or NULL
+	 * for the types' flat speeds; ref_type names the table's reference type
+	 * (NULL: "v100"), on which a job's duration is its run time.
+	 */
+	const struct dl_tputs *tputs;
+	const char *ref_type;
 	struct dl_writer *results, *events, *timeline;
 	/* called about every 1% of jobs completed (may be NULL) */
 	void (*progress)(void *arg, size_t done, size_t total);
@@ -53,6 +60,12 @@ struct dl_sim_stats {
 	double makespan;	  /* last completion - first submit (seconds) */
 	char first_rejected[128]; /* id of the first rejected job ("" if none; cut at 127 bytes) */
 	const char *reject_reason;
+	/* with tputs: jobs that ran at a type's speed for want of an entry, and
+	 * their distinct models (", "-separated, cut with "..." at 255 bytes) */
+	size_t tput_fallback;
+	char tput_missing[256];
+	char policy_summary[200]; /* the policy's own counts (dl_sim_policy_summary), or "" */
+	char policy_warning[200]; /* the policy's first warning, or "" */
 };
 
 int dl_sim_run(const struct dl_sim_config *cfg, struct dl_sim_stats *st, struct dl_err *err);

@@ -16,6 +16,8 @@ void dl_sim_trace_init(struct dl_sim_trace *t)
 void dl_sim_trace_free(struct dl_sim_trace *t)
 {
 	free(t->jobs);
+	free(t->weight);
+	free(t->user);
 	dl_idset_free(&t->ids);
 	for (size_t i = 0; i < t->nnames; i++)
 		free(t->names[i]);
@@ -40,9 +42,26 @@ static uint32_t intern(struct dl_sim_trace *t, const char *name)
 	return (uint32_t)t->nnames;
 }
 
-static struct dl_sim_tjob *append(struct dl_sim_trace *t)
+static struct dl_sim_tjob *append(struct dl_sim_trace *t, double weight, const char *user)
 {
+	size_t old = t->alloc;
 	DL_GROW(t->jobs, t->n + 1, t->alloc);
+	if (t->weight && t->alloc != old)
+		t->weight = xreallocarray(t->weight, t->alloc, sizeof(*t->weight));
+	if (t->user && t->alloc != old)
+		t->user = xreallocarray(t->user, t->alloc, sizeof(*t->user));
+	if (weight != 1 && !t->weight) { /* the first weight that is not 1 */
+		t->weight = xcalloc(t->alloc, sizeof(*t->weight));
+		for (size_t i = 0; i < t->n; i++)
+			t->weight[i] = 1;
+	}
+	if (t->weight)
+		t->weight[t->n] = weight;
+	uint32_t u = intern(t, user);
+	if (u && !t->user) /* the first user */
+		t->user = xcalloc(t->alloc, sizeof(*t->user));
+	if (t->user)
+		t->user[t->n] = u;
 	return &t->jobs[t->n++];
 }
 
@@ -54,10 +73,33 @@ static int cmp_submit(const void *a, const void *b, void *ctx)
 	return (x > y) - (x < y);
 }
 
+/* a job and its side values, to sort them together (cmp_submit reads the job first) */
+struct sided {
+	struct dl_sim_tjob j;
+	double w;
+	uint32_t u;
+};
+
 /* stable by submit; most traces are sorted already (checked in O(n)) */
 static void sort_by_submit(struct dl_sim_trace *t)
 {
-	dl_stable_sort(t->jobs, t->n, sizeof(*t->jobs), cmp_submit, NULL, NULL);
+	if (!t->weight && !t->user) {
+		dl_stable_sort(t->jobs, t->n, sizeof(*t->jobs), cmp_submit, NULL, NULL);
+		return;
+	}
+	struct sided *v = xcalloc(t->n ? t->n : 1, sizeof(*v));
+	for (size_t i = 0; i < t->n; i++)
+		v[i] = (struct sided){t->jobs[i], t->weight ? t->weight[i] : 1,
+				      t->user ? t->user[i] : 0};
+	dl_stable_sort(v, t->n, sizeof(*v), cmp_submit, NULL, NULL);
+	for (size_t i = 0; i < t->n; i++) {
+		t->jobs[i] = v[i].j;
+		if (t->weight)
+			t->weight[i] = v[i].w;
+		if (t->user)
+			t->user[i] = v[i].u;
+	}
+	free(v);
 }
 
 static int bad_time(const struct dl_reader *r, const struct dl_row *row, const char *col,
@@ -118,7 +160,7 @@ int dl_sim_trace_read(struct dl_sim_trace *t, struct dl_reader *r, struct dl_err
 			dl_err_at(err, file, row.line, "too many jobs for one simulation");
 			return fail(t, err);
 		}
-		struct dl_sim_tjob *j = append(t);
+		struct dl_sim_tjob *j = append(t, job.weight, job.user);
 		j->id = (uint32_t)ref;
 		j->gpus = job.gpus > INT32_MAX ? INT32_MAX : (int32_t)job.gpus;
 		j->submit = sub;
@@ -148,7 +190,7 @@ int dl_sim_trace_from_jobset(struct dl_sim_trace *t, const struct dl_jobset *js,
 		size_t ref = dl_idset_store(&t->ids, dj->id, dj->line);
 		if (ref > UINT32_MAX || t->n >= UINT32_MAX - 1)
 			return dl_err_set(err, DL_EXIT_DATA, "too many jobs for one simulation");
-		struct dl_sim_tjob *j = append(t);
+		struct dl_sim_tjob *j = append(t, dj->weight, dj->user);
 		j->id = (uint32_t)ref;
 		j->gpus = dj->gpus > INT32_MAX ? INT32_MAX : (int32_t)dj->gpus;
 		j->submit = sub;

@@ -53,6 +53,13 @@ struct dl_sim_trace {
 	char **names; /* distinct gpu_type and model names */
 	size_t nnames, names_alloc;
 	struct strmap name_index;
+	/*
+	 * Per job, in the same order, kept only when some job has one: its
+	 * weight (NULL while every weight is 1) and its user, as 1 + an index
+	 * into names (NULL while no job has a user; 0: none)
+	 */
+	double *weight;
+	uint32_t *user;
 	/* provenance (dlsched-formats(5)): made_by and seed of the first row of the
 	 * stream read with a non-empty made_by, or NULL */
 	char *made_by, *seed;

@@ -1,0 +1,1127 @@
+/*
+ * gavel.c: Gavel's round-based mechanism (OSDI'20; scheduler.py of the
+ * reference, notes/gavel.md section 2) realising an allocation policy of
+ * lib/policy/alloc.h on the native engine (policy.h).
+ *
+ * The allocation X (job i gets fraction X_it of the time on GPU type t) is
+ * kept in a re-solve session (alloc.h) and re-solved, warm, only after a job
+ * was admitted or completed. Time is cut into rounds of --round seconds. At
+ * each round boundary:
+ *   1. the time each running job received on its type this round is added
+ *      to its job_time[i][t] and to worker_time[t] (once per job, whatever
+ *      its gang, as the reference counts); a job starts with round / 2 on
+ *      every type (the reference's initial time);
+ *   2. with --compat gavel, the jobs that arrived during the round are
+ *      admitted (otherwise a job is admitted when it arrives);
+ *   3. if the job set changed, X is re-solved (finish-time fairness gets
+ *      every job's seconds since arrival and steps done), after the
+ *      reference's deficit reset when --reset-interval seconds have passed
+ *      since the last one: deficit += X * elapsed - (job_time - round / 2),
+ *      and job_time restarts at round / 2 (with --compat gavel, as in the
+ *      reference's simulation, a re-solve waits for the reset to be due);
+ *   4. priorities: X_it / (job_time_it / worker_time_t), X_it * 1e9 while
+ *      the type's worker time is 0, 0 where X_it = 0;
+ *   5. per type, fastest first (a seeded shuffle for agnostic policies with
+ *      --compat gavel), the (job, type) entries by priority, deficit, X and
+ *      job order, walked greedily: a job takes gpus GPUs of the type if it
+ *      has that many left and the job has none yet this round (fifo
+ *      policies skip priority 0);
+ *   6. a running job given its type again keeps its GPUs (a lease
+ *      extension: no checkpoint, no restore, an `extend` event); the others
+ *      are preempted, and the jobs given a type start on it, widest first.
+ * A round ends after --round seconds, or as soon as no job holds GPUs.
+ *
+ * Between boundaries: GPUs freed by a completion stay idle until the round
+ * ends (the reference's idle tail) unless --work-conserving, which offers
+ * them to the waiting jobs by priority; a job arriving while GPUs are idle
+ * starts on them at once, unless --compat gavel (admission at boundaries).
+ *
+ * --pack: pairs of jobs from the allocation's pair columns share GPUs, each
+ * at its packed throughput (the engine's share: packed over alone on that
+ * type); a pair's priority counts the pair's own time, as in the reference.
+ *
+ * --mechanism exact: no rounds; every job progresses continuously at
+ * sum_t X_it T_it (pairs included), re-solved on every arrival and
+ * completion: the bound the rounds approximate. Jobs "run" on a GPU set of
+ * the fastest type where they have time, shared, at that rate; the engine's
+ * GPU counts are then not meaningful.
+ *
+ * Per-job state is indexed by the engine's slot (policy.h).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/num.h"
+#include "core/rng.h"
+#include "core/strmap.h"
+#include "policy/alloc.h"
+#include "policy/alloc_input.h"
+#include "sim/gavel.h"
+#include "sim/slab.h"
+#include "trace/throughputs.h"
+
+#define AT(f) DL_OPT_AT(struct dl_gavel_params, f)
+static const char *const mechanisms[] = {"rounds", "exact", NULL};
+const struct dl_opt dl_gavel_opts[] = {
+	{DL_OPT_CHOICE, 0, "alloc", "POLICY", "the allocation policy the rounds realise", AT(alloc),
+	 .value_at = dl_alloc_policy_at, .def = "max-min-fairness-perf"},
+	{DL_OPT_SECONDS, 0, "round", "S", "seconds a round lasts", AT(round), .flags = DL_OPTF_GT,
+	 .def = "360"},
+	{DL_OPT_CHOICE, 0, "mechanism", "M", "rounds, or exact (continuous) shares", AT(mechanism),
+	 .values = mechanisms, .def = "rounds"},
+	{DL_OPT_FLAG, 0, "work-conserving", NULL, "backfill GPUs freed mid-round",
+	 AT(work_conserving)},
+	{DL_OPT_FLAG, 0, "pack", NULL, "space sharing at the pairs' packed throughputs", AT(pack)},
+	{DL_OPT_FLAG, 0, "gavel-compat", NULL, "what simulate --compat gavel sets", AT(compat),
+	 .flags = DL_OPTF_HIDDEN},
+	{DL_OPT_SECONDS, 0, "reset-interval", "S",
+	 "least seconds between resets of the time received", AT(reset), .def = "1920"},
+	{DL_OPT_END},
+};
+#undef AT
+
+enum { T_ROUND = 1 };
+
+/* a job of the run, by slot */
+struct gj {
+	int64_t handle; /* in the session; -1: not admitted */
+	int live;	/* the slot holds a job */
+	int fresh;	/* arrived since the last boundary (may start mid-round) */
+	int assigned;	/* cluster type given this round, -1: none */
+	int partner;	/* slot of its partner this round (pack), -1: none */
+	int lead;	/* of a pair: placed first, the partner joins its GPUs */
+	int cur_type;	/* type of its GPUs while it holds them, -1 */
+	int cur_partner;
+	dl_tick from; /* running: since when its time this round is not counted yet */
+};
+
+/* a pair of the allocation (pack): slots, its time on each type and the shares */
+struct gpair {
+	int a, b;
+	size_t ptime; /* index of its time record */
+	double *x, *fa, *fb;
+};
+
+struct entry {
+	double prio, deficit, x;
+	int job, pair; /* the job's order (trace index), and a pair's index (pair >= 0) */
+	int type;      /* the rank of its type this round */
+	int gpus;
+};
+
+struct gavel {
+	struct dl_gavel_params p;
+	enum dl_alloc_policy policy;
+	struct dl_alloc_session *ses;
+	struct dl_alloc_problem prob;
+	size_t na;	      /* allocation types: those of the cluster with GPUs */
+	int *ctype;	      /* [na] cluster type of each */
+	size_t nt;	      /* cluster types */
+	int *type_gpus;	      /* [nt] */
+	int *order;	      /* [nt] types fastest first */
+	int agnostic;	      /* the reference shuffles the type order for these */
+	int fifo;	      /* skip priority 0 */
+	int progress;	      /* the policy reads the jobs\' progress (steps, elapsed) */
+	struct gj *g;	      /* [slots] */
+	double *jt, *def, *x; /* [slots * nt]: job time (s), deficit, allocation */
+	size_t nslots;
+	int *slot_of_handle; /* [handles] */
+	size_t nhandles;
+	double *worker_time; /* [nt] GPU-seconds */
+	struct gpair *pairs;
+	size_t npairs, apairs;
+	struct strmap pair_index; /* "idx_a/idx_b" -> ptime record */
+	double *ptime;		  /* [records * nt] */
+	size_t nptime, aptime;
+	int need_solve, boundary_due, round_active;
+	uint64_t round_no;
+	uint64_t extensions;
+	dl_tick round_len, round_start, last_reset, reset_len;
+	struct dl_rng rng;
+	struct entry *ent;
+	size_t aent;
+	int *tmp; /* [slots] */
+	size_t atmp;
+	struct wide *wide; /* [slots] */
+	size_t awide;
+	double *tput;	  /* [na] scratch */
+	int solve_failed; /* warned once */
+	int cursor;	  /* exact: the next GPU to share */
+	int solved_once;  /* the reference resets at its first allocation */
+	int pending;	  /* some job given a type this round waits to start (GPUs saving) */
+	size_t nfresh;	  /* jobs arrived since the last boundary, not started */
+	size_t nstarted;  /* jobs given a type by the last walk */
+};
+
+static double secs(dl_tick t)
+{
+	return (double)t / DL_TICKS_PER_SECOND;
+}
+
+/* ---- per-slot state ---- */
+
+static void destroy(void *st);
+
+/* room for slots below need (slab.h); the per-type arrays hold nt values a slot */
+static void grow_slots(struct gavel *G, size_t need)
+{
+	if (need <= G->nslots)
+		return;
+	size_t n[3] = {G->nslots, G->nslots, G->nslots};
+	G->jt = dl_slab_grow(G->jt, &n[0], need, G->nt * sizeof(double));
+	G->def = dl_slab_grow(G->def, &n[1], need, G->nt * sizeof(double));
+	G->x = dl_slab_grow(G->x, &n[2], need, G->nt * sizeof(double));
+	G->g = dl_slab_grow(G->g, &G->nslots, need, sizeof(*G->g));
+}
+
+static void *create(struct dl_sim *s, const void *params, struct dl_err *err)
+{
+	struct gavel *G = xcalloc(1, sizeof(*G));
+	G->p = *(const struct dl_gavel_params *)params;
+	G->policy = (enum dl_alloc_policy)G->p.alloc;
+	const struct dl_cluster *c = dl_sim_cluster(s);
+	G->nt = c->ntypes;
+	G->type_gpus = xcalloc(G->nt + 1, sizeof(int));
+	G->order = xcalloc(G->nt + 1, sizeof(int));
+	G->worker_time = xcalloc(G->nt + 1, sizeof(double));
+	for (size_t t = 0; t < G->nt; t++) {
+		G->type_gpus[t] = dl_cluster_type_gpus(c, (int)t);
+		/* fastest first (Gavel: v100, p100, k80); ties in the cluster's order */
+		size_t k = t;
+		for (; k > 0 && c->types[G->order[k - 1]].speed < c->types[t].speed; k--)
+			G->order[k] = G->order[k - 1];
+		G->order[k] = (int)t;
+	}
+	G->agnostic = !G->p.pack &&
+		      (G->policy == DL_ALLOC_MAX_MIN_FAIRNESS || G->policy == DL_ALLOC_FIFO ||
+		       G->policy == DL_ALLOC_ISOLATED || G->policy == DL_ALLOC_GANDIVA);
+	G->fifo = G->policy == DL_ALLOC_FIFO || G->policy == DL_ALLOC_FIFO_PERF;
+	G->progress = G->policy == DL_ALLOC_FINISH_TIME_FAIRNESS ||
+		      G->policy == DL_ALLOC_MIN_MAKESPAN || G->policy == DL_ALLOC_MIN_COST;
+	G->round_len = dl_sim_ticks(G->p.round);
+	if (G->round_len < 1)
+		G->round_len = 1;
+	G->reset_len = dl_sim_ticks(G->p.reset);
+	G->pair_index = (struct strmap)STRMAP_INIT;
+	dl_rng_seed_stream(&G->rng, dl_sim_seed(s), 15);
+	if (G->p.pack && !dl_alloc_policy_packs(G->policy)) {
+		dl_err_set(err, DL_EXIT_USAGE, "--alloc %s cannot --pack (%s)",
+			   dl_alloc_policy_name(G->policy),
+			   "max-min-fairness-perf, max-throughput and gandiva can");
+		goto fail;
+	}
+	if (G->p.mechanism == DL_GAVEL_EXACT && (G->p.work_conserving || G->p.compat)) {
+		dl_err_set(err, DL_EXIT_USAGE, "%s is for --mechanism rounds",
+			   G->p.compat ? "--compat gavel" : "--work-conserving");
+		goto fail;
+	}
+	if (G->p.pack && !dl_sim_tputs(s)) {
+		dl_err_set(err, DL_EXIT_USAGE,
+			   "--pack needs --throughputs (the pairs' throughputs)");
+		goto fail;
+	}
+	if (dl_alloc_problem_from_cluster(c, &G->prob, err) < 0)
+		goto fail;
+	G->na = G->prob.ntypes;
+	G->ctype = xcalloc(G->na + 1, sizeof(int));
+	G->tput = xcalloc(G->na + 1, sizeof(double));
+	for (size_t k = 0; k < G->na; k++)
+		G->ctype[k] = dl_cluster_type_index(c, G->prob.type_names[k]);
+	if (G->p.pack)
+		dl_alloc_model_classes(&G->prob, dl_sim_tputs(s));
+	struct dl_alloc_opts o = DL_ALLOC_OPTS_INIT;
+	o.policy = G->policy;
+	o.pack = G->p.pack;
+	o.seed = dl_sim_seed(s);
+	G->ses = dl_alloc_session_new(&G->prob, &o, err);
+	if (!G->ses)
+		goto fail;
+	return G;
+fail:
+	destroy(G); /* everything in G is NULL or whole */
+	return NULL;
+}
+
+static void destroy(void *st)
+{
+	struct gavel *G = st;
+	dl_alloc_session_free(G->ses);
+	dl_alloc_problem_free(&G->prob);
+	for (size_t k = 0; k < G->npairs; k++) {
+		free(G->pairs[k].x);
+		free(G->pairs[k].fa);
+		free(G->pairs[k].fb);
+	}
+	free(G->pairs);
+	strmap_free(&G->pair_index);
+	free(G->ptime);
+	free(G->g);
+	free(G->jt);
+	free(G->def);
+	free(G->x);
+	free(G->slot_of_handle);
+	free(G->ctype);
+	free(G->tput);
+	free(G->type_gpus);
+	free(G->order);
+	free(G->worker_time);
+	free(G->ent);
+	free(G->tmp);
+	free(G->wide);
+	free(G);
+}
+
+/* ---- the allocation ---- */
+
+/* add j to the session (0), or leave it out with a note (-1: it never runs) */
+static int admit(struct gavel *G, struct dl_sim *s, struct dl_sim_job *j)
+{
+	struct gj *g = &G->g[j->slot];
+	double ref = dl_sim_job_ref_tput(s, j);
+	for (size_t k = 0; k < G->na; k++) /* 0 on types other than its gpu_type */
+		G->tput[k] = j->type == DL_ANY_TYPE || j->type == G->ctype[k]
+				     ? dl_sim_job_speed(s, j, G->ctype[k]) * ref
+				     : 0;
+	dl_sim_sync(s, j);
+	struct dl_alloc_job aj = {0};
+	aj.id = (char *)j->id;
+	aj.gpus = j->gpus;
+	aj.weight = dl_sim_job_weight(s, j);
+	aj.tput = G->tput;
+	aj.steps = j->work_left / DL_TICKS_PER_SECOND * ref;
+	aj.steps_done = (double)(j->duration - j->work_left) / DL_TICKS_PER_SECOND * ref;
+	if (aj.steps_done < 0)
+		aj.steps_done = 0;
+	aj.elapsed = secs(dl_sim_now(s) - j->submit);
+	aj.entity = -1;
+	const char *user = dl_sim_job_user(s, j);
+	if (G->policy == DL_ALLOC_WATER_FILLING && user) /* hierarchical: users are entities */
+		aj.entity = dl_alloc_session_entity(G->ses, user);
+	aj.klass = -1;
+	const char *model = dl_sim_job_model(s, j);
+	if (G->p.pack && model)
+		aj.klass = dl_alloc_model_class(&G->prob, model, j->gpus);
+	aj.count = 1;
+	aj.iso_done = -1;
+	struct dl_err err = DL_ERR_INIT;
+	int64_t h = dl_alloc_session_add(G->ses, &aj, &err);
+	if (h < 0) {
+		dl_sim_note(s, j, "unallocated", err.msg);
+		return -1;
+	}
+	if ((size_t)h >= G->nhandles) {
+		size_t n = G->nhandles ? 2 * G->nhandles : 256;
+		while (n <= (size_t)h)
+			n *= 2;
+		G->slot_of_handle = xreallocarray(G->slot_of_handle, n, sizeof(int));
+		G->nhandles = n;
+	}
+	G->slot_of_handle[h] = (int)j->slot;
+	g->handle = h;
+	G->need_solve = 1;
+	return 0;
+}
+
+/* the time record of the pair of jobs (by index) a, b */
+static size_t pair_time(struct gavel *G, size_t ia, size_t ib)
+{
+	char key[48];
+	int n = snprintf(key, sizeof(key), "%zu/%zu", ia, ib);
+	int64_t *v = strmap_getn(&G->pair_index, key, (size_t)n);
+	if (v)
+		return (size_t)*v;
+	DL_GROW(G->ptime, (G->nptime + 1) * G->nt, G->aptime);
+	for (size_t t = 0; t < G->nt; t++) /* as a job's */
+		G->ptime[G->nptime * G->nt + t] = G->p.round / 2;
+	strmap_putn(&G->pair_index, key, (size_t)n, (int64_t)G->nptime);
+	return G->nptime++;
+}
+
+static void clear_pairs(struct gavel *G)
+{
+	for (size_t k = 0; k < G->npairs; k++) {
+		free(G->pairs[k].x);
+		free(G->pairs[k].fa);
+		free(G->pairs[k].fb);
+	}
+	G->npairs = 0;
+}
+
+/* re-solve X for the admitted jobs (their progress first) */
+static void solve(struct gavel *G, struct dl_sim *s)
+{
+	if (!G->need_solve)
+		return;
+	G->need_solve = 0;
+	const struct dl_alloc_problem *vp = dl_alloc_session_problem(G->ses);
+	dl_tick now = dl_sim_now(s);
+	for (size_t i = 0; i < vp->njobs && G->progress; i++) {
+		int64_t h = dl_alloc_session_handle(G->ses, i);
+		struct dl_sim_job *j = dl_sim_slot_job(s, (size_t)G->slot_of_handle[h]);
+		dl_sim_sync(s, j);
+		double ref = dl_sim_job_ref_tput(s, j);
+		double left = j->work_left / DL_TICKS_PER_SECOND * ref;
+		double done = (double)(j->duration - j->work_left) / DL_TICKS_PER_SECOND * ref;
+		dl_alloc_session_progress(G->ses, h, left, done > 0 ? done : 0,
+					  secs(now - j->submit));
+	}
+	struct dl_alloc_result res;
+	struct dl_err err = DL_ERR_INIT;
+	if (dl_alloc_session_solve(G->ses, &res, &err) < 0) {
+		/* kept for the end of the run (the engine reports it): no allocation now */
+		if (!G->solve_failed) {
+			char tx[DL_NUM_BUF];
+			struct strbuf b = STRBUF_INIT;
+			dl_fmt_micros(tx, dl_sim_now(s));
+			sb_addf(&b,
+				"gavel: the allocation failed %s s into the run (the last one is kept): %s",
+				tx, err.msg);
+			dl_sim_policy_warning(s, b.buf);
+			sb_release(&b);
+		}
+		G->solve_failed = 1;
+		return;
+	}
+	vp = dl_alloc_session_problem(G->ses);
+	for (size_t i = 0; i < vp->njobs; i++) {
+		int slot = G->slot_of_handle[dl_alloc_session_handle(G->ses, i)];
+		double *x = &G->x[(size_t)slot * G->nt];
+		memset(x, 0, G->nt * sizeof(double));
+		for (size_t k = 0; k < G->na; k++)
+			x[G->ctype[k]] = res.x[i * G->na + k];
+	}
+	clear_pairs(G);
+	for (size_t q = 0; q < res.npairs; q++) {
+		const struct dl_alloc_pair *rp = &res.pairs[q];
+		int any = 0;
+		for (size_t k = 0; k < G->na; k++)
+			any |= res.px[q * G->na + k] > 0;
+		if (!any)
+			continue;
+		DL_GROW(G->pairs, G->npairs + 1, G->apairs);
+		struct gpair *P = &G->pairs[G->npairs++];
+		P->a = G->slot_of_handle[dl_alloc_session_handle(G->ses, (size_t)rp->a)];
+		P->b = G->slot_of_handle[dl_alloc_session_handle(G->ses, (size_t)rp->b)];
+		P->x = xcalloc(G->nt + 1, sizeof(double));
+		P->fa = xcalloc(G->nt + 1, sizeof(double));
+		P->fb = xcalloc(G->nt + 1, sizeof(double));
+		struct dl_sim_job *ja = dl_sim_slot_job(s, (size_t)P->a),
+				  *jb = dl_sim_slot_job(s, (size_t)P->b);
+		for (size_t k = 0; k < G->na; k++) {
+			int t = G->ctype[k];
+			double ta = vp->jobs[rp->a].tput[k], tb = vp->jobs[rp->b].tput[k];
+			P->x[t] = res.px[q * G->na + k];
+			/* the engine's share: packed over alone on that type */
+			P->fa[t] = ta > 0 ? rp->tput_a[k] / ta : 0;
+			P->fb[t] = tb > 0 ? rp->tput_b[k] / tb : 0;
+			if (!(P->fa[t] > 0 && P->fb[t] > 0))
+				P->x[t] = 0;
+		}
+		P->ptime = pair_time(G, ja->idx, jb->idx);
+	}
+	dl_alloc_result_free(&res);
+}
+
+/* the counts simulate -v prints */
+static void summarise(struct gavel *G, struct dl_sim *s)
+{
+	const struct dl_alloc_session_stats *st = dl_alloc_session_stats(G->ses);
+	char b[200];
+	snprintf(b, sizeof(b),
+		 "gavel: %ld allocations solved (%ld warm), %ld LP solves, %.3f ms an allocation; "
+		 "%llu rounds, %llu lease extensions",
+		 st->solves, st->warm, st->lp_solves,
+		 st->solves ? 1e3 * st->lp_seconds / (double)st->solves : 0.0,
+		 (unsigned long long)G->round_no, (unsigned long long)G->extensions);
+	dl_sim_policy_summary(s, b);
+}
+
+/* ---- rounds ---- */
+
+/* count the time running jobs received on their type since it was last counted */
+static void account(struct gavel *G, struct dl_sim *s, struct dl_sim_job *j)
+{
+	struct gj *g = &G->g[j->slot];
+	if (g->cur_type < 0)
+		return;
+	double dt = secs(dl_sim_now(s) - g->from);
+	g->from = dl_sim_now(s);
+	if (dt <= 0)
+		return;
+	if (g->cur_partner >= 0) {
+		if (g->lead) { /* the pair's record and the worker time, once */
+			struct dl_sim_job *o = dl_sim_slot_job(s, (size_t)g->cur_partner);
+			size_t r = pair_time(G, j->idx < o->idx ? j->idx : o->idx,
+					     j->idx < o->idx ? o->idx : j->idx);
+			G->ptime[r * G->nt + (size_t)g->cur_type] += dt;
+			G->worker_time[g->cur_type] += dt;
+		}
+		return;
+	}
+	G->jt[(size_t)j->slot * G->nt + (size_t)g->cur_type] += dt;
+	G->worker_time[g->cur_type] += dt;
+}
+
+/* Gavel's _reset_time_run_so_far, at most every --reset-interval seconds */
+static void maybe_reset(struct gavel *G, struct dl_sim *s)
+{
+	dl_tick now = dl_sim_now(s);
+	if (now - G->last_reset < G->reset_len && G->solved_once)
+		return;
+	double elapsed = secs(now - G->last_reset), half = G->p.round / 2;
+	G->last_reset = now;
+	memset(G->worker_time, 0, G->nt * sizeof(double));
+	size_t n = dl_sim_slots(s);
+	for (size_t k = 0; k < n && k < G->nslots; k++) {
+		if (!G->g[k].live || G->g[k].handle < 0)
+			continue;
+		for (size_t t = 0; t < G->nt; t++) {
+			size_t i = k * G->nt + t;
+			G->def[i] += G->x[i] * elapsed - (G->jt[i] - half);
+			G->jt[i] = half;
+			G->worker_time[t] += half;
+		}
+	}
+	for (size_t r = 0; r < G->nptime * G->nt; r++)
+		G->ptime[r] = half;
+}
+
+/*
+ * Re-solve after a change of the job set. The reference resets the time
+ * received only where it re-solves, and (--compat gavel) re-solves only once
+ * --reset-interval has passed since the last reset: jobs admitted in between
+ * have no allocation (priority 0) until then.
+ */
+static void resolve(struct gavel *G, struct dl_sim *s)
+{
+	if (!G->need_solve ||
+	    (G->p.compat && G->solved_once && dl_sim_now(s) - G->last_reset < G->reset_len))
+		return;
+	maybe_reset(G, s);
+	solve(G, s);
+	G->solved_once = 1;
+}
+
+/* X / fraction of the time received (X * 1e9 while no worker time; 0 where X = 0) */
+static double priority(const struct gavel *G, double x, double received, int t)
+{
+	if (!(x > 0))
+		return 0;
+	double wt = G->worker_time[t];
+	if (!(received > 0) || !(wt > 0))
+		return x * 1e9;
+	return x / (received / wt);
+}
+
+static int cmp_entry(const void *a, const void *b)
+{
+	const struct entry *x = a, *y = b;
+	if (x->type != y->type)
+		return x->type < y->type ? -1 : 1; /* (rank of the type) */
+	if (x->prio != y->prio)
+		return x->prio > y->prio ? -1 : 1;
+	if (x->deficit != y->deficit)
+		return x->deficit > y->deficit ? -1 : 1;
+	if (x->x != y->x)
+		return x->x > y->x ? -1 : 1;
+	if (x->job != y->job)
+		return x->job < y->job ? -1 : 1;
+	return (x->pair > y->pair) - (x->pair < y->pair);
+}
+
+/* restore the heap (best entry first, by cmp_entry) below i */
+static void heap_down(struct entry *h, size_t n, size_t i)
+{
+	struct entry e = h[i];
+	for (;;) {
+		size_t c = 2 * i + 1;
+		if (c >= n)
+			break;
+		if (c + 1 < n && cmp_entry(&h[c + 1], &h[c]) < 0)
+			c++;
+		if (cmp_entry(&h[c], &e) >= 0)
+			break;
+		h[i] = h[c];
+		i = c;
+	}
+	h[i] = e;
+}
+
+static void push_entry(struct gavel *G, size_t *n, struct entry e)
+{
+	DL_GROW(G->ent, *n + 1, G->aent);
+	G->ent[(*n)++] = e;
+}
+
+/* job order of an entry's job(s): the trace's */
+static int eorder(struct dl_sim *s, int slot)
+{
+	return (int)dl_sim_slot_job(s, (size_t)slot)->idx;
+}
+
+static void walk_entry(struct gavel *G, struct dl_sim *s, const struct entry *E, int t, int *left);
+
+/* the walk of step 5: fills g->assigned, partner, lead */
+static void assign(struct gavel *G, struct dl_sim *s)
+{
+	size_t nslots = dl_sim_slots(s) < G->nslots ? dl_sim_slots(s) : G->nslots;
+	int *rank = xcalloc(G->nt + 1, sizeof(int)), *order = xcalloc(G->nt + 1, sizeof(int));
+	memcpy(order, G->order, G->nt * sizeof(int));
+	if (G->p.compat && G->agnostic) /* the reference's random.shuffle of worker types */
+		for (size_t k = G->nt; k > 1; k--) {
+			size_t r = (size_t)dl_rng_below(&G->rng, k);
+			int tmp = order[k - 1];
+			order[k - 1] = order[r];
+			order[r] = tmp;
+		}
+	for (size_t k = 0; k < G->nt; k++)
+		rank[order[k]] = (int)k;
+	size_t n = 0;
+	for (size_t k = 0; k < nslots; k++) {
+		struct gj *g = &G->g[k];
+		if (!g->live)
+			continue;
+		g->assigned = -1;
+		g->partner = -1;
+		g->lead = 0;
+		if (g->handle < 0)
+			continue;
+		struct dl_sim_job *j = dl_sim_slot_job(s, k);
+		for (size_t t = 0; t < G->nt; t++) {
+			if (!G->type_gpus[t] || !(dl_sim_job_speed(s, j, (int)t) > 0))
+				continue;
+			if (j->type != DL_ANY_TYPE && j->type != (int)t)
+				continue;
+			size_t i = k * G->nt + t;
+			double pr = priority(G, G->x[i], G->jt[i], (int)t);
+			if (G->fifo && !(pr > 0))
+				continue;
+			push_entry(G, &n,
+				   (struct entry){pr, G->def[i], G->x[i], eorder(s, (int)k), -1,
+						  rank[t], j->gpus});
+		}
+	}
+	for (size_t q = 0; q < G->npairs; q++) {
+		const struct gpair *P = &G->pairs[q];
+		for (size_t t = 0; t < G->nt; t++) {
+			if (!(P->x[t] > 0))
+				continue;
+			double pr = priority(G, P->x[t], G->ptime[P->ptime * G->nt + t], (int)t);
+			int oa = eorder(s, P->a), ob = eorder(s, P->b);
+			push_entry(G, &n,
+				   (struct entry){pr, 0, P->x[t], oa < ob ? oa : ob, (int)q,
+						  rank[t], dl_sim_slot_job(s, (size_t)P->a)->gpus});
+		}
+	}
+	/*
+	 * The walk in the order of cmp_entry, type by type; a heap per type
+	 * (O(n + taken log n)) instead of sorting every entry: a type's walk
+	 * stops once no entry left fits in the GPUs it has left.
+	 */
+	size_t *start = xcalloc(G->nt + 2, sizeof(size_t));
+	for (size_t e = 0; e < n; e++)
+		start[G->ent[e].type + 1]++;
+	for (size_t r = 0; r < G->nt; r++)
+		start[r + 1] += start[r];
+	DL_GROW(G->ent, 2 * n + 1, G->aent);
+	struct entry *by = G->ent + n;
+	size_t *fill_at = xcalloc(G->nt + 1, sizeof(size_t));
+	memcpy(fill_at, start, G->nt * sizeof(size_t));
+	for (size_t e = 0; e < n; e++)
+		by[fill_at[G->ent[e].type]++] = G->ent[e];
+	free(fill_at);
+	int *left = xcalloc(G->nt + 1, sizeof(int));
+	memcpy(left, G->type_gpus, G->nt * sizeof(int));
+	for (size_t r = 0; r < G->nt; r++) {
+		struct entry *h = by + start[r];
+		size_t hn = start[r + 1] - start[r];
+		int t = order[r], least = INT32_MAX;
+		for (size_t e = 0; e < hn; e++)
+			least = h[e].gpus < least ? h[e].gpus : least;
+		for (size_t e = hn / 2; e-- > 0;)
+			heap_down(h, hn, e);
+		while (hn && left[t] >= least) {
+			struct entry top = h[0];
+			h[0] = h[--hn];
+			heap_down(h, hn, 0);
+			walk_entry(G, s, &top, t, left);
+		}
+	}
+	free(start);
+	free(left);
+	free(rank);
+	free(order);
+}
+
+/* one entry of the walk: take it if its job(s) have no GPUs yet and the type has room */
+static void walk_entry(struct gavel *G, struct dl_sim *s, const struct entry *E, int t, int *left)
+{
+	if (E->pair >= 0) {
+		const struct gpair *P = &G->pairs[E->pair];
+		struct gj *a = &G->g[P->a], *b = &G->g[P->b];
+		int gpus = dl_sim_slot_job(s, (size_t)P->a)->gpus;
+		if (a->assigned >= 0 || b->assigned >= 0 || left[t] < gpus)
+			return;
+		left[t] -= gpus;
+		a->assigned = b->assigned = t;
+		a->partner = P->b;
+		b->partner = P->a;
+		a->lead = 1;
+		return;
+	}
+	/* entries carry the job's order; find its slot through the trace index */
+	struct dl_sim_job *j = dl_sim_job(s, (size_t)E->job);
+	struct gj *g = &G->g[j->slot];
+	if (g->assigned >= 0 || left[t] < j->gpus)
+		return;
+	left[t] -= j->gpus;
+	g->assigned = t;
+}
+
+static void unfresh(struct gavel *G, struct gj *g)
+{
+	if (g->fresh)
+		G->nfresh--;
+	g->fresh = 0;
+}
+
+/* start (or keep) what the round gave j; the pair's lead brings its partner */
+static void start_assigned(struct gavel *G, struct dl_sim *s, struct dl_sim_job *j)
+{
+	struct gj *g = &G->g[j->slot];
+	if (g->assigned < 0 || j->state != DL_SJ_QUEUED)
+		return;
+	if (g->partner >= 0 && !g->lead)
+		return; /* its lead starts it */
+	struct dl_sim_how how = {g->assigned, NULL, 0, 0};
+	struct dl_sim_job *o = g->partner >= 0 ? dl_sim_slot_job(s, (size_t)g->partner) : NULL;
+	if (o && o->state != DL_SJ_QUEUED)
+		return; /* still saving: it comes back through saved */
+	if (dl_sim_start(s, j, &how) != DL_PLACED)
+		return;
+	g->cur_type = j->gpu_type;
+	g->cur_partner = -1;
+	g->from = dl_sim_now(s);
+	unfresh(G, g);
+	if (!o)
+		return;
+	struct dl_sim_how ph = {DL_ANY_TYPE, j->gpu, 1, 0};
+	if (dl_sim_start(s, o, &ph) != DL_PLACED)
+		return;
+	dl_sim_note(s, o, "pack", j->id); /* on the GPUs of j */
+	struct gj *og = &G->g[o->slot];
+	for (size_t q = 0; q < G->npairs; q++) {
+		const struct gpair *P = &G->pairs[q];
+		if (P->a == (int)j->slot && P->b == (int)o->slot) {
+			dl_sim_set_share(s, j, P->fa[g->assigned]);
+			dl_sim_set_share(s, o, P->fb[g->assigned]);
+		} else if (P->b == (int)j->slot && P->a == (int)o->slot) {
+			dl_sim_set_share(s, j, P->fb[g->assigned]);
+			dl_sim_set_share(s, o, P->fa[g->assigned]);
+		}
+	}
+	g->cur_partner = (int)o->slot;
+	og->cur_type = o->gpu_type;
+	og->cur_partner = (int)j->slot;
+	og->from = g->from;
+	unfresh(G, og);
+}
+
+/* a job given a type this round, for the placement order */
+struct wide {
+	int gpus;
+	uint32_t idx;
+	int slot;
+};
+
+static int cmp_wide(const void *a, const void *b)
+{
+	const struct wide *x = a, *y = b;
+	if (x->gpus != y->gpus)
+		return x->gpus > y->gpus ? -1 : 1;
+	return (x->idx > y->idx) - (x->idx < y->idx);
+}
+
+/* the slots of the jobs given a type, widest gang first (placement order), then job order */
+static size_t widest_first(struct gavel *G, struct dl_sim *s)
+{
+	size_t n = 0, nslots = dl_sim_slots(s) < G->nslots ? dl_sim_slots(s) : G->nslots;
+	DL_GROW(G->wide, nslots + 1, G->awide);
+	DL_GROW(G->tmp, nslots + 1, G->atmp);
+	for (size_t k = 0; k < nslots; k++) {
+		if (!G->g[k].live || G->g[k].assigned < 0)
+			continue;
+		const struct dl_sim_job *j = dl_sim_slot_job(s, k);
+		G->wide[n++] = (struct wide){j->gpus, j->idx, (int)k};
+	}
+	qsort(G->wide, n, sizeof(*G->wide), cmp_wide);
+	for (size_t k = 0; k < n; k++)
+		G->tmp[k] = G->wide[k].slot;
+	return n;
+}
+
+/* start the jobs this round gave a type, widest first; note whether some must wait */
+static void start_round(struct gavel *G, struct dl_sim *s)
+{
+	size_t n = widest_first(G, s);
+	G->pending = 0;
+	G->nstarted = n;
+	for (size_t k = 0; k < n; k++) {
+		struct dl_sim_job *j = dl_sim_slot_job(s, (size_t)G->tmp[k]);
+		start_assigned(G, s, j);
+		G->pending |= j->state != DL_SJ_RUNNING;
+	}
+}
+
+static void boundary(struct gavel *G, struct dl_sim *s)
+{
+	G->boundary_due = 0;
+	size_t nslots = dl_sim_slots(s) < G->nslots ? dl_sim_slots(s) : G->nslots;
+	for (size_t k = 0; k < nslots; k++) {
+		struct gj *g = &G->g[k];
+		if (!g->live)
+			continue;
+		struct dl_sim_job *j = dl_sim_slot_job(s, k);
+		if (j->state == DL_SJ_RUNNING)
+			account(G, s, j);
+		if (g->handle < 0 && j->state == DL_SJ_QUEUED && admit(G, s, j) < 0)
+			g->live = 2; /* never allocated: left for the engine's leftovers */
+		unfresh(G, g);	     /* this boundary considers it */
+	}
+	/*
+	 * The reference resets the time received only where it re-solves, and
+	 * (--compat gavel) re-solves only once --reset-interval has passed
+	 * since the last reset: jobs admitted in between have no allocation
+	 * (priority 0) until then.
+	 */
+	resolve(G, s);
+	assign(G, s);
+	for (size_t k = 0; k < nslots; k++) {
+		struct gj *g = &G->g[k];
+		if (g->live != 1)
+			continue;
+		struct dl_sim_job *j = dl_sim_slot_job(s, k);
+		if (j->state != DL_SJ_RUNNING)
+			continue;
+		if (g->assigned == g->cur_type && g->partner == g->cur_partner) {
+			/* a lease extension: it keeps its GPUs, no checkpoint or restore */
+			dl_sim_note(s, j, "extend", NULL);
+			G->extensions++;
+			continue;
+		}
+		dl_sim_preempt(s, j);
+		g->cur_type = -1;
+		g->cur_partner = -1;
+	}
+	start_round(G, s);
+	/*
+	 * No round while nothing holds GPUs (jobs given a type that cannot be
+	 * placed, or no job given one): the next arrival starts one, and jobs
+	 * never placed are the engine's leftovers, never an endless run of rounds
+	 */
+	int busy = dl_sim_free_gpus(s) < dl_sim_total_gpus(s);
+	G->round_no++;
+	G->round_start = dl_sim_now(s);
+	G->round_active = busy;
+	summarise(G, s);
+	if (busy)
+		dl_sim_timer(s, dl_sim_now(s) + G->round_len, DL_SIM_NOJOB, T_ROUND, G->round_no);
+}
+
+/* free GPUs of type t (held GPUs counted once, packed or not) */
+static int free_of_type(struct gavel *G, struct dl_sim *s, int *free_t)
+{
+	memcpy(free_t, G->type_gpus, G->nt * sizeof(int));
+	size_t nslots = dl_sim_slots(s) < G->nslots ? dl_sim_slots(s) : G->nslots;
+	int any = 0;
+	for (size_t k = 0; k < nslots; k++) {
+		if (!G->g[k].live)
+			continue;
+		const struct dl_sim_job *j = dl_sim_slot_job(s, k);
+		if ((j->state == DL_SJ_RUNNING || j->state == DL_SJ_SAVING) && j->ngpu &&
+		    !(G->g[k].cur_partner >= 0 && !G->g[k].lead))
+			free_t[j->gpu_type] -= j->ngpu;
+	}
+	for (size_t t = 0; t < G->nt; t++)
+		any |= free_t[t] > 0;
+	return any;
+}
+
+/*
+ * Mid-round: offer free GPUs to jobs that just arrived (unless --compat
+ * gavel) or, with --work-conserving, to every waiting admitted job, by
+ * priority on each type, fastest type first.
+ */
+static void fill(struct gavel *G, struct dl_sim *s)
+{
+	if ((!G->p.work_conserving && !G->nfresh) || !dl_sim_free_gpus(s))
+		return;
+	size_t nslots = dl_sim_slots(s) < G->nslots ? dl_sim_slots(s) : G->nslots;
+	int cand = 0;
+	for (size_t k = 0; k < nslots && !cand; k++) {
+		const struct gj *g = &G->g[k];
+		cand = g->live == 1 && g->handle >= 0 && g->assigned < 0 &&
+		       (G->p.work_conserving || g->fresh) &&
+		       dl_sim_slot_job(s, k)->state == DL_SJ_QUEUED;
+	}
+	if (!cand)
+		return;
+	int *free_t = xcalloc(G->nt + 1, sizeof(int));
+	if (!free_of_type(G, s, free_t))
+		goto out;
+	resolve(G, s);
+	for (size_t r = 0; r < G->nt; r++) {
+		int t = G->order[r];
+		while (free_t[t] > 0) {
+			int best = -1;
+			double bp = -1;
+			for (size_t k = 0; k < nslots; k++) {
+				struct gj *g = &G->g[k];
+				if (g->live != 1 || g->handle < 0 || g->assigned >= 0)
+					continue;
+				struct dl_sim_job *j = dl_sim_slot_job(s, k);
+				if (j->state != DL_SJ_QUEUED || j->gpus > free_t[t] ||
+				    !(dl_sim_job_speed(s, j, t) > 0) ||
+				    (j->type != DL_ANY_TYPE && j->type != t))
+					continue;
+				size_t i = k * G->nt + (size_t)t;
+				if (!G->p.work_conserving && !(g->fresh && G->x[i] > 0))
+					continue;
+				double pr = priority(G, G->x[i], G->jt[i], t);
+				if (pr > bp ||
+				    (pr == bp && j->idx < dl_sim_slot_job(s, (size_t)best)->idx)) {
+					bp = pr;
+					best = (int)k;
+				}
+			}
+			if (best < 0)
+				break;
+			struct dl_sim_job *j = dl_sim_slot_job(s, (size_t)best);
+			struct gj *g = &G->g[best];
+			g->assigned = t;
+			g->partner = -1;
+			g->lead = 0;
+			start_assigned(G, s, j);
+			if (j->state != DL_SJ_RUNNING) {
+				g->assigned = -1; /* no room after all (fragmentation) */
+				break;
+			}
+			free_t[t] -= j->gpus;
+			if (!G->round_active) {
+				G->round_active = 1;
+				G->round_no++;
+				G->round_start = dl_sim_now(s);
+				dl_sim_timer(s, dl_sim_now(s) + G->round_len, DL_SIM_NOJOB, T_ROUND,
+					     G->round_no);
+			}
+		}
+	}
+out:
+	free(free_t);
+}
+
+/* ---- exact mechanism ---- */
+
+/* every admitted job at its allocation's rate, on shared GPUs of its fastest type */
+static void exact(struct gavel *G, struct dl_sim *s)
+{
+	solve(G, s);
+	summarise(G, s);
+	size_t nslots = dl_sim_slots(s) < G->nslots ? dl_sim_slots(s) : G->nslots;
+	const struct dl_cluster *c = dl_sim_cluster(s);
+	for (size_t k = 0; k < nslots; k++) {
+		struct gj *g = &G->g[k];
+		if (g->live != 1 || g->handle < 0)
+			continue;
+		struct dl_sim_job *j = dl_sim_slot_job(s, k);
+		/* the rate X gives: alone, and in its pairs at their packed speeds */
+		double rate = 0, top = 0;
+		int tt = -1;
+		for (size_t t = 0; t < G->nt; t++) {
+			double sp = dl_sim_job_speed(s, j, (int)t), x = G->x[k * G->nt + t];
+			for (size_t q = 0; q < G->npairs; q++) {
+				const struct gpair *P = &G->pairs[q];
+				if (P->a == (int)k)
+					x += P->x[t] * P->fa[t];
+				else if (P->b == (int)k)
+					x += P->x[t] * P->fb[t];
+			}
+			rate += x * sp;
+			if (x > 0 && sp > top && G->type_gpus[t] >= j->gpus) {
+				top = sp;
+				tt = (int)t;
+			}
+		}
+		double share = top > 0 ? rate / top : 0;
+		if (share > 1)
+			share = 1;
+		if (!(share > 1e-12)) {
+			if (j->state == DL_SJ_RUNNING)
+				dl_sim_preempt(s, j);
+			continue;
+		}
+		if (j->state == DL_SJ_RUNNING && j->gpu_type == tt) {
+			dl_sim_set_share(s, j, share);
+			continue;
+		}
+		if (j->state == DL_SJ_RUNNING) {
+			dl_sim_preempt(s, j);
+			continue; /* back through saved */
+		}
+		if (j->state != DL_SJ_QUEUED)
+			continue;
+		/*
+		 * GPUs of its type, shared: the next ones after the last job's
+		 * (round robin keeps the jobs per GPU low: the engine counts at
+		 * most 255)
+		 */
+		int *gp = xcalloc((size_t)j->gpus, sizeof(int)), n = 0;
+		int tot = dl_sim_total_gpus(s);
+		for (int step = 0; step < tot && n < j->gpus; step++) {
+			int gidx = (G->cursor + step) % tot;
+			if (c->nodes[dl_cluster_gpu_node(c, gidx)].type == tt)
+				gp[n++] = gidx;
+		}
+		if (n == j->gpus) {
+			G->cursor = (gp[n - 1] + 1) % tot;
+			struct dl_sim_how how = {DL_ANY_TYPE, gp, 1, share};
+			dl_sim_start(s, j, &how);
+		}
+		free(gp);
+	}
+}
+
+/* ---- callbacks ---- */
+
+static void on_arrive(void *st, struct dl_sim *s, struct dl_sim_job *j)
+{
+	struct gavel *G = st;
+	grow_slots(G, dl_sim_slots(s));
+	struct gj *g = &G->g[j->slot];
+	memset(g, 0, sizeof(*g));
+	g->live = 1;
+	g->handle = -1;
+	g->assigned = g->partner = g->cur_type = g->cur_partner = -1;
+	g->fresh = 1;
+	G->nfresh++;
+	for (size_t t = 0; t < G->nt; t++) /* the reference's initial time: half a round */
+		G->jt[(size_t)j->slot * G->nt + t] = G->p.round / 2;
+	memset(&G->def[(size_t)j->slot * G->nt], 0, G->nt * sizeof(double));
+	memset(&G->x[(size_t)j->slot * G->nt], 0, G->nt * sizeof(double));
+	int fits = 0;
+	for (size_t t = 0; t < G->nt; t++)
+		fits |= G->type_gpus[t] >= j->gpus && dl_sim_job_speed(s, j, (int)t) > 0 &&
+			(j->type == DL_ANY_TYPE || j->type == (int)t);
+	if (!fits) {
+		/* a gang never mixes types: the placer rejects it (the engine reports why) */
+		g->live = 0;
+		dl_sim_start(s, j, NULL);
+		return;
+	}
+	if (G->p.mechanism == DL_GAVEL_EXACT || !G->p.compat) {
+		if (admit(G, s, j) < 0)
+			g->live = 2;
+	}
+	if (!G->round_active)
+		G->boundary_due = 1; /* an idle cluster: a round starts now */
+}
+
+static void on_saved(void *st, struct dl_sim *s, struct dl_sim_job *j)
+{
+	(void)st;
+	(void)s;
+	(void)j; /* schedule starts it where this round put it */
+}
+
+static void on_finish(void *st, struct dl_sim *s, struct dl_sim_job *j)
+{
+	struct gavel *G = st;
+	struct gj *g = &G->g[j->slot];
+	if (g->cur_partner >= 0) { /* the partner runs on alone, at full speed */
+		struct gj *o = &G->g[g->cur_partner];
+		struct dl_sim_job *oj = dl_sim_slot_job(s, (size_t)g->cur_partner);
+		account(G, s, g->lead ? j : oj); /* the pair's time, by its lead */
+		o->from = dl_sim_now(s);
+		o->cur_partner = -1;
+		o->lead = 0;
+		o->partner = -1;
+		if (oj->state == DL_SJ_RUNNING)
+			dl_sim_set_share(s, oj, 1);
+	} else {
+		account(G, s, j);
+	}
+	if (g->handle >= 0) {
+		dl_alloc_session_remove(G->ses, g->handle);
+		G->need_solve = 1;
+	}
+	for (size_t q = 0; q < G->npairs;) { /* its pairs are gone with it */
+		if (G->pairs[q].a == (int)j->slot || G->pairs[q].b == (int)j->slot) {
+			free(G->pairs[q].x);
+			free(G->pairs[q].fa);
+			free(G->pairs[q].fb);
+			G->pairs[q] = G->pairs[--G->npairs];
+			continue;
+		}
+		q++;
+	}
+	g->live = 0;
+	if (G->p.mechanism == DL_GAVEL_ROUNDS && dl_sim_free_gpus(s) == dl_sim_total_gpus(s))
+		G->boundary_due = 1; /* nothing holds GPUs: the round is over */
+}
+
+static int on_timer(void *st, struct dl_sim *s, size_t job, int kind, uint64_t stamp)
+{
+	struct gavel *G = st;
+	(void)s;
+	(void)job;
+	if (kind != T_ROUND || stamp != G->round_no || !G->round_active)
+		return 0;
+	G->boundary_due = 1;
+	return 1;
+}
+
+static void on_schedule(void *st, struct dl_sim *s)
+{
+	struct gavel *G = st;
+	if (G->p.mechanism == DL_GAVEL_EXACT) {
+		exact(G, s);
+		return;
+	}
+	if (G->boundary_due) {
+		boundary(G, s);
+	} else if (G->pending) {
+		start_round(G, s); /* jobs of this round whose GPUs were being saved */
+	}
+	if (!G->p.compat || G->p.work_conserving)
+		fill(G, s);
+}
+
+/* option rules the parser cannot see (create() checks them again for library callers) */
+static int check(void *params, struct dl_err *err)
+{
+	const struct dl_gavel_params *p = params;
+	if (p->pack && !dl_alloc_policy_packs((enum dl_alloc_policy)p->alloc))
+		return dl_err_set(err, DL_EXIT_USAGE, "--alloc %s cannot --pack (%s)",
+				  dl_alloc_policy_name((enum dl_alloc_policy)p->alloc),
+				  "max-min-fairness-perf, max-throughput and gandiva can");
+	if (p->mechanism == DL_GAVEL_EXACT && p->work_conserving)
+		return dl_err_set(err, DL_EXIT_USAGE,
+				  "--work-conserving is for --mechanism rounds");
+	return 0;
+}
+
+const struct dl_sim_policy_ops dl_sim_gavel = {
+	.name = "gavel",
+	.summary = "Gavel's rounds realising an allocate policy (--alloc)",
+	.opts = dl_gavel_opts,
+	.params_size = sizeof(struct dl_gavel_params),
+	.check = check,
+	.create = create,
+	.destroy = destroy,
+	.arrive = on_arrive,
+	.saved = on_saved,
+	.finish = on_finish,
+	.timer = on_timer,
+	.schedule = on_schedule,
+};
