@@ -293,7 +293,9 @@ static int run_native(struct dl_ctx *ctx, const struct sim_args *a)
 	cfg.place = (struct dl_place_opts)DL_PLACE_OPTS_INIT;
 	cfg.place.policy = DL_PLACE_CONSOLIDATE;
 	cfg.place.seed = a->seed;
-	dl_place_policy_parse(a->place, &cfg.place.policy); /* checked after parsing */
+	/* checked after parsing; a policy may imply its own placement (gandiva) */
+	dl_place_policy_parse(!a->set_place && a->pol->place ? a->pol->place : a->place,
+			      &cfg.place.policy);
 	cfg.any_type = a->any_type;
 	cfg.checkpoint_cost = a->ckpt;
 	cfg.restore_cost = a->restore;

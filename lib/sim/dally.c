@@ -354,8 +354,10 @@ static void offer(struct dally *D, struct dl_sim *s)
 		dl_sim_sync(s, j);
 		double wait = (double)j->waited / DL_TICKS_PER_SECOND;
 		enum dl_tier open = dl_dally_open_tier(D->tuner, j->gpus, wait);
-		struct dl_sim_how how = {DL_ANY_TYPE,  NULL, 0, 0, 1, D->p.restart_cost * j->gpus,
-					 (int)open + 1};
+		struct dl_sim_how how = {.type = DL_ANY_TYPE,
+					 .has_restore = 1,
+					 .restore = D->p.restart_cost * j->gpus,
+					 .within = (int)open + 1};
 		enum dl_decision dec = dl_sim_start(s, j, &how);
 		if (dec == DL_PLACED) {
 			dl_dally_record(D->tuner, j->gpus, (enum dl_tier)j->tier, wait);

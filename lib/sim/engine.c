@@ -462,6 +462,11 @@ int dl_sim_total_gpus(const struct dl_sim *s)
 	return s->total_gpus;
 }
 
+dl_tick dl_sim_migrate_cost(const struct dl_sim *s)
+{
+	return s->ckpt + s->restore;
+}
+
 int dl_sim_free_gpus(const struct dl_sim *s)
 {
 	return dl_state_total_free(s->state);
@@ -783,16 +788,23 @@ enum dl_decision dl_sim_start(struct dl_sim *s, struct dl_sim_job *j, const stru
 	sort_gpus(j->gpu, j->ngpu);
 	j->share = share;
 	describe(s, j, tier_known);
-	int resumed = j->start >= 0;
-	dl_tick restore = how && how->has_restore ? dl_sim_ticks(how->restore) : s->restore;
-	j->restore_until = resumed ? s->now + restore : s->now;
+	int resumed = j->start >= 0, moved = resumed && how && how->migrate;
+	dl_tick cost = j->resume_cost >= 0 ? j->resume_cost : s->restore;
+	if (how && how->has_restore)
+		cost = dl_sim_ticks(how->restore);
+	if (moved) {
+		cost = s->ckpt + s->restore; /* its state moves here from elsewhere */
+		j->migrations++;
+	}
+	j->restore_until = resumed ? s->now + cost : s->now;
+	j->resume_cost = -1;
 	if (!resumed)
 		j->start = s->now;
 	j->state = DL_SJ_RUNNING;
 	s->queued--;
 	s->running++;
 	plan_finish(s, j);
-	emit(s, j, resumed ? "resume" : "start", NULL, 1);
+	emit(s, j, moved ? "migrate" : resumed ? "resume" : "start", NULL, 1);
 	return DL_PLACED;
 }
 
@@ -815,6 +827,20 @@ struct dl_placer *dl_sim_placer(struct dl_sim *s)
 	return s->placer;
 }
 
+/* does j hold GPU g (its GPUs are sorted)? */
+static int holds(const struct dl_sim_job *j, int g)
+{
+	int lo = 0, hi = j->ngpu;
+	while (lo < hi) {
+		int mid = (lo + hi) / 2;
+		if (j->gpu[mid] < g)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < j->ngpu && j->gpu[lo] == g;
+}
+
 int dl_sim_migrate(struct dl_sim *s, struct dl_sim_job *j, const int *gpus, int n)
 {
 	return dl_sim_migrate_pause(s, j, gpus, n, -1);
@@ -825,8 +851,10 @@ int dl_sim_migrate_pause(struct dl_sim *s, struct dl_sim_job *j, const int *gpus
 {
 	if (j->state != DL_SJ_RUNNING || n != j->gpus)
 		return -1;
+	/* free GPUs, or GPUs j holds alone (consolidating onto a node it is partly on) */
 	for (int k = 0; k < n; k++)
-		if (gpus[k] < 0 || gpus[k] >= s->total_gpus || s->occ[gpus[k]])
+		if (gpus[k] < 0 || gpus[k] >= s->total_gpus ||
+		    (s->occ[gpus[k]] && !(s->occ[gpus[k]] == 1 && holds(j, gpus[k]))))
 			return -1;
 	dl_sim_sync(s, j);
 	release_gpus(s, j);
@@ -843,6 +871,21 @@ int dl_sim_migrate_pause(struct dl_sim *s, struct dl_sim_job *j, const int *gpus
 	plan_finish(s, j);
 	emit(s, j, "migrate", NULL, 1);
 	return 0;
+}
+
+void dl_sim_suspend(struct dl_sim *s, struct dl_sim_job *j, dl_tick resume_cost)
+{
+	if (j->state != DL_SJ_RUNNING)
+		return;
+	dl_sim_sync(s, j);
+	j->preemptions++;
+	emit(s, j, "suspend", NULL, 0);
+	release_gpus(s, j);
+	j->state = DL_SJ_QUEUED;
+	j->resume_cost = resume_cost < 0 ? 0 : resume_cost;
+	s->running--;
+	s->queued++;
+	plan_finish(s, j); /* no completion while suspended */
 }
 
 void dl_sim_set_share(struct dl_sim *s, struct dl_sim_job *j, double share)
@@ -948,6 +991,7 @@ static void arrive(struct dl_sim *s, size_t idx)
 	j->tput_row = tput_row(s, t, j->gpus);
 	j->share = 1;
 	j->start = -1;
+	j->resume_cost = -1;
 	j->state = DL_SJ_QUEUED;
 	j->since = s->now;
 	s->queued++;

@@ -145,8 +145,9 @@ struct dl_sim_job {
 	uint32_t id_len;
 	char id_copy[16]; /* engine: short ids, so that a completion need not fetch the trace's */
 	int preemptions, migrations;
-	int16_t gpu_type; /* type index of the slowest GPU held (its speed sets the pace) */
-	int32_t tput_row; /* engine: its throughputs entry (-1: none) */
+	dl_tick resume_cost; /* after dl_sim_suspend: the next resume's cost (-1: --restore-cost) */
+	int16_t gpu_type;    /* type index of the slowest GPU held (its speed sets the pace) */
+	int32_t tput_row;    /* engine: its throughputs entry (-1: none) */
 };
 
 struct dl_sim;
@@ -190,6 +191,8 @@ struct dl_sim_policy_ops {
 	const struct dl_opt *shared_opts;
 	size_t shared_at;
 	const char *const *shared_doc_defaults; /* "name=text", NULL-terminated, or NULL */
+	/* the placement policy it implies unless --place is given ("gandiva"), or NULL */
+	const char *place;
 };
 
 #define DL_SIM_NOJOB SIZE_MAX
@@ -228,6 +231,8 @@ struct dl_sim_job *dl_sim_slot_job(struct dl_sim *s, size_t slot);
 const struct dl_cluster *dl_sim_cluster(const struct dl_sim *s);
 int dl_sim_total_gpus(const struct dl_sim *s);
 int dl_sim_free_gpus(const struct dl_sim *s);
+/* what dl_sim_migrate costs a job: --checkpoint-cost + --restore-cost, in ticks */
+dl_tick dl_sim_migrate_cost(const struct dl_sim *s);
 /* bring j's executed/waited/work_left up to now */
 void dl_sim_sync(struct dl_sim *s, struct dl_sim_job *j);
 /* seconds to ticks, rounded to the nearest (saturates far beyond any run) */
@@ -256,6 +261,12 @@ struct dl_sim_how {
 	const int *gpus; /* explicit GPUs (global indices), or NULL for the placer */
 	int shared;	 /* with explicit GPUs: they may be held by other jobs (packing) */
 	double share;	 /* speed fraction (0 means 1) */
+	/*
+	 * a resume whose state moves here from other GPUs (a suspended job
+	 * leaving an over-subscribed GPU set): it counts as a migration, pays
+	 * checkpoint + restore and is logged as "migrate"
+	 */
+	int migrate;
 	/* resuming: with has_restore, restore seconds without progress instead of --restore-cost */
 	int has_restore;
 	double restore;
@@ -269,7 +280,10 @@ struct dl_sim_how {
  */
 enum dl_decision dl_sim_start(struct dl_sim *s, struct dl_sim_job *j, const struct dl_sim_how *how);
 void dl_sim_preempt(struct dl_sim *s, struct dl_sim_job *j);
-/* move running j to n explicit free GPUs; -1 if they are not free */
+/*
+ * move running j to n explicit GPUs, each free or held by j alone; -1 if
+ * one is not
+ */
 int dl_sim_migrate(struct dl_sim *s, struct dl_sim_job *j, const int *gpus, int n);
 /* the same, paying pause seconds without progress instead of checkpoint + restore */
 int dl_sim_migrate_pause(struct dl_sim *s, struct dl_sim_job *j, const int *gpus, int n,
@@ -280,6 +294,15 @@ int dl_sim_migrate_pause(struct dl_sim *s, struct dl_sim_job *j, const int *gpus
  * the engine takes them itself).
  */
 struct dl_placer *dl_sim_placer(struct dl_sim *s);
+/*
+ * Suspend running j at once (Gandiva's suspend: its small state goes to host
+ * memory at a mini-batch boundary, no checkpoint): it counts as a preemption,
+ * gives its GPUs back now and is QUEUED; its next start pays resume_cost
+ * ticks without progress instead of --restore-cost. Logged as "suspend".
+ * A policy that hands the GPUs on (time slices) starts the next job on them
+ * (shared) before suspending this one, so they never return to the placer.
+ */
+void dl_sim_suspend(struct dl_sim *s, struct dl_sim_job *j, dl_tick resume_cost);
 void dl_sim_set_share(struct dl_sim *s, struct dl_sim_job *j, double share);
 /* wake the policy at time at (>= now) with (job, kind, stamp) */
 void dl_sim_timer(struct dl_sim *s, dl_tick at, size_t job, int kind, uint64_t stamp);

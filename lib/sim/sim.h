@@ -8,7 +8,8 @@
  *   results   one row per completed job, in completion order
  *             (dlsched-formats(5) "results"), when not NULL;
  *   events    one row per job state change (arrive, start, preempt, saved,
- *             resume, migrate, finish, reject, and the policy's notes);
+ *             suspend, resume, migrate, finish, reject, and the policy's
+ *             notes);
  *   timeline  time, busy_gpus, running, pending whenever one changes.
  * Jobs that can never run (more GPUs than the cluster, or than all GPUs of
  * their type; an unknown GPU type) are rejected at submission: counted in

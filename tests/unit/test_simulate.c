@@ -227,8 +227,9 @@ static void test_interface(void)
 	ok(strstr(buf, "\npre,0,1,40,0,55,55,8,47,1,0,node,1,v100,script,\n") != NULL,
 	   "preemption: checkpoint, wait, restore");
 	/* the rejected job keeps a row: no times, the reason in 'rejected' */
-	ok(strstr(buf, "\nhuge,") && strstr(strstr(buf, "\nhuge,"),
-					    ",,,,,,,,,,script,needs more GPUs than the cluster has\n"),
+	ok(strstr(buf, "\nhuge,") &&
+		   strstr(strstr(buf, "\nhuge,"),
+			  ",,,,,,,,,,script,needs more GPUs than the cluster has\n"),
 	   "a rejected job's row says why");
 	if (!strstr(buf, "\npre,"))
 		printf("# %s", buf);
@@ -292,11 +293,145 @@ static void test_steps(void)
 	dl_cluster_free(cl);
 }
 
+/*
+ * ---- suspend and resume (Gandiva's time slices) ----
+ * 2 GPUs, a and b (100 s) start alone; at 10 c (50 s) starts shared on a's
+ * GPU and a is suspended with a resume cost of 2 s; c's finish at 60 hands
+ * the GPU back to a, which restores 2 s and ends at 62 + 90 = 152. At 20 b
+ * is suspended and restarted at once as a move (how.migrate): checkpoint +
+ * restore (3 + 7 s) without progress, 80 s left: 110.
+ */
+static void su_arrive(void *st, struct dl_sim *s, struct dl_sim_job *j)
+{
+	(void)st, (void)s, (void)j;
+}
+
+static void su_finish(void *st, struct dl_sim *s, struct dl_sim_job *j)
+{
+	(void)st;
+	static const int g0[1] = {0};
+	if (j->idx == 2) {
+		struct dl_sim_how how = {DL_ANY_TYPE, g0, 1, 0, 0};
+		ok(dl_sim_start(s, dl_sim_job(s, 0), &how) == DL_PLACED, "suspend: resumed");
+		ok(dl_sim_job(s, 0)->restore_until == dl_sim_now(s) + dl_sim_ticks(2),
+		   "suspend: the resume pays its own cost");
+	}
+}
+
+static int su_timer(void *st, struct dl_sim *s, size_t job, int kind, uint64_t stamp)
+{
+	(void)st, (void)job, (void)stamp;
+	static const int g0[1] = {0}, g1[1] = {1};
+	if (kind == 1) {
+		struct dl_sim_how how = {DL_ANY_TYPE, g0, 1, 0, 0};
+		ok(dl_sim_start(s, dl_sim_job(s, 2), &how) == DL_PLACED,
+		   "suspend: c shares a's GPU");
+		dl_sim_suspend(s, dl_sim_job(s, 0), dl_sim_ticks(2));
+		ok(dl_sim_job(s, 0)->state == DL_SJ_QUEUED, "suspend: queued at once");
+		is_int(dl_sim_free_gpus(s), 0, "suspend: the GPU stays taken by c");
+	} else {
+		struct dl_sim_job *b = dl_sim_job(s, 1);
+		dl_sim_suspend(s, b, dl_sim_ticks(1));
+		struct dl_sim_how how = {DL_ANY_TYPE, g1, 0, 0, 1};
+		ok(dl_sim_start(s, b, &how) == DL_PLACED && b->migrations == 1,
+		   "a moved resume counts as a migration");
+	}
+	return 1;
+}
+
+static void su_schedule(void *st, struct dl_sim *s)
+{
+	int *done = st;
+	if (*done)
+		return;
+	*done = 1;
+	static const int g0[1] = {0}, g1[1] = {1};
+	struct dl_sim_how how = {DL_ANY_TYPE, g0, 0, 0, 0};
+	dl_sim_start(s, dl_sim_job(s, 0), &how);
+	how.gpus = g1;
+	dl_sim_start(s, dl_sim_job(s, 1), &how);
+	dl_sim_timer(s, dl_sim_ticks(10), DL_SIM_NOJOB, 1, 0);
+	dl_sim_timer(s, dl_sim_ticks(20), DL_SIM_NOJOB, 2, 0);
+}
+
+static void *su_create(struct dl_sim *s, const void *p, struct dl_err *err)
+{
+	(void)s, (void)p, (void)err;
+	return xcalloc(1, sizeof(int));
+}
+
+static const struct dl_sim_policy_ops suspend_ops = {
+	.name = "suspend",
+	.summary = "test",
+	.create = su_create,
+	.destroy = free,
+	.arrive = su_arrive,
+	.finish = su_finish,
+	.timer = su_timer,
+	.schedule = su_schedule,
+};
+
+static void test_suspend(void)
+{
+	struct dl_err err = DL_ERR_INIT;
+	struct dl_cluster *cl = NULL;
+	ok(dl_cluster_load("1x1x2", &cl, &err) == 0, "cluster");
+	struct dl_jobset js;
+	dl_jobset_init(&js);
+	static const char *const ids[3] = {"a", "b", "c"};
+	static const double dur[3] = {100, 100, 50};
+	for (int k = 0; k < 3; k++) {
+		struct dl_job j = {0};
+		j.id = ids[k];
+		j.gpus = 1;
+		j.duration = dur[k];
+		j.model = j.user = j.vc = j.gpu_type = j.state = "";
+		j.weight = 1;
+		j.steps = -1;
+		dl_jobset_add(&js, &j);
+	}
+	char *buf = NULL, *ebuf = NULL;
+	size_t len = 0, elen = 0;
+	FILE *f = open_memstream(&buf, &len), *ef = open_memstream(&ebuf, &elen);
+	struct dl_writer *w = dl_writer_new(f, DL_OUT_CSV), *ew = dl_writer_new(ef, DL_OUT_CSV);
+	struct dl_sim_config cfg = {0};
+	cfg.cluster = cl;
+	cfg.jobs = &js;
+	cfg.policy = &suspend_ops;
+	cfg.place = (struct dl_place_opts)DL_PLACE_OPTS_INIT;
+	cfg.checkpoint_cost = 3;
+	cfg.restore_cost = 7;
+	cfg.results = w;
+	cfg.events = ew;
+	struct dl_sim_stats st;
+	ok(dl_sim_run(&cfg, &st, &err) == 0, "suspend run: %s", err.msg);
+	dl_writer_finish(w);
+	dl_writer_free(w);
+	dl_writer_finish(ew);
+	dl_writer_free(ew);
+	fclose(f);
+	fclose(ef);
+	ok(strstr(buf, "\nc,0,1,50,10,60,60,10,50,0,0,node,1,v100,suspend,\n") != NULL,
+	   "suspend: c runs 10..60");
+	ok(strstr(buf, "\na,0,1,100,0,152,152,50,102,1,0,node,1,v100,suspend,\n") != NULL,
+	   "suspend: a waits 50 s, pays 2 s on resume");
+	ok(strstr(buf, "\nb,0,1,100,0,110,110,0,110,1,1,node,1,v100,suspend,\n") != NULL,
+	   "a moved resume pays checkpoint + restore");
+	ok(strstr(ebuf, "10,a,suspend,1,,\n") && strstr(ebuf, "20,b,migrate,1,r0n0:1,\n"),
+	   "suspend and migrate events");
+	if (!strstr(buf, "\na,0,1,100,0,152,"))
+		printf("# %s# %s", buf, ebuf);
+	free(buf);
+	free(ebuf);
+	dl_jobset_free(&js);
+	dl_cluster_free(cl);
+}
+
 static void test_lookup(void)
 {
 	size_t n;
 	const struct dl_sim_policy_ops *const *all = dl_sim_policies(&n);
-	is_int(n, 9, "nine built-in policies (the seven queueing ones, gavel and dally)");
+	is_int(n, 10, "ten built-in policies (the seven queueing ones, gavel, gandiva and dally)");
 	int found = 1;
 	for (size_t i = 0; i < n; i++)
 		found &= dl_sim_policy_find(all[i]->name) == all[i];
@@ -346,7 +481,8 @@ static void test_params(void)
 	free(q);
 	struct dl_err err = DL_ERR_INIT;
 	void *p = dl_sim_params_new(tl);
-	is_int(dl_sim_params_set(tl, p, "queues", "5"), 0, "the shared MLFQ group is tiresias-las'");
+	is_int(dl_sim_params_set(tl, p, "queues", "5"), 0,
+	       "the shared MLFQ group is tiresias-las'");
 	ok(tl->check && tl->check(p, &err) < 0 && err.code == DL_EXIT_USAGE,
 	   "check: 5 queues without thresholds is a usage error");
 	dl_sim_params_set(tl, p, "thresholds", "10,20,30,40");
@@ -359,6 +495,7 @@ int main(void)
 {
 	test_oset();
 	test_interface();
+	test_suspend();
 	test_steps();
 	test_lookup();
 	test_params();

@@ -1,0 +1,984 @@
+/*
+ * gandiva.c: Gandiva (Xiao et al., OSDI'18) as a simulation policy:
+ * affinity placement, time slicing of over-subscribed GPU sets, packing
+ * with introspection, and migration. Gandiva's code was never released;
+ * what follows is the paper's design, with our choices where it is silent
+ * (dlsched-simulate(1), GANDIVA, says which is which).
+ *
+ * GPU sets. Every job placed on free GPUs (by the run's placement policy,
+ * gandiva's affinity by default) opens a GPU set: those GPUs and the jobs
+ * resident on them. A job that finds no free GPUs joins (over-subscribes)
+ * the set of the same gang size with the fewest residents, and waits in
+ * submit order only when there is none. Free GPUs go to waiting jobs in
+ * submit order with fifo's head-of-line rule, so while no set is ever
+ * over-subscribed the run is fifo's, event for event.
+ *
+ * Time slices. A set's residents form a ring of units (one job, or a packed
+ * pair); one unit runs at a time (round-robin) for --quantum seconds of
+ * progress after its resume cost, then the next unit starts on the same GPUs
+ * (started first, shared, so the GPUs never return to the placer) and the
+ * old one is suspended (dl_sim_suspend: its next resume costs
+ * --suspend-cost). With --slice fluid every unit runs at once at 1/units.
+ *
+ * Packing. Residents of one set (so equal gang sizes) whose models have
+ * colocated rates in --throughputs are paired greedily by the highest sum of
+ * normalised rates f_a + f_b (f = packed throughput / alone), kept only
+ * above 1 (time slicing gives exactly 1), and run together at shares f_a and
+ * f_b. A job is packed only after one quantum in its set (introspection:
+ * Gandiva profiles it meanwhile); a pack ends when one of the pair leaves.
+ *
+ * Migration, only under overload. After departures, a spread set holding
+ * one job moves onto one node when the time its network slowdown would
+ * still cost exceeds the migration cost (checkpoint + restore); and idle GPUs
+ * take a suspended job from the most crowded set of their size when its wait
+ * saved exceeds that cost (a job that never ran moves for free).
+ *
+ * Per-job state lives in arrays indexed by the job's slot (policy.h); GPU
+ * sets in an array indexed by set id, ordered per gang size by residents.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "sim/gandiva.h"
+#include "sim/oset.h"
+#include "sim/policy.h"
+#include "sim/slab.h"
+#include "trace/throughputs.h"
+
+#define AT(f) DL_OPT_AT(struct dl_gandiva_params, f)
+static const char *const slice_names[] = {"round-robin", "fluid", NULL};
+const struct dl_opt dl_gandiva_opts[] = {
+	{DL_OPT_SECONDS, 0, "quantum", "S", "time slice and introspection window", AT(quantum),
+	 .flags = DL_OPTF_GT, .def = "60"},
+	{DL_OPT_SECONDS, 0, "suspend-cost", "S",
+	 "seconds without progress on every resume from a suspend (an estimate)", AT(suspend_cost),
+	 .def = "0.1"},
+	{DL_OPT_CHOICE, 0, "slice", "MODE",
+	 "over-subscribed GPUs by round-robin slices or as fluid fair shares", AT(slice),
+	 .values = slice_names, .def = "round-robin"},
+	{DL_OPT_DOUBLE, 0, "interference", "F",
+	 "packed jobs run at F times the table's colocated rates (a misprediction)",
+	 AT(interference), .flags = DL_OPTF_GT, .max = 10, .def = "1"},
+	{DL_OPT_FLAG, 0, "no-pack", NULL, "never pack jobs (time slicing only)", AT(no_pack)},
+	{DL_OPT_FLAG, 0, "no-migrate", NULL, "never migrate jobs", AT(no_migrate)},
+	{DL_OPT_FLAG, 0, "no-introspection", NULL,
+	 "pack new jobs at once, without their profiling quantum", AT(no_introspection)},
+	{DL_OPT_END},
+};
+#undef AT
+
+#define NIL UINT32_MAX
+
+struct gjob {
+	int32_t grp;	       /* its GPU set, -1 while waiting */
+	uint32_t partner;      /* pack partner's slot, NIL */
+	uint32_t qprev, qnext; /* the waiting list (slots) */
+	int32_t model;	       /* index in the pair tables' models, -1 */
+	int inring;	       /* a unit's first job (a pair's other job is not in the ring) */
+	int waiting;	       /* in the waiting list */
+	dl_tick window;	       /* may be packed from this time on */
+	dl_tick packed_at;     /* when its pack formed */
+	double f;	       /* its share when packed: --interference x the table's, at most 1 */
+	double fpred;	       /* the table's normalised rate in its pack (the prediction) */
+	int measured;	       /* its pack ran a quantum and was measured */
+	uint32_t bad;	       /* index of the job a measurement unpacked it from, or NIL */
+};
+
+DL_SLAB_DEFINE(gjobs, struct gjob)
+
+struct gset {
+	int live, k, type, spread;
+	size_t spread_pos;
+	int *gpus; /* k, sorted */
+	int gpus_cap;
+	uint32_t *ring; /* units' first jobs (slots), in round-robin order */
+	size_t n, alloc, cur;
+	uint32_t run[2]; /* the running unit's jobs (round-robin), NIL */
+	int nres;
+	uint64_t stamp;	     /* the live timer's stamp (0: none) */
+	dl_tick next_window; /* earliest window end among unpacked residents not yet packable */
+	int pack_dirty;	     /* something changed since the last pack pass */
+};
+
+struct gandiva {
+	struct dl_gandiva_params p;
+	dl_tick quantum, suspend;
+	int fluid, packing, migrating;
+	/* per slot */
+	struct gjobs slab;
+	struct gjob *j; /* slab.v */
+	uint32_t qhead, qtail;
+	size_t nwaiting;
+	/* GPU sets */
+	struct gset *g;
+	size_t ng, galloc;
+	int *gfree;
+	size_t ngfree, gfree_alloc;
+	struct dl_opool pool;	/* by set id: nodes of the per-size sets */
+	struct dl_oset *bysize; /* [k]: live sets of k GPUs by residents */
+	int maxg;
+	int *sizes; /* distinct gang sizes of the trace, ascending */
+	size_t nsizes;
+	size_t *spread; /* ids of spread sets */
+	size_t nspread, spread_alloc;
+	size_t crowded; /* sets with two units or more */
+	int *gowner;	/* per GPU: its set, -1 */
+	int *gpu_node;	/* per GPU: its node */
+	int *node_free; /* per node: GPUs in no set */
+	int *buf;
+	uint64_t seq;
+	int departed;
+	/* packing: the table's models and per (type, k) matrices of f */
+	const struct dl_tputs *tp; /* the run's table (colocated rates in its pairs), or NULL */
+	struct strmap model_idx;   /* model name -> index */
+	size_t nm;
+	double **fmat; /* [type * (maxg + 1) + k], NULL until built or when none */
+	unsigned char *fbuilt;
+	size_t nkeys;
+};
+
+/* ---- small helpers ---- */
+
+static struct dl_sim_job *sj(struct dl_sim *s, uint32_t slot)
+{
+	return dl_sim_slot_job(s, slot);
+}
+
+/* room for slot x (the slab may move: G->j follows it) */
+static void fit_slot(struct gandiva *G, uint32_t x)
+{
+	gjobs_at(&G->slab, x);
+	G->j = G->slab.v;
+}
+
+/* j's speed on the GPUs of type `type` (its model's, with --throughputs) */
+static double job_speed(struct dl_sim *s, const struct dl_sim_job *j, int type)
+{
+	return dl_sim_job_speed(s, j, type);
+}
+
+/* ---- the waiting list ---- */
+
+static void q_push(struct gandiva *G, uint32_t x)
+{
+	struct gjob *gj = &G->j[x];
+	gj->waiting = 1;
+	gj->qnext = NIL;
+	gj->qprev = G->qtail;
+	if (G->qtail != NIL)
+		G->j[G->qtail].qnext = x;
+	else
+		G->qhead = x;
+	G->qtail = x;
+	G->nwaiting++;
+}
+
+static void q_del(struct gandiva *G, uint32_t x)
+{
+	struct gjob *gj = &G->j[x];
+	if (gj->qprev != NIL)
+		G->j[gj->qprev].qnext = gj->qnext;
+	else
+		G->qhead = gj->qnext;
+	if (gj->qnext != NIL)
+		G->j[gj->qnext].qprev = gj->qprev;
+	else
+		G->qtail = gj->qprev;
+	gj->waiting = 0;
+	G->nwaiting--;
+}
+
+/* ---- GPU sets ---- */
+
+static void by_size_add(struct gandiva *G, size_t id)
+{
+	struct gset *g = &G->g[id];
+	dl_oset_insert(&G->pool, &G->bysize[g->k], id, (double)g->nres, 0, id);
+}
+
+static void by_size_del(struct gandiva *G, size_t id)
+{
+	dl_oset_erase(&G->pool, &G->bysize[G->g[id].k], id);
+}
+
+static void set_nres(struct gandiva *G, size_t id, int nres)
+{
+	by_size_del(G, id);
+	G->g[id].nres = nres;
+	by_size_add(G, id);
+}
+
+static void set_ring_size_changed(struct gandiva *G, struct gset *g, size_t before)
+{
+	if (before < 2 && g->n >= 2)
+		G->crowded++;
+	else if (before >= 2 && g->n < 2)
+		G->crowded--;
+}
+
+static void own_gpus(struct gandiva *G, const int *gpus, int k, int id)
+{
+	for (int i = 0; i < k; i++) {
+		G->gowner[gpus[i]] = id;
+		G->node_free[G->gpu_node[gpus[i]]] += id < 0 ? 1 : -1;
+	}
+}
+
+static void spread_add(struct gandiva *G, size_t id)
+{
+	DL_GROW(G->spread, G->nspread + 1, G->spread_alloc);
+	G->g[id].spread = 1;
+	G->g[id].spread_pos = G->nspread;
+	G->spread[G->nspread++] = id;
+}
+
+static void spread_del(struct gandiva *G, size_t id)
+{
+	struct gset *g = &G->g[id];
+	if (!g->spread)
+		return;
+	size_t last = G->spread[--G->nspread];
+	G->spread[g->spread_pos] = last;
+	G->g[last].spread_pos = g->spread_pos;
+	g->spread = 0;
+}
+
+/* a new set for job x, just started on free GPUs */
+static size_t set_open(struct gandiva *G, struct dl_sim *s, uint32_t x)
+{
+	struct dl_sim_job *j = sj(s, x);
+	size_t id;
+	if (G->ngfree) {
+		id = (size_t)G->gfree[--G->ngfree];
+	} else {
+		DL_GROW(G->g, G->ng + 1, G->galloc);
+		memset(&G->g[G->ng], 0, sizeof(G->g[0]));
+		id = G->ng++;
+		dl_opool_grow(&G->pool, G->ng);
+	}
+	struct gset *g = &G->g[id];
+	g->live = 1;
+	g->k = j->gpus;
+	g->type = j->gpu_type;
+	if (g->gpus_cap < g->k) {
+		free(g->gpus);
+		g->gpus = xcalloc((size_t)g->k, sizeof(int));
+		g->gpus_cap = g->k;
+	}
+	memcpy(g->gpus, j->gpu, (size_t)g->k * sizeof(int));
+	own_gpus(G, g->gpus, g->k, (int)id);
+	g->n = 0;
+	DL_GROW(g->ring, 1, g->alloc);
+	g->ring[g->n++] = x;
+	g->cur = 0;
+	g->run[0] = x;
+	g->run[1] = NIL;
+	g->nres = 1;
+	g->stamp = 0;
+	g->pack_dirty = 1;
+	g->next_window = 0;
+	by_size_add(G, id);
+	if (j->tier > DL_TIER_NODE)
+		spread_add(G, id);
+	struct gjob *gj = &G->j[x];
+	gj->grp = (int32_t)id;
+	gj->partner = NIL;
+	gj->inring = 1;
+	gj->window = dl_sim_now(s) + (G->p.no_introspection ? 0 : G->quantum);
+	return id;
+}
+
+static void set_close(struct gandiva *G, size_t id)
+{
+	struct gset *g = &G->g[id];
+	by_size_del(G, id);
+	spread_del(G, id);
+	own_gpus(G, g->gpus, g->k, -1);
+	g->live = 0;
+	g->stamp = 0;
+	DL_GROW(G->gfree, G->ngfree + 1, G->gfree_alloc);
+	G->gfree[G->ngfree++] = (int)id;
+}
+
+static size_t ring_index(const struct gset *g, uint32_t x)
+{
+	for (size_t i = 0; i < g->n; i++)
+		if (g->ring[i] == x)
+			return i;
+	return g->n;
+}
+
+static void ring_remove(struct gset *g, size_t i)
+{
+	memmove(g->ring + i, g->ring + i + 1, (g->n - i - 1) * sizeof(*g->ring));
+	g->n--;
+	if (i < g->cur)
+		g->cur--;
+	if (g->n && g->cur >= g->n)
+		g->cur = 0;
+}
+
+static uint32_t lead_of(const struct gandiva *G, uint32_t x)
+{
+	return G->j[x].inring ? x : G->j[x].partner;
+}
+
+/* ---- packing: normalised colocated rates ---- */
+
+static int model_of(const struct gandiva *G, const char *name)
+{
+	const int64_t *v = name ? strmap_get(&G->model_idx, name) : NULL;
+	return v ? (int)*v : -1;
+}
+
+static void add_model(struct gandiva *G, const char *name)
+{
+	if (!strmap_get(&G->model_idx, name))
+		strmap_put(&G->model_idx, name, (int64_t)G->nm++);
+}
+
+/* f[a * nm + b]: a's packed throughput with b over a's alone, NAN when unknown or infeasible */
+static const double *fmatrix(struct gandiva *G, struct dl_sim *s, int type, int k)
+{
+	size_t key = (size_t)type * ((size_t)G->maxg + 1) + (size_t)k;
+	if (G->fbuilt[key])
+		return G->fmat[key];
+	G->fbuilt[key] = 1;
+	const char *tname = dl_sim_cluster(s)->types[type].name;
+	size_t nm = G->nm;
+	double *f = NULL;
+	for (size_t i = 0; i < G->tp->n; i++) {
+		const struct dl_tput *e = &G->tp->v[i];
+		if (e->gpus != k || !e->partner[0] || strcasecmp(e->gpu_type, tname))
+			continue;
+		double ta = dl_tputs_get(G->tp, e->model, e->gpu_type, k);
+		double tb = dl_tputs_get(G->tp, e->partner, e->gpu_type, k);
+		if (!(ta > 0) || !(tb > 0))
+			continue;
+		if (!f) {
+			f = xcalloc(nm * nm, sizeof(*f));
+			for (size_t q = 0; q < nm * nm; q++)
+				f[q] = NAN;
+		}
+		int a = model_of(G, e->model), b = model_of(G, e->partner);
+		/* a zero is Gavel's "does not fit in memory": never pack */
+		f[(size_t)a * nm + (size_t)b] = e->throughput > 0 ? e->throughput / ta : NAN;
+		if (e->partner_throughput >= 0)
+			f[(size_t)b * nm + (size_t)a] =
+				e->partner_throughput > 0 ? e->partner_throughput / tb : NAN;
+	}
+	G->fmat[key] = f;
+	return f;
+}
+
+/* ---- running a set's units ---- */
+
+static void arm(struct gandiva *G, struct dl_sim *s, size_t id, dl_tick at)
+{
+	struct gset *g = &G->g[id];
+	g->stamp = ++G->seq;
+	dl_sim_timer(s, at, DL_SIM_NOJOB, (int)id, g->stamp);
+}
+
+/* start x on its set's GPUs at share f, or set its share if it runs */
+static void run_at(struct gandiva *G, struct dl_sim *s, uint32_t x, double f)
+{
+	struct dl_sim_job *j = sj(s, x);
+	struct gset *g = &G->g[G->j[x].grp];
+	if (j->state == DL_SJ_RUNNING) {
+		if (j->share != f)
+			dl_sim_set_share(s, j, f);
+		return;
+	}
+	struct dl_sim_how how = {DL_ANY_TYPE, g->gpus, 1, f, 0};
+	dl_sim_start(s, j, &how);
+}
+
+/* round-robin: make unit i the running one (a fresh slice) */
+static void run_unit(struct gandiva *G, struct dl_sim *s, size_t id, size_t i)
+{
+	struct gset *g = &G->g[id];
+	uint32_t a = g->ring[i], b = G->j[a].partner;
+	dl_tick now = dl_sim_now(s), from = now;
+	run_at(G, s, a, b == NIL ? 1 : G->j[a].f);
+	if (b != NIL)
+		run_at(G, s, b, G->j[b].f);
+	for (int r = 0; r < 2; r++) {
+		uint32_t y = g->run[r];
+		if (y != NIL && y != a && y != b && G->j[y].grp == (int32_t)id)
+			dl_sim_suspend(s, sj(s, y), G->suspend);
+	}
+	g->run[0] = a;
+	g->run[1] = b;
+	g->cur = i;
+	for (int r = 0; r < 2; r++)
+		if (g->run[r] != NIL && sj(s, g->run[r])->restore_until > from)
+			from = sj(s, g->run[r])->restore_until;
+	/* slices while units alternate; one for a new pack's measurement */
+	if (g->n >= 2 || (b != NIL && !G->j[a].measured))
+		arm(G, s, id, from + G->quantum);
+	else
+		g->stamp = 0;
+}
+
+/* fluid: every unit at once, 1/units each (a pair splits its unit's share) */
+static void run_fluid(struct gandiva *G, struct dl_sim *s, size_t id)
+{
+	struct gset *g = &G->g[id];
+	double u = 1.0 / (double)g->n;
+	for (size_t i = 0; i < g->n; i++) {
+		uint32_t a = g->ring[i], b = G->j[a].partner;
+		run_at(G, s, a, b == NIL ? u : u * G->j[a].f);
+		if (b != NIL)
+			run_at(G, s, b, u * G->j[b].f);
+	}
+}
+
+/*
+ * Pair the packable unpacked residents of a set greedily, best sum of
+ * normalised rates first (ties: earlier in the ring), keeping sums above 1.
+ * Returns whether it paired any.
+ */
+static int pack_pass(struct gandiva *G, struct dl_sim *s, size_t id)
+{
+	/* a pair a measurement undid is never packed again */
+#define BAD(x, y) (G->j[x].bad == sj(s, y)->idx || G->j[y].bad == sj(s, x)->idx)
+	struct gset *g = &G->g[id];
+	dl_tick now = dl_sim_now(s);
+	if (!G->packing || g->n < 2 || (!g->pack_dirty && now < g->next_window))
+		return 0;
+	g->pack_dirty = 0;
+	g->next_window = INT64_MAX;
+	const double *f = fmatrix(G, s, g->type, g->k);
+	if (!f)
+		return 0;
+	size_t nm = G->nm;
+	int paired = 0;
+	for (size_t i = 0; i < g->n; i++) {
+		uint32_t a = g->ring[i];
+		struct gjob *ja = &G->j[a];
+		if (ja->partner != NIL || ja->model < 0)
+			continue;
+		if (ja->window > now) {
+			if (ja->window < g->next_window)
+				g->next_window = ja->window;
+			continue;
+		}
+		size_t best = g->n;
+		double bsum = 1;
+		for (size_t q = i + 1; q < g->n; q++) {
+			const struct gjob *jb = &G->j[g->ring[q]];
+			if (jb->partner != NIL || jb->model < 0 || jb->window > now ||
+			    BAD(a, g->ring[q]))
+				continue;
+			double sum = f[(size_t)ja->model * nm + (size_t)jb->model] +
+				     f[(size_t)jb->model * nm + (size_t)ja->model];
+			if (sum > bsum) { /* NAN never is */
+				bsum = sum;
+				best = q;
+			}
+		}
+		if (best == g->n)
+			continue;
+		uint32_t b = g->ring[best];
+		struct gjob *jb = &G->j[b];
+		ja->partner = b;
+		jb->partner = a;
+		ja->fpred = f[(size_t)ja->model * nm + (size_t)jb->model];
+		jb->fpred = f[(size_t)jb->model * nm + (size_t)ja->model];
+		ja->f = fmin(1, G->p.interference * ja->fpred);
+		jb->f = fmin(1, G->p.interference * jb->fpred);
+		ja->measured = jb->measured = 0;
+		ja->packed_at = jb->packed_at = now;
+		jb->inring = 0;
+		size_t before = g->n;
+		ring_remove(g, best);
+		set_ring_size_changed(G, g, before);
+		char d[96];
+		snprintf(d, sizeof(d), "%.4g+%.4g", ja->fpred, jb->fpred);
+		dl_sim_note(s, sj(s, a), "pack", d);
+		dl_sim_note(s, sj(s, b), "pack", d);
+		paired = 1;
+	}
+	return paired;
+#undef BAD
+}
+
+/*
+ * A pack that ran a quantum is measured: when its realised normalised rates
+ * (the shares it ran at) sum to at most 1, time slicing is better and the
+ * pack is undone; the pair then stands as two units, its first job first.
+ */
+static void measure(struct gandiva *G, struct dl_sim *s, size_t id, uint32_t a)
+{
+	struct gset *g = &G->g[id];
+	struct gjob *ja = &G->j[a];
+	uint32_t b = ja->partner;
+	struct gjob *jb = &G->j[b];
+	if (ja->measured)
+		return;
+	ja->measured = jb->measured = 1;
+	if (ja->f + jb->f > 1)
+		return;
+	char d[96];
+	snprintf(d, sizeof(d), "%.4g+%.4g", ja->f, jb->f);
+	dl_sim_note(s, sj(s, a), "unpack", d);
+	dl_sim_note(s, sj(s, b), "unpack", d);
+	ja->partner = jb->partner = NIL;
+	ja->bad = sj(s, b)->idx;
+	jb->bad = sj(s, a)->idx;
+	jb->inring = 1;
+	size_t i = ring_index(g, a), before = g->n;
+	DL_GROW(g->ring, g->n + 1, g->alloc);
+	memmove(g->ring + i + 2, g->ring + i + 1, (g->n - i - 1) * sizeof(*g->ring));
+	g->ring[i + 1] = b;
+	g->n++;
+	if (g->cur > i)
+		g->cur++;
+	set_ring_size_changed(G, g, before);
+	g->pack_dirty = 1;
+}
+
+/* round-robin slice end: pack what became packable, then the next unit */
+static void slice_end(struct gandiva *G, struct dl_sim *s, size_t id)
+{
+	struct gset *g = &G->g[id];
+	uint32_t out = g->ring[g->cur];
+	if (G->j[out].partner != NIL)
+		measure(G, s, id, out); /* it ran its slice together */
+	int was_pair = G->j[out].partner != NIL;
+	pack_pass(G, s, id);
+	uint32_t lead = lead_of(G, out);
+	size_t i = ring_index(g, lead);
+	int grew = !was_pair && G->j[out].partner != NIL;
+	run_unit(G, s, id, grew ? i : (i + 1) % g->n);
+}
+
+/* fluid: re-pack and re-share; a timer for the next introspection end */
+static void fluid_update(struct gandiva *G, struct dl_sim *s, size_t id)
+{
+	struct gset *g = &G->g[id];
+	dl_tick now = dl_sim_now(s), next = INT64_MAX;
+	for (size_t i = 0; G->packing && i < g->n; i++) {
+		uint32_t a = g->ring[i];
+		if (G->j[a].partner != NIL && !G->j[a].measured &&
+		    G->j[a].packed_at + G->quantum <= now)
+			measure(G, s, id, a); /* may put its partner at i + 1 */
+	}
+	pack_pass(G, s, id);
+	run_fluid(G, s, id);
+	/* the next measurement or introspection end */
+	for (size_t i = 0; G->packing && i < g->n; i++) {
+		uint32_t a = g->ring[i];
+		if (G->j[a].partner != NIL && !G->j[a].measured &&
+		    G->j[a].packed_at + G->quantum < next)
+			next = G->j[a].packed_at + G->quantum;
+	}
+	if (G->packing && g->n >= 2 && g->next_window > now && g->next_window < next)
+		next = g->next_window;
+	if (next != INT64_MAX)
+		arm(G, s, id, next);
+	else
+		g->stamp = 0;
+}
+
+/* x (waiting) joins the least crowded set of its size: 1, or 0 when there is none */
+static int oversubscribe(struct gandiva *G, struct dl_sim *s, uint32_t x)
+{
+	struct dl_sim_job *j = sj(s, x);
+	if (j->gpus > G->maxg)
+		return 0;
+	struct dl_oset *set = &G->bysize[j->gpus];
+	size_t id = dl_oset_first(&G->pool, set);
+	/* a set of its type, if it has one, on which it can run (its model's speed) */
+	while (id != DL_ONIL && ((j->type != DL_ANY_TYPE && G->g[id].type != j->type) ||
+				 !(job_speed(s, j, G->g[id].type) > 0)))
+		id = dl_oset_next(&G->pool, id);
+	if (id == DL_ONIL)
+		return 0;
+	struct gset *g = &G->g[id];
+	q_del(G, x);
+	struct gjob *gj = &G->j[x];
+	gj->grp = (int32_t)id;
+	gj->partner = NIL;
+	gj->inring = 1;
+	gj->window = dl_sim_now(s) + (G->p.no_introspection ? 0 : G->quantum);
+	size_t before = g->n;
+	DL_GROW(g->ring, g->n + 1, g->alloc);
+	g->ring[g->n++] = x;
+	set_ring_size_changed(G, g, before);
+	set_nres(G, id, g->nres + 1);
+	g->pack_dirty = 1;
+	dl_sim_note(s, j, "oversubscribe", NULL);
+	if (G->fluid) {
+		fluid_update(G, s, id);
+		return 1;
+	}
+	uint32_t out = g->ring[g->cur];
+	int was_pair = G->j[out].partner != NIL;
+	if (G->p.no_introspection && pack_pass(G, s, id) && !was_pair && G->j[out].partner != NIL) {
+		run_unit(G, s, id, ring_index(g, lead_of(G, out))); /* it packs with the runner */
+		return 1;
+	}
+	if (before == 1) {
+		/* time slicing starts: the running unit has one quantum from now */
+		dl_tick from = dl_sim_now(s);
+		for (int r = 0; r < 2; r++)
+			if (g->run[r] != NIL && sj(s, g->run[r])->restore_until > from)
+				from = sj(s, g->run[r])->restore_until;
+		arm(G, s, id, from + G->quantum);
+	}
+	return 1;
+}
+
+/* ---- migration ---- */
+
+/* a spread set holding one job moves onto one node when that saves more than it costs */
+static void consolidate(struct gandiva *G, struct dl_sim *s)
+{
+	const struct dl_cluster *c = dl_sim_cluster(s);
+	for (size_t q = 0; q < G->nspread;) {
+		size_t id = G->spread[q];
+		struct gset *g = &G->g[id];
+		uint32_t x = g->ring[0];
+		struct dl_sim_job *j = sj(s, x);
+		if (g->n != 1 || G->j[x].partner != NIL || j->state != DL_SJ_RUNNING ||
+		    !(j->slowdown > 1)) {
+			q++;
+			continue;
+		}
+		/* the best-fit node of its type that can take it, counting its own GPUs */
+		int best = -1, bavail = 0;
+		for (int i = 0; i < g->k; i++) /* its own GPUs count as free for it */
+			G->node_free[G->gpu_node[g->gpus[i]]]++;
+		for (size_t nd = 0; nd < c->nnodes; nd++) {
+			int avail = G->node_free[nd];
+			if (avail >= g->k && c->nodes[nd].type == g->type &&
+			    (best < 0 || avail < bavail)) {
+				best = (int)nd;
+				bavail = avail;
+			}
+		}
+		for (int i = 0; i < g->k; i++)
+			G->node_free[G->gpu_node[g->gpus[i]]]--;
+		if (best < 0) {
+			q++;
+			continue;
+		}
+		dl_sim_sync(s, j);
+		double left_s = j->work_left / DL_TICKS_PER_SECOND / job_speed(s, j, g->type);
+		double saved = left_s * (j->slowdown - 1); /* one node: slowdown 1 */
+		if (!(saved * DL_TICKS_PER_SECOND > (double)dl_sim_migrate_cost(s))) {
+			q++;
+			continue;
+		}
+		const struct dl_node *node = &c->nodes[best];
+		int n = 0;
+		for (int gg = node->first_gpu; gg < node->first_gpu + node->gpus && n < g->k; gg++)
+			if (G->gowner[gg] == (int)id || G->gowner[gg] < 0)
+				G->buf[n++] = gg;
+		if (n < g->k || dl_sim_migrate(s, j, G->buf, g->k) < 0) {
+			q++;
+			continue;
+		}
+		own_gpus(G, g->gpus, g->k, -1);
+		memcpy(g->gpus, j->gpu, (size_t)g->k * sizeof(int));
+		own_gpus(G, g->gpus, g->k, (int)id);
+		spread_del(G, id); /* the last spread set now sits at q */
+	}
+}
+
+/*
+ * Idle GPUs take suspended jobs from the most crowded sets of their size
+ * when the wait saved exceeds the migration cost: a job sharing its set
+ * with u units finishes in about u times its remaining work; alone, in its
+ * work plus the cost.
+ */
+static void deoversubscribe(struct gandiva *G, struct dl_sim *s)
+{
+	for (size_t z = 0; z < G->nsizes && G->crowded; z++) {
+		int k = G->sizes[z];
+		if (k > dl_sim_free_gpus(s))
+			break;
+		int looked = 0;
+		size_t id = dl_oset_last(&G->pool, &G->bysize[k]);
+		while (id != DL_ONIL && looked < 16 && k <= dl_sim_free_gpus(s)) {
+			struct gset *g = &G->g[id];
+			size_t prev = dl_oset_prev(&G->pool, id);
+			if (g->nres < 2)
+				break;
+			looked++;
+			if (g->n < 2) {
+				id = prev;
+				continue;
+			}
+			/* the suspended single job with the most work left */
+			uint32_t best = NIL;
+			double bw = -1;
+			for (size_t i = 0; i < g->n; i++) {
+				uint32_t x = g->ring[i];
+				struct dl_sim_job *j = sj(s, x);
+				if (!G->fluid && i == g->cur) /* the running unit stays */
+					continue;
+				if (G->j[x].partner != NIL)
+					continue;
+				if (j->work_left > bw) {
+					bw = j->work_left;
+					best = x;
+				}
+			}
+			if (best == NIL) {
+				id = prev;
+				continue;
+			}
+			struct dl_sim_job *j = sj(s, best);
+			double left = j->work_left / job_speed(s, j, g->type);
+			double cost = j->start >= 0 ? (double)dl_sim_migrate_cost(s) : 0;
+			if (!(left * (double)(g->n - 1) > cost)) {
+				id = prev;
+				continue;
+			}
+			/* fluid: it runs on the set now; it leaves with a migration */
+			if (j->state == DL_SJ_RUNNING)
+				dl_sim_suspend(s, j, -1);
+			struct dl_sim_how how = {DL_ANY_TYPE, NULL, 0, 0, 1};
+			if (dl_sim_start(s, j, &how) != DL_PLACED) {
+				if (G->fluid) /* back on its set */
+					fluid_update(G, s, id);
+				break;
+			}
+			size_t before = g->n;
+			ring_remove(g, ring_index(g, best));
+			set_ring_size_changed(G, g, before);
+			set_nres(G, id, g->nres - 1);
+			dl_tick window = G->j[best].window; /* it was profiled already */
+			set_open(G, s, best);
+			G->j[best].window = window;
+			g = &G->g[id]; /* set_open may move the array */
+			if (G->fluid)
+				fluid_update(G, s, id);
+			else if (g->n < 2)
+				g->stamp = 0; /* one unit left: no more slices */
+			id = prev;
+		}
+	}
+}
+
+/* ---- callbacks ---- */
+
+static void destroy(void *st)
+{
+	struct gandiva *G = st;
+	for (size_t i = 0; i < G->ng; i++) {
+		free(G->g[i].gpus);
+		free(G->g[i].ring);
+	}
+	free(G->g);
+	free(G->gfree);
+	dl_opool_release(&G->pool);
+	free(G->bysize);
+	free(G->sizes);
+	free(G->spread);
+	free(G->gowner);
+	free(G->node_free);
+	free(G->gpu_node);
+	free(G->buf);
+	gjobs_release(&G->slab);
+	for (size_t k = 0; k < G->nkeys; k++)
+		free(G->fmat[k]);
+	free(G->fmat);
+	free(G->fbuilt);
+	strmap_free(&G->model_idx);
+	free(G);
+}
+
+static void *create(struct dl_sim *s, const void *params, struct dl_err *err)
+{
+	const struct dl_gandiva_params *p = params;
+	struct gandiva *G = xcalloc(1, sizeof(*G));
+	G->p = *p;
+	G->quantum = dl_sim_ticks(p->quantum);
+	G->suspend = dl_sim_ticks(p->suspend_cost);
+	if (!(G->quantum > 0) || G->quantum > DL_SIM_INPUT_MAX || G->suspend < 0 ||
+	    G->suspend > DL_SIM_INPUT_MAX) {
+		free(G);
+		dl_err_set(err, DL_EXIT_USAGE, "quantum or suspend cost out of range");
+		return NULL;
+	}
+	G->fluid = p->slice == DL_GANDIVA_FLUID;
+	G->migrating = !p->no_migrate;
+	G->model_idx = (struct strmap)STRMAP_INIT;
+	/* the run's throughputs table (simulate --throughputs): its pairs are colocated rates */
+	G->tp = dl_sim_tputs(s);
+	if (G->tp && !p->no_pack) {
+		for (size_t i = 0; i < G->tp->n; i++) {
+			add_model(G, G->tp->v[i].model);
+			if (G->tp->v[i].partner[0])
+				add_model(G, G->tp->v[i].partner);
+		}
+		G->packing = G->tp->has_partner;
+	}
+	const struct dl_cluster *c = dl_sim_cluster(s);
+	G->maxg = dl_sim_total_gpus(s);
+	G->nkeys = c->ntypes * ((size_t)G->maxg + 1);
+	if (G->packing) {
+		G->fmat = xcalloc(G->nkeys, sizeof(*G->fmat));
+		G->fbuilt = xcalloc(G->nkeys, 1);
+	} else {
+		G->nkeys = 0;
+	}
+	G->qhead = G->qtail = NIL;
+	dl_opool_init(&G->pool, 0);
+	G->bysize = xcalloc((size_t)G->maxg + 2, sizeof(*G->bysize));
+	for (int k = 0; k <= G->maxg + 1; k++)
+		G->bysize[k] = (struct dl_oset)DL_OSET_INIT;
+	/* the distinct gang sizes, ascending */
+	unsigned char *seen = xcalloc((size_t)G->maxg + 2, 1);
+	for (size_t i = 0; i < dl_sim_njobs(s); i++) {
+		int k = dl_sim_job_gpus(s, i);
+		if (k <= G->maxg)
+			seen[k] = 1;
+	}
+	G->sizes = xcalloc((size_t)G->maxg + 1, sizeof(int));
+	for (int k = 1; k <= G->maxg; k++)
+		if (seen[k])
+			G->sizes[G->nsizes++] = k;
+	free(seen);
+	G->gowner = xcalloc((size_t)G->maxg + 1, sizeof(int));
+	for (int g = 0; g < G->maxg; g++)
+		G->gowner[g] = -1;
+	G->gpu_node = xcalloc((size_t)G->maxg + 1, sizeof(int));
+	for (int g = 0; g < G->maxg; g++)
+		G->gpu_node[g] = dl_cluster_gpu_node(c, g);
+	G->node_free = xcalloc(c->nnodes + 1, sizeof(int));
+	for (size_t nd = 0; nd < c->nnodes; nd++)
+		G->node_free[nd] = c->nodes[nd].gpus;
+	G->buf = xcalloc((size_t)G->maxg + 1, sizeof(int));
+	return G;
+}
+
+static void arrive(void *st, struct dl_sim *s, struct dl_sim_job *j)
+{
+	struct gandiva *G = st;
+	fit_slot(G, j->slot);
+	struct gjob *gj = &G->j[j->slot];
+	memset(gj, 0, sizeof(*gj));
+	gj->grp = -1;
+	gj->partner = NIL;
+	gj->bad = NIL;
+	gj->model = G->packing ? model_of(G, dl_sim_job_model(s, j)) : -1;
+	q_push(G, j->slot);
+}
+
+static void finish(void *st, struct dl_sim *s, struct dl_sim_job *j)
+{
+	struct gandiva *G = st;
+	uint32_t x = j->slot;
+	struct gjob *gj = &G->j[x];
+	size_t id = (size_t)gj->grp;
+	struct gset *g = &G->g[id];
+	G->departed = 1;
+	gj->grp = -1;
+	set_nres(G, id, g->nres - 1);
+	for (int r = 0; r < 2; r++)
+		if (g->run[r] == x)
+			g->run[r] = NIL;
+	uint32_t p = gj->partner;
+	if (p != NIL) {
+		/* the pack ends; the partner goes on alone, in the pair's place */
+		struct gjob *gp = &G->j[p];
+		gp->partner = NIL;
+		if (gj->inring) {
+			g->ring[ring_index(g, x)] = p;
+			gp->inring = 1;
+		}
+		g->pack_dirty = 1;
+		if (G->fluid)
+			fluid_update(G, s, id);
+		else if (sj(s, p)->state == DL_SJ_RUNNING)
+			dl_sim_set_share(s, sj(s, p), 1);
+		return;
+	}
+	size_t i = ring_index(g, x), before = g->n;
+	ring_remove(g, i);
+	set_ring_size_changed(G, g, before);
+	if (!g->n) {
+		set_close(G, id);
+		return;
+	}
+	if (G->fluid)
+		fluid_update(G, s, id);
+	else if (g->run[0] == NIL && g->run[1] == NIL)
+		run_unit(G, s, id, g->cur); /* the next unit gets the GPUs now */
+	else if (g->n < 2)
+		g->stamp = 0;
+}
+
+static int timer(void *st, struct dl_sim *s, size_t job, int kind, uint64_t stamp)
+{
+	struct gandiva *G = st;
+	(void)job;
+	if (kind < 0 || (size_t)kind >= G->ng)
+		return 0;
+	struct gset *g = &G->g[kind];
+	if (!g->live || g->stamp != stamp)
+		return 0;
+	if (G->fluid)
+		fluid_update(G, s, (size_t)kind);
+	else
+		slice_end(G, s, (size_t)kind);
+	return 1;
+}
+
+/*
+ * Waiting jobs in submit order take free GPUs (fifo: not past one that
+ * cannot start) or join a set of their size; then migrations.
+ */
+static void schedule(void *st, struct dl_sim *s)
+{
+	struct gandiva *G = st;
+	int blocked = 0;
+	for (uint32_t x = G->qhead, next; x != NIL; x = next) {
+		next = G->j[x].qnext;
+		struct dl_sim_job *j = sj(s, x);
+		if (!blocked && j->gpus <= dl_sim_free_gpus(s)) {
+			enum dl_decision d = dl_sim_start(s, j, NULL);
+			if (d != DL_WAIT) {
+				q_del(G, x); /* its slot stays ours until this pass ends */
+				if (d == DL_PLACED)
+					set_open(G, s, x);
+				continue;
+			}
+		}
+		if (!oversubscribe(G, s, x))
+			blocked = 1;
+	}
+	/*
+	 * Migrations answer contention: only while the cluster is overloaded
+	 * (a set over-subscribed or a job waiting), so that without overload the
+	 * run is fifo's. A spread set holds fewer than its size on any node: it
+	 * needs a free GPU to consolidate.
+	 */
+	if (G->migrating && G->departed && G->nspread && (G->crowded || G->nwaiting) &&
+	    dl_sim_free_gpus(s) > 0)
+		consolidate(G, s);
+	G->departed = 0;
+	if (G->migrating && !G->nwaiting && G->crowded && dl_sim_free_gpus(s) > 0)
+		deoversubscribe(G, s);
+}
+
+const struct dl_sim_policy_ops dl_sim_gandiva = {
+	.name = "gandiva",
+	.summary = "Gandiva: affinity, time slices of over-subscribed GPUs, packing, migration",
+	.opts = dl_gandiva_opts,
+	.params_size = sizeof(struct dl_gandiva_params),
+	.create = create,
+	.destroy = destroy,
+	.arrive = arrive,
+	.finish = finish,
+	.timer = timer,
+	.schedule = schedule,
+	.place = "gandiva",
+};
