@@ -239,7 +239,10 @@ static void hold_begin(struct dally *D, struct dl_sim *s, struct dl_sim_job *j)
 	struct dj *d = &D->dj[j->slot];
 	d->since = dl_sim_now(s);
 	d->work0 = j->work_left;
-	d->speed = dl_sim_cluster(s)->types[j->gpu_type].speed;
+	/* the job's own speed there (its model's, with --throughputs) */
+	d->speed = dl_sim_job_speed(s, j, j->gpu_type);
+	if (!(d->speed > 0))
+		d->speed = 1;
 	if (j->slowdown > 1 && d->bpos < 0)
 		bad_add(D, j->slot);
 	else if (j->slowdown <= 1)
