@@ -629,36 +629,60 @@ static void plan_finish(struct dl_sim *s, struct dl_sim_job *j)
 	ev_push(s, &s->fin, (struct event){j->finish_at, 0, 0, j->slot, 0});
 }
 
-/* speed, tier (unless the placer gave it) and slowdown of the GPUs j holds */
-static void describe(struct dl_sim *s, struct dl_sim_job *j, int tier_known)
+/*
+ * j's pace on n GPUs spanning tier: the slowest GPU sets the pace of a
+ * synchronous job (its type in *type), and the placement's slowdown (a
+ * measured spread throughput replaces the network model). Speed over
+ * slowdown is its rate at share 1.
+ */
+static double pace(const struct dl_sim *s, const struct dl_sim_job *j, const int *gpus, int n,
+		   enum dl_tier tier, int *type, double *slowdown)
 {
 	const struct dl_cluster *c = s->cfg->cluster;
-	int nn, nr;
-	if (!tier_known) {
-		enum dl_tier tier;
-		dl_placement_describe(c, j->gpu, j->ngpu, &nn, &nr, &tier);
-		j->tier = (uint8_t)tier;
-	}
-	/* the slowest GPU sets the pace of a synchronous job */
 	double speed = INFINITY;
-	int type = 0;
-	for (int k = 0; k < j->ngpu; k++) {
-		int ty = c->nodes[s->gpu_node[j->gpu[k]]].type;
+	*type = 0;
+	for (int k = 0; k < n; k++) {
+		int ty = c->nodes[s->gpu_node[gpus[k]]].type;
 		double v = dl_sim_job_speed(s, j, ty);
 		if (v < speed) {
 			speed = v;
-			type = ty;
+			*type = ty;
 		}
 	}
-	j->gpu_type = (int16_t)type;
-	j->slowdown = 1;
+	*slowdown = 1;
 	const struct trow *r = j->tput_row >= 0 ? &s->trows[j->tput_row] : NULL;
-	if (r && j->tier != DL_TIER_NODE && r->spread[type] > 0 && speed > 0)
-		j->slowdown = speed / r->spread[type]; /* measured: it replaces the model */
-	else if (s->cfg->models && j->model && j->ngpu > 1)
-		j->slowdown = dl_netcost_slowdown(&s->nc, j->model, j->ngpu, (enum dl_tier)j->tier,
-						  speed);
+	if (r && tier != DL_TIER_NODE && r->spread[*type] > 0 && speed > 0)
+		*slowdown = speed / r->spread[*type]; /* measured: it replaces the model */
+	else if (s->cfg->models && j->model && n > 1)
+		*slowdown = dl_netcost_slowdown(&s->nc, j->model, n, tier, speed);
+	return speed;
+}
+
+/* speed, tier (unless the placer gave it) and slowdown of the GPUs j holds */
+static void describe(struct dl_sim *s, struct dl_sim_job *j, int tier_known)
+{
+	int nn, nr, type;
+	if (!tier_known) {
+		enum dl_tier tier;
+		dl_placement_describe(s->cfg->cluster, j->gpu, j->ngpu, &nn, &nr, &tier);
+		j->tier = (uint8_t)tier;
+	}
+	double speed = pace(s, j, j->gpu, j->ngpu, (enum dl_tier)j->tier, &type, &j->slowdown);
+	j->gpu_type = (int16_t)type;
 	j->rate = speed / j->slowdown * j->share;
+}
+
+/* what a bidding policy (themis) must know before it starts j there: see pace() */
+double dl_sim_rate_on(struct dl_sim *s, const struct dl_sim_job *j, const int *gpus, int n)
+{
+	if (!(n > 0))
+		return 0;
+	int nn, nr, type;
+	enum dl_tier tier;
+	double slowdown;
+	dl_placement_describe(s->cfg->cluster, gpus, n, &nn, &nr, &tier);
+	double speed = pace(s, j, gpus, n, tier, &type, &slowdown);
+	return speed / slowdown;
 }
 
 static void sort_gpus(int *g, int n)

@@ -304,6 +304,8 @@ struct dl_placer *dl_sim_placer(struct dl_sim *s);
  */
 void dl_sim_suspend(struct dl_sim *s, struct dl_sim_job *j, dl_tick resume_cost);
 void dl_sim_set_share(struct dl_sim *s, struct dl_sim_job *j, double share);
+/* work per tick j would do on these n GPUs (speed / slowdown, share 1), not starting it */
+double dl_sim_rate_on(struct dl_sim *s, const struct dl_sim_job *j, const int *gpus, int n);
 /* wake the policy at time at (>= now) with (job, kind, stamp) */
 void dl_sim_timer(struct dl_sim *s, dl_tick at, size_t job, int kind, uint64_t stamp);
 /* a problem the user should hear of, once (the first is kept; cut at 199 bytes) */

@@ -1,0 +1,1087 @@
+/*
+ * themis.c: Themis (Mahajan et al., NSDI'20), finish-time fairness by
+ * leases and a partial-allocation auction, as a policy of the native engine.
+ * The mechanism follows the public reference (cluster-sim's
+ * ThemisInterJobScheduler; notes/wave2_drivers.md section 3); where it is
+ * unclear or needs a commercial solver, the choices below are ours and
+ * dlsched-simulate(1) documents them.
+ *
+ * rho. A job's finish-time fairness is its JCT over its time alone on an
+ * ideal placement, its duration (reference GPU, consolidated). The
+ * arbiter's estimate at time t, in ticks:
+ *   running, on its GPUs       (finish_at - submit) / duration: constant
+ *                              while it runs (its projected completion)
+ *   holding no GPUs            (t - submit + work_left / best) / duration:
+ *                              the rho it would end with if it got its best
+ *                              rate (its speed on the fastest GPU type it may
+ *                              use, per --throughputs when its model has
+ *                              them; no slowdown) now; it grows by 1/duration per
+ *                              second of waiting
+ * Checkpoint and restore costs are left out of estimates and bids (they are
+ * paid, not predicted).
+ *
+ * Leases. A started job holds its GPUs until the first point of a common
+ * grid of --lease L seconds (from the first submit) at least L/2 after its
+ * start: leases last L/2..3L/2, L on average, and end together, so one
+ * auction serves every lease that ends at one instant (this is what keeps a
+ * 100,000-job run to one auction per lease period plus one per completion).
+ * Lease ends are only looked at when some job waits: a lease nobody could
+ * bid for is renewed as it stands, without an event.
+ *
+ * Auction (whenever GPUs are on offer and jobs bid: at lease ends,
+ * completions, arrivals and checkpoint ends). On offer: free GPUs nobody has
+ * won, and the GPUs of the jobs whose lease ends now. Bidders: the jobs
+ * holding nothing, and the jobs whose lease ends (for their own GPUs only:
+ * moving would cost a checkpoint and a restore). They are ranked by
+ * estimated rho, worst first, ties in the order of a hash of (--seed, job).
+ * Round after round, the next max(floor(knob x N), 1) of the N bidders are
+ * offered what is left: each makes up to BIDS_PER_JOB bids, whole gangs on
+ * offered GPUs at the best tier available (node, then rack, then cluster;
+ * best fit first: the node or rack with the fewest offered GPUs that hold
+ * the gang), each valued
+ *   log(rho_old / rho_new),  rho_new = (t - submit + work_left / rate) / duration
+ *   (rate on those GPUs: speed / slowdown), rho_old = the rho if it waits one
+ *   more lease: (t - submit + L + work_left / best) / duration
+ * (only bids worth more than waiting are made; between bids of equal value,
+ * the one taking fewer GPUs from leases that just ended, so that fewer jobs
+ * are preempted). The round's winners are a set of GPU-disjoint bids, at
+ * most one a job, maximising the sum of the values: exactly, by GLPK's MIP,
+ * when the round has at most --mip-max bids (and the greedy below is not
+ * already optimal: every job got its best bid), else greedily: the most
+ * valuable bids first, each taken when its job has none yet and its GPUs
+ * are free. Ties between equal values go to the worse-ranked job (a 1e-9
+ * bonus by rank). Leftover GPUs go to the next round. The knob alone sets
+ * fairness against efficiency: inside a round, only value counts.
+ *
+ * After the rounds: a job whose lease ended and won its GPUs, or whose GPUs
+ * nobody won, renews its lease and pays nothing; one that lost any of them
+ * is preempted (it pays --checkpoint-cost holding them, then bids again; a
+ * resumed job pays --restore-cost). A waiting winner starts on its GPUs at
+ * once, or as soon as the loser's checkpoint ends (they are reserved).
+ *
+ * Admission control (--admission R > 0; cluster-sim admits while max rho <
+ * 1.5): an arriving job is held back (it neither bids nor counts) while the
+ * worst estimated rho of the admitted jobs is R or more and some admitted
+ * job is active; the oldest held job is admitted first.
+ *
+ * Per-job state lives in a slab indexed by the job's slot (sim/slab.h).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/opt.h"
+#include "core/rng.h"
+#include "lp/lp.h"
+#include "sim/policies.h"
+#include "sim/slab.h"
+#include "sim/themis.h"
+
+/* bids a job makes per auction at most (placements at its best tier) */
+#define BIDS_PER_JOB 3
+/* the tie-breaking bonus per rank in a round (far below any real difference in value) */
+#define RANK_EPS 1e-9
+/* the tie-breaking cost of a bid per GPU it takes from a lease that just ended */
+#define LEASE_EPS 1e-12
+
+#define AT(f) DL_OPT_AT(struct dl_themis_params, f)
+const struct dl_opt dl_themis_opts[] = {
+	{DL_OPT_SECONDS, 0, "lease", "S", "GPUs are leased for S seconds", AT(lease),
+	 .flags = DL_OPTF_GT, .def = "600"},
+	{DL_OPT_DOUBLE, 0, "fairness-knob", "F",
+	 "share of the worst-rho jobs offered the GPUs per round (0: strictly worst first)",
+	 AT(knob), .min = 0, .max = 1, .def = "0.2"},
+	{DL_OPT_DOUBLE, 0, "admission", "R",
+	 "admit new jobs only while the worst rho is below R (0: all)", AT(admission), .min = 0,
+	 .max = INFINITY, .def = "0"},
+	{DL_OPT_INT, 0, "mip-max", "N", "solve auction rounds of up to N bids exactly", AT(mip_max),
+	 .imin = 0, .imax = 10000, .def = "64"},
+	{DL_OPT_END},
+};
+#undef AT
+
+enum { T_GRID = 1 };
+
+/* per-slot states of the arbiter */
+enum { S_NONE = 0, S_OUT, S_WAIT, S_RESV, S_RUN, S_EXP, S_SAVE };
+
+struct cand {
+	size_t slot;
+	double rho;
+	uint64_t tie;
+	uint32_t idx;
+};
+
+struct bid {
+	uint32_t job; /* index into the round's candidates */
+	int off, n;   /* its GPUs: gbuf[off .. off + n) */
+	double v;
+};
+
+/* per job (by slot: sim/slab.h) */
+struct themis_job {
+	unsigned char st;  /* S_* */
+	size_t pos;	   /* place in the list of its state (wait, exp, resv, run) */
+	dl_tick lease_end; /* running: the first grid point its lease may end at */
+	uint64_t tie;	   /* its place in the seeded order of ties */
+	double best;	   /* its best rate (best_rate) */
+	int *hold;	   /* GPUs held (running) or won (reserved) */
+	int holdcap;
+};
+DL_SLAB_DEFINE(themis_jobs, struct themis_job)
+
+struct themis {
+	struct dl_themis_params p;
+	const struct dl_cluster *c;
+	dl_tick lease;
+	int total, ntypes, maxg;
+	double best_any, *best_type;
+	int *type_order; /* type indices, fastest first (ties: index) */
+	/* the offered GPUs, by node (bucketed by type and count), rack and type */
+	unsigned char *offered;
+	unsigned char *leased;	    /* during an auction: held under a lease that ended now */
+	int *gnode;		    /* node of each GPU */
+	int *noff;		    /* per node */
+	int *bhead, *bnext, *bprev; /* buckets [type * (maxg + 1) + count] of nodes */
+	int *roff;		    /* [rack * ntypes + type] */
+	int *toff;		    /* per type */
+	int alloff;
+	struct themis_jobs jobs; /* per job, by slot */
+	/* lists of slots */
+	size_t *wait, nwait, wait_alloc;
+	size_t *exp, nexp, exp_alloc;
+	size_t *run, nrun, run_alloc; /* running under a lease */
+	size_t *resv, nresv, resv_alloc;
+	size_t *out, out_head, nout, out_alloc; /* held back by admission control (FIFO) */
+	uint64_t grid_stamp;
+	dl_tick grid_at, expired_at; /* the pending grid timer, the last expiry (-1: none) */
+	int dirty;
+	/* auction scratch */
+	struct cand *cand;
+	size_t cand_alloc;
+	struct bid *bids;
+	size_t nbids, bids_alloc;
+	int *gbuf;
+	size_t gn, gbuf_alloc;
+	int *won; /* per round job: the bid it won, or -1 */
+	size_t won_alloc;
+	uint64_t *gmark, mark;		  /* per GPU: taken in this round's greedy (== mark) */
+	int *grow, *gfirst;		  /* per GPU: MIP row, first bid */
+	int *tmp, *tmp2;		  /* node lists */
+	size_t *winners, nwin, win_alloc; /* slots that won (waiting jobs) */
+};
+
+/* ---- the offered set ---- */
+
+static void bucket_del(struct themis *T, int node)
+{
+	int k = T->c->nodes[node].type * (T->maxg + 1) + T->noff[node];
+	if (T->bprev[node] >= 0)
+		T->bnext[T->bprev[node]] = T->bnext[node];
+	else
+		T->bhead[k] = T->bnext[node];
+	if (T->bnext[node] >= 0)
+		T->bprev[T->bnext[node]] = T->bprev[node];
+}
+
+static void bucket_add(struct themis *T, int node)
+{
+	int k = T->c->nodes[node].type * (T->maxg + 1) + T->noff[node];
+	T->bprev[node] = -1;
+	T->bnext[node] = T->bhead[k];
+	if (T->bhead[k] >= 0)
+		T->bprev[T->bhead[k]] = node;
+	T->bhead[k] = node;
+}
+
+static void off_set(struct themis *T, int g, int on)
+{
+	if (T->offered[g] == on)
+		return;
+	T->offered[g] = (unsigned char)on;
+	int n = T->gnode[g], d = on ? 1 : -1;
+	const struct dl_node *nd = &T->c->nodes[n];
+	bucket_del(T, n);
+	T->noff[n] += d;
+	bucket_add(T, n);
+	T->roff[nd->rack * T->ntypes + nd->type] += d;
+	T->toff[nd->type] += d;
+	T->alloff += d;
+}
+
+/* ---- per-slot arrays and lists ---- */
+
+static struct themis_job *tj(struct themis *T, size_t slot)
+{
+	return themis_jobs_at(&T->jobs, slot);
+}
+
+static void list_add(struct themis *T, size_t **v, size_t *n, size_t *alloc, size_t slot)
+{
+	DL_GROW(*v, *n + 1, *alloc);
+	tj(T, slot)->pos = *n;
+	(*v)[(*n)++] = slot;
+}
+
+static void list_del(struct themis *T, size_t *v, size_t *n, size_t slot)
+{
+	size_t i = tj(T, slot)->pos, last = v[--*n];
+	v[i] = last;
+	tj(T, last)->pos = i;
+}
+
+/* put slot into state st (leaving its list, joining the new one) */
+static void set_state(struct themis *T, size_t slot, int st)
+{
+	switch (tj(T, slot)->st) {
+	case S_WAIT:
+		list_del(T, T->wait, &T->nwait, slot);
+		break;
+	case S_EXP:
+		list_del(T, T->exp, &T->nexp, slot);
+		break;
+	case S_RESV:
+		list_del(T, T->resv, &T->nresv, slot);
+		break;
+	case S_RUN:
+		list_del(T, T->run, &T->nrun, slot);
+		break;
+	}
+	tj(T, slot)->st = (unsigned char)st;
+	switch (st) {
+	case S_WAIT:
+		list_add(T, &T->wait, &T->nwait, &T->wait_alloc, slot);
+		break;
+	case S_EXP:
+		list_add(T, &T->exp, &T->nexp, &T->exp_alloc, slot);
+		break;
+	case S_RESV:
+		list_add(T, &T->resv, &T->nresv, &T->resv_alloc, slot);
+		break;
+	case S_RUN:
+		list_add(T, &T->run, &T->nrun, &T->run_alloc, slot);
+		break;
+	}
+}
+
+static int *hold_room(struct themis *T, size_t slot, int n)
+{
+	if (tj(T, slot)->holdcap < n) {
+		free(tj(T, slot)->hold);
+		tj(T, slot)->hold = xcalloc((size_t)n, sizeof(int));
+		tj(T, slot)->holdcap = n;
+	}
+	return tj(T, slot)->hold;
+}
+
+/* ---- create / destroy ---- */
+
+static void *create(struct dl_sim *s, const void *params, struct dl_err *err)
+{
+	const struct dl_themis_params *p = params;
+	struct dl_themis_params def = {0};
+	if (!p) { /* a library caller without parameters: the table's defaults */
+		const struct dl_opt *bad = NULL;
+		if (dl_opt_set_defaults(dl_themis_opts, &def, &bad) < 0) {
+			dl_err_set(err, DL_EXIT_USAGE, "internal: bad default of themis --%s",
+				   bad ? bad->name : "?");
+			return NULL;
+		}
+		p = &def;
+	}
+	struct themis *T = xcalloc(1, sizeof(*T));
+	T->p = *p;
+	T->p.seed = dl_sim_seed(s);
+	T->c = dl_sim_cluster(s);
+	T->lease = dl_sim_ticks(p->lease);
+	if (T->lease < 1)
+		T->lease = 1;
+	T->total = dl_sim_total_gpus(s);
+	T->ntypes = (int)T->c->ntypes;
+	for (size_t n = 0; n < T->c->nnodes; n++)
+		if (T->c->nodes[n].gpus > T->maxg)
+			T->maxg = T->c->nodes[n].gpus;
+	T->best_type = xcalloc((size_t)T->ntypes + 1, sizeof(double));
+	for (int t = 0; t < T->ntypes; t++) {
+		T->best_type[t] = T->c->types[t].speed;
+		if (dl_cluster_type_gpus(T->c, t) > 0 && T->best_type[t] > T->best_any)
+			T->best_any = T->best_type[t];
+	}
+	if (!(T->best_any > 0))
+		T->best_any = 1;
+	T->grid_at = T->expired_at = -1;
+	T->type_order = xcalloc((size_t)T->ntypes + 1, sizeof(int));
+	for (int t = 0; t < T->ntypes; t++) {
+		int k = t;
+		for (; k > 0 && T->best_type[T->type_order[k - 1]] < T->best_type[t]; k--)
+			T->type_order[k] = T->type_order[k - 1];
+		T->type_order[k] = t;
+	}
+	size_t ng = (size_t)T->total + 1, nn = T->c->nnodes + 1;
+	T->offered = xcalloc(ng, 1);
+	T->leased = xcalloc(ng, 1);
+	T->gnode = xcalloc(ng, sizeof(int));
+	T->gmark = xcalloc(ng, sizeof(uint64_t));
+	T->grow = xcalloc(ng, sizeof(int));
+	T->gfirst = xcalloc(ng, sizeof(int));
+	T->noff = xcalloc(nn, sizeof(int));
+	T->bnext = xcalloc(nn, sizeof(int));
+	T->bprev = xcalloc(nn, sizeof(int));
+	T->tmp = xcalloc(nn, sizeof(int));
+	T->tmp2 = xcalloc(nn, sizeof(int));
+	size_t nb = (size_t)T->ntypes * (size_t)(T->maxg + 1) + 1;
+	T->bhead = xcalloc(nb, sizeof(int));
+	for (size_t k = 0; k < nb; k++)
+		T->bhead[k] = -1;
+	T->roff = xcalloc(T->c->nracks * (size_t)T->ntypes + 1, sizeof(int));
+	T->toff = xcalloc((size_t)T->ntypes + 1, sizeof(int));
+	for (size_t n = 0; n < T->c->nnodes; n++) {
+		for (int k = 0; k < T->c->nodes[n].gpus; k++)
+			T->gnode[T->c->nodes[n].first_gpu + k] = (int)n;
+		bucket_add(T, (int)n);
+	}
+	for (int g = 0; g < T->total; g++)
+		off_set(T, g, 1);
+	return T;
+}
+
+static void destroy(void *st)
+{
+	struct themis *T = st;
+	for (size_t i = 0; i < T->jobs.n; i++)
+		free(T->jobs.v[i].hold);
+	themis_jobs_release(&T->jobs);
+	free(T->run);
+	free(T->wait);
+	free(T->exp);
+	free(T->resv);
+	free(T->out);
+	free(T->cand);
+	free(T->bids);
+	free(T->gbuf);
+	free(T->won);
+	free(T->gmark);
+	free(T->grow);
+	free(T->gfirst);
+	free(T->tmp);
+	free(T->tmp2);
+	free(T->winners);
+	free(T->best_type);
+	free(T->type_order);
+	free(T->offered);
+	free(T->leased);
+	free(T->gnode);
+	free(T->noff);
+	free(T->bhead);
+	free(T->bnext);
+	free(T->bprev);
+	free(T->roff);
+	free(T->toff);
+	free(T);
+}
+
+/* ---- estimates ---- */
+
+/*
+ * j's best rate: its speed (its model's, with --throughputs) on the fastest
+ * GPU type it may use that the cluster has, consolidated. Fixed for its
+ * life, so kept from its arrival.
+ */
+static double best_rate(struct themis *T, const struct dl_sim_job *j)
+{
+	return tj(T, j->slot)->best;
+}
+
+static double find_best_rate(const struct themis *T, const struct dl_sim *s,
+			     const struct dl_sim_job *j)
+{
+	double best = 0;
+	for (int t = 0; t < T->ntypes; t++)
+		if ((j->type < 0 || j->type == t) && dl_cluster_type_gpus(T->c, t) > 0) {
+			double v = dl_sim_job_speed(s, j, t);
+			if (v > best)
+				best = v;
+		}
+	return best > 0 ? best : T->best_any;
+}
+
+static double ideal(const struct dl_sim_job *j)
+{
+	return j->duration > 0 ? (double)j->duration : 1;
+}
+
+/* the arbiter's rho estimate now (see the top of the file) */
+static double rho_est(struct themis *T, struct dl_sim *s, const struct dl_sim_job *j, int st)
+{
+	if (st == S_RUN || st == S_EXP)
+		return (double)(j->finish_at - j->submit) / ideal(j);
+	double el = (double)(dl_sim_now(s) - j->submit);
+	return (el + j->work_left / best_rate(T, j)) / ideal(j);
+}
+
+/* a ranks before b: worse rho, then the seeded order, then the job's index */
+static int cand_before(const struct cand *a, const struct cand *b)
+{
+	if (a->rho != b->rho)
+		return a->rho > b->rho;
+	if (a->tie != b->tie)
+		return a->tie < b->tie;
+	return a->idx < b->idx;
+}
+
+static int cand_cmp(const void *x, const void *y)
+{
+	const struct cand *a = x, *b = y;
+	return cand_before(a, b) ? -1 : cand_before(b, a) ? 1 : 0;
+}
+
+static void cswap(struct cand *a, struct cand *b)
+{
+	struct cand t = *a;
+	*a = *b;
+	*b = t;
+}
+
+/* rearrange v[0..n) so that v[0..k) are its k best (in no order): quickselect */
+static void select_top(struct cand *v, size_t n, size_t k)
+{
+	size_t lo = 0, hi = n;
+	while (hi - lo > 1 && k > lo && k < hi) {
+		cswap(&v[lo + (hi - lo) / 2], &v[hi - 1]);
+		struct cand piv = v[hi - 1];
+		size_t st = lo;
+		for (size_t i = lo; i + 1 < hi; i++)
+			if (cand_before(&v[i], &piv))
+				cswap(&v[i], &v[st++]);
+		cswap(&v[st], &v[hi - 1]);
+		if (st == k || st + 1 == k)
+			return;
+		if (st > k)
+			hi = st;
+		else
+			lo = st + 1;
+	}
+}
+
+/* ---- bids ---- */
+
+static int type_ok(const struct dl_sim_job *j, int type)
+{
+	return j->type < 0 || j->type == type;
+}
+
+/* GPUs of node n on offer, up to want, appended to gbuf */
+static int take_node(struct themis *T, int n, int want)
+{
+	const struct dl_node *nd = &T->c->nodes[n];
+	int got = 0;
+	for (int k = 0; k < nd->gpus && got < want; k++)
+		if (T->offered[nd->first_gpu + k]) {
+			DL_GROW(T->gbuf, T->gn + 1, T->gbuf_alloc);
+			T->gbuf[T->gn++] = nd->first_gpu + k;
+			got++;
+		}
+	return got;
+}
+
+static int off_of_rack(const struct themis *T, const struct dl_sim_job *j, size_t r)
+{
+	int sum = 0;
+	for (int t = 0; t < T->ntypes; t++)
+		if (type_ok(j, t))
+			sum += T->roff[r * (size_t)T->ntypes + (size_t)t];
+	return sum;
+}
+
+static int off_of_type(const struct themis *T, const struct dl_sim_job *j)
+{
+	if (j->type < 0)
+		return T->alloff;
+	return j->type < T->ntypes ? T->toff[j->type] : 0;
+}
+
+/* nodes (of j's types) in [first, first + count) with GPUs on offer, most first */
+static int nodes_by_offer(struct themis *T, const struct dl_sim_job *j, int first, int count,
+			  int *out)
+{
+	int m = 0;
+	for (int n = first; n < first + count; n++)
+		if (T->noff[n] > 0 && type_ok(j, T->c->nodes[n].type)) {
+			int k = m++;
+			for (; k > 0 && T->noff[out[k - 1]] < T->noff[n]; k--)
+				out[k] = out[k - 1];
+			out[k] = n;
+		}
+	return m;
+}
+
+static void add_bid(struct themis *T, struct dl_sim *s, struct dl_sim_job *j, uint32_t ji, int off,
+		    double num)
+{
+	double rate = dl_sim_rate_on(s, j, T->gbuf + off, j->gpus);
+	double el = (double)(dl_sim_now(s) - j->submit);
+	double den = el + (rate > 0 ? j->work_left / rate : INFINITY);
+	double v = den > 0 ? log(num / den) : 0;
+	if (!(v > 0)) {
+		T->gn = (size_t)off; /* not worth more than waiting a lease */
+		return;
+	}
+	/* between equal bids, the one that preempts least (free GPUs before leased ones) */
+	for (int k = 0; k < j->gpus; k++)
+		v -= T->leased[T->gbuf[off + k]] * LEASE_EPS;
+	DL_GROW(T->bids, T->nbids + 1, T->bids_alloc);
+	T->bids[T->nbids++] = (struct bid){ji, off, j->gpus, v};
+}
+
+/*
+ * The bids of job j (round index ji): its own GPUs when its lease ended,
+ * else up to BIDS_PER_JOB placements at the best tier the offer allows.
+ */
+static void make_bids(struct themis *T, struct dl_sim *s, struct dl_sim_job *j, uint32_t ji, int st)
+{
+	int g = j->gpus;
+	double el = (double)(dl_sim_now(s) - j->submit);
+	dl_sim_sync(s, j);
+	/* rho_old's numerator: wait one more lease, then run at the best rate */
+	double num = el + (double)T->lease + j->work_left / best_rate(T, j);
+	if (st == S_EXP) {
+		const int *h = tj(T, j->slot)->hold;
+		for (int k = 0; k < g; k++)
+			if (!T->offered[h[k]])
+				return;
+		double den = (double)(j->finish_at - j->submit);
+		double v = den > 0 ? log(num / den) : 0;
+		if (!(v > 0))
+			return;
+		int off = (int)T->gn;
+		DL_GROW(T->gbuf, T->gn + (size_t)g, T->gbuf_alloc);
+		memcpy(T->gbuf + off, h, (size_t)g * sizeof(int));
+		T->gn += (size_t)g;
+		DL_GROW(T->bids, T->nbids + 1, T->bids_alloc);
+		T->bids[T->nbids++] = (struct bid){ji, off, g, v};
+		return;
+	}
+	if (off_of_type(T, j) < g)
+		return;
+	int made = 0;
+	/* node tier: best fit (the fewest offered GPUs that hold the gang), faster types first */
+	if (g <= T->maxg) {
+		for (int cnt = g; cnt <= T->maxg && made < BIDS_PER_JOB; cnt++)
+			for (int ti = 0; ti < T->ntypes && made < BIDS_PER_JOB; ti++) {
+				int t = T->type_order[ti];
+				if (!type_ok(j, t))
+					continue;
+				for (int n = T->bhead[t * (T->maxg + 1) + cnt];
+				     n >= 0 && made < BIDS_PER_JOB; n = T->bnext[n]) {
+					int off = (int)T->gn;
+					take_node(T, n, g);
+					add_bid(T, s, j, ji, off, num);
+					made++;
+				}
+			}
+		if (made)
+			return;
+	}
+	/* rack tier: best-fit racks, filled from their fullest nodes */
+	int any_rack = 0;
+	for (int round = 0; round < BIDS_PER_JOB; round++) {
+		long best = -1;
+		for (size_t r = 0; r < T->c->nracks; r++) {
+			int o = off_of_rack(T, j, r);
+			if (o < g)
+				continue;
+			any_rack = 1;
+			/* the round-th best fit: skip racks already used */
+			int used = 0;
+			for (int q = 0; q < round; q++)
+				used |= T->tmp2[q] == (int)r;
+			if (used)
+				continue;
+			if (best < 0 || o < off_of_rack(T, j, (size_t)best))
+				best = (long)r;
+		}
+		if (best < 0)
+			break;
+		T->tmp2[round] = (int)best;
+		const struct dl_rack *rk = &T->c->racks[best];
+		int m = nodes_by_offer(T, j, rk->first_node, rk->nnodes, T->tmp);
+		int off = (int)T->gn, got = 0;
+		for (int q = 0; q < m && got < g; q++)
+			got += take_node(T, T->tmp[q], g - got);
+		add_bid(T, s, j, ji, off, num);
+	}
+	if (any_rack)
+		return;
+	/* cluster tier: racks with the most on offer first, their fullest nodes first */
+	int off = (int)T->gn, got = 0;
+	int nr = (int)T->c->nracks;
+	for (int q = 0; q < nr; q++)
+		T->tmp2[q] = q;
+	for (int a = 1; a < nr; a++) { /* racks by offer, most first (insertion sort) */
+		int x = T->tmp2[a], k = a;
+		for (; k > 0 &&
+		       off_of_rack(T, j, (size_t)T->tmp2[k - 1]) < off_of_rack(T, j, (size_t)x);
+		     k--)
+			T->tmp2[k] = T->tmp2[k - 1];
+		T->tmp2[k] = x;
+	}
+	for (int q = 0; q < nr && got < g; q++) {
+		const struct dl_rack *rk = &T->c->racks[T->tmp2[q]];
+		int m = nodes_by_offer(T, j, rk->first_node, rk->nnodes, T->tmp);
+		for (int z = 0; z < m && got < g; z++)
+			got += take_node(T, T->tmp[z], g - got);
+	}
+	if (got == g)
+		add_bid(T, s, j, ji, off, num);
+	else
+		T->gn = (size_t)off;
+}
+
+/* ---- choosing the winners of a round ---- */
+
+static int bid_free(struct themis *T, const struct bid *b)
+{
+	for (int k = 0; k < b->n; k++)
+		if (T->gmark[T->gbuf[b->off + k]] == T->mark)
+			return 0;
+	return 1;
+}
+
+static int bid_cmp(const void *x, const void *y)
+{
+	const struct bid *a = x, *b = y;
+	if (a->v != b->v)
+		return a->v > b->v ? -1 : 1;
+	if (a->job != b->job)
+		return a->job < b->job ? -1 : 1; /* the worse rho first */
+	return (a->off > b->off) - (a->off < b->off);
+}
+
+/*
+ * Greedy for the same objective: the most valuable bids first (ties: the
+ * worse rho), each taken when its job has none yet and its GPUs are free.
+ * Sorts the bids. Returns 1 when every job that bid got its most valuable
+ * bid (then no assignment is better, and the MIP is not needed).
+ */
+static int greedy(struct themis *T, size_t njobs)
+{
+	int best_all = 1;
+	T->mark++;
+	for (size_t i = 0; i < njobs; i++)
+		T->won[i] = -2; /* -2: no bid seen yet; -1: its best was taken */
+	qsort(T->bids, T->nbids, sizeof(*T->bids), bid_cmp);
+	for (size_t b = 0; b < T->nbids; b++) {
+		const struct bid *w = &T->bids[b];
+		int seen = T->won[w->job] != -2;
+		if (seen && T->won[w->job] >= 0)
+			continue;
+		if (!bid_free(T, w)) {
+			if (!seen)
+				best_all = 0; /* its most valuable bid is gone */
+			T->won[w->job] = -1;
+			continue;
+		}
+		for (int k = 0; k < w->n; k++)
+			T->gmark[T->gbuf[w->off + k]] = T->mark;
+		T->won[w->job] = (int)b;
+	}
+	for (size_t i = 0; i < njobs; i++)
+		if (T->won[i] < 0)
+			T->won[i] = -1;
+	return best_all;
+}
+
+static int bid_job_cmp(const void *x, const void *y)
+{
+	const struct bid *a = x, *b = y;
+	if (a->job != b->job)
+		return a->job < b->job ? -1 : 1;
+	return (a->off > b->off) - (a->off < b->off);
+}
+
+/* the exact choice: max sum of values, GPU-disjoint, one bid a job (0, or -1: keep greedy's) */
+static int mip(struct themis *T, size_t njobs)
+{
+	/* bids grouped by job again (greedy sorted them by value); won[] follows */
+	qsort(T->bids, T->nbids, sizeof(*T->bids), bid_job_cmp);
+	for (size_t i = 0; i < njobs; i++)
+		T->won[i] = -1;
+	struct dl_lp *lp = dl_lp_new("themis", DL_LP_MAX);
+	struct dl_err err = DL_ERR_INIT;
+	T->mark++;
+	int jrow = -1;
+	uint32_t jlast = UINT32_MAX;
+	size_t jfirst = 0;
+	for (size_t b = 0; b < T->nbids; b++) {
+		const struct bid *x = &T->bids[b];
+		double bonus = RANK_EPS * (double)(njobs - x->job);
+		int col = dl_lp_add_col(lp, NULL, 0, 1, x->v + bonus);
+		dl_lp_set_integer(lp, col);
+		/* one bid a job (rows only for jobs with several bids) */
+		if (x->job != jlast) {
+			jlast = x->job;
+			jfirst = b;
+			jrow = -1;
+		} else {
+			if (jrow < 0) {
+				jrow = dl_lp_add_row(lp, NULL, -DL_LP_INF, 1);
+				dl_lp_coef(lp, jrow, (int)jfirst + 1, 1);
+			}
+			dl_lp_coef(lp, jrow, col, 1);
+		}
+		/* each GPU in one bid at most (rows only for GPUs in several) */
+		for (int k = 0; k < x->n; k++) {
+			int g = T->gbuf[x->off + k];
+			if (T->gmark[g] != T->mark) {
+				T->gmark[g] = T->mark;
+				T->grow[g] = -1;
+				T->gfirst[g] = col;
+			} else {
+				if (T->grow[g] < 0) {
+					T->grow[g] = dl_lp_add_row(lp, NULL, -DL_LP_INF, 1);
+					dl_lp_coef(lp, T->grow[g], T->gfirst[g], 1);
+				}
+				dl_lp_coef(lp, T->grow[g], col, 1);
+			}
+		}
+	}
+	struct dl_lp_opts o = DL_LP_OPTS_INIT;
+	o.time_limit = 10;
+	int rc = dl_lp_solve(lp, &o, &err);
+	if (!rc) {
+		for (size_t b = 0; b < T->nbids; b++)
+			if (dl_lp_value(lp, (int)b + 1) > 0.5)
+				T->won[T->bids[b].job] = (int)b;
+	}
+	dl_lp_free(lp);
+	return rc;
+}
+
+/* ---- the auction ---- */
+
+/* j's lease (from now) may end at the first grid point at least L/2 away */
+static void lease_timer(struct themis *T, struct dl_sim *s, struct dl_sim_job *j)
+{
+	dl_tick now = dl_sim_now(s), L = T->lease;
+	dl_tick at = (now + L / 2 + L - 1) / L * L;
+	if (at <= now)
+		at += L;
+	tj(T, j->slot)->lease_end = at;
+}
+
+/* j holds its GPUs (hold[slot]) under a new lease */
+static void hold_gpus(struct themis *T, struct dl_sim *s, struct dl_sim_job *j)
+{
+	for (int k = 0; k < j->gpus; k++)
+		off_set(T, tj(T, j->slot)->hold[k], 0);
+	set_state(T, j->slot, S_RUN);
+	lease_timer(T, s, j);
+}
+
+static void start_won(struct themis *T, struct dl_sim *s, struct dl_sim_job *j)
+{
+	struct dl_sim_how how = {DL_ANY_TYPE, tj(T, j->slot)->hold, 0, 0};
+	if (dl_sim_start(s, j, &how) == DL_PLACED)
+		hold_gpus(T, s, j);
+	else if (tj(T, j->slot)->st != S_RESV)
+		set_state(T, j->slot, S_RESV); /* its GPUs are being checkpointed */
+}
+
+/* admission control: admit the oldest held-back jobs while the worst rho allows */
+static void admit(struct themis *T, struct dl_sim *s)
+{
+	if (!(T->p.admission > 0) || T->out_head == T->nout)
+		return;
+	double worst = 0;
+	int any = 0;
+	for (size_t i = 0; i < T->jobs.n; i++) {
+		int st = T->jobs.v[i].st;
+		if (st == S_NONE || st == S_OUT)
+			continue;
+		double r = rho_est(T, s, dl_sim_slot_job(s, i), st);
+		if (r > worst)
+			worst = r;
+		any = 1;
+	}
+	while (T->out_head < T->nout && (!any || worst < T->p.admission)) {
+		size_t slot = T->out[T->out_head++];
+		struct dl_sim_job *j = dl_sim_slot_job(s, slot);
+		set_state(T, slot, S_WAIT);
+		double r = rho_est(T, s, j, S_WAIT);
+		if (r > worst)
+			worst = r;
+		any = 1;
+	}
+	if (T->out_head == T->nout)
+		T->out_head = T->nout = 0;
+}
+
+static double wall(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void auction(struct themis *T, struct dl_sim *s)
+{
+	struct dl_themis_stats *S = T->p.stats;
+	/* the expired leases' GPUs are on offer */
+	for (size_t i = 0; i < T->nexp; i++) {
+		struct dl_sim_job *j = dl_sim_slot_job(s, T->exp[i]);
+		for (int k = 0; k < j->gpus; k++) {
+			off_set(T, tj(T, j->slot)->hold[k], 1);
+			T->leased[tj(T, j->slot)->hold[k]] = 1;
+		}
+	}
+	if (!T->nwait) { /* nobody else bids: every lease is renewed */
+		while (T->nexp) {
+			struct dl_sim_job *j = dl_sim_slot_job(s, T->exp[T->nexp - 1]);
+			for (int q = 0; q < j->gpus; q++)
+				T->leased[tj(T, j->slot)->hold[q]] = 0;
+			hold_gpus(T, s, j);
+			if (S)
+				S->renewed++;
+		}
+		return;
+	}
+	if (!T->alloff)
+		return;
+	if (S)
+		S->auctions++;
+	size_t n = T->nwait + T->nexp;
+	DL_GROW(T->cand, n, T->cand_alloc);
+	DL_GROW(T->won, n, T->won_alloc);
+	size_t m = 0;
+	for (size_t i = 0; i < T->nwait; i++) {
+		struct dl_sim_job *j = dl_sim_slot_job(s, T->wait[i]);
+		T->cand[m++] = (struct cand){j->slot, rho_est(T, s, j, S_WAIT), tj(T, j->slot)->tie,
+					     j->idx};
+	}
+	for (size_t i = 0; i < T->nexp; i++) {
+		struct dl_sim_job *j = dl_sim_slot_job(s, T->exp[i]);
+		T->cand[m++] = (struct cand){j->slot, rho_est(T, s, j, S_EXP), tj(T, j->slot)->tie,
+					     j->idx};
+	}
+	size_t k = (size_t)floor(T->p.knob * (double)n + 1e-9);
+	if (k < 1)
+		k = 1;
+	/* many small rounds: rank everyone once rather than select round by round */
+	int sorted = k * 8 < n;
+	if (sorted)
+		qsort(T->cand, n, sizeof(*T->cand), cand_cmp);
+	int smallest = INT32_MAX; /* no bidder needs fewer GPUs: stop when fewer are left */
+	for (size_t i = 0; i < n; i++) {
+		int g = dl_sim_slot_job(s, T->cand[i].slot)->gpus;
+		if (g < smallest)
+			smallest = g;
+	}
+	T->nwin = 0;
+	for (size_t at = 0; at < n && T->alloff >= smallest; at += k) {
+		size_t r = n - at < k ? n - at : k;
+		if (!sorted) {
+			select_top(T->cand + at, n - at, r);
+			qsort(T->cand + at, r, sizeof(*T->cand), cand_cmp);
+		}
+		struct cand *rc = T->cand + at;
+		T->nbids = 0;
+		T->gn = 0;
+		if (S)
+			S->rounds++;
+		for (size_t i = 0; i < r; i++) {
+			struct dl_sim_job *j = dl_sim_slot_job(s, rc[i].slot);
+			if (j->gpus <= T->alloff)
+				make_bids(T, s, j, (uint32_t)i, tj(T, rc[i].slot)->st);
+		}
+		if (!T->nbids)
+			continue;
+		int optimal = greedy(T, r);
+		if (!optimal && T->nbids <= (size_t)T->p.mip_max) {
+			if (mip(T, r) == 0) {
+				if (S)
+					S->mip++;
+			} else {
+				greedy(T, r); /* a solver failure (time limit): keep the greedy
+						 choice */
+				if (S)
+					S->greedy++;
+			}
+		} else if (S) {
+			S->greedy++;
+		}
+		for (size_t i = 0; i < r; i++) {
+			if (T->won[i] < 0)
+				continue;
+			const struct bid *w = &T->bids[T->won[i]];
+			/* own GPUs: the same array (hold) */
+			int *h = hold_room(T, rc[i].slot, w->n);
+			if (h != T->gbuf + w->off)
+				memmove(h, T->gbuf + w->off, (size_t)w->n * sizeof(int));
+			for (int q = 0; q < w->n; q++)
+				off_set(T, h[q], 0);
+			DL_GROW(T->winners, T->nwin + 1, T->win_alloc);
+			T->winners[T->nwin++] = rc[i].slot;
+		}
+	}
+	/*
+	 * Expired leases: renewed when the job won its GPUs or nobody took any;
+	 * lost (preempted) when someone won one of them. Winners are marked by
+	 * their GPUs being off the offer; a job's own winning bid is its hold.
+	 */
+	for (size_t i = 0; i < T->nwin; i++)
+		if (tj(T, T->winners[i])->st == S_EXP) {
+			struct dl_sim_job *j = dl_sim_slot_job(s, T->winners[i]);
+			for (int q = 0; q < j->gpus; q++)
+				T->leased[tj(T, j->slot)->hold[q]] = 0;
+			set_state(T, j->slot, S_RUN);
+			lease_timer(T, s, j);
+			if (S)
+				S->renewed++;
+		}
+	for (size_t i = T->nexp; i-- > 0;) {
+		struct dl_sim_job *j = dl_sim_slot_job(s, T->exp[i]);
+		int taken = 0;
+		for (int q = 0; q < j->gpus; q++) {
+			taken |= !T->offered[tj(T, j->slot)->hold[q]];
+			T->leased[tj(T, j->slot)->hold[q]] = 0;
+		}
+		if (taken) {
+			set_state(T, j->slot, S_SAVE);
+			dl_sim_preempt(s, j);
+			if (S)
+				S->lost++;
+		} else {
+			hold_gpus(T, s, j);
+			if (S)
+				S->renewed++;
+		}
+	}
+	for (size_t i = 0; i < T->nwin; i++) {
+		size_t slot = T->winners[i];
+		if (tj(T, slot)->st != S_WAIT)
+			continue;
+		struct dl_sim_job *j = dl_sim_slot_job(s, slot);
+		set_state(T, slot, S_RESV);
+		if (S)
+			S->won++;
+		start_won(T, s, j);
+	}
+}
+
+/* ---- callbacks ---- */
+
+static void on_arrive(void *st, struct dl_sim *s, struct dl_sim_job *j)
+{
+	struct themis *T = st;
+	struct themis_job *q = tj(T, j->slot); /* reset: the slot's last job left its state */
+	q->st = S_NONE;
+	q->lease_end = 0;
+	/* ties: a draw from the job's own stream of --seed (the same whatever else happens) */
+	struct dl_rng r;
+	dl_rng_seed_stream(&r, T->p.seed, j->idx);
+	q->tie = dl_rng_u64(&r);
+	q->best = find_best_rate(T, s, j);
+	if (T->p.admission > 0) {
+		q->st = S_OUT;
+		DL_GROW(T->out, T->nout + 1, T->out_alloc);
+		T->out[T->nout++] = j->slot;
+	} else {
+		set_state(T, j->slot, S_WAIT);
+	}
+	T->dirty = 1;
+}
+
+static void on_saved(void *st, struct dl_sim *s, struct dl_sim_job *j)
+{
+	struct themis *T = st;
+	(void)s;
+	/* its GPUs nobody won are on offer already; it bids again */
+	set_state(T, j->slot, S_WAIT);
+	T->dirty = 1;
+}
+
+static void on_finish(void *st, struct dl_sim *s, struct dl_sim_job *j)
+{
+	struct themis *T = st;
+	(void)s;
+	for (int k = 0; k < j->gpus; k++)
+		off_set(T, tj(T, j->slot)->hold[k], 1);
+	set_state(T, j->slot, S_NONE);
+	T->dirty = 1;
+}
+
+static int waiters(const struct themis *T)
+{
+	return T->nwait > 0 || T->out_head < T->nout;
+}
+
+static int on_timer(void *st, struct dl_sim *s, size_t ji, int kind, uint64_t stamp)
+{
+	struct themis *T = st;
+	(void)s;
+	(void)ji;
+	if (kind != T_GRID || stamp != T->grid_stamp)
+		return 0;
+	T->grid_at = -1;
+	return waiters(T); /* on_schedule ends the leases due now */
+}
+
+/*
+ * Leases end lazily: only a grid point with jobs waiting needs the leases
+ * that are due to end (a lease nobody bids for is renewed as it stands, so
+ * a job running alone costs no event per lease). A job-less timer wakes the
+ * policy at the next grid point while jobs wait.
+ */
+static void end_leases(struct themis *T, struct dl_sim *s)
+{
+	dl_tick now = dl_sim_now(s);
+	if (!waiters(T) || now % T->lease || T->expired_at == now)
+		return;
+	T->expired_at = now;
+	for (size_t i = T->nrun; i-- > 0;) {
+		size_t slot = T->run[i];
+		if (tj(T, slot)->lease_end <= now) {
+			set_state(T, slot, S_EXP);
+			T->dirty = 1;
+		}
+	}
+}
+
+static void on_schedule(void *st, struct dl_sim *s)
+{
+	struct themis *T = st;
+	/* winners whose GPUs were being checkpointed start when they are free */
+	for (size_t i = T->nresv; i-- > 0;)
+		start_won(T, s, dl_sim_slot_job(s, T->resv[i]));
+	end_leases(T, s);
+	if (T->dirty) {
+		T->dirty = 0;
+		double t0 = T->p.stats ? wall() : 0;
+		admit(T, s);
+		if (T->nexp || (T->nwait && T->alloff))
+			auction(T, s);
+		if (T->p.stats)
+			T->p.stats->seconds += wall() - t0;
+	}
+	dl_tick now = dl_sim_now(s);
+	if (waiters(T) && T->grid_at <= now) {
+		T->grid_at = (now / T->lease + 1) * T->lease;
+		T->grid_stamp++;
+		dl_sim_timer(s, T->grid_at, DL_SIM_NOJOB, T_GRID, T->grid_stamp);
+	}
+}
+
+const struct dl_sim_policy_ops dl_sim_themis = {
+	.name = "themis",
+	.summary = "Themis: leases auctioned to the worst finish-time fairness (rho) first",
+	.opts = dl_themis_opts,
+	.params_size = sizeof(struct dl_themis_params),
+	.create = create,
+	.destroy = destroy,
+	.arrive = on_arrive,
+	.saved = on_saved,
+	.finish = on_finish,
+	.timer = on_timer,
+	.schedule = on_schedule,
+};
