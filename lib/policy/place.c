@@ -289,9 +289,11 @@ static void take_rack_all(struct dl_placer *p, int r, int type, struct dl_placem
 static void take_cluster_fewest(struct dl_placer *p, int type, int k, struct dl_placement *out)
 {
 	int n = 0;
-	for (size_t r = 0; r < p->c->nracks; r++)
-		if (dl_state_rack_free(p->st, (int)r, type) > 0)
-			p->tmp2[n++] = (int)r;
+	/* without a branch: which racks have room is random to the predictor */
+	for (size_t r = 0; r < p->c->nracks; r++) {
+		p->tmp2[n] = (int)r;
+		n += dl_state_rack_free(p->st, (int)r, type) > 0;
+	}
 	struct rack_cmp rc = {p->st, type};
 	/* few racks: insertion sort (qsort_r's setup cost more than the sort) */
 	for (int i = 1; i < n; i++) {
@@ -508,18 +510,21 @@ static void describe(const struct dl_cluster *c, const int *gpu_node, const int 
 	/* few GPUs per placement: count distinct nodes and racks by a quadratic-free
 	 * pass when sorted, with a fallback check for unsorted input */
 	int nn = 0, nr = 0, prev_node = -1, prev_rack = -1, first_rack = -1, multi = 0;
+	int sorted = 1; /* so far: then nodes and racks come in order, each new one is new */
 	for (int i = 0; i < n; i++) {
 		int nd = node_of(c, gpu_node, gpus[i]);
 		int r = c->nodes[nd].rack;
+		if (i && gpus[i] < gpus[i - 1])
+			sorted = 0;
 		if (nd != prev_node) {
 			int seen = 0;
-			for (int j = 0; j < i && !seen; j++)
+			for (int j = 0; j < i && !seen && !sorted; j++)
 				seen = gpus[j] > gpus[i] && node_of(c, gpu_node, gpus[j]) == nd;
 			nn += !seen;
 		}
 		if (r != prev_rack) {
 			int seen = 0;
-			for (int j = 0; j < i && !seen; j++)
+			for (int j = 0; j < i && !seen && !sorted; j++)
 				seen = c->nodes[node_of(c, gpu_node, gpus[j])].rack == r;
 			nr += !seen;
 		}

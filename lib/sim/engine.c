@@ -639,9 +639,10 @@ static double pace(const struct dl_sim *s, const struct dl_sim_job *j, const int
 		   enum dl_tier tier, int *type, double *slowdown)
 {
 	const struct dl_cluster *c = s->cfg->cluster;
-	double speed = INFINITY;
+	/* on a cluster of one type, that type's speed without looking at each GPU */
+	double speed = c->ntypes == 1 && n > 0 ? dl_sim_job_speed(s, j, 0) : INFINITY;
 	*type = 0;
-	for (int k = 0; k < n; k++) {
+	for (int k = 0; k < n && c->ntypes > 1; k++) {
 		int ty = c->nodes[s->gpu_node[gpus[k]]].type;
 		double v = dl_sim_job_speed(s, j, ty);
 		if (v < speed) {

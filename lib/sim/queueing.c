@@ -60,10 +60,11 @@ struct sq_job {
 	dl_tick exec;	 /* MLFQ: ticks run in this queue epoch */
 	dl_tick mark;	 /* executed when it last started running, or waited when re-queued */
 	uint64_t seq;	 /* tiresias-las: the order it entered its queue */
-	int flag;	 /* srtf, las: the epoch in which the placer refused it */
 	int16_t queue;	 /* its queue (0 without MLFQ) */
 };
 DL_SLAB_DEFINE(sq_jobs, struct sq_job)
+/* srtf, las: the epoch in which the placer refused a job, apart: read every pass, dense */
+DL_SLAB_DEFINE(sq_refused, int)
 
 struct prio {
 	enum dl_sq_kind kind;
@@ -72,7 +73,8 @@ struct prio {
 	struct dl_gittins *gittins; /* tiresias-gittins: index of attained GPU-seconds */
 	size_t nq;
 	struct dl_opool pool;
-	struct sq_jobs jobs; /* per slot */
+	struct sq_jobs jobs;	   /* per slot */
+	struct sq_refused refused; /* per slot (srtf, las) */
 	/*
 	 * Waiting jobs: one ordered set per (queue, GPU-count class), so that
 	 * "the best waiting job that fits in c GPUs" is a minimum over the
@@ -98,9 +100,16 @@ struct prio {
 
 /* ---- parameters ---- */
 
+/* an active job's entry (the slab reaches every slot from the job's arrival on) */
 static struct sq_job *pj(struct prio *P, const struct dl_sim_job *j)
 {
-	return sq_jobs_at(&P->jobs, j->slot);
+	return &P->jobs.v[j->slot];
+}
+
+/* its queue: always 0 without MLFQ (then the slab need not be touched for it) */
+static size_t qof(struct prio *P, const struct dl_sim_job *j)
+{
+	return P->mlfq ? (size_t)P->jobs.v[j->slot].queue : 0;
 }
 
 /* ---- the MLFQ policies' parameters (tiresias-las, tiresias-gittins) ---- */
@@ -174,6 +183,7 @@ void dl_sq_destroy(void *st)
 	struct prio *P = st;
 	dl_opool_release(&P->pool);
 	sq_jobs_release(&P->jobs);
+	sq_refused_release(&P->refused);
 	free(P->pend);
 	free(P->qcount);
 	free(P->cur);
@@ -243,19 +253,18 @@ static void pend_key(struct prio *P, struct dl_sim_job *j, double *k0, double *k
 static void pend_add(struct prio *P, struct dl_sim_job *j)
 {
 	double k0 = 0, k1 = 0;
+	size_t q = qof(P, j);
 	pend_key(P, j, &k0, &k1);
-	dl_oset_insert(&P->pool,
-		       &P->pend[(size_t)pj(P, j)->queue * P->ncls + (size_t)P->cls_of[j->gpus]],
-		       j->slot, k0, k1, j->idx);
-	P->qcount[pj(P, j)->queue]++;
+	dl_oset_insert(&P->pool, &P->pend[q * P->ncls + (size_t)P->cls_of[j->gpus]], j->slot, k0,
+		       k1, j->idx);
+	P->qcount[q]++;
 }
 
 static void pend_del(struct prio *P, struct dl_sim_job *j)
 {
-	dl_oset_erase(&P->pool,
-		      &P->pend[(size_t)pj(P, j)->queue * P->ncls + (size_t)P->cls_of[j->gpus]],
-		      j->slot);
-	P->qcount[pj(P, j)->queue]--;
+	size_t q = qof(P, j);
+	dl_oset_erase(&P->pool, &P->pend[q * P->ncls + (size_t)P->cls_of[j->gpus]], j->slot);
+	P->qcount[q]--;
 }
 
 /*
@@ -266,22 +275,26 @@ static void pend_del(struct prio *P, struct dl_sim_job *j)
 
 static void account(struct prio *P, struct dl_sim *s, struct dl_sim_job *j)
 {
+	struct sq_job *q = pj(P, j);
 	dl_sim_sync(s, j);
-	dl_tick ran = j->executed - pj(P, j)->mark;
+	dl_tick ran = j->executed - q->mark;
 	/* saturate far beyond any queue limit rather than overflow */
-	if (ran > (INT64_MAX / 4 - pj(P, j)->service) / j->gpus)
-		pj(P, j)->service = INT64_MAX / 4;
+	if (ran > (INT64_MAX / 4 - q->service) / j->gpus)
+		q->service = INT64_MAX / 4;
 	else
-		pj(P, j)->service += ran * j->gpus;
-	pj(P, j)->exec += ran;
-	pj(P, j)->mark = j->executed;
+		q->service += ran * j->gpus;
+	q->exec += ran;
+	q->mark = j->executed;
 }
 
 static void set_demote_timer(struct prio *P, struct dl_sim *s, struct dl_sim_job *j)
 {
-	if (!P->mlfq || (size_t)pj(P, j)->queue + 1 >= P->nq)
+	if (!P->mlfq)
 		return;
-	int64_t left = P->limit[pj(P, j)->queue] - pj(P, j)->service;
+	struct sq_job *q = pj(P, j);
+	if ((size_t)q->queue + 1 >= P->nq)
+		return;
+	int64_t left = P->limit[q->queue] - q->service;
 	dl_tick t = dl_sim_now(s) + (left > 0 ? (left + j->gpus - 1) / j->gpus : 0);
 	/* a job that completes first needs none (completions come before timers) */
 	if (t < j->finish_at)
@@ -290,13 +303,16 @@ static void set_demote_timer(struct prio *P, struct dl_sim *s, struct dl_sim_job
 
 static void set_promote_timer(struct prio *P, struct dl_sim *s, struct dl_sim_job *j)
 {
-	if (!P->mlfq || pj(P, j)->queue == 0)
+	if (!P->mlfq)
 		return;
-	double lim = dl_mlfq_starve_limit(&P->queues, (double)pj(P, j)->exec);
+	struct sq_job *q = pj(P, j);
+	if (q->queue == 0)
+		return;
+	double lim = dl_mlfq_starve_limit(&P->queues, (double)q->exec);
 	if (!isfinite(lim))
 		return;
 	/* waited since it was re-queued: j->waited - pmark */
-	double left = lim - (double)(j->waited - pj(P, j)->mark);
+	double left = lim - (double)(j->waited - q->mark);
 	if (!(left < 4e18))
 		return; /* beyond any run */
 	dl_tick t = dl_sim_now(s) + (left > 0 ? (dl_tick)ceil(left) : 0);
@@ -321,8 +337,9 @@ static void run_add(struct prio *P, struct dl_sim *s, struct dl_sim_job *j)
 		k0 = (double)from + j->work_left / j->rate;
 	}
 	double k1 = P->mlfq ? 0 : (double)j->submit;
-	dl_oset_insert(&P->pool, &P->run[pj(P, j)->queue], j->slot, k0, k1, P->seq++);
-	P->run_gpus[pj(P, j)->queue] += j->gpus;
+	size_t q = qof(P, j);
+	dl_oset_insert(&P->pool, &P->run[q], j->slot, k0, k1, P->seq++);
+	P->run_gpus[q] += j->gpus;
 	if (P->mlfq) {
 		pj(P, j)->mark = j->executed;
 		set_demote_timer(P, s, j);
@@ -333,8 +350,9 @@ static void run_del(struct prio *P, struct dl_sim *s, struct dl_sim_job *j)
 {
 	if (P->mlfq)
 		account(P, s, j);
-	dl_oset_erase(&P->pool, &P->run[pj(P, j)->queue], j->slot);
-	P->run_gpus[pj(P, j)->queue] -= j->gpus;
+	size_t q = qof(P, j);
+	dl_oset_erase(&P->pool, &P->run[q], j->slot);
+	P->run_gpus[q] -= j->gpus;
 }
 
 /* ---- callbacks ---- */
@@ -343,10 +361,16 @@ void dl_sq_arrive(void *st, struct dl_sim *s, struct dl_sim_job *j)
 {
 	struct prio *P = st;
 	fit_slots(P, s);
-	pj(P, j)->queue = 0;
-	pj(P, j)->seq = P->seq++;
-	pj(P, j)->service = pj(P, j)->exec = 0;
-	pj(P, j)->flag = -1;
+	uint64_t seq = P->seq++;
+	/* fifo, fifo-backfill and sjf keep nothing per job: they never touch the slabs */
+	if (P->mlfq) {
+		struct sq_job *q = sq_jobs_at(&P->jobs, j->slot); /* (grows the slab) */
+		q->queue = 0;
+		q->seq = seq;
+		q->service = q->exec = 0;
+	} else if (P->preemptive) {
+		*sq_refused_at(&P->refused, j->slot) = -1;
+	}
 	pend_add(P, j);
 }
 
@@ -354,7 +378,8 @@ void dl_sq_saved(void *st, struct dl_sim *s, struct dl_sim_job *j)
 {
 	struct prio *P = st;
 	/* it keeps its place in its queue (its entry order); waiting starts now */
-	pj(P, j)->mark = j->waited;
+	if (P->mlfq)
+		pj(P, j)->mark = j->waited;
 	pend_add(P, j);
 	set_promote_timer(P, s, j);
 }
@@ -363,8 +388,9 @@ void dl_sq_finish(void *st, struct dl_sim *s, struct dl_sim_job *j)
 {
 	struct prio *P = st;
 	P->epoch++; /* placements refused before may work now */
-	dl_oset_erase(&P->pool, &P->run[pj(P, j)->queue], j->slot);
-	P->run_gpus[pj(P, j)->queue] -= j->gpus;
+	size_t q = qof(P, j);
+	dl_oset_erase(&P->pool, &P->run[q], j->slot);
+	P->run_gpus[q] -= j->gpus;
 	(void)s;
 }
 
@@ -378,33 +404,33 @@ int dl_sq_timer(void *st, struct dl_sim *s, size_t ji, int kind, uint64_t stamp)
 	struct dl_sim_job *j = dl_sim_job(s, ji);
 	if (!j || stamp != j->version)
 		return 0;
+	struct sq_job *q = pj(P, j);
 	if (kind == T_DEMOTE && j->state == DL_SJ_RUNNING) {
 		account(P, s, j);
-		if (pj(P, j)->service <
-		    P->limit[pj(P, j)->queue]) { /* cannot happen: the timer is exact */
+		if (q->service < P->limit[q->queue]) { /* cannot happen: the timer is exact */
 			set_demote_timer(P, s, j);
 			return 0;
 		}
 		run_del(P, s, j);
-		pj(P, j)->queue++;
+		q->queue++;
 		char d[8] = {'Q'}; /* "Q<queue>" (below 64), without printf's cost */
-		if (pj(P, j)->queue >= 10)
-			d[1] = (char)('0' + pj(P, j)->queue / 10);
-		d[1 + (pj(P, j)->queue >= 10)] = (char)('0' + pj(P, j)->queue % 10);
+		if (q->queue >= 10)
+			d[1] = (char)('0' + q->queue / 10);
+		d[1 + (q->queue >= 10)] = (char)('0' + q->queue % 10);
 		dl_sim_note(s, j, "demote", d);
 		run_add(P, s, j);
 		return 1;
-	} else if (kind == T_PROMOTE && j->state == DL_SJ_QUEUED && pj(P, j)->queue > 0) {
+	} else if (kind == T_PROMOTE && j->state == DL_SJ_QUEUED && q->queue > 0) {
 		dl_sim_sync(s, j);
-		if (!dl_mlfq_starving(&P->queues, (size_t)pj(P, j)->queue, (double)pj(P, j)->exec,
-				      (double)(j->waited - pj(P, j)->mark))) {
+		if (!dl_mlfq_starving(&P->queues, (size_t)q->queue, (double)q->exec,
+				      (double)(j->waited - q->mark))) {
 			set_promote_timer(P, s, j);
 			return 0;
 		}
 		pend_del(P, j);
-		pj(P, j)->queue = 0;
-		pj(P, j)->seq = P->seq++;
-		pj(P, j)->service = pj(P, j)->exec = 0;
+		q->queue = 0;
+		q->seq = P->seq++;
+		q->service = q->exec = 0;
 		dl_sim_note(s, j, "promote", "Q0");
 		pend_add(P, j);
 		return 1;
@@ -526,12 +552,12 @@ static int one_queue_pass(struct prio *P, struct dl_sim *s)
 		if (j->gpus <= dl_sim_free_gpus(s)) {
 			if (try_start(P, s, j) == 0) {
 				/* the placer wants other GPUs: no use preempting for it now */
-				pj(P, j)->flag = P->epoch;
+				P->refused.v[j->slot] = P->epoch;
 				return 0;
 			}
 			continue;
 		}
-		if (pj(P, j)->flag == P->epoch)
+		if (P->refused.v[j->slot] == P->epoch)
 			return 0;
 		/* GPUs free now plus those being checkpointed */
 		int soon = total - (int)P->run_gpus[0];

@@ -119,6 +119,85 @@ static int fail(struct dl_sim_trace *t, struct dl_err *err)
 	return -1;
 }
 
+/*
+ * A plain decimal below 1e10 (1 to 10 digits without a leading zero, then
+ * optionally '.' and 1 to 6 digits; no sign, blank or exponent), in
+ * microseconds, else -1. Such text is what every generated or imported
+ * trace holds, and what dl_jobs_parse_row and dl_parse_micros both accept
+ * with the same value and no error; anything else takes the full parse.
+ */
+static int64_t plain_micros(const char *s)
+{
+	const char *p = s;
+	uint64_t v = 0;
+	while (*p >= '0' && *p <= '9' && p - s < 11)
+		v = v * 10 + (uint64_t)(*p++ - '0');
+	size_t n = (size_t)(p - s);
+	if (!n || n > 10 || (n > 1 && s[0] == '0'))
+		return -1;
+	int f = 0;
+	if (*p == '.') {
+		p++;
+		while (*p >= '0' && *p <= '9' && f < 7) {
+			v = v * 10 + (uint64_t)(*p++ - '0');
+			f++;
+		}
+		if (!f || f > 6)
+			return -1;
+	}
+	if (*p)
+		return -1;
+	for (; f < 6; f++)
+		v *= 10;
+	return (int64_t)v;
+}
+
+/* a plain gang size: 1 to 1,000,000 without a leading zero, else -1 */
+static int64_t plain_gpus(const char *s)
+{
+	int64_t v = 0;
+	int n = 0;
+	for (; s[n] >= '0' && s[n] <= '9' && n < 8; n++)
+		v = v * 10 + (s[n] - '0');
+	if (!n || s[n] || s[0] == '0' || v > DL_JOB_GPUS_MAX)
+		return -1;
+	return v;
+}
+
+/*
+ * The row's job when every field it needs is plain (above) and in range:
+ * what the full parse would give, without it (it was most of the time spent
+ * reading a trace). 0, or -1 to take the full parse.
+ */
+static int plain_row(const struct dl_jobs_cols *jc, const struct dl_row *row, struct dl_job *job,
+		     dl_tick *sub, dl_tick *work)
+{
+	const int *col = jc->col;
+	if (!*row->f[col[DL_JC_ID]] || *dl_field_str(row, col[DL_JC_WEIGHT]) ||
+	    *dl_field_str(row, col[DL_JC_STEPS]))
+		return -1;
+	*sub = plain_micros(row->f[col[DL_JC_SUBMIT]]);
+	*work = plain_micros(row->f[col[DL_JC_DURATION]]);
+	int64_t gpus = plain_gpus(row->f[col[DL_JC_GPUS]]);
+	if (*sub < 0 || *work < 1 || gpus < 1)
+		return -1;
+	/* every field as dl_jobs_parse_row sets it (weight and steps: empty, so their defaults) */
+	*job = (struct dl_job){0};
+	job->id = row->f[col[DL_JC_ID]];
+	job->line = row->line;
+	job->submit = (double)*sub / DL_TICKS_PER_SECOND;
+	job->duration = (double)*work / DL_TICKS_PER_SECOND;
+	job->gpus = gpus;
+	job->model = dl_field_str(row, col[DL_JC_MODEL]);
+	job->user = dl_field_str(row, col[DL_JC_USER]);
+	job->vc = dl_field_str(row, col[DL_JC_VC]);
+	job->gpu_type = dl_field_str(row, col[DL_JC_GPU_TYPE]);
+	job->state = dl_field_str(row, col[DL_JC_STATE]);
+	job->weight = 1;
+	job->steps = -1;
+	return 0;
+}
+
 int dl_sim_trace_read(struct dl_sim_trace *t, struct dl_reader *r, struct dl_err *err)
 {
 	struct dl_jobs_cols jc;
@@ -131,27 +210,29 @@ int dl_sim_trace_read(struct dl_sim_trace *t, struct dl_reader *r, struct dl_err
 	struct dl_job job;
 	int got;
 	while ((got = dl_reader_next(r, &row, err)) > 0) {
-		if (dl_jobs_parse_row(&jc, r, &row, &job, err))
-			return fail(t, err);
+		dl_tick sub, work;
+		if (plain_row(&jc, &row, &job, &sub, &work) < 0) {
+			if (dl_jobs_parse_row(&jc, r, &row, &job, err))
+				return fail(t, err);
+			if (dl_parse_micros(row.f[csub], &sub) || sub > DL_SIM_INPUT_MAX) {
+				bad_time(r, &row, "submit", row.f[csub], err);
+				return fail(t, err);
+			}
+			if (dl_parse_micros(row.f[cdur], &work) || work > DL_SIM_INPUT_MAX) {
+				bad_time(r, &row, "duration", row.f[cdur], err);
+				return fail(t, err);
+			}
+			if (work < 1) {
+				dl_err_at(err, file, row.line,
+					  "bad duration value '%.64s': under the simulator's "
+					  "resolution (1 microsecond)",
+					  row.f[cdur]);
+				return fail(t, err);
+			}
+		}
 		if (cmade >= 0 && !t->made_by && row.f[cmade][0]) {
 			t->made_by = xstrdup(row.f[cmade]);
 			t->seed = xstrdup(dl_field_str(&row, cseed));
-		}
-		dl_tick sub, work;
-		if (dl_parse_micros(row.f[csub], &sub) || sub > DL_SIM_INPUT_MAX) {
-			bad_time(r, &row, "submit", row.f[csub], err);
-			return fail(t, err);
-		}
-		if (dl_parse_micros(row.f[cdur], &work) || work > DL_SIM_INPUT_MAX) {
-			bad_time(r, &row, "duration", row.f[cdur], err);
-			return fail(t, err);
-		}
-		if (work < 1) {
-			dl_err_at(err, file, row.line,
-				  "bad duration value '%.64s': under the simulator's resolution (1 "
-				  "microsecond)",
-				  row.f[cdur]);
-			return fail(t, err);
 		}
 		size_t ref;
 		if (dl_idset_add_later(&t->ids, job.id, file, row.line, &ref, err))

@@ -208,41 +208,59 @@ static int is_blank_char(char c)
 	return c == ' ' || c == '\t';
 }
 
-/* one line (no terminator) into the row queue, as libcsv's callbacks would put it */
-static void plain_line(struct dl_reader *r, const char *s, size_t len)
+/* bytes that end a field (',') or make a line not plain ('"', CR, NUL) */
+static const unsigned char plain_stop[256] = {[','] = 1, ['"'] = 1, ['\r'] = 1, ['\0'] = 1};
+
+/*
+ * One line (no terminator) into the row queue, as libcsv's callbacks would
+ * put it: 0, or -1 with nothing queued when the line is not plain. One pass
+ * finds the fields, trims their blanks and copies them.
+ */
+static int plain_line(struct dl_reader *r, const char *s, size_t len)
 {
 	const char *end = s + len, *p = s;
 	while (p < end && is_blank_char(*p))
 		p++;
 	if (p == end) { /* nothing but blanks: libcsv reports no field */
 		r->line++;
-		return;
+		return 0;
 	}
-	DL_GROW(r->qrows, r->qrows_n + 1, r->qrows_alloc);
-	struct qrow *q = &r->qrows[r->qrows_n++];
-	q->first = r->qoff_n;
-	q->line = r->line++;
-	sb_grow(&r->qbuf, len + 1);
+	size_t qoff0 = r->qoff_n;
+	sb_grow(&r->qbuf, len + 1); /* fields and their NULs: at most len + 1 bytes */
+	char *base = r->qbuf.buf, *out = base + r->qbuf.len;
 	size_t nf = 0;
 	for (p = s;; p++) {
-		const char *f = p;
-		while (p < end && *p != ',')
+		while (p < end && is_blank_char(*p))
 			p++;
-		const char *fe = p;
-		while (f < fe && is_blank_char(*f))
-			f++;
-		while (fe > f && is_blank_char(fe[-1]))
-			fe--;
 		DL_GROW(r->qoff, r->qoff_n + 1, r->qoff_alloc);
-		r->qoff[r->qoff_n++] = r->qbuf.len;
-		sb_add(&r->qbuf, f, (size_t)(fe - f));
-		sb_addc(&r->qbuf, '\0');
+		r->qoff[r->qoff_n++] = (size_t)(out - base);
+		char *kept = out; /* the end of the field without its trailing blanks */
+		for (; p < end; p++) {
+			unsigned char c = (unsigned char)*p;
+			if (plain_stop[c]) {
+				if (c == ',')
+					break;
+				r->qoff_n = qoff0;
+				return -1;
+			}
+			*out++ = (char)c;
+			if (!is_blank_char((char)c))
+				kept = out;
+		}
+		out = kept;
+		*out++ = '\0';
 		nf++;
 		if (p == end)
 			break;
 	}
+	r->qbuf.len = (size_t)(out - base);
+	DL_GROW(r->qrows, r->qrows_n + 1, r->qrows_alloc);
+	struct qrow *q = &r->qrows[r->qrows_n++];
+	q->first = qoff0;
 	q->n = nf;
+	q->line = r->line++;
 	r->prev_term = '\n';
+	return 0;
 }
 
 /* the complete lines of s[0..len) while they are plain; returns the bytes consumed */
@@ -254,12 +272,10 @@ static size_t plain_lines(struct dl_reader *r, const char *s, size_t len)
 		if (!nl)
 			break;
 		size_t n = (size_t)(nl - (s + done));
-		if (memchr(s + done, '"', n) || memchr(s + done, '\r', n) ||
-		    memchr(s + done, '\0', n)) {
+		if (plain_line(r, s + done, n) < 0) {
 			r->slow = 1;
 			break;
 		}
-		plain_line(r, s + done, n);
 		done += n + 1;
 	}
 	return done;
@@ -293,11 +309,10 @@ static const char *plain_finish(struct dl_reader *r, size_t *len)
 	*len = n;
 	if (!n)
 		return NULL;
-	if (memchr(s, '"', n) || memchr(s, '\r', n) || memchr(s, '\0', n)) {
+	if (plain_line(r, s, n) < 0) {
 		r->slow = 1;
 		return s;
 	}
-	plain_line(r, s, n);
 	sb_setlen(&r->carry, 0);
 	return NULL;
 }

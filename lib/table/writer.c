@@ -7,7 +7,8 @@
 #include "core/num.h"
 #include "core/utf8.h"
 
-enum field_kind { F_UNSET = 0, F_STR, F_NUM, F_NULL, F_BOOL };
+/* F_RAW: text already as CSV writes it (quoted if need be), from a direct row (below) */
+enum field_kind { F_UNSET = 0, F_STR, F_NUM, F_NULL, F_BOOL, F_RAW };
 
 struct dl_writer {
 	FILE *fp;
@@ -26,6 +27,15 @@ struct dl_writer {
 	size_t *stamp_col;
 	size_t nstamps;
 	int rows; /* data rows written */
+	/*
+	 * CSV rows whose fields come in column order (most writers fill a row
+	 * left to right) are written straight into vals as the line itself,
+	 * commas and quotes included, so that ending the row is one write. A
+	 * field set out of order turns the row back into separate fields
+	 * (F_RAW: kept as written) for end_row to join.
+	 */
+	int direct;  /* this row is being written as a line */
+	size_t next; /* direct: the columns before this one are written */
 };
 
 struct dl_writer *dl_writer_new(FILE *fp, enum dl_out_format fmt)
@@ -35,6 +45,7 @@ struct dl_writer *dl_writer_new(FILE *fp, enum dl_out_format fmt)
 	w->fmt = fmt;
 	sb_init(&w->vals);
 	sb_init(&w->line);
+	w->direct = fmt == DL_OUT_CSV;
 	return w;
 }
 
@@ -81,14 +92,89 @@ size_t dl_writer_ncols(const struct dl_writer *w)
 	return w->ncols;
 }
 
-static void set(struct dl_writer *w, size_t col, const char *s, size_t len, enum field_kind k)
+/* bytes that force quotes anywhere in a CSV field */
+static const unsigned char csv_special[256] = {[','] = 1, ['"'] = 1, ['\r'] = 1, ['\n'] = 1};
+
+/* a direct row goes back to separate fields: what is written so far is kept as is */
+static void undirect(struct dl_writer *w)
+{
+	for (size_t i = 0; i < w->next && i < w->ncols; i++)
+		if (w->kind[i] != F_UNSET)
+			w->kind[i] = F_RAW;
+	w->direct = 0;
+}
+
+/*
+ * Where field col's text goes, with room for `room` bytes: on a direct row,
+ * after the commas up to it (a column skipped is empty, as unset fields are).
+ * NULL when col is not a column (a programming error, ignored rather than
+ * corrupting the row).
+ */
+static inline char *field_begin(struct dl_writer *w, size_t col, size_t room)
 {
 	if (col >= w->ncols)
-		return; /* programming error; ignore rather than corrupt */
+		return NULL;
+	if (w->direct && col < w->next)
+		undirect(w); /* set again, or out of order */
+	/* after fields 0..next-1 the line holds next-1 commas; field col needs col */
+	size_t commas = w->direct ? col - (w->next ? w->next - 1 : 0) : 0;
+	struct strbuf *v = &w->vals;
+	if (v->alloc - v->len <= commas + room)
+		sb_grow(v, commas + room);
+	char *p = v->buf + v->len;
+	if (w->direct) {
+		if (commas == 1) /* (a loop would become a call to memset) */
+			*p++ = ',';
+		else if (commas)
+			p = (char *)memset(p, ',', commas) + commas;
+		v->len += commas;
+		w->next = col + 1;
+	}
+	return p;
+}
+
+static inline void field_end(struct dl_writer *w, size_t col, size_t n, enum field_kind k)
+{
 	w->off[col] = w->vals.len;
-	w->len[col] = len;
+	w->len[col] = n;
 	w->kind[col] = (unsigned char)k;
-	sb_add(&w->vals, s, len);
+	w->vals.len += n;
+}
+
+static void set(struct dl_writer *w, size_t col, const char *s, size_t len, enum field_kind k)
+{
+	if (w->direct && k == F_STR) {
+		/* copy while looking for a byte that needs quotes; quote when one shows */
+		char *p = field_begin(w, col, 2 * len + 2);
+		if (!p)
+			return;
+		int quote = len && (s[0] == ' ' || s[0] == '\t' || s[len - 1] == ' ' ||
+				    s[len - 1] == '\t');
+		for (size_t i = 0; i < len && !quote; i++) {
+			quote = csv_special[(unsigned char)s[i]];
+			p[i] = s[i];
+		}
+		if (!quote) {
+			field_end(w, col, len, F_STR);
+			return;
+		}
+		/* as end_row quotes: in '"', every '"' doubled */
+		char *q = p;
+		*q++ = '"';
+		for (size_t i = 0; i < len; i++) {
+			if (s[i] == '"')
+				*q++ = '"';
+			*q++ = s[i];
+		}
+		*q++ = '"';
+		field_end(w, col, (size_t)(q - p), F_RAW);
+		return;
+	}
+	char *p = field_begin(w, col, len);
+	if (!p)
+		return;
+	memcpy(p, s, len);
+	field_end(w, col, len, k);
 }
 
 void dl_writer_strn(struct dl_writer *w, size_t col, const char *s, size_t len)
@@ -138,16 +224,12 @@ void dl_writer_auto(struct dl_writer *w, size_t col, const char *s)
 }
 
 /* a number formatted straight into the row's buffer (fmt writes at most DL_NUM_BUF bytes) */
-#define SET_FORMATTED(w, col, fmt, v)                             \
-	do {                                                      \
-		if ((col) >= (w)->ncols)                          \
-			return;                                   \
-		sb_grow(&(w)->vals, DL_NUM_BUF);                  \
-		int n_ = fmt((w)->vals.buf + (w)->vals.len, (v)); \
-		(w)->off[col] = (w)->vals.len;                    \
-		(w)->len[col] = (size_t)n_;                       \
-		(w)->kind[col] = F_NUM;                           \
-		(w)->vals.len += (size_t)n_;                      \
+#define SET_FORMATTED(w, col, fmt, v)                               \
+	do {                                                        \
+		char *p_ = field_begin((w), (col), DL_NUM_BUF);     \
+		if (!p_)                                            \
+			return;                                     \
+		field_end((w), (col), (size_t)fmt(p_, (v)), F_NUM); \
 	} while (0)
 
 void dl_writer_int(struct dl_writer *w, size_t col, int64_t v)
@@ -161,9 +243,7 @@ void dl_writer_double(struct dl_writer *w, size_t col, double v)
 		set(w, col, "", 0, F_NULL);
 		return;
 	}
-	char buf[DL_NUM_BUF];
-	int n = dl_fmt_double(buf, v);
-	set(w, col, buf, (size_t)n, F_NUM);
+	SET_FORMATTED(w, col, dl_fmt_double, v);
 }
 
 void dl_writer_double_prec(struct dl_writer *w, size_t col, double v, int digits)
@@ -358,9 +438,33 @@ void dl_writer_end_row(struct dl_writer *w)
 {
 	if (!w->started)
 		write_header(w);
-	if (w->nstamps)
+	if (w->nstamps) {
+		if (w->direct)
+			undirect(w);
 		fill_stamps(w);
+	}
 	w->rows++;
+	if (w->direct) {
+		/* the line is written but for the commas of empty last columns and its end */
+		struct strbuf *v = &w->vals;
+		if (w->ncols == 1 && !v->len) {
+			/* an empty line would read back as no row at all */
+			sb_addstr(v, "\"\"");
+		}
+		size_t have = w->next ? w->next - 1 : 0, want = w->ncols ? w->ncols - 1 : 0;
+		sb_grow(v, want - have + 2);
+		memset(v->buf + v->len, ',', want - have);
+		v->len += want - have;
+		if (w->crlf)
+			v->buf[v->len++] = '\r';
+		v->buf[v->len++] = '\n';
+		fwrite_unlocked(v->buf, 1, v->len, w->fp); /* one thread writes a stream */
+		if (w->next)				   /* (no columns: no kinds either) */
+			memset(w->kind, F_UNSET, w->next < w->ncols ? w->next : w->ncols);
+		w->next = 0;
+		v->len = 0;
+		return;
+	}
 	struct strbuf *l = &w->line;
 	sb_reset(l);
 	if (w->fmt == DL_OUT_CSV) {
@@ -425,6 +529,8 @@ void dl_writer_end_row(struct dl_writer *w)
 	for (size_t i = 0; i < w->ncols; i++)
 		w->kind[i] = F_UNSET;
 	sb_reset(&w->vals);
+	w->direct = w->fmt == DL_OUT_CSV;
+	w->next = 0;
 }
 
 void dl_writer_finish(struct dl_writer *w)

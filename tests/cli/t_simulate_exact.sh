@@ -92,3 +92,21 @@ expect simulate_exact_rounding_row "grep -q '^a,2e-06,1,2.000001,2e-06,2.000003,
 printf 'id,submit,gpus,duration\na,0,1,1\nb,1,1,0.0000004\n' > tiny.csv
 run simulate_exact_too_short 1 "dl simulate --cluster 1x1x8 tiny.csv"
 expect_eq simulate_exact_too_short_msg "dlsched simulate: tiny.csv:3: bad duration value '0.0000004': under the simulator's resolution (1 microsecond)" "$(cat "$SCRATCH/err")"
+
+# Reading: rows of plain decimals take a short parse (lib/sim/trace.c, plain_row), the rest
+# the full one; both must give the same jobs. The same trace with every time written
+# otherwise (an exponent, leading or trailing zeros, seven decimals: the full parse) gives
+# byte-identical results for every policy.
+printf 'id,submit,gpus,duration\na,0,1,7.000000\nb,1.5,2,100\nc,2.25,1,2.5\nd,3,4,50.125\n' > plain.csv
+printf 'id,submit,gpus,duration\na,0e0,1,7\nb,01.50,2,100.0\nc,2.250,1,2.5000000\nd,3e0,4,5.0125e1\n' > spelt.csv
+for p in fifo srtf tiresias-las; do
+	run "simulate_exact_spelling_$p" 0 "dl simulate --cluster 1x1x4 --policy $p plain.csv > a.csv && dl simulate --cluster 1x1x4 --policy $p spelt.csv > b.csv"
+	expect "simulate_exact_spelling_${p}_same" "cmp -s a.csv b.csv && grep -q '^d,3,4,50.125,' a.csv"
+done
+if heavy; then
+	awk -F, 'BEGIN { OFS = "," } NR > 1 { $2 = $2 "e0"; $4 = $4 "e0" } { print }' gen.csv > gen_e0.csv
+	for p in fifo las tiresias-gittins; do
+		run "simulate_exact_spelling_gen_$p" 0 "dl simulate --cluster 1x2x8 --policy $p gen.csv > a.csv && dl simulate --cluster 1x2x8 --policy $p gen_e0.csv > b.csv"
+		expect "simulate_exact_spelling_gen_${p}_same" "cmp -s a.csv b.csv"
+	done
+fi

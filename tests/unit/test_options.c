@@ -62,7 +62,7 @@ static const struct dl_opt las_opts[] = {
 };
 static const struct dl_opt gandiva_opts[] = {
 	{DL_OPT_SECONDS, 0, "quantum", "S", "time slice", DL_OPT_AT(struct q_params, quantum),
-	 .def = "60", .max = 600},
+	 .def = "60", .min = -1, .max = 600},
 	{DL_OPT_INT, 0, "depth", "N", "packing depth", DL_OPT_AT(struct q_params, depth),
 	 .imin = 1, .imax = 4, .def = "2"},
 	{DL_OPT_END},
@@ -219,7 +219,7 @@ int main(void)
 	ssize_t n = pread(ef, err, sizeof(err) - 1, 0);
 	err[n > 0 ? n : 0] = 0;
 	close(ef);
-	is_str(err, "dlsched simulate: bad --quantum value '900' (a number of seconds in 0..600)\n",
+	is_str(err, "dlsched simulate: bad --quantum value '900' (a number of seconds in -1..600)\n",
 	       "with its own range");
 	ok(parse(&st, &ctx, &a, &m, depth_argv) == 0, "--depth parses");
 	memset(&qp, 0, sizeof(qp));
@@ -249,6 +249,12 @@ int main(void)
 	ok(strstr(out, "\nlas options:\n      --quantum S            las quantum (default 300)\n") &&
 		   strstr(out, "\ngandiva options:\n      --quantum S            time slice (default 60)\n"),
 	   "--help lists each alternative's --quantum under its heading");
+	/* a value only the second table takes is no parse error: the choice decides */
+	char *wide_argv[] = {"simulate", "--quantum", "-1", NULL};
+	ok(parse(&st, &ctx, &a, &m, wide_argv) == 0, "-1 parses (gandiva takes it)");
+	memset(&qp, 0, sizeof(qp));
+	dl_opt_choose(&st, gandiva_opts, &qp);
+	ok(dl_opt_apply(&st, "--policy") == 0 && qp.quantum == -1, "and gandiva stores it");
 	char *abbr_argv[] = {"simulate", "--quan", "5", NULL};
 	ok(parse(&st, &ctx, &a, &m, abbr_argv) == 0, "an abbreviation of a shared name is not ambiguous");
 	alt_groups = NULL;

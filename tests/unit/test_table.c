@@ -200,6 +200,58 @@ static void test_writer(void)
 		is_str(b2, "t,u\n3305.802,0\n", "seconds are rounded to the microsecond");
 		free(b2);
 	}
+	{
+		/*
+		 * CSV rows are written as lines while their fields come in column
+		 * order; a field set again, out of order, skipped or past the last
+		 * column must give what separate fields joined at the end give.
+		 */
+		char *b3 = NULL;
+		size_t l3 = 0;
+		FILE *f3 = open_memstream(&b3, &l3);
+		struct dl_writer *w3 = dl_writer_new(f3, DL_OUT_CSV);
+		const char *c4[] = {"a", "b", "c", "d"};
+		dl_writer_set_columns(w3, c4, 4);
+		dl_writer_str(w3, 2, "3");
+		dl_writer_str(w3, 0, "1");
+		dl_writer_str(w3, 3, "x,y");
+		dl_writer_end_row(w3);
+		dl_writer_str(w3, 0, "p");
+		dl_writer_str(w3, 1, "q");
+		dl_writer_str(w3, 0, "r");
+		dl_writer_end_row(w3);
+		dl_writer_str(w3, 1, " s");
+		dl_writer_int(w3, 3, 7);
+		dl_writer_end_row(w3);
+		dl_writer_end_row(w3);
+		dl_writer_str(w3, 0, "\"q\"");
+		dl_writer_micros(w3, 1, 1500000);
+		dl_writer_null(w3, 2);
+		dl_writer_str(w3, 1, "b2");
+		dl_writer_double(w3, 3, 0.25);
+		dl_writer_end_row(w3);
+		dl_writer_str(w3, 4, "ignored");
+		dl_writer_str(w3, 3, "z");
+		dl_writer_end_row(w3);
+		dl_writer_free(w3);
+		w3 = dl_writer_new(f3, DL_OUT_CSV);
+		dl_writer_add_column(w3, "one");
+		dl_writer_end_row(w3);
+		dl_writer_str(w3, 0, "");
+		dl_writer_end_row(w3);
+		dl_writer_str(w3, 0, "v");
+		dl_writer_end_row(w3);
+		dl_writer_free(w3);
+		w3 = dl_writer_new(f3, DL_OUT_CSV); /* no columns at all */
+		dl_writer_end_row(w3);
+		dl_writer_free(w3);
+		fclose(f3);
+		is_str(b3,
+		       "a,b,c,d\n1,,3,\"x,y\"\nr,q,,\n,\" s\",,7\n,,,\n\"\"\"q\"\"\",b2,,0.25\n,,,z\n"
+		       "one\n\"\"\n\"\"\nv\n\n\n",
+		       "CSV rows filled in any order, set twice, skipped or empty");
+		free(b3);
+	}
 	ok(dl_is_json_number("-1.5e+3") && !dl_is_json_number("01") && !dl_is_json_number("1.") &&
 		   !dl_is_json_number("") && !dl_is_json_number("+1"),
 	   "JSON number literal detection");
