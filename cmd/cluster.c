@@ -67,7 +67,13 @@ static void text_summary(FILE *fp, const struct dl_cluster *c)
 	for (int t = 0; t < DL_NTIERS; t++) {
 		dl_fmt_double(b1, c->link[t].bandwidth_gbps);
 		dl_fmt_double(b2, c->link[t].latency_us);
-		fprintf(fp, "  %-8s %8s Gb/s %6s us\n", dl_tier_name((enum dl_tier)t), b1, b2);
+		fprintf(fp, "  %-8s %8s Gb/s %6s us", dl_tier_name((enum dl_tier)t), b1, b2);
+		if (c->congestion[t] > 1) {
+			dl_fmt_double(b1, c->congestion[t]);
+			dl_fmt_double(b2, c->link[t].bandwidth_gbps / c->congestion[t]);
+			fprintf(fp, "  congested /%s: %s Gb/s", b1, b2);
+		}
+		fputc('\n', fp);
 	}
 	fprintf(fp, "racks:\n");
 	for (size_t r = 0; r < c->nracks; r++) {

@@ -14,6 +14,7 @@ struct place_args {
 	struct dl_place_opts po;
 	int comm; /* enum dl_comm */
 	double now;
+	struct dl_congestion congestion;
 };
 
 static const char *const comm_names[] = {"ring", "ps", NULL}; /* enum dl_comm */
@@ -31,14 +32,9 @@ static const struct dl_opt place_opts[] = {
 	{DL_OPT_UINT64, 's', "seed", "N", "seed of the random policy", AT(po.seed), .def = "1"},
 	{DL_OPT_CHOICE, 0, "comm", "MODE", "communication pattern", AT(comm), .values = comm_names,
 	 .def = "ring"},
-	{DL_OPT_SECONDS, 0, "rack-delay", "SECONDS", "dally: wait before the rack tier",
-	 AT(po.rack_delay), .def_doc = "auto"},
-	{DL_OPT_SECONDS, 0, "network-delay", "SECONDS", "dally: wait before the cluster tier",
-	 AT(po.net_delay), .def_doc = "auto"},
-	{DL_OPT_SECONDS, 0, "lease", "SECONDS", "dally: the timer unit", AT(po.lease),
-	 .flags = DL_OPTF_GT, .def = "20"},
-	{DL_OPT_INT, 0, "history", "N", "dally: waits remembered per GPU demand", AT(po.history),
-	 .imin = 1, .imax = 1000000, .def = "50"},
+	{DL_OPT_CALLBACK, 0, "congestion", "TIER=DIV,...",
+	 "divide the bandwidth of congested tiers (rack=2,cluster=4)", AT(congestion),
+	 .fn = dl_congestion_opt, .expect = DL_CONGESTION_EXPECT, .def_doc = "the spec's (none)"},
 	{DL_OPT_SECONDS, 0, "now", "TIME", "the current time: a job's wait is TIME - submit",
 	 AT(now)},
 	{DL_OPT_END},
@@ -256,8 +252,11 @@ DL_COMMAND(place, "place jobs on a cluster topology and cost the placement")
 {
 	struct dl_optstate st;
 	struct place_args a = {.po = DL_PLACE_OPTS_INIT};
-	if (dl_opt_parse(&st, ctx, argc, argv, &place_spec, &a))
+	/* Dally's timers: the option group simulate --policy dally shares (policy/dally.h) */
+	const struct dl_opt_group dally = {dl_dally_opt_table, &a.po.dally, DL_DALLY_OPT_TITLE};
+	if (dl_opt_parse_groups(&st, ctx, argc, argv, &place_spec, &a, &dally, 1))
 		return st.exit_code;
+
 	if (!a.cluster)
 		return dl_usage_error(ctx, "--cluster SPEC is required");
 	if (argc - st.optind > 1)
@@ -278,6 +277,7 @@ DL_COMMAND(place, "place jobs on a cluster topology and cost the placement")
 		dl_net_models_free(&pr.models);
 		return dl_fail(ctx, &err);
 	}
+	dl_cluster_congest(pr.c, &a.congestion);
 	if (profiles && dl_net_models_read(&pr.models, profiles, ctx->in_format, &err) < 0)
 		rc = dl_fail(ctx, &err);
 	pr.st = dl_state_new(pr.c);

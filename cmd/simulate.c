@@ -21,7 +21,8 @@ struct sim_args {
 	int set_ckpt, set_restore, any_type, set_seed;
 	int set_policy, set_place;
 	int provenance;
-	char *command; /* with --provenance: this command line, else NULL */
+	char *command;			 /* with --provenance: this command line, else NULL */
+	struct dl_congestion congestion; /* --congestion: 0 = the spec's */
 	/* the chosen policy's parameters (its option table's struct), NULL with --compat */
 	const struct dl_sim_policy_ops *pol;
 	void *params;
@@ -71,6 +72,9 @@ static const struct dl_opt sim_opts[] = {
 	{DL_OPT_STRING, 0, "gpu-type", "TYPE",
 	 "--throughputs: the reference type, on which durations are run times", AT(ref_type),
 	 .def = "v100"},
+	{DL_OPT_CALLBACK, 0, "congestion", "TIER=DIV,...",
+	 "divide the bandwidth of congested tiers (rack=2,cluster=4)", AT(congestion),
+	 .fn = dl_congestion_opt, .expect = DL_CONGESTION_EXPECT, .def_doc = "the spec's (none)"},
 	{DL_OPT_FLAG, 0, "any-type", NULL,
 	 "ignore the trace's gpu_type column: jobs run on any type", AT(any_type)},
 	{DL_OPT_FLAG, 0, "provenance", NULL,
@@ -126,7 +130,8 @@ static int run_compat(struct dl_ctx *ctx, const struct sim_args *a, const struct
 	if (a->events)
 		return dl_usage_error(ctx, "--events is not available with --compat tiresias");
 	if (a->set_ckpt || a->set_restore || a->profiles || a->any_type || a->set_seed ||
-	    a->provenance || a->throughputs)
+	    a->provenance || a->throughputs || a->congestion.div[DL_TIER_NODE] > 0 ||
+	    a->congestion.div[DL_TIER_RACK] > 0 || a->congestion.div[DL_TIER_CLUSTER] > 0)
 		return dl_usage_error(ctx,
 				      "with --compat tiresias the schedule name sets the "
 				      "policy; only --cluster, --place, --distribution, --delta "
@@ -311,8 +316,10 @@ static int run_native(struct dl_ctx *ctx, const struct sim_args *a)
 	dl_net_models_init(&models);
 	if (dl_cluster_load(a->cluster, &cl, &err) < 0)
 		rc = dl_fail(ctx, &err);
-	else if (ctx->dry_run)
-		; /* the options are good */
+	else
+		dl_cluster_congest(cl, &a->congestion);
+	if (rc || ctx->dry_run)
+		; /* (with --dry-run the options are good) */
 	else if (a->throughputs &&
 		 dl_alloc_load_throughputs(a->throughputs, DL_IN_AUTO, &tputs, &err) < 0)
 		rc = dl_fail(ctx, &err);

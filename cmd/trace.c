@@ -23,6 +23,7 @@ struct trace_args {
 	double rate, load;
 	const char *cluster, *mix, *dur, *weights;
 	int preset, single_gpu;
+	double network_heavy;
 	const char *skipped;
 	/* import and gen */
 	const char *throughputs;
@@ -37,8 +38,9 @@ static const char *from_at(size_t i)
 	return i == DL_IMP_NFMT ? "gavel-throughputs" : NULL;
 }
 
-static const char *const philly_modes[] = {"span", "sum", NULL};  /* io.philly_sum_attempts */
-static const char *const gen_presets[] = {"none", "gavel", NULL}; /* gen's preset */
+static const char *const philly_modes[] = {"span", "sum", NULL}; /* io.philly_sum_attempts */
+enum { PRESET_NONE, PRESET_GAVEL, PRESET_DALLY };
+static const char *const gen_presets[] = {"none", "gavel", "dally", NULL}; /* gen's preset */
 
 #define AT(f) DL_OPT_AT(struct trace_args, f)
 #define OPT_THROUGHPUTS                                                                      \
@@ -116,8 +118,11 @@ static const struct dl_opt gen_opts[] = {
 	{DL_OPT_FLAG, 0, "iid", NULL, "independent durations (default: stratified quantiles)",
 	 AT(o.iid)},
 	{DL_OPT_CHOICE, 0, "preset", "NAME",
-	 "gavel: Gavel's continuous-trace generator (needs --throughputs)", AT(preset),
-	 .values = gen_presets, .def = "none"},
+	 "gavel: Gavel's continuous traces (needs --throughputs); dally: Dally's mixed workload",
+	 AT(preset), .values = gen_presets, .def = "none"},
+	{DL_OPT_DOUBLE, 0, "network-heavy", "P",
+	 "draw models from the network cost table, a share P of them network-heavy",
+	 AT(network_heavy), .min = 0, .max = 1, .def_doc = "0.5 with --preset dally"},
 	{DL_OPT_FLAG, 0, "single-gpu", NULL, "every job on 1 GPU (Gavel's continuous-single trace)",
 	 AT(single_gpu)},
 	{DL_OPT_STRING, 0, "weights", "MIX",
@@ -165,7 +170,8 @@ static const struct dl_cmd_spec gen_spec = {
 		 "[options]",
 	.description = "Generate a synthetic jobs stream: Poisson arrivals, a GPU-count mix and\n"
 		       "durations from a named distribution. --preset gavel draws Gavel's\n"
-		       "continuous traces (models from --throughputs).",
+		       "continuous traces (models from --throughputs); --preset dally a\n"
+		       "Helios-like gang mix with network-sensitive models (--network-heavy).",
 	.opts = gen_opts,
 };
 
@@ -573,10 +579,18 @@ static int trace_gen(int argc, char **argv, struct dl_ctx *ctx)
 	if (a.single_gpu && mix)
 		return dl_usage_error(ctx, "give one of --single-gpu and --gpus");
 	/* Gavel's generator: its durations and GPU mix (the default), models from the table */
-	if (a.preset && !tput_path)
+	if (a.preset == PRESET_GAVEL && !tput_path)
 		return dl_usage_error(ctx, "--preset gavel needs --throughputs (its models)");
-	if (a.preset && !dl_opt_given(&st, "duration"))
+	if (a.preset == PRESET_GAVEL && !dl_opt_given(&st, "duration"))
 		dur = "gavel";
+	/* Dally's: Philly durations (the default), its gang mix, models by network sensitivity */
+	int net = a.preset == PRESET_DALLY || dl_opt_given(&st, "network-heavy");
+	if (net && tput_path)
+		return dl_usage_error(ctx,
+				      "models come from --throughputs or from the network "
+				      "cost table (--preset dally, --network-heavy), not both");
+	if (a.preset == PRESET_DALLY && a.single_gpu)
+		return dl_usage_error(ctx, "--preset dally is about gangs: not with --single-gpu");
 	int64_t cluster_gpus = 0;
 	if (have_load && !cluster)
 		return dl_usage_error(ctx, "--load needs --cluster");
@@ -586,6 +600,8 @@ static int trace_gen(int argc, char **argv, struct dl_ctx *ctx)
 			return dl_fail(ctx, &cerr);
 	}
 
+	struct dl_net_models models; /* the built-in table, for --network-heavy */
+	dl_net_models_init(&models);
 	int64_t *mg = NULL;
 	double *mv = NULL, *mw = NULL, *wv = NULL, *ww = NULL, *samples = NULL;
 	struct dl_tputs t = DL_TPUTS_INIT;
@@ -599,6 +615,10 @@ static int trace_gen(int argc, char **argv, struct dl_ctx *ctx)
 			mg[i] = (int64_t)mv[i];
 		o.mix_gpus = mg;
 		o.mix_w = mw;
+	} else if (a.preset == PRESET_DALLY) {
+		o.mix_gpus = dl_gen_dally_mix_gpus;
+		o.mix_w = dl_gen_dally_mix_w;
+		o.nmix = DL_ARRAY_SIZE(dl_gen_dally_mix_w);
 	} else if (a.single_gpu) {
 		o.mix_gpus = &one_gpu;
 		o.mix_w = &all_of_them;
@@ -616,6 +636,10 @@ static int trace_gen(int argc, char **argv, struct dl_ctx *ctx)
 	}
 	if ((rc = parse_duration(&st, dur, &o, &samples)))
 		goto out;
+	if (net) {
+		o.net = &models;
+		o.net_share = dl_opt_given(&st, "network-heavy") ? a.network_heavy : 0.5;
+	}
 	if (tput_path) {
 		if ((rc = load_tputs(ctx, &t, tput_path)))
 			goto out;
@@ -644,6 +668,7 @@ out:
 	free(ww);
 	free(samples);
 	dl_tputs_free(&t);
+	dl_net_models_free(&models);
 	return rc;
 }
 

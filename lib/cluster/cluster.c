@@ -18,6 +18,7 @@
 #include "cluster/cluster.h"
 #include "core/io.h"
 #include "core/num.h"
+#include "core/opt.h"
 #include "core/strmap.h"
 
 /*
@@ -1001,6 +1002,23 @@ static int json_links(struct build *b, json_t *links, const char *text, struct d
 	return 0;
 }
 
+static int json_congestion(struct build *b, json_t *g, const char *text, struct dl_err *err)
+{
+	static const char *const keys[] = {"node", "rack", "cluster", NULL};
+	if (!json_is_object(g))
+		return dl_err_at(err, b->where, 0, "'congestion' must be an object");
+	if (check_keys(b, g, keys, "congestion", text, err) < 0)
+		return -1;
+	for (int t = 0; t < DL_NTIERS; t++) {
+		if (json_num(b, g, keys[t], "congestion", 1, &b->c->congestion[t], err) < 0)
+			return -1;
+		if (b->c->congestion[t] > DL_CONGESTION_MAX)
+			return dl_err_at(err, b->where, 0, "congestion: '%s' above %g", keys[t],
+					 DL_CONGESTION_MAX);
+	}
+	return 0;
+}
+
 static int json_racks(struct build *b, json_t *racks, const char *text, struct dl_err *err)
 {
 	static const char *const rkeys[] = {"name", "count", "nodes", NULL};
@@ -1096,7 +1114,8 @@ static int is_gavel_specs(json_t *root)
 
 static int parse_json(struct build *b, const char *text, const char *key, struct dl_err *err)
 {
-	static const char *const keys[] = {"types", "links", "racks", "shorthand", NULL};
+	static const char *const keys[] = {"types", "links",	 "congestion",
+					   "racks", "shorthand", NULL};
 	json_error_t je;
 	json_t *root = json_loads(text, JSON_REJECT_DUPLICATES, &je);
 	if (!root)
@@ -1123,11 +1142,14 @@ static int parse_json(struct build *b, const char *text, const char *key, struct
 		json_t *l = json_object_get(root, "links");
 		json_t *r = json_object_get(root, "racks");
 		json_t *s = json_object_get(root, "shorthand");
+		json_t *g = json_object_get(root, "congestion");
 		if (check_keys(b, root, keys, "spec", text, err) < 0)
 			rc = -1;
 		else if (t && json_types(b, t, text, err) < 0)
 			rc = -1;
 		else if (l && json_links(b, l, text, err) < 0)
+			rc = -1;
+		else if (g && json_congestion(b, g, text, err) < 0)
 			rc = -1;
 		else if (!!r == !!s)
 			rc = dl_err_at(err, b->where, 0,
@@ -1197,6 +1219,8 @@ int dl_cluster_load(const char *spec, struct dl_cluster **out, struct dl_err *er
 	struct dl_cluster *c = xcalloc(1, sizeof(*c));
 	struct build b = {c, 0, 0, 0, spec, 0};
 	dl_cluster_default_links(c->link);
+	for (int t = 0; t < DL_NTIERS; t++)
+		c->congestion[t] = 1;
 	c->source = xstrdup(spec);
 	struct stat st;
 	int rc, text = 0;
@@ -1237,4 +1261,58 @@ int dl_cluster_load(const char *spec, struct dl_cluster **out, struct dl_err *er
 	}
 	*out = c;
 	return 0;
+}
+
+/* ---- congestion ---- */
+
+int dl_congestion_parse(const char *text, struct dl_congestion *g, struct dl_err *err)
+{
+	struct dl_congestion out = {{0}};
+	const char *p = text;
+	if (!*p)
+		return dl_err_set(err, DL_EXIT_USAGE, "empty congestion");
+	for (;;) {
+		size_t len = strcspn(p, ",");
+		const char *eq = memchr(p, '=', len);
+		int tier = -1;
+		for (int t = 0; eq && t < DL_NTIERS; t++) {
+			const char *name = dl_tier_name((enum dl_tier)t);
+			if (strlen(name) == (size_t)(eq - p) && !strncmp(p, name, (size_t)(eq - p)))
+				tier = t;
+		}
+		if (tier < 0)
+			return dl_err_set(err, DL_EXIT_USAGE, "bad congestion entry '%.*s'",
+					  (int)len, p);
+		char num[64];
+		size_t nl = len - (size_t)(eq + 1 - p);
+		double v;
+		if (!nl || nl >= sizeof(num))
+			return dl_err_set(err, DL_EXIT_USAGE, "bad congestion entry '%.*s'",
+					  (int)len, p);
+		memcpy(num, eq + 1, nl);
+		num[nl] = '\0';
+		if (dl_parse_double(num, &v) < 0 || !(v >= 1) || v > DL_CONGESTION_MAX)
+			return dl_err_set(err, DL_EXIT_USAGE,
+					  "bad congestion divisor '%s' (a number in 1..%g)", num,
+					  DL_CONGESTION_MAX);
+		out.div[tier] = v;
+		if (!p[len])
+			break;
+		p += len + 1;
+	}
+	*g = out;
+	return 0;
+}
+
+int dl_congestion_opt(const struct dl_opt *o, void *base, const char *arg)
+{
+	struct dl_err err = DL_ERR_INIT;
+	return dl_congestion_parse(arg, (struct dl_congestion *)((char *)base + o->offset), &err);
+}
+
+void dl_cluster_congest(struct dl_cluster *c, const struct dl_congestion *g)
+{
+	for (int t = 0; t < DL_NTIERS; t++)
+		if (g->div[t] >= 1)
+			c->congestion[t] = g->div[t];
 }

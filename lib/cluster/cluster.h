@@ -69,6 +69,12 @@ struct dl_cluster {
 	size_t nnodes;
 	int total_gpus;
 	struct dl_link link[DL_NTIERS];
+	/*
+	 * congestion: each tier's link bandwidth is divided by this (>= 1; 1 =
+	 * none), from the JSON spec's "congestion" object or --congestion. The
+	 * links keep the hardware's numbers; the network cost model divides.
+	 */
+	double congestion[DL_NTIERS];
 	char *source; /* the SPEC text or file it came from, for messages */
 };
 
@@ -99,5 +105,23 @@ int dl_cluster_gpu_node(const struct dl_cluster *c, int gpu);
 #define DL_CLUSTER_MAX_NODES (1 << 21)
 #define DL_NODE_MAX_GPUS     1024
 #define DL_CLUSTER_MAX_RACKS (1 << 16)
+
+/*
+ * Congestion (#18.2): a divisor of a tier's bandwidth, "rack=2,cluster=4"
+ * (tiers node, rack, cluster; divisors in [1, 1e6]). A tier not named keeps
+ * what the spec said. struct dl_congestion is what --congestion stores (a
+ * CALLBACK option of place and simulate: dl_congestion_opt); 0 = not given.
+ */
+struct dl_congestion {
+	double div[DL_NTIERS];
+};
+#define DL_CONGESTION_MAX    1e6
+#define DL_CONGESTION_EXPECT "TIER=DIVISOR[,...] with tiers node, rack, cluster and divisors >= 1"
+int dl_congestion_parse(const char *text, struct dl_congestion *g, struct dl_err *err);
+struct dl_opt;
+/* the store of a DL_OPT_CALLBACK option whose field is a struct dl_congestion */
+int dl_congestion_opt(const struct dl_opt *o, void *base, const char *arg);
+/* apply the tiers g names to c (replacing the spec's divisors for them) */
+void dl_cluster_congest(struct dl_cluster *c, const struct dl_congestion *g);
 
 #endif

@@ -203,6 +203,9 @@ void dl_netcost_init(struct dl_netcost *nc, const struct dl_cluster *c, enum dl_
 	/* the bottleneck up to each tier: a wider tier is never faster */
 	for (int t = 0; t < DL_NTIERS; t++) {
 		nc->eff[t] = c->link[t];
+		/* a congested tier: each GPU's share of the link is divided */
+		if (c->congestion[t] > 1)
+			nc->eff[t].bandwidth_gbps /= c->congestion[t];
 		if (t > 0) {
 			if (nc->eff[t - 1].bandwidth_gbps < nc->eff[t].bandwidth_gbps)
 				nc->eff[t].bandwidth_gbps = nc->eff[t - 1].bandwidth_gbps;

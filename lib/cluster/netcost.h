@@ -6,7 +6,8 @@
  * compute_s on the reference GPU divided by the GPU type's speed.
  * Communication for n GPUs whose widest tier is T uses the bottleneck link of
  * tiers node..T (lowest bandwidth, highest latency among them), so a wider
- * tier can never be faster:
+ * tier can never be faster; a congested tier's bandwidth is first divided by
+ * the cluster's divisor for it (cluster.h, congestion):
  *
  *   ring all-reduce:   2 (n-1)/n * B / bw + 2 (n-1) * lat
  *   parameter servers: 2 skew_rr (n-1)/n * B / bw + 2 lat

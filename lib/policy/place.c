@@ -38,12 +38,6 @@ int dl_place_policy_parse(const char *s, enum dl_place_policy *out)
 	return -1;
 }
 
-/* a ring buffer of past waits (in leases) for one GPU demand */
-struct hist {
-	double *v;
-	int n, pos;
-};
-
 struct dl_placer {
 	struct dl_cluster_state *st;
 	const struct dl_cluster *c;
@@ -53,11 +47,9 @@ struct dl_placer {
 	int max_node, max_rack; /* capacity of the largest node and rack (all types) */
 	int *max_node_t, *max_rack_t; /* per type */
 	int *type_total;	      /* GPUs of each type; [ntypes] = all */
-	/* dally: histories per demand (index min(demand, maxd)) at node and rack tier */
-	int maxd;
-	struct hist *hnode, *hrack;
-	int *tmp;  /* scratch: node list */
-	int *tmp2; /* scratch: rack list */
+	struct dl_dally *dally;	      /* dally: timers and auto-tuner */
+	int *tmp;		      /* scratch: node list */
+	int *tmp2;		      /* scratch: rack list */
 };
 
 struct dl_placer *dl_placer_new(struct dl_cluster_state *st, const struct dl_place_opts *o)
@@ -68,10 +60,8 @@ struct dl_placer *dl_placer_new(struct dl_cluster_state *st, const struct dl_pla
 	p->st = st;
 	p->c = c;
 	p->o = *o;
-	if (p->o.lease <= 0)
-		p->o.lease = 20;
-	if (p->o.history < 1)
-		p->o.history = 1;
+	if (o->policy == DL_PLACE_DALLY)
+		p->dally = dl_dally_new(&o->dally);
 	dl_rng_seed(&p->rng, o->seed);
 	p->affinity = xcalloc(c->nnodes + 1, sizeof(int));
 	p->max_node_t = xcalloc((size_t)T + 1, sizeof(int));
@@ -98,9 +88,6 @@ struct dl_placer *dl_placer_new(struct dl_cluster_state *st, const struct dl_pla
 	p->type_total[T] = c->total_gpus;
 	p->max_node = p->max_node_t[T];
 	p->max_rack = p->max_rack_t[T];
-	p->maxd = c->total_gpus < 4096 ? c->total_gpus : 4096;
-	p->hnode = xcalloc((size_t)p->maxd + 1, sizeof(struct hist));
-	p->hrack = xcalloc((size_t)p->maxd + 1, sizeof(struct hist));
 	p->tmp = xmalloc((c->nnodes + 1) * sizeof(int));
 	p->tmp2 = xmalloc((c->nracks + 1) * sizeof(int));
 	return p;
@@ -110,12 +97,7 @@ void dl_placer_free(struct dl_placer *p)
 {
 	if (!p)
 		return;
-	for (int d = 0; d <= p->maxd; d++) {
-		free(p->hnode[d].v);
-		free(p->hrack[d].v);
-	}
-	free(p->hnode);
-	free(p->hrack);
+	dl_dally_free(p->dally);
 	free(p->affinity);
 	free(p->max_node_t);
 	free(p->max_rack_t);
@@ -437,91 +419,75 @@ static void place_gandiva(struct dl_placer *p, int type, int k, struct dl_placem
 
 /* ---- dally ---- */
 
-static void hist_add(struct dl_placer *p, struct hist *h, double v)
-{
-	int H = p->o.history;
-	if (!h->v)
-		h->v = xcalloc((size_t)H, sizeof(double));
-	h->v[h->pos] = v;
-	h->pos = (h->pos + 1) % H;
-	if (h->n < H)
-		h->n++;
-}
-
-/* mean + 2 stddev of the window; 1 when it is empty or all zero */
-static double hist_estimate(const struct hist *h)
-{
-	double s = 0, s2 = 0;
-	for (int i = 0; i < h->n; i++) {
-		s += h->v[i];
-		s2 += h->v[i] * h->v[i];
-	}
-	if (!h->n || s == 0)
-		return 1;
-	double mean = s / h->n;
-	double var = s2 / h->n - mean * mean;
-	return mean + 2 * sqrt(var > 0 ? var : 0);
-}
-
 void dl_place_dally_timers(const struct dl_placer *p, int gpus, double *rack, double *net)
 {
-	int d = gpus < p->maxd ? gpus : p->maxd;
-	if (d < 0)
-		d = 0;
-	double H = p->o.history;
-	double rl, nl;
-	if (p->o.rack_delay >= 0) {
-		*rack = p->o.rack_delay;
+	if (p->dally) {
+		dl_dally_timers(p->dally, gpus, rack, net);
 	} else {
-		rl = ceil(hist_estimate(&p->hnode[d]));
-		if (rl < 6)
-			rl = 6;
-		if (rl > ceil(0.8 * H))
-			rl = ceil(0.8 * H);
-		*rack = rl * p->o.lease;
-	}
-	if (p->o.net_delay >= 0) {
-		*net = p->o.net_delay;
-	} else {
-		nl = ceil(hist_estimate(&p->hrack[d]));
-		if (nl < 12)
-			nl = 12;
-		if (nl > H)
-			nl = H;
-		*net = nl * p->o.lease;
+		*rack = p->o.dally.rack_delay;
+		*net = p->o.dally.net_delay;
 	}
 }
 
-static const char *place_dally(struct dl_placer *p, const struct dl_place_req *req,
-			       struct dl_placement *out)
+struct dl_dally *dl_placer_dally(struct dl_placer *p)
 {
-	int type = req->type, k = req->gpus, ts = tslot(p, type);
-	int d = k < p->maxd ? k : p->maxd;
-	double leases = req->wait / p->o.lease;
-	double rack_t, net_t;
-	dl_place_dally_timers(p, k, &rack_t, &net_t);
+	return p->dally;
+}
+
+/* as consolidated as possible within tier max: NULL when placed (*tier then says where) */
+static const char *place_within(struct dl_placer *p, int type, int k, enum dl_tier max,
+				enum dl_tier *tier, struct dl_placement *out)
+{
 	int nd = dl_state_best_fit(p->st, type, k);
 	if (nd >= 0) {
 		take_node(p, nd, k, out);
-		if (leases >= 1)
-			hist_add(p, &p->hnode[d], leases);
+		*tier = DL_TIER_NODE;
 		return NULL;
 	}
-	if (req->wait >= rack_t || k > p->max_node_t[ts]) {
-		int r = best_rack(p, type, k);
-		if (r >= 0) {
-			take_rack_fewest(p, r, type, k, out);
-			if (leases >= 1)
-				hist_add(p, &p->hrack[d], leases);
-			return NULL;
-		}
-		if (req->wait >= net_t || k > p->max_rack_t[ts]) {
-			take_cluster_fewest(p, type, k, out);
-			return NULL;
-		}
-		return "dally: waiting for a rack-level placement (network timer not expired)";
+	if (max < DL_TIER_RACK)
+		return "dally: waiting for a node-level placement (rack timer not expired)";
+	int r = best_rack(p, type, k);
+	if (r >= 0) {
+		take_rack_fewest(p, r, type, k, out);
+		*tier = DL_TIER_RACK;
+		return NULL;
 	}
-	return "dally: waiting for a node-level placement (rack timer not expired)";
+	if (max < DL_TIER_CLUSTER)
+		return "dally: waiting for a rack-level placement (network timer not expired)";
+	take_cluster_fewest(p, type, k, out);
+	*tier = DL_TIER_CLUSTER;
+	return NULL;
+}
+
+/* within tier `open`, widened for a job no node (rack) of its type could hold */
+static const char *place_tiered(struct dl_placer *p, int type, int k, enum dl_tier open,
+				enum dl_tier *tier, struct dl_placement *out)
+{
+	int ts = tslot(p, type);
+	if (k > p->max_node_t[ts] && open < DL_TIER_RACK)
+		open = DL_TIER_RACK;
+	if (k > p->max_rack_t[ts])
+		open = DL_TIER_CLUSTER;
+	return place_within(p, type, k, open, tier, out);
+}
+
+/*
+ * Tiered delay (dally.h): one node now; one rack once the rack timer is up
+ * (or when no node could ever hold the job); anywhere once the network timer
+ * is up (or no rack could). Node and rack placements after a wait of a lease
+ * or more feed the auto-tuner. (simulate --policy dally does the same with
+ * its own timers, through req.within.)
+ */
+static const char *place_dally(struct dl_placer *p, const struct dl_place_req *req,
+			       struct dl_placement *out)
+{
+	enum dl_tier tier;
+	const char *why =
+		place_tiered(p, req->type, req->gpus,
+			     dl_dally_open_tier(p->dally, req->gpus, req->wait), &tier, out);
+	if (!why)
+		dl_dally_record(p->dally, req->gpus, tier, req->wait);
+	return why;
 }
 
 /* ---- the entry point ---- */
@@ -600,47 +566,51 @@ static void place_typed(struct dl_placer *p, const struct dl_place_req *req,
 		return;
 	}
 	const char *why = NULL;
-	switch (p->o.policy) {
-	case DL_PLACE_FIRST_FIT:
-		place_first_fit(p, type, k, out);
-		break;
-	case DL_PLACE_CONSOLIDATE:
-		place_consolidated(p, type, k, out);
-		break;
-	case DL_PLACE_SPREAD:
-		place_spread(p, type, k, out);
-		break;
-	case DL_PLACE_RANDOM:
-		place_random(p, type, k, out);
-		break;
-	case DL_PLACE_TIRESIAS:
-		if (!req->consolidate) {
+	enum dl_tier within_tier;
+	if (req->within > 0)
+		why = place_tiered(p, type, k, (enum dl_tier)(req->within - 1), &within_tier, out);
+	else
+		switch (p->o.policy) {
+		case DL_PLACE_FIRST_FIT:
 			place_first_fit(p, type, k, out);
-		} else if (k <= p->max_node_t[ts]) {
-			int nd = dl_state_best_fit(p->st, type, k);
-			if (nd >= 0)
-				take_node(p, nd, k, out);
-			else
-				why = "tiresias: consolidated model waits for one node";
-		} else if (k <= p->max_rack_t[ts]) {
-			int r = best_rack(p, type, k);
-			if (r >= 0)
-				take_rack_fewest(p, r, type, k, out);
-			else
-				why = "tiresias: consolidated model waits for one rack";
-		} else {
-			take_cluster_fewest(p, type, k, out);
+			break;
+		case DL_PLACE_CONSOLIDATE:
+			place_consolidated(p, type, k, out);
+			break;
+		case DL_PLACE_SPREAD:
+			place_spread(p, type, k, out);
+			break;
+		case DL_PLACE_RANDOM:
+			place_random(p, type, k, out);
+			break;
+		case DL_PLACE_TIRESIAS:
+			if (!req->consolidate) {
+				place_first_fit(p, type, k, out);
+			} else if (k <= p->max_node_t[ts]) {
+				int nd = dl_state_best_fit(p->st, type, k);
+				if (nd >= 0)
+					take_node(p, nd, k, out);
+				else
+					why = "tiresias: consolidated model waits for one node";
+			} else if (k <= p->max_rack_t[ts]) {
+				int r = best_rack(p, type, k);
+				if (r >= 0)
+					take_rack_fewest(p, r, type, k, out);
+				else
+					why = "tiresias: consolidated model waits for one rack";
+			} else {
+				take_cluster_fewest(p, type, k, out);
+			}
+			break;
+		case DL_PLACE_GANDIVA:
+			place_gandiva(p, type, k, out);
+			break;
+		case DL_PLACE_DALLY:
+			why = place_dally(p, req, out);
+			break;
+		default:
+			why = "unknown policy";
 		}
-		break;
-	case DL_PLACE_GANDIVA:
-		place_gandiva(p, type, k, out);
-		break;
-	case DL_PLACE_DALLY:
-		why = place_dally(p, req, out);
-		break;
-	default:
-		why = "unknown policy";
-	}
 	if (why || out->ngpus != k) {
 		/* give back anything taken (only on an internal shortfall) */
 		if (out->ngpus)

@@ -49,6 +49,7 @@
 
 #include "cluster/state.h"
 #include "core/rng.h"
+#include "policy/dally.h"
 #include "core/strmap.h"
 
 enum dl_place_policy {
@@ -70,16 +71,13 @@ int dl_place_policy_parse(const char *s, enum dl_place_policy *out);
 
 struct dl_place_opts {
 	enum dl_place_policy policy;
-	uint64_t seed;	   /* random */
-	double lease;	   /* dally: seconds per timer unit (default 20) */
-	double rack_delay; /* dally: seconds before the rack tier; < 0 = auto-tune */
-	double net_delay;  /* dally: seconds before the cluster tier; < 0 = auto-tune */
-	int history;	   /* dally: waits remembered per GPU demand (default 50) */
+	uint64_t seed;		    /* random */
+	struct dl_dally_opts dally; /* dally: the timers (dally.h) */
 };
 
-#define DL_PLACE_OPTS_INIT                                  \
-	{                                                   \
-		DL_PLACE_FIRST_FIT, 0, 20.0, -1.0, -1.0, 50 \
+#define DL_PLACE_OPTS_INIT                                \
+	{                                                 \
+		DL_PLACE_FIRST_FIT, 0, DL_DALLY_OPTS_INIT \
 	}
 
 struct dl_place_req {
@@ -87,6 +85,15 @@ struct dl_place_req {
 	int type;	 /* cluster type index or DL_ANY_TYPE */
 	int consolidate; /* tiresias: the job's model asks for consolidation */
 	double wait;	 /* dally: seconds the job has waited for GPUs */
+	/*
+	 * 0: the placer's policy decides. 1 + T: whatever the policy, Dally's
+	 * tiered placement with tier T open: as consolidated as possible (one
+	 * node, else one rack, else fewest racks) but no wider than T, or than
+	 * the next tier when the job is larger than any node (rack) of its type;
+	 * else wait. Nothing is learned: the caller keeps the timers
+	 * (simulate --policy dally, with its own struct dl_dally).
+	 */
+	int within;
 };
 
 enum dl_decision { DL_PLACED = 0, DL_WAIT = 1, DL_REJECT = 2 };
@@ -110,6 +117,8 @@ void dl_place(struct dl_placer *p, const struct dl_place_req *req, struct dl_pla
 void dl_place_release(struct dl_placer *p, const int *gpus, int n);
 /* dally: the timers (seconds) a job of `gpus` GPUs would get now */
 void dl_place_dally_timers(const struct dl_placer *p, int gpus, double *rack, double *net);
+/* dally: the placer's timers and auto-tuner (NULL unless its policy is dally) */
+struct dl_dally *dl_placer_dally(struct dl_placer *p);
 
 /* nodes, racks and tier of a set of global GPU indices (sorted or not) */
 void dl_placement_describe(const struct dl_cluster *c, const int *gpus, int n, int *nnodes,

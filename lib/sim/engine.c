@@ -816,6 +816,8 @@ enum dl_decision dl_sim_start(struct dl_sim *s, struct dl_sim_job *j, const stru
 					   (double)j->waited / DL_TICKS_PER_SECOND};
 		if (how && how->type != DL_ANY_TYPE)
 			req.type = how->type;
+		if (how)
+			req.within = how->within;
 		if (j->model)
 			req.consolidate = j->model->consolidate;
 		struct dl_placement pl = {0};
@@ -841,6 +843,8 @@ enum dl_decision dl_sim_start(struct dl_sim *s, struct dl_sim_job *j, const stru
 	describe(s, j, tier_known);
 	int resumed = j->start >= 0, moved = resumed && how && how->migrate;
 	dl_tick cost = j->resume_cost >= 0 ? j->resume_cost : s->restore;
+	if (how && how->has_restore)
+		cost = dl_sim_ticks(how->restore);
 	if (moved) {
 		cost = s->ckpt + s->restore; /* its state moves here from elsewhere */
 		j->migrations++;
@@ -871,6 +875,11 @@ void dl_sim_preempt(struct dl_sim *s, struct dl_sim_job *j)
 	saving_push(s, s->now + s->ckpt, j);
 }
 
+struct dl_placer *dl_sim_placer(struct dl_sim *s)
+{
+	return s->placer;
+}
+
 /* does j hold GPU g (its GPUs are sorted)? */
 static int holds(const struct dl_sim_job *j, int g)
 {
@@ -886,6 +895,12 @@ static int holds(const struct dl_sim_job *j, int g)
 }
 
 int dl_sim_migrate(struct dl_sim *s, struct dl_sim_job *j, const int *gpus, int n)
+{
+	return dl_sim_migrate_pause(s, j, gpus, n, -1);
+}
+
+int dl_sim_migrate_pause(struct dl_sim *s, struct dl_sim_job *j, const int *gpus, int n,
+			 double pause)
 {
 	if (j->state != DL_SJ_RUNNING || n != j->gpus)
 		return -1;
@@ -905,7 +920,7 @@ int dl_sim_migrate(struct dl_sim *s, struct dl_sim_job *j, const int *gpus, int 
 	sort_gpus(j->gpu, n);
 	describe(s, j, 0);
 	j->migrations++;
-	j->restore_until = s->now + s->ckpt + s->restore;
+	j->restore_until = s->now + (pause >= 0 ? dl_sim_ticks(pause) : s->ckpt + s->restore);
 	plan_finish(s, j);
 	emit(s, j, "migrate", NULL, 1);
 	return 0;

@@ -19,5 +19,6 @@ extern const struct dl_sim_policy_ops dl_sim_tiresias_gittins;
 extern const struct dl_sim_policy_ops dl_sim_gavel;
 extern const struct dl_sim_policy_ops dl_sim_gandiva;
 extern const struct dl_sim_policy_ops dl_sim_themis;
+extern const struct dl_sim_policy_ops dl_sim_dally;
 
 #endif

@@ -268,6 +268,10 @@ struct dl_sim_how {
 	 * checkpoint + restore and is logged as "migrate"
 	 */
 	int migrate;
+	/* resuming: with has_restore, restore seconds without progress instead of --restore-cost */
+	int has_restore;
+	double restore;
+	int within; /* with the placer: its req.within (place.h: Dally's tiers), 0 = its policy */
 };
 
 /*
@@ -282,6 +286,15 @@ void dl_sim_preempt(struct dl_sim *s, struct dl_sim_job *j);
  * one is not
  */
 int dl_sim_migrate(struct dl_sim *s, struct dl_sim_job *j, const int *gpus, int n);
+/* the same, paying pause seconds without progress instead of checkpoint + restore */
+int dl_sim_migrate_pause(struct dl_sim *s, struct dl_sim_job *j, const int *gpus, int n,
+			 double pause);
+/*
+ * The run's placer (its policy is --place's): for policies that place with
+ * req.within and hand the GPUs to dl_sim_migrate (after dl_place_release:
+ * the engine takes them itself).
+ */
+struct dl_placer *dl_sim_placer(struct dl_sim *s);
 /*
  * Suspend running j at once (Gandiva's suspend: its small state goes to host
  * memory at a mini-batch boundary, no checkpoint): it counts as a preemption,

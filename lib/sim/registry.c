@@ -23,6 +23,7 @@ static const struct dl_sim_policy_ops *const all[] = {
 	&dl_sim_gavel,
 	&dl_sim_gandiva,
 	&dl_sim_themis,
+	&dl_sim_dally,
 };
 /* clang-format on */
 

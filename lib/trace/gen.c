@@ -13,6 +13,13 @@ static int cmp_double(const void *a, const void *b);
 
 const int64_t dl_gen_default_mix_gpus[4] = {1, 2, 4, 8};
 const double dl_gen_default_mix_w[4] = {0.7, 0.1, 0.15, 0.05};
+/*
+ * --preset dally: gangs {1,2,4,8,16} as in Dally's evaluation, weighted so that
+ * the median is 1 GPU and the mean 3.64, against Helios' 1 and 3.716 over its
+ * four clusters (../notes: helios_cluster_summary.csv)
+ */
+const int64_t dl_gen_dally_mix_gpus[5] = {1, 2, 4, 8, 16};
+const double dl_gen_dally_mix_w[5] = {0.5, 0.15, 0.15, 0.12, 0.08};
 
 /* E[10^U(a,b)] */
 static double mean_pow10_uniform(double a, double b)
@@ -203,8 +210,36 @@ struct dl_gen *dl_gen_new(const struct dl_gen_opts *o, struct dl_err *err)
 			return dl_err_set(err, DL_EXIT_USAGE, "the priority weights' shares are 0"),
 			       NULL;
 	}
+	if (o->net && o->tputs)
+		return dl_err_set(err, DL_EXIT_USAGE,
+				  "models come from the throughputs table or the network models, "
+				  "not both"),
+		       NULL;
+	if (o->net && !(o->net_share >= 0 && o->net_share <= 1))
+		return dl_err_set(err, DL_EXIT_USAGE, "the network-heavy share must be in [0, 1]"),
+		       NULL;
 	struct dl_gen *g = xcalloc(1, sizeof(*g));
 	g->o = *o;
+	if (o->net) {
+		/* the table's order (built-in first, then profiles): reproducible */
+		g->heavy = xcalloc(o->net->n + 1, sizeof(*g->heavy));
+		g->light = xcalloc(o->net->n + 1, sizeof(*g->light));
+		for (size_t i = 0; i < o->net->n; i++) {
+			const struct dl_net_model *m = &o->net->v[i];
+			if (m->sensitivity >= DL_GEN_HEAVY)
+				g->heavy[g->nheavy++] = m->name;
+			else
+				g->light[g->nlight++] = m->name;
+		}
+		if ((o->net_share > 0 && !g->nheavy) || (o->net_share < 1 && !g->nlight)) {
+			dl_err_set(err, DL_EXIT_DATA,
+				   "no %s model (sensitivity %s %g) among the network models",
+				   g->nheavy ? "light" : "network-heavy",
+				   g->nheavy ? "<" : ">=", DL_GEN_HEAVY);
+			dl_gen_free(g);
+			return NULL;
+		}
+	}
 	g->ref = o->ref_gpu_type ? o->ref_gpu_type : "v100";
 	g->cum = cumulative(o->mix_w, o->nmix);
 	g->wcum = cumulative(o->weight_w, o->nweights);
@@ -238,6 +273,7 @@ struct dl_gen *dl_gen_new(const struct dl_gen_opts *o, struct dl_err *err)
 	dl_rng_seed_stream(&g->r_user, o->seed, 5);
 	dl_rng_seed_stream(&g->r_vc, o->seed, 6);
 	dl_rng_seed_stream(&g->r_weight, o->seed, 8);
+	dl_rng_seed_stream(&g->r_net, o->seed, 9);
 	g->gap_mean = 3600 / o->rate_per_hour;
 	if (o->dist == DL_DUR_SAMPLES) {
 		g->sorted = xmalloc(o->nsamples * sizeof(*g->sorted));
@@ -266,6 +302,8 @@ void dl_gen_use_columns(const struct dl_gen *g, struct dl_jobset *js)
 		dl_jobset_use_col(js, DL_JC_MODEL);
 		dl_jobset_use_col(js, DL_JC_STEPS);
 	}
+	if (g->o.net)
+		dl_jobset_use_col(js, DL_JC_MODEL);
 }
 
 int dl_gen_next(struct dl_gen *g, struct dl_job *j, struct dl_err *err)
@@ -301,6 +339,18 @@ int dl_gen_next(struct dl_gen *g, struct dl_job *j, struct dl_err *err)
 		/* keep duration == steps / throughput, as the gavel importer computes it */
 		j->duration = j->steps / tput;
 	}
+	if (o->net) {
+		/* one uniform draw picks the group and the model inside it */
+		double w = dl_rng_uniform(&g->r_net);
+		if (w < o->net_share) {
+			size_t i = (size_t)(w / o->net_share * (double)g->nheavy);
+			j->model = g->heavy[i < g->nheavy ? i : g->nheavy - 1];
+		} else {
+			double v = (w - o->net_share) / (1 - o->net_share);
+			size_t i = (size_t)(v * (double)g->nlight);
+			j->model = g->light[i < g->nlight ? i : g->nlight - 1];
+		}
+	}
 	if (o->users > 0) {
 		snprintf(g->ubuf, sizeof(g->ubuf), "user%llu",
 			 (unsigned long long)dl_rng_below(&g->r_user, (uint64_t)o->users) + 1);
@@ -332,6 +382,8 @@ void dl_gen_free(struct dl_gen *g)
 		free(g->models[i]);
 	free(g->models);
 	free(g->nmodels);
+	free(g->heavy);
+	free(g->light);
 	free(g->cum);
 	free(g->wcum);
 	free(g->sorted);

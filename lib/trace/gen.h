@@ -28,6 +28,7 @@
 
 #include "core/rng.h"
 #include "core/strmap.h"
+#include "cluster/netcost.h"
 #include "trace/jobs.h"
 #include "trace/throughputs.h"
 
@@ -64,7 +65,22 @@ struct dl_gen_opts {
 	 */
 	const double *weight_v, *weight_w;
 	size_t nweights;
+	/*
+	 * network-sensitive models (trace gen --network-heavy, --preset dally):
+	 * with net_share >= 0, each job's model is drawn from net's table: with
+	 * probability net_share a network-heavy one (sensitivity >= DL_GEN_HEAVY),
+	 * else a light one, uniformly inside the group (own generator stream).
+	 * net_share < 0 (and net NULL): no such draw. Not with tputs.
+	 */
+	const struct dl_net_models *net;
+	double net_share;
 };
+
+/* the sensitivity from which a model counts as network-heavy (netcost.h's s) */
+#define DL_GEN_HEAVY 0.25
+/* --preset dally's GPU mix: Helios-like (median 1, mean 3.64; Helios: 1 and 3.716) */
+extern const int64_t dl_gen_dally_mix_gpus[5];
+extern const double dl_gen_dally_mix_w[5];
 
 /* the default (Philly-like) GPU mix used by Gavel's generator: 1:0.7 2:0.1 4:0.15 8:0.05 */
 extern const int64_t dl_gen_default_mix_gpus[4];
@@ -81,6 +97,9 @@ struct dl_gen {
 	double *wcum;	      /* cumulative priority-weight probabilities */
 	const char ***models; /* per mix entry */
 	size_t *nmodels;
+	const char **heavy, **light; /* net: model names by group (borrowed from net) */
+	size_t nheavy, nlight;
+	struct dl_rng r_net;
 	double *sorted; /* the samples, ascending */
 	struct dl_rng r_arr, r_gpu, r_dur, r_model, r_user, r_vc, r_weight;
 	double t, gap_mean;

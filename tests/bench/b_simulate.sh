@@ -86,3 +86,15 @@ for n in 10000 100000; do
 		printf "  %-10d %10.3f %12d %12.0f %10.1f %12.3f %10.1f\n", n, s, e, (s > 0 ? e / s : 0), m, cs, cm }'
 	rm -f "$f"
 done
+
+# Dally (#18.5): 100,000 jobs of trace gen --preset dally (gangs up to 16 GPUs, half of them
+# network-heavy) at load 1.2 on the same 2,048 GPUs, target under 5 s; tiresias-las on the
+# same trace is the baseline (it does no delay timers, lease ends or consolidation moves)
+TD=$BENCH_TMP/dally_100k.csv
+"$DLSCHED" trace gen --preset dally --seed 1 --jobs 100000 --load 1.2 --cluster "$C" > "$TD"
+measure sh -c "'$DLSCHED' simulate -v --cluster $C --policy tiresias-las -o /dev/null '$TD' 2> '$BENCH_TMP/v.err'"
+TLAS=$SECS
+measure sh -c "'$DLSCHED' simulate -v --cluster $C --policy dally -o /dev/null '$TD' 2> '$BENCH_TMP/v.err'"
+figure "dally, 100k jobs, 2048 GPUs" "$SECS" "$TLAS" "tiresias-las, same trace" "target < 5 s"
+note "dally 100k: $(counts_of "$BENCH_TMP/v.err"), peak RSS $RSS_MB MB"
+rm -f "$TD"

@@ -71,7 +71,7 @@ expect_eq options_flag_value_msg "dlsched cat: option '--number' takes no value;
 run options_help_default 0 'dl place --help'
 expect options_help_default_lease "grep -q -- '--lease SECONDS .*(default 20)' out"
 run options_list_fields 0 'dl place --list-options'
-expect_eq options_list_lease "--lease	SECONDS	dally: the timer unit		seconds	20		" "$(grep -- '^--lease	' "$SCRATCH/out")"
+expect_eq options_list_lease "--lease	SECONDS	the lease: the unit of the timers		seconds	20		dally" "$(grep -- '^--lease	' "$SCRATCH/out")"
 expect_eq options_list_policy "--policy	NAME	placement policy	-P	choice	consolidate	first-fit consolidate spread random tiresias gandiva dally	" "$(grep -- '^--policy	' "$SCRATCH/out")"
 
 # `dlsched help CMD`: the man page when stdout is a terminal and man has the page (git's

@@ -61,3 +61,42 @@ run place_used_partial 0 "printf 'node,gpus\nr0n0,0-6\nr0n1,1-7\n' > u.csv && pr
 expect_eq place_used_partial_rows 'a,2,v100,2,1,rack,1.08394,r0n0:7;r0n1:0,placed,
 b,1,,,,,,,wait,not enough free GPUs
 c,1,,,,,,,wait,not enough free GPUs' "$(tail -3 "$SCRATCH/out")"
+
+# --congestion (#18.2): a tier's bandwidth divided. Three spellings of one network give one
+# answer: the option, the JSON spec's "congestion" and the divided links themselves.
+printf 'id,submit,gpus,duration,model\na,0,8,100,vgg16\nb,0,4,100,alexnet\nc,0,2,100,resnet50\n' > "$SCRATCH/cj.csv"
+printf '{"shorthand": "2x2x4", "congestion": {"rack": 2, "cluster": 4}}\n' > "$SCRATCH/cong.json"
+printf '{"shorthand": "2x2x4", "links": {"rack": {"bandwidth_gbps": 50, "latency_us": 10}, "cluster": {"bandwidth_gbps": 6.25, "latency_us": 30}}}\n' > "$SCRATCH/divided.json"
+run place_congestion_opt 0 "dl place -c 2x2x4 -P spread --congestion rack=2,cluster=4 cj.csv"
+cp "$SCRATCH/out" "$SCRATCH/cong_opt.csv"
+run place_congestion_json 0 "dl place -c cong.json -P spread cj.csv"
+expect place_congestion_json_same "cmp -s out cong_opt.csv"
+run place_congestion_links 0 "dl place -c divided.json -P spread cj.csv"
+expect place_congestion_links_same "cmp -s out cong_opt.csv"
+run place_congestion_none 0 "dl place -c 2x2x4 -P spread cj.csv"
+expect place_congestion_differs "! cmp -s out cong_opt.csv"
+# the option replaces the spec's divisor for the tiers it names (rack stays 2 from the file)
+run place_congestion_override 0 "dl place -c cong.json -P spread --congestion cluster=4 cj.csv"
+expect place_congestion_override_same "cmp -s out cong_opt.csv"
+# slowdowns scale as the netcost formulas say: vgg16 on 8 GPUs across racks against its rack
+# placement, ring all-reduce, bandwidth 25/4 Gb/s and 100 Gb/s (latencies 30 and 10 us)
+run place_congestion_formula 0 "dl place -c 2x2x4 -P spread --congestion cluster=4 cj.csv"
+expect_eq place_congestion_formula_value \
+	"$(awk 'BEGIN { B = 553430176; c = 0.133; f = 7 / 8
+		x = c + 2 * f * B / (25 / 4 * 1e9 / 8) + 14 * 30e-6
+		y = c + 2 * f * B / (100 * 1e9 / 8) + 14 * 10e-6
+		printf "%.5f", x / y }')" \
+	"$(awk -F, '$1 == "a" { printf "%.5f", $7 }' "$SCRATCH/out")"
+# the rack tier divided below the cluster tier's bandwidth makes it the bottleneck of both:
+# spreading across racks then costs nothing more than the rack placement it is compared with
+run place_congestion_bottleneck 0 "dl place -c 2x2x4 -P spread --congestion rack=8 cj.csv"
+expect_eq place_congestion_bottleneck_a "cluster,1.00037" "$(awk -F, '$1 == "a" { print $6 "," $7 }' "$SCRATCH/out")"
+run place_congestion_bad_tier 2 "dl place -c 2x2x4 --congestion spine=2 cj.csv"
+expect_eq place_congestion_bad_tier_msg "dlsched place: bad --congestion value 'spine=2' (TIER=DIVISOR[,...] with tiers node, rack, cluster and divisors >= 1)" "$(cat "$SCRATCH/err")"
+run place_congestion_below_one 2 "dl place -c 2x2x4 --congestion rack=0.5 cj.csv"
+run place_congestion_empty 2 "dl place -c 2x2x4 --congestion rack= cj.csv"
+run place_congestion_json_bad 1 "printf '{\"shorthand\": \"1x2x4\", \"congestion\": {\"spine\": 2}}' > b.json && dl place -c b.json cj.csv"
+expect place_congestion_json_bad_msg "grep -q \"congestion: unknown key 'spine'\" err"
+run place_congestion_json_low 1 "printf '{\"shorthand\": \"1x2x4\", \"congestion\": {\"rack\": 0.5}}' > b.json && dl place -c b.json cj.csv"
+run cluster_show_congestion 0 "dl cluster show cong.json"
+expect cluster_show_congestion_line "grep -q 'cluster        25 Gb/s     30 us  congested /4: 6.25 Gb/s' out"

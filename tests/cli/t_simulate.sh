@@ -62,7 +62,7 @@ if heavy; then
 	expect simulate_preempts_under_load 'awk -F, "NR>1{p+=\$10} END{exit !(p>0)}" r1.csv'
 	# every policy finishes every job of a contended trace, and JCT = queue + run
 	# (each is rounded to the microsecond on its own: they may differ by 1.5 us)
-	for p in fifo fifo-backfill sjf srtf las tiresias-las tiresias-gittins; do
+	for p in fifo fifo-backfill sjf srtf las tiresias-las tiresias-gittins dally; do
 		dl simulate --cluster 2x4x8 --policy $p g.csv > rp.csv 2>/dev/null
 		expect "simulate_conserve_$p" 'awk -F, "NR>1{n++; d=\$7-\$8-\$9; if (d>2e-6||d<-2e-6) bad++; if (\$9 < \$4 - 1e-6) bad++} END{exit !(n==400 && !bad)}" rp.csv'
 		# rho = JCT / duration (to 6 decimals) on every row; on these v100s at full share the run time is
@@ -157,3 +157,12 @@ expect simulate_provenance_quoted_cmd "grep -qF '\"made_by\":\"dlsched simulate 
 run simulate_provenance_empty 0 "printf 'id,submit,gpus,duration\n' | dl simulate --provenance --cluster 1x1x8 --policy fifo"
 expect_eq simulate_provenance_empty_header "id,submit,gpus,duration,start,end,jct,queue_delay,run_time,preemptions,migrations,tier,slowdown,gpu_type,policy,rho,comm_overhead_s,rejected,made_by,seed,trace_made_by,trace_seed" "$(cat out)"
 run simulate_provenance_compat 2 "dl simulate --compat tiresias --policy dlas-gpu --provenance '$TESTDATA/trace/60_job.csv'"
+
+# --congestion (#18.2): the engine costs a placement with the divided bandwidth, as place does
+printf 'id,submit,gpus,duration,model\na,0,8,100,vgg16\n' > "$SCRATCH/cj.csv"
+run simulate_congestion 0 "dl place -c 2x2x4 -P spread --congestion cluster=4 cj.csv > p.csv && dl simulate -c 2x2x4 --policy fifo --place spread --congestion cluster=4 cj.csv"
+expect_eq simulate_congestion_slowdown \
+	"$(awk -F, 'NR == 2 { printf "%.5f", $7 }' "$SCRATCH/p.csv")" \
+	"$(awk -F, 'NR == 2 { printf "%.5f", $13 }' "$SCRATCH/out")"
+expect simulate_congestion_run_time "awk -F, 'NR == 2 { d = \$9 - 100 * \$13; exit !(\$13 > 6 && d < 1e-3 && d > -1e-3) }' out"
+run simulate_congestion_compat 2 "dl simulate --compat tiresias --policy fifo --congestion rack=2 cj.csv"

@@ -46,8 +46,9 @@ same() { # A B: results, events, timelines and stderr byte-identical
 		cmp -s "tls_$1.csv" "tls_$2.csv" && cmp -s "e_$1.txt" "e_$2.txt"
 }
 check_shifts() { # NAME TRACE CLUSTER MLFQ-OPTS OPTS: every policy, every shift
-	for p in fifo fifo-backfill sjf srtf las tiresias-las tiresias-gittins themis; do
-		case $p in tiresias-*) o="$4 $5" ;; *) o=$5 ;; esac
+	for p in fifo fifo-backfill sjf srtf las tiresias-las tiresias-gittins themis dally; do
+		# dally places jobs itself: it takes no --place
+		case $p in tiresias-*) o="$4 $5" ;; dally) o=$(echo "$5" | sed 's/--place [a-z-]*//') ;; *) o=$5 ;; esac
 		# shellcheck disable=SC2086 # $o is a list of options
 		shift_run "$1_${p}_0" "$2" 0 --cluster "$3" --policy $p $o
 		bad=

@@ -237,15 +237,15 @@ int main(void)
 	pl = place(&e, 4, DL_ANY_TYPE, 0, 240);
 	ok(pl->decision == DL_PLACED && pl->tier == DL_TIER_CLUSTER, "dally: cluster tier after it");
 	teardown(&e);
-	o.rack_delay = 0;
-	o.net_delay = 5;
+	o.dally.rack_delay = 0;
+	o.dally.net_delay = 5;
 	setup(&e, "2x2x4", &o);
 	dl_place_dally_timers(e.p, 4, &rt, &nt);
 	ok(rt == 0 && nt == 5, "dally: timers from flags");
 	teardown(&e);
 	/* auto-tuning: long waits at the node tier raise the rack timer */
-	o.rack_delay = o.net_delay = -1;
-	o.history = 100;
+	o.dally.rack_delay = o.dally.net_delay = -1;
+	o.dally.history = 100;
 	setup(&e, "1x1x4", &o);
 	for (int i = 0; i < 20; i++) {
 		pl = place(&e, 4, DL_ANY_TYPE, 0, 20 * 30);

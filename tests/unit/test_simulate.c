@@ -549,7 +549,7 @@ static void test_lookup(void)
 {
 	size_t n;
 	const struct dl_sim_policy_ops *const *all = dl_sim_policies(&n);
-	is_int(n, 10, "ten built-in policies (the seven queueing ones, gavel, gandiva and themis)");
+	is_int(n, 11, "eleven built-in policies (the seven queueing ones, gavel, gandiva, themis and dally)");
 	int found = 1;
 	for (size_t i = 0; i < n; i++)
 		found &= dl_sim_policy_find(all[i]->name) == all[i];

@@ -1,0 +1,29 @@
+/*
+ * dally.h: the Dally simulation driver (simulate --policy dally; Sharma et
+ * al., arXiv 2401.16492), described in dlsched-simulate(1), DALLY.
+ *
+ * Its parameters are the Dally timers shared with place --policy dally
+ * (policy/dally.h's option group, declared once: the ops' shared_opts, at
+ * struct dl_sim_dally's timers) plus its own --restart-cost
+ * (dl_sim_dally_opts, over struct dl_sim_dally). The driver keeps its timers in a struct dl_dally
+ * and places through the run's placer with req.within (whatever --place is), so the delay placement
+ * and the auto-tuner are the same code as place's.
+ */
+#ifndef DL_SIM_DALLY_H
+#define DL_SIM_DALLY_H
+
+#include "policy/dally.h"
+#include "sim/policy.h"
+
+/* seconds without progress per GPU when a job resumes on new GPUs (Dally's simulator:
+ * CHECKPOINTING_OVERHEAD_PER_GPU) */
+#define DL_SIM_DALLY_RESTART "1"
+
+struct dl_sim_dally {
+	struct dl_dally_opts timers;
+	double restart_cost; /* seconds per GPU */
+};
+
+extern const struct dl_opt dl_sim_dally_opts[];
+
+#endif

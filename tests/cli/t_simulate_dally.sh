@@ -1,0 +1,114 @@
+# t_simulate_dally.sh: simulate --policy dally (#18.3-5): the notes' hand-computable cases
+# (../shared/notes/wave2_drivers.md 4c), each checked against arithmetic written out here,
+# then seeded directional tests of the published effects.
+DL='--policy dally --rack-delay 20 --network-delay 40'
+row() { # ID FILE: the results row of job ID
+	awk -F, -v id="$1" '$1 == id' "$SCRATCH/$2"
+}
+
+# 1. delay then rack: 1 rack x 2 nodes x 4 GPUs, each node keeps 2 GPUs busy until 100
+#    (b0, b1; f fills node 0 for a second so that b1 lands on node 1). j (4 GPUs) arrives at
+#    0 with rack = 1 lease and network = 2 leases: no node holds it, so it waits until 20 and
+#    takes 2 + 2 GPUs at tier rack; it then runs 50 s x the netcost slowdown of resnet50 on 4
+#    GPUs across nodes (the rack link against the node's).
+printf 'id,submit,gpus,duration\nb0,0,2,100\nf,0,2,1\nb1,0,2,100\nj,0,4,50\n' > "$SCRATCH/t1.csv"
+run dally_rack_after_a_lease 0 "dl simulate -c 1x2x4 $DL --events ev1.jsonl t1.csv > r1.csv"
+expect_eq "dally 1: j starts at 20 (one lease), tier rack, queue 20" "20,rack,20" \
+	"$(row j r1.csv | awk -F, '{ print $5 "," $12 "," $8 }')"
+expect "dally 1: placed 2 + 2" "grep -q '\"time\":20,\"job\":\"j\",\"event\":\"start\",\"gpus\":4,\"placement\":\"r0n0:2-3;r0n1:2-3\"' ev1.jsonl"
+expect_eq "dally 1: run time = 50 x the rack slowdown" \
+	"$(awk 'BEGIN { B = 102440820; c = 0.089; f = 3 / 4
+		printf "%.4f", 50 * (c + 2 * f * B / 12.5e9 + 6 * 10e-6) / (c + 2 * f * B / 150e9 + 6 * 2e-6) }')" \
+	"$(row j r1.csv | awk -F, '{ printf "%.4f", $9 }')"
+# the same with the auto-tuned timers: the rack timer starts at 6 leases (120 s), longer than
+# the blockers run, so j waits for a node and takes one at 100
+run dally_auto_waits_for_a_node 0 "dl simulate -c 1x2x4 --policy dally t1.csv > r1a.csv"
+expect_eq "dally 1 auto: j starts at 100 on one node" "100,node,1" \
+	"$(row j r1a.csv | awk -F, '{ print $5 "," $12 "," $13 }')"
+
+# 2. consolidation wins: the blocker on node 0 ends at 10, before the rack timer: j takes
+#    node 0 at 10 (tier node, slowdown 1)
+printf 'id,submit,gpus,duration\nb0,0,2,10\nf,0,2,1\nb1,0,2,100\nj,0,4,50\n' > "$SCRATCH/t2.csv"
+run dally_node_when_free 0 "dl simulate -c 1x2x4 $DL t2.csv > r2.csv"
+expect_eq "dally 2: j starts at 10 on one node" "10,60,node,1" \
+	"$(row j r2.csv | awk -F, '{ print $5 "," $6 "," $12 "," $13 }')"
+
+# 3. a lease end consolidates: as 1 on three nodes, the third busy until 30 (c). j (200 s)
+#    starts at 20 at tier rack (slowdown s); at the lease end 40 node 2 is free: j moves there
+#    and pays the restart cost, 1 s x 4 GPUs; it did 20/s of work by then, so it ends at
+#    40 + 4 + (200 - 20/s)
+printf 'id,submit,gpus,duration\nb0,0,2,100\nf,0,2,1\nb1,0,2,100\nc,0,4,30\nj,0,4,200\n' > "$SCRATCH/t3.csv"
+run dally_consolidates 0 "dl simulate -c 1x3x4 $DL --events ev3.jsonl t3.csv > r3.csv"
+S1=$(awk 'BEGIN { B = 102440820; c = 0.089; f = 3 / 4
+	printf "%.12g", (c + 2 * f * B / 12.5e9 + 6 * 10e-6) / (c + 2 * f * B / 150e9 + 6 * 2e-6) }')
+expect_eq "dally 3: moved once, ends at 44 + 200 - 20/s, tier node" \
+	"$(awk -v s="$S1" 'BEGIN { printf "%.4f,1,node", 44 + 200 - 20 / s }')" \
+	"$(row j r3.csv | awk -F, '{ printf "%.4f,%s,%s", $6, $11, $12 }')"
+expect "dally 3: the move is an event at 40" "grep -q '\"time\":40,\"job\":\"j\",\"event\":\"migrate\",\"gpus\":4,\"placement\":\"r0n2:0-3\"' ev3.jsonl"
+# --restart-cost 0: the move is free
+run dally_restart_cost_zero 0 "dl simulate -c 1x3x4 $DL --restart-cost 0 t3.csv > r3z.csv"
+expect_eq "dally 3: restart cost 0: ends at 40 + 200 - 20/s" \
+	"$(awk -v s="$S1" 'BEGIN { printf "%.4f", 40 + 200 - 20 / s }')" \
+	"$(row j r3z.csv | awk -F, '{ printf "%.4f", $6 }')"
+
+# 4. the lowest progress ratio wins. Consolidation: ja (alexnet) and jb (resnet50), 4 GPUs
+#    each, both spread 2 + 2 at 20 (nodes 0-3 keep 2 GPUs busy); at 40 node 4 is free: ja,
+#    the worse placed (lower ratio), gets it although jb was submitted first.
+printf 'id,submit,gpus,duration,model\np0,0,2,5000,\nf0,0,2,1,\np1,0,2,5000,\nf1,0,2,1,\np2,0,2,5000,\nf2,0,2,1,\np3,0,2,5000,\nf3,0,2,1,\nc,0,4,30,\njb,0,4,1000,resnet50\nja,0,4,1000,alexnet\n' > "$SCRATCH/t4.csv"
+run dally_lowest_ratio_consolidated_first 0 "dl simulate -c 1x5x4 $DL --events ev4.jsonl t4.csv > r4.csv"
+expect "dally 4: ja moves to node 4 at 40" "grep -q '\"time\":40,\"job\":\"ja\",\"event\":\"migrate\",\"gpus\":4,\"placement\":\"r0n4:0-3\"' ev4.jsonl"
+expect "dally 4: jb does not move at 40" "! grep -q '\"time\":40,\"job\":\"jb\",\"event\":\"migrate\"' ev4.jsonl"
+# Waiting jobs: on 1 node x 2 GPUs, B and A run from 0. X (1 GPU) at 10 takes A's lease at
+#    20 (equal ratios 1: the later submitted loses); A resumes at 35 paying 1 s, so its ratio
+#    falls below B's (44/45 at 60). Y (2 GPUs) takes both leases at 60; W (new, 1 GPU) comes
+#    at 70. When Y ends at 75: W first (ratio 0), then A (0.978) before B (1), although B was
+#    submitted first; B resumes when W ends at 175. A ends at 76 + 1000 - 44, B at 176 + 940.
+#    (Timers 0: a new job of 2 GPUs is ready to take any GPUs at once; with the auto-tuned
+#    ones Y would take leases only once its network timer is up, at the lease end 300.)
+printf 'id,submit,gpus,duration\nB,0,1,1000\nA,0,1,1000\nX,10,1,10\nY,50,2,10\nW,70,1,100\n' > "$SCRATCH/t6.csv"
+run dally_lowest_ratio_resumes_first 0 "dl simulate -c 1x1x2 --policy dally --rack-delay 0 --network-delay 0 t6.csv > r6.csv"
+expect_eq "dally 4: starts and ends (X 25, Y 65, W 75; A resumes at 75, B at 175)" \
+	"X,25,35 Y,65,75 W,75,175 A,0,1032,2 B,0,1116,1" \
+	"$(awk -F, 'NR > 1 { printf "%s%s,%s,%s%s", (NR > 2 ? " " : ""), $1, $5, $6, ($10 > 0 ? "," $10 : "") }' "$SCRATCH/r6.csv")"
+run dally_not_ready_takes_no_lease 0 "dl simulate -c 1x1x2 --policy dally t6.csv > r6a.csv"
+expect_eq "dally: a new 2-GPU job waiting for its timers takes no lease (Y starts at 305)" "305" \
+	"$(awk -F, '$1 == "Y" { print $5 }' "$SCRATCH/r6a.csv")"
+
+# options: the timers are the dally options of place too, and belong to --policy dally here;
+# dally places jobs itself, whatever --place says
+run dally_place_ignored 0 "dl simulate -c 1x2x4 $DL --place spread t1.csv"
+expect "dally: --place does not change its placements" "cmp -s out r1.csv"
+run dally_options_other_policy 2 "dl simulate -c 1x2x4 --policy fifo --rack-delay 20 t1.csv"
+expect_eq "dally: its options with another policy" "dlsched simulate: --rack-delay applies to --policy dally; see 'dlsched simulate --help'" "$(cat "$SCRATCH/err")"
+run dally_restart_cost_other_policy 2 "dl simulate -c 1x2x4 --policy fifo --place dally --restart-cost 3 t1.csv"
+run dally_bad_lease 2 "dl simulate -c 1x2x4 --policy dally --lease 0 t1.csv"
+run dally_bad_delay 2 "dl simulate -c 1x2x4 --policy dally --rack-delay soon t1.csv"
+expect_eq "dally: bad --rack-delay message" "dlsched simulate: bad --rack-delay value 'soon' (auto or a number of seconds >= 0)" "$(cat "$SCRATCH/err")"
+
+# 5. directional (#18.4), seeded: a network-heavy Dally workload (70% alexnet/vgg16) at load 1
+#    on 4 racks x 4 nodes x 8 GPUs. Placement loss = sum of (run_time - duration): for
+#    tiresias-las with zero checkpoint costs it is all communication; for dally it also holds
+#    its restarts (so the comparison is conservative).
+heavy || return 0
+dl trace gen --preset dally --network-heavy 0.7 --seed 1 --jobs 600 --load 1.0 -c 4x4x8 > "$SCRATCH/w.csv"
+Z='--checkpoint-cost 0 --restore-cost 0'
+summary() { # FILE: mean JCT, mean queue delay, placement loss
+	awk -F, 'NR > 1 { n++; j += $7; q += $8; l += $9 - $4 } END { printf "%.6g %.6g %.6g", j / n, q / n, l }' "$SCRATCH/$1"
+}
+for g in none cluster=2 cluster=4; do
+	c=
+	[ $g = none ] || c="--congestion $g"
+	dl simulate -c 4x4x8 --policy dally $c w.csv > "$SCRATCH/d_$g.csv"
+	dl simulate -c 4x4x8 --policy tiresias-las --place first-fit $Z $c w.csv > "$SCRATCH/f_$g.csv"
+	dl simulate -c 4x4x8 --policy tiresias-las --place spread $Z $c w.csv > "$SCRATCH/s_$g.csv"
+	set -- $(summary "d_$g.csv") $(summary "f_$g.csv") $(summary "s_$g.csv")
+	expect "dally directional, congestion $g: placement loss under a tenth of first-fit's and spread's ($3 vs $6, $9)" \
+		"awk 'BEGIN { exit !($3 * 10 < $6 && $3 * 10 < $9) }'"
+	expect "dally directional, congestion $g: lower mean JCT and queue delay than first-fit and spread" \
+		"awk 'BEGIN { exit !($1 < $4 && $1 < $7 && $2 < $5 && $2 < $8) }'"
+	eval "gap_$(echo $g | tr '=' '_')='$(awk -v a="$3" -v b="$6" -v x="$1" -v y="$4" 'BEGIN { print b - a, y - x }')'"
+done
+# the gaps (first-fit's loss and mean JCT minus dally's) grow as the cross-rack bandwidth is
+# divided by 2 and 4
+expect "dally directional: the loss gap grows with congestion ($gap_none / $gap_cluster_2 / $gap_cluster_4)" \
+	"awk -v a='$gap_none' -v b='$gap_cluster_2' -v c='$gap_cluster_4' 'BEGIN { split(a, x, \" \"); split(b, y, \" \"); split(c, z, \" \"); exit !(x[1] < y[1] && y[1] < z[1] && x[2] < y[2] && y[2] < z[2]) }'"
