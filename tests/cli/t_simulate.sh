@@ -67,8 +67,11 @@ if heavy; then
 		expect "simulate_conserve_$p" 'awk -F, "NR>1{n++; d=\$7-\$8-\$9; if (d>2e-6||d<-2e-6) bad++; if (\$9 < \$4 - 1e-6) bad++} END{exit !(n==400 && !bad)}" rp.csv'
 		# rho = JCT / duration (to 6 decimals) on every row; on these v100s at full share the run time is
 		# the work, the communication overhead and up to a 10 s restore per preemption (a
-		# job preempted while restoring pays less)
-		expect "simulate_rho_comm_$p" 'awk -F, "NR>1{n++; d=\$16-\$7/\$4; if (d>5.000001e-7||d<-5.000001e-7) bad++; d=\$9-\$4-\$17; if (d<-3e-6||d>10*\$10+3e-6||\$17<0) bad++} END{exit !(n==400 && !bad)}" rp.csv'
+		# job preempted while restoring pays less); dally instead pays its --restart-cost,
+		# 1 s per GPU, on every resume and move
+		restore='10*\$10'
+		[ $p = dally ] && restore='\$3*(\$10+\$11)'
+		expect "simulate_rho_comm_$p" 'awk -F, "NR>1{n++; d=\$16-\$7/\$4; if (d>5.000001e-7||d<-5.000001e-7) bad++; d=\$9-\$4-\$17; if (d<-3e-6||d>'"$restore"'+3e-6||\$17<0) bad++} END{exit !(n==400 && !bad)}" rp.csv'
 	done
 	# JSON output has the same rows
 	dl simulate -f json --cluster 2x4x8 --policy fifo g.csv > rj.jsonl
