@@ -48,6 +48,7 @@
 
 #include "sim/dally.h"
 #include "sim/oset.h"
+#include "sim/slab.h"
 
 /* the driver's own option; the timers are the shared group (dl_dally_opt_table) */
 const struct dl_opt dl_sim_dally_opts[] = {
@@ -162,14 +163,11 @@ static void fit_slots(struct dally *D, struct dl_sim *s)
 	size_t need = dl_sim_slots(s);
 	dl_opool_grow(&D->pool, need);
 	if (need > D->ndj) {
-		size_t cap = D->ndj ? D->ndj : 64;
-		while (cap < need)
-			cap *= 2;
-		D->dj = xreallocarray(D->dj, cap, sizeof(*D->dj));
-		D->bad = xreallocarray(D->bad, cap, sizeof(*D->bad));
-		D->run = xreallocarray(D->run, cap, sizeof(*D->run));
-		D->order = xreallocarray(D->order, cap, sizeof(*D->order));
-		D->ndj = cap;
+		/* the per-slot array is a slab (slab.h); the slot lists match its size */
+		D->dj = dl_slab_grow(D->dj, &D->ndj, need, sizeof(*D->dj));
+		D->bad = xreallocarray(D->bad, D->ndj, sizeof(*D->bad));
+		D->run = xreallocarray(D->run, D->ndj, sizeof(*D->run));
+		D->order = xreallocarray(D->order, D->ndj, sizeof(*D->order));
 	}
 }
 
