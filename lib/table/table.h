@@ -130,6 +130,20 @@ void dl_writer_stamp(struct dl_writer *w, const char *name, const char *value);
 #define DL_COL_SEED    "seed"
 /* write the row (fields not set are empty/null) and clear it */
 void dl_writer_end_row(struct dl_writer *w);
+/*
+ * A CSV row written whole by the caller, for writers of millions of rows:
+ * dl_writer_line_begin returns where to write the row's first `cols` fields
+ * as CSV text, commas between them and no line end (at most `room` bytes),
+ * or NULL when the row must be set field by field instead (JSON, stamps, a
+ * row already begun). dl_writer_line_end(w, len, cols) then records the len
+ * bytes written; end the row with dl_writer_end_row as usual (fields past
+ * cols are empty). The same row set field by field gives the same bytes.
+ */
+char *dl_writer_line_begin(struct dl_writer *w, size_t room);
+void dl_writer_line_end(struct dl_writer *w, size_t len, size_t cols);
+/* s as a CSV field (quoted only if need be, as the writer does) at p, room 2 * len + 2: its length
+ */
+size_t dl_csv_put(char *p, const char *s, size_t len);
 /* CSV: write the header if no row was written (so empty results keep a header) */
 void dl_writer_finish(struct dl_writer *w);
 void dl_writer_free(struct dl_writer *w);

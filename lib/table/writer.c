@@ -141,33 +141,37 @@ static inline void field_end(struct dl_writer *w, size_t col, size_t n, enum fie
 	w->vals.len += n;
 }
 
+size_t dl_csv_put(char *p, const char *s, size_t len)
+{
+	/* copy while looking for a byte that needs quotes; quote when one shows */
+	int quote = len && (s[0] == ' ' || s[0] == '\t' || s[len - 1] == ' ' || s[len - 1] == '\t');
+	for (size_t i = 0; i < len && !quote; i++) {
+		quote = csv_special[(unsigned char)s[i]];
+		p[i] = s[i];
+	}
+	if (!quote)
+		return len;
+	/* as end_row quotes: in '"', every '"' doubled */
+	char *q = p;
+	*q++ = '"';
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] == '"')
+			*q++ = '"';
+		*q++ = s[i];
+	}
+	*q++ = '"';
+	return (size_t)(q - p);
+}
+
 static void set(struct dl_writer *w, size_t col, const char *s, size_t len, enum field_kind k)
 {
 	if (w->direct && k == F_STR) {
-		/* copy while looking for a byte that needs quotes; quote when one shows */
 		char *p = field_begin(w, col, 2 * len + 2);
 		if (!p)
 			return;
-		int quote = len && (s[0] == ' ' || s[0] == '\t' || s[len - 1] == ' ' ||
-				    s[len - 1] == '\t');
-		for (size_t i = 0; i < len && !quote; i++) {
-			quote = csv_special[(unsigned char)s[i]];
-			p[i] = s[i];
-		}
-		if (!quote) {
-			field_end(w, col, len, F_STR);
-			return;
-		}
-		/* as end_row quotes: in '"', every '"' doubled */
-		char *q = p;
-		*q++ = '"';
-		for (size_t i = 0; i < len; i++) {
-			if (s[i] == '"')
-				*q++ = '"';
-			*q++ = s[i];
-		}
-		*q++ = '"';
-		field_end(w, col, (size_t)(q - p), F_RAW);
+		size_t n = dl_csv_put(p, s, len);
+		/* quoted text is kept as written (F_RAW) should the row turn indirect */
+		field_end(w, col, n, n == len ? F_STR : F_RAW);
 		return;
 	}
 	char *p = field_begin(w, col, len);
@@ -221,6 +225,21 @@ int dl_is_json_number(const char *s)
 void dl_writer_auto(struct dl_writer *w, size_t col, const char *s)
 {
 	set(w, col, s, strlen(s), dl_is_json_number(s) ? F_NUM : F_STR);
+}
+
+char *dl_writer_line_begin(struct dl_writer *w, size_t room)
+{
+	if (!w->direct || w->nstamps || w->next || w->vals.len)
+		return NULL;
+	sb_grow(&w->vals, room);
+	return w->vals.buf;
+}
+
+void dl_writer_line_end(struct dl_writer *w, size_t len, size_t cols)
+{
+	/* as if fields 0..cols-1 were set in order: end_row adds the rest's commas */
+	w->vals.len = len;
+	w->next = cols < w->ncols ? cols : w->ncols;
 }
 
 /* a number formatted straight into the row's buffer (fmt writes at most DL_NUM_BUF bytes) */

@@ -39,6 +39,18 @@ expect simulate_spread_comm_overhead 'awk -F, "NR==2{d=\$17-(\$9-\$4); exit !(\$
 run simulate_consolidate 0 "dl simulate --cluster 1x2x8 --policy fifo '$S/spread.csv'"
 expect simulate_consolidate_ideal 'awk -F, "NR==2{exit !(\$6 == 100 && \$12 == \"node\" && \$16 == 1 && \$17 == 0)}" out'
 
+# result rows are written as whole CSV lines (engine.c, result_line); set field by
+# field (JSON, converted back by cat) they must read the same: ids that need quotes
+# (comma, quote, edge blank, newline), a long id, a rejected job, rack-tier slowdowns
+for pl in spread consolidate; do
+	run "simulate_csv_line_$pl" 0 "dl simulate --cluster 1x2x8 --place $pl --policy las \
+		'$S/awkward_ids.csv' > c.csv 2> /dev/null
+		dl simulate -f json --cluster 1x2x8 --place $pl --policy las '$S/awkward_ids.csv' \
+		2> /dev/null | dl cat -f csv > j.csv"
+	expect "simulate_csv_line_same_$pl" 'cmp -s "$SCRATCH/c.csv" "$SCRATCH/j.csv" &&
+		grep -q "^\"b\"\"q\",5,8,50," "$SCRATCH/c.csv" && [ "$(wc -l < "$SCRATCH/c.csv")" -eq 9 ]'
+done
+
 # jobs that can never run are reported and left out; the rest still run
 run simulate_reject 0 "dl simulate --cluster 1x1x8 --policy fifo '$S/reject.csv'"
 expect simulate_reject_warns 'grep -q "2 of 4 jobs can never run" err'
