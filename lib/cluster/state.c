@@ -51,17 +51,6 @@ static int *bucket_count(const struct dl_cluster_state *st, int type, int f)
 	return &st->bcount[(size_t)type * (size_t)(st->maxg + 1) + (size_t)f];
 }
 
-static void bucket_unlink(struct dl_cluster_state *st, int node)
-{
-	const struct dl_state_node *ni = &st->ni[node];
-	int f = st->node_free[node];
-	uint64_t *w = st->bbits + ni->bbase + (size_t)f * st->bstride;
-	w[node / 64] &= ~(UINT64_C(1) << (node % 64));
-	if (!w[node / 64])
-		w[st->bwords + node / 4096] &= ~(UINT64_C(1) << (node / 64 % 64));
-	st->bcount[ni->type * (st->maxg + 1) + f]--;
-}
-
 static void bucket_link(struct dl_cluster_state *st, int node)
 {
 	const struct dl_state_node *ni = &st->ni[node];
@@ -113,24 +102,42 @@ static void trees_update(struct dl_cluster_state *st)
 	st->nstale = 0;
 }
 
-/* every structure follows a change of node's free count by delta */
+/*
+ * every structure follows a change of node's free count by delta (not 0).
+ * One pass with the arrays in locals: stores through int pointers would
+ * otherwise make the compiler reload st's fields after each (a placement
+ * changes a node or more per job started or stopped).
+ */
 static void node_change(struct dl_cluster_state *st, int node, int delta)
 {
 	const struct dl_state_node *ni = &st->ni[node];
-	int T = st->ntypes;
-	bucket_unlink(st, node);
+	int f0 = st->node_free[node], f1 = f0 + delta;
+	/* best-fit buckets: out of (type, f0), into (type, f1) */
+	uint64_t *b = st->bbits + ni->bbase;
+	size_t stride = st->bstride, wi = (size_t)node / 64, si = (size_t)st->bwords + wi / 64;
+	uint64_t bit = UINT64_C(1) << (node % 64), sbit = UINT64_C(1) << (wi % 64);
+	uint64_t *w0 = b + (size_t)f0 * stride, *w1 = b + (size_t)f1 * stride;
+	if (!(w0[wi] &= ~bit))
+		w0[si] &= ~sbit;
+	w1[wi] |= bit;
+	w1[si] |= sbit;
+	int *bc = st->bcount + ni->type * (st->maxg + 1);
+	bc[f0]--;
+	bc[f1]++;
 	if (st->hist) {
 		int *h = st->hist + ni->hbase;
-		h[st->node_free[node]]--;
-		h[st->node_free[node] + delta]++;
+		h[f0]--;
+		h[f1]++;
 	}
-	st->node_free[node] += delta;
-	bucket_link(st, node);
-	st->rack_free[ni->rf_type] += delta;
-	st->rack_free[ni->rf_all] += delta;
-	st->type_free[ni->type] += delta;
-	st->type_free[T] += delta;
-	open_update(st, node);
+	st->node_free[node] = f1;
+	int *rf = st->rack_free, *tf = st->type_free;
+	rf[ni->rf_type] += delta;
+	rf[ni->rf_all] += delta;
+	tf[ni->type] += delta;
+	tf[st->ntypes] += delta;
+	/* the rack's open list holds exactly its nodes with a free GPU (open_update) */
+	if ((f0 > 0) != (f1 > 0))
+		open_update(st, node);
 	if (!st->is_stale[node]) {
 		st->is_stale[node] = 1;
 		st->stale[st->nstale++] = node;

@@ -92,6 +92,19 @@ static int check(struct dl_cluster_state *st, const char *when)
 		int want = got >= need ? nodes : 0;
 		bad += dl_state_rack_nodes_needed(st, (int)r, -1, need) != want;
 	}
+	/* each rack's open list: its nodes with a free GPU, each once */
+	for (size_t r = 0; r < c->nracks; r++) {
+		int n, want = 0;
+		const int *open = dl_state_rack_open(st, (int)r, &n);
+		for (int k = 0; k < c->racks[r].nnodes; k++) {
+			int nd = c->racks[r].first_node + k, seen = 0;
+			for (int i = 0; i < n; i++)
+				seen += open[i] == nd;
+			want += naive_node_free(st, nd) > 0;
+			bad += seen != (naive_node_free(st, nd) > 0);
+		}
+		bad += n != want;
+	}
 	return ok(!bad, "state consistent %s (%d mismatches)", when, bad);
 }
 
