@@ -83,6 +83,15 @@ struct dl_sim {
 	/* per distinct gpu_type / model name of the trace */
 	int *type_of_name;
 	size_t *type_len, policy_len, tier_len[DL_NTIERS]; /* lengths of names the results repeat */
+	/*
+	 * The same names as CSV text (dl_csv_put), made once for result lines:
+	 * entry t for GPU type t, ntypes + k for tier k, ntypes + DL_NTIERS for
+	 * the policy; the text is at csv.buf + off.
+	 */
+	struct strbuf csv;
+	struct csv_name {
+		size_t off, len;
+	} * csv_name;
 	const struct dl_net_model **model_of_name;
 	/* heterogeneity: rows by (model, gpus) */
 	struct trow *trows;
@@ -379,6 +388,23 @@ static char *put_str(char *p, const char *v, size_t len)
 	return p + dl_csv_put(p, v, len);
 }
 
+/* name k of s->csv_name at p: its end */
+static char *put_name(const struct dl_sim *s, char *p, size_t k)
+{
+	memcpy(p, s->csv.buf + s->csv_name[k].off, s->csv_name[k].len);
+	return p + s->csv_name[k].len;
+}
+
+/* a name's CSV text into s->csv (setup) */
+static void add_csv_name(struct dl_sim *s, size_t k, const char *name)
+{
+	size_t len = strlen(name);
+	sb_grow(&s->csv, 2 * len + 2);
+	s->csv_name[k].off = s->csv.len;
+	s->csv_name[k].len = dl_csv_put(s->csv.buf + s->csv.len, name, len);
+	s->csv.len += s->csv_name[k].len;
+}
+
 /*
  * A result row as one CSV line (dl_writer_line_begin): what result_row's
  * fields give set one by one, without the writer's work per field (a
@@ -387,10 +413,9 @@ static char *put_str(char *p, const char *v, size_t len)
 static int result_line(struct dl_sim *s, struct dl_writer *w, const struct dl_sim_job *j,
 		       dl_tick end, double rho)
 {
-	const char *tier = dl_tier_name((enum dl_tier)j->tier);
-	const char *type = s->cfg->cluster->types[j->gpu_type].name;
-	size_t tlen = s->tier_len[j->tier], ylen = s->type_len[j->gpu_type];
-	size_t room = 2 * (j->id_len + tlen + ylen + s->policy_len) + 8 + RC_N +
+	size_t nt = s->cfg->cluster->ntypes, tier = nt + j->tier, type = (size_t)j->gpu_type;
+	size_t room = 2 * j->id_len + 2 + s->csv_name[tier].len + s->csv_name[type].len +
+		      s->csv_name[nt + DL_NTIERS].len + RC_N +
 		      (RC_N - 2) * DL_NUM_BUF; /* (the slowdown may take two) */
 	char *p0 = dl_writer_line_begin(w, room), *p = p0;
 	if (!p)
@@ -418,16 +443,16 @@ static int result_line(struct dl_sim *s, struct dl_writer *w, const struct dl_si
 	*p++ = ',';
 	p += dl_fmt_int64(p, j->migrations);
 	*p++ = ',';
-	p = put_str(p, tier, tlen);
+	p = put_name(s, p, tier);
 	*p++ = ',';
 	if (isfinite(j->slowdown)) {
 		const char *t = slowdown_text(s, j->slowdown);
 		p = put_str(p, t, strlen(t));
 	}
 	*p++ = ',';
-	p = put_str(p, type, ylen);
+	p = put_name(s, p, type);
 	*p++ = ',';
-	p = put_str(p, s->cfg->policy->name, s->policy_len);
+	p = put_name(s, p, nt + DL_NTIERS);
 	*p++ = ',';
 	if (rho < 9e12)
 		p += dl_fmt_micros(p, (dl_tick)llround(rho * 1e6));
@@ -1210,6 +1235,14 @@ static int setup(struct dl_sim *s, struct dl_err *err)
 	s->type_order = xcalloc(cfg->cluster->ntypes + 1, sizeof(int));
 	for (int t = 0; t < DL_NTIERS; t++)
 		s->tier_len[t] = strlen(dl_tier_name((enum dl_tier)t));
+	size_t nt = cfg->cluster->ntypes;
+	sb_init(&s->csv);
+	s->csv_name = xcalloc(nt + DL_NTIERS + 1, sizeof(*s->csv_name));
+	for (size_t t = 0; t < nt; t++)
+		add_csv_name(s, t, cfg->cluster->types[t].name);
+	for (int t = 0; t < DL_NTIERS; t++)
+		add_csv_name(s, nt + (size_t)t, dl_tier_name((enum dl_tier)t));
+	add_csv_name(s, nt + DL_NTIERS, cfg->policy->name);
 	for (int g = 0; g < s->total_gpus; g++)
 		s->gpu_node[g] = dl_cluster_gpu_node(cfg->cluster, g);
 	return 0;
@@ -1226,6 +1259,8 @@ static void teardown(struct dl_sim *s)
 	free(s->gpubuf);
 	free(s->gpu_node);
 	free(s->type_len);
+	sb_release(&s->csv);
+	free(s->csv_name);
 	free(s->fin.a);
 	free(s->timers.a);
 	free(s->sv);

@@ -47,15 +47,6 @@ void dl_opool_release(struct dl_opool *pool)
 	pool->cap = 0;
 }
 
-int dl_okey_less(const struct dl_onode *a, const struct dl_onode *b)
-{
-	if (a->k0 != b->k0)
-		return a->k0 < b->k0;
-	if (a->k1 != b->k1)
-		return a->k1 < b->k1;
-	return a->k2 < b->k2;
-}
-
 /* make child x of parent link point to y */
 static void replace_child(struct dl_opool *pool, struct dl_oset *s, size_t parent, size_t x,
 			  size_t y)

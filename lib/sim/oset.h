@@ -72,7 +72,14 @@ static inline size_t dl_oset_last(const struct dl_opool *pool, const struct dl_o
 }
 size_t dl_oset_next(const struct dl_opool *pool, size_t i);
 size_t dl_oset_prev(const struct dl_opool *pool, size_t i);
-/* is a before b in key order? */
-int dl_okey_less(const struct dl_onode *a, const struct dl_onode *b);
+/* is a before b in key order? (inline: the policies' walks compare set heads) */
+static inline int dl_okey_less(const struct dl_onode *a, const struct dl_onode *b)
+{
+	if (a->k0 != b->k0)
+		return a->k0 < b->k0;
+	if (a->k1 != b->k1)
+		return a->k1 < b->k1;
+	return a->k2 < b->k2;
+}
 
 #endif

@@ -479,6 +479,20 @@ static size_t walk_best(struct prio *P, int cap, size_t *cls)
 	return best;
 }
 
+/* the best waiting job of queue q, any size (walk_best from walk_begin, without a walk) */
+static size_t pend_best(struct prio *P, size_t q)
+{
+	const struct dl_oset *set = &P->pend[q * P->ncls];
+	const struct dl_onode *N = P->pool.n;
+	size_t best = DL_ONIL;
+	for (size_t c = 0; c < P->ncls; c++) {
+		size_t i = set[c].first;
+		if (i != DL_ONIL && (best == DL_ONIL || dl_okey_less(&N[i], &N[best])))
+			best = i;
+	}
+	return best;
+}
+
 static void walk_skip(struct prio *P, size_t c)
 {
 	P->cur[c] = dl_oset_next(&P->pool, P->cur[c]);
@@ -542,12 +556,10 @@ static double run_cur_key(struct prio *P, struct dl_sim *s, size_t r)
 static int one_queue_pass(struct prio *P, struct dl_sim *s)
 {
 	const int total = dl_sim_total_gpus(s);
-	size_t c;
 	for (;;) {
 		if (!P->qcount[0])
 			return 0;
-		walk_begin(P, 0);
-		size_t i = walk_best(P, -1, &c);
+		size_t i = pend_best(P, 0);
 		struct dl_sim_job *j = job_of(s, i);
 		if (j->gpus <= dl_sim_free_gpus(s)) {
 			if (try_start(P, s, j) == 0) {
@@ -608,8 +620,7 @@ static int preemptive_pass(struct prio *P, struct dl_sim *s)
 			}
 		if (first_q == P->nq)
 			return 0;
-		walk_begin(P, first_q);
-		size_t i = walk_best(P, -1, &c);
+		size_t i = pend_best(P, first_q);
 		struct dl_sim_job *j = job_of(s, i);
 		if (j->gpus > dl_sim_free_gpus(s) || try_start(P, s, j) == 0)
 			break; /* (a rejected job is gone: look again) */
