@@ -66,6 +66,9 @@ DL_SLAB_DEFINE(sq_jobs, struct sq_job)
 /* srtf, las: the epoch in which the placer refused a job, apart: read every pass, dense */
 DL_SLAB_DEFINE(sq_refused, int)
 
+/* a queue's best waiting job is to be found again (pend_best) */
+#define BEST_STALE SIZE_MAX
+
 struct prio {
 	enum dl_sq_kind kind;
 	int preemptive, strict, mlfq;
@@ -85,6 +88,7 @@ struct prio {
 	int *cls_of;	      /* [gpus] -> class, for gpus <= maxg */
 	struct dl_oset *pend; /* [q * ncls + class] */
 	size_t *qcount;	      /* waiting jobs per queue */
+	size_t *best;	      /* per queue: its best waiting job (pend_best), BEST_STALE: look */
 	size_t *cur;	      /* per class: walk cursor */
 	struct dl_oset *run;
 	int64_t *run_gpus;
@@ -161,6 +165,9 @@ void *dl_sq_create(struct dl_sim *s, struct dl_sq_setup *u)
 	for (size_t k = 0; k < P->nq * P->ncls; k++)
 		P->pend[k] = (struct dl_oset)DL_OSET_INIT;
 	P->qcount = xcalloc(P->nq, sizeof(*P->qcount));
+	P->best = xcalloc(P->nq, sizeof(*P->best));
+	for (size_t q = 0; q < P->nq; q++)
+		P->best[q] = DL_ONIL;
 	P->cur = xcalloc(P->ncls, sizeof(*P->cur));
 	P->run = xcalloc(P->nq, sizeof(*P->run));
 	for (size_t q = 0; q < P->nq; q++)
@@ -186,6 +193,7 @@ void dl_sq_destroy(void *st)
 	sq_refused_release(&P->refused);
 	free(P->pend);
 	free(P->qcount);
+	free(P->best);
 	free(P->cur);
 	free(P->cls_gpus);
 	free(P->cls_of);
@@ -258,6 +266,10 @@ static void pend_add(struct prio *P, struct dl_sim_job *j)
 	dl_oset_insert(&P->pool, &P->pend[q * P->ncls + (size_t)P->cls_of[j->gpus]], j->slot, k0,
 		       k1, j->idx);
 	P->qcount[q]++;
+	/* keys never change inside a set: the best so far stays best unless j beats it */
+	size_t b = P->best[q];
+	if (b != BEST_STALE && (b == DL_ONIL || dl_okey_less(&P->pool.n[j->slot], &P->pool.n[b])))
+		P->best[q] = j->slot;
 }
 
 static void pend_del(struct prio *P, struct dl_sim_job *j)
@@ -265,6 +277,8 @@ static void pend_del(struct prio *P, struct dl_sim_job *j)
 	size_t q = qof(P, j);
 	dl_oset_erase(&P->pool, &P->pend[q * P->ncls + (size_t)P->cls_of[j->gpus]], j->slot);
 	P->qcount[q]--;
+	if (P->best[q] == j->slot)
+		P->best[q] = BEST_STALE;
 }
 
 /*
@@ -479,9 +493,16 @@ static size_t walk_best(struct prio *P, int cap, size_t *cls)
 	return best;
 }
 
-/* the best waiting job of queue q, any size (walk_best from walk_begin, without a walk) */
+/*
+ * The best waiting job of queue q, any size (walk_best from walk_begin,
+ * without a walk): kept per queue (pend_add, pend_del), else found from the
+ * classes' first elements. A pass asks again after each preemption, when
+ * nothing waiting has changed.
+ */
 static size_t pend_best(struct prio *P, size_t q)
 {
+	if (P->best[q] != BEST_STALE)
+		return P->best[q];
 	const struct dl_oset *set = &P->pend[q * P->ncls];
 	const struct dl_onode *N = P->pool.n;
 	size_t best = DL_ONIL;
@@ -490,7 +511,7 @@ static size_t pend_best(struct prio *P, size_t q)
 		if (i != DL_ONIL && (best == DL_ONIL || dl_okey_less(&N[i], &N[best])))
 			best = i;
 	}
-	return best;
+	return P->best[q] = best;
 }
 
 static void walk_skip(struct prio *P, size_t c)
