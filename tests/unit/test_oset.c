@@ -1,4 +1,4 @@
-/* test_oset.c: the ordered sets (B+ trees) against a sorted reference, under random operations */
+/* test_oset.c: the ordered sets against a sorted reference, under random operations */
 #include <stdlib.h>
 #include <string.h>
 
