@@ -2,50 +2,50 @@
  * dally.c: the Dally driver (dally.h; dlsched-simulate(1), DALLY).
  *
  * Progress ratio: the ideal time of the work a job has done on the GPUs it
- * held (work / their speed) over the time it held them: 1 when nothing was
- * lost to placement or restarts, 0 for a job that has not run (no progress).
- * Offers go lowest ratio first, ties by submit time, so new jobs come first,
- * then the jobs that lost most.
+ * held (work / their speed) over the time it held them making progress (a
+ * restart's pause is not the placement's loss): 1 when nothing was lost to
+ * placement, 0 for a job that has not run (no progress).
+ *
+ * Class (rank): the Tiresias queue of the job's attained GPU-seconds, then
+ * its ratio rounded to a tenth (DALLY_RATIO_STEP), lower first; then submit time.
+ * New jobs (queue 0, ratio 0) come first; a badly placed job comes before
+ * the well placed ones of its queue. A waiting job's class is constant.
  *
  * At every instant something changes, waiting jobs are offered the free GPUs
- * in that order through the run's dally placer: one node at once, one rack
+ * in class order through the run's dally placer: one node at once, one rack
  * once the job has waited its rack timer, any racks once it has waited its
  * network timer (timers fixed or auto-tuned: policy/dally.h). A job the
  * timers hold back gets a timer at the instant its next tier opens.
  *
  * At each lease end (every --lease seconds from the first submit):
  *   1. leases: running jobs that have held their GPUs for a lease or more
- *      re-bid against the new jobs waiting (ratio 0) that are ready to take
- *      any GPUs (one GPU, or the network timer is up): while the first such
- *      job cannot be given GPUs from those free, the running job with the
- *      highest ratio (latest submit on ties) loses its lease (is preempted).
- *      A job that has run never takes GPUs from a running one, and a new job
- *      still waiting for a node or a rack takes none either (freed GPUs need
- *      not form one: they would go to others, and the leases would churn);
+ *      bid again with the waiting jobs, in class order: a waiting job whose
+ *      timers allow a placement (node, rack or any) made of free GPUs and
+ *      the expired leases of strictly worse classes takes it, on the node or
+ *      rack costing the fewest victims' GPUs, worst victims first; the
+ *      victims are preempted. Equals never take each other's leases, so
+ *      leases do not churn;
  *   2. consolidation: the running jobs placed worse than their consolidated
  *      tier, lowest ratio first, move to a narrower tier when one is free and
  *      the move saves more than its restart cost. The waiting jobs have had
- *      their offers at that instant already: moves take the GPUs they left
- *      (so a waiting job that has run, with a ratio above a badly placed
- *      one's, is served before it: a simplification), and the GPUs a move
- *      frees are offered again.
+ *      their offers at that instant already: moves take the GPUs they left,
+ *      and the GPUs a move frees are offered again.
  * A job resuming (after a lost lease) or moved runs --restart-cost seconds
  * per GPU without progress.
  *
  * A pass costs O(lists) per job started: waiting jobs are kept per GPU
  * count in two lists (new jobs; jobs that have run), and a list whose first
- * job must wait is not looked at again in that pass (the new jobs behind a
- * new job have waited no longer, so their timers are no further open; in
- * the list of jobs that have run, a longer wait behind the first is
- * overlooked until the next pass: a simplification). A lease end costs O(r) to
- * find victims among the r running jobs (a heap, built only when a new job
- * does not fit) plus O(log r) per victim, and O(b log b) for the b badly
- * placed ones when GPUs are free.
+ * job must wait is not looked at again in that pass (the jobs behind it
+ * rank no better; in the list of jobs that have run, a longer wait behind
+ * the first is overlooked until the next pass: a simplification). A lease
+ * end that has a waiting job costs O(G + r log r) for the view of the G GPUs
+ * and r running jobs, plus O(G + victims' GPUs) per waiting job it looks at.
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "policy/mlfq.h"
 #include "sim/dally.h"
 #include "sim/oset.h"
 #include "sim/slab.h"
@@ -60,6 +60,9 @@ const struct dl_opt dl_sim_dally_opts[] = {
 
 enum { T_LEASE = 1, T_DELAY = 2 };
 
+/* ratios that differ by less than this rank alike (a restart's second does not reorder jobs) */
+#define DALLY_RATIO_STEP 0.1
+
 /* per job slot */
 struct dj {
 	double held;	/* ticks held in earlier placements */
@@ -67,6 +70,7 @@ struct dj {
 	double work0;	/* work_left when the current placement began */
 	double speed;	/* its GPU type's speed */
 	dl_tick since;	/* when it began */
+	dl_tick paced;	/* when it began to make progress (after its restart) */
 	dl_tick armed;	/* the delay timer set for this job (-1: none) */
 	ptrdiff_t bpos; /* index in bad[], or -1 */
 	ptrdiff_t rpos; /* index in run[], or -1 */
@@ -88,6 +92,9 @@ struct dally {
 	size_t *bad, nbad;    /* running jobs with slowdown > 1, by slot */
 	size_t *run, nrun;    /* running jobs, by slot */
 	size_t nfresh;	      /* waiting jobs that have not run */
+	size_t npend;	      /* waiting jobs */
+	struct dl_mlfq mlfq;  /* ties in ratio: Tiresias' queues of attained GPU-seconds */
+	double step;	      /* ratios compare rounded to this */
 	size_t *cur;	      /* per class: a walk's cursor */
 	struct rk {
 		double r;
@@ -95,6 +102,12 @@ struct dally {
 		size_t slot;
 	} * order;
 	int *gbuf;
+	/* per GPU: the slot + 1 of the job holding it (saving included), 0 if free */
+	uint32_t *owner;
+	/* at a lease end: GPUs promised to a waiting job; per node and rack counts */
+	unsigned char *claimed, *chosen; /* chosen: per slot, a victim already */
+	int *ucount, *ucost;		 /* per node then per rack */
+	const struct dl_cluster *c;
 	dl_tick lease, lease_armed;
 	int lease_due;
 };
@@ -110,6 +123,13 @@ static void *create(struct dl_sim *s, const void *params, struct dl_err *err)
 		D->p.restart_cost = 1;
 	}
 	D->tuner = dl_dally_new(&D->p.timers);
+	D->step = DALLY_RATIO_STEP;
+	if (dl_mlfq_init(&D->mlfq, DL_MLFQ_TIRESIAS_QUEUES, dl_mlfq_tiresias_limits,
+			 DL_MLFQ_TIRESIAS_QUEUES - 1, 0, err) < 0) {
+		dl_dally_free(D->tuner);
+		free(D);
+		return NULL;
+	}
 	D->p.timers = *dl_dally_opts(D->tuner); /* with its corrections */
 	D->placer = dl_sim_placer(s);
 	D->lease = dl_sim_ticks(D->p.timers.lease);
@@ -135,8 +155,13 @@ static void *create(struct dl_sim *s, const void *params, struct dl_err *err)
 	for (size_t c = 0; c <= 2 * D->ncls; c++)
 		D->pend[c] = (struct dl_oset)DL_OSET_INIT;
 	D->blocked = xcalloc(2 * D->ncls + 1, 1);
-	D->cur = xcalloc(D->ncls + 1, sizeof(*D->cur));
+	D->cur = xcalloc(2 * D->ncls + 1, sizeof(*D->cur));
 	D->gbuf = xcalloc((size_t)D->maxg + 1, sizeof(*D->gbuf));
+	D->c = dl_sim_cluster(s);
+	D->owner = xcalloc((size_t)D->maxg + 1, sizeof(*D->owner));
+	D->claimed = xcalloc((size_t)D->maxg + 1, 1);
+	D->ucount = xcalloc(D->c->nnodes + D->c->nracks + 1, sizeof(*D->ucount));
+	D->ucost = xcalloc(D->c->nnodes + D->c->nracks + 1, sizeof(*D->ucost));
 	return D;
 }
 
@@ -144,6 +169,7 @@ static void destroy(void *st)
 {
 	struct dally *D = st;
 	dl_dally_free(D->tuner);
+	dl_mlfq_release(&D->mlfq);
 	dl_opool_release(&D->pool);
 	free(D->dj);
 	free(D->cls_gpus);
@@ -155,6 +181,11 @@ static void destroy(void *st)
 	free(D->cur);
 	free(D->order);
 	free(D->gbuf);
+	free(D->owner);
+	free(D->claimed);
+	free(D->chosen);
+	free(D->ucount);
+	free(D->ucost);
 	free(D);
 }
 
@@ -168,6 +199,8 @@ static void fit_slots(struct dally *D, struct dl_sim *s)
 		D->bad = xreallocarray(D->bad, D->ndj, sizeof(*D->bad));
 		D->run = xreallocarray(D->run, D->ndj, sizeof(*D->run));
 		D->order = xreallocarray(D->order, D->ndj, sizeof(*D->order));
+		D->chosen = xrealloc(D->chosen, D->ndj);
+		memset(D->chosen, 0, D->ndj);
 	}
 }
 
@@ -182,12 +215,20 @@ static size_t pend_list(const struct dally *D, const struct dl_sim_job *j)
 	return 2 * (size_t)D->cls_of[j->gpus] + (size_t)D->dj[j->slot].ran;
 }
 
-static void pend_add(struct dally *D, struct dl_sim_job *j, double ratio)
+/* a job's class: its ratio rounded to the step, then its MLFQ queue (lower first) */
+static double rank(const struct dally *D, const struct dl_sim_job *j, double ratio)
 {
-	dl_oset_insert(&D->pool, &D->pend[pend_list(D, j)], j->slot, ratio, (double)j->submit,
+	double service = (double)j->gpus * (double)j->executed / DL_TICKS_PER_SECOND;
+	return (double)dl_mlfq_queue(&D->mlfq, service) * 1e6 + (double)lround(ratio / D->step);
+}
+
+static void pend_add(struct dally *D, struct dl_sim_job *j, double key)
+{
+	dl_oset_insert(&D->pool, &D->pend[pend_list(D, j)], j->slot, key, (double)j->submit,
 		       j->idx);
 	if (!D->dj[j->slot].ran)
 		D->nfresh++;
+	D->npend++;
 }
 
 static void pend_del(struct dally *D, struct dl_sim_job *j)
@@ -195,6 +236,7 @@ static void pend_del(struct dally *D, struct dl_sim_job *j)
 	dl_oset_erase(&D->pool, &D->pend[pend_list(D, j)], j->slot);
 	if (!D->dj[j->slot].ran)
 		D->nfresh--;
+	D->npend--;
 }
 
 static void run_add(struct dally *D, size_t slot)
@@ -236,6 +278,8 @@ static void hold_begin(struct dally *D, struct dl_sim *s, struct dl_sim_job *j)
 {
 	struct dj *d = &D->dj[j->slot];
 	d->since = dl_sim_now(s);
+	/* a restart's pause is not the placement's loss: the ratio counts from its end */
+	d->paced = j->restore_until > d->since ? j->restore_until : d->since;
 	d->work0 = j->work_left;
 	/* the job's own speed there (its model's, with --throughputs) */
 	d->speed = dl_sim_job_speed(s, j, j->gpu_type);
@@ -250,7 +294,8 @@ static void hold_begin(struct dally *D, struct dl_sim *s, struct dl_sim_job *j)
 static void hold_end(struct dally *D, struct dl_sim *s, struct dl_sim_job *j)
 {
 	struct dj *d = &D->dj[j->slot];
-	d->held += (double)(dl_sim_now(s) - d->since);
+	if (dl_sim_now(s) > d->paced)
+		d->held += (double)(dl_sim_now(s) - d->paced);
 	d->ideal += (d->work0 - j->work_left) / d->speed;
 }
 
@@ -259,7 +304,8 @@ static double ratio(struct dally *D, struct dl_sim *s, struct dl_sim_job *j)
 {
 	struct dj *d = &D->dj[j->slot];
 	dl_sim_sync(s, j);
-	double held = d->held + (double)(dl_sim_now(s) - d->since);
+	dl_tick now = dl_sim_now(s);
+	double held = d->held + (now > d->paced ? (double)(now - d->paced) : 0);
 	double ideal = d->ideal + (d->work0 - j->work_left) / d->speed;
 	return held > 0 ? ideal / held : 0;
 }
@@ -268,8 +314,8 @@ static void on_arrive(void *st, struct dl_sim *s, struct dl_sim_job *j)
 {
 	struct dally *D = st;
 	fit_slots(D, s);
-	D->dj[j->slot] = (struct dj){0, 0, 0, 1, 0, -1, -1, -1, 0};
-	pend_add(D, j, 0);
+	D->dj[j->slot] = (struct dj){0, 0, 0, 1, 0, 0, -1, -1, -1, 0};
+	pend_add(D, j, rank(D, j, 0));
 }
 
 /* a job that lost its lease has saved its checkpoint: it waits with its ratio */
@@ -277,9 +323,9 @@ static void on_saved(void *st, struct dl_sim *s, struct dl_sim_job *j)
 {
 	struct dally *D = st;
 	struct dj *d = &D->dj[j->slot];
-	(void)s;
 	d->armed = -1;
-	pend_add(D, j, d->held > 0 ? d->ideal / d->held : 0);
+	dl_sim_sync(s, j);
+	pend_add(D, j, rank(D, j, d->held > 0 ? d->ideal / d->held : 0));
 }
 
 static void on_finish(void *st, struct dl_sim *s, struct dl_sim_job *j)
@@ -295,7 +341,7 @@ static int on_timer(void *st, struct dl_sim *s, size_t job, int kind, uint64_t s
 	struct dally *D = st;
 	if (kind == T_LEASE) {
 		D->lease_armed = -1;
-		if (!D->nbad && !(D->nfresh && D->nrun))
+		if (!D->nbad && !(D->npend && D->nrun))
 			return 0;
 		D->lease_due = 1;
 		return 1;
@@ -383,107 +429,202 @@ static int cmp_rk(const void *a, const void *b)
 	return x->idx < y->idx ? -1 : x->idx > y->idx;
 }
 
-/* victims first: highest ratio, then the latest submitted (largest idx) */
-static int victim_before(const struct rk *x, const struct rk *y)
+/* victims first: the worst class (highest rank), then the latest submitted (largest idx) */
+static int cmp_victim(const void *a, const void *b)
 {
-	return x->r != y->r ? x->r > y->r : x->idx > y->idx;
-}
-
-static void heap_down(struct rk *h, size_t n, size_t i)
-{
-	for (;;) {
-		size_t l = 2 * i + 1, b = i;
-		if (l < n && victim_before(&h[l], &h[b]))
-			b = l;
-		if (l + 1 < n && victim_before(&h[l + 1], &h[b]))
-			b = l + 1;
-		if (b == i)
-			return;
-		struct rk t = h[i];
-		h[i] = h[b];
-		h[b] = t;
-		i = b;
-	}
-}
-
-/* the running jobs whose lease has expired, as a heap of victims; their count */
-static size_t victims(struct dally *D, struct dl_sim *s)
-{
-	dl_tick now = dl_sim_now(s);
-	size_t nv = 0;
-	for (size_t i = 0; i < D->nrun; i++) {
-		struct dl_sim_job *j = dl_sim_slot_job(s, D->run[i]);
-		if (j->state == DL_SJ_RUNNING && now - D->dj[D->run[i]].since >= D->lease)
-			D->order[nv++] = (struct rk){ratio(D, s, j), j->idx, D->run[i]};
-	}
-	for (size_t i = nv / 2; i-- > 0;)
-		heap_down(D->order, nv, i);
-	return nv;
+	const struct rk *x = a, *y = b;
+	if (x->r != y->r)
+		return x->r > y->r ? -1 : 1;
+	return x->idx > y->idx ? -1 : x->idx < y->idx;
 }
 
 /*
- * Expired leases against new jobs: walk the new waiting jobs that are ready
- * (one GPU, or their network timer is up: any GPUs will do) in submit order,
- * counting GPUs; when the next one does not fit in what is free (or freed so
- * far), take leases from the running jobs with the highest ratio. The
- * victims' ratios are computed only when one is needed (a heap: O(r) to build,
- * O(log r) a victim).
+ * The lease end's view, built when a waiting job first needs one: the GPUs
+ * the running jobs hold (owner), the running jobs whose lease has expired
+ * as candidate victims, worst first (order[0..nv)), and no GPU claimed yet.
+ * GPUs that are neither owned nor free belong to jobs saving a checkpoint.
+ */
+static size_t lease_view(struct dally *D, struct dl_sim *s)
+{
+	dl_tick now = dl_sim_now(s);
+	size_t nv = 0;
+	memset(D->owner, 0, (size_t)D->maxg * sizeof(*D->owner));
+	memset(D->claimed, 0, (size_t)D->maxg);
+	for (size_t i = 0; i < D->nrun; i++) {
+		struct dl_sim_job *j = dl_sim_slot_job(s, D->run[i]);
+		for (int k = 0; k < j->ngpu; k++)
+			D->owner[j->gpu[k]] = (uint32_t)j->slot + 1;
+		if (j->state == DL_SJ_RUNNING && now - D->dj[D->run[i]].since >= D->lease)
+			D->order[nv++] = (struct rk){rank(D, j, ratio(D, s, j)), j->idx, D->run[i]};
+	}
+	/* the free GPUs: owner 0 and free in the engine; mark the saving ones */
+	for (int g = 0; g < D->maxg; g++)
+		if (!D->owner[g] && !dl_sim_gpu_free(s, g))
+			D->claimed[g] = 1;
+	qsort(D->order, nv, sizeof(*D->order), cmp_victim);
+	return nv;
+}
+
+/* can GPU g go to a waiting job now (free, or its holder chosen as a victim)? */
+static int gpu_open(const struct dally *D, int g)
+{
+	if (D->claimed[g])
+		return 0;
+	return !D->owner[g] || D->chosen[D->owner[g] - 1];
+}
+
+/*
+ * Where a waiting job of `need` GPUs and class `key` could run if the
+ * expired leases of worse classes were taken: the node (tier node), rack
+ * (tier rack) or the cluster, no wider than `open`, that needs the fewest
+ * victims' GPUs; victims are taken worst first. Returns the tier and the
+ * unit (node or rack index), or -1 if none.
+ */
+static int best_unit(struct dally *D, struct dl_sim *s, size_t nv, int need, double key,
+		     enum dl_tier open, int *unit)
+{
+	const struct dl_cluster *c = D->c;
+	size_t nn = c->nnodes, nr = c->nracks;
+	int *cnt = D->ucount, *cost = D->ucost;
+	for (size_t u = 0; u < nn + nr; u++)
+		cnt[u] = 0, cost[u] = -1;
+	int total = 0, tcost = -1;
+	for (int g = 0; g < D->maxg; g++)
+		if (gpu_open(D, g)) {
+			int n = dl_cluster_gpu_node(c, g);
+			cnt[n]++;
+			cnt[nn + (size_t)c->nodes[n].rack]++;
+			total++;
+		}
+	for (size_t u = 0; u < nn + nr; u++)
+		if (cnt[u] >= need)
+			cost[u] = 0;
+	if (total >= need)
+		tcost = 0;
+	int paid = 0; /* victims' GPUs taken so far, worst first */
+	for (size_t i = 0; i < nv; i++) {
+		if (!(D->order[i].r > key))
+			break; /* the rest are of its class or better */
+		size_t slot = D->order[i].slot;
+		if (D->chosen[slot])
+			continue;
+		struct dl_sim_job *v = dl_sim_slot_job(s, slot);
+		paid += v->gpus;
+		for (int k = 0; k < v->ngpu; k++) {
+			int g = v->gpu[k];
+			if (D->claimed[g])
+				continue;
+			int n = dl_cluster_gpu_node(c, g);
+			size_t r = nn + (size_t)c->nodes[n].rack;
+			if (++cnt[n] >= need && cost[n] < 0)
+				cost[n] = paid;
+			if (++cnt[r] >= need && cost[r] < 0)
+				cost[r] = paid;
+		}
+		total += v->ngpu;
+		if (total >= need && tcost < 0)
+			tcost = paid;
+	}
+	int best = -1, bu = -1, bt = -1;
+	for (size_t u = 0; u < nn && open >= DL_TIER_NODE; u++)
+		if (cost[u] >= 0 && (best < 0 || cost[u] < best))
+			best = cost[u], bu = (int)u, bt = DL_TIER_NODE;
+	if (bu < 0 && open >= DL_TIER_RACK)
+		for (size_t u = nn; u < nn + nr; u++)
+			if (cost[u] >= 0 && (best < 0 || cost[u] < best))
+				best = cost[u], bu = (int)(u - nn), bt = DL_TIER_RACK;
+	if (bu < 0 && open >= DL_TIER_CLUSTER && tcost >= 0)
+		bu = 0, bt = DL_TIER_CLUSTER;
+	*unit = bu;
+	return bt;
+}
+
+static int in_unit(const struct dally *D, int g, int tier, int unit)
+{
+	if (tier == DL_TIER_CLUSTER)
+		return 1;
+	int n = dl_cluster_gpu_node(D->c, g);
+	return tier == DL_TIER_NODE ? n == unit : D->c->nodes[n].rack == unit;
+}
+
+/*
+ * Expired leases against waiting jobs. At a lease end, the jobs whose lease
+ * has expired give their GPUs back and bid again with everyone waiting, in
+ * priority order; a waiting job gets the GPUs of worse-class jobs (worst
+ * first) when that gives it a placement its timers allow (one node, one
+ * rack, or any GPUs), choosing the node or rack that needs the fewest
+ * victims' GPUs. A job that keeps its class keeps its GPUs: only a strictly
+ * worse class loses a lease. A waiting job that cannot be served blocks the
+ * jobs behind it in its list (same size, same or worse class) for this
+ * lease end.
  */
 static void leases(struct dally *D, struct dl_sim *s)
 {
-	if (!D->nfresh || !D->nrun)
+	if (!D->npend || !D->nrun)
 		return;
-	size_t nv = 0;
+	size_t nv = 0, nl = 2 * D->ncls;
 	int built = 0;
-	int vfree = dl_sim_free_gpus(s);
-	for (size_t c = 0; c < D->ncls; c++)
-		D->cur[c] = dl_oset_first(&D->pool, &D->pend[2 * c]); /* the new jobs */
+	for (size_t l = 0; l < nl; l++)
+		D->cur[l] = dl_oset_first(&D->pool, &D->pend[l]);
 	for (;;) {
-		size_t best = DL_ONIL, bc = 0;
-		for (size_t c = 0; c < D->ncls; c++) {
-			size_t h = D->cur[c];
+		size_t best = DL_ONIL, bl = 0;
+		for (size_t l = 0; l < nl; l++) {
+			size_t h = D->cur[l];
 			if (h == DL_ONIL)
 				continue;
 			if (best == DL_ONIL || dl_okey_less(&D->pool.n[h], &D->pool.n[best])) {
 				best = h;
-				bc = c;
+				bl = l;
 			}
 		}
 		if (best == DL_ONIL)
 			break;
-		int need = D->cls_gpus[bc];
+		int need = D->cls_gpus[bl / 2];
 		struct dl_sim_job *w = dl_sim_slot_job(s, best);
 		dl_sim_sync(s, w);
-		if (need > 1 &&
-		    dl_dally_open_tier(D->tuner, need, (double)w->waited / DL_TICKS_PER_SECOND) <
-			    DL_TIER_CLUSTER) {
-			/*
-			 * Not ready: its timers still want a node or a rack, which freed
-			 * GPUs need not form; it waits for GPUs to free up. The new jobs
-			 * of its size behind it have waited no longer: none is ready.
-			 */
-			D->cur[bc] = DL_ONIL;
-			continue;
-		}
-		if (vfree < need && !built) {
-			nv = victims(D, s);
+		enum dl_tier open =
+			dl_dally_open_tier(D->tuner, need, (double)w->waited / DL_TICKS_PER_SECOND);
+		if (!built) {
+			nv = lease_view(D, s);
 			built = 1;
 		}
-		while (vfree < need && nv) {
-			struct dl_sim_job *v = dl_sim_slot_job(s, D->order[0].slot);
-			D->order[0] = D->order[--nv];
-			heap_down(D->order, nv, 0);
+		double key = D->pool.n[best].k0;
+		int unit, tier = best_unit(D, s, nv, need, key, open, &unit);
+		if (tier < 0) {
+			D->cur[bl] = DL_ONIL;
+			continue;
+		}
+		/* take the victims there, worst first, then claim its GPUs */
+		int have = 0;
+		for (int g = 0; g < D->maxg; g++)
+			have += gpu_open(D, g) && in_unit(D, g, tier, unit);
+		for (size_t i = 0; i < nv && have < need && D->order[i].r > key; i++) {
+			size_t slot = D->order[i].slot;
+			if (D->chosen[slot])
+				continue;
+			struct dl_sim_job *v = dl_sim_slot_job(s, slot);
+			int here = 0;
+			for (int k = 0; k < v->ngpu; k++)
+				here += !D->claimed[v->gpu[k]] && in_unit(D, v->gpu[k], tier, unit);
+			if (!here)
+				continue;
+			D->chosen[slot] = 1;
+			have += here;
 			hold_end(D, s, v);
 			bad_del(D, v->slot);
 			run_del(D, v->slot);
-			vfree += v->gpus;
 			dl_sim_preempt(s, v);
 		}
-		if (vfree < need)
-			break;
-		vfree -= need;
-		D->cur[bc] = dl_oset_next(&D->pool, best);
+		for (int g = 0, left = need; g < D->maxg && left; g++)
+			if (gpu_open(D, g) && in_unit(D, g, tier, unit)) {
+				D->claimed[g] = 1;
+				left--;
+			}
+		D->cur[bl] = dl_oset_next(&D->pool, best);
 	}
+	if (built)
+		for (size_t i = 0; i < nv; i++)
+			D->chosen[D->order[i].slot] = 0;
 }
 
 /* a lease end: consolidate badly placed running jobs, lowest progress ratio first; moves */
@@ -540,7 +681,7 @@ static void on_schedule(void *st, struct dl_sim *s)
 		if (consolidate(D, s))
 			offer(D, s); /* the GPUs the moves left */
 	}
-	if ((D->nbad || D->nfresh) && D->lease_armed < 0) {
+	if ((D->nbad || D->npend) && D->lease_armed < 0) {
 		dl_tick now = dl_sim_now(s);
 		dl_tick at = (now / D->lease + 1) * D->lease;
 		dl_sim_timer(s, at, DL_SIM_NOJOB, T_LEASE, 0);

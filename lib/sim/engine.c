@@ -481,6 +481,11 @@ dl_tick dl_sim_migrate_cost(const struct dl_sim *s)
 	return s->ckpt + s->restore;
 }
 
+int dl_sim_gpu_free(const struct dl_sim *s, int gpu)
+{
+	return s->occ[gpu] == 0;
+}
+
 int dl_sim_free_gpus(const struct dl_sim *s)
 {
 	return dl_state_total_free(s->state);
