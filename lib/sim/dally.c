@@ -101,12 +101,23 @@ struct dally {
 		uint32_t idx;
 		size_t slot;
 	} * order;
+	/*
+	 * lease_view's victims: order[0..nv) in D->run's order; worst[0..nworst)
+	 * the worst first, drawn as needed from a max-heap of their packed keys,
+	 * vcode[0..nheap).
+	 */
+	double *vcode;
+	struct rk *worst;
+	size_t nworst, nheap;
 	int *gbuf;
-	/* per GPU: the slot + 1 of the job holding it (saving included), 0 if free */
-	uint32_t *owner;
-	/* at a lease end: GPUs promised to a waiting job; per node and rack counts */
-	unsigned char *claimed, *chosen; /* chosen: per slot, a victim already */
-	int *ucount, *ucost;		 /* per node then per rack */
+	int *gnode; /* per GPU: its node */
+	/*
+	 * At a lease end: per node, the GPUs a waiting job may take (free, or
+	 * held by a job chosen as a victim) and not promised yet (nopen);
+	 * per node then per rack, best_unit's counts; per slot, chosen victims.
+	 */
+	int *nopen, *ucount, *ucost;
+	unsigned char *chosen;
 	const struct dl_cluster *c;
 	dl_tick lease, lease_armed;
 	int lease_due;
@@ -158,8 +169,11 @@ static void *create(struct dl_sim *s, const void *params, struct dl_err *err)
 	D->cur = xcalloc(2 * D->ncls + 1, sizeof(*D->cur));
 	D->gbuf = xcalloc((size_t)D->maxg + 1, sizeof(*D->gbuf));
 	D->c = dl_sim_cluster(s);
-	D->owner = xcalloc((size_t)D->maxg + 1, sizeof(*D->owner));
-	D->claimed = xcalloc((size_t)D->maxg + 1, 1);
+	D->gnode = xcalloc((size_t)D->maxg + 1, sizeof(*D->gnode));
+	for (size_t nd = 0; nd < D->c->nnodes; nd++)
+		for (int k = 0; k < D->c->nodes[nd].gpus; k++)
+			D->gnode[D->c->nodes[nd].first_gpu + k] = (int)nd;
+	D->nopen = xcalloc(D->c->nnodes + 1, sizeof(*D->nopen));
 	D->ucount = xcalloc(D->c->nnodes + D->c->nracks + 1, sizeof(*D->ucount));
 	D->ucost = xcalloc(D->c->nnodes + D->c->nracks + 1, sizeof(*D->ucost));
 	return D;
@@ -180,9 +194,11 @@ static void destroy(void *st)
 	free(D->run);
 	free(D->cur);
 	free(D->order);
+	free(D->vcode);
+	free(D->worst);
 	free(D->gbuf);
-	free(D->owner);
-	free(D->claimed);
+	free(D->gnode);
+	free(D->nopen);
 	free(D->chosen);
 	free(D->ucount);
 	free(D->ucost);
@@ -199,6 +215,8 @@ static void fit_slots(struct dally *D, struct dl_sim *s)
 		D->bad = xreallocarray(D->bad, D->ndj, sizeof(*D->bad));
 		D->run = xreallocarray(D->run, D->ndj, sizeof(*D->run));
 		D->order = xreallocarray(D->order, D->ndj, sizeof(*D->order));
+		D->vcode = xreallocarray(D->vcode, D->ndj, sizeof(*D->vcode));
+		D->worst = xreallocarray(D->worst, D->ndj, sizeof(*D->worst));
 		D->chosen = xrealloc(D->chosen, D->ndj);
 		memset(D->chosen, 0, D->ndj);
 	}
@@ -219,7 +237,9 @@ static size_t pend_list(const struct dally *D, const struct dl_sim_job *j)
 static double rank(const struct dally *D, const struct dl_sim_job *j, double ratio)
 {
 	double service = (double)j->gpus * (double)j->executed / DL_TICKS_PER_SECOND;
-	return (double)dl_mlfq_queue(&D->mlfq, service) * 1e6 + (double)lround(ratio / D->step);
+	long step = lround(ratio / D->step);
+	/* a small integer, so that lease_view can pack it with the job's index */
+	return (double)dl_mlfq_queue(&D->mlfq, service) * 64 + (double)(step < 63 ? step : 63);
 }
 
 static void pend_add(struct dally *D, struct dl_sim_job *j, double key)
@@ -429,101 +449,168 @@ static int cmp_rk(const void *a, const void *b)
 	return x->idx < y->idx ? -1 : x->idx > y->idx;
 }
 
-/* victims first: the worst class (highest rank), then the latest submitted (largest idx) */
-static int cmp_victim(const void *a, const void *b)
+/* a max-heap of doubles */
+static void heap_down(double *h, size_t n, size_t i)
 {
-	const struct rk *x = a, *y = b;
-	if (x->r != y->r)
-		return x->r > y->r ? -1 : 1;
-	return x->idx > y->idx ? -1 : x->idx < y->idx;
+	for (;;) {
+		size_t l = 2 * i + 1, b = i;
+		if (l < n && h[l] > h[b])
+			b = l;
+		if (l + 1 < n && h[l + 1] > h[b])
+			b = l + 1;
+		if (b == i)
+			return;
+		double t = h[i];
+		h[i] = h[b];
+		h[b] = t;
+		i = b;
+	}
 }
 
 /*
- * The lease end's view, built when a waiting job first needs one: the GPUs
- * the running jobs hold (owner), the running jobs whose lease has expired
- * as candidate victims, worst first (order[0..nv)), and no GPU claimed yet.
- * GPUs that are neither owned nor free belong to jobs saving a checkpoint.
+ * The lease end's view, built when a waiting job of class `best` first
+ * needs one: per node the free GPUs, and the running jobs whose lease has
+ * expired and whose class is worse than `best` (the only possible victims),
+ * worst first, in order[0..nv).
  */
-static size_t lease_view(struct dally *D, struct dl_sim *s)
+static size_t lease_view(struct dally *D, struct dl_sim *s, double best)
 {
 	dl_tick now = dl_sim_now(s);
 	size_t nv = 0;
-	memset(D->owner, 0, (size_t)D->maxg * sizeof(*D->owner));
-	memset(D->claimed, 0, (size_t)D->maxg);
 	for (size_t i = 0; i < D->nrun; i++) {
 		struct dl_sim_job *j = dl_sim_slot_job(s, D->run[i]);
-		for (int k = 0; k < j->ngpu; k++)
-			D->owner[j->gpu[k]] = (uint32_t)j->slot + 1;
-		if (j->state == DL_SJ_RUNNING && now - D->dj[D->run[i]].since >= D->lease)
-			D->order[nv++] = (struct rk){rank(D, j, ratio(D, s, j)), j->idx, D->run[i]};
+		if (j->state != DL_SJ_RUNNING || now - D->dj[D->run[i]].since < D->lease)
+			continue;
+		double r = rank(D, j, ratio(D, s, j));
+		if (r > best) {
+			/* (rank, idx) packed exactly in a double: rank < 2^21 */
+			D->vcode[nv] = r * 4294967296.0 + (double)j->idx;
+			D->order[nv++] = (struct rk){r, j->idx, D->run[i]};
+		}
 	}
-	/* the free GPUs: owner 0 and free in the engine; mark the saving ones */
-	for (int g = 0; g < D->maxg; g++)
-		if (!D->owner[g] && !dl_sim_gpu_free(s, g))
-			D->claimed[g] = 1;
-	qsort(D->order, nv, sizeof(*D->order), cmp_victim);
+	D->nworst = 0;
+	D->nheap = nv;
+	if (!nv)
+		return 0;
+	for (size_t n = 0; n < D->c->nnodes; n++)
+		D->nopen[n] = dl_sim_node_free(s, (int)n);
+	for (size_t i = nv / 2; i-- > 0;)
+		heap_down(D->vcode, nv, i);
 	return nv;
 }
 
-/* can GPU g go to a waiting job now (free, or its holder chosen as a victim)? */
-static int gpu_open(const struct dally *D, int g)
+/* the i-th worst victim (highest rank, then latest submitted), or NULL past the last */
+static const struct rk *victim_at(struct dally *D, struct dl_sim *s, size_t i)
 {
-	if (D->claimed[g])
-		return 0;
-	return !D->owner[g] || D->chosen[D->owner[g] - 1];
+	while (D->nworst <= i && D->nheap) {
+		double code = D->vcode[0], r = floor(code / 4294967296.0);
+		D->vcode[0] = D->vcode[--D->nheap];
+		heap_down(D->vcode, D->nheap, 0);
+		uint32_t idx = (uint32_t)(code - r * 4294967296.0);
+		D->worst[D->nworst++] = (struct rk){r, idx, dl_sim_job(s, idx)->slot};
+	}
+	return i < D->nworst ? &D->worst[i] : NULL;
 }
 
-/*
- * Where a waiting job of `need` GPUs and class `key` could run if the
- * expired leases of worse classes were taken: the node (tier node), rack
- * (tier rack) or the cluster, no wider than `open`, that needs the fewest
- * victims' GPUs; victims are taken worst first. Returns the tier and the
- * unit (node or rack index), or -1 if none.
- */
+/* from the GPUs per node, rack and in all a job of class `key` could have: 1 + the narrowest
+ * tier (no wider than open) where a unit reaches need, or 0 */
+static int feasible(struct dally *D, struct dl_sim *s, size_t nv, int need, double key,
+		    enum dl_tier open)
+{
+	const struct dl_cluster *c = D->c;
+	size_t nn = c->nnodes, nr = c->nracks;
+	int *cnt = D->ucount, total = 0;
+	for (size_t u = nn; u < nn + nr; u++)
+		cnt[u] = 0;
+	for (size_t n = 0; n < nn; n++) {
+		cnt[n] = D->nopen[n];
+		cnt[nn + (size_t)c->nodes[n].rack] += D->nopen[n];
+		total += D->nopen[n];
+	}
+	for (size_t i = 0; i < nv; i++) {
+		if (!(D->order[i].r > key) || D->chosen[D->order[i].slot])
+			continue;
+		struct dl_sim_job *v = dl_sim_slot_job(s, D->order[i].slot);
+		for (int k = 0; k < v->ngpu; k++) {
+			int n = D->gnode[v->gpu[k]];
+			cnt[n]++;
+			cnt[nn + (size_t)c->nodes[n].rack]++;
+		}
+		total += v->ngpu;
+	}
+	for (size_t u = 0; u < nn; u++)
+		if (cnt[u] >= need)
+			return 1 + DL_TIER_NODE;
+	for (size_t u = nn; u < nn + nr && open >= DL_TIER_RACK; u++)
+		if (cnt[u] >= need)
+			return 1 + DL_TIER_RACK;
+	return open >= DL_TIER_CLUSTER && total >= need ? 1 + DL_TIER_CLUSTER : 0;
+}
+
+/* the lowest cost >= 0 in cost[from..to), or -1 */
+static int best_of(const int *cost, size_t from, size_t to)
+{
+	int best = -1;
+	for (size_t u = from; u < to; u++)
+		if (cost[u] >= 0 && (best < 0 || cost[u] < best))
+			best = cost[u];
+	return best;
+}
+
 static int best_unit(struct dally *D, struct dl_sim *s, size_t nv, int need, double key,
 		     enum dl_tier open, int *unit)
 {
 	const struct dl_cluster *c = D->c;
 	size_t nn = c->nnodes, nr = c->nracks;
 	int *cnt = D->ucount, *cost = D->ucost;
-	for (size_t u = 0; u < nn + nr; u++)
-		cnt[u] = 0, cost[u] = -1;
 	int total = 0, tcost = -1;
-	for (int g = 0; g < D->maxg; g++)
-		if (gpu_open(D, g)) {
-			int n = dl_cluster_gpu_node(c, g);
-			cnt[n]++;
-			cnt[nn + (size_t)c->nodes[n].rack]++;
-			total++;
-		}
+	/* most bids fail: find out without ordering the victims */
+	int tier = feasible(D, s, nv, need, key, open) - 1;
+	if (tier < 0)
+		return -1;
+	for (size_t u = nn; u < nn + nr; u++)
+		cnt[u] = 0;
+	for (size_t n = 0; n < nn; n++) {
+		cnt[n] = D->nopen[n];
+		cnt[nn + (size_t)c->nodes[n].rack] += D->nopen[n];
+		total += D->nopen[n];
+	}
 	for (size_t u = 0; u < nn + nr; u++)
-		if (cnt[u] >= need)
-			cost[u] = 0;
+		cost[u] = cnt[u] >= need ? 0 : -1;
 	if (total >= need)
 		tcost = 0;
-	int paid = 0; /* victims' GPUs taken so far, worst first */
-	for (size_t i = 0; i < nv; i++) {
-		if (!(D->order[i].r > key))
-			break; /* the rest are of its class or better */
-		size_t slot = D->order[i].slot;
+	/*
+	 * Victims worst first until a unit of that tier holds the job: the first
+	 * to is the cheapest (later ones pay more), ties to the lowest index.
+	 */
+	int paid = 0; /* victims' GPUs taken so far */
+	int done = (tier == DL_TIER_NODE && best_of(cost, 0, nn) >= 0) ||
+		   (tier == DL_TIER_RACK && best_of(cost, nn, nn + nr) >= 0) ||
+		   (tier == DL_TIER_CLUSTER && tcost >= 0);
+	const struct rk *vk;
+	for (size_t i = 0; !done && (vk = victim_at(D, s, i)) && vk->r > key; i++) {
+		size_t slot = vk->slot;
 		if (D->chosen[slot])
 			continue;
 		struct dl_sim_job *v = dl_sim_slot_job(s, slot);
 		paid += v->gpus;
 		for (int k = 0; k < v->ngpu; k++) {
-			int g = v->gpu[k];
-			if (D->claimed[g])
-				continue;
-			int n = dl_cluster_gpu_node(c, g);
+			int n = D->gnode[v->gpu[k]];
 			size_t r = nn + (size_t)c->nodes[n].rack;
-			if (++cnt[n] >= need && cost[n] < 0)
+			if (++cnt[n] >= need && cost[n] < 0) {
 				cost[n] = paid;
-			if (++cnt[r] >= need && cost[r] < 0)
+				done |= tier == DL_TIER_NODE;
+			}
+			if (++cnt[r] >= need && cost[r] < 0) {
 				cost[r] = paid;
+				done |= tier == DL_TIER_RACK;
+			}
 		}
 		total += v->ngpu;
-		if (total >= need && tcost < 0)
+		if (total >= need && tcost < 0) {
 			tcost = paid;
+			done |= tier == DL_TIER_CLUSTER;
+		}
 	}
 	int best = -1, bu = -1, bt = -1;
 	for (size_t u = 0; u < nn && open >= DL_TIER_NODE; u++)
@@ -539,12 +626,11 @@ static int best_unit(struct dally *D, struct dl_sim *s, size_t nv, int need, dou
 	return bt;
 }
 
-static int in_unit(const struct dally *D, int g, int tier, int unit)
+static int in_unit(const struct dally *D, int node, int tier, int unit)
 {
 	if (tier == DL_TIER_CLUSTER)
 		return 1;
-	int n = dl_cluster_gpu_node(D->c, g);
-	return tier == DL_TIER_NODE ? n == unit : D->c->nodes[n].rack == unit;
+	return tier == DL_TIER_NODE ? node == unit : D->c->nodes[node].rack == unit;
 }
 
 /*
@@ -584,41 +670,50 @@ static void leases(struct dally *D, struct dl_sim *s)
 		dl_sim_sync(s, w);
 		enum dl_tier open =
 			dl_dally_open_tier(D->tuner, need, (double)w->waited / DL_TICKS_PER_SECOND);
+		double key = D->pool.n[best].k0;
 		if (!built) {
-			nv = lease_view(D, s);
+			/* the first (best) waiting job: victims must rank worse than it */
+			nv = lease_view(D, s, key);
 			built = 1;
 		}
-		double key = D->pool.n[best].k0;
+		if (!nv)
+			break; /* no expired lease of a worse class: nothing to take */
 		int unit, tier = best_unit(D, s, nv, need, key, open, &unit);
 		if (tier < 0) {
 			D->cur[bl] = DL_ONIL;
 			continue;
 		}
-		/* take the victims there, worst first, then claim its GPUs */
+		/* take the victims there, worst first, then promise it its GPUs */
+		const struct dl_cluster *c = D->c;
 		int have = 0;
-		for (int g = 0; g < D->maxg; g++)
-			have += gpu_open(D, g) && in_unit(D, g, tier, unit);
-		for (size_t i = 0; i < nv && have < need && D->order[i].r > key; i++) {
-			size_t slot = D->order[i].slot;
+		for (size_t n = 0; n < c->nnodes; n++)
+			if (in_unit(D, (int)n, tier, unit))
+				have += D->nopen[n];
+		const struct rk *vk;
+		for (size_t i = 0; have < need && (vk = victim_at(D, s, i)) && vk->r > key; i++) {
+			size_t slot = vk->slot;
 			if (D->chosen[slot])
 				continue;
 			struct dl_sim_job *v = dl_sim_slot_job(s, slot);
 			int here = 0;
 			for (int k = 0; k < v->ngpu; k++)
-				here += !D->claimed[v->gpu[k]] && in_unit(D, v->gpu[k], tier, unit);
+				here += in_unit(D, D->gnode[v->gpu[k]], tier, unit);
 			if (!here)
 				continue;
 			D->chosen[slot] = 1;
 			have += here;
+			for (int k = 0; k < v->ngpu; k++)
+				D->nopen[D->gnode[v->gpu[k]]]++;
 			hold_end(D, s, v);
 			bad_del(D, v->slot);
 			run_del(D, v->slot);
 			dl_sim_preempt(s, v);
 		}
-		for (int g = 0, left = need; g < D->maxg && left; g++)
-			if (gpu_open(D, g) && in_unit(D, g, tier, unit)) {
-				D->claimed[g] = 1;
-				left--;
+		for (size_t n = 0, left = (size_t)need; n < c->nnodes && left; n++)
+			if (in_unit(D, (int)n, tier, unit)) {
+				size_t t = (size_t)D->nopen[n] < left ? (size_t)D->nopen[n] : left;
+				D->nopen[n] -= (int)t;
+				left -= t;
 			}
 		D->cur[bl] = dl_oset_next(&D->pool, best);
 	}

@@ -481,9 +481,9 @@ dl_tick dl_sim_migrate_cost(const struct dl_sim *s)
 	return s->ckpt + s->restore;
 }
 
-int dl_sim_gpu_free(const struct dl_sim *s, int gpu)
+int dl_sim_node_free(const struct dl_sim *s, int node)
 {
-	return s->occ[gpu] == 0;
+	return dl_state_node_free(s->state, node);
 }
 
 int dl_sim_free_gpus(const struct dl_sim *s)

@@ -232,8 +232,8 @@ struct dl_sim_job *dl_sim_slot_job(struct dl_sim *s, size_t slot);
 const struct dl_cluster *dl_sim_cluster(const struct dl_sim *s);
 int dl_sim_total_gpus(const struct dl_sim *s);
 int dl_sim_free_gpus(const struct dl_sim *s);
-/* is GPU `gpu` (global index) held by no job? */
-int dl_sim_gpu_free(const struct dl_sim *s, int gpu);
+/* free GPUs on node `node` (an index of the cluster's nodes) */
+int dl_sim_node_free(const struct dl_sim *s, int node);
 /* what dl_sim_migrate costs a job: --checkpoint-cost + --restore-cost, in ticks */
 dl_tick dl_sim_migrate_cost(const struct dl_sim *s);
 /* bring j's executed/waited/work_left up to now */
