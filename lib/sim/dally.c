@@ -512,10 +512,14 @@ static const struct rk *victim_at(struct dally *D, struct dl_sim *s, size_t i)
 	return i < D->nworst ? &D->worst[i] : NULL;
 }
 
-/* from the GPUs per node, rack and in all a job of class `key` could have: 1 + the narrowest
- * tier (no wider than open) where a unit reaches need, or 0 */
-static int feasible(struct dally *D, struct dl_sim *s, size_t nv, int need, double key,
-		    enum dl_tier open)
+/* may a job of GPU type `type` (or DL_ANY_TYPE) run on node n? */
+static int node_ok(const struct dl_cluster *c, size_t n, int type)
+{
+	return type == DL_ANY_TYPE || c->nodes[n].type == type;
+}
+
+/* ucount[] per node then rack: the GPUs open to a job of `type` now; returns their sum */
+static int open_counts(struct dally *D, int type)
 {
 	const struct dl_cluster *c = D->c;
 	size_t nn = c->nnodes, nr = c->nracks;
@@ -523,20 +527,33 @@ static int feasible(struct dally *D, struct dl_sim *s, size_t nv, int need, doub
 	for (size_t u = nn; u < nn + nr; u++)
 		cnt[u] = 0;
 	for (size_t n = 0; n < nn; n++) {
-		cnt[n] = D->nopen[n];
-		cnt[nn + (size_t)c->nodes[n].rack] += D->nopen[n];
-		total += D->nopen[n];
+		cnt[n] = node_ok(c, n, type) ? D->nopen[n] : 0;
+		cnt[nn + (size_t)c->nodes[n].rack] += cnt[n];
+		total += cnt[n];
 	}
+	return total;
+}
+
+/* from the GPUs per node, rack and in all a job of class `key` could have: 1 + the narrowest
+ * tier (no wider than open) where a unit reaches need, or 0 */
+static int feasible(struct dally *D, struct dl_sim *s, size_t nv, int need, double key,
+		    enum dl_tier open, int type)
+{
+	const struct dl_cluster *c = D->c;
+	size_t nn = c->nnodes, nr = c->nracks;
+	int *cnt = D->ucount, total = open_counts(D, type);
 	for (size_t i = 0; i < nv; i++) {
 		if (!(D->order[i].r > key) || D->chosen[D->order[i].slot])
 			continue;
 		struct dl_sim_job *v = dl_sim_slot_job(s, D->order[i].slot);
 		for (int k = 0; k < v->ngpu; k++) {
 			int n = D->gnode[v->gpu[k]];
+			if (!node_ok(c, (size_t)n, type))
+				continue;
 			cnt[n]++;
 			cnt[nn + (size_t)c->nodes[n].rack]++;
+			total++;
 		}
-		total += v->ngpu;
 	}
 	for (size_t u = 0; u < nn; u++)
 		if (cnt[u] >= need)
@@ -558,23 +575,17 @@ static int best_of(const int *cost, size_t from, size_t to)
 }
 
 static int best_unit(struct dally *D, struct dl_sim *s, size_t nv, int need, double key,
-		     enum dl_tier open, int *unit)
+		     enum dl_tier open, int type, int *unit)
 {
 	const struct dl_cluster *c = D->c;
 	size_t nn = c->nnodes, nr = c->nracks;
 	int *cnt = D->ucount, *cost = D->ucost;
-	int total = 0, tcost = -1;
+	int tcost = -1;
 	/* most bids fail: find out without ordering the victims */
-	int tier = feasible(D, s, nv, need, key, open) - 1;
+	int tier = feasible(D, s, nv, need, key, open, type) - 1;
 	if (tier < 0)
 		return -1;
-	for (size_t u = nn; u < nn + nr; u++)
-		cnt[u] = 0;
-	for (size_t n = 0; n < nn; n++) {
-		cnt[n] = D->nopen[n];
-		cnt[nn + (size_t)c->nodes[n].rack] += D->nopen[n];
-		total += D->nopen[n];
-	}
+	int total = open_counts(D, type);
 	for (size_t u = 0; u < nn + nr; u++)
 		cost[u] = cnt[u] >= need ? 0 : -1;
 	if (total >= need)
@@ -596,7 +607,10 @@ static int best_unit(struct dally *D, struct dl_sim *s, size_t nv, int need, dou
 		paid += v->gpus;
 		for (int k = 0; k < v->ngpu; k++) {
 			int n = D->gnode[v->gpu[k]];
+			if (!node_ok(c, (size_t)n, type))
+				continue;
 			size_t r = nn + (size_t)c->nodes[n].rack;
+			total++;
 			if (++cnt[n] >= need && cost[n] < 0) {
 				cost[n] = paid;
 				done |= tier == DL_TIER_NODE;
@@ -606,7 +620,6 @@ static int best_unit(struct dally *D, struct dl_sim *s, size_t nv, int need, dou
 				done |= tier == DL_TIER_RACK;
 			}
 		}
-		total += v->ngpu;
 		if (total >= need && tcost < 0) {
 			tcost = paid;
 			done |= tier == DL_TIER_CLUSTER;
@@ -626,8 +639,10 @@ static int best_unit(struct dally *D, struct dl_sim *s, size_t nv, int need, dou
 	return bt;
 }
 
-static int in_unit(const struct dally *D, int node, int tier, int unit)
+static int in_unit(const struct dally *D, int node, int tier, int unit, int type)
 {
+	if (!node_ok(D->c, (size_t)node, type))
+		return 0;
 	if (tier == DL_TIER_CLUSTER)
 		return 1;
 	return tier == DL_TIER_NODE ? node == unit : D->c->nodes[node].rack == unit;
@@ -678,7 +693,7 @@ static void leases(struct dally *D, struct dl_sim *s)
 		}
 		if (!nv)
 			break; /* no expired lease of a worse class: nothing to take */
-		int unit, tier = best_unit(D, s, nv, need, key, open, &unit);
+		int unit, tier = best_unit(D, s, nv, need, key, open, w->type, &unit);
 		if (tier < 0) {
 			D->cur[bl] = DL_ONIL;
 			continue;
@@ -687,7 +702,7 @@ static void leases(struct dally *D, struct dl_sim *s)
 		const struct dl_cluster *c = D->c;
 		int have = 0;
 		for (size_t n = 0; n < c->nnodes; n++)
-			if (in_unit(D, (int)n, tier, unit))
+			if (in_unit(D, (int)n, tier, unit, w->type))
 				have += D->nopen[n];
 		const struct rk *vk;
 		for (size_t i = 0; have < need && (vk = victim_at(D, s, i)) && vk->r > key; i++) {
@@ -697,7 +712,7 @@ static void leases(struct dally *D, struct dl_sim *s)
 			struct dl_sim_job *v = dl_sim_slot_job(s, slot);
 			int here = 0;
 			for (int k = 0; k < v->ngpu; k++)
-				here += in_unit(D, D->gnode[v->gpu[k]], tier, unit);
+				here += in_unit(D, D->gnode[v->gpu[k]], tier, unit, w->type);
 			if (!here)
 				continue;
 			D->chosen[slot] = 1;
@@ -710,7 +725,7 @@ static void leases(struct dally *D, struct dl_sim *s)
 			dl_sim_preempt(s, v);
 		}
 		for (size_t n = 0, left = (size_t)need; n < c->nnodes && left; n++)
-			if (in_unit(D, (int)n, tier, unit)) {
+			if (in_unit(D, (int)n, tier, unit, w->type)) {
 				size_t t = (size_t)D->nopen[n] < left ? (size_t)D->nopen[n] : left;
 				D->nopen[n] -= (int)t;
 				left -= t;

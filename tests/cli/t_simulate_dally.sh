@@ -80,6 +80,15 @@ run dally_auto_node_at_once 0 "dl simulate -c 1x1x2 --policy dally t6.csv > r6a.
 expect_eq "dally: auto timers: Y (2 GPUs, one node) takes both leases at 60, starts at 65" "65" \
 	"$(awk -F, '$1 == "Y" { print $5 }' "$SCRATCH/r6a.csv")"
 
+# GPU types: N needs a k80 (1 rack of 2 v100s, 1 rack of 2 k80s, all four busy with 1000 s
+#    jobs from 0); at the lease end 20 it takes the k80 lease of Q (the later submitted k80
+#    job), not V2's (the latest submitted of all, but on v100s it cannot use): N runs 25..25 +
+#    10 / 0.3 (a k80 runs at 0.3 of a v100), V1 and V2 are never preempted
+printf 'id,submit,gpus,duration,gpu_type\nP,0,1,1000,k80\nQ,0,1,1000,k80\nV1,0,1,1000,v100\nV2,0,1,1000,v100\nN,10,1,10,k80\n' > "$SCRATCH/ty.csv"
+run dally_typed_lease 0 "dl simulate --cluster 1x1x2:v100,1x1x2:k80 --policy dally ty.csv > rty.csv"
+expect_eq "dally: a typed job takes a lease of its type only" "N,25,58.333333 Q,1 V1,0 V2,0" \
+	"$(row N rty.csv | cut -d, -f1,5,6) $(row Q rty.csv | cut -d, -f1,10) $(row V1 rty.csv | cut -d, -f1,10) $(row V2 rty.csv | cut -d, -f1,10)"
+
 # options: the timers are the dally options of place too, and belong to --policy dally here;
 # dally places jobs itself, whatever --place says
 run dally_place_ignored 0 "dl simulate -c 1x2x4 $DL --place spread t1.csv"
