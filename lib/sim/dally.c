@@ -47,6 +47,7 @@
 
 #include "policy/mlfq.h"
 #include "sim/dally.h"
+#include "sim/queueing.h"
 #include "sim/oset.h"
 #include "sim/slab.h"
 
@@ -58,7 +59,7 @@ const struct dl_opt dl_sim_dally_opts[] = {
 	{DL_OPT_END},
 };
 
-enum { T_LEASE = 1, T_DELAY = 2 };
+enum { T_LEASE = 1, T_DELAY = 2, T_PROMOTE = 3 };
 
 /* ratios that differ by less than this rank alike (a restart's second does not reorder jobs) */
 #define DALLY_RATIO_STEP 0.1
@@ -72,6 +73,8 @@ struct dj {
 	dl_tick since;	/* when it began */
 	dl_tick paced;	/* when it began to make progress (after its restart) */
 	dl_tick armed;	/* the delay timer set for this job (-1: none) */
+	dl_tick exec0;	/* j->executed at its last promotion (--starvation) */
+	dl_tick wait0;	/* j->waited when it last began to wait */
 	ptrdiff_t bpos; /* index in bad[], or -1 */
 	ptrdiff_t rpos; /* index in run[], or -1 */
 	int ran;	/* has held GPUs */
@@ -133,14 +136,12 @@ static void *create(struct dl_sim *s, const void *params, struct dl_err *err)
 		D->p.timers = (struct dl_dally_opts)DL_DALLY_OPTS_INIT;
 		D->p.restart_cost = 1;
 	}
-	D->tuner = dl_dally_new(&D->p.timers);
-	D->step = DALLY_RATIO_STEP;
-	if (dl_mlfq_init(&D->mlfq, DL_MLFQ_TIRESIAS_QUEUES, dl_mlfq_tiresias_limits,
-			 DL_MLFQ_TIRESIAS_QUEUES - 1, 0, err) < 0) {
-		dl_dally_free(D->tuner);
+	if (dl_mlfq_from_params(&D->mlfq, &D->p.mlfq, DL_MLFQ_TIRESIAS_QUEUES, err) < 0) {
 		free(D);
 		return NULL;
 	}
+	D->tuner = dl_dally_new(&D->p.timers);
+	D->step = DALLY_RATIO_STEP;
 	D->p.timers = *dl_dally_opts(D->tuner); /* with its corrections */
 	D->placer = dl_sim_placer(s);
 	D->lease = dl_sim_ticks(D->p.timers.lease);
@@ -236,7 +237,9 @@ static size_t pend_list(const struct dally *D, const struct dl_sim_job *j)
 /* a job's class: its ratio rounded to the step, then its MLFQ queue (lower first) */
 static double rank(const struct dally *D, const struct dl_sim_job *j, double ratio)
 {
-	double service = (double)j->gpus * (double)j->executed / DL_TICKS_PER_SECOND;
+	/* attained GPU-seconds since its last promotion, as tiresias-las counts them */
+	dl_tick ran = j->executed - D->dj[j->slot].exec0;
+	double service = (double)j->gpus * (double)ran / DL_TICKS_PER_SECOND;
 	long step = lround(ratio / D->step);
 	/* a small integer, so that lease_view can pack it with the job's index */
 	return (double)dl_mlfq_queue(&D->mlfq, service) * 64 + (double)(step < 63 ? step : 63);
@@ -334,8 +337,54 @@ static void on_arrive(void *st, struct dl_sim *s, struct dl_sim_job *j)
 {
 	struct dally *D = st;
 	fit_slots(D, s);
-	D->dj[j->slot] = (struct dj){0, 0, 0, 1, 0, 0, -1, -1, -1, 0};
+	D->dj[j->slot] = (struct dj){0, 0, 0, 1, 0, 0, -1, 0, 0, -1, -1, 0};
 	pend_add(D, j, rank(D, j, 0));
+}
+
+/*
+ * --starvation N, tiresias-las' rule: a job in a lower queue that has waited
+ * N times what it ran since its last promotion goes back to the first
+ * queue, its attained service counted afresh (its ratio is kept).
+ */
+static size_t queue_of(const struct dally *D, const struct dl_sim_job *j, dl_tick *ran)
+{
+	*ran = j->executed - D->dj[j->slot].exec0;
+	return dl_mlfq_queue(&D->mlfq, (double)j->gpus * (double)*ran / DL_TICKS_PER_SECOND);
+}
+
+static void arm_promote(struct dally *D, struct dl_sim *s, struct dl_sim_job *j)
+{
+	dl_tick ran;
+	if (!queue_of(D, j, &ran))
+		return;
+	double lim = dl_mlfq_starve_limit(&D->mlfq, (double)ran);
+	if (!isfinite(lim))
+		return;
+	double left = lim - (double)(j->waited - D->dj[j->slot].wait0);
+	if (!(left < 4e18))
+		return; /* beyond any run */
+	dl_tick at = dl_sim_now(s) + (left > 0 ? (dl_tick)ceil(left) : 0);
+	dl_sim_timer(s, at, j->idx, T_PROMOTE, j->version);
+}
+
+static int promote(struct dally *D, struct dl_sim *s, struct dl_sim_job *j, uint64_t stamp)
+{
+	if (j->version != stamp)
+		return 0; /* it ran since: a later wait armed its own timer */
+	dl_sim_sync(s, j);
+	struct dj *d = &D->dj[j->slot];
+	dl_tick ran;
+	size_t q = queue_of(D, j, &ran);
+	if (!dl_mlfq_starving(&D->mlfq, q, (double)ran, (double)(j->waited - d->wait0))) {
+		arm_promote(D, s, j);
+		return 0;
+	}
+	double key = D->pool.n[j->slot].k0, step = key - floor(key / 64) * 64;
+	pend_del(D, j);
+	d->exec0 = j->executed;
+	pend_add(D, j, step); /* queue 0, its ratio step kept */
+	dl_sim_note(s, j, "promote", "Q0");
+	return 1;
 }
 
 /* a job that lost its lease has saved its checkpoint: it waits with its ratio */
@@ -345,7 +394,9 @@ static void on_saved(void *st, struct dl_sim *s, struct dl_sim_job *j)
 	struct dj *d = &D->dj[j->slot];
 	d->armed = -1;
 	dl_sim_sync(s, j);
+	d->wait0 = j->waited;
 	pend_add(D, j, rank(D, j, d->held > 0 ? d->ideal / d->held : 0));
+	arm_promote(D, s, j);
 }
 
 static void on_finish(void *st, struct dl_sim *s, struct dl_sim_job *j)
@@ -369,6 +420,8 @@ static int on_timer(void *st, struct dl_sim *s, size_t job, int kind, uint64_t s
 	struct dl_sim_job *j = dl_sim_job(s, job);
 	if (!j || j->state != DL_SJ_QUEUED)
 		return 0;
+	if (kind == T_PROMOTE)
+		return promote(D, s, j, stamp);
 	/* a timer superseded by a later one (the auto-tuner moved the opening) is stale */
 	struct dj *d = &D->dj[j->slot];
 	if (d->armed != (dl_tick)stamp)
@@ -804,6 +857,7 @@ const struct dl_sim_policy_ops dl_sim_dally = {
 	.summary = "Dally: delay scheduling over node/rack/cluster tiers, leases, consolidation",
 	.opts = dl_sim_dally_opts,
 	.params_size = sizeof(struct dl_sim_dally),
+	.check = dl_sq_mlfq_check,
 	.create = create,
 	.destroy = destroy,
 	.arrive = on_arrive,
@@ -811,7 +865,7 @@ const struct dl_sim_policy_ops dl_sim_dally = {
 	.finish = on_finish,
 	.timer = on_timer,
 	.schedule = on_schedule,
-	/* the timers: place's dally options, declared once (policy/dally.h) */
-	.shared_opts = dl_dally_opt_table,
-	.shared_at = offsetof(struct dl_sim_dally, timers),
+	/* the timers: place's dally options; the queues: tiresias-las' (each declared once) */
+	.shared = {{dl_dally_opt_table, offsetof(struct dl_sim_dally, timers), NULL},
+		   {dl_mlfq_opts, offsetof(struct dl_sim_dally, mlfq), dl_sq_tiresias_defaults}},
 };

@@ -164,6 +164,15 @@ struct dl_sim;
  * callers get the defaults from dl_sim_params_new(). Setup that depends on
  * the parameters or the trace (MLFQ limits, a Gittins table) is create()'s.
  */
+/* an option group the policy shares with others (struct dl_sim_policy_ops.shared) */
+struct dl_sim_shared {
+	const struct dl_opt *opts; /* the group's table, or NULL */
+	size_t at;		   /* where in the policy's params it stores */
+	const char *const
+		*doc_defaults; /* "name=text" its users document, NULL-terminated, or NULL */
+};
+#define DL_SIM_MAX_SHARED 2
+
 struct dl_sim_policy_ops {
 	const char *name;
 	const char *summary;	   /* one line for --help and the man page */
@@ -188,10 +197,8 @@ struct dl_sim_policy_ops {
 	int (*timer)(void *st, struct dl_sim *s, size_t job, int kind, uint64_t stamp);
 	/* decide: called once per instant after that instant's events */
 	void (*schedule)(void *st, struct dl_sim *s);
-	/* a shared option group (see above), or NULL; its users' documented defaults */
-	const struct dl_opt *shared_opts;
-	size_t shared_at;
-	const char *const *shared_doc_defaults; /* "name=text", NULL-terminated, or NULL */
+	/* shared option groups (see above), the unused ones zero */
+	struct dl_sim_shared shared[DL_SIM_MAX_SHARED];
 	/* the placement policy it implies unless --place is given ("gandiva"), or NULL */
 	const char *place;
 };

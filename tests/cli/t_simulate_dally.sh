@@ -89,6 +89,28 @@ run dally_typed_lease 0 "dl simulate --cluster 1x1x2:v100,1x1x2:k80 --policy dal
 expect_eq "dally: a typed job takes a lease of its type only" "N,25,58.333333 Q,1 V1,0 V2,0" \
 	"$(row N rty.csv | cut -d, -f1,5,6) $(row Q rty.csv | cut -d, -f1,10) $(row V1 rty.csv | cut -d, -f1,10) $(row V2 rty.csv | cut -d, -f1,10)"
 
+# Classes: the queues of tiresias-las (its options, shared). On 1 GPU, A (1000 s) runs from
+#    0; B (new) arrives at 30 and takes A's lease at 40 (A saves until 45, B runs from 45).
+#    With --thresholds 100, B's 100 GPU-seconds put it in queue 1 at 145 while A (40) is still
+#    in queue 0: A takes B's lease at the lease end 160 and resumes at 165, paying 1 s; A
+#    reaches queue 1 at 225, B's class: A keeps its GPU and ends at 165 + 1 + 960 = 1126; B
+#    then resumes, 885 s left: 1126 + 1 + 885 = 2012. With --queues 1 the ratio alone ranks
+#    (both 1): A waits for B to end at 1045 and ends at 1045 + 1 + 960 = 2006.
+printf 'id,submit,gpus,duration\nA,0,1,1000\nB,30,1,1000\n' > "$SCRATCH/q.csv"
+run dally_queues_rank 0 "dl simulate -c 1x1x1 --policy dally --thresholds 100 q.csv > rq.csv"
+expect_eq "dally: a job of a better queue takes a worse queue's lease (A 0..1126, B 45..2012)" \
+	"A,0,1126,1 B,45,2012,1" "$(awk -F, 'NR > 1 { printf "%s%s,%s,%s,%s", (NR > 2 ? " " : ""), $1, $5, $6, $10 }' "$SCRATCH/rq.csv" | tr ' ' '\n' | sort | tr '\n' ' ' | sed 's/ $//')"
+run dally_one_queue 0 "dl simulate -c 1x1x1 --policy dally --queues 1 q.csv > rq1.csv"
+expect_eq "dally --queues 1: the ratio alone ranks (B 45..1045, A ends at 2006)" \
+	"A,0,2006,1 B,45,1045,0" "$(awk -F, 'NR > 1 { printf "%s%s,%s,%s,%s", (NR > 2 ? " " : ""), $1, $5, $6, $10 }' "$SCRATCH/rq1.csv" | tr ' ' '\n' | sort | tr '\n' ' ' | sed 's/ $//')"
+# --starvation 1 with --thresholds 10 (both jobs in queue 1 after 10 s): A, preempted at 40
+#    after 40 s of running, is promoted when it has waited 40 s (at 85) and takes B's lease
+#    at 100 (resumes at 105); B, which ran 45..100, is promoted at 105 + 55 = 160
+run dally_starvation 0 "dl simulate -c 1x1x1 --policy dally --thresholds 10 --starvation 1 --events evq.jsonl q.csv"
+expect_eq "dally --starvation: A promoted at 85, resumes at 105; B promoted at 160" "85 105 160" \
+	"$(awk -F'[:,]' '/"job":"A","event":"promote"/ && !a { a = $2 } /"job":"A","event":"resume"/ && !r { r = $2 } /"job":"B","event":"promote"/ && !b { b = $2 } END { print a, r, b }' "$SCRATCH/evq.jsonl")"
+run dally_queues_bad 2 "dl simulate -c 1x1x1 --policy dally --queues 65 q.csv"
+
 # options: the timers are the dally options of place too, and belong to --policy dally here;
 # dally places jobs itself, whatever --place says
 run dally_place_ignored 0 "dl simulate -c 1x2x4 $DL --place spread t1.csv"
