@@ -159,8 +159,9 @@ struct dl_sim;
  * under the policy's heading in --help and the man page, parses only the
  * chosen policy's options (two policies may each have a --quantum of their
  * own) and refuses the others'. An option group that several policies or
- * commands share (the MLFQ options: lib/policy/mlfq.h) is declared once and
- * named in shared_opts, stored at shared_at inside the params. Library
+ * commands share (the MLFQ options: lib/policy/mlfq.h; Dally's timers) is
+ * declared once and named in shared[], stored at its offset inside the
+ * params. Library
  * callers get the defaults from dl_sim_params_new(). Setup that depends on
  * the parameters or the trace (MLFQ limits, a Gittins table) is create()'s.
  */
