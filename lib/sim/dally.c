@@ -6,10 +6,12 @@
  * restart's pause is not the placement's loss): 1 when nothing was lost to
  * placement, 0 for a job that has not run (no progress).
  *
- * Class (rank): the Tiresias queue of the job's attained GPU-seconds, then
- * its ratio rounded to a tenth (DALLY_RATIO_STEP), lower first; then submit time.
- * New jobs (queue 0, ratio 0) come first; a badly placed job comes before
- * the well placed ones of its queue. A waiting job's class is constant.
+ * Class (rank): the MLFQ queue of the job's attained GPU-seconds since its
+ * last promotion (the options tiresias-las shares; Tiresias' limits by
+ * default), then its ratio rounded to a tenth (DALLY_RATIO_STEP), lower
+ * first; then submit time. New jobs (queue 0, ratio 0) come first; a badly
+ * placed job comes before the well placed ones of its queue. A waiting
+ * job's class is constant until --starvation promotes it.
  *
  * At every instant something changes, waiting jobs are offered the free GPUs
  * in class order through the run's dally placer: one node at once, one rack
@@ -38,8 +40,10 @@
  * job must wait is not looked at again in that pass (the jobs behind it
  * rank no better; in the list of jobs that have run, a longer wait behind
  * the first is overlooked until the next pass: a simplification). A lease
- * end that has a waiting job costs O(G + r log r) for the view of the G GPUs
- * and r running jobs, plus O(G + victims' GPUs) per waiting job it looks at.
+ * end that has a waiting job costs O(r + nodes) for the view of the r
+ * running jobs, plus O(nodes + racks + victims' GPUs) per waiting job it
+ * looks at (most bids fail and stop there), plus O(log r) per victim drawn
+ * in order for one that succeeds.
  */
 #include <math.h>
 #include <stdlib.h>
