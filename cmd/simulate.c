@@ -401,8 +401,9 @@ static void policy_groups(struct policy_groups *pg)
 	pg->n = 0;
 	for (size_t i = 0; i < n; i++) {
 		add_policy_group(pg, all[i]->opts, all[i]->name, NULL);
-		add_policy_group(pg, all[i]->shared_opts, all[i]->name,
-				 all[i]->shared_doc_defaults);
+		for (size_t g = 0; g < DL_SIM_MAX_SHARED; g++)
+			add_policy_group(pg, all[i]->shared[g].opts, all[i]->name,
+					 all[i]->shared[g].doc_defaults);
 	}
 	add_policy_group(pg, compat_opts, "--compat tiresias", NULL);
 	for (size_t i = 0; i < pg->n; i++)
@@ -422,8 +423,10 @@ static int choose_policy(struct dl_optstate *st, struct sim_args *a, struct comp
 	a->params = a->pol->params_size ? xcalloc(1, a->pol->params_size) : NULL;
 	if (a->pol->opts)
 		dl_opt_choose(st, a->pol->opts, a->params);
-	if (a->pol->shared_opts)
-		dl_opt_choose(st, a->pol->shared_opts, (char *)a->params + a->pol->shared_at);
+	for (size_t g = 0; g < DL_SIM_MAX_SHARED; g++)
+		if (a->pol->shared[g].opts)
+			dl_opt_choose(st, a->pol->shared[g].opts,
+				      (char *)a->params + a->pol->shared[g].at);
 	int rc = dl_opt_apply(st, "--policy");
 	if (!rc && a->pol->check && a->pol->check(a->params, &err) < 0)
 		rc = dl_usage_error(st->ctx, "%s", err.msg);

@@ -53,7 +53,7 @@ struct dl_dally_opts {
 	}
 
 /*
- * The options, declared once: place's "dally" group and the shared_opts of
+ * The options, declared once: place's "dally" group and a shared group of
  * simulate --policy dally (stored into a struct dl_dally_opts).
  */
 int dl_dally_store_delay(const struct dl_opt *o, void *base, const char *arg);

@@ -2,51 +2,56 @@
  * dally.c: the Dally driver (dally.h; dlsched-simulate(1), DALLY).
  *
  * Progress ratio: the ideal time of the work a job has done on the GPUs it
- * held (work / their speed) over the time it held them: 1 when nothing was
- * lost to placement or restarts, 0 for a job that has not run (no progress).
- * Offers go lowest ratio first, ties by submit time, so new jobs come first,
- * then the jobs that lost most.
+ * held (work / their speed) over the time it held them making progress (a
+ * restart's pause is not the placement's loss): 1 when nothing was lost to
+ * placement, 0 for a job that has not run (no progress).
+ *
+ * Class (rank): the MLFQ queue of the job's attained GPU-seconds since its
+ * last promotion (the options tiresias-las shares; Tiresias' limits by
+ * default), then its ratio rounded to a tenth (DALLY_RATIO_STEP), lower
+ * first; then submit time. New jobs (queue 0, ratio 0) come first; a badly
+ * placed job comes before the well placed ones of its queue. A waiting
+ * job's class is constant until --starvation promotes it.
  *
  * At every instant something changes, waiting jobs are offered the free GPUs
- * in that order through the run's dally placer: one node at once, one rack
+ * in class order through the run's dally placer: one node at once, one rack
  * once the job has waited its rack timer, any racks once it has waited its
  * network timer (timers fixed or auto-tuned: policy/dally.h). A job the
  * timers hold back gets a timer at the instant its next tier opens.
  *
  * At each lease end (every --lease seconds from the first submit):
  *   1. leases: running jobs that have held their GPUs for a lease or more
- *      re-bid against the new jobs waiting (ratio 0) that are ready to take
- *      any GPUs (one GPU, or the network timer is up): while the first such
- *      job cannot be given GPUs from those free, the running job with the
- *      highest ratio (latest submit on ties) loses its lease (is preempted).
- *      A job that has run never takes GPUs from a running one, and a new job
- *      still waiting for a node or a rack takes none either (freed GPUs need
- *      not form one: they would go to others, and the leases would churn);
+ *      bid again with the waiting jobs, in class order: a waiting job whose
+ *      timers allow a placement (node, rack or any) made of free GPUs and
+ *      the expired leases of strictly worse classes takes it, on the node or
+ *      rack costing the fewest victims' GPUs, worst victims first; the
+ *      victims are preempted. Equals never take each other's leases, so
+ *      leases do not churn;
  *   2. consolidation: the running jobs placed worse than their consolidated
  *      tier, lowest ratio first, move to a narrower tier when one is free and
  *      the move saves more than its restart cost. The waiting jobs have had
- *      their offers at that instant already: moves take the GPUs they left
- *      (so a waiting job that has run, with a ratio above a badly placed
- *      one's, is served before it: a simplification), and the GPUs a move
- *      frees are offered again.
+ *      their offers at that instant already: moves take the GPUs they left,
+ *      and the GPUs a move frees are offered again.
  * A job resuming (after a lost lease) or moved runs --restart-cost seconds
  * per GPU without progress.
  *
  * A pass costs O(lists) per job started: waiting jobs are kept per GPU
  * count in two lists (new jobs; jobs that have run), and a list whose first
- * job must wait is not looked at again in that pass (the new jobs behind a
- * new job have waited no longer, so their timers are no further open; in
- * the list of jobs that have run, a longer wait behind the first is
- * overlooked until the next pass: a simplification). A lease end costs O(r) to
- * find victims among the r running jobs (a heap, built only when a new job
- * does not fit) plus O(log r) per victim, and O(b log b) for the b badly
- * placed ones when GPUs are free.
+ * job must wait is not looked at again in that pass (the jobs behind it
+ * rank no better; in the list of jobs that have run, a longer wait behind
+ * the first is overlooked until the next pass: a simplification). A lease
+ * end that has a waiting job costs O(r + nodes) for the view of the r
+ * running jobs, plus O(nodes + racks + victims' GPUs) per waiting job it
+ * looks at (most bids fail and stop there), plus O(log r) per victim drawn
+ * in order for one that succeeds.
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "policy/mlfq.h"
 #include "sim/dally.h"
+#include "sim/queueing.h"
 #include "sim/oset.h"
 #include "sim/slab.h"
 
@@ -58,7 +63,10 @@ const struct dl_opt dl_sim_dally_opts[] = {
 	{DL_OPT_END},
 };
 
-enum { T_LEASE = 1, T_DELAY = 2 };
+enum { T_LEASE = 1, T_DELAY = 2, T_PROMOTE = 3 };
+
+/* ratios that differ by less than this rank alike (a restart's second does not reorder jobs) */
+#define DALLY_RATIO_STEP 0.1
 
 /* per job slot */
 struct dj {
@@ -67,7 +75,10 @@ struct dj {
 	double work0;	/* work_left when the current placement began */
 	double speed;	/* its GPU type's speed */
 	dl_tick since;	/* when it began */
+	dl_tick paced;	/* when it began to make progress (after its restart) */
 	dl_tick armed;	/* the delay timer set for this job (-1: none) */
+	dl_tick exec0;	/* j->executed at its last promotion (--starvation) */
+	dl_tick wait0;	/* j->waited when it last began to wait */
 	ptrdiff_t bpos; /* index in bad[], or -1 */
 	ptrdiff_t rpos; /* index in run[], or -1 */
 	int ran;	/* has held GPUs */
@@ -88,13 +99,33 @@ struct dally {
 	size_t *bad, nbad;    /* running jobs with slowdown > 1, by slot */
 	size_t *run, nrun;    /* running jobs, by slot */
 	size_t nfresh;	      /* waiting jobs that have not run */
+	size_t npend;	      /* waiting jobs */
+	struct dl_mlfq mlfq;  /* ties in ratio: Tiresias' queues of attained GPU-seconds */
+	double step;	      /* ratios compare rounded to this */
 	size_t *cur;	      /* per class: a walk's cursor */
 	struct rk {
 		double r;
 		uint32_t idx;
 		size_t slot;
 	} * order;
+	/*
+	 * lease_view's victims: order[0..nv) in D->run's order; worst[0..nworst)
+	 * the worst first, drawn as needed from a max-heap of their packed keys,
+	 * vcode[0..nheap).
+	 */
+	double *vcode;
+	struct rk *worst;
+	size_t nworst, nheap;
 	int *gbuf;
+	int *gnode; /* per GPU: its node */
+	/*
+	 * At a lease end: per node, the GPUs a waiting job may take (free, or
+	 * held by a job chosen as a victim) and not promised yet (nopen);
+	 * per node then per rack, best_unit's counts; per slot, chosen victims.
+	 */
+	int *nopen, *ucount, *ucost;
+	unsigned char *chosen;
+	const struct dl_cluster *c;
 	dl_tick lease, lease_armed;
 	int lease_due;
 };
@@ -109,7 +140,12 @@ static void *create(struct dl_sim *s, const void *params, struct dl_err *err)
 		D->p.timers = (struct dl_dally_opts)DL_DALLY_OPTS_INIT;
 		D->p.restart_cost = 1;
 	}
+	if (dl_mlfq_from_params(&D->mlfq, &D->p.mlfq, DL_MLFQ_TIRESIAS_QUEUES, err) < 0) {
+		free(D);
+		return NULL;
+	}
 	D->tuner = dl_dally_new(&D->p.timers);
+	D->step = DALLY_RATIO_STEP;
 	D->p.timers = *dl_dally_opts(D->tuner); /* with its corrections */
 	D->placer = dl_sim_placer(s);
 	D->lease = dl_sim_ticks(D->p.timers.lease);
@@ -135,8 +171,16 @@ static void *create(struct dl_sim *s, const void *params, struct dl_err *err)
 	for (size_t c = 0; c <= 2 * D->ncls; c++)
 		D->pend[c] = (struct dl_oset)DL_OSET_INIT;
 	D->blocked = xcalloc(2 * D->ncls + 1, 1);
-	D->cur = xcalloc(D->ncls + 1, sizeof(*D->cur));
+	D->cur = xcalloc(2 * D->ncls + 1, sizeof(*D->cur));
 	D->gbuf = xcalloc((size_t)D->maxg + 1, sizeof(*D->gbuf));
+	D->c = dl_sim_cluster(s);
+	D->gnode = xcalloc((size_t)D->maxg + 1, sizeof(*D->gnode));
+	for (size_t nd = 0; nd < D->c->nnodes; nd++)
+		for (int k = 0; k < D->c->nodes[nd].gpus; k++)
+			D->gnode[D->c->nodes[nd].first_gpu + k] = (int)nd;
+	D->nopen = xcalloc(D->c->nnodes + 1, sizeof(*D->nopen));
+	D->ucount = xcalloc(D->c->nnodes + D->c->nracks + 1, sizeof(*D->ucount));
+	D->ucost = xcalloc(D->c->nnodes + D->c->nracks + 1, sizeof(*D->ucost));
 	return D;
 }
 
@@ -144,6 +188,7 @@ static void destroy(void *st)
 {
 	struct dally *D = st;
 	dl_dally_free(D->tuner);
+	dl_mlfq_release(&D->mlfq);
 	dl_opool_release(&D->pool);
 	free(D->dj);
 	free(D->cls_gpus);
@@ -154,7 +199,14 @@ static void destroy(void *st)
 	free(D->run);
 	free(D->cur);
 	free(D->order);
+	free(D->vcode);
+	free(D->worst);
 	free(D->gbuf);
+	free(D->gnode);
+	free(D->nopen);
+	free(D->chosen);
+	free(D->ucount);
+	free(D->ucost);
 	free(D);
 }
 
@@ -168,6 +220,10 @@ static void fit_slots(struct dally *D, struct dl_sim *s)
 		D->bad = xreallocarray(D->bad, D->ndj, sizeof(*D->bad));
 		D->run = xreallocarray(D->run, D->ndj, sizeof(*D->run));
 		D->order = xreallocarray(D->order, D->ndj, sizeof(*D->order));
+		D->vcode = xreallocarray(D->vcode, D->ndj, sizeof(*D->vcode));
+		D->worst = xreallocarray(D->worst, D->ndj, sizeof(*D->worst));
+		D->chosen = xrealloc(D->chosen, D->ndj);
+		memset(D->chosen, 0, D->ndj);
 	}
 }
 
@@ -182,12 +238,24 @@ static size_t pend_list(const struct dally *D, const struct dl_sim_job *j)
 	return 2 * (size_t)D->cls_of[j->gpus] + (size_t)D->dj[j->slot].ran;
 }
 
-static void pend_add(struct dally *D, struct dl_sim_job *j, double ratio)
+/* a job's class: its ratio rounded to the step, then its MLFQ queue (lower first) */
+static double rank(const struct dally *D, const struct dl_sim_job *j, double ratio)
 {
-	dl_oset_insert(&D->pool, &D->pend[pend_list(D, j)], j->slot, ratio, (double)j->submit,
+	/* attained GPU-seconds since its last promotion, as tiresias-las counts them */
+	dl_tick ran = j->executed - D->dj[j->slot].exec0;
+	double service = (double)j->gpus * (double)ran / DL_TICKS_PER_SECOND;
+	long step = lround(ratio / D->step);
+	/* a small integer, so that lease_view can pack it with the job's index */
+	return (double)dl_mlfq_queue(&D->mlfq, service) * 64 + (double)(step < 63 ? step : 63);
+}
+
+static void pend_add(struct dally *D, struct dl_sim_job *j, double key)
+{
+	dl_oset_insert(&D->pool, &D->pend[pend_list(D, j)], j->slot, key, (double)j->submit,
 		       j->idx);
 	if (!D->dj[j->slot].ran)
 		D->nfresh++;
+	D->npend++;
 }
 
 static void pend_del(struct dally *D, struct dl_sim_job *j)
@@ -195,6 +263,7 @@ static void pend_del(struct dally *D, struct dl_sim_job *j)
 	dl_oset_erase(&D->pool, &D->pend[pend_list(D, j)], j->slot);
 	if (!D->dj[j->slot].ran)
 		D->nfresh--;
+	D->npend--;
 }
 
 static void run_add(struct dally *D, size_t slot)
@@ -236,6 +305,8 @@ static void hold_begin(struct dally *D, struct dl_sim *s, struct dl_sim_job *j)
 {
 	struct dj *d = &D->dj[j->slot];
 	d->since = dl_sim_now(s);
+	/* a restart's pause is not the placement's loss: the ratio counts from its end */
+	d->paced = j->restore_until > d->since ? j->restore_until : d->since;
 	d->work0 = j->work_left;
 	/* the job's own speed there (its model's, with --throughputs) */
 	d->speed = dl_sim_job_speed(s, j, j->gpu_type);
@@ -250,7 +321,8 @@ static void hold_begin(struct dally *D, struct dl_sim *s, struct dl_sim_job *j)
 static void hold_end(struct dally *D, struct dl_sim *s, struct dl_sim_job *j)
 {
 	struct dj *d = &D->dj[j->slot];
-	d->held += (double)(dl_sim_now(s) - d->since);
+	if (dl_sim_now(s) > d->paced)
+		d->held += (double)(dl_sim_now(s) - d->paced);
 	d->ideal += (d->work0 - j->work_left) / d->speed;
 }
 
@@ -259,7 +331,8 @@ static double ratio(struct dally *D, struct dl_sim *s, struct dl_sim_job *j)
 {
 	struct dj *d = &D->dj[j->slot];
 	dl_sim_sync(s, j);
-	double held = d->held + (double)(dl_sim_now(s) - d->since);
+	dl_tick now = dl_sim_now(s);
+	double held = d->held + (now > d->paced ? (double)(now - d->paced) : 0);
 	double ideal = d->ideal + (d->work0 - j->work_left) / d->speed;
 	return held > 0 ? ideal / held : 0;
 }
@@ -268,8 +341,54 @@ static void on_arrive(void *st, struct dl_sim *s, struct dl_sim_job *j)
 {
 	struct dally *D = st;
 	fit_slots(D, s);
-	D->dj[j->slot] = (struct dj){0, 0, 0, 1, 0, -1, -1, -1, 0};
-	pend_add(D, j, 0);
+	D->dj[j->slot] = (struct dj){0, 0, 0, 1, 0, 0, -1, 0, 0, -1, -1, 0};
+	pend_add(D, j, rank(D, j, 0));
+}
+
+/*
+ * --starvation N, tiresias-las' rule: a job in a lower queue that has waited
+ * N times what it ran since its last promotion goes back to the first
+ * queue, its attained service counted afresh (its ratio is kept).
+ */
+static size_t queue_of(const struct dally *D, const struct dl_sim_job *j, dl_tick *ran)
+{
+	*ran = j->executed - D->dj[j->slot].exec0;
+	return dl_mlfq_queue(&D->mlfq, (double)j->gpus * (double)*ran / DL_TICKS_PER_SECOND);
+}
+
+static void arm_promote(struct dally *D, struct dl_sim *s, struct dl_sim_job *j)
+{
+	dl_tick ran;
+	if (!queue_of(D, j, &ran))
+		return;
+	double lim = dl_mlfq_starve_limit(&D->mlfq, (double)ran);
+	if (!isfinite(lim))
+		return;
+	double left = lim - (double)(j->waited - D->dj[j->slot].wait0);
+	if (!(left < 4e18))
+		return; /* beyond any run */
+	dl_tick at = dl_sim_now(s) + (left > 0 ? (dl_tick)ceil(left) : 0);
+	dl_sim_timer(s, at, j->idx, T_PROMOTE, j->version);
+}
+
+static int promote(struct dally *D, struct dl_sim *s, struct dl_sim_job *j, uint64_t stamp)
+{
+	if (j->version != stamp)
+		return 0; /* it ran since: a later wait armed its own timer */
+	dl_sim_sync(s, j);
+	struct dj *d = &D->dj[j->slot];
+	dl_tick ran;
+	size_t q = queue_of(D, j, &ran);
+	if (!dl_mlfq_starving(&D->mlfq, q, (double)ran, (double)(j->waited - d->wait0))) {
+		arm_promote(D, s, j);
+		return 0;
+	}
+	double key = D->pool.n[j->slot].k0, step = key - floor(key / 64) * 64;
+	pend_del(D, j);
+	d->exec0 = j->executed;
+	pend_add(D, j, step); /* queue 0, its ratio step kept */
+	dl_sim_note(s, j, "promote", "Q0");
+	return 1;
 }
 
 /* a job that lost its lease has saved its checkpoint: it waits with its ratio */
@@ -277,9 +396,11 @@ static void on_saved(void *st, struct dl_sim *s, struct dl_sim_job *j)
 {
 	struct dally *D = st;
 	struct dj *d = &D->dj[j->slot];
-	(void)s;
 	d->armed = -1;
-	pend_add(D, j, d->held > 0 ? d->ideal / d->held : 0);
+	dl_sim_sync(s, j);
+	d->wait0 = j->waited;
+	pend_add(D, j, rank(D, j, d->held > 0 ? d->ideal / d->held : 0));
+	arm_promote(D, s, j);
 }
 
 static void on_finish(void *st, struct dl_sim *s, struct dl_sim_job *j)
@@ -295,7 +416,7 @@ static int on_timer(void *st, struct dl_sim *s, size_t job, int kind, uint64_t s
 	struct dally *D = st;
 	if (kind == T_LEASE) {
 		D->lease_armed = -1;
-		if (!D->nbad && !(D->nfresh && D->nrun))
+		if (!D->nbad && !(D->npend && D->nrun))
 			return 0;
 		D->lease_due = 1;
 		return 1;
@@ -303,6 +424,8 @@ static int on_timer(void *st, struct dl_sim *s, size_t job, int kind, uint64_t s
 	struct dl_sim_job *j = dl_sim_job(s, job);
 	if (!j || j->state != DL_SJ_QUEUED)
 		return 0;
+	if (kind == T_PROMOTE)
+		return promote(D, s, j, stamp);
 	/* a timer superseded by a later one (the auto-tuner moved the opening) is stale */
 	struct dj *d = &D->dj[j->slot];
 	if (d->armed != (dl_tick)stamp)
@@ -383,107 +506,292 @@ static int cmp_rk(const void *a, const void *b)
 	return x->idx < y->idx ? -1 : x->idx > y->idx;
 }
 
-/* victims first: highest ratio, then the latest submitted (largest idx) */
-static int victim_before(const struct rk *x, const struct rk *y)
-{
-	return x->r != y->r ? x->r > y->r : x->idx > y->idx;
-}
-
-static void heap_down(struct rk *h, size_t n, size_t i)
+/* a max-heap of doubles */
+static void heap_down(double *h, size_t n, size_t i)
 {
 	for (;;) {
 		size_t l = 2 * i + 1, b = i;
-		if (l < n && victim_before(&h[l], &h[b]))
+		if (l < n && h[l] > h[b])
 			b = l;
-		if (l + 1 < n && victim_before(&h[l + 1], &h[b]))
+		if (l + 1 < n && h[l + 1] > h[b])
 			b = l + 1;
 		if (b == i)
 			return;
-		struct rk t = h[i];
+		double t = h[i];
 		h[i] = h[b];
 		h[b] = t;
 		i = b;
 	}
 }
 
-/* the running jobs whose lease has expired, as a heap of victims; their count */
-static size_t victims(struct dally *D, struct dl_sim *s)
+/*
+ * The lease end's view, built when a waiting job of class `best` first
+ * needs one: per node the free GPUs, and the running jobs whose lease has
+ * expired and whose class is worse than `best` (the only possible victims),
+ * worst first, in order[0..nv).
+ */
+static size_t lease_view(struct dally *D, struct dl_sim *s, double best)
 {
 	dl_tick now = dl_sim_now(s);
 	size_t nv = 0;
 	for (size_t i = 0; i < D->nrun; i++) {
 		struct dl_sim_job *j = dl_sim_slot_job(s, D->run[i]);
-		if (j->state == DL_SJ_RUNNING && now - D->dj[D->run[i]].since >= D->lease)
-			D->order[nv++] = (struct rk){ratio(D, s, j), j->idx, D->run[i]};
+		if (j->state != DL_SJ_RUNNING || now - D->dj[D->run[i]].since < D->lease)
+			continue;
+		double r = rank(D, j, ratio(D, s, j));
+		if (r > best) {
+			/* (rank, idx) packed exactly in a double: rank < 2^21 */
+			D->vcode[nv] = r * 4294967296.0 + (double)j->idx;
+			D->order[nv++] = (struct rk){r, j->idx, D->run[i]};
+		}
 	}
+	D->nworst = 0;
+	D->nheap = nv;
+	if (!nv)
+		return 0;
+	for (size_t n = 0; n < D->c->nnodes; n++)
+		D->nopen[n] = dl_sim_node_free(s, (int)n);
 	for (size_t i = nv / 2; i-- > 0;)
-		heap_down(D->order, nv, i);
+		heap_down(D->vcode, nv, i);
 	return nv;
 }
 
+/* the i-th worst victim (highest rank, then latest submitted), or NULL past the last */
+static const struct rk *victim_at(struct dally *D, struct dl_sim *s, size_t i)
+{
+	while (D->nworst <= i && D->nheap) {
+		double code = D->vcode[0], r = floor(code / 4294967296.0);
+		D->vcode[0] = D->vcode[--D->nheap];
+		heap_down(D->vcode, D->nheap, 0);
+		uint32_t idx = (uint32_t)(code - r * 4294967296.0);
+		D->worst[D->nworst++] = (struct rk){r, idx, dl_sim_job(s, idx)->slot};
+	}
+	return i < D->nworst ? &D->worst[i] : NULL;
+}
+
+/* may a job of GPU type `type` (or DL_ANY_TYPE) run on node n? */
+static int node_ok(const struct dl_cluster *c, size_t n, int type)
+{
+	return type == DL_ANY_TYPE || c->nodes[n].type == type;
+}
+
+/* ucount[] per node then rack: the GPUs open to a job of `type` now; returns their sum */
+static int open_counts(struct dally *D, int type)
+{
+	const struct dl_cluster *c = D->c;
+	size_t nn = c->nnodes, nr = c->nracks;
+	int *cnt = D->ucount, total = 0;
+	for (size_t u = nn; u < nn + nr; u++)
+		cnt[u] = 0;
+	for (size_t n = 0; n < nn; n++) {
+		cnt[n] = node_ok(c, n, type) ? D->nopen[n] : 0;
+		cnt[nn + (size_t)c->nodes[n].rack] += cnt[n];
+		total += cnt[n];
+	}
+	return total;
+}
+
+/* from the GPUs per node, rack and in all a job of class `key` could have: 1 + the narrowest
+ * tier (no wider than open) where a unit reaches need, or 0 */
+static int feasible(struct dally *D, struct dl_sim *s, size_t nv, int need, double key,
+		    enum dl_tier open, int type)
+{
+	const struct dl_cluster *c = D->c;
+	size_t nn = c->nnodes, nr = c->nracks;
+	int *cnt = D->ucount, total = open_counts(D, type);
+	for (size_t i = 0; i < nv; i++) {
+		if (!(D->order[i].r > key) || D->chosen[D->order[i].slot])
+			continue;
+		struct dl_sim_job *v = dl_sim_slot_job(s, D->order[i].slot);
+		for (int k = 0; k < v->ngpu; k++) {
+			int n = D->gnode[v->gpu[k]];
+			if (!node_ok(c, (size_t)n, type))
+				continue;
+			cnt[n]++;
+			cnt[nn + (size_t)c->nodes[n].rack]++;
+			total++;
+		}
+	}
+	for (size_t u = 0; u < nn; u++)
+		if (cnt[u] >= need)
+			return 1 + DL_TIER_NODE;
+	for (size_t u = nn; u < nn + nr && open >= DL_TIER_RACK; u++)
+		if (cnt[u] >= need)
+			return 1 + DL_TIER_RACK;
+	return open >= DL_TIER_CLUSTER && total >= need ? 1 + DL_TIER_CLUSTER : 0;
+}
+
+/* the lowest cost >= 0 in cost[from..to), or -1 */
+static int best_of(const int *cost, size_t from, size_t to)
+{
+	int best = -1;
+	for (size_t u = from; u < to; u++)
+		if (cost[u] >= 0 && (best < 0 || cost[u] < best))
+			best = cost[u];
+	return best;
+}
+
+static int best_unit(struct dally *D, struct dl_sim *s, size_t nv, int need, double key,
+		     enum dl_tier open, int type, int *unit)
+{
+	const struct dl_cluster *c = D->c;
+	size_t nn = c->nnodes, nr = c->nracks;
+	int *cnt = D->ucount, *cost = D->ucost;
+	int tcost = -1;
+	/* most bids fail: find out without ordering the victims */
+	int tier = feasible(D, s, nv, need, key, open, type) - 1;
+	if (tier < 0)
+		return -1;
+	int total = open_counts(D, type);
+	for (size_t u = 0; u < nn + nr; u++)
+		cost[u] = cnt[u] >= need ? 0 : -1;
+	if (total >= need)
+		tcost = 0;
+	/*
+	 * Victims worst first until a unit of that tier holds the job: the first
+	 * to is the cheapest (later ones pay more), ties to the lowest index.
+	 */
+	int paid = 0; /* victims' GPUs taken so far */
+	int done = (tier == DL_TIER_NODE && best_of(cost, 0, nn) >= 0) ||
+		   (tier == DL_TIER_RACK && best_of(cost, nn, nn + nr) >= 0) ||
+		   (tier == DL_TIER_CLUSTER && tcost >= 0);
+	const struct rk *vk;
+	for (size_t i = 0; !done && (vk = victim_at(D, s, i)) && vk->r > key; i++) {
+		size_t slot = vk->slot;
+		if (D->chosen[slot])
+			continue;
+		struct dl_sim_job *v = dl_sim_slot_job(s, slot);
+		paid += v->gpus;
+		for (int k = 0; k < v->ngpu; k++) {
+			int n = D->gnode[v->gpu[k]];
+			if (!node_ok(c, (size_t)n, type))
+				continue;
+			size_t r = nn + (size_t)c->nodes[n].rack;
+			total++;
+			if (++cnt[n] >= need && cost[n] < 0) {
+				cost[n] = paid;
+				done |= tier == DL_TIER_NODE;
+			}
+			if (++cnt[r] >= need && cost[r] < 0) {
+				cost[r] = paid;
+				done |= tier == DL_TIER_RACK;
+			}
+		}
+		if (total >= need && tcost < 0) {
+			tcost = paid;
+			done |= tier == DL_TIER_CLUSTER;
+		}
+	}
+	int best = -1, bu = -1, bt = -1;
+	for (size_t u = 0; u < nn && open >= DL_TIER_NODE; u++)
+		if (cost[u] >= 0 && (best < 0 || cost[u] < best))
+			best = cost[u], bu = (int)u, bt = DL_TIER_NODE;
+	if (bu < 0 && open >= DL_TIER_RACK)
+		for (size_t u = nn; u < nn + nr; u++)
+			if (cost[u] >= 0 && (best < 0 || cost[u] < best))
+				best = cost[u], bu = (int)(u - nn), bt = DL_TIER_RACK;
+	if (bu < 0 && open >= DL_TIER_CLUSTER && tcost >= 0)
+		bu = 0, bt = DL_TIER_CLUSTER;
+	*unit = bu;
+	return bt;
+}
+
+static int in_unit(const struct dally *D, int node, int tier, int unit, int type)
+{
+	if (!node_ok(D->c, (size_t)node, type))
+		return 0;
+	if (tier == DL_TIER_CLUSTER)
+		return 1;
+	return tier == DL_TIER_NODE ? node == unit : D->c->nodes[node].rack == unit;
+}
+
 /*
- * Expired leases against new jobs: walk the new waiting jobs that are ready
- * (one GPU, or their network timer is up: any GPUs will do) in submit order,
- * counting GPUs; when the next one does not fit in what is free (or freed so
- * far), take leases from the running jobs with the highest ratio. The
- * victims' ratios are computed only when one is needed (a heap: O(r) to build,
- * O(log r) a victim).
+ * Expired leases against waiting jobs. At a lease end, the jobs whose lease
+ * has expired give their GPUs back and bid again with everyone waiting, in
+ * priority order; a waiting job gets the GPUs of worse-class jobs (worst
+ * first) when that gives it a placement its timers allow (one node, one
+ * rack, or any GPUs), choosing the node or rack that needs the fewest
+ * victims' GPUs. A job that keeps its class keeps its GPUs: only a strictly
+ * worse class loses a lease. A waiting job that cannot be served blocks the
+ * jobs behind it in its list (same size, same or worse class) for this
+ * lease end.
  */
 static void leases(struct dally *D, struct dl_sim *s)
 {
-	if (!D->nfresh || !D->nrun)
+	if (!D->npend || !D->nrun)
 		return;
-	size_t nv = 0;
+	size_t nv = 0, nl = 2 * D->ncls;
 	int built = 0;
-	int vfree = dl_sim_free_gpus(s);
-	for (size_t c = 0; c < D->ncls; c++)
-		D->cur[c] = dl_oset_first(&D->pool, &D->pend[2 * c]); /* the new jobs */
+	for (size_t l = 0; l < nl; l++)
+		D->cur[l] = dl_oset_first(&D->pool, &D->pend[l]);
 	for (;;) {
-		size_t best = DL_ONIL, bc = 0;
-		for (size_t c = 0; c < D->ncls; c++) {
-			size_t h = D->cur[c];
+		size_t best = DL_ONIL, bl = 0;
+		for (size_t l = 0; l < nl; l++) {
+			size_t h = D->cur[l];
 			if (h == DL_ONIL)
 				continue;
 			if (best == DL_ONIL || dl_okey_less(&D->pool.n[h], &D->pool.n[best])) {
 				best = h;
-				bc = c;
+				bl = l;
 			}
 		}
 		if (best == DL_ONIL)
 			break;
-		int need = D->cls_gpus[bc];
+		int need = D->cls_gpus[bl / 2];
 		struct dl_sim_job *w = dl_sim_slot_job(s, best);
 		dl_sim_sync(s, w);
-		if (need > 1 &&
-		    dl_dally_open_tier(D->tuner, need, (double)w->waited / DL_TICKS_PER_SECOND) <
-			    DL_TIER_CLUSTER) {
-			/*
-			 * Not ready: its timers still want a node or a rack, which freed
-			 * GPUs need not form; it waits for GPUs to free up. The new jobs
-			 * of its size behind it have waited no longer: none is ready.
-			 */
-			D->cur[bc] = DL_ONIL;
-			continue;
-		}
-		if (vfree < need && !built) {
-			nv = victims(D, s);
+		enum dl_tier open =
+			dl_dally_open_tier(D->tuner, need, (double)w->waited / DL_TICKS_PER_SECOND);
+		double key = D->pool.n[best].k0;
+		if (!built) {
+			/* the first (best) waiting job: victims must rank worse than it */
+			nv = lease_view(D, s, key);
 			built = 1;
 		}
-		while (vfree < need && nv) {
-			struct dl_sim_job *v = dl_sim_slot_job(s, D->order[0].slot);
-			D->order[0] = D->order[--nv];
-			heap_down(D->order, nv, 0);
+		if (!nv)
+			break; /* no expired lease of a worse class: nothing to take */
+		int unit, tier = best_unit(D, s, nv, need, key, open, w->type, &unit);
+		if (tier < 0) {
+			D->cur[bl] = DL_ONIL;
+			continue;
+		}
+		/* take the victims there, worst first, then promise it its GPUs */
+		const struct dl_cluster *c = D->c;
+		int have = 0;
+		for (size_t n = 0; n < c->nnodes; n++)
+			if (in_unit(D, (int)n, tier, unit, w->type))
+				have += D->nopen[n];
+		const struct rk *vk;
+		for (size_t i = 0; have < need && (vk = victim_at(D, s, i)) && vk->r > key; i++) {
+			size_t slot = vk->slot;
+			if (D->chosen[slot])
+				continue;
+			struct dl_sim_job *v = dl_sim_slot_job(s, slot);
+			int here = 0;
+			for (int k = 0; k < v->ngpu; k++)
+				here += in_unit(D, D->gnode[v->gpu[k]], tier, unit, w->type);
+			if (!here)
+				continue;
+			D->chosen[slot] = 1;
+			have += here;
+			for (int k = 0; k < v->ngpu; k++)
+				D->nopen[D->gnode[v->gpu[k]]]++;
 			hold_end(D, s, v);
 			bad_del(D, v->slot);
 			run_del(D, v->slot);
-			vfree += v->gpus;
 			dl_sim_preempt(s, v);
 		}
-		if (vfree < need)
-			break;
-		vfree -= need;
-		D->cur[bc] = dl_oset_next(&D->pool, best);
+		for (size_t n = 0, left = (size_t)need; n < c->nnodes && left; n++)
+			if (in_unit(D, (int)n, tier, unit, w->type)) {
+				size_t t = (size_t)D->nopen[n] < left ? (size_t)D->nopen[n] : left;
+				D->nopen[n] -= (int)t;
+				left -= t;
+			}
+		D->cur[bl] = dl_oset_next(&D->pool, best);
 	}
+	if (built)
+		for (size_t i = 0; i < nv; i++)
+			D->chosen[D->order[i].slot] = 0;
 }
 
 /* a lease end: consolidate badly placed running jobs, lowest progress ratio first; moves */
@@ -540,7 +848,7 @@ static void on_schedule(void *st, struct dl_sim *s)
 		if (consolidate(D, s))
 			offer(D, s); /* the GPUs the moves left */
 	}
-	if ((D->nbad || D->nfresh) && D->lease_armed < 0) {
+	if ((D->nbad || D->npend) && D->lease_armed < 0) {
 		dl_tick now = dl_sim_now(s);
 		dl_tick at = (now / D->lease + 1) * D->lease;
 		dl_sim_timer(s, at, DL_SIM_NOJOB, T_LEASE, 0);
@@ -553,6 +861,7 @@ const struct dl_sim_policy_ops dl_sim_dally = {
 	.summary = "Dally: delay scheduling over node/rack/cluster tiers, leases, consolidation",
 	.opts = dl_sim_dally_opts,
 	.params_size = sizeof(struct dl_sim_dally),
+	.check = dl_sq_mlfq_check,
 	.create = create,
 	.destroy = destroy,
 	.arrive = on_arrive,
@@ -560,7 +869,7 @@ const struct dl_sim_policy_ops dl_sim_dally = {
 	.finish = on_finish,
 	.timer = on_timer,
 	.schedule = on_schedule,
-	/* the timers: place's dally options, declared once (policy/dally.h) */
-	.shared_opts = dl_dally_opt_table,
-	.shared_at = offsetof(struct dl_sim_dally, timers),
+	/* the timers: place's dally options; the queues: tiresias-las' (each declared once) */
+	.shared = {{dl_dally_opt_table, offsetof(struct dl_sim_dally, timers), NULL},
+		   {dl_mlfq_opts, offsetof(struct dl_sim_dally, mlfq), dl_sq_tiresias_defaults}},
 };

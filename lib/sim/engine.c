@@ -575,6 +575,11 @@ dl_tick dl_sim_migrate_cost(const struct dl_sim *s)
 	return s->ckpt + s->restore;
 }
 
+int dl_sim_node_free(const struct dl_sim *s, int node)
+{
+	return dl_state_node_free(s->state, node);
+}
+
 int dl_sim_free_gpus(const struct dl_sim *s)
 {
 	return dl_state_total_free(s->state);

@@ -159,11 +159,21 @@ struct dl_sim;
  * under the policy's heading in --help and the man page, parses only the
  * chosen policy's options (two policies may each have a --quantum of their
  * own) and refuses the others'. An option group that several policies or
- * commands share (the MLFQ options: lib/policy/mlfq.h) is declared once and
- * named in shared_opts, stored at shared_at inside the params. Library
+ * commands share (the MLFQ options: lib/policy/mlfq.h; Dally's timers) is
+ * declared once and named in shared[], stored at its offset inside the
+ * params. Library
  * callers get the defaults from dl_sim_params_new(). Setup that depends on
  * the parameters or the trace (MLFQ limits, a Gittins table) is create()'s.
  */
+/* an option group the policy shares with others (struct dl_sim_policy_ops.shared) */
+struct dl_sim_shared {
+	const struct dl_opt *opts; /* the group's table, or NULL */
+	size_t at;		   /* where in the policy's params it stores */
+	const char *const
+		*doc_defaults; /* "name=text" its users document, NULL-terminated, or NULL */
+};
+#define DL_SIM_MAX_SHARED 2
+
 struct dl_sim_policy_ops {
 	const char *name;
 	const char *summary;	   /* one line for --help and the man page */
@@ -188,10 +198,8 @@ struct dl_sim_policy_ops {
 	int (*timer)(void *st, struct dl_sim *s, size_t job, int kind, uint64_t stamp);
 	/* decide: called once per instant after that instant's events */
 	void (*schedule)(void *st, struct dl_sim *s);
-	/* a shared option group (see above), or NULL; its users' documented defaults */
-	const struct dl_opt *shared_opts;
-	size_t shared_at;
-	const char *const *shared_doc_defaults; /* "name=text", NULL-terminated, or NULL */
+	/* shared option groups (see above), the unused ones zero */
+	struct dl_sim_shared shared[DL_SIM_MAX_SHARED];
 	/* the placement policy it implies unless --place is given ("gandiva"), or NULL */
 	const char *place;
 };
@@ -232,6 +240,8 @@ struct dl_sim_job *dl_sim_slot_job(struct dl_sim *s, size_t slot);
 const struct dl_cluster *dl_sim_cluster(const struct dl_sim *s);
 int dl_sim_total_gpus(const struct dl_sim *s);
 int dl_sim_free_gpus(const struct dl_sim *s);
+/* free GPUs on node `node` (an index of the cluster's nodes) */
+int dl_sim_node_free(const struct dl_sim *s, int node);
 /* what dl_sim_migrate costs a job: --checkpoint-cost + --restore-cost, in ticks */
 dl_tick dl_sim_migrate_cost(const struct dl_sim *s);
 /* bring j's executed/waited/work_left up to now */

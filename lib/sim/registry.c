@@ -50,17 +50,22 @@ void *dl_sim_params_new(const struct dl_sim_policy_ops *ops)
 	/* the tables' defaults parse (the option parser checks them at every run) */
 	if (ops->opts)
 		dl_opt_set_defaults(ops->opts, p, &bad);
-	if (ops->shared_opts)
-		dl_opt_set_defaults(ops->shared_opts, p + ops->shared_at, &bad);
+	for (size_t g = 0; g < DL_SIM_MAX_SHARED; g++)
+		if (ops->shared[g].opts)
+			dl_opt_set_defaults(ops->shared[g].opts, p + ops->shared[g].at, &bad);
 	return p;
 }
 
 int dl_sim_params_set(const struct dl_sim_policy_ops *ops, void *params, const char *name,
 		      const char *value)
 {
-	const struct dl_opt *tables[2] = {ops->opts, ops->shared_opts};
-	size_t at[2] = {0, ops->shared_at};
-	for (size_t t = 0; t < 2; t++)
+	const struct dl_opt *tables[1 + DL_SIM_MAX_SHARED] = {ops->opts};
+	size_t at[1 + DL_SIM_MAX_SHARED] = {0};
+	for (size_t g = 0; g < DL_SIM_MAX_SHARED; g++) {
+		tables[1 + g] = ops->shared[g].opts;
+		at[1 + g] = ops->shared[g].at;
+	}
+	for (size_t t = 0; t < 1 + DL_SIM_MAX_SHARED; t++)
 		for (const struct dl_opt *o = tables[t]; o && o->type != DL_OPT_END; o++)
 			if (!strcmp(o->name, name))
 				return dl_opt_store(o, (char *)params + at[t], value) ? -1 : 0;

@@ -27,7 +27,5 @@ const struct dl_sim_policy_ops dl_sim_tiresias_las = {
 	.check = dl_sq_mlfq_check,
 	.create = create,
 	DL_SQ_CALLBACKS,
-	.shared_opts = dl_mlfq_opts,
-	.shared_at = offsetof(struct tlas_params, mlfq),
-	.shared_doc_defaults = dl_sq_tiresias_defaults,
+	.shared = {{dl_mlfq_opts, offsetof(struct tlas_params, mlfq), dl_sq_tiresias_defaults}},
 };
