@@ -294,7 +294,26 @@ int dl_fmt_micros(char buf[DL_NUM_BUF], int64_t us)
 	if (us < 0)
 		*p++ = '-';
 	uint64_t sec = u / 1000000;
-	p += put_u64(p, sec);
+	if (sec < 100000000) {
+		/*
+		 * Below 1e8 s (three years: every trace's times): eight digits from
+		 * 32-bit halves, then the significant ones, without put_u64's
+		 * division loop (the simulator writes eight times a result row).
+		 */
+		uint32_t v = (uint32_t)sec, hi = v / 10000, lo = v - hi * 10000;
+		uint32_t a = hi / 100, b = hi - a * 100, c = lo / 100, d = lo - c * 100;
+		char t[16] = {0};
+		memcpy(t, digit_pairs + 2 * a, 2);
+		memcpy(t + 2, digit_pairs + 2 * b, 2);
+		memcpy(t + 4, digit_pairs + 2 * c, 2);
+		memcpy(t + 6, digit_pairs + 2 * d, 2);
+		int n = 1 + (v >= 10) + (v >= 100) + (v >= 1000) + (v >= 10000) + (v >= 100000) +
+			(v >= 1000000) + (v >= 10000000);
+		memcpy(p, t + 8 - n, 8); /* (the bytes past the n digits are overwritten below) */
+		p += n;
+	} else {
+		p += put_u64(p, sec);
+	}
 	uint32_t f = (uint32_t)(u - sec * 1000000);
 	if (f) {
 		/* six digits in three pairs (32-bit divisions); the trailing zeros dropped */

@@ -158,6 +158,20 @@ static void fmt_matches_double(void)
 			printf("# %lld us: '%s', dl_fmt_double '%s'\n", (long long)us, a, b);
 	}
 	ok(!bad, "dl_fmt_micros == dl_fmt_double of the seconds below 2^51 us (%ld values)", n);
+	/* every digit count: seconds around each power of ten (the formatter's boundaries) */
+	bad = n = 0;
+	static const int64_t frac[] = {0, 1, 10, 500000, 999999};
+	for (int64_t p10 = 1; p10 <= INT64_C(1000000000); p10 *= 10)
+		for (int64_t sec = p10 - 1; sec <= p10 + 1; sec++)
+			for (size_t k = 0; k < sizeof(frac) / sizeof(frac[0]); k++, n++) {
+				int64_t us = sec * 1000000 + frac[k];
+				dl_fmt_micros(a, us);
+				dl_fmt_double(b, (double)us / 1e6);
+				if (strcmp(a, b) && bad++ < 5)
+					printf("# %lld us: '%s', dl_fmt_double '%s'\n", (long long)us,
+					       a, b);
+			}
+	ok(!bad, "dl_fmt_micros == dl_fmt_double around every power of ten (%ld values)", n);
 	dl_fmt_micros(a, INT64_C(10000000000000001));
 	is_str(a, "10000000000.000001", "dl_fmt_micros: exact where a double is not");
 	dl_fmt_micros(a, 25);
