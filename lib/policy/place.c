@@ -509,6 +509,11 @@ static void describe(const struct dl_cluster *c, const int *gpu_node, const int 
 {
 	/* few GPUs per placement: count distinct nodes and racks by a quadratic-free
 	 * pass when sorted, with a fallback check for unsorted input */
+	if (n == 1) { /* most gangs: one node, one rack */
+		*nnodes = *nracks = 1;
+		*tier = DL_TIER_NODE;
+		return;
+	}
 	int nn = 0, nr = 0, prev_node = -1, prev_rack = -1, first_rack = -1, multi = 0;
 	int sorted = 1; /* so far: then nodes and racks come in order, each new one is new */
 	for (int i = 0; i < n; i++) {
