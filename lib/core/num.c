@@ -302,14 +302,17 @@ int dl_fmt_micros(char buf[DL_NUM_BUF], int64_t us)
 		 */
 		uint32_t v = (uint32_t)sec, hi = v / 10000, lo = v - hi * 10000;
 		uint32_t a = hi / 100, b = hi - a * 100, c = lo / 100, d = lo - c * 100;
-		char t[16] = {0};
-		memcpy(t, digit_pairs + 2 * a, 2);
-		memcpy(t + 2, digit_pairs + 2 * b, 2);
-		memcpy(t + 4, digit_pairs + 2 * c, 2);
-		memcpy(t + 6, digit_pairs + 2 * d, 2);
-		int n = 1 + (v >= 10) + (v >= 100) + (v >= 1000) + (v >= 10000) + (v >= 100000) +
-			(v >= 1000000) + (v >= 10000000);
-		memcpy(p, t + 8 - n, 8); /* (the bytes past the n digits are overwritten below) */
+		char dg[16] = {0};
+		memcpy(dg, digit_pairs + 2 * a, 2);
+		memcpy(dg + 2, digit_pairs + 2 * b, 2);
+		memcpy(dg + 4, digit_pairs + 2 * c, 2);
+		memcpy(dg + 6, digit_pairs + 2 * d, 2);
+		/* digits: t or t + 1 from the bit length (log10(2) ~ 1233 / 4096); 0 has one */
+		static const uint32_t at_least[9] = {0,	     10,      100,	1000,	  10000,
+						     100000, 1000000, 10000000, 100000000};
+		int t = (32 - __builtin_clz(v | 1)) * 1233 >> 12;
+		int n = t + (v >= at_least[t]);
+		memcpy(p, dg + 8 - n, 8); /* (the bytes past the n digits are overwritten below) */
 		p += n;
 	} else {
 		p += put_u64(p, sec);
