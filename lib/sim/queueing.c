@@ -56,11 +56,13 @@ enum { T_DEMOTE = 1, T_PROMOTE = 2, T_TICK = 3 };
 
 /* what the policy keeps per job, by slot (slab.h) */
 struct sq_job {
-	int64_t service; /* MLFQ: GPU-ticks in this queue epoch */
-	dl_tick exec;	 /* MLFQ: ticks run in this queue epoch */
-	dl_tick mark;	 /* executed when it last started running, or waited when re-queued */
-	uint64_t seq;	 /* tiresias-las: the order it entered its queue */
-	int16_t queue;	 /* its queue (0 without MLFQ) */
+	int64_t service;       /* MLFQ: GPU-ticks in this queue epoch */
+	dl_tick exec;	       /* MLFQ: ticks run in this queue epoch */
+	dl_tick mark;	       /* executed when it last started running, or waited when re-queued */
+	uint64_t seq;	       /* tiresias-las: the order it entered its queue */
+	uint32_t rprev, rnext; /* MLFQ: its neighbours in its queue's running list (run_insert) */
+	int16_t queue;	       /* its queue (0 without MLFQ) */
+	uint8_t in_run;	       /* MLFQ: in that list */
 };
 DL_SLAB_DEFINE(sq_jobs, struct sq_job)
 /* srtf, las: the epoch in which the placer refused a job, apart: read every pass, dense */
@@ -334,6 +336,71 @@ static void set_promote_timer(struct prio *P, struct dl_sim *s, struct dl_sim_jo
 }
 
 /*
+ * The running jobs of queue q. Under MLFQ they are in start order, each
+ * started after all others (its key is a new sequence number), so those
+ * sets are lists linked through the slab: adding, removing and stepping are
+ * O(1) where a tree paid a descent and rotations for every start. The other
+ * kinds keep an ordered set (their keys are not monotone).
+ */
+static void run_insert(struct prio *P, size_t q, size_t slot, double k0, double k1, uint64_t k2)
+{
+	struct dl_oset *r = &P->run[q];
+	if (!P->mlfq) {
+		dl_oset_insert(&P->pool, r, slot, k0, k1, k2);
+		return;
+	}
+	struct sq_job *x = &P->jobs.v[slot];
+	x->rprev = (uint32_t)r->last;
+	x->rnext = UINT32_MAX;
+	x->in_run = 1;
+	if (r->last != DL_ONIL)
+		P->jobs.v[r->last].rnext = (uint32_t)slot;
+	else
+		r->first = slot;
+	r->last = slot;
+	r->count++;
+}
+
+static void run_erase(struct prio *P, size_t q, size_t slot)
+{
+	struct dl_oset *r = &P->run[q];
+	if (!P->mlfq) {
+		dl_oset_erase(&P->pool, r, slot);
+		return;
+	}
+	struct sq_job *x = &P->jobs.v[slot];
+	if (!x->in_run)
+		return;
+	if (x->rprev != UINT32_MAX)
+		P->jobs.v[x->rprev].rnext = x->rnext;
+	else
+		r->first = x->rnext == UINT32_MAX ? DL_ONIL : x->rnext;
+	if (x->rnext != UINT32_MAX)
+		P->jobs.v[x->rnext].rprev = x->rprev;
+	else
+		r->last = x->rprev == UINT32_MAX ? DL_ONIL : x->rprev;
+	x->in_run = 0;
+	r->count--;
+}
+
+/* the running job after (before) slot i in its queue's order, or DL_ONIL */
+static size_t run_next(const struct prio *P, size_t i)
+{
+	if (!P->mlfq)
+		return dl_oset_next(&P->pool, i);
+	uint32_t n = P->jobs.v[i].rnext;
+	return n == UINT32_MAX ? DL_ONIL : n;
+}
+
+static size_t run_prev(const struct prio *P, size_t i)
+{
+	if (!P->mlfq)
+		return dl_oset_prev(&P->pool, i);
+	uint32_t n = P->jobs.v[i].rprev;
+	return n == UINT32_MAX ? DL_ONIL : n;
+}
+
+/*
  * Running jobs are ordered by a key that does not change while they run:
  * MLFQ: start order; las: executed - now (executed grows one second per
  * second for every running job); srtf: the projected finish time (the order
@@ -352,7 +419,7 @@ static void run_add(struct prio *P, struct dl_sim *s, struct dl_sim_job *j)
 	}
 	double k1 = P->mlfq ? 0 : (double)j->submit;
 	size_t q = qof(P, j);
-	dl_oset_insert(&P->pool, &P->run[q], j->slot, k0, k1, P->seq++);
+	run_insert(P, q, j->slot, k0, k1, P->seq++);
 	P->run_gpus[q] += j->gpus;
 	if (P->mlfq) {
 		pj(P, j)->mark = j->executed;
@@ -365,7 +432,7 @@ static void run_del(struct prio *P, struct dl_sim *s, struct dl_sim_job *j)
 	if (P->mlfq)
 		account(P, s, j);
 	size_t q = qof(P, j);
-	dl_oset_erase(&P->pool, &P->run[q], j->slot);
+	run_erase(P, q, j->slot);
 	P->run_gpus[q] -= j->gpus;
 }
 
@@ -382,6 +449,7 @@ void dl_sq_arrive(void *st, struct dl_sim *s, struct dl_sim_job *j)
 		q->queue = 0;
 		q->seq = seq;
 		q->service = q->exec = 0;
+		q->in_run = 0;
 	} else if (P->preemptive) {
 		*sq_refused_at(&P->refused, j->slot) = -1;
 	}
@@ -403,7 +471,7 @@ void dl_sq_finish(void *st, struct dl_sim *s, struct dl_sim_job *j)
 	struct prio *P = st;
 	P->epoch++; /* placements refused before may work now */
 	size_t q = qof(P, j);
-	dl_oset_erase(&P->pool, &P->run[q], j->slot);
+	run_erase(P, q, j->slot);
 	P->run_gpus[q] -= j->gpus;
 	(void)s;
 }
@@ -601,13 +669,13 @@ static int one_queue_pass(struct prio *P, struct dl_sim *s)
 		 * enough for it: a victim that would not make room would just be
 		 * restarted by fill(), over and over.
 		 */
-		size_t w = dl_oset_last(&P->pool, &P->run[0]), nv = 0;
+		size_t w = P->run[0].last, nv = 0;
 		while (w != DL_ONIL && soon < j->gpus &&
 		       pend_before_run(P, s, i, w, run_cur_key(P, s, w))) {
 			DL_GROW(P->rbuf, nv + 1, P->rbuf_alloc);
 			P->rbuf[nv++] = w;
 			soon += job_of(s, w)->gpus;
-			w = dl_oset_prev(&P->pool, w);
+			w = run_prev(P, w);
 		}
 		if (soon < j->gpus)
 			return 0;
@@ -669,8 +737,8 @@ static int preemptive_pass(struct prio *P, struct dl_sim *s)
 				 */
 				int64_t need = P->run_gpus[q] - cap;
 				size_t v0 = nvict;
-				for (size_t i = dl_oset_last(&P->pool, &P->run[q]);
-				     i != DL_ONIL && need > 0; i = dl_oset_prev(&P->pool, i)) {
+				for (size_t i = P->run[q].last; i != DL_ONIL && need > 0;
+				     i = run_prev(P, i)) {
 					DL_GROW(P->rbuf, nvict + 1, P->rbuf_alloc);
 					{
 						DL_GROW(P->rbuf, nvict + 1, P->rbuf_alloc);
@@ -697,8 +765,7 @@ static int preemptive_pass(struct prio *P, struct dl_sim *s)
 			}
 		}
 		for (; q < P->nq; q++) /* no room left for these queues at all */
-			for (size_t i = dl_oset_first(&P->pool, &P->run[q]); i != DL_ONIL;
-			     i = dl_oset_next(&P->pool, i)) {
+			for (size_t i = P->run[q].first; i != DL_ONIL; i = run_next(P, i)) {
 				DL_GROW(P->rbuf, nvict + 1, P->rbuf_alloc);
 				P->rbuf[nvict++] = i;
 			}
