@@ -73,7 +73,7 @@ static int bucket_first(const struct dl_cluster_state *st, int type, int f)
 	return -1;
 }
 
-static void open_update(struct dl_cluster_state *st, int node)
+static inline void open_update(struct dl_cluster_state *st, int node)
 {
 	const struct dl_state_node *ni = &st->ni[node];
 	int *list = st->open + ni->open_base, *cnt = &st->open_n[ni->rack];

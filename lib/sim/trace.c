@@ -147,9 +147,8 @@ static int64_t plain_micros(const char *s)
 	}
 	if (*p)
 		return -1;
-	for (; f < 6; f++)
-		v *= 10;
-	return (int64_t)v;
+	static const uint32_t to_micros[7] = {1000000, 100000, 10000, 1000, 100, 10, 1};
+	return (int64_t)(v * to_micros[f]);
 }
 
 /* a plain gang size: 1 to 1,000,000 without a leading zero, else -1 */

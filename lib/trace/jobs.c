@@ -450,7 +450,7 @@ static int keep(struct dl_idset *s, const char *id, const char *file, long line,
 	size_t len = strlen(id);
 	if (s->len + sizeof(int64_t) + len + 1 >= UINT32_MAX)
 		return dl_err_at(err, file, line, "too many job ids (4 GiB of them)");
-	*h = id_hash(id, len);
+	*h = *fresh ? 0 : id_hash(id, len); /* a rising id needs no index, so no hash */
 	*ref = store(s, id, len, line);
 	return 0;
 }
