@@ -128,6 +128,7 @@ struct dl_sim {
 	struct {
 		uint64_t bits;
 		char text[DL_NUM_BUF];
+		size_t len;
 	} slow[64];
 };
 
@@ -376,15 +377,17 @@ static const char *const result_cols[RC_N] = {
 	"slowdown", "gpu_type",	   "policy",   "rho",	      "comm_overhead_s", "rejected",
 };
 
-static const char *slowdown_text(struct dl_sim *s, double v)
+/* v's text (12 digits) and its length in *len */
+static const char *slowdown_text(struct dl_sim *s, double v, size_t *len)
 {
 	uint64_t b;
 	memcpy(&b, &v, sizeof(b));
 	size_t k = (size_t)((b ^ (b >> 23) ^ (b >> 41)) % DL_ARRAY_SIZE(s->slow));
 	if (s->slow[k].bits != b || !s->slow[k].text[0]) {
-		dl_fmt_double_prec(s->slow[k].text, v, 12);
+		s->slow[k].len = (size_t)dl_fmt_double_prec(s->slow[k].text, v, 12);
 		s->slow[k].bits = b;
 	}
+	*len = s->slow[k].len;
 	return s->slow[k].text;
 }
 
@@ -452,8 +455,9 @@ static int result_line(struct dl_sim *s, struct dl_writer *w, const struct dl_si
 	p = put_name(s, p, tier);
 	*p++ = ',';
 	if (isfinite(j->slowdown)) {
-		const char *t = slowdown_text(s, j->slowdown);
-		p = put_str(p, t, strlen(t));
+		size_t len;
+		const char *t = slowdown_text(s, j->slowdown, &len);
+		p = put_str(p, t, len);
 	}
 	*p++ = ',';
 	p = put_name(s, p, type);
@@ -498,8 +502,9 @@ static void result_row(struct dl_sim *s, const struct dl_sim_job *j, dl_tick end
 	dl_writer_int(w, RC_PREEMPT, j->preemptions);
 	dl_writer_int(w, RC_MIGRATE, j->migrations);
 	dl_writer_strn(w, RC_TIER, dl_tier_name((enum dl_tier)j->tier), s->tier_len[j->tier]);
+	size_t slen;
 	if (isfinite(j->slowdown))
-		dl_writer_auto(w, RC_SLOWDOWN, slowdown_text(s, j->slowdown)); /* 12 digits */
+		dl_writer_auto(w, RC_SLOWDOWN, slowdown_text(s, j->slowdown, &slen));
 	else
 		dl_writer_null(w, RC_SLOWDOWN);
 	dl_writer_strn(w, RC_TYPE, s->cfg->cluster->types[j->gpu_type].name,
