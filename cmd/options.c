@@ -462,6 +462,16 @@ static void option_left(const struct dl_opt *o, struct strbuf *sb)
 		sb_addf(sb, " %s", o->arg ? o->arg : "VALUE");
 }
 
+/*
+ * Group g continues the previous group's heading: both titled alike (a
+ * policy's own options and a group only it shares, such as dally's timers).
+ */
+static int same_heading(const struct dl_optstate *st, size_t g)
+{
+	const char *t = st->groups[g].title, *p = g ? st->groups[g - 1].title : NULL;
+	return t && p && !strcmp(t, p);
+}
+
 static void print_help(const struct dl_optstate *st, FILE *fp)
 {
 	const struct dl_cmd_spec *spec = st->spec;
@@ -477,7 +487,7 @@ static void print_help(const struct dl_optstate *st, FILE *fp)
 	if (spec->description)
 		fprintf(fp, "\n%s\n", spec->description);
 	for (size_t g = 0; g < st->ngroups; g++) {
-		if (g == 0 || st->groups[g].title)
+		if (g == 0 || (st->groups[g].title && !same_heading(st, g)))
 			fprintf(fp, "\n%s%s:\n", st->groups[g].title ? st->groups[g].title : "",
 				st->groups[g].title ? " options" : "options");
 		for (const struct dl_opt *o = st->groups[g].opts; o->type != DL_OPT_END; o++) {
@@ -585,7 +595,7 @@ static void man_options(const struct dl_optstate *st, FILE *fp)
 		/* "@group" lines tell man/splice.sh which part is which */
 		if (is_common(st, g))
 			fprintf(fp, "@group common\n");
-		else
+		else if (!same_heading(st, g))
 			fprintf(fp, "@group own%s%s\n", st->groups[g].title ? " " : "",
 				st->groups[g].title ? st->groups[g].title : "");
 		for (const struct dl_opt *o = st->groups[g].opts; o->type != DL_OPT_END; o++)
