@@ -49,6 +49,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/heap.h"
 #include "policy/mlfq.h"
 #include "sim/dally.h"
 #include "sim/queueing.h"
@@ -506,23 +507,12 @@ static int cmp_rk(const void *a, const void *b)
 	return x->idx < y->idx ? -1 : x->idx > y->idx;
 }
 
-/* a max-heap of doubles */
-static void heap_down(double *h, size_t n, size_t i)
+/* the victims' packed keys: the largest (worst) first */
+static int code_first(const double *a, const double *b)
 {
-	for (;;) {
-		size_t l = 2 * i + 1, b = i;
-		if (l < n && h[l] > h[b])
-			b = l;
-		if (l + 1 < n && h[l + 1] > h[b])
-			b = l + 1;
-		if (b == i)
-			return;
-		double t = h[i];
-		h[i] = h[b];
-		h[b] = t;
-		i = b;
-	}
+	return *a > *b;
 }
+DL_HEAP_DEFINE(codes, double, code_first)
 
 /*
  * The lease end's view, built when a waiting job of class `best` first
@@ -552,7 +542,7 @@ static size_t lease_view(struct dally *D, struct dl_sim *s, double best)
 	for (size_t n = 0; n < D->c->nnodes; n++)
 		D->nopen[n] = dl_sim_node_free(s, (int)n);
 	for (size_t i = nv / 2; i-- > 0;)
-		heap_down(D->vcode, nv, i);
+		codes_down(D->vcode, nv, i);
 	return nv;
 }
 
@@ -562,7 +552,7 @@ static const struct rk *victim_at(struct dally *D, struct dl_sim *s, size_t i)
 	while (D->nworst <= i && D->nheap) {
 		double code = D->vcode[0], r = floor(code / 4294967296.0);
 		D->vcode[0] = D->vcode[--D->nheap];
-		heap_down(D->vcode, D->nheap, 0);
+		codes_down(D->vcode, D->nheap, 0);
 		uint32_t idx = (uint32_t)(code - r * 4294967296.0);
 		D->worst[D->nworst++] = (struct rk){r, idx, dl_sim_job(s, idx)->slot};
 	}

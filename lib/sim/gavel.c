@@ -52,6 +52,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/heap.h"
 #include "core/num.h"
 #include "core/rng.h"
 #include "core/strmap.h"
@@ -530,23 +531,12 @@ static int cmp_entry(const void *a, const void *b)
 	return (x->pair > y->pair) - (x->pair < y->pair);
 }
 
-/* restore the heap (best entry first, by cmp_entry) below i */
-static void heap_down(struct entry *h, size_t n, size_t i)
+/* the heap of entries: best first, by cmp_entry */
+static int entry_first(const struct entry *a, const struct entry *b)
 {
-	struct entry e = h[i];
-	for (;;) {
-		size_t c = 2 * i + 1;
-		if (c >= n)
-			break;
-		if (c + 1 < n && cmp_entry(&h[c + 1], &h[c]) < 0)
-			c++;
-		if (cmp_entry(&h[c], &e) >= 0)
-			break;
-		h[i] = h[c];
-		i = c;
-	}
-	h[i] = e;
+	return cmp_entry(a, b) < 0;
 }
+DL_HEAP_DEFINE(entries, struct entry, entry_first)
 
 static void push_entry(struct gavel *G, size_t *n, struct entry e)
 {
@@ -640,11 +630,11 @@ static void assign(struct gavel *G, struct dl_sim *s)
 		for (size_t e = 0; e < hn; e++)
 			least = h[e].gpus < least ? h[e].gpus : least;
 		for (size_t e = hn / 2; e-- > 0;)
-			heap_down(h, hn, e);
+			entries_down(h, hn, e);
 		while (hn && left[t] >= least) {
 			struct entry top = h[0];
 			h[0] = h[--hn];
-			heap_down(h, hn, 0);
+			entries_down(h, hn, 0);
 			walk_entry(G, s, &top, t, left);
 		}
 	}
