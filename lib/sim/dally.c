@@ -102,7 +102,6 @@ struct dally {
 	size_t nfresh;	      /* waiting jobs that have not run */
 	size_t npend;	      /* waiting jobs */
 	struct dl_mlfq mlfq;  /* ties in ratio: Tiresias' queues of attained GPU-seconds */
-	double step;	      /* ratios compare rounded to this */
 	size_t *cur;	      /* per class: a walk's cursor */
 	struct rk {
 		double r;
@@ -146,7 +145,6 @@ static void *create(struct dl_sim *s, const void *params, struct dl_err *err)
 		return NULL;
 	}
 	D->tuner = dl_dally_new(&D->p.timers);
-	D->step = DALLY_RATIO_STEP;
 	D->p.timers = *dl_dally_opts(D->tuner); /* with its corrections */
 	D->placer = dl_sim_placer(s);
 	D->lease = dl_sim_ticks(D->p.timers.lease);
@@ -245,7 +243,7 @@ static double rank(const struct dally *D, const struct dl_sim_job *j, double rat
 	/* attained GPU-seconds since its last promotion, as tiresias-las counts them */
 	dl_tick ran = j->executed - D->dj[j->slot].exec0;
 	double service = (double)j->gpus * (double)ran / DL_TICKS_PER_SECOND;
-	long step = lround(ratio / D->step);
+	long step = lround(ratio / DALLY_RATIO_STEP);
 	/* a small integer, so that lease_view can pack it with the job's index */
 	return (double)dl_mlfq_queue(&D->mlfq, service) * 64 + (double)(step < 63 ? step : 63);
 }
