@@ -25,6 +25,8 @@ done
 export VERBOSE
 RESULTS=$(mktemp)
 export RESULTS
+# seconds one dlsched run, unit test or fuzz replay may take before it counts as hung
+TEST_TIMEOUT=${DLSCHED_TEST_TIMEOUT:-900}
 TMPROOT=$(mktemp -d)
 trap 'rm -rf "$TMPROOT" "$RESULTS"' EXIT
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:exitcode=99
@@ -62,15 +64,17 @@ for b in $BUILDS; do
 	case $b in /*) B=$b ;; *) B=$ROOT/$b ;; esac
 	case $b in *asan*) kind=asan ;; *) kind=normal ;; esac
 	echo "# build $b ($kind)"
-	# `dl` runs the binary under test, also inside the `sh -c` of run()
+	# `dl` runs the binary under test, also inside the `sh -c` of run(); a run that
+	# hangs is stopped after $TEST_TIMEOUT seconds and fails (exit 124) instead of
+	# holding up the whole suite
 	mkdir -p "$TMPROOT/bin-$kind"
-	printf '#!/bin/sh\nexec "%s" "$@"\n' "$B/dlsched" > "$TMPROOT/bin-$kind/dl"
+	printf '#!/bin/sh\nexec timeout -k 10 %s "%s" "$@"\n' "$TEST_TIMEOUT" "$B/dlsched" > "$TMPROOT/bin-$kind/dl"
 	chmod +x "$TMPROOT/bin-$kind/dl"
 	for t in "$B"/tests/unit/test_*; do
 		[ -x "$t" ] || continue
 		n=$(basename "$t")
 		[ -n "$ONLY" ] && case $n in *$ONLY*) ;; *) continue ;; esac
-		out=$("$t" 2>&1); rc=$?
+		out=$(timeout -k 10 "$TEST_TIMEOUT" "$t" 2>&1); rc=$?
 		p=$(printf '%s\n' "$out" | grep -c '^ok ')
 		f=$(printf '%s\n' "$out" | grep -c '^not ok ')
 		i=0; while [ $i -lt "$p" ]; do echo PASS >> "$RESULTS"; i=$((i+1)); done
@@ -87,7 +91,7 @@ for b in $BUILDS; do
 		[ -x "$t" ] || continue
 		n=${t##*/replay_}
 		[ -n "$ONLY" ] && case "fuzz_$n" in *$ONLY*) ;; *) continue ;; esac
-		if "$t" "$ROOT/tests/fuzz/corpus/$n" > "$TMPROOT/fuzz.log" 2>&1; then
+		if timeout -k 10 "$TEST_TIMEOUT" "$t" "$ROOT/tests/fuzz/corpus/$n" > "$TMPROOT/fuzz.log" 2>&1; then
 			echo PASS >> "$RESULTS"
 			[ -n "$VERBOSE" ] && printf 'PASS: [%s] fuzz corpus %s\n' "$kind" "$n"
 		else

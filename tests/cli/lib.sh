@@ -51,7 +51,10 @@ run() { # NAME RC CMD
 	(cd "$SCRATCH" && sh -c "$_cmd") > "$SCRATCH/out" 2> "$SCRATCH/err" < /dev/null
 	_rc=$?
 	_why=
-	if [ "$_rc" -ge 126 ]; then
+	if [ "$_rc" = 124 ]; then
+		_why="timed out (a dlsched run took over DLSCHED_TEST_TIMEOUT seconds)
+$(head -c 1000 "$SCRATCH/err")"
+	elif [ "$_rc" -ge 126 ]; then
 		_why="crashed or killed: exit $_rc
 $(head -c 2000 "$SCRATCH/err")"
 	elif [ "$_rc" != "$_want" ]; then
