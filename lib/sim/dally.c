@@ -450,7 +450,7 @@ static void arm_delay(struct dally *D, struct dl_sim *s, struct dl_sim_job *j)
 	}
 }
 
-/* offer free GPUs to waiting jobs: lowest ratio first (new jobs first), ties by submit */
+/* offer free GPUs to waiting jobs in class order (new jobs first), ties by submit */
 static void offer(struct dally *D, struct dl_sim *s)
 {
 	int free_gpus = dl_sim_free_gpus(s);
@@ -515,8 +515,8 @@ DL_HEAP_DEFINE(codes, double, code_first)
 /*
  * The lease end's view, built when a waiting job of class `best` first
  * needs one: per node the free GPUs, and the running jobs whose lease has
- * expired and whose class is worse than `best` (the only possible victims),
- * worst first, in order[0..nv).
+ * expired and whose class is worse than `best` (the only possible victims):
+ * order[0..nv) in D->run's order, and their keys as a heap for victim_at.
  */
 static size_t lease_view(struct dally *D, struct dl_sim *s, double best)
 {
@@ -609,14 +609,14 @@ static int feasible(struct dally *D, struct dl_sim *s, size_t nv, int need, doub
 	return open >= DL_TIER_CLUSTER && total >= need ? 1 + DL_TIER_CLUSTER : 0;
 }
 
-/* the lowest cost >= 0 in cost[from..to), or -1 */
-static int best_of(const int *cost, size_t from, size_t to)
+/* the index of the lowest cost >= 0 in cost[from..to) (the first on ties), or -1 */
+static int cheapest(const int *cost, size_t from, size_t to)
 {
-	int best = -1;
+	int at = -1;
 	for (size_t u = from; u < to; u++)
-		if (cost[u] >= 0 && (best < 0 || cost[u] < best))
-			best = cost[u];
-	return best;
+		if (cost[u] >= 0 && (at < 0 || cost[u] < cost[at]))
+			at = (int)u;
+	return at;
 }
 
 static int best_unit(struct dally *D, struct dl_sim *s, size_t nv, int need, double key,
@@ -637,11 +637,12 @@ static int best_unit(struct dally *D, struct dl_sim *s, size_t nv, int need, dou
 		tcost = 0;
 	/*
 	 * Victims worst first until a unit of that tier holds the job: the first
-	 * to is the cheapest (later ones pay more), ties to the lowest index.
+	 * to reach it is the cheapest (later ones pay more), ties to the lowest
+	 * index.
 	 */
 	int paid = 0; /* victims' GPUs taken so far */
-	int done = (tier == DL_TIER_NODE && best_of(cost, 0, nn) >= 0) ||
-		   (tier == DL_TIER_RACK && best_of(cost, nn, nn + nr) >= 0) ||
+	int done = (tier == DL_TIER_NODE && cheapest(cost, 0, nn) >= 0) ||
+		   (tier == DL_TIER_RACK && cheapest(cost, nn, nn + nr) >= 0) ||
 		   (tier == DL_TIER_CLUSTER && tcost >= 0);
 	const struct rk *vk;
 	for (size_t i = 0; !done && (vk = victim_at(D, s, i)) && vk->r > key; i++) {
@@ -670,18 +671,17 @@ static int best_unit(struct dally *D, struct dl_sim *s, size_t nv, int need, dou
 			done |= tier == DL_TIER_CLUSTER;
 		}
 	}
-	int best = -1, bu = -1, bt = -1;
-	for (size_t u = 0; u < nn && open >= DL_TIER_NODE; u++)
-		if (cost[u] >= 0 && (best < 0 || cost[u] < best))
-			best = cost[u], bu = (int)u, bt = DL_TIER_NODE;
-	if (bu < 0 && open >= DL_TIER_RACK)
-		for (size_t u = nn; u < nn + nr; u++)
-			if (cost[u] >= 0 && (best < 0 || cost[u] < best))
-				best = cost[u], bu = (int)(u - nn), bt = DL_TIER_RACK;
-	if (bu < 0 && open >= DL_TIER_CLUSTER && tcost >= 0)
-		bu = 0, bt = DL_TIER_CLUSTER;
-	*unit = bu;
-	return bt;
+	int u = cheapest(cost, 0, nn);
+	if (u >= 0) {
+		*unit = u;
+		return DL_TIER_NODE;
+	}
+	if (open >= DL_TIER_RACK && (u = cheapest(cost, nn, nn + nr)) >= 0) {
+		*unit = u - (int)nn;
+		return DL_TIER_RACK;
+	}
+	*unit = 0;
+	return open >= DL_TIER_CLUSTER && tcost >= 0 ? DL_TIER_CLUSTER : -1;
 }
 
 static int in_unit(const struct dally *D, int node, int tier, int unit, int type)
