@@ -66,9 +66,12 @@ for b in $BUILDS; do
 	echo "# build $b ($kind)"
 	# `dl` runs the binary under test, also inside the `sh -c` of run(); a run that
 	# hangs is stopped after $TEST_TIMEOUT seconds and fails (exit 124) instead of
-	# holding up the whole suite
+	# holding up the whole suite. --foreground: timeout must not move the binary into a
+	# process group of its own, or under script(1)'s terminal it runs in the background and
+	# `dl help cat` (which starts man) stops on SIGTTOU/SIGTTIN until the timeout (seen on CI
+	# with a bare environment)
 	mkdir -p "$TMPROOT/bin-$kind"
-	printf '#!/bin/sh\nexec timeout -k 10 %s "%s" "$@"\n' "$TEST_TIMEOUT" "$B/dlsched" > "$TMPROOT/bin-$kind/dl"
+	printf '#!/bin/sh\nexec timeout --foreground -k 10 %s "%s" "$@"\n' "$TEST_TIMEOUT" "$B/dlsched" > "$TMPROOT/bin-$kind/dl"
 	chmod +x "$TMPROOT/bin-$kind/dl"
 	for t in "$B"/tests/unit/test_*; do
 		[ -x "$t" ] || continue
