@@ -23,11 +23,11 @@ JANSSON_CFLAGS ?= $(shell $(PKG_CONFIG) --cflags jansson 2>/dev/null)
 JANSSON_LIBS ?= $(shell $(PKG_CONFIG) --libs jansson 2>/dev/null || echo -ljansson)
 CSV_LIBS ?= -lcsv
 GLPK_LIBS ?= -lglpk
-LIBS = $(CSV_LIBS) $(GLPK_LIBS) $(JANSSON_LIBS) $(ZLIB_LIBS) -lm
+LIBS = $(CSV_LIBS) $(GLPK_LIBS) $(JANSSON_LIBS) $(ZLIB_LIBS) -lm -pthread
 
 WARN = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wpointer-arith -Wundef \
        -Wno-missing-field-initializers
-DL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) -Ilib -Icmd -I$(O)/gen \
+DL_CFLAGS = -std=c11 -D_GNU_SOURCE -pthread $(WARN) -Ilib -Icmd -I$(O)/gen \
 	    $(ZLIB_CFLAGS) $(JANSSON_CFLAGS) -MMD -MP
 ifdef SANITIZE
 DL_CFLAGS += -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer

@@ -13,10 +13,12 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cluster/state.h"
 #include "core/num.h"
 #include "core/strmap.h"
+#include "sim/results.h"
 #include "sim/sim.h"
 #include "trace/throughputs.h"
 
@@ -82,16 +84,8 @@ struct dl_sim {
 	size_t nfree, free_alloc, active;
 	/* per distinct gpu_type / model name of the trace */
 	int *type_of_name;
-	size_t *type_len, policy_len, tier_len[DL_NTIERS]; /* lengths of names the results repeat */
-	/*
-	 * The same names as CSV text (dl_csv_put), made once for result lines:
-	 * entry t for GPU type t, ntypes + k for tier k, ntypes + DL_NTIERS for
-	 * the policy; the text is at csv.buf + off.
-	 */
-	struct strbuf csv;
-	struct csv_name {
-		size_t off, len;
-	} * csv_name;
+	size_t policy_len;
+	struct dl_sim_results *res; /* the results stream, when cfg->results */
 	const struct dl_net_model **model_of_name;
 	/* heterogeneity: rows by (model, gpus) */
 	struct trow *trows;
@@ -124,12 +118,6 @@ struct dl_sim {
 	size_t next_progress, last_progress, progress_step;
 	size_t next_arrival; /* the next job of the trace to arrive */
 	int drained;	     /* dl_sim_step() found nothing left and wound up */
-	/* slowdowns repeat (one per model, size and tier): their text, direct-mapped */
-	struct {
-		uint64_t bits;
-		char text[DL_NUM_BUF];
-		size_t len;
-	} slow[64];
 };
 
 /* ---- event queues (4-ary heaps: half the levels of binary ones, children side by side) ---- */
@@ -349,199 +337,60 @@ static void timeline_row(struct dl_sim *s)
 	dl_writer_end_row(w);
 }
 
-enum {
-	RC_ID,
-	RC_SUBMIT,
-	RC_GPUS,
-	RC_DURATION,
-	RC_START,
-	RC_END,
-	RC_JCT,
-	RC_QDELAY,
-	RC_RUNTIME,
-	RC_PREEMPT,
-	RC_MIGRATE,
-	RC_TIER,
-	RC_SLOWDOWN,
-	RC_TYPE,
-	RC_POLICY,
-	RC_RHO,
-	RC_COMM,
-	RC_REJECTED,
-	RC_N
-};
-
-static const char *const result_cols[RC_N] = {
-	"id",	    "submit",	   "gpus",     "duration",    "start",		 "end",
-	"jct",	    "queue_delay", "run_time", "preemptions", "migrations",	 "tier",
-	"slowdown", "gpu_type",	   "policy",   "rho",	      "comm_overhead_s", "rejected",
-};
-
-/* v's text (12 digits) and its length in *len */
-static const char *slowdown_text(struct dl_sim *s, double v, size_t *len)
-{
-	uint64_t b;
-	memcpy(&b, &v, sizeof(b));
-	size_t k = (size_t)((b ^ (b >> 23) ^ (b >> 41)) % DL_ARRAY_SIZE(s->slow));
-	if (s->slow[k].bits != b || !s->slow[k].text[0]) {
-		s->slow[k].len = (size_t)dl_fmt_double_prec(s->slow[k].text, v, 12);
-		s->slow[k].bits = b;
-	}
-	*len = s->slow[k].len;
-	return s->slow[k].text;
-}
-
-/* the CSV text of a string field at p (dl_csv_put): its end */
-static char *put_str(char *p, const char *v, size_t len)
-{
-	return p + dl_csv_put(p, v, len);
-}
-
-/* name k of s->csv_name at p: its end */
-static char *put_name(const struct dl_sim *s, char *p, size_t k)
-{
-	memcpy(p, s->csv.buf + s->csv_name[k].off, s->csv_name[k].len);
-	return p + s->csv_name[k].len;
-}
-
-/* a name's CSV text into s->csv (setup) */
-static void add_csv_name(struct dl_sim *s, size_t k, const char *name)
-{
-	size_t len = strlen(name);
-	sb_grow(&s->csv, 2 * len + 2);
-	s->csv_name[k].off = s->csv.len;
-	s->csv_name[k].len = dl_csv_put(s->csv.buf + s->csv.len, name, len);
-	s->csv.len += s->csv_name[k].len;
-}
-
 /*
- * A result row as one CSV line (dl_writer_line_begin): what result_row's
- * fields give set one by one, without the writer's work per field (a
- * million rows make this a tenth of a run). 0 when the writer wants fields.
+ * j's id into a row: the trace's text, which outlives the run, or a short
+ * id's copy (the job's own copy goes with its slot)
  */
-static int result_line(struct dl_sim *s, struct dl_writer *w, const struct dl_sim_job *j,
-		       dl_tick end, double rho)
+static void row_id(struct dl_sim_result *x, const struct dl_sim_job *j)
 {
-	size_t nt = s->cfg->cluster->ntypes, tier = nt + j->tier, type = (size_t)j->gpu_type;
-	size_t room = 2 * j->id_len + 2 + s->csv_name[tier].len + s->csv_name[type].len +
-		      s->csv_name[nt + DL_NTIERS].len + RC_N +
-		      (RC_N - 2) * DL_NUM_BUF; /* (the slowdown may take two) */
-	char *p0 = dl_writer_line_begin(w, room), *p = p0;
-	if (!p)
-		return 0;
-	dl_tick jct = end - j->submit;
-	p = put_str(p, j->id, j->id_len);
-	*p++ = ',';
-	p += dl_fmt_micros(p, s->origin + j->submit);
-	*p++ = ',';
-	p += dl_fmt_int64(p, j->gpus);
-	*p++ = ',';
-	p += dl_fmt_micros(p, j->duration);
-	*p++ = ',';
-	p += dl_fmt_micros(p, s->origin + j->start);
-	*p++ = ',';
-	p += dl_fmt_micros(p, s->origin + end);
-	*p++ = ',';
-	p += dl_fmt_micros(p, jct);
-	*p++ = ',';
-	p += dl_fmt_micros(p, jct - j->executed);
-	*p++ = ',';
-	p += dl_fmt_micros(p, j->executed);
-	*p++ = ',';
-	p += dl_fmt_int64(p, j->preemptions);
-	*p++ = ',';
-	p += dl_fmt_int64(p, j->migrations);
-	*p++ = ',';
-	p = put_name(s, p, tier);
-	*p++ = ',';
-	if (isfinite(j->slowdown)) {
-		size_t len;
-		const char *t = slowdown_text(s, j->slowdown, &len);
-		p = put_str(p, t, len);
+	x->id_len = j->id_len;
+	if (j->id == j->id_copy) {
+		memcpy(x->id_short, j->id_copy, sizeof(x->id_short));
+		x->id = NULL;
+	} else {
+		x->id = j->id;
 	}
-	*p++ = ',';
-	p = put_name(s, p, type);
-	*p++ = ',';
-	p = put_name(s, p, nt + DL_NTIERS);
-	*p++ = ',';
-	if (rho < 9e12)
-		p += dl_fmt_micros(p, (dl_tick)llround(rho * 1e6));
-	else if (isfinite(rho))
-		p += dl_fmt_double(p, rho);
-	*p++ = ',';
-	p += dl_fmt_micros(p, (dl_tick)llround(j->comm));
-	dl_writer_line_end(w, (size_t)(p - p0), RC_COMM + 1);
-	dl_writer_end_row(w);
-	return 1;
 }
 
+/* a finished job's row, handed to the results stream */
 static void result_row(struct dl_sim *s, const struct dl_sim_job *j, dl_tick end)
 {
-	struct dl_writer *w = s->cfg->results;
-	if (!w)
+	if (!s->res)
 		return;
-	dl_tick jct = end - j->submit;
-	/*
-	 * Finish-time fairness: the JCT against the job's ideal time alone, its
-	 * duration. Six decimals, as times have: both the writer and report's
-	 * reader then take their fast paths (17 round-trip digits cost report a
-	 * third more time on a million rows).
-	 */
-	double rho = j->duration > 0 ? (double)jct / (double)j->duration : NAN;
-	if (result_line(s, w, j, end, rho))
-		return;
-	dl_writer_strn(w, RC_ID, j->id, j->id_len);
-	dl_writer_micros(w, RC_SUBMIT, s->origin + j->submit);
-	dl_writer_int(w, RC_GPUS, j->gpus);
-	dl_writer_micros(w, RC_DURATION, j->duration);
-	dl_writer_micros(w, RC_START, s->origin + j->start);
-	dl_writer_micros(w, RC_END, s->origin + end);
-	dl_writer_micros(w, RC_JCT, jct);
-	dl_writer_micros(w, RC_QDELAY, jct - j->executed);
-	dl_writer_micros(w, RC_RUNTIME, j->executed);
-	dl_writer_int(w, RC_PREEMPT, j->preemptions);
-	dl_writer_int(w, RC_MIGRATE, j->migrations);
-	dl_writer_strn(w, RC_TIER, dl_tier_name((enum dl_tier)j->tier), s->tier_len[j->tier]);
-	size_t slen;
-	if (isfinite(j->slowdown))
-		dl_writer_auto(w, RC_SLOWDOWN, slowdown_text(s, j->slowdown, &slen));
-	else
-		dl_writer_null(w, RC_SLOWDOWN);
-	dl_writer_strn(w, RC_TYPE, s->cfg->cluster->types[j->gpu_type].name,
-		       s->type_len[j->gpu_type]);
-	dl_writer_strn(w, RC_POLICY, s->cfg->policy->name, s->policy_len);
-	if (rho < 9e12)
-		dl_writer_micros(w, RC_RHO, (dl_tick)llround(rho * 1e6));
-	else
-		dl_writer_double(w, RC_RHO, rho); /* beyond int64 micros; NaN: empty */
-	dl_writer_micros(w, RC_COMM, (dl_tick)llround(j->comm));
-	dl_writer_end_row(w);
+	struct dl_sim_result *x = dl_sim_results_slot(s->res);
+	row_id(x, j);
+	x->why = NULL;
+	x->submit = j->submit;
+	x->duration = j->duration;
+	x->start = j->start;
+	x->end = end;
+	x->executed = j->executed;
+	x->slowdown = j->slowdown;
+	x->comm = j->comm;
+	x->gpus = j->gpus;
+	x->preemptions = j->preemptions;
+	x->migrations = j->migrations;
+	x->gpu_type = j->gpu_type;
+	x->tier = j->tier;
+	dl_sim_results_put(s->res);
 }
 
 /* a job that can never run: its row has no times and says why in `rejected` */
 static void rejected_row(struct dl_sim *s, const struct dl_sim_job *j, const char *why)
 {
-	struct dl_writer *w = s->cfg->results;
-	if (!w)
+	if (!s->res)
 		return;
 	/* the trace's own values: the engine caps gpus, and the type may be unknown */
 	const struct dl_sim_tjob *t = &s->trace->jobs[j->idx];
-	const char *type = t->type ? s->trace->names[t->type - 1] : "";
-	dl_writer_strn(w, RC_ID, j->id, j->id_len);
-	dl_writer_micros(w, RC_SUBMIT, s->origin + j->submit);
-	dl_writer_int(w, RC_GPUS, t->gpus);
-	dl_writer_micros(w, RC_DURATION, j->duration);
-	dl_writer_str(w, RC_TYPE, type);
-	dl_writer_strn(w, RC_POLICY, s->cfg->policy->name, s->policy_len);
-	if (j->type == -2) {
-		struct strbuf sb = STRBUF_INIT;
-		sb_addf(&sb, "unknown GPU type '%s'", type);
-		dl_writer_str(w, RC_REJECTED, sb.buf);
-		sb_release(&sb);
-	} else {
-		dl_writer_str(w, RC_REJECTED, why);
-	}
-	dl_writer_end_row(w);
+	struct dl_sim_result *x = dl_sim_results_slot(s->res);
+	row_id(x, j);
+	x->why = why;
+	x->type_name = t->type ? s->trace->names[t->type - 1] : "";
+	x->unknown_type = j->type == -2;
+	x->submit = j->submit;
+	x->duration = j->duration;
+	x->gpus = t->gpus;
+	dl_sim_results_put(s->res);
 }
 
 /* ---- accounting ---- */
@@ -1180,7 +1029,7 @@ static void arrive(struct dl_sim *s, size_t idx)
 static void set_columns(const struct dl_sim_config *cfg)
 {
 	if (cfg->results)
-		dl_writer_set_columns(cfg->results, result_cols, RC_N);
+		dl_sim_results_columns(cfg->results);
 	if (cfg->events) {
 		static const char *const ec[EC_N] = {"time", "job",	  "event",
 						     "gpus", "placement", "detail"};
@@ -1241,24 +1090,11 @@ static int setup(struct dl_sim *s, struct dl_err *err)
 	s->occ = xcalloc((size_t)s->total_gpus + 1, sizeof(*s->occ));
 	s->gpubuf = xcalloc((size_t)s->total_gpus + 1, sizeof(int));
 	s->gpu_node = xcalloc((size_t)s->total_gpus + 1, sizeof(int));
-	s->type_len = xcalloc(cfg->cluster->ntypes + 1, sizeof(*s->type_len));
-	for (size_t t = 0; t < cfg->cluster->ntypes; t++)
-		s->type_len[t] = strlen(cfg->cluster->types[t].name);
 	s->policy_len = strlen(cfg->policy->name);
 	s->ref_type = cfg->ref_type ? cfg->ref_type : "v100";
 	s->trow_index = (struct strmap)STRMAP_INIT;
 	s->model_missing = xcalloc(s->trace->nnames + 1, 1);
 	s->type_order = xcalloc(cfg->cluster->ntypes + 1, sizeof(int));
-	for (int t = 0; t < DL_NTIERS; t++)
-		s->tier_len[t] = strlen(dl_tier_name((enum dl_tier)t));
-	size_t nt = cfg->cluster->ntypes;
-	sb_init(&s->csv);
-	s->csv_name = xcalloc(nt + DL_NTIERS + 1, sizeof(*s->csv_name));
-	for (size_t t = 0; t < nt; t++)
-		add_csv_name(s, t, cfg->cluster->types[t].name);
-	for (int t = 0; t < DL_NTIERS; t++)
-		add_csv_name(s, nt + (size_t)t, dl_tier_name((enum dl_tier)t));
-	add_csv_name(s, nt + DL_NTIERS, cfg->policy->name);
 	for (int g = 0; g < s->total_gpus; g++)
 		s->gpu_node[g] = dl_cluster_gpu_node(cfg->cluster, g);
 	return 0;
@@ -1266,6 +1102,8 @@ static int setup(struct dl_sim *s, struct dl_err *err)
 
 static void teardown(struct dl_sim *s)
 {
+	/* first: the writer thread reads the trace's ids and names */
+	dl_sim_results_end(s->res);
 	if (s->pst)
 		s->cfg->policy->destroy(s->pst);
 	free(s->own_params);
@@ -1274,9 +1112,6 @@ static void teardown(struct dl_sim *s)
 	free(s->occ);
 	free(s->gpubuf);
 	free(s->gpu_node);
-	free(s->type_len);
-	sb_release(&s->csv);
-	free(s->csv_name);
 	free(s->fin.a);
 	free(s->timers.a);
 	free(s->sv);
@@ -1329,8 +1164,26 @@ static void reject_leftovers(struct dl_sim *s)
 
 /* ---- the run: setup, one instant at a time, drain ---- */
 
-struct dl_sim *dl_sim_new(const struct dl_sim_config *cfg, struct dl_sim_stats *st,
-			  struct dl_err *err)
+/* do writers a and b write to the same file (their rows then interleave as they come)? */
+static int same_file(struct dl_writer *a, struct dl_writer *b)
+{
+	struct stat sa, sb;
+	if (!a || !b)
+		return 0;
+	if (dl_writer_file(a) == dl_writer_file(b))
+		return 1;
+	if (fstat(fileno(dl_writer_file(a)), &sa) || fstat(fileno(dl_writer_file(b)), &sb))
+		return 1; /* cannot tell: keep them in order */
+	return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+/*
+ * dl_sim_new, with the results written on a thread of their own when
+ * `threaded` (dl_sim_run: nobody looks at the stream before the run ends)
+ * and no other stream of the run shares their file
+ */
+static struct dl_sim *sim_new(const struct dl_sim_config *cfg, struct dl_sim_stats *st,
+			      int threaded, struct dl_err *err)
 {
 	struct dl_sim *s = xcalloc(1, sizeof(*s));
 	memset(st, 0, sizeof(*st));
@@ -1340,6 +1193,12 @@ struct dl_sim *dl_sim_new(const struct dl_sim_config *cfg, struct dl_sim_stats *
 	if (setup(s, err) < 0) {
 		dl_sim_free(s);
 		return NULL;
+	}
+	if (cfg->results) {
+		threaded = threaded && !same_file(cfg->results, cfg->events) &&
+			   !same_file(cfg->results, cfg->timeline);
+		s->res = dl_sim_results_new(cfg->results, cfg->cluster, cfg->policy->name,
+					    s->origin, threaded);
 	}
 	/* policies may keep a pointer to their params for the run */
 	s->own_params = cfg->params ? NULL : dl_sim_params_new(cfg->policy);
@@ -1351,6 +1210,12 @@ struct dl_sim *dl_sim_new(const struct dl_sim_config *cfg, struct dl_sim_stats *
 	s->progress_step = s->njobs / PROGRESS_CALLS ? s->njobs / PROGRESS_CALLS : 1;
 	s->next_progress = s->progress_step;
 	return s;
+}
+
+struct dl_sim *dl_sim_new(const struct dl_sim_config *cfg, struct dl_sim_stats *st,
+			  struct dl_err *err)
+{
+	return sim_new(cfg, st, 0, err);
 }
 
 void dl_sim_free(struct dl_sim *s)
@@ -1494,7 +1359,7 @@ int dl_sim_step(struct dl_sim *s, struct dl_err *err)
 
 int dl_sim_run(const struct dl_sim_config *cfg, struct dl_sim_stats *st, struct dl_err *err)
 {
-	struct dl_sim *s = dl_sim_new(cfg, st, err);
+	struct dl_sim *s = sim_new(cfg, st, 1, err);
 	if (!s)
 		return -1;
 	int rc;

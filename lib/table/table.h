@@ -97,6 +97,8 @@ void dl_writer_set_columns(struct dl_writer *w, const char *const *names, size_t
 /* Append a column (before the first row); returns its index. */
 size_t dl_writer_add_column(struct dl_writer *w, const char *name);
 size_t dl_writer_ncols(const struct dl_writer *w);
+/* the FILE it writes to (the caller's) */
+FILE *dl_writer_file(const struct dl_writer *w);
 /* CSV: end lines with "\r\n" (as Python's csv module does); JSON Lines: no effect */
 void dl_writer_set_crlf(struct dl_writer *w, int crlf);
 void dl_writer_str(struct dl_writer *w, size_t col, const char *s);

@@ -82,6 +82,11 @@ size_t dl_writer_add_column(struct dl_writer *w, const char *name)
 	return w->ncols - 1;
 }
 
+FILE *dl_writer_file(const struct dl_writer *w)
+{
+	return w->fp;
+}
+
 void dl_writer_set_crlf(struct dl_writer *w, int crlf)
 {
 	w->crlf = crlf;
