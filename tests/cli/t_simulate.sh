@@ -181,3 +181,24 @@ expect_eq simulate_congestion_slowdown \
 	"$(awk -F, 'NR == 2 { printf "%.5f", $13 }' "$SCRATCH/out")"
 expect simulate_congestion_run_time "awk -F, 'NR == 2 { d = \$9 - 100 * \$13; exit !(\$13 > 6 && d < 1e-3 && d > -1e-3) }' out"
 run simulate_congestion_compat 2 "dl simulate --compat tiresias --policy fifo --congestion rack=2 cj.csv"
+
+# The results stream is written by a thread of the run's own (lib/sim/results.h): 10,000 jobs,
+# one a second and done in half a second, every seventh too wide for the node (rejected on
+# arrival). Rows come in submit order, rejected ones among the finished; with --events on the
+# same standard output the rows are written in place, in turn with the events: the same bytes.
+awk 'BEGIN { print "id,submit,gpus,duration"
+	for (i = 0; i < 10000; i++) printf "j%d,%d,%d,0.5\n", i, i, (i % 7 == 3 ? 99 : 1) }' > "$SCRATCH/rows.csv"
+run simulate_rows_order 0 "dl simulate -q --cluster 1x1x8 --policy fifo rows.csv > rows.out && awk -F, 'NR > 1 { if (\$1 != \"j\" (NR - 2) || ((\$18 != \"\") != ((NR - 2) % 7 == 3))) bad++ } END { exit bad || NR != 10001 }' rows.out"
+run simulate_rows_in_place 0 "dl simulate -q --cluster 1x1x8 --policy fifo --events - rows.csv | grep -v '^{' | cmp - rows.out"
+run simulate_rows_json 0 "dl simulate -q -f json --cluster 1x1x8 --policy fifo rows.csv > rows.jsonl && dl simulate -q -f json --cluster 1x1x8 --policy fifo --timeline - rows.csv | grep '^{\"id\"' | cmp - rows.jsonl"
+# a write error while the run goes on: exit 1, one message
+run simulate_write_error 1 "dl simulate --cluster 1x1x8 --policy fifo -o /dev/full rows.csv"
+expect_eq simulate_write_error_msg "dlsched simulate: write error on '/dev/full': No space left on device" "$(cat "$SCRATCH/err")"
+# a reader that goes away early: killed by SIGPIPE as any writer (no hang, no crash, no
+# message); with SIGPIPE ignored, a quiet exit 0 at the end of the run
+run simulate_pipe_closed 0 "{ dl simulate -q --cluster 1x1x8 --policy fifo rows.csv; echo \$? > rc; } | head -1"
+expect_eq simulate_pipe_closed_status 141 "$(cat "$SCRATCH/rc")"
+expect simulate_pipe_closed_quiet '! test -s err && grep -q "^id,submit," out'
+run simulate_pipe_closed_ignored 0 "trap '' PIPE; { dl simulate -q --cluster 1x1x8 --policy fifo rows.csv; echo \$? > rc; } | head -1"
+expect_eq simulate_pipe_closed_ignored_status 0 "$(cat "$SCRATCH/rc")"
+expect simulate_pipe_closed_ignored_quiet '! test -s err'

@@ -609,6 +609,112 @@ static void test_params(void)
 	free(p);
 }
 
+/*
+ * ---- the results stream: on its writer thread (dl_sim_run) and in place
+ * (stepped), the same bytes ----
+ * 10,000 jobs, one a second, each done in half a second, every seventh too
+ * wide for the cluster (rejected on arrival), every fifth an id too long to
+ * be copied short, one that needs quotes: rows in submit order, finished
+ * and rejected interleaved, over more rows than the writer thread's ring.
+ */
+#define RES_JOBS 10000
+
+static void results_jobs(struct dl_jobset *js, char (*ids)[40])
+{
+	dl_jobset_init(js);
+	for (int k = 0; k < RES_JOBS; k++) {
+		if (k == 4242)
+			snprintf(ids[k], sizeof(ids[k]), "needs,quotes %d", k);
+		else if (k % 5 == 0)
+			snprintf(ids[k], sizeof(ids[k]), "a-rather-long-job-identifier-%d", k);
+		else
+			snprintf(ids[k], sizeof(ids[k]), "j%d", k);
+		struct dl_job j = {0};
+		j.id = ids[k];
+		j.submit = k;
+		j.gpus = k % 7 == 3 ? 99 : 1;
+		j.duration = 0.5;
+		j.model = j.user = j.vc = j.gpu_type = j.state = "";
+		j.weight = 1;
+		j.steps = -1;
+		dl_jobset_add(js, &j);
+	}
+}
+
+/* the results of jobs js under fifo as fmt, run whole (threaded) or stepped (in place) */
+static char *results_of(const struct dl_cluster *cl, const struct dl_jobset *js,
+			enum dl_out_format fmt, int stepped, size_t *len)
+{
+	struct dl_err err = DL_ERR_INIT;
+	char *buf = NULL;
+	FILE *f = open_memstream(&buf, len);
+	struct dl_writer *w = dl_writer_new(f, fmt);
+	struct dl_sim_config cfg = {0};
+	cfg.cluster = cl;
+	cfg.jobs = js;
+	cfg.policy = dl_sim_policy_find("fifo");
+	cfg.place = (struct dl_place_opts)DL_PLACE_OPTS_INIT;
+	cfg.results = w;
+	struct dl_sim_stats st;
+	int rc = 0;
+	if (stepped) {
+		struct dl_sim *s = dl_sim_new(&cfg, &st, &err);
+		while (s && (rc = dl_sim_step(s, &err)) > 0)
+			;
+		dl_sim_free(s);
+		rc = s && rc == 0 ? 0 : -1;
+	} else {
+		rc = dl_sim_run(&cfg, &st, &err);
+	}
+	ok(rc == 0, "%s run: %s", stepped ? "stepped" : "whole", err.msg);
+	is_int(st.rejected, (RES_JOBS + 3) / 7, "every seventh job rejected");
+	dl_writer_finish(w);
+	dl_writer_free(w);
+	fclose(f);
+	return buf;
+}
+
+static void test_results_stream(void)
+{
+	struct dl_err err = DL_ERR_INIT;
+	struct dl_cluster *cl = NULL;
+	dl_cluster_load("1x1x8", &cl, &err);
+	static char ids[RES_JOBS][40];
+	struct dl_jobset js;
+	results_jobs(&js, ids);
+	for (int json = 0; json < 2; json++) {
+		enum dl_out_format fmt = json ? DL_OUT_JSON : DL_OUT_CSV;
+		size_t tlen, slen;
+		char *whole = results_of(cl, &js, fmt, 0, &tlen);
+		char *stepped = results_of(cl, &js, fmt, 1, &slen);
+		ok(tlen == slen && !memcmp(whole, stepped, tlen),
+		   "%s: the writer thread writes what stepping writes in place",
+		   json ? "JSON" : "CSV");
+		if (!json) {
+			/* a row per job, in submit order, each finished or rejected as it should */
+			int in_order = 1, rows = 0;
+			struct strbuf want = STRBUF_INIT;
+			char *line = strchr(whole, '\n');
+			for (; line && line[1]; line = strchr(line + 1, '\n'), rows++) {
+				const char *id = ids[rows];
+				sb_reset(&want);
+				sb_addf(&want, strchr(id, ',') ? "\"%s\"," : "%s,", id);
+				char *end = strchr(line + 1, '\n');
+				int rejected = end && end[-1] != ',';
+				if (strncmp(line + 1, want.buf, want.len) || rejected != (rows % 7 == 3))
+					in_order = 0;
+			}
+			sb_release(&want);
+			is_int(rows, RES_JOBS, "a row per job");
+			ok(in_order, "rows in submit order, rejected ones where they arrived");
+		}
+		free(whole);
+		free(stepped);
+	}
+	dl_jobset_free(&js);
+	dl_cluster_free(cl);
+}
+
 int main(void)
 {
 	test_oset();
@@ -619,5 +725,6 @@ int main(void)
 	test_lookup();
 	test_params();
 	test_slab();
+	test_results_stream();
 	return done_testing();
 }
