@@ -619,7 +619,7 @@ static void test_params(void)
  */
 #define RES_JOBS 10000
 
-static void results_jobs(struct dl_jobset *js, char (*ids)[40])
+static void results_jobs(struct dl_jobset *js, char (*ids)[48])
 {
 	dl_jobset_init(js);
 	for (int k = 0; k < RES_JOBS; k++) {
@@ -679,7 +679,7 @@ static void test_results_stream(void)
 	struct dl_err err = DL_ERR_INIT;
 	struct dl_cluster *cl = NULL;
 	dl_cluster_load("1x1x8", &cl, &err);
-	static char ids[RES_JOBS][40];
+	static char ids[RES_JOBS][48];
 	struct dl_jobset js;
 	results_jobs(&js, ids);
 	for (int json = 0; json < 2; json++) {
