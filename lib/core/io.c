@@ -18,7 +18,8 @@ struct dl_input {
 	unsigned char *buf;
 	size_t cap, pos, len;
 	int eof;
-	long lines; /* lines returned by dl_input_getline so far */
+	int regular; /* a regular file (reading it never waits for a writer) */
+	long lines;  /* lines returned by dl_input_getline so far */
 };
 
 struct dl_input *dl_input_open(const char *path, struct dl_err *err)
@@ -53,8 +54,11 @@ struct dl_input *dl_input_open(const char *path, struct dl_err *err)
 		dl_err_set(err, DL_EXIT_DATA, "%s: cannot open input", name);
 		return NULL;
 	}
+	struct stat st;
+	int regular = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
 	gzbuffer(gz, 1 << 17);
 	struct dl_input *in = xcalloc(1, sizeof(*in));
+	in->regular = regular;
 	in->gz = gz;
 	in->name = xstrdup(name);
 	in->cap = IN_BUFSZ;
@@ -65,6 +69,11 @@ struct dl_input *dl_input_open(const char *path, struct dl_err *err)
 const char *dl_input_name(const struct dl_input *in)
 {
 	return in->name;
+}
+
+int dl_input_regular(const struct dl_input *in)
+{
+	return in->regular;
 }
 
 static int gz_fail(struct dl_input *in, struct dl_err *err)

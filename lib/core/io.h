@@ -31,6 +31,8 @@ struct dl_input;
 /* path NULL or "-" means standard input, shown as "<stdin>" in messages */
 struct dl_input *dl_input_open(const char *path, struct dl_err *err);
 const char *dl_input_name(const struct dl_input *in);
+/* is it a regular file (whose reads never wait for a writer, unlike a pipe or terminal)? */
+int dl_input_regular(const struct dl_input *in);
 /* up to n bytes; returns bytes read, 0 at end of input, -1 on error */
 ssize_t dl_input_read(struct dl_input *in, void *buf, size_t n, struct dl_err *err);
 /*

@@ -1,4 +1,5 @@
 /* trace.c: reading a jobs stream into the engine's compact form (see trace.h) */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -197,58 +198,233 @@ static int plain_row(const struct dl_jobs_cols *jc, const struct dl_row *row, st
 	return 0;
 }
 
+/* what every row needs: the columns, the input's name */
+struct reading {
+	struct dl_jobs_cols jc;
+	const struct dl_reader *r;
+	const char *file;
+	int csub, cdur, cmade, cseed;
+};
+
+/* one row into the trace: 0, or -1 with "FILE:LINE: ..." in *err */
+static int take_row(struct dl_sim_trace *t, const struct reading *g, const struct dl_row *row,
+		    struct dl_err *err)
+{
+	const struct dl_reader *r = g->r;
+	struct dl_job job;
+	dl_tick sub, work;
+	if (plain_row(&g->jc, row, &job, &sub, &work) < 0) {
+		if (dl_jobs_parse_row(&g->jc, r, row, &job, err))
+			return -1;
+		if (dl_parse_micros(row->f[g->csub], &sub) || sub > DL_SIM_INPUT_MAX)
+			return bad_time(r, row, "submit", row->f[g->csub], err);
+		if (dl_parse_micros(row->f[g->cdur], &work) || work > DL_SIM_INPUT_MAX)
+			return bad_time(r, row, "duration", row->f[g->cdur], err);
+		if (work < 1)
+			return dl_err_at(err, g->file, row->line,
+					 "bad duration value '%.64s': under the simulator's "
+					 "resolution (1 microsecond)",
+					 row->f[g->cdur]);
+	}
+	if (g->cmade >= 0 && !t->made_by && row->f[g->cmade][0]) {
+		t->made_by = xstrdup(row->f[g->cmade]);
+		t->seed = xstrdup(dl_field_str(row, g->cseed));
+	}
+	size_t ref;
+	if (dl_idset_add_later(&t->ids, job.id, g->file, row->line, &ref, err))
+		return -1;
+	if (t->n >= UINT32_MAX - 1)
+		return dl_err_at(err, g->file, row->line, "too many jobs for one simulation");
+	struct dl_sim_tjob *j = append(t, job.weight, job.user);
+	j->id = (uint32_t)ref;
+	j->gpus = job.gpus > INT32_MAX ? INT32_MAX : (int32_t)job.gpus;
+	j->submit = sub;
+	j->work = work;
+	j->type = intern(t, job.gpu_type);
+	j->model = intern(t, job.model);
+	return 0;
+}
+
+/*
+ * ---- reading ahead ----
+ * Taking rows from the reader (input, gzip, CSV or JSON) is about a third
+ * of reading a trace; a thread of the call's own does it for a regular file
+ * while this one converts the rows, which it gets copied, in batches, in
+ * file order. The reader thread stops at its end or error (handed over
+ * after its last rows, so that an error on an earlier line still comes
+ * first) or when told (an error here): a regular file never makes it wait
+ * for a writer, so it is joined at once. A pipe or terminal is read in
+ * line, as before.
+ */
+#define AHEAD_ROWS    4096	/* rows a batch at most */
+#define AHEAD_BYTES   (1 << 20) /* and about this much text (rows may be long) */
+#define AHEAD_BATCHES 4
+
+struct batch {
+	struct strbuf text; /* the rows' fields, each NUL-terminated, one after another */
+	size_t *off;	    /* ncols a row: where each field starts in text */
+	long *line;	    /* each row's line */
+	size_t n, off_alloc, line_alloc;
+};
+
+struct ahead {
+	struct dl_reader *r;
+	size_t ncols;
+	struct batch b[AHEAD_BATCHES]; /* batch k in b[k % AHEAD_BATCHES] */
+	pthread_t thread;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	/* under mu */
+	size_t filled, taken; /* batches handed over, and converted */
+	int done;	      /* the last batch is handed over */
+	int got;	      /* then: dl_reader_next's last answer (0 end, -1 error in err) */
+	int stop;	      /* the converter wants no more */
+	struct dl_err err;
+};
+
+static void batch_add(struct batch *b, const struct dl_row *row, size_t ncols)
+{
+	DL_GROW(b->off, (b->n + 1) * ncols, b->off_alloc);
+	DL_GROW(b->line, b->n + 1, b->line_alloc);
+	for (size_t c = 0; c < ncols; c++) {
+		b->off[b->n * ncols + c] = b->text.len;
+		sb_add(&b->text, row->f[c], strlen(row->f[c]) + 1);
+	}
+	b->line[b->n++] = row->line;
+}
+
+static void *ahead_main(void *arg)
+{
+	struct ahead *a = arg;
+	struct dl_err err = DL_ERR_INIT;
+	int got = 1;
+	for (size_t k = 0; got > 0; k++) {
+		pthread_mutex_lock(&a->mu);
+		while (k - a->taken == AHEAD_BATCHES && !a->stop)
+			pthread_cond_wait(&a->cv, &a->mu);
+		int stop = a->stop;
+		pthread_mutex_unlock(&a->mu);
+		if (stop)
+			break;
+		struct batch *b = &a->b[k % AHEAD_BATCHES];
+		b->n = 0;
+		sb_reset(&b->text);
+		struct dl_row row;
+		while (b->n < AHEAD_ROWS && b->text.len < AHEAD_BYTES &&
+		       (got = dl_reader_next(a->r, &row, &err)) > 0)
+			batch_add(b, &row, a->ncols);
+		pthread_mutex_lock(&a->mu);
+		a->filled = k + 1;
+		if (got <= 0) {
+			a->done = 1;
+			a->got = got;
+			a->err = err;
+		}
+		pthread_cond_broadcast(&a->cv);
+		pthread_mutex_unlock(&a->mu);
+	}
+	return NULL;
+}
+
+/* the rows of a's reader through take_row, read ahead: as read_inline */
+static int read_ahead(struct dl_sim_trace *t, struct ahead *a, const struct reading *g,
+		      struct dl_err *err)
+{
+	int rc = 0;
+	struct dl_row row;
+	row.n = a->ncols;
+	row.f = xcalloc(a->ncols ? a->ncols : 1, sizeof(*row.f));
+	for (size_t k = 0;; k++) {
+		pthread_mutex_lock(&a->mu);
+		while (k == a->filled)
+			pthread_cond_wait(&a->cv, &a->mu);
+		int last = a->done && k + 1 == a->filled;
+		pthread_mutex_unlock(&a->mu);
+		const struct batch *b = &a->b[k % AHEAD_BATCHES];
+		for (size_t i = 0; i < b->n && !rc; i++) {
+			for (size_t c = 0; c < a->ncols; c++)
+				row.f[c] = b->text.buf + b->off[i * a->ncols + c];
+			row.line = b->line[i];
+			rc = take_row(t, g, &row, err);
+		}
+		pthread_mutex_lock(&a->mu);
+		a->taken = k + 1;
+		if (rc)
+			a->stop = 1;
+		pthread_cond_broadcast(&a->cv);
+		if (last && !rc && a->got < 0) {
+			*err = a->err;
+			rc = -1;
+		}
+		pthread_mutex_unlock(&a->mu);
+		if (rc || last)
+			break;
+	}
+	free(row.f);
+	return rc;
+}
+
+/* the rows of r through take_row, on this thread: 0, or -1 with *err */
+static int read_inline(struct dl_sim_trace *t, struct dl_reader *r, const struct reading *g,
+		       struct dl_err *err)
+{
+	struct dl_row row;
+	int got;
+	while ((got = dl_reader_next(r, &row, err)) > 0)
+		if (take_row(t, g, &row, err) < 0)
+			return -1;
+	return got < 0 ? -1 : 0;
+}
+
+/* read_ahead when r reads a regular file and a thread can be had, else read_inline */
+static int read_rows(struct dl_sim_trace *t, struct dl_reader *r, const struct reading *g,
+		     struct dl_err *err)
+{
+	if (!dl_reader_regular(r))
+		return read_inline(t, r, g, err);
+	struct ahead *a = xcalloc(1, sizeof(*a));
+	a->r = r;
+	a->ncols = dl_reader_ncols(r);
+	int rc;
+	if (pthread_mutex_init(&a->mu, NULL)) {
+		rc = read_inline(t, r, g, err);
+	} else {
+		if (pthread_cond_init(&a->cv, NULL)) {
+			rc = read_inline(t, r, g, err);
+		} else {
+			for (int k = 0; k < AHEAD_BATCHES; k++)
+				sb_init(&a->b[k].text);
+			if (pthread_create(&a->thread, NULL, ahead_main, a)) {
+				rc = read_inline(t, r, g, err);
+			} else {
+				rc = read_ahead(t, a, g, err);
+				pthread_join(a->thread, NULL);
+			}
+			for (int k = 0; k < AHEAD_BATCHES; k++) {
+				sb_release(&a->b[k].text);
+				free(a->b[k].off);
+				free(a->b[k].line);
+			}
+			pthread_cond_destroy(&a->cv);
+		}
+		pthread_mutex_destroy(&a->mu);
+	}
+	free(a);
+	return rc;
+}
+
 int dl_sim_trace_read(struct dl_sim_trace *t, struct dl_reader *r, struct dl_err *err)
 {
-	struct dl_jobs_cols jc;
-	if (dl_jobs_cols_init(&jc, r, err))
+	struct reading g;
+	if (dl_jobs_cols_init(&g.jc, r, err))
 		return -1;
-	const char *file = dl_reader_name(r);
-	const int csub = jc.col[DL_JC_SUBMIT], cdur = jc.col[DL_JC_DURATION];
-	int cmade = dl_reader_col(r, DL_COL_MADE_BY), cseed = dl_reader_col(r, DL_COL_SEED);
-	struct dl_row row;
-	struct dl_job job;
-	int got;
-	while ((got = dl_reader_next(r, &row, err)) > 0) {
-		dl_tick sub, work;
-		if (plain_row(&jc, &row, &job, &sub, &work) < 0) {
-			if (dl_jobs_parse_row(&jc, r, &row, &job, err))
-				return fail(t, err);
-			if (dl_parse_micros(row.f[csub], &sub) || sub > DL_SIM_INPUT_MAX) {
-				bad_time(r, &row, "submit", row.f[csub], err);
-				return fail(t, err);
-			}
-			if (dl_parse_micros(row.f[cdur], &work) || work > DL_SIM_INPUT_MAX) {
-				bad_time(r, &row, "duration", row.f[cdur], err);
-				return fail(t, err);
-			}
-			if (work < 1) {
-				dl_err_at(err, file, row.line,
-					  "bad duration value '%.64s': under the simulator's "
-					  "resolution (1 microsecond)",
-					  row.f[cdur]);
-				return fail(t, err);
-			}
-		}
-		if (cmade >= 0 && !t->made_by && row.f[cmade][0]) {
-			t->made_by = xstrdup(row.f[cmade]);
-			t->seed = xstrdup(dl_field_str(&row, cseed));
-		}
-		size_t ref;
-		if (dl_idset_add_later(&t->ids, job.id, file, row.line, &ref, err))
-			return fail(t, err);
-		if (t->n >= UINT32_MAX - 1) {
-			dl_err_at(err, file, row.line, "too many jobs for one simulation");
-			return fail(t, err);
-		}
-		struct dl_sim_tjob *j = append(t, job.weight, job.user);
-		j->id = (uint32_t)ref;
-		j->gpus = job.gpus > INT32_MAX ? INT32_MAX : (int32_t)job.gpus;
-		j->submit = sub;
-		j->work = work;
-		j->type = intern(t, job.gpu_type);
-		j->model = intern(t, job.model);
-	}
-	if (got < 0 || dl_idset_flush(&t->ids, err) < 0)
+	g.r = r;
+	g.file = dl_reader_name(r);
+	g.csub = g.jc.col[DL_JC_SUBMIT];
+	g.cdur = g.jc.col[DL_JC_DURATION];
+	g.cmade = dl_reader_col(r, DL_COL_MADE_BY);
+	g.cseed = dl_reader_col(r, DL_COL_SEED);
+	if (read_rows(t, r, &g, err) < 0 || dl_idset_flush(&t->ids, err) < 0)
 		return fail(t, err);
 	dl_idset_drop_index(&t->ids); /* the check is done; keep only the ids */
 	sort_by_submit(t);

@@ -14,6 +14,9 @@
  * 2)"), and submit and duration are read from their text straight into
  * microseconds (dl_parse_micros: exact at any magnitude; a duration under
  * half a microsecond, or a time beyond 2^60 microseconds, is a bad value).
+ * From a regular file the rows are read ahead by a thread of the call's own
+ * (joined before it returns; the reader belongs to that thread meanwhile),
+ * with the same errors: the first bad line in file order.
  * dl_sim_trace_from_jobset() converts jobs already in memory (library
  * callers; ids are not checked). Both leave the jobs stably sorted by
  * submit time (ties in input order): a job's index in the trace is its

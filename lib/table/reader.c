@@ -60,6 +60,11 @@ const char *dl_reader_name(const struct dl_reader *r)
 	return dl_input_name(r->in);
 }
 
+int dl_reader_regular(const struct dl_reader *r)
+{
+	return dl_input_regular(r->in);
+}
+
 enum dl_in_format dl_reader_format(const struct dl_reader *r)
 {
 	return r->fmt;

@@ -58,6 +58,8 @@ int dl_reader_next(struct dl_reader *r, struct dl_row *row, struct dl_err *err);
 void dl_reader_close(struct dl_reader *r);
 
 const char *dl_reader_name(const struct dl_reader *r);
+/* does it read a regular file (dl_input_regular)? */
+int dl_reader_regular(const struct dl_reader *r);
 enum dl_in_format dl_reader_format(const struct dl_reader *r);
 size_t dl_reader_ncols(const struct dl_reader *r);
 const char *const *dl_reader_columns(const struct dl_reader *r);

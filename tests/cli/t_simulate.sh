@@ -202,3 +202,22 @@ expect simulate_pipe_closed_quiet '! test -s err && grep -q "^id,submit," out'
 run simulate_pipe_closed_ignored 0 "trap '' PIPE; { dl simulate -q --cluster 1x1x8 --policy fifo rows.csv; echo \$? > rc; } | head -1"
 expect_eq simulate_pipe_closed_ignored_status 0 "$(cat "$SCRATCH/rc")"
 expect simulate_pipe_closed_ignored_quiet '! test -s err'
+
+# A trace in a regular file is read ahead by a thread of its own (lib/sim/trace.c) and converted
+# here in file order: the first bad line wins whichever side finds it, as from a pipe (read in
+# line). 20,000 rows, so that the errors fall in later batches of the reader thread.
+awk 'BEGIN { print "id,submit,gpus,duration"; for (i = 0; i < 20000; i++) printf "j%d,%d,1,5\n", i, i }' > "$SCRATCH/ra.csv"
+awk 'NR == 9000 { print "bad,1,x,5"; next } NR == 15000 { print "q,\"1,1,5"; next } 1' ra.csv > "$SCRATCH/ra_conv.csv"
+awk 'NR == 5000 { print "q,\"1,1,5"; next } NR == 9000 { print "bad,1,x,5"; next } 1' ra.csv > "$SCRATCH/ra_quote.csv"
+awk 'NR == 12000 { print "j1,5,1,5"; next } NR == 15000 { print "bad,1,x,5"; next } 1' ra.csv > "$SCRATCH/ra_dup.csv"
+for how in file pipe; do
+	for c in conv:"9000: bad gpus value 'x': expected an integer >= 1" quote:"5000: unterminated quoted field" \
+		dup:"12000: duplicate id 'j1' (first on line 3)"; do
+		f=ra_${c%%:*}.csv name=$f
+		cmd="dl simulate --cluster 1x1x8 --policy fifo $f"
+		[ $how = pipe ] && cmd="cat $f | dl simulate --cluster 1x1x8 --policy fifo" name='<stdin>'
+		run "simulate_read_ahead_${c%%:*}_$how" 1 "$cmd"
+		expect_eq "simulate_read_ahead_${c%%:*}_${how}_msg" "dlsched simulate: $name:${c#*:}" "$(cat "$SCRATCH/err")"
+	done
+done
+run simulate_read_ahead_same 0 "gzip -c ra.csv > ra.csv.gz && dl simulate --cluster 1x1x8 --policy fifo ra.csv > a.out && cat ra.csv | dl simulate --cluster 1x1x8 --policy fifo > b.out && dl simulate --cluster 1x1x8 --policy fifo ra.csv.gz > c.out && cmp a.out b.out && cmp a.out c.out"
