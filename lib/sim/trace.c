@@ -254,11 +254,12 @@ static int take_row(struct dl_sim_trace *t, const struct reading *g, const struc
  * after its last rows, so that an error on an earlier line still comes
  * first) or when told (an error here): a regular file never makes it wait
  * for a writer, so it is joined at once. A pipe or terminal is read in
- * line, as before.
+ * line, as before. Memory: AHEAD_BATCHES batches of about AHEAD_BYTES, or
+ * of one row each when rows are longer than that.
  */
 #define AHEAD_ROWS    4096	/* rows a batch at most */
 #define AHEAD_BYTES   (1 << 20) /* and about this much text (rows may be long) */
-#define AHEAD_BATCHES 4
+#define AHEAD_BATCHES 3
 
 struct batch {
 	struct strbuf text; /* the rows' fields, each NUL-terminated, one after another */
