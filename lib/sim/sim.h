@@ -22,7 +22,10 @@
  * 250 bytes for each job waiting or running at once.
  *
  * Ownership: everything in cfg is borrowed for the call; the writers must
- * have no columns yet (the engine sets them).
+ * have no columns yet (the engine sets them). dl_sim_run() formats and
+ * writes the results on a thread of its own (results.h; joined before it
+ * returns), unless another of the run's streams shares their file; stepped
+ * runs write them in place.
  */
 #ifndef DL_SIM_SIM_H
 #define DL_SIM_SIM_H
