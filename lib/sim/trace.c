@@ -283,14 +283,20 @@ struct ahead {
 	struct dl_err err;
 };
 
+/* a copy of row (its fields' text, NUL-terminated) at the end of b: one grow, then plain copies */
 static void batch_add(struct batch *b, const struct dl_row *row, size_t ncols)
 {
 	DL_GROW(b->off, (b->n + 1) * ncols, b->off_alloc);
 	DL_GROW(b->line, b->n + 1, b->line_alloc);
+	size_t *off = b->off + b->n * ncols, at = b->text.len;
 	for (size_t c = 0; c < ncols; c++) {
-		b->off[b->n * ncols + c] = b->text.len;
-		sb_add(&b->text, row->f[c], strlen(row->f[c]) + 1);
+		off[c] = at;
+		at += strlen(row->f[c]) + 1;
 	}
+	sb_grow(&b->text, at - b->text.len);
+	for (size_t c = 0; c < ncols; c++)
+		memcpy(b->text.buf + off[c], row->f[c], (c + 1 < ncols ? off[c + 1] : at) - off[c]);
+	b->text.len = at;
 	b->line[b->n++] = row->line;
 }
 
