@@ -52,11 +52,15 @@ struct trow {
 	int forbids;		/* some type has speed 0 */
 };
 
-/* a checkpoint end */
+/*
+ * A checkpoint end: the job's slot, so that its delivery reaches the job
+ * without the per-index slot table (a cache miss per checkpoint end on a
+ * large trace), and its index, which tells whether the slot still holds it.
+ */
 struct saving {
 	dl_tick t;
 	uint64_t version;
-	uint32_t job;
+	uint32_t job, slot;
 };
 
 struct evheap {
@@ -221,7 +225,7 @@ static void saving_push(struct dl_sim *s, dl_tick t, const struct dl_sim_job *j)
 		s->sv_head = 0;
 	}
 	s->sv[(s->sv_head + s->sv_n++) % s->sv_cap] =
-		(struct saving){t, j->version, (uint32_t)j->idx};
+		(struct saving){t, j->version, (uint32_t)j->idx, j->slot};
 }
 
 static const struct saving *saving_head(const struct dl_sim *s)
@@ -236,6 +240,18 @@ static void saving_pop(struct dl_sim *s)
 }
 
 /* ---- active jobs ---- */
+
+/*
+ * the job a checkpoint end is for, if it still applies: its slot holds it
+ * (a freed slot keeps its last job's index and final state, a reused one
+ * another index) at the version it was preempted in, still saving
+ */
+static struct dl_sim_job *saving_job(struct dl_sim *s, const struct saving *sv)
+{
+	struct dl_sim_job *j = dl_sim_slot_job(s, sv->slot);
+	return j->idx == sv->job && j->version == sv->version && j->state == DL_SJ_SAVING ? j
+											  : NULL;
+}
 
 struct dl_sim_job *dl_sim_slot_job(struct dl_sim *s, size_t slot)
 {
@@ -1366,8 +1382,7 @@ static const struct saving *live_saving(struct dl_sim *s)
 {
 	const struct saving *sv;
 	while ((sv = saving_head(s))) {
-		const struct dl_sim_job *j = dl_sim_job(s, sv->job);
-		if (j && sv->version == j->version && j->state == DL_SJ_SAVING)
+		if (saving_job(s, sv))
 			break;
 		saving_pop(s);
 		s->st->events++;
@@ -1394,11 +1409,10 @@ static int deliver(struct dl_sim *s)
 		real = 1;
 	}
 	while ((sv = saving_head(s)) && sv->t <= s->now) {
-		struct dl_sim_job *j = dl_sim_job(s, sv->job);
-		int live = j && sv->version == j->version && j->state == DL_SJ_SAVING;
+		struct dl_sim_job *j = saving_job(s, sv);
 		saving_pop(s);
 		st->events++;
-		if (live) {
+		if (j) {
 			saved(s, j);
 			real = 1;
 		}
