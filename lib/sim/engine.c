@@ -937,6 +937,7 @@ enum dl_decision dl_sim_start(struct dl_sim *s, struct dl_sim_job *j, const stru
 				dl_state_take_gpu(s->state, g);
 			j->gpu[k] = g;
 		}
+		sort_gpus(j->gpu, j->gpus); /* (dl_place's come sorted) */
 	} else {
 		struct dl_place_req req = {j->gpus, j->type, 0,
 					   (double)j->waited / DL_TICKS_PER_SECOND};
@@ -964,7 +965,6 @@ enum dl_decision dl_sim_start(struct dl_sim *s, struct dl_sim_job *j, const stru
 		tier_known = 1;
 	}
 	j->ngpu = j->gpus;
-	sort_gpus(j->gpu, j->ngpu);
 	j->share = share;
 	describe(s, j, tier_known);
 	int resumed = j->start >= 0, moved = resumed && how && how->migrate;
