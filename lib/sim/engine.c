@@ -128,6 +128,16 @@ struct dl_sim {
 	size_t next_progress, last_progress, progress_step;
 	size_t next_arrival; /* the next job of the trace to arrive */
 	int drained;	     /* dl_sim_step() found nothing left and wound up */
+	/*
+	 * the network slowdowns of multi-GPU placements, direct-mapped by
+	 * (model, gang, tier, speed): a run has few of them, and each start on
+	 * more than one GPU asked the cost model again
+	 */
+	struct {
+		const struct dl_net_model *model; /* NULL: empty */
+		int n, tier;
+		double speed, slowdown;
+	} netc[64];
 	/* slowdowns repeat (one per model, size and tier): their text, direct-mapped */
 	struct {
 		uint64_t bits;
@@ -789,7 +799,25 @@ static void plan_finish(struct dl_sim *s, struct dl_sim_job *j)
  * measured spread throughput replaces the network model). Speed over
  * slowdown is its rate at share 1.
  */
-static double pace(const struct dl_sim *s, const struct dl_sim_job *j, const int *gpus, int n,
+/* dl_netcost_slowdown, remembered (struct dl_sim's netc) */
+static double net_slowdown(struct dl_sim *s, const struct dl_net_model *m, int n, enum dl_tier tier,
+			   double speed)
+{
+	size_t h = ((uintptr_t)m >> 4) * 31 + (size_t)n * 7 + (size_t)tier;
+	h = (h ^ (h >> 6)) % DL_ARRAY_SIZE(s->netc);
+	if (s->netc[h].model == m && s->netc[h].n == n && s->netc[h].tier == (int)tier &&
+	    s->netc[h].speed == speed)
+		return s->netc[h].slowdown;
+	double v = dl_netcost_slowdown(&s->nc, m, n, tier, speed);
+	s->netc[h].model = m;
+	s->netc[h].n = n;
+	s->netc[h].tier = (int)tier;
+	s->netc[h].speed = speed;
+	s->netc[h].slowdown = v;
+	return v;
+}
+
+static double pace(struct dl_sim *s, const struct dl_sim_job *j, const int *gpus, int n,
 		   enum dl_tier tier, int *type, double *slowdown)
 {
 	const struct dl_cluster *c = s->cfg->cluster;
@@ -809,7 +837,7 @@ static double pace(const struct dl_sim *s, const struct dl_sim_job *j, const int
 	if (r && tier != DL_TIER_NODE && r->spread[*type] > 0 && speed > 0)
 		*slowdown = speed / r->spread[*type]; /* measured: it replaces the model */
 	else if (s->cfg->models && j->model && n > 1)
-		*slowdown = dl_netcost_slowdown(&s->nc, j->model, n, tier, speed);
+		*slowdown = net_slowdown(s, j->model, n, tier, speed);
 	return speed;
 }
 
