@@ -36,19 +36,18 @@ static void tree_set(struct dl_cluster_state *st, int type, int node, int v)
 }
 
 /*
- * Best fit: per (type, free count) bucket, a bitset over the nodes and a
- * summary bitset of its non-empty words, so a change is O(1) and "the
- * lowest node with exactly f free GPUs" a scan of a few words.
+ * Best fit: per (type, free count) bucket, a bitset over the nodes and,
+ * past SUMMARY_WORDS words, a summary bitset of its non-empty words, so a
+ * change is O(1) and "the lowest node with exactly f free GPUs" (or "none")
+ * a scan of a few words. A small cluster's buckets are scanned whole: the
+ * summary's upkeep (a branch on whether a word emptied, random to the
+ * predictor) cost more in every change than it saved in a query.
  */
+#define SUMMARY_WORDS 8
 static uint64_t *bucket_bits(const struct dl_cluster_state *st, int type, int f)
 {
 	size_t b = (size_t)type * (size_t)(st->maxg + 1) + (size_t)f;
 	return st->bbits + b * (size_t)(st->bwords + st->bsum);
-}
-
-static int *bucket_count(const struct dl_cluster_state *st, int type, int f)
-{
-	return &st->bcount[(size_t)type * (size_t)(st->maxg + 1) + (size_t)f];
 }
 
 static void bucket_link(struct dl_cluster_state *st, int node)
@@ -57,14 +56,20 @@ static void bucket_link(struct dl_cluster_state *st, int node)
 	int f = st->node_free[node];
 	uint64_t *w = st->bbits + ni->bbase + (size_t)f * st->bstride;
 	w[node / 64] |= UINT64_C(1) << (node % 64);
-	w[st->bwords + node / 4096] |= UINT64_C(1) << (node / 64 % 64);
-	st->bcount[ni->type * (st->maxg + 1) + f]++;
+	if (st->bsum)
+		w[st->bwords + node / 4096] |= UINT64_C(1) << (node / 64 % 64);
 }
 
-/* the lowest node in a non-empty bucket */
+/* the lowest node in a bucket, -1 when it is empty */
 static int bucket_first(const struct dl_cluster_state *st, int type, int f)
 {
 	const uint64_t *w = bucket_bits(st, type, f), *sum = w + st->bwords;
+	if (!st->bsum) {
+		for (int k = 0; k < st->bwords; k++)
+			if (w[k])
+				return k * 64 + __builtin_ctzll(w[k]);
+		return -1;
+	}
 	for (int k = 0; k < st->bsum; k++)
 		if (sum[k]) {
 			int word = k * 64 + __builtin_ctzll(sum[k]);
@@ -106,9 +111,12 @@ static void trees_update(struct dl_cluster_state *st)
  * every structure follows a change of node's free count by delta (not 0).
  * One pass with the arrays in locals: stores through int pointers would
  * otherwise make the compiler reload st's fields after each (a placement
- * changes a node or more per job started or stopped).
+ * changes a node or more per job started or stopped). Inlined into its
+ * callers (take, release): on a fragmented cluster a start or stop changes
+ * a few nodes, and the call's register saves were a tenth of the update.
  */
-static void node_change(struct dl_cluster_state *st, int node, int delta)
+static inline __attribute__((always_inline)) void node_change(struct dl_cluster_state *st, int node,
+							      int delta)
 {
 	const struct dl_state_node *ni = &st->ni[node];
 	int f0 = st->node_free[node], f1 = f0 + delta;
@@ -117,13 +125,13 @@ static void node_change(struct dl_cluster_state *st, int node, int delta)
 	size_t stride = st->bstride, wi = (size_t)node / 64, si = (size_t)st->bwords + wi / 64;
 	uint64_t bit = UINT64_C(1) << (node % 64), sbit = UINT64_C(1) << (wi % 64);
 	uint64_t *w0 = b + (size_t)f0 * stride, *w1 = b + (size_t)f1 * stride;
-	if (!(w0[wi] &= ~bit))
-		w0[si] &= ~sbit;
+	w0[wi] &= ~bit;
 	w1[wi] |= bit;
-	w1[si] |= sbit;
-	int *bc = st->bcount + ni->type * (st->maxg + 1);
-	bc[f0]--;
-	bc[f1]++;
+	if (st->bsum) {
+		if (!w0[wi])
+			w0[si] &= ~sbit;
+		w1[si] |= sbit;
+	}
 	if (st->hist) {
 		int *h = st->hist + ni->hbase;
 		h[f0]--;
@@ -162,10 +170,9 @@ struct dl_cluster_state *dl_state_new(const struct dl_cluster *c)
 	if ((double)c->nracks * T * (st->maxg + 1) <= HIST_MAX_CELLS)
 		st->hist = xcalloc(c->nracks * (size_t)T * (size_t)(st->maxg + 1) + 1, sizeof(int));
 	st->bwords = (N + 63) / 64;
-	st->bsum = (st->bwords + 63) / 64;
+	st->bsum = st->bwords <= SUMMARY_WORDS ? 0 : (st->bwords + 63) / 64;
 	size_t nb = (size_t)T * (size_t)(st->maxg + 1) + 1;
 	st->bbits = xcalloc(nb * (size_t)(st->bwords + st->bsum) + 1, sizeof(*st->bbits));
-	st->bcount = xcalloc(nb, sizeof(*st->bcount));
 	st->tsize = 1;
 	while (st->tsize < N)
 		st->tsize *= 2;
@@ -210,7 +217,6 @@ void dl_state_reset(struct dl_cluster_state *st)
 		memset(st->hist, 0, c->nracks * (size_t)T * (size_t)(st->maxg + 1) * sizeof(int));
 	size_t nb = (size_t)T * (size_t)(st->maxg + 1);
 	memset(st->bbits, 0, nb * (size_t)(st->bwords + st->bsum) * sizeof(*st->bbits));
-	memset(st->bcount, 0, nb * sizeof(*st->bcount));
 	size_t ntrees = T > 1 ? (size_t)T + 1 : 1;
 	for (size_t i = 0; i < (ntrees + 1) * 2 * (size_t)st->tsize; i++)
 		st->tree[i] = -1;
@@ -256,7 +262,6 @@ void dl_state_free(struct dl_cluster_state *st)
 	free(st->type_free);
 	free(st->hist);
 	free(st->bbits);
-	free(st->bcount);
 	free(st->tree);
 	free(st->gpu_node);
 	free(st->ni);
@@ -369,8 +374,8 @@ int dl_state_best_fit(const struct dl_cluster_state *st, int type, int need)
 		if (type >= 0 && t != type)
 			continue;
 		for (int f = need; f <= bestf && f <= st->maxg; f++) {
-			if (*bucket_count(st, t, f)) {
-				int first = bucket_first(st, t, f);
+			int first = bucket_first(st, t, f);
+			if (first >= 0) {
 				if (f < bestf || first < best) {
 					best = first;
 					bestf = f;

@@ -43,10 +43,9 @@ struct dl_cluster_state {
 	int *rack_free;	     /* [rack * (ntypes+1) + type], type ntypes = all types */
 	int *type_free;	     /* [type], type ntypes = all types */
 	/* nodes of each (type, free count): counts per rack, and bitsets */
-	int *hist;	 /* [(rack * ntypes + type) * (maxg+1) + free] = nodes */
-	uint64_t *bbits; /* [type * (maxg+1) + free]: bwords of node bits, bsum of summary */
-	int *bcount;	 /* [type * (maxg+1) + free]: nodes */
-	int bwords, bsum;
+	int *hist;	  /* [(rack * ntypes + type) * (maxg+1) + free] = nodes */
+	uint64_t *bbits;  /* [type * (maxg+1) + free]: bwords of node bits, bsum of summary */
+	int bwords, bsum; /* bsum 0: no summary (few words) */
 	/* max-trees over nodes (one per type and one for all), for first fit */
 	int tsize;     /* leaves (power of two) */
 	int *tree;     /* [(ntypes+1) * 2 * tsize] */

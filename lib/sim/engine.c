@@ -54,11 +54,15 @@ struct trow {
 	int forbids;		/* some type has speed 0 */
 };
 
-/* a checkpoint end */
+/*
+ * A checkpoint end: the job's slot, so that its delivery reaches the job
+ * without the per-index slot table (a cache miss per checkpoint end on a
+ * large trace), and its index, which tells whether the slot still holds it.
+ */
 struct saving {
 	dl_tick t;
 	uint64_t version;
-	uint32_t job;
+	uint32_t job, slot;
 };
 
 struct evheap {
@@ -96,9 +100,9 @@ struct dl_sim {
 	const char *ref_type;
 	/* events */
 	struct evheap fin, timers;
-	uint32_t *fin_pos; /* per slot: 1 + its completion's place in fin, 0 for none */
-	struct saving *sv; /* a ring */
-	size_t sv_head, sv_n, sv_cap;
+	uint32_t *fin_pos;	      /* per slot: 1 + its completion's place in fin, 0 for none */
+	struct saving *sv;	      /* a ring */
+	size_t sv_head, sv_n, sv_cap; /* sv_cap: a power of two (indices wrap by a mask) */
 	uint64_t seq;
 	/* the cluster */
 	struct dl_cluster_state *state;
@@ -118,6 +122,16 @@ struct dl_sim {
 	size_t next_progress, last_progress, progress_step;
 	size_t next_arrival; /* the next job of the trace to arrive */
 	int drained;	     /* dl_sim_step() found nothing left and wound up */
+	/*
+	 * the network slowdowns of multi-GPU placements, direct-mapped by
+	 * (model, gang, tier, speed): a run has few of them, and each start on
+	 * more than one GPU asked the cost model again
+	 */
+	struct {
+		const struct dl_net_model *model; /* NULL: empty */
+		int n, tier;
+		double speed, slowdown;
+	} netc[64];
 };
 
 /* ---- event queues (4-ary heaps: half the levels of binary ones, children side by side) ---- */
@@ -208,8 +222,9 @@ static void saving_push(struct dl_sim *s, dl_tick t, const struct dl_sim_job *j)
 		s->sv_cap = cap;
 		s->sv_head = 0;
 	}
-	s->sv[(s->sv_head + s->sv_n++) % s->sv_cap] =
-		(struct saving){t, j->version, (uint32_t)j->idx};
+	/* a mask, not %: a division per preemption and per checkpoint end was a few % of a run */
+	s->sv[(s->sv_head + s->sv_n++) & (s->sv_cap - 1)] =
+		(struct saving){t, j->version, (uint32_t)j->idx, j->slot};
 }
 
 static const struct saving *saving_head(const struct dl_sim *s)
@@ -219,11 +234,23 @@ static const struct saving *saving_head(const struct dl_sim *s)
 
 static void saving_pop(struct dl_sim *s)
 {
-	s->sv_head = (s->sv_head + 1) % s->sv_cap;
+	s->sv_head = (s->sv_head + 1) & (s->sv_cap - 1);
 	s->sv_n--;
 }
 
 /* ---- active jobs ---- */
+
+/*
+ * the job a checkpoint end is for, if it still applies: its slot holds it
+ * (a freed slot keeps its last job's index and final state, a reused one
+ * another index) at the version it was preempted in, still saving
+ */
+static struct dl_sim_job *saving_job(struct dl_sim *s, const struct saving *sv)
+{
+	struct dl_sim_job *j = dl_sim_slot_job(s, sv->slot);
+	return j->idx == sv->job && j->version == sv->version && j->state == DL_SJ_SAVING ? j
+											  : NULL;
+}
 
 struct dl_sim_job *dl_sim_slot_job(struct dl_sim *s, size_t slot)
 {
@@ -622,7 +649,25 @@ static void plan_finish(struct dl_sim *s, struct dl_sim_job *j)
  * measured spread throughput replaces the network model). Speed over
  * slowdown is its rate at share 1.
  */
-static double pace(const struct dl_sim *s, const struct dl_sim_job *j, const int *gpus, int n,
+/* dl_netcost_slowdown, remembered (struct dl_sim's netc) */
+static double net_slowdown(struct dl_sim *s, const struct dl_net_model *m, int n, enum dl_tier tier,
+			   double speed)
+{
+	size_t h = ((uintptr_t)m >> 4) * 31 + (size_t)n * 7 + (size_t)tier;
+	h = (h ^ (h >> 6)) % DL_ARRAY_SIZE(s->netc);
+	if (s->netc[h].model == m && s->netc[h].n == n && s->netc[h].tier == (int)tier &&
+	    s->netc[h].speed == speed)
+		return s->netc[h].slowdown;
+	double v = dl_netcost_slowdown(&s->nc, m, n, tier, speed);
+	s->netc[h].model = m;
+	s->netc[h].n = n;
+	s->netc[h].tier = (int)tier;
+	s->netc[h].speed = speed;
+	s->netc[h].slowdown = v;
+	return v;
+}
+
+static double pace(struct dl_sim *s, const struct dl_sim_job *j, const int *gpus, int n,
 		   enum dl_tier tier, int *type, double *slowdown)
 {
 	const struct dl_cluster *c = s->cfg->cluster;
@@ -642,7 +687,7 @@ static double pace(const struct dl_sim *s, const struct dl_sim_job *j, const int
 	if (r && tier != DL_TIER_NODE && r->spread[*type] > 0 && speed > 0)
 		*slowdown = speed / r->spread[*type]; /* measured: it replaces the model */
 	else if (s->cfg->models && j->model && n > 1)
-		*slowdown = dl_netcost_slowdown(&s->nc, j->model, n, tier, speed);
+		*slowdown = net_slowdown(s, j->model, n, tier, speed);
 	return speed;
 }
 
@@ -770,6 +815,7 @@ enum dl_decision dl_sim_start(struct dl_sim *s, struct dl_sim_job *j, const stru
 				dl_state_take_gpu(s->state, g);
 			j->gpu[k] = g;
 		}
+		sort_gpus(j->gpu, j->gpus); /* (dl_place's come sorted) */
 	} else {
 		struct dl_place_req req = {j->gpus, j->type, 0,
 					   (double)j->waited / DL_TICKS_PER_SECOND};
@@ -797,7 +843,6 @@ enum dl_decision dl_sim_start(struct dl_sim *s, struct dl_sim_job *j, const stru
 		tier_known = 1;
 	}
 	j->ngpu = j->gpus;
-	sort_gpus(j->gpu, j->ngpu);
 	j->share = share;
 	describe(s, j, tier_known);
 	int resumed = j->start >= 0, moved = resumed && how && how->migrate;
@@ -1231,8 +1276,7 @@ static const struct saving *live_saving(struct dl_sim *s)
 {
 	const struct saving *sv;
 	while ((sv = saving_head(s))) {
-		const struct dl_sim_job *j = dl_sim_job(s, sv->job);
-		if (j && sv->version == j->version && j->state == DL_SJ_SAVING)
+		if (saving_job(s, sv))
 			break;
 		saving_pop(s);
 		s->st->events++;
@@ -1259,11 +1303,10 @@ static int deliver(struct dl_sim *s)
 		real = 1;
 	}
 	while ((sv = saving_head(s)) && sv->t <= s->now) {
-		struct dl_sim_job *j = dl_sim_job(s, sv->job);
-		int live = j && sv->version == j->version && j->state == DL_SJ_SAVING;
+		struct dl_sim_job *j = saving_job(s, sv);
 		saving_pop(s);
 		st->events++;
-		if (live) {
+		if (j) {
 			saved(s, j);
 			real = 1;
 		}

@@ -25,10 +25,16 @@
 #define DL_ONIL	    ((size_t)UINT32_MAX)
 #define DL_ONODE_IN (UINT32_C(1) << 31)
 
+/*
+ * What a descent reads at each level, k0 and the children, comes first:
+ * 16 bytes, in one cache line for seven nodes in eight (nodes are 40 bytes).
+ */
 struct dl_onode {
-	uint32_t l, r, p;
+	double k0;
+	uint32_t l, r;
+	uint32_t p;
 	uint32_t pri; /* 31 bits of treap priority; DL_ONODE_IN while in a set */
-	double k0, k1;
+	double k1;
 	uint64_t k2;
 };
 

@@ -116,17 +116,17 @@ enum dl_sim_state {
  * job is active; after the finish callback (or a rejection) the job is gone.
  */
 struct dl_sim_job {
-	/* from the trace; read-only */
-	uint32_t idx;	  /* position in submit order (ties: input order): the job's name */
-	uint32_t slot;	  /* see above */
-	dl_tick submit;	  /* ticks after the run's first submit */
-	dl_tick duration; /* the work: reference-GPU ticks */
-	int gpus;	  /* gang size (more than the cluster has: total + 1) */
-	int16_t type;	  /* required GPU type index, or DL_ANY_TYPE */
-	uint8_t state;	  /* enum dl_sim_state */
-	uint8_t tier;	  /* enum dl_tier of the GPUs held */
-	const struct dl_net_model *model;
-	const char *id; /* the trace's id (a copy inside the job when short) */
+	/*
+	 * The fields a start, preemption or completion touches come first, in
+	 * three cache lines; those only results and events read last.
+	 */
+	uint32_t idx;	/* position in submit order (ties: input order): the job's name */
+	uint32_t slot;	/* see above */
+	dl_tick submit; /* ticks after the run's first submit */
+	int gpus;	/* gang size (more than the cluster has: total + 1) */
+	int16_t type;	/* required GPU type index, or DL_ANY_TYPE */
+	uint8_t state;	/* enum dl_sim_state */
+	uint8_t tier;	/* enum dl_tier of the GPUs held */
 
 	/* engine state; read-only to policies (dl_sim_sync first for the counters) */
 	dl_tick since;	       /* the counters below are exact as of this time */
@@ -134,21 +134,27 @@ struct dl_sim_job {
 	dl_tick waited;	       /* ticks queued */
 	double work_left;      /* reference-GPU ticks still to do */
 	double rate;	       /* work per tick while running and not restoring */
-	double share;	       /* policy-set speed fraction, 1 by default */
 	double slowdown;       /* network cost of the GPUs held (1: none) */
-	double comm;	       /* ticks lost to placements (dl_sim_sync; comm_overhead_s) */
 	dl_tick restore_until; /* no progress before this time */
 	dl_tick finish_at;     /* when running: its completion as planned now */
-	dl_tick start;	       /* first start (-1 before) */
 	uint64_t version;      /* bumped on every change of state or rate */
 	int *gpu;	       /* the GPUs held (global indices), ngpu of them */
 	int ngpu, gpu_cap;
+	const struct dl_net_model *model; /* (from the trace) */
+	double share;			  /* policy-set speed fraction, 1 by default */
+	dl_tick start;			  /* first start (-1 before) */
+	dl_tick resume_cost; /* after dl_sim_suspend: the next resume's cost (-1: --restore-cost) */
+	double comm;	     /* ticks lost to placements (dl_sim_sync; comm_overhead_s) */
+	int preemptions;
+	int32_t tput_row; /* engine: its throughputs entry (-1: none) */
+	int16_t gpu_type; /* type index of the slowest GPU held (its speed sets the pace) */
+	int migrations;
+
+	/* from the trace; read-only */
+	dl_tick duration; /* the work: reference-GPU ticks */
+	const char *id;	  /* the trace's id (a copy inside the job when short) */
 	uint32_t id_len;
 	char id_copy[16]; /* engine: short ids, so that a completion need not fetch the trace's */
-	int preemptions, migrations;
-	dl_tick resume_cost; /* after dl_sim_suspend: the next resume's cost (-1: --restore-cost) */
-	int16_t gpu_type;    /* type index of the slowest GPU held (its speed sets the pace) */
-	int32_t tput_row;    /* engine: its throughputs entry (-1: none) */
 };
 
 struct dl_sim;

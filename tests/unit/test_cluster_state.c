@@ -77,8 +77,9 @@ static int check(struct dl_cluster_state *st, const char *when)
 	/* nodes needed per rack: greedy largest first over a sorted copy */
 	for (size_t r = 0; r < c->nracks; r++) {
 		int need = 1 + (int)rnd((unsigned)dl_state_rack_free(st, (int)r, -1) + 3);
-		int v[64], n = 0, got = 0, nodes = 0;
-		for (int k = 0; k < c->racks[r].nnodes && n < 64; k++)
+		int *v = xmalloc(((size_t)c->racks[r].nnodes + 1) * sizeof(int)), n = 0, got = 0,
+		    nodes = 0;
+		for (int k = 0; k < c->racks[r].nnodes; k++)
 			v[n++] = naive_node_free(st, c->racks[r].first_node + k);
 		while (got < need && n) {
 			int bi = 0;
@@ -89,6 +90,7 @@ static int check(struct dl_cluster_state *st, const char *when)
 			nodes++;
 			v[bi] = v[--n];
 		}
+		free(v);
 		int want = got >= need ? nodes : 0;
 		bad += dl_state_rack_nodes_needed(st, (int)r, -1, need) != want;
 	}
@@ -112,7 +114,8 @@ int main(void)
 {
 	struct dl_err err = DL_ERR_INIT;
 	struct dl_cluster *c;
-	const char *specs[] = {"2x3x8:v100,1x4x4:k80,1x2x2:p100", "3x5x4", "1x1x8"};
+	/* the last has more than 512 nodes: its best-fit buckets keep a summary (state.c) */
+	const char *specs[] = {"2x3x8:v100,1x4x4:k80,1x2x2:p100", "3x5x4", "1x1x8", "2x300x2"};
 	for (size_t s = 0; s < DL_ARRAY_SIZE(specs); s++) {
 		if (dl_cluster_load(specs[s], &c, &err) < 0) {
 			ok(0, "load %s: %s", specs[s], err.msg);
@@ -149,6 +152,15 @@ int main(void)
 		   "take_gpu updates the node");
 		dl_state_reset(st);
 		check(st, "after reset");
+		/* filled node by node and emptied again: whole bucket words empty and refill */
+		int got = 0;
+		for (size_t i = 0; i < c->nnodes; i++)
+			got += dl_state_take(st, (int)i, c->nodes[i].gpus, held + got);
+		is_int(got, c->total_gpus, "%s: everything taken", specs[s]);
+		check(st, "when full");
+		for (int i = 0; i < got; i += 3)
+			dl_state_release(st, held + i, got - i < 3 ? got - i : 3);
+		check(st, "emptied again");
 		free(held);
 		dl_state_free(st);
 		dl_cluster_free(c);
