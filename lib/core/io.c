@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -329,9 +330,16 @@ int dl_output_commit(struct dl_output *out, struct dl_err *err)
 	int rc = 0;
 	if (!out->path) {
 		/* a reader that went away (EPIPE) is not an error: `dlsched ... | head` */
-		if ((fflush(stdout) != 0 || ferror(stdout)) && errno != EPIPE)
+		if ((fflush(stdout) != 0 || ferror(stdout)) && errno != EPIPE) {
 			rc = dl_err_set(err, DL_EXIT_DATA, "write error on standard output: %s",
 					strerror(errno));
+			/*
+			 * Said once, here: what could not be written is dropped, so
+			 * that the program's last flush of stdout has nothing to report.
+			 */
+			__fpurge(stdout);
+			clearerr(stdout);
+		}
 		output_free(out);
 		return rc;
 	}

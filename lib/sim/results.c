@@ -12,6 +12,7 @@
  */
 #include "sim/results.h"
 
+#include <errno.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -97,6 +98,7 @@ struct dl_sim_results {
 	int ending;	    /* no rows beyond shown will come */
 	int thread_waits;   /* the writer thread sleeps on `more` */
 	int producer_waits; /* the producer sleeps on `freed` */
+	int write_errno;    /* the writer thread's: errno of its first write error */
 };
 
 void dl_sim_results_columns(struct dl_writer *w)
@@ -298,6 +300,9 @@ static void *writer_main(void *arg)
 		pthread_mutex_unlock(&r->mu);
 		for (; tail < end; tail++)
 			write_row(r, &r->ring[tail % RING_ROWS]);
+		/* errno is this thread's: keep the first write error's for the caller's message */
+		if (!r->write_errno && ferror(dl_writer_file(r->w)))
+			r->write_errno = errno ? errno : EIO;
 		pthread_mutex_lock(&r->mu);
 		r->done = tail;
 		if (r->producer_waits)
@@ -418,6 +423,8 @@ void dl_sim_results_end(struct dl_sim_results *r)
 		pthread_cond_signal(&r->more);
 		pthread_mutex_unlock(&r->mu);
 		pthread_join(r->thread, NULL);
+		if (r->write_errno)
+			errno = r->write_errno; /* as if written here: the caller's message names it */
 		pthread_cond_destroy(&r->freed);
 		pthread_cond_destroy(&r->more);
 		pthread_mutex_destroy(&r->mu);

@@ -29,7 +29,8 @@
  *
  * Until dl_sim_results_end returns, a threaded stream's writer, and the
  * FILE under it, belong to the writer thread: the caller must not touch
- * them (write errors show on the FILE afterwards, as ever: ferror). Nothing
+ * them (write errors show on the FILE afterwards, as ever: ferror; errno is then
+ * the writer thread's first write error's, as it would be in place). Nothing
  * here stops on a write error: the rows go on to the FILE, as in place.
  *
  * Ownership: w, the cluster and the policy name are borrowed until

@@ -81,7 +81,12 @@ run core_unterminated 1 "printf 'a,b\n1,\"2\n' | dl cat"
 expect_eq core_unterminated_msg 'dlsched cat: <stdin>:2: unterminated quoted field' "$(cat "$SCRATCH/err")"
 run core_bad_output_dir 1 "dl cat -o /nonexistent/x.csv $J"
 run core_write_error 1 "dl cat $J > /dev/full"
-expect core_write_error_msg 'grep -q "write error" err'
+expect_eq core_write_error_msg "dlsched cat: write error on standard output: No space left on device" "$(cat "$SCRATCH/err")"
+# said once, whichever of the command and the last flush of stdout finds it
+run core_write_error_json 1 "dl cat -f json $J > /dev/full"
+expect_eq core_write_error_json_once 1 "$(wc -l < "$SCRATCH/err")"
+run core_write_error_help 1 "dl help > /dev/full"
+expect_eq core_write_error_help_once 1 "$(wc -l < "$SCRATCH/err")"
 
 # a closed pipe ends quietly
 run core_head_quiet 0 "awk 'BEGIN{print \"a,b\"; for(i=0;i<200000;i++) print i\",\"i}' > big.csv && dl cat big.csv | head -1"
