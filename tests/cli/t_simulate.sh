@@ -148,7 +148,7 @@ run simulate_gittins_bad_distribution 1 "dl simulate --cluster 1x1x8 --policy ti
 	--distribution baddist.csv '$S/small.csv'"
 expect simulate_gittins_bad_distribution_line 'grep -q "baddist.csv:3" err'
 run simulate_delta_not_gittins 2 "dl simulate --cluster 1x1x8 --policy tiresias-las --delta 5 '$S/small.csv'"
-# --quantum 0: las looks again only at arrivals and completions. b (arriving at 10, no
+# --quantum 0: las looks again only at events (no ticks). b (arriving at 10, no
 # service) preempts a (10 s run); with no ticks b keeps the GPU until it ends at 1010, then
 # a runs its last 990 s. With the default 300 s, ticks swap them (preemptions on both).
 printf 'id,submit,gpus,duration\na,0,1,1000\nb,10,1,1000\n' > q.csv
@@ -156,6 +156,12 @@ run simulate_las_quantum_0 0 "dl simulate --cluster 1x1x1 --policy las $Z --quan
 expect simulate_las_quantum_0_rows "grep -q '^b,10,1,1000,10,1010,1000,0,1000,0,' out && grep -q '^a,0,1,1000,0,2000,2000,1000,1000,1,' out"
 run simulate_las_quantum_default 0 "dl simulate --cluster 1x1x1 --policy las $Z q.csv"
 expect simulate_las_quantum_default_swaps "grep -q '^b,10,1,1000,10,1910,1900,900,1000,3,' out"
+# a checkpoint end is an event too (the man page's --quantum example): b preempts a (100 s
+# run) at 100; at the end of a's checkpoint (105) b starts, and a preempts c, which has run
+# 103 s by then; c's checkpoint ends at 110 and a resumes
+printf 'id,submit,gpus,duration\na,0,1,1000\nc,2,1,1000\nb,100,1,1000\n' > q2.csv
+run simulate_las_checkpoint_end 0 "dl simulate --cluster 1x1x2 --policy las --quantum 0 --events ev.jsonl q2.csv"
+expect simulate_las_checkpoint_end_swap "grep -q '\"time\":105,\"job\":\"c\",\"event\":\"preempt\"' ev.jsonl && grep -q '\"time\":110,\"job\":\"a\",\"event\":\"resume\"' ev.jsonl && grep -q '^c,2,1,1000,2,1927,1925,915,1010,1,' out"
 
 # --provenance: the command line and seed on the first results row only, the trace's own
 # made_by and seed copied beside them; without it the results keep their columns (goldens)
