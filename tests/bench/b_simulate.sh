@@ -7,6 +7,8 @@
 # every other policy in under 2 s, peak memory under 200 bytes a job.
 # Baseline, measured in the same run on the same trace:
 #   cat     `dlsched cat` of the trace: reading and writing as many rows
+# A policy's 1M time is the median of three runs after a first one (a policy whose first
+# run takes 10 s or more is run once): one run is noise when a figure is near its target.
 # Events counts every event the engine delivers (arrivals, completions, checkpoint
 # ends, timers; `simulate -v` reports them and the scheduling passes).
 C=8x32x8
@@ -29,12 +31,20 @@ CAP=${BENCH_SIM_CAP:-60}
 [ -n "$POLICIES" ] || { echo "  (simulate --list-options names no policies)" >&2; return 1; }
 T1M=$BENCH_TMP/philly_1m.csv
 gen 1000000 "$T1M"
-measure "$DLSCHED" cat "$T1M"
+measure3 "$DLSCHED" cat "$T1M"
 CAT=$SECS
+note "cat of the 1M trace: $SECS_ALL s (median of 3 is the baseline)"
 : > "$BENCH_TMP/summary"
 for p in $POLICIES; do
 	if measure sh -c "timeout $CAP '$DLSCHED' simulate -v --cluster $C --policy $p -o /dev/null '$T1M' 2> '$BENCH_TMP/v.err'" 2> /dev/null; then
 		ok=1
+		# near a target a single run is noise: runs under 10 s are taken three times, median
+		if [ "$(awk -v s="$SECS" 'BEGIN { print (s < 10) }')" = 1 ]; then
+			first=$SECS first_rss=$RSS_MB
+			measure3 sh -c "'$DLSCHED' simulate -v --cluster $C --policy $p -o /dev/null '$T1M' 2> '$BENCH_TMP/v.err'" 2> /dev/null
+			note "$p 1M: $first $SECS_ALL s in four runs; the median of the last three is the figure"
+			RSS_MB=$(awk -v a="$first_rss" -v b="$RSS_MB" 'BEGIN { print (b + 0 > a + 0) ? b : a }')
+		fi
 	elif [ "$(awk -v s="$SECS" -v c="$CAP" 'BEGIN { print (s >= c) }')" = 1 ]; then
 		ok=2
 		note "$p: stopped after $CAP s (BENCH_SIM_CAP); its time and memory are not measured"

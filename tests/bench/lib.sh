@@ -5,6 +5,9 @@
 #
 #   measure CMD...          run CMD (stdout to /dev/null unless redirected inside a
 #                           sh -c string); sets SECS (wall seconds) and RSS_MB (peak)
+#   measure3 CMD...         measure three times: SECS the median, SECS_ALL the three
+#                           in order, RSS_MB the largest peak (one run is noise-prone
+#                           when a figure sits near its target)
 #   figure NAME SECS BASE_SECS BASE_NAME [TARGET]
 #                           print one row: figure, baseline, ratio, target
 #   note TEXT               print a free-form line (a rate, a count)
@@ -26,6 +29,19 @@ measure() {
 	SECS=$(awk -v a="$_t0" -v b="$_t1" 'BEGIN{printf "%.4f", (b-a)/1e9}')
 	[ $_rc -eq 0 ] || echo "  (command failed with exit $_rc: $*)" >&2
 	return $_rc
+}
+
+measure3() {
+	_all= _rss=0 _rc3=0
+	for _k in 1 2 3; do
+		measure "$@" || _rc3=$?
+		_all="$_all $SECS"
+		_rss=$(awk -v a="$_rss" -v b="$RSS_MB" 'BEGIN { print (b + 0 > a + 0) ? b : a }')
+	done
+	SECS_ALL=${_all# }
+	SECS=$(printf '%s\n' $SECS_ALL | sort -n | sed -n 2p)
+	RSS_MB=$_rss
+	return $_rc3
 }
 
 figure() { # NAME SECS BASE_SECS BASE_NAME [TARGET]
