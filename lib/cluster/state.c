@@ -127,6 +127,8 @@ static inline __attribute__((always_inline)) void node_change(struct dl_cluster_
 	uint64_t *w0 = b + (size_t)f0 * stride, *w1 = b + (size_t)f1 * stride;
 	w0[wi] &= ~bit;
 	w1[wi] |= bit;
+	if (st->bmay)
+		st->bmay[ni->type] |= UINT64_C(1) << f1;
 	if (st->bsum) {
 		if (!w0[wi])
 			w0[si] &= ~sbit;
@@ -161,9 +163,12 @@ struct dl_cluster_state *dl_state_new(const struct dl_cluster *c)
 	for (int i = 0; i < N; i++)
 		if (c->nodes[i].gpus > st->maxg)
 			st->maxg = c->nodes[i].gpus;
-	st->used = xcalloc((size_t)c->total_gpus + 1, 1);
 	if (st->maxg <= 64)
 		st->fmask = xcalloc((size_t)N + 1, sizeof(*st->fmask));
+	else
+		st->used = xcalloc((size_t)c->total_gpus + 1, 1);
+	if (st->maxg < 64)
+		st->bmay = xcalloc((size_t)T + 1, sizeof(*st->bmay));
 	st->node_free = xcalloc((size_t)N + 1, sizeof(int));
 	st->rack_free = xcalloc((c->nracks + 1) * (size_t)(T + 1), sizeof(int));
 	st->type_free = xcalloc((size_t)T + 1, sizeof(int));
@@ -190,6 +195,8 @@ struct dl_cluster_state *dl_state_new(const struct dl_cluster *c)
 	for (int i = 0; i < N; i++) {
 		const struct dl_node *n = &c->nodes[i];
 		struct dl_state_node *ni = &st->ni[i];
+		ni->first_gpu = n->first_gpu;
+		ni->gpus = n->gpus;
 		ni->type = n->type;
 		ni->rack = n->rack;
 		ni->bbase = (size_t)n->type * (size_t)(st->maxg + 1) * st->bstride;
@@ -210,7 +217,10 @@ void dl_state_reset(struct dl_cluster_state *st)
 {
 	const struct dl_cluster *c = st->c;
 	int T = st->ntypes, N = (int)c->nnodes;
-	memset(st->used, 0, (size_t)c->total_gpus);
+	if (st->used)
+		memset(st->used, 0, (size_t)c->total_gpus);
+	if (st->bmay)
+		memset(st->bmay, 0, (size_t)T * sizeof(*st->bmay));
 	memset(st->rack_free, 0, c->nracks * (size_t)(T + 1) * sizeof(int));
 	memset(st->type_free, 0, ((size_t)T + 1) * sizeof(int));
 	if (st->hist)
@@ -231,6 +241,8 @@ void dl_state_reset(struct dl_cluster_state *st)
 		st->open_pos[i] = -1;
 		open_update(st, i);
 		bucket_link(st, i);
+		if (st->bmay)
+			st->bmay[n->type] |= UINT64_C(1) << n->gpus;
 		if (st->hist)
 			st->hist[((size_t)n->rack * (size_t)T + (size_t)n->type) *
 					 (size_t)(st->maxg + 1) +
@@ -257,6 +269,7 @@ void dl_state_free(struct dl_cluster_state *st)
 		return;
 	free(st->used);
 	free(st->fmask);
+	free(st->bmay);
 	free(st->node_free);
 	free(st->rack_free);
 	free(st->type_free);
@@ -275,16 +288,14 @@ void dl_state_free(struct dl_cluster_state *st)
 
 int dl_state_take(struct dl_cluster_state *st, int node, int k, int *out)
 {
-	const struct dl_node *n = &st->c->nodes[node];
+	const struct dl_state_node *n = &st->ni[node];
 	int got = 0;
 	if (st->fmask) {
 		/* the lowest free slots, a bit at a time: no branch per slot */
 		uint64_t m = st->fmask[node];
 		while (got < k && m) {
-			int g = n->first_gpu + __builtin_ctzll(m);
+			out[got++] = n->first_gpu + __builtin_ctzll(m);
 			m &= m - 1;
-			st->used[g] = 1;
-			out[got++] = g;
 		}
 		st->fmask[node] = m;
 		if (got)
@@ -305,12 +316,13 @@ int dl_state_take(struct dl_cluster_state *st, int node, int k, int *out)
 
 int dl_state_take_gpu(struct dl_cluster_state *st, int gpu)
 {
-	if (gpu < 0 || gpu >= st->c->total_gpus || st->used[gpu])
+	if (gpu < 0 || gpu >= st->c->total_gpus || !dl_state_gpu_free(st, gpu))
 		return -1;
-	st->used[gpu] = 1;
 	int node = st->gpu_node[gpu];
 	if (st->fmask)
-		st->fmask[node] &= ~(UINT64_C(1) << (gpu - st->c->nodes[node].first_gpu));
+		st->fmask[node] &= ~(UINT64_C(1) << (gpu - st->ni[node].first_gpu));
+	else
+		st->used[gpu] = 1;
 	node_change(st, node, -1);
 	return 0;
 }
@@ -321,16 +333,25 @@ void dl_state_release(struct dl_cluster_state *st, const int *gpus, int n)
 	while (i < n) {
 		/* group consecutive GPUs of one node into one update */
 		int node = st->gpu_node[gpus[i]];
-		const struct dl_node *nd = &st->c->nodes[node];
+		const struct dl_state_node *nd = &st->ni[node];
+		unsigned lo = (unsigned)nd->first_gpu, span = (unsigned)nd->gpus;
 		int cnt = 0;
-		while (i < n && gpus[i] >= nd->first_gpu && gpus[i] < nd->first_gpu + nd->gpus) {
-			if (st->used[gpus[i]]) {
+		if (st->fmask) {
+			/* the run's GPUs in use (each counted once) become free bits */
+			uint64_t m = st->fmask[node];
+			do {
+				uint64_t bit = UINT64_C(1) << ((unsigned)gpus[i] - lo);
+				cnt += !(m & bit);
+				m |= bit;
+				i++;
+			} while (i < n && (unsigned)gpus[i] - lo < span);
+			st->fmask[node] = m;
+		} else {
+			do {
+				cnt += st->used[gpus[i]];
 				st->used[gpus[i]] = 0;
-				if (st->fmask)
-					st->fmask[node] |= UINT64_C(1) << (gpus[i] - nd->first_gpu);
-				cnt++;
-			}
-			i++;
+				i++;
+			} while (i < n && (unsigned)gpus[i] - lo < span);
 		}
 		if (cnt)
 			node_change(st, node, cnt);
@@ -365,11 +386,37 @@ int dl_state_first_fit(struct dl_cluster_state *st, int type, int need, int lo, 
 	return f;
 }
 
-int dl_state_best_fit(const struct dl_cluster_state *st, int type, int need)
+int dl_state_best_fit(struct dl_cluster_state *st, int type, int need)
 {
 	if (need < 1)
 		need = 1;
 	int best = -1, bestf = st->maxg + 1;
+	if (st->bmay) {
+		/* the buckets that may hold a node, tightest first; empty ones are dropped */
+		if (need > st->maxg)
+			return -1;
+		for (int t = type >= 0 ? type : 0; t < st->ntypes; t++) {
+			uint64_t m = st->bmay[t] >> need << need;
+			while (m) {
+				int f = __builtin_ctzll(m);
+				if (f > bestf)
+					break;
+				int first = bucket_first(st, t, f);
+				if (first >= 0) {
+					if (f < bestf || first < best) {
+						best = first;
+						bestf = f;
+					}
+					break;
+				}
+				st->bmay[t] &= ~(UINT64_C(1) << f);
+				m &= m - 1;
+			}
+			if (type >= 0)
+				break;
+		}
+		return best;
+	}
 	for (int t = 0; t < st->ntypes; t++) {
 		if (type >= 0 && t != type)
 			continue;

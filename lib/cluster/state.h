@@ -25,6 +25,7 @@
 
 struct dl_state_node {
 	size_t bbase; /* bbits offset of bucket (type, 0) */
+	int first_gpu, gpus; /* the cluster's, here so a change reads one record */
 	int hbase;    /* hist offset of (rack, type, 0), or 0 without hist */
 	int rf_type;  /* rack_free index of (rack, type); (rack, all) follows the rack's types */
 	int rf_all;
@@ -37,7 +38,7 @@ struct dl_cluster_state {
 	const struct dl_cluster *c;
 	int ntypes;	     /* c->ntypes; slot ntypes in per-type arrays means "any" */
 	int maxg;	     /* most GPUs on one node */
-	unsigned char *used; /* per GPU: 1 = in use */
+	unsigned char *used; /* per GPU: 1 = in use, only without fmask (NULL else) */
 	uint64_t *fmask;     /* per node when maxg <= 64: bit s set = slot s free (NULL else) */
 	int *node_free;	     /* per node */
 	int *rack_free;	     /* [rack * (ntypes+1) + type], type ntypes = all types */
@@ -46,6 +47,9 @@ struct dl_cluster_state {
 	int *hist;	  /* [(rack * ntypes + type) * (maxg+1) + free] = nodes */
 	uint64_t *bbits;  /* [type * (maxg+1) + free]: bwords of node bits, bsum of summary */
 	int bwords, bsum; /* bsum 0: no summary (few words) */
+	/* per type when maxg < 64: bit f set when bucket (type, f) may hold a node (a
+	 * superset: set on every entry, cleared by best fit when it finds the bucket empty) */
+	uint64_t *bmay;
 	/* max-trees over nodes (one per type and one for all), for first fit */
 	int tsize;     /* leaves (power of two) */
 	int *tree;     /* [(ntypes+1) * 2 * tsize] */
@@ -85,7 +89,10 @@ static inline int dl_state_rack_free(const struct dl_cluster_state *st, int rack
 }
 static inline int dl_state_gpu_free(const struct dl_cluster_state *st, int gpu)
 {
-	return !st->used[gpu];
+	if (!st->fmask)
+		return !st->used[gpu];
+	int node = st->gpu_node[gpu];
+	return (int)(st->fmask[node] >> (gpu - st->ni[node].first_gpu)) & 1;
 }
 
 /*
@@ -111,9 +118,10 @@ static inline const int *dl_state_rack_open(const struct dl_cluster_state *st, i
 	*n = st->open_n[rack];
 	return st->open + st->c->racks[rack].first_node;
 }
-/* A node of `type` with the fewest free GPUs that still holds `need` (best fit), or -1.
+/* A node of `type` with the fewest free GPUs that still holds `need` (best fit), or -1
+ * (it forgets buckets it finds empty, hence not const).
  * Ties go to the lowest node index. O(types * maxg). */
-int dl_state_best_fit(const struct dl_cluster_state *st, int type, int need);
+int dl_state_best_fit(struct dl_cluster_state *st, int type, int need);
 /* The fewest nodes of rack `rack` (of `type`) that together hold `need` free
  * GPUs, or 0 when the rack cannot hold it. O(types * maxg). */
 int dl_state_rack_nodes_needed(const struct dl_cluster_state *st, int rack, int type, int need);

@@ -14,13 +14,13 @@ static unsigned rnd(unsigned n)
 	return (unsigned)(rng % n);
 }
 
-/* naive answers computed from st->used alone */
+/* naive answers computed from each GPU's free flag alone */
 static int naive_node_free(const struct dl_cluster_state *st, int node)
 {
 	const struct dl_node *n = &st->c->nodes[node];
 	int f = 0;
 	for (int s = 0; s < n->gpus; s++)
-		f += !st->used[n->first_gpu + s];
+		f += dl_state_gpu_free(st, n->first_gpu + s);
 	return f;
 }
 
@@ -142,6 +142,14 @@ int main(void)
 				char when[64];
 				snprintf(when, sizeof(when), "%s step %d", specs[s], step);
 				allok &= check(st, when);
+				/* the free flags against what the test holds */
+				int used = 0, heldfree = 0;
+				for (int g = 0; g < c->total_gpus; g++)
+					used += !dl_state_gpu_free(st, g);
+				for (int i = 0; i < nheld; i++)
+					heldfree += dl_state_gpu_free(st, held[i]);
+				allok &= ok(used == nheld && !heldfree, "%s: %d GPUs in use, %d held",
+					    when, used, nheld);
 			}
 		}
 		ok(allok, "%s: take returns what was free", specs[s]);
