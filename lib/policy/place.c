@@ -50,6 +50,14 @@ struct dl_placer {
 	struct dl_dally *dally;	      /* dally: timers and auto-tuner */
 	int *tmp;		      /* scratch: node list */
 	int *tmp2;		      /* scratch: rack list */
+	/*
+	 * The decision under way: nodes taken from and racks entered (counting
+	 * a rack each time the taken node's rack differs from the last one's).
+	 * That is the placement's nodes and racks when no node is taken twice
+	 * and a rack's nodes are taken together, as the consolidating paths do;
+	 * the paths that may come back (take_in_order, spread) set revisits.
+	 */
+	int took_nodes, took_racks, last_rack, revisits;
 };
 
 struct dl_placer *dl_placer_new(struct dl_cluster_state *st, const struct dl_place_opts *o)
@@ -114,9 +122,18 @@ static int tslot(const struct dl_placer *p, int type)
 
 /* ---- building blocks; each takes exactly `k` GPUs or nothing ---- */
 
-static void take_node(struct dl_placer *p, int node, int k, struct dl_placement *out)
+/* every take goes through here: it counts nodes and racks (struct dl_placer) */
+static inline __attribute__((always_inline)) void take_node(struct dl_placer *p, int node, int k,
+							    struct dl_placement *out)
 {
-	out->ngpus += dl_state_take(p->st, node, k, out->gpus + out->ngpus);
+	int got = dl_state_take(p->st, node, k, out->gpus + out->ngpus);
+	if (got) {
+		int r = p->st->ni[node].rack;
+		out->ngpus += got;
+		p->took_nodes++;
+		p->took_racks += r != p->last_rack;
+		p->last_rack = r;
+	}
 }
 
 /* first node with room for all k, or -1 */
@@ -130,6 +147,7 @@ static void take_in_order(struct dl_placer *p, int type, int k, int start, int p
 			  struct dl_placement *out)
 {
 	int n = (int)p->c->nnodes, lo = start;
+	p->revisits = 1; /* it wraps, and random calls it a GPU at a time */
 	while (out->ngpus < k) {
 		int nd = dl_state_first_fit(p->st, type, 1, lo, n);
 		if (nd < 0) {
@@ -360,6 +378,7 @@ static int emptiest_in(struct dl_placer *p, int type, int lo, int hi)
 static void place_spread(struct dl_placer *p, int type, int k, struct dl_placement *out)
 {
 	int R = (int)p->c->nracks, r = 0, idle = 0;
+	p->revisits = 1; /* a GPU at a time, racks in turn */
 	while (out->ngpus < k && idle < R) {
 		const struct dl_rack *rk = &p->c->racks[r];
 		int nd = emptiest_in(p, type, rk->first_node, rk->first_node + rk->nnodes);
@@ -559,6 +578,8 @@ static void place_typed(struct dl_placer *p, const struct dl_place_req *req,
 	out->decision = DL_PLACED;
 	out->reason = NULL;
 	out->ngpus = 0;
+	p->took_nodes = p->took_racks = p->revisits = 0;
+	p->last_rack = -1;
 	if (k > p->type_total[ts]) {
 		out->decision = DL_REJECT;
 		out->reason = type < 0 ? "needs more GPUs than the cluster has"
@@ -635,7 +656,16 @@ static void place_typed(struct dl_placer *p, const struct dl_place_req *req,
 			out->gpus[m] = x;
 		}
 	}
-	describe(p->c, p->st->gpu_node, out->gpus, k, &out->nnodes, &out->nracks, &out->tier);
+	if (p->revisits) {
+		describe(p->c, p->st->gpu_node, out->gpus, k, &out->nnodes, &out->nracks,
+			 &out->tier);
+	} else { /* what describe() would say, from the takes */
+		out->nnodes = p->took_nodes;
+		out->nracks = p->took_racks;
+		out->tier = out->nracks > 1   ? DL_TIER_CLUSTER
+			    : out->nnodes > 1 ? DL_TIER_RACK
+					      : DL_TIER_NODE;
+	}
 	if (p->o.policy == DL_PLACE_GANDIVA && out->nnodes > 1) {
 		/* nodes taken whole by a multi-node job get that job's size as affinity */
 		int prev = -1;

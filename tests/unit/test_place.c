@@ -83,6 +83,11 @@ int main(void)
 							 type;
 				}
 				valid &= dl_state_type_free(e.st, type) == free_before - k;
+				/* nodes, racks and tier (counted from the takes) as the GPUs say */
+				int nn, nr;
+				enum dl_tier tier;
+				dl_placement_describe(e.c, pl->gpus, pl->ngpus, &nn, &nr, &tier);
+				valid &= nn == pl->nnodes && nr == pl->nracks && tier == pl->tier;
 			} else if (pl->decision == DL_REJECT) {
 				rejected++;
 				valid &= k > (type < 0 ? e.c->total_gpus
