@@ -54,7 +54,7 @@ static void bucket_link(struct dl_cluster_state *st, int node)
 {
 	const struct dl_state_node *ni = &st->ni[node];
 	int f = st->node_free[node];
-	uint64_t *w = st->bbits + ni->bbase + (size_t)f * st->bstride;
+	uint64_t *w = st->bbits + ni->bword + (size_t)f * st->bstride - node / 64;
 	w[node / 64] |= UINT64_C(1) << (node % 64);
 	if (st->bsum)
 		w[st->bwords + node / 4096] |= UINT64_C(1) << (node / 64 % 64);
@@ -119,18 +119,20 @@ static inline __attribute__((always_inline)) void node_change(struct dl_cluster_
 							      int delta)
 {
 	const struct dl_state_node *ni = &st->ni[node];
-	int f0 = st->node_free[node], f1 = f0 + delta;
-	/* best-fit buckets: out of (type, f0), into (type, f1) */
-	uint64_t *b = st->bbits + ni->bbase;
-	size_t stride = st->bstride, wi = (size_t)node / 64, si = (size_t)st->bwords + wi / 64;
-	uint64_t bit = UINT64_C(1) << (node % 64), sbit = UINT64_C(1) << (wi % 64);
-	uint64_t *w0 = b + (size_t)f0 * stride, *w1 = b + (size_t)f1 * stride;
-	w0[wi] &= ~bit;
-	w1[wi] |= bit;
-	if (st->bmay)
-		st->bmay[ni->type] |= UINT64_C(1) << f1;
+	int *nf = st->node_free + node;
+	int f0 = *nf, f1 = f0 + delta;
+	*nf = f1;
+	/* best-fit buckets: out of (type, f0), into (type, f1); the node's word is at bword */
+	uint64_t *w = st->bbits + ni->bword, bit = UINT64_C(1) << (node % 64);
+	size_t stride = st->bstride;
+	uint64_t *w0 = w + (size_t)f0 * stride, *w1 = w + (size_t)f1 * stride;
+	*w0 &= ~bit;
+	*w1 |= bit;
+	st->bmay[ni->type] |= UINT64_C(1) << (f1 % 64); /* (unused past 63) */
 	if (st->bsum) {
-		if (!w0[wi])
+		size_t wi = (size_t)node / 64, si = (size_t)st->bwords + wi / 64 - wi;
+		uint64_t sbit = UINT64_C(1) << (wi % 64);
+		if (!*w0)
 			w0[si] &= ~sbit;
 		w1[si] |= sbit;
 	}
@@ -139,7 +141,6 @@ static inline __attribute__((always_inline)) void node_change(struct dl_cluster_
 		h[f0]--;
 		h[f1]++;
 	}
-	st->node_free[node] = f1;
 	int *rf = st->rack_free, *tf = st->type_free;
 	rf[ni->rf_type] += delta;
 	rf[ni->rf_all] += delta;
@@ -167,8 +168,7 @@ struct dl_cluster_state *dl_state_new(const struct dl_cluster *c)
 		st->fmask = xcalloc((size_t)N + 1, sizeof(*st->fmask));
 	else
 		st->used = xcalloc((size_t)c->total_gpus + 1, 1);
-	if (st->maxg < 64)
-		st->bmay = xcalloc((size_t)T + 1, sizeof(*st->bmay));
+	st->bmay = xcalloc((size_t)T + 1, sizeof(*st->bmay));
 	st->node_free = xcalloc((size_t)N + 1, sizeof(int));
 	st->rack_free = xcalloc((c->nracks + 1) * (size_t)(T + 1), sizeof(int));
 	st->type_free = xcalloc((size_t)T + 1, sizeof(int));
@@ -199,7 +199,7 @@ struct dl_cluster_state *dl_state_new(const struct dl_cluster *c)
 		ni->gpus = n->gpus;
 		ni->type = n->type;
 		ni->rack = n->rack;
-		ni->bbase = (size_t)n->type * (size_t)(st->maxg + 1) * st->bstride;
+		ni->bword = (size_t)n->type * (size_t)(st->maxg + 1) * st->bstride + (size_t)i / 64;
 		if (st->hist)
 			ni->hbase = (n->rack * T + n->type) * (st->maxg + 1);
 		ni->rf_type = n->rack * (T + 1) + n->type;
@@ -219,8 +219,7 @@ void dl_state_reset(struct dl_cluster_state *st)
 	int T = st->ntypes, N = (int)c->nnodes;
 	if (st->used)
 		memset(st->used, 0, (size_t)c->total_gpus);
-	if (st->bmay)
-		memset(st->bmay, 0, (size_t)T * sizeof(*st->bmay));
+	memset(st->bmay, 0, (size_t)T * sizeof(*st->bmay));
 	memset(st->rack_free, 0, c->nracks * (size_t)(T + 1) * sizeof(int));
 	memset(st->type_free, 0, ((size_t)T + 1) * sizeof(int));
 	if (st->hist)
@@ -241,8 +240,7 @@ void dl_state_reset(struct dl_cluster_state *st)
 		st->open_pos[i] = -1;
 		open_update(st, i);
 		bucket_link(st, i);
-		if (st->bmay)
-			st->bmay[n->type] |= UINT64_C(1) << n->gpus;
+		st->bmay[n->type] |= UINT64_C(1) << (n->gpus % 64);
 		if (st->hist)
 			st->hist[((size_t)n->rack * (size_t)T + (size_t)n->type) *
 					 (size_t)(st->maxg + 1) +
@@ -391,7 +389,7 @@ int dl_state_best_fit(struct dl_cluster_state *st, int type, int need)
 	if (need < 1)
 		need = 1;
 	int best = -1, bestf = st->maxg + 1;
-	if (st->bmay) {
+	if (st->maxg < 64) {
 		/* the buckets that may hold a node, tightest first; empty ones are dropped */
 		if (need > st->maxg)
 			return -1;

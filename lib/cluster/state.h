@@ -24,7 +24,7 @@
 #define DL_ANY_TYPE (-1)
 
 struct dl_state_node {
-	size_t bbase; /* bbits offset of bucket (type, 0) */
+	size_t bword; /* bbits index of the node's word in bucket (type, 0) */
 	int first_gpu, gpus; /* the cluster's, here so a change reads one record */
 	int hbase;    /* hist offset of (rack, type, 0), or 0 without hist */
 	int rf_type;  /* rack_free index of (rack, type); (rack, all) follows the rack's types */
@@ -47,8 +47,8 @@ struct dl_cluster_state {
 	int *hist;	  /* [(rack * ntypes + type) * (maxg+1) + free] = nodes */
 	uint64_t *bbits;  /* [type * (maxg+1) + free]: bwords of node bits, bsum of summary */
 	int bwords, bsum; /* bsum 0: no summary (few words) */
-	/* per type when maxg < 64: bit f set when bucket (type, f) may hold a node (a
-	 * superset: set on every entry, cleared by best fit when it finds the bucket empty) */
+	/* per type: bit f set when bucket (type, f) may hold a node (a superset: set on
+	 * every entry, cleared by best fit when it finds the bucket empty); maxg < 64 only */
 	uint64_t *bmay;
 	/* max-trees over nodes (one per type and one for all), for first fit */
 	int tsize;     /* leaves (power of two) */
