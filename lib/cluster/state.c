@@ -438,6 +438,23 @@ int dl_state_rack_nodes_needed(const struct dl_cluster_state *st, int rack, int 
 		return 0;
 	int T = st->ntypes, G = st->maxg;
 	int nodes = 0, got = 0;
+	if (st->hist && (type >= 0 || T == 1)) {
+		/* one type: one histogram row (counts below 2^25: no overflow) */
+		const int *h =
+			st->hist + ((size_t)rack * (size_t)T + (size_t)(type < 0 ? 0 : type)) *
+					   (size_t)(G + 1);
+		for (int f = G; f >= 1 && got < need; f--) {
+			int cnt = h[f];
+			if (!cnt)
+				continue;
+			int take = (need - got + f - 1) / f;
+			if (take > cnt)
+				take = cnt;
+			nodes += take;
+			got += take * f;
+		}
+		return nodes;
+	}
 	if (st->hist) {
 		for (int f = G; f >= 1 && got < need; f--) {
 			int cnt = 0;

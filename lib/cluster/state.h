@@ -24,10 +24,10 @@
 #define DL_ANY_TYPE (-1)
 
 struct dl_state_node {
-	size_t bword; /* bbits index of the node's word in bucket (type, 0) */
+	size_t bword;	     /* bbits index of the node's word in bucket (type, 0) */
 	int first_gpu, gpus; /* the cluster's, here so a change reads one record */
-	int hbase;    /* hist offset of (rack, type, 0), or 0 without hist */
-	int rf_type;  /* rack_free index of (rack, type); (rack, all) follows the rack's types */
+	int hbase;	     /* hist offset of (rack, type, 0), or 0 without hist */
+	int rf_type; /* rack_free index of (rack, type); (rack, all) follows the rack's types */
 	int rf_all;
 	int type;
 	int rack;

@@ -74,25 +74,28 @@ static int check(struct dl_cluster_state *st, const char *when)
 			bad += bf != mini; /* the lowest-index node among the tightest */
 		}
 	}
-	/* nodes needed per rack: greedy largest first over a sorted copy */
+	/* nodes needed per rack (of each type, and of all): greedy largest first over a copy */
 	for (size_t r = 0; r < c->nracks; r++) {
-		int need = 1 + (int)rnd((unsigned)dl_state_rack_free(st, (int)r, -1) + 3);
-		int *v = xmalloc(((size_t)c->racks[r].nnodes + 1) * sizeof(int)), n = 0, got = 0,
-		    nodes = 0;
-		for (int k = 0; k < c->racks[r].nnodes; k++)
-			v[n++] = naive_node_free(st, c->racks[r].first_node + k);
-		while (got < need && n) {
-			int bi = 0;
-			for (int i = 1; i < n; i++)
-				if (v[i] > v[bi])
-					bi = i;
-			got += v[bi];
-			nodes++;
-			v[bi] = v[--n];
+		for (int t = -1; t < (int)c->ntypes; t++) {
+			int need = 1 + (int)rnd((unsigned)dl_state_rack_free(st, (int)r, t) + 3);
+			int *v = xmalloc(((size_t)c->racks[r].nnodes + 1) * sizeof(int)), n = 0,
+			    got = 0, nodes = 0;
+			for (int k = 0; k < c->racks[r].nnodes; k++)
+				if (t < 0 || c->nodes[c->racks[r].first_node + k].type == t)
+					v[n++] = naive_node_free(st, c->racks[r].first_node + k);
+			while (got < need && n) {
+				int bi = 0;
+				for (int i = 1; i < n; i++)
+					if (v[i] > v[bi])
+						bi = i;
+				got += v[bi];
+				nodes++;
+				v[bi] = v[--n];
+			}
+			free(v);
+			int want = got >= need ? nodes : 0;
+			bad += dl_state_rack_nodes_needed(st, (int)r, t, need) != want;
 		}
-		free(v);
-		int want = got >= need ? nodes : 0;
-		bad += dl_state_rack_nodes_needed(st, (int)r, -1, need) != want;
 	}
 	/* each rack's open list: its nodes with a free GPU, each once */
 	for (size_t r = 0; r < c->nracks; r++) {
@@ -148,8 +151,8 @@ int main(void)
 					used += !dl_state_gpu_free(st, g);
 				for (int i = 0; i < nheld; i++)
 					heldfree += dl_state_gpu_free(st, held[i]);
-				allok &= ok(used == nheld && !heldfree, "%s: %d GPUs in use, %d held",
-					    when, used, nheld);
+				allok &= ok(used == nheld && !heldfree,
+					    "%s: %d GPUs in use, %d held", when, used, nheld);
 			}
 		}
 		ok(allok, "%s: take returns what was free", specs[s]);
