@@ -192,6 +192,14 @@ struct dl_cluster_state *dl_state_new(const struct dl_cluster *c)
 	st->gpu_node = xmalloc(((size_t)c->total_gpus + 1) * sizeof(int));
 	st->bstride = (size_t)(st->bwords + st->bsum);
 	st->ni = xcalloc((size_t)N + 1, sizeof(*st->ni));
+	/* nodes of one power-of-two size: a GPU's node is a shift, without the table */
+	st->gpu_shift = -1;
+	if (N > 0 && st->maxg > 0 && !(st->maxg & (st->maxg - 1))) {
+		st->gpu_shift = __builtin_ctz((unsigned)st->maxg);
+		for (int i = 0; i < N; i++)
+			if (c->nodes[i].gpus != st->maxg)
+				st->gpu_shift = -1;
+	}
 	for (int i = 0; i < N; i++) {
 		const struct dl_node *n = &c->nodes[i];
 		struct dl_state_node *ni = &st->ni[i];
@@ -316,7 +324,7 @@ int dl_state_take_gpu(struct dl_cluster_state *st, int gpu)
 {
 	if (gpu < 0 || gpu >= st->c->total_gpus || !dl_state_gpu_free(st, gpu))
 		return -1;
-	int node = st->gpu_node[gpu];
+	int node = dl_state_gpu_node(st, gpu);
 	if (st->fmask)
 		st->fmask[node] &= ~(UINT64_C(1) << (gpu - st->ni[node].first_gpu));
 	else
@@ -330,7 +338,7 @@ void dl_state_release(struct dl_cluster_state *st, const int *gpus, int n)
 	int i = 0;
 	while (i < n) {
 		/* group consecutive GPUs of one node into one update */
-		int node = st->gpu_node[gpus[i]];
+		int node = dl_state_gpu_node(st, gpus[i]);
 		const struct dl_state_node *nd = &st->ni[node];
 		unsigned lo = (unsigned)nd->first_gpu, span = (unsigned)nd->gpus;
 		int cnt = 0;

@@ -54,6 +54,7 @@ struct dl_cluster_state {
 	int tsize;     /* leaves (power of two) */
 	int *tree;     /* [(ntypes+1) * 2 * tsize] */
 	int *gpu_node; /* per GPU: its node (dl_cluster_gpu_node, without the search) */
+	int gpu_shift; /* every node has 1 << gpu_shift GPUs (-1: no): gpu_node is a shift */
 	/* nodes whose tree leaves are out of date (first-fit queries bring them up) */
 	int *stale, nstale;
 	unsigned char *is_stale;
@@ -87,11 +88,16 @@ static inline int dl_state_rack_free(const struct dl_cluster_state *st, int rack
 {
 	return st->rack_free[rack * (st->ntypes + 1) + (type < 0 ? st->ntypes : type)];
 }
+/* the node of a GPU (global index) */
+static inline int dl_state_gpu_node(const struct dl_cluster_state *st, int gpu)
+{
+	return st->gpu_shift >= 0 ? gpu >> st->gpu_shift : st->gpu_node[gpu];
+}
 static inline int dl_state_gpu_free(const struct dl_cluster_state *st, int gpu)
 {
 	if (!st->fmask)
 		return !st->used[gpu];
-	int node = st->gpu_node[gpu];
+	int node = dl_state_gpu_node(st, gpu);
 	return (int)(st->fmask[node] >> (gpu - st->ni[node].first_gpu)) & 1;
 }
 
