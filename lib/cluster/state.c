@@ -320,6 +320,27 @@ int dl_state_take(struct dl_cluster_state *st, int node, int k, int *out)
 	return got;
 }
 
+int dl_state_take_nodes(struct dl_cluster_state *st, const int *nodes, int n, int *out)
+{
+	int got = 0;
+	if (!st->fmask) {
+		for (int i = 0; i < n; i++)
+			got += dl_state_take(st, nodes[i], st->ni[nodes[i]].gpus, out + got);
+		return got;
+	}
+	for (int i = 0; i < n; i++) {
+		int node = nodes[i], first = st->ni[node].first_gpu, k = 0;
+		uint64_t m = st->fmask[node];
+		for (; m; m &= m - 1)
+			out[got + k++] = first + __builtin_ctzll(m);
+		st->fmask[node] = 0;
+		if (k)
+			node_change(st, node, -k);
+		got += k;
+	}
+	return got;
+}
+
 int dl_state_take_gpu(struct dl_cluster_state *st, int gpu)
 {
 	if (gpu < 0 || gpu >= st->c->total_gpus || !dl_state_gpu_free(st, gpu))

@@ -107,6 +107,9 @@ static inline int dl_state_gpu_free(const struct dl_cluster_state *st, int gpu)
  * + log nodes).
  */
 int dl_state_take(struct dl_cluster_state *st, int node, int k, int *out);
+/* Take every free GPU of each of n nodes, in that order (as dl_state_take with k = all);
+ * returns how many were written to out. */
+int dl_state_take_nodes(struct dl_cluster_state *st, const int *nodes, int n, int *out);
 /* Take one GPU by global index; -1 if it is already in use. */
 int dl_state_take_gpu(struct dl_cluster_state *st, int gpu);
 /* Free GPUs by global index (each must be in use). */

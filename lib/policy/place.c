@@ -299,8 +299,13 @@ static void take_rack_all(struct dl_placer *p, int r, int type, struct dl_placem
 	for (int i = 0; i < n; i++) /* a copy: taking a node changes the list */
 		if (type < 0 || p->c->nodes[open[i]].type == type)
 			p->tmp[m++] = open[i];
-	for (int i = 0; i < m; i++)
-		take_node(p, p->tmp[i], dl_state_node_free(p->st, p->tmp[i]), out);
+	/* each listed node has a free GPU: each is taken from (take_node's counts) */
+	out->ngpus += dl_state_take_nodes(p->st, p->tmp, m, out->gpus + out->ngpus);
+	if (m) {
+		p->took_nodes += m;
+		p->took_racks += r != p->last_rack;
+		p->last_rack = r;
+	}
 }
 
 /* across racks: fullest-free racks first, fewest nodes inside each */

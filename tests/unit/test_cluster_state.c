@@ -118,7 +118,9 @@ int main(void)
 	struct dl_err err = DL_ERR_INIT;
 	struct dl_cluster *c;
 	/* the last has more than 512 nodes: its best-fit buckets keep a summary (state.c) */
-	const char *specs[] = {"2x3x8:v100,1x4x4:k80,1x2x2:p100", "3x5x4", "1x1x8", "2x300x2"};
+	/* the last: nodes past 64 GPUs, kept without slot masks */
+	const char *specs[] = {"2x3x8:v100,1x4x4:k80,1x2x2:p100", "3x5x4", "1x1x8", "2x300x2",
+			       "1x3x80"};
 	for (size_t s = 0; s < DL_ARRAY_SIZE(specs); s++) {
 		if (dl_cluster_load(specs[s], &c, &err) < 0) {
 			ok(0, "load %s: %s", specs[s], err.msg);
@@ -129,7 +131,21 @@ int main(void)
 		int *held = xmalloc((size_t)c->total_gpus * sizeof(int));
 		int nheld = 0, allok = 1;
 		for (int step = 0; step < 400; step++) {
-			if (rnd(3) && dl_state_total_free(st)) {
+			if (!rnd(10)) {
+				/* every free GPU of two nodes at once */
+				int nodes[2] = {(int)rnd((unsigned)c->nnodes),
+						(int)rnd((unsigned)c->nnodes)};
+				if (nodes[1] == nodes[0])
+					nodes[1] = -1;
+				int n = nodes[1] < 0 ? 1 : 2, want = 0;
+				for (int i = 0; i < n; i++)
+					want += dl_state_node_free(st, nodes[i]);
+				int got = dl_state_take_nodes(st, nodes, n, held + nheld);
+				allok &= got == want && !dl_state_node_free(st, nodes[0]);
+				for (int i = 0; i < got; i++)
+					allok &= !dl_state_gpu_free(st, held[nheld + i]);
+				nheld += got;
+			} else if (rnd(3) && dl_state_total_free(st)) {
 				int node = (int)rnd((unsigned)c->nnodes);
 				int k = 1 + (int)rnd(8);
 				int before = dl_state_node_free(st, node);
