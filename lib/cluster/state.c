@@ -146,9 +146,23 @@ static inline __attribute__((always_inline)) void node_change(struct dl_cluster_
 	rf[ni->rf_all] += delta;
 	tf[ni->type] += delta;
 	tf[st->ntypes] += delta;
-	/* the rack's open list holds exactly its nodes with a free GPU (open_update) */
-	if ((f0 > 0) != (f1 > 0))
-		open_update(st, node);
+	/*
+	 * The rack's open list holds exactly its nodes with a free GPU: a
+	 * release (delta > 0, known where this is inlined) can only open the
+	 * node, a take only close it.
+	 */
+	if (delta > 0 ? f0 == 0 : f1 == 0) {
+		int *list = st->open + ni->open_base, *cnt = &st->open_n[ni->rack];
+		if (delta > 0) {
+			st->open_pos[node] = *cnt;
+			list[(*cnt)++] = node;
+		} else {
+			int pos = st->open_pos[node], last = list[--*cnt];
+			list[pos] = last;
+			st->open_pos[last] = pos;
+			st->open_pos[node] = -1;
+		}
+	}
 	if (!st->is_stale[node]) {
 		st->is_stale[node] = 1;
 		st->stale[st->nstale++] = node;
