@@ -436,6 +436,16 @@ int dl_state_best_fit(struct dl_cluster_state *st, int type, int need)
 		/* the buckets that may hold a node, tightest first; empty ones are dropped */
 		if (need > st->maxg)
 			return -1;
+		if (type >= 0 || st->ntypes == 1) { /* one type: its first non-empty bucket */
+			int t = type < 0 ? 0 : type;
+			for (uint64_t m = st->bmay[t] >> need << need; m; m &= m - 1) {
+				int f = __builtin_ctzll(m), first = bucket_first(st, t, f);
+				if (first >= 0)
+					return first;
+				st->bmay[t] &= ~(UINT64_C(1) << f);
+			}
+			return -1;
+		}
 		for (int t = type >= 0 ? type : 0; t < st->ntypes; t++) {
 			uint64_t m = st->bmay[t] >> need << need;
 			while (m) {
