@@ -575,9 +575,10 @@ void dl_placement_describe(const struct dl_cluster *c, const int *gpus, int n, i
 	describe(c, NULL, gpus, n, nnodes, nracks, tier);
 }
 
-/* one policy decision for a job restricted to `type` (or any type when the cluster has one) */
-static void place_typed(struct dl_placer *p, const struct dl_place_req *req,
-			struct dl_placement *out)
+/* one policy decision for a job restricted to `type` (or any type when the cluster has one);
+ * inlined into dl_place, whose every call makes one or more */
+static inline __attribute__((always_inline)) void
+place_typed(struct dl_placer *p, const struct dl_place_req *req, struct dl_placement *out)
 {
 	int k = req->gpus, type = req->type, ts = tslot(p, type);
 	out->decision = DL_PLACED;
