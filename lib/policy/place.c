@@ -337,7 +337,8 @@ static void take_cluster_fewest(struct dl_placer *p, int type, int k, struct dl_
 }
 
 /* consolidate: one node (best fit), else one rack (fewest nodes), else fewest racks */
-static void place_consolidated(struct dl_placer *p, int type, int k, struct dl_placement *out)
+static inline __attribute__((always_inline)) void
+place_consolidated(struct dl_placer *p, int type, int k, struct dl_placement *out)
 {
 	int nd = dl_state_best_fit(p->st, type, k);
 	if (nd >= 0) {
