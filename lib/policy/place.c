@@ -308,9 +308,45 @@ static void take_rack_all(struct dl_placer *p, int r, int type, struct dl_placem
 	}
 }
 
+/* racks up to which take_cluster_fewest picks racks rather than sorting them (the unit
+ * test builds this file again with 0, the sort alone, to compare) */
+#ifndef DL_PLACE_PICK_RACKS_MAX
+#define DL_PLACE_PICK_RACKS_MAX 16
+#endif
+
 /* across racks: fullest-free racks first, fewest nodes inside each */
 static void take_cluster_fewest(struct dl_placer *p, int type, int k, struct dl_placement *out)
 {
+	if (p->c->nracks <= DL_PLACE_PICK_RACKS_MAX) {
+		/*
+		 * Few racks: pick the fullest rack left (lowest index on ties), as
+		 * the sort below orders them. Every pick but the last takes all its
+		 * rack's free GPUs (its count drops to 0) and the others' counts do
+		 * not move, so the picks follow that order; a job needs two or
+		 * three. The pick is a running maximum without branches: which
+		 * rack is fuller is random to the predictor (as in the sort).
+		 */
+		int R = (int)p->c->nracks;
+		while (out->ngpus < k) {
+			int r = -1, f = 0, before = out->ngpus;
+			for (int i = 0; i < R; i++) {
+				int fi = dl_state_rack_free(p->st, i, type), more = fi > f;
+				f = more ? fi : f;
+				r = more ? i : r;
+			}
+			if (r < 0)
+				return;
+			int want = k - out->ngpus;
+			if (want >= f && p->st->maxg <= 64)
+				take_rack_all(p, r, type, out);
+			else
+				take_rack_fewest(p, r, type, out->ngpus + (want < f ? want : f),
+						 out);
+			if (out->ngpus == before)
+				return; /* cannot happen; the caller would see the shortfall */
+		}
+		return;
+	}
 	int n = 0;
 	/* without a branch: which racks have room is random to the predictor */
 	for (size_t r = 0; r < p->c->nracks; r++) {
