@@ -48,6 +48,7 @@ static uint64_t rdn(const unsigned char *p, int n)
 /* file offset of an HDF5 address, checked to leave len bytes */
 static int addr(struct h5 *h, uint64_t a, uint64_t len, const char *what, uint64_t *off)
 {
+	*off = 0; /* set on failure too: gcc -O3 cannot see that callers stop then */
 	if (a == H5_UNDEF || a > UINT64_MAX - h->base)
 		return merr(h->c, NULL, 0, "HDF5 %s has an undefined address", what);
 	if (need(h, h->base + a, len, what) < 0)

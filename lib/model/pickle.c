@@ -111,6 +111,7 @@ static void push(struct pvm *vm, uint32_t id)
 static int pop(struct pvm *vm, const unsigned char *op, uint32_t *id)
 {
 	size_t floor = vm->mn ? vm->marks[vm->mn - 1] : 0;
+	*id = 0; /* set on failure too (gcc -O3 cannot see that callers stop then), as below */
 	if (vm->sn <= floor)
 		return merr(vm->c, vm->entry, pvm_off(vm, op), "pickle stack underflow");
 	*id = vm->stack[--vm->sn];
@@ -137,6 +138,8 @@ static int need(struct pvm *vm, const unsigned char *op, uint64_t len)
 static int line(struct pvm *vm, const unsigned char *op, const char **s, size_t *len)
 {
 	const unsigned char *nl = memchr(vm->p, '\n', (size_t)(vm->end - vm->p));
+	*s = NULL;
+	*len = 0;
 	if (!nl)
 		return merr(vm->c, vm->entry, pvm_off(vm, op),
 			    "truncated pickle: unterminated line");

@@ -447,6 +447,8 @@ static int keep(struct dl_idset *s, const char *id, const char *file, long line,
 		size_t *ref, int *fresh, struct dl_err *err)
 {
 	*fresh = rising(s, id);
+	*h = 0; /* set on failure too: gcc -O3 cannot see that callers stop then */
+	*ref = 0;
 	size_t len = strlen(id);
 	if (s->len + sizeof(int64_t) + len + 1 >= UINT32_MAX)
 		return dl_err_at(err, file, line, "too many job ids (4 GiB of them)");
