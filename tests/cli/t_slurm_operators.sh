@@ -20,10 +20,18 @@ done
 ids="$ids $(sbatch --parsable --gres=gpu:k80:2 -J later --dependency=afterany:$(echo $ids | tr ' ' :) --wrap 'sleep 1')"
 gpu_ids=$ids
 # jobs the page must count as left out: a CPU job, and a v100 job cancelled while it
-# waited for its begin time (Slurm accounts it with Start = End and nothing allocated)
+# waited for its begin time (Slurm accounts it with no start, or Start = End, and nothing
+# allocated)
 ids="$ids $(sbatch --parsable -J cpu --wrap 'sleep 1')"
 cancelled=$(sbatch --parsable --gres=gpu:v100:1 --begin=now+3600 -J cancelled --wrap 'sleep 1')
 ids="$ids $cancelled"
+# Slurm records a job's ReqTRES (what it asked for) in the accounting a moment after
+# sbatch: cancelled before that, the job has no ReqTRES and would count as "no GPUs"
+i=0
+while [ $i -lt 300 ] && ! sacct -a -X -n -P -j "$cancelled" -o ReqTRES | grep -q 'gres/gpu'; do
+	sleep 0.2
+	i=$((i + 1))
+done
 scancel "$cancelled"
 n=$(echo $ids | wc -w)
 # accounting is asynchronous: wait until sacct has them all ended
