@@ -363,14 +363,17 @@ static void set_promote_timer(struct prio *P, struct dl_sim *s, struct dl_sim_jo
  * The running jobs of queue q. Under MLFQ they are in start order, each
  * started after all others (its key is a new sequence number), so those
  * sets are lists linked through the slab: adding, removing and stepping are
- * O(1) where a tree paid a descent and rotations for every start. The other
- * kinds keep an ordered set (their keys are not monotone).
+ * O(1) where a tree paid a descent and rotations for every start. srtf and
+ * las keep an ordered set (their keys are not monotone). fifo,
+ * fifo-backfill and sjf never preempt, so nothing reads their running
+ * order: they keep none.
  */
 static void run_insert(struct prio *P, size_t q, size_t slot, double k0, double k1, uint64_t k2)
 {
 	struct dl_oset *r = &P->run[q];
 	if (!P->mlfq) {
-		dl_oset_insert(&P->pool, r, slot, k0, k1, k2);
+		if (P->preemptive)
+			dl_oset_insert(&P->pool, r, slot, k0, k1, k2);
 		return;
 	}
 	struct sq_job *x = &P->jobs.v[slot];
@@ -389,7 +392,8 @@ static void run_erase(struct prio *P, size_t q, size_t slot)
 {
 	struct dl_oset *r = &P->run[q];
 	if (!P->mlfq) {
-		dl_oset_erase(&P->pool, r, slot);
+		if (P->preemptive)
+			dl_oset_erase(&P->pool, r, slot);
 		return;
 	}
 	struct sq_job *x = &P->jobs.v[slot];
