@@ -10,7 +10,8 @@ struct las_params {
 };
 
 static const struct dl_opt las_opts[] = {
-	{DL_OPT_SECONDS, 0, "quantum", "S", "also re-rank every S seconds while jobs wait (0: at events only)",
+	{DL_OPT_SECONDS, 0, "quantum", "S",
+	 "also re-rank every S seconds while jobs wait (0: at events only)",
 	 DL_OPT_AT(struct las_params, quantum), .def = "300"},
 	{DL_OPT_END},
 };

@@ -424,7 +424,8 @@ void dl_sim_results_end(struct dl_sim_results *r)
 		pthread_mutex_unlock(&r->mu);
 		pthread_join(r->thread, NULL);
 		if (r->write_errno)
-			errno = r->write_errno; /* as if written here: the caller's message names it */
+			errno = r->write_errno; /* as if written here: the caller's message names it
+						 */
 		pthread_cond_destroy(&r->freed);
 		pthread_cond_destroy(&r->more);
 		pthread_mutex_destroy(&r->mu);
