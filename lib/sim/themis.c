@@ -13,9 +13,10 @@
  *                              while it runs (its projected completion)
  *   holding no GPUs            (t - submit + work_left / best) / duration:
  *                              the rho it would end with if it got its best
- *                              rate (its speed on the fastest GPU type it may
- *                              use, per --throughputs when its model has
- *                              them; no slowdown) now; it grows by 1/duration per
+ *                              rate (best_rate: its speed on the fastest GPU
+ *                              types it may use that hold its gang, per
+ *                              --throughputs when its model has them; no
+ *                              slowdown) now; it grows by 1/duration per
  *                              second of waiting
  * Checkpoint and restore costs are left out of estimates and bids (they are
  * paid, not predicted).
@@ -42,7 +43,9 @@
  *   log(rho_old / rho_new),  rho_new = (t - submit + work_left / rate) / duration
  *   (rate on those GPUs: speed / slowdown), rho_old = the rho if it waits one
  *   more lease: (t - submit + L + work_left / best) / duration
- * (only bids worth more than waiting are made; between bids of equal value,
+ * (only bids worth more than waiting are made, and a placement that is not
+ * takes no bid's place; on an idle cluster a job with no such bid bids
+ * anyway, see make_bids; between bids of equal value,
  * the one taking fewer GPUs from leases that just ended, so that fewer jobs
  * are preempted). The round's winners are a set of GPU-disjoint bids, at
  * most one a job, maximising the sum of the values: exactly, by GLPK's MIP,
@@ -84,6 +87,8 @@
 #define RANK_EPS 1e-9
 /* the tie-breaking cost of a bid per GPU it takes from a lease that just ended */
 #define LEASE_EPS 1e-12
+/* a bid not worth waiting for, on an idle cluster (make_bids): this times rate / (rate + 1) */
+#define WORTHLESS_EPS 1e-12
 
 #define AT(f) DL_OPT_AT(struct dl_themis_params, f)
 const struct dl_opt dl_themis_opts[] = {
@@ -157,6 +162,7 @@ struct themis {
 	uint64_t grid_stamp;
 	dl_tick grid_at, expired_at; /* the pending grid timer, the last expiry (-1: none) */
 	int dirty;
+	int allow_worthless; /* make_bids on an idle cluster: see there */
 	/* auction scratch */
 	struct cand *cand;
 	size_t cand_alloc;
@@ -385,8 +391,11 @@ static void destroy(void *st)
 
 /*
  * j's best rate: its speed (its model's, with --throughputs) on the fastest
- * GPU type it may use that the cluster has, consolidated. Fixed for its
- * life, so kept from its arrival.
+ * GPU types it may use that hold its gang, consolidated: the fastest types
+ * first until they have GPUs enough, the slowest of those setting the pace
+ * (a faster type too small for the gang would promise a rate it can never
+ * get, and no bid would ever beat waiting for it). Fixed for its life, so
+ * kept from its arrival.
  */
 static double best_rate(struct themis *T, const struct dl_sim_job *j)
 {
@@ -396,14 +405,30 @@ static double best_rate(struct themis *T, const struct dl_sim_job *j)
 static double find_best_rate(const struct themis *T, const struct dl_sim *s,
 			     const struct dl_sim_job *j)
 {
-	double best = 0;
-	for (int t = 0; t < T->ntypes; t++)
-		if ((j->type < 0 || j->type == t) && dl_cluster_type_gpus(T->c, t) > 0) {
+	double best = 0, prev = INFINITY;
+	int have = 0, prev_t = -1;
+	while (have < j->gpus) {
+		/* the next type in the order (speed descending, then index) */
+		int next = -1;
+		double nv = 0;
+		for (int t = 0; t < T->ntypes; t++) {
+			if ((j->type >= 0 && j->type != t) || dl_cluster_type_gpus(T->c, t) <= 0)
+				continue;
 			double v = dl_sim_job_speed(s, j, t);
-			if (v > best)
-				best = v;
+			if (!(v > 0) || v > prev || (v == prev && t <= prev_t))
+				continue;
+			if (next < 0 || v > nv) {
+				next = t;
+				nv = v;
+			}
 		}
-	return best > 0 ? best : T->best_any;
+		if (next < 0)
+			break;
+		have += dl_cluster_type_gpus(T->c, next);
+		best = prev = nv;
+		prev_t = next;
+	}
+	return have >= j->gpus && best > 0 ? best : T->best_any;
 }
 
 static double ideal(const struct dl_sim_job *j)
@@ -516,27 +541,134 @@ static int nodes_by_offer(struct themis *T, const struct dl_sim_job *j, int firs
 	return m;
 }
 
-static void add_bid(struct themis *T, struct dl_sim *s, struct dl_sim_job *j, uint32_t ji, int off,
-		    double num)
+/*
+ * The bid for the gang at gbuf[off..]: 1 when made, 0 when it is not worth
+ * more than waiting a lease (then it is dropped), unless worthless bids are
+ * allowed (make_bids: the cluster is idle).
+ */
+static int add_bid(struct themis *T, struct dl_sim *s, struct dl_sim_job *j, uint32_t ji, int off,
+		   double num)
 {
 	double rate = dl_sim_rate_on(s, j, T->gbuf + off, j->gpus);
 	double el = (double)(dl_sim_now(s) - j->submit);
 	double den = el + (rate > 0 ? j->work_left / rate : INFINITY);
 	double v = den > 0 ? log(num / den) : 0;
 	if (!(v > 0)) {
-		T->gn = (size_t)off; /* not worth more than waiting a lease */
-		return;
+		if (!(T->allow_worthless && rate > 0)) {
+			T->gn = (size_t)off; /* not worth more than waiting a lease */
+			return 0;
+		}
+		/* below every bid worth something; its rate still ranks it */
+		v = WORTHLESS_EPS * rate / (rate + 1);
 	}
 	/* between equal bids, the one that preempts least (free GPUs before leased ones) */
 	for (int k = 0; k < j->gpus; k++)
 		v -= T->leased[T->gbuf[off + k]] * LEASE_EPS;
 	DL_GROW(T->bids, T->nbids + 1, T->bids_alloc);
 	T->bids[T->nbids++] = (struct bid){ji, off, j->gpus, v};
+	return 1;
+}
+
+/*
+ * A waiting job's bids at the best tier the offer allows; how many it made.
+ * A placement not worth more than waiting is no bid and takes no place of
+ * one: at the node tier, every node of that type would be worth as little
+ * (the rate depends on the type alone there), so the type is passed over.
+ */
+static int placement_bids(struct themis *T, struct dl_sim *s, struct dl_sim_job *j, uint32_t ji,
+			  double num)
+{
+	int g = j->gpus, made = 0;
+	/* node tier: best fit (the fewest offered GPUs that hold the gang), faster types first */
+	if (g <= T->maxg) {
+		uint64_t worthless = 0; /* types (below 64) whose node bids are not worth it */
+		int tried = 0;
+		for (int cnt = g; cnt <= T->maxg && made < BIDS_PER_JOB; cnt++)
+			for (int ti = 0; ti < T->ntypes && made < BIDS_PER_JOB; ti++) {
+				int t = T->type_order[ti];
+				if (!type_ok(j, t) || (t < 64 && (worthless >> t & 1)))
+					continue;
+				for (int n = T->bhead[t * (T->maxg + 1) + cnt];
+				     n >= 0 && made < BIDS_PER_JOB; n = T->bnext[n]) {
+					int off = (int)T->gn;
+					take_node(T, n, g);
+					tried = 1;
+					if (add_bid(T, s, j, ji, off, num)) {
+						made++;
+					} else if (t < 64) {
+						worthless |= UINT64_C(1) << t;
+						break;
+					}
+				}
+			}
+		if (tried)
+			return made;
+	}
+	/* rack tier: best-fit racks, filled from their fullest nodes */
+	int any_rack = 0, picked = 0;
+	while (made < BIDS_PER_JOB && picked < (int)T->c->nracks) {
+		long best = -1;
+		for (size_t r = 0; r < T->c->nracks; r++) {
+			int o = off_of_rack(T, j, r);
+			if (o < g)
+				continue;
+			any_rack = 1;
+			/* the next best fit: skip racks already used */
+			int used = 0;
+			for (int q = 0; q < picked; q++)
+				used |= T->tmp2[q] == (int)r;
+			if (used)
+				continue;
+			if (best < 0 || o < off_of_rack(T, j, (size_t)best))
+				best = (long)r;
+		}
+		if (best < 0)
+			break;
+		T->tmp2[picked++] = (int)best;
+		const struct dl_rack *rk = &T->c->racks[best];
+		int m = nodes_by_offer(T, j, rk->first_node, rk->nnodes, T->tmp);
+		int off = (int)T->gn, got = 0;
+		for (int q = 0; q < m && got < g; q++)
+			got += take_node(T, T->tmp[q], g - got);
+		if (add_bid(T, s, j, ji, off, num))
+			made++;
+		else if (T->ntypes == 1)
+			break; /* on one type every rack placement is worth as little */
+	}
+	if (any_rack)
+		return made;
+	/* cluster tier: racks with the most on offer first, their fullest nodes first */
+	int off = (int)T->gn, got = 0;
+	int nr = (int)T->c->nracks;
+	for (int q = 0; q < nr; q++)
+		T->tmp2[q] = q;
+	for (int a = 1; a < nr; a++) { /* racks by offer, most first (insertion sort) */
+		int x = T->tmp2[a], k = a;
+		for (; k > 0 &&
+		       off_of_rack(T, j, (size_t)T->tmp2[k - 1]) < off_of_rack(T, j, (size_t)x);
+		     k--)
+			T->tmp2[k] = T->tmp2[k - 1];
+		T->tmp2[k] = x;
+	}
+	for (int q = 0; q < nr && got < g; q++) {
+		const struct dl_rack *rk = &T->c->racks[T->tmp2[q]];
+		int m = nodes_by_offer(T, j, rk->first_node, rk->nnodes, T->tmp);
+		for (int z = 0; z < m && got < g; z++)
+			got += take_node(T, T->tmp[z], g - got);
+	}
+	if (got == g)
+		return add_bid(T, s, j, ji, off, num);
+	T->gn = (size_t)off;
+	return 0;
 }
 
 /*
  * The bids of job j (round index ji): its own GPUs when its lease ended,
  * else up to BIDS_PER_JOB placements at the best tier the offer allows.
+ * On an idle cluster (every GPU free: no lease will end, no checkpoint
+ * finish) a waiting job that found no bid worth more than waiting bids
+ * anyway, its placements valued just above nothing: waiting could never
+ * bring it a better offer, and the run would wait forever.
  */
 static void make_bids(struct themis *T, struct dl_sim *s, struct dl_sim_job *j, uint32_t ji, int st)
 {
@@ -564,78 +696,11 @@ static void make_bids(struct themis *T, struct dl_sim *s, struct dl_sim_job *j, 
 	}
 	if (off_of_type(T, j) < g)
 		return;
-	int made = 0;
-	/* node tier: best fit (the fewest offered GPUs that hold the gang), faster types first */
-	if (g <= T->maxg) {
-		for (int cnt = g; cnt <= T->maxg && made < BIDS_PER_JOB; cnt++)
-			for (int ti = 0; ti < T->ntypes && made < BIDS_PER_JOB; ti++) {
-				int t = T->type_order[ti];
-				if (!type_ok(j, t))
-					continue;
-				for (int n = T->bhead[t * (T->maxg + 1) + cnt];
-				     n >= 0 && made < BIDS_PER_JOB; n = T->bnext[n]) {
-					int off = (int)T->gn;
-					take_node(T, n, g);
-					add_bid(T, s, j, ji, off, num);
-					made++;
-				}
-			}
-		if (made)
-			return;
-	}
-	/* rack tier: best-fit racks, filled from their fullest nodes */
-	int any_rack = 0;
-	for (int round = 0; round < BIDS_PER_JOB; round++) {
-		long best = -1;
-		for (size_t r = 0; r < T->c->nracks; r++) {
-			int o = off_of_rack(T, j, r);
-			if (o < g)
-				continue;
-			any_rack = 1;
-			/* the round-th best fit: skip racks already used */
-			int used = 0;
-			for (int q = 0; q < round; q++)
-				used |= T->tmp2[q] == (int)r;
-			if (used)
-				continue;
-			if (best < 0 || o < off_of_rack(T, j, (size_t)best))
-				best = (long)r;
-		}
-		if (best < 0)
-			break;
-		T->tmp2[round] = (int)best;
-		const struct dl_rack *rk = &T->c->racks[best];
-		int m = nodes_by_offer(T, j, rk->first_node, rk->nnodes, T->tmp);
-		int off = (int)T->gn, got = 0;
-		for (int q = 0; q < m && got < g; q++)
-			got += take_node(T, T->tmp[q], g - got);
-		add_bid(T, s, j, ji, off, num);
-	}
-	if (any_rack)
+	if (placement_bids(T, s, j, ji, num) || dl_sim_free_gpus(s) < dl_sim_total_gpus(s))
 		return;
-	/* cluster tier: racks with the most on offer first, their fullest nodes first */
-	int off = (int)T->gn, got = 0;
-	int nr = (int)T->c->nracks;
-	for (int q = 0; q < nr; q++)
-		T->tmp2[q] = q;
-	for (int a = 1; a < nr; a++) { /* racks by offer, most first (insertion sort) */
-		int x = T->tmp2[a], k = a;
-		for (; k > 0 &&
-		       off_of_rack(T, j, (size_t)T->tmp2[k - 1]) < off_of_rack(T, j, (size_t)x);
-		     k--)
-			T->tmp2[k] = T->tmp2[k - 1];
-		T->tmp2[k] = x;
-	}
-	for (int q = 0; q < nr && got < g; q++) {
-		const struct dl_rack *rk = &T->c->racks[T->tmp2[q]];
-		int m = nodes_by_offer(T, j, rk->first_node, rk->nnodes, T->tmp);
-		for (int z = 0; z < m && got < g; z++)
-			got += take_node(T, T->tmp[z], g - got);
-	}
-	if (got == g)
-		add_bid(T, s, j, ji, off, num);
-	else
-		T->gn = (size_t)off;
+	T->allow_worthless = 1;
+	placement_bids(T, s, j, ji, num);
+	T->allow_worthless = 0;
 }
 
 /* ---- choosing the winners of a round ---- */

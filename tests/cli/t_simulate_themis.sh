@@ -105,6 +105,32 @@ printf 'id,submit,gpus,duration,gpu_type\nany,0,2,100,\nslow,0,2,30,k80\n' > het
 run simulate_themis_types 0 "dl simulate --cluster 1x1x4:k80,1x1x4:v100 --policy themis het.csv"
 expect simulate_themis_types_fastest 'awk -F, "\$1==\"any\"{if (\$14 != \"v100\" || \$6 != 100) exit 1} \$1==\"slow\"{if (\$14 != \"k80\" || \$6 != 100) exit 1}" out'
 
+# a job never waits forever on an idle cluster (each run below hung before: timeout 60 makes
+# a hang fail fast). 1. The best-fit nodes for one GPU are the 4-GPU k80s, where 520 s of
+# work takes 1733 s, worse than waiting a lease (600 s) for a v100: those are no bids and
+# take no bid's place, so it bids for a v100 and runs there at once (rho 1)
+printf 'id,submit,gpus,duration\nL,0,1,520\n' > k80fit.csv
+run simulate_themis_worthless_skipped 0 "timeout 60 dl simulate --cluster 2x8x8:v100,2x8x4:k80 --policy themis k80fit.csv"
+expect simulate_themis_worthless_skipped_v100 '[ "$(rho_of out)" = "L 1.000000" ] && grep -q ",node,1,v100,themis," out'
+# 2. its best rate is that of types with room for its gang: the v100 node cannot hold 4
+# GPUs, so G's ideal is the k80s, and it runs there at once (rho 1 / 0.3), while V has
+# the v100s (with the v100's rate as its ideal, G would wait for V to end at 3000 s)
+printf 'id,submit,gpus,duration\nV,0,2,3000\nG,10,4,5000\n' > gang.csv
+run simulate_themis_best_has_room 0 "timeout 60 dl simulate --cluster 1x1x2:v100,1x1x4:k80 --policy themis gang.csv"
+expect simulate_themis_best_has_room_k80 'awk -F, "\$1==\"G\"{ok = \$5 == 10 && \$14 == \"k80\"} END{exit !ok}" out'
+# 3. one rack of a v100 and a k80 node (the only rack that holds 8 GPUs) and one of a v100:
+# its best rate is the v100's, its only rack-tier placement runs at the k80's, never worth
+# waiting for; on an idle cluster it bids anyway and runs there (rho 1 / 0.3)
+cat > mixed.json <<'JSON'
+{"racks": [
+  {"nodes": [{"count": 1, "gpus": 4, "type": "v100"}, {"count": 1, "gpus": 4, "type": "k80"}]},
+  {"nodes": [{"count": 1, "gpus": 4, "type": "v100"}]}
+]}
+JSON
+printf 'id,submit,gpus,duration\nR,0,8,5000\n' > rack8.csv
+run simulate_themis_idle_bids 0 "timeout 60 dl simulate --cluster mixed.json --policy themis rack8.csv"
+expect simulate_themis_idle_bids_runs 'awk -F, "NR==2{ok = \$5 == 0 && \$12 == \"rack\" && \$14 == \"k80\"} END{exit !ok}" out'
+
 # ties in a seeded order: A and B tie at 0 (rho 1 each); seed 2 gives the first lease to A
 # (above), seed 1 to B, and either way they end with rho 1.5 and 2.0
 run simulate_themis_seed1 0 "dl simulate --cluster 1x1x1 --policy themis --lease 60 --seed 1 $Z \
