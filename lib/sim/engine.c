@@ -31,7 +31,13 @@
  * cost frees GPUs at once), so a policy that needs more is thrashing.
  */
 #define MAX_PASSES_PER_INSTANT 100000
-#define PROGRESS_CALLS	       100 /* cfg->progress: about every 1% of the jobs */
+/*
+ * Preemptions in a row, each of a job still paying its restore cost, with
+ * no arrival or completion in between, after which a run is checked for a
+ * livelock (stall_check).
+ */
+#define STALL_PREEMPTIONS 1000000
+#define PROGRESS_CALLS	  100 /* cfg->progress: about every 1% of the jobs */
 
 /* a completion (in `fin`, by slot) or a policy timer (in `timers`) */
 struct event {
@@ -79,7 +85,11 @@ struct dl_sim {
 	dl_tick origin; /* the first submit, in trace time */
 	dl_tick now;	/* ticks after origin */
 	dl_tick ckpt, restore;
-	int overflow; /* a time passed HORIZON */
+	int overflow;	       /* a time passed HORIZON */
+	size_t stalled;	       /* see STALL_PREEMPTIONS */
+	int stall_looks;       /* stall_check's looks in a row that found no progress */
+	dl_tick stalled_since; /* when the preemptions without progress began */
+	int livelock;	       /* stall_check found that nothing can progress any more */
 	/* active jobs */
 	uint32_t *slot_of; /* per job: its slot + 1 while active, else 0 */
 	struct dl_sim_job **chunk;
@@ -868,11 +878,48 @@ enum dl_decision dl_sim_start(struct dl_sim *s, struct dl_sim_job *j, const stru
 	return DL_PLACED;
 }
 
+/*
+ * After STALL_PREEMPTIONS preemptions in a row of jobs that had not got past
+ * their restore: is the run livelocked? It looks so when no running job
+ * makes progress now either and no job is still to arrive (a policy that
+ * keeps swapping jobs out before their restores end then does so for ever,
+ * with the clock running: las under load with --restore-cost above the
+ * time between checkpoint ends). Two such looks in a row, with nothing
+ * progressing in between, and it is. Otherwise the count starts again.
+ */
+static void stall_check(struct dl_sim *s)
+{
+	s->stalled = 0;
+	if (s->next_arrival < s->njobs) {
+		s->stall_looks = 0;
+		return;
+	}
+	for (size_t slot = 0; slot < s->nslots; slot++) {
+		const struct dl_sim_job *j = dl_sim_slot_job(s, slot);
+		if (s->slot_of[j->idx] == slot + 1 && j->state == DL_SJ_RUNNING && j->rate > 0 &&
+		    s->now > j->restore_until) {
+			s->stall_looks = 0;
+			return;
+		}
+	}
+	if (++s->stall_looks >= 2)
+		s->livelock = 1;
+}
+
 void dl_sim_preempt(struct dl_sim *s, struct dl_sim_job *j)
 {
 	if (j->state != DL_SJ_RUNNING)
 		return;
 	dl_sim_sync(s, j);
+	if (s->now <= j->restore_until || !(j->rate > 0)) {
+		if (!s->stalled++ && !s->stall_looks)
+			s->stalled_since = s->now;
+		if (s->stalled >= STALL_PREEMPTIONS)
+			stall_check(s);
+	} else {
+		s->stalled = 0;
+		s->stall_looks = 0;
+	}
 	j->preemptions++;
 	s->running--;
 	emit(s, j, "preempt", NULL, 0);
@@ -990,6 +1037,8 @@ void dl_sim_note(struct dl_sim *s, const struct dl_sim_job *j, const char *what,
 
 static void finish(struct dl_sim *s, struct dl_sim_job *j)
 {
+	s->stalled = 0;
+	s->stall_looks = 0;
 	dl_sim_sync(s, j);
 	j->work_left = 0;
 	emit(s, j, "finish", NULL, 0);
@@ -1347,6 +1396,18 @@ static int instant(struct dl_sim *s, dl_tick t, struct dl_err *err)
 			return dl_err_set(err, DL_EXIT_DATA,
 					  "the simulation passes its time horizon (2^62 "
 					  "microseconds, about 146,000 years)");
+		if (s->livelock) {
+			char tx[DL_NUM_BUF];
+			dl_fmt_micros(tx, s->origin + s->stalled_since);
+			return dl_err_set(
+				err, DL_EXIT_DATA,
+				"policy '%s' makes no progress: from time %s on, jobs are "
+				"preempted before their --restore-cost ends (%d million "
+				"preemptions in a row), none progresses and none is left "
+				"to arrive; try a lower --restore-cost, or a policy that "
+				"keeps jobs longer (tiresias-las)",
+				cfg->policy->name, tx, 2 * STALL_PREEMPTIONS / 1000000);
+		}
 		const struct saving *sv = saving_head(s);
 		if (!(ev_due(&s->fin, s->now) || (sv && sv->t <= s->now) ||
 		      ev_due(&s->timers, s->now)))

@@ -163,6 +163,16 @@ printf 'id,submit,gpus,duration\na,0,1,1000\nc,2,1,1000\nb,100,1,1000\n' > q2.cs
 run simulate_las_checkpoint_end 0 "dl simulate --cluster 1x1x2 --policy las --quantum 0 --events ev.jsonl q2.csv"
 expect simulate_las_checkpoint_end_swap "grep -q '\"time\":105,\"job\":\"c\",\"event\":\"preempt\"' ev.jsonl && grep -q '\"time\":110,\"job\":\"a\",\"event\":\"resume\"' ev.jsonl && grep -q '^c,2,1,1000,2,1927,1925,915,1010,1,' out"
 
+# a livelock is an error, not a run that never ends: on las_livelock.csv, one 8-GPU node,
+# las ends up preempting every job before its 10 s restore is over (checkpoint ends come
+# every 5 s), for ever; after two million such preemptions in a row, with nothing running
+# past its restore and nothing left to arrive, it stops (exit 1, one line, no -o file).
+# With restores shorter than the checkpoints the same trace runs to the end.
+run simulate_las_livelock 1 "timeout 120 dl simulate --cluster 1x1x8 --policy las -o res.csv '$S/las_livelock.csv'"
+expect simulate_las_livelock_said "[ \$(wc -l < err) -eq 1 ] && grep -q \"^dlsched simulate: policy 'las' makes no progress: from time [0-9.]* on, jobs are preempted before their --restore-cost ends\" err && [ ! -e res.csv ]"
+run simulate_las_livelock_restore4 0 "timeout 120 dl simulate --cluster 1x1x8 --policy las --restore-cost 4 '$S/las_livelock.csv'"
+expect simulate_las_livelock_restore4_all "[ \$(grep -c ',las,' out) -eq 55 ] && ! grep -q 'never placed' out"
+
 # --provenance: the command line and seed on the first results row only, the trace's own
 # made_by and seed copied beside them; without it the results keep their columns (goldens)
 printf 'id,submit,gpus,duration,made_by,seed\nb,10,1,50,,\na,0,1,100,dlsched trace gen --seed 7,7\n' > prov.csv
