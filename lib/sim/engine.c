@@ -895,9 +895,9 @@ static void stall_check(struct dl_sim *s)
 		return;
 	}
 	for (size_t slot = 0; slot < s->nslots; slot++) {
+		/* (a freed slot keeps its last job's final state: never running) */
 		const struct dl_sim_job *j = dl_sim_slot_job(s, slot);
-		if (s->slot_of[j->idx] == slot + 1 && j->state == DL_SJ_RUNNING && j->rate > 0 &&
-		    s->now > j->restore_until) {
+		if (j->state == DL_SJ_RUNNING && j->rate > 0 && s->now > j->restore_until) {
 			s->stall_looks = 0;
 			return;
 		}
