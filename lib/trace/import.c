@@ -1313,3 +1313,8 @@ int dl_import_files(struct dl_jobset *js, enum dl_import_fmt fmt, char *const *p
 	}
 	return 0;
 }
+
+int dl_slurm_duration(const char *s, double *out)
+{
+	return parse_elapsed(s, out);
+}

@@ -103,6 +103,9 @@ int dl_parse_localtime(const char *s, size_t len, struct dl_timecache *cache, do
  */
 void dl_import_shift_times(struct dl_jobset *js, double delta);
 
+/* Slurm's "[D-]HH:MM:SS" or "MM:SS" (sacct Elapsed, squeue TIME_LIMIT) as seconds; 0 or -1 */
+int dl_slurm_duration(const char *s, double *out);
+
 /* Slurm TRES string -> GPU count (untyped gres/gpu, else the sum of typed ones) */
 int dl_sacct_gpus(const char *tres, int64_t *gpus, const char **type, size_t *typelen);
 
