@@ -38,7 +38,7 @@
 #include "policy/priority.h"
 
 /* the squeue -o format the text reader expects (with its header line) */
-#define DL_ADV_SQUEUE_FORMAT "%i|%u|%a|%P|%V|%S|%D|%b|%l|%Q|%y|%T|%M"
+#define DL_ADV_SQUEUE_FORMAT "%i|%u|%a|%P|%V|%D|%b|%l|%Q|%y|%T|%M"
 
 struct dl_adv_job {
 	char *id, *user, *account, *partition; /* owned */

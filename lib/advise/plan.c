@@ -146,8 +146,12 @@ int dl_adv_plan_build(const struct dl_adv_queue *q, const struct dl_prio_config 
 {
 	memset(p, 0, sizeof(*p));
 	p->mech = mech;
+	/*
+	 * sel[0..n): the pending jobs to order; sel[n..m): the other GPU jobs, which
+	 * only count as contenders (ftf's n jobs sharing the cluster)
+	 */
 	const struct dl_adv_job **sel = xcalloc(q->n + 1, sizeof(*sel));
-	size_t n = 0;
+	size_t n = 0, m = 0;
 	for (size_t i = 0; i < q->n; i++) {
 		const struct dl_adv_job *j = &q->jobs[i];
 		if (!j->pending)
@@ -158,14 +162,20 @@ int dl_adv_plan_build(const struct dl_adv_queue *q, const struct dl_prio_config 
 		else
 			sel[n++] = j;
 	}
+	m = n;
+	for (size_t i = 0; i < q->n; i++) {
+		const struct dl_adv_job *j = &q->jobs[i];
+		if (j->gpus > 0 && (!j->pending || (j->priority > 0 && !dl_adv_filter_match(f, j))))
+			sel[m++] = j;
+	}
 	struct dl_prio_config c = *cfg;
 	c.now = now;
 	c.has_now = cfg->policy == DL_POLICY_FTF;
 	unsigned needs = dl_prio_needs(&c);
-	struct dl_prio_job *pj = xcalloc(n + 1, sizeof(*pj));
-	for (size_t i = 0; i < n; i++) {
+	struct dl_prio_job *pj = xcalloc(m + 1, sizeof(*pj));
+	for (size_t i = 0; i < m; i++) {
 		const struct dl_adv_job *j = sel[i];
-		if ((needs & (DL_NEED_DURATION | DL_NEED_REMAINING)) && j->limit < 0) {
+		if ((needs & (DL_NEED_DURATION | DL_NEED_REMAINING)) && j->limit < 0 && i < n) {
 			dl_err_at(err, q->name, j->line,
 				  "job %s has no time limit, and --policy %s estimates its run "
 				  "time by the limit",
@@ -177,7 +187,8 @@ int dl_adv_plan_build(const struct dl_adv_queue *q, const struct dl_prio_config 
 		pj[i].id = j->id;
 		pj[i].submit = j->submit > now && c.has_now ? now : j->submit;
 		pj[i].gpus = (double)j->gpus;
-		pj[i].duration = j->limit > 0 ? j->limit : 0;
+		/* (a contender's own value is never used: any duration does) */
+		pj[i].duration = j->limit > 0 ? j->limit : 1;
 		pj[i].executed = j->executed;
 		pj[i].attained = j->attained;
 		pj[i].waiting = now > j->submit ? now - j->submit : 0;
@@ -185,7 +196,11 @@ int dl_adv_plan_build(const struct dl_adv_queue *q, const struct dl_prio_config 
 		pj[i].weight = 1;
 		pj[i].pos = i;
 	}
-	size_t *order = dl_prioritize(&c, pj, n);
+	size_t *all = dl_prioritize(&c, pj, m), *order = xcalloc(n + 1, sizeof(*order));
+	for (size_t r = 0, k = 0; r < m; r++)
+		if (all[r] < n)
+			order[k++] = all[r];
+	free(all);
 	size_t *today = xcalloc(n + 1, sizeof(*today));
 	for (size_t i = 0; i < n; i++)
 		today[i] = i;

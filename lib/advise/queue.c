@@ -199,7 +199,9 @@ static int parse_text(struct dl_adv_queue *q, char *text, struct dl_err *err)
 		j->pending = kind == 1;
 		j->id = xstrdup(v);
 		j->user = xstrdup(f[col[Q_USER]]);
-		j->account = xstrdup(col[Q_ACCOUNT] >= 0 ? f[col[Q_ACCOUNT]] : "");
+		/* squeue -o writes "(null)" where --json has "": no account */
+		v = col[Q_ACCOUNT] >= 0 ? f[col[Q_ACCOUNT]] : "";
+		j->account = xstrdup(strcmp(v, "(null)") ? v : "");
 		j->partition = xstrdup(col[Q_PART] >= 0 ? f[col[Q_PART]] : "");
 		if (!*j->user)
 			return dl_err_at(err, q->name, line, "empty USER value");
