@@ -237,7 +237,7 @@ static int open_log(const struct dl_ctx *ctx, const char *path, int *fd)
 	return 0;
 }
 
-/* run one change and log it; 0 when scontrol succeeded */
+/* run one change and log it: 0 when scontrol succeeded, 1 when it failed, 2 when it did not run */
 static int change(const struct dl_ctx *ctx, int fd, const char *log, struct dl_adv_audit *au,
 		  enum dl_adv_mech mech, int64_t value)
 {
@@ -261,13 +261,14 @@ static int change(const struct dl_ctx *ctx, int fd, const char *log, struct dl_a
 		dl_error(ctx, "'%s' failed (exit status %d)", line.buf, au->exit_status);
 	sb_release(&buf);
 	sb_release(&line);
-	return rc || au->exit_status;
+	return rc ? 2 : au->exit_status != 0;
 }
 
 static int apply_plan(const struct dl_ctx *ctx, const struct advise_args *a,
 		      const struct dl_adv_plan *p)
 {
 	int fd, failed = 0;
+	size_t tried = 0;
 	if (open_log(ctx, a->log, &fd))
 		return DL_EXIT_DATA;
 	for (size_t r = 0; r < p->n; r++) {
@@ -279,12 +280,16 @@ static int apply_plan(const struct dl_ctx *ctx, const struct advise_args *a,
 					  .job = it->job->id,
 					  .user = it->job->user,
 					  .before = it->before};
-		failed += change(ctx, fd, a->log, &au, p->mech, it->after);
+		int c = change(ctx, fd, a->log, &au, p->mech, it->after);
+		failed += c != 0;
+		tried++;
+		if (c == 2) /* (scontrol cannot run, or the log cannot be written: stop) */
+			break;
 	}
 	close(fd);
 	if (failed)
-		return dl_error(ctx, "%d of %zu changes failed (see %s)", failed, p->nchanges,
-				a->log);
+		return dl_error(ctx, "%d of %zu changes failed, %zu not tried (see %s)", failed,
+				p->nchanges, p->nchanges - tried, a->log);
 	dl_info(ctx, "%zu changes applied, logged in %s", p->nchanges, a->log);
 	return 0;
 }
@@ -338,8 +343,11 @@ static int undo(const struct dl_ctx *ctx, const struct advise_args *a,
 		sb_release(&line);
 		struct dl_adv_audit au = {
 			.action = "undo", .job = j->id, .user = j->user, .before = now};
-		failed += change(ctx, fd, a->log, &au, r[k].mech, r[k].value);
+		int c = change(ctx, fd, a->log, &au, r[k].mech, r[k].value);
+		failed += c != 0;
 		done++;
+		if (c == 2)
+			break;
 	}
 	if (fd >= 0)
 		close(fd);

@@ -2,12 +2,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <time.h>
-#include <unistd.h>
+#include <unistd.h> /* (environ, with _GNU_SOURCE) */
 
 #include "advise/advise.h"
 #include "core/common.h"
@@ -15,45 +16,26 @@
 #include "core/strmap.h"
 #include "core/xalloc.h"
 
-/* fork and exec argv with standard output on out_fd (-1: inherited) */
+/*
+ * Start argv with standard output on out_fd (-1: inherited), close_fd closed in
+ * the child. posix_spawnp reports a program that cannot run (glibc waits for
+ * the exec), and leaves no child of ours that could return into the library.
+ */
 static int spawn(char *const argv[], int out_fd, int close_fd, pid_t *pid, struct dl_err *err)
 {
-	int ready[2]; /* closed on exec; carries errno when exec fails */
-	if (pipe(ready))
-		return dl_err_set(err, DL_EXIT_DATA, "cannot make a pipe: %s", strerror(errno));
-	fcntl(ready[1], F_SETFD, FD_CLOEXEC);
+	posix_spawn_file_actions_t fa;
+	posix_spawn_file_actions_init(&fa);
+	if (close_fd >= 0)
+		posix_spawn_file_actions_addclose(&fa, close_fd);
+	if (out_fd >= 0 && out_fd != STDOUT_FILENO) {
+		posix_spawn_file_actions_adddup2(&fa, out_fd, STDOUT_FILENO);
+		posix_spawn_file_actions_addclose(&fa, out_fd);
+	}
 	fflush(NULL);
-	*pid = fork();
-	if (*pid < 0) {
-		close(ready[0]);
-		close(ready[1]);
-		return dl_err_set(err, DL_EXIT_DATA, "cannot fork: %s", strerror(errno));
-	}
-	if (*pid == 0) {
-		close(ready[0]);
-		if (close_fd >= 0)
-			close(close_fd);
-		if (out_fd >= 0 && out_fd != STDOUT_FILENO) {
-			dup2(out_fd, STDOUT_FILENO);
-			close(out_fd);
-		}
-		execvp(argv[0], argv);
-		int e = errno;
-		ssize_t w = write(ready[1], &e, sizeof(e));
-		(void)w;
-		_exit(127);
-	}
-	close(ready[1]);
-	int e = 0;
-	ssize_t got;
-	while ((got = read(ready[0], &e, sizeof(e))) < 0 && errno == EINTR)
-		;
-	close(ready[0]);
-	if (got == (ssize_t)sizeof(e)) {
-		while (waitpid(*pid, NULL, 0) < 0 && errno == EINTR)
-			;
+	int e = posix_spawnp(pid, argv[0], &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	if (e)
 		return dl_err_set(err, DL_EXIT_DATA, "cannot run '%s': %s", argv[0], strerror(e));
-	}
 	return 0;
 }
 
@@ -99,8 +81,9 @@ int dl_adv_run(char *const argv[], struct strbuf *out, int *status, struct dl_er
 int dl_adv_run_to_file(char *const argv[], char **path, struct dl_err *err)
 {
 	const char *dir = getenv("TMPDIR");
-	char *p = xmalloc(strlen(dir && *dir ? dir : "/tmp") + 32);
-	sprintf(p, "%s/dlsched-advise.XXXXXX", dir && *dir ? dir : "/tmp");
+	struct strbuf sb = STRBUF_INIT;
+	sb_addf(&sb, "%s/dlsched-advise.XXXXXX", dir && *dir ? dir : "/tmp");
+	char *p = sb_detach(&sb);
 	int fd = mkstemp(p);
 	if (fd < 0) {
 		dl_err_set(err, DL_EXIT_DATA, "cannot make a temporary file in '%s': %s",

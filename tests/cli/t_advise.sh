@@ -135,3 +135,9 @@ run advise_undo_policy 2 "dl advise --undo audit.jsonl -p fifo"
 run advise_bad_mechanism 2 "$A -p fifo -m renice --queue queue.txt"
 run advise_cluster_not_ftf 2 "$A -p fifo --cluster nodes.txt --queue queue.txt"
 run advise_positional 2 "$A -p fifo queue.txt"
+
+# ---- Slurm's commands missing: a clear error, nothing planned ----
+mkdir -p empty
+run advise_no_squeue 1 "PATH='$SCRATCH/empty' '$DLSCHED' advise -p fifo"
+run advise_apply_no_scontrol 1 "PATH='$SCRATCH/empty' '$DLSCHED' advise $(echo "$A" | cut -d' ' -f3-) -p fifo --queue queue.txt --apply --log nos.jsonl"
+expect advise_apply_no_scontrol_log "jq -e -s 'length == 1 and .[0].exit == 127' nos.jsonl > /dev/null"
