@@ -69,12 +69,18 @@ start() {
 	D=$(cd "$D" && pwd)
 	# MariaDB runs as mysql and needs to reach its datadir; munge wants no group/other write
 	chmod 755 "$D"
-	mkdir -p "$D/pids" "$D/log" "$D/state" "$D/spool" "$D/munge" "$D/dev"
+	mkdir -p "$D/pids" "$D/log" "$D/state" "$D/munge" "$D/dev"
 	# MariaDB runs as mysql, which may not reach DIR (a 0700 mktemp parent): its datadir and
 	# socket are in a directory of their own, DIR/db links to it and stop removes it
 	DB=$(mktemp -d "${TMPDIR:-/tmp}/dlsched-slurm-db.XXXXXX") || die "cannot make the database directory"
 	chmod 755 "$DB"
 	ln -s "$DB" "$D/db"
+	# a job of a user other than root reads its batch script from the spool, which it
+	# could not reach under such a parent either: the spool is a directory of its own too
+	# (DIR/spool links to it, stop removes it)
+	SPOOL=$(mktemp -d "${TMPDIR:-/tmp}/dlsched-slurm-spool.XXXXXX") || die "cannot make the spool directory"
+	chmod 755 "$SPOOL"
+	ln -s "$SPOOL" "$D/spool"
 	chmod 700 "$D/munge"
 	set -- $(free_ports 4)
 	ctld_port=$1 slurmd_port=$2 dbd_port=$3 db_port=$4
@@ -124,7 +130,7 @@ AuthType=auth/munge
 CredType=cred/munge
 AuthInfo=socket=$D/munge/munge.sock
 StateSaveLocation=$D/state
-SlurmdSpoolDir=$D/spool
+SlurmdSpoolDir=$SPOOL
 SlurmctldPidFile=$D/slurmctld.pid
 SlurmdPidFile=$D/slurmd.pid
 SlurmctldLogFile=$D/log/slurmctld.log
@@ -210,6 +216,7 @@ stop() {
 		[ -d "/proc/$p" ] && ! grep -q '^State:.*Z' "/proc/$p/status" 2> /dev/null && kill -9 "$p" 2> /dev/null
 	done
 	[ -L "$D/db" ] && rm -rf "$(readlink "$D/db")"
+	[ -L "$D/spool" ] && rm -rf "$(readlink "$D/spool")"
 	rm -rf "$D"
 }
 
