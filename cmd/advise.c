@@ -13,11 +13,9 @@
 #include "cmd.h"
 
 struct advise_args {
-	int policy;		    /* enum dl_policy */
-	struct dl_mlfq_params mlfq; /* the MLFQ options (lib/policy/mlfq.h) */
-	const char *distribution, *dist_column, *learn_from;
-	double delta;
-	int arith;
+	int policy;			  /* enum dl_policy */
+	struct dl_mlfq_params mlfq;	  /* the MLFQ options (lib/policy/mlfq.h) */
+	struct dl_gittins_params gittins; /* the Gittins options (lib/policy/gittins.h) */
 	double cluster_gpus;
 	double now;
 	const char *queue, *sacct, *cluster;
@@ -32,16 +30,6 @@ struct advise_args {
 static const struct dl_opt advise_opts[] = {
 	{DL_OPT_CHOICE, 'p', "policy", "POLICY", "priority policy (required)", AT(policy),
 	 .value_at = dl_policy_at},
-	{DL_OPT_FILE, 0, "distribution", "FILE", "Gittins: job sizes, one sample per row",
-	 AT(distribution)},
-	{DL_OPT_STRING, 0, "distribution-column", "NAME",
-	 "Gittins: the samples' column in --distribution", AT(dist_column), .def_doc = "duration"},
-	{DL_OPT_FILE, 0, "learn-from", "TRACE",
-	 "Gittins: learn sizes from a trace's completed jobs", AT(learn_from)},
-	{DL_OPT_DOUBLE, 0, "delta", "SECONDS", "Gittins: service quantum", AT(delta),
-	 .flags = DL_OPTF_GT, .def = "3250"},
-	{DL_OPT_CHOICE, 0, "gittins-arith", "MODE", "Gittins: arithmetic of the index table",
-	 AT(arith), .value_at = dl_gittins_arith_at, .def = "tiresias"},
 	{DL_OPT_DOUBLE, 0, "cluster-gpus", "G",
 	 "ftf: GPUs shared by the jobs (instead of the cluster's)", AT(cluster_gpus)},
 	{DL_OPT_DOUBLE, 0, "now", "TIME", "time of the decision, Unix seconds", AT(now),
@@ -95,32 +83,16 @@ static int setup_policy(const struct dl_ctx *ctx, const struct advise_args *a,
 			struct policy_setup *ps)
 {
 	struct dl_err err = DL_ERR_INIT;
-	struct dl_prio_config *cfg = &ps->cfg;
-	cfg->policy = (enum dl_policy)a->policy;
-	int is_git = cfg->policy == DL_POLICY_GITTINS || cfg->policy == DL_POLICY_GITTINS2D;
-	if (!is_git && (a->distribution || a->learn_from))
-		return dl_usage_error(ctx, "--distribution and --learn-from apply to gittins "
-					   "and 2d-gittins only");
-	if (a->distribution && a->learn_from)
-		return dl_usage_error(ctx, "give either --distribution or --learn-from");
-	if ((a->cluster_gpus > 0 || a->cluster) && cfg->policy != DL_POLICY_FTF)
+	if ((a->cluster_gpus > 0 || a->cluster) && a->policy != DL_POLICY_FTF)
 		return dl_usage_error(ctx,
 				      "--cluster-gpus and --cluster apply to --policy ftf only");
-	if (dl_mlfq_from_params(&ps->mlfq, &a->mlfq, 1, &err) < 0)
-		return dl_usage_error(ctx, "%s", err.msg);
-	cfg->mlfq = &ps->mlfq;
-	if (is_git && a->distribution)
-		ps->git = dl_gittins_load(a->distribution, a->dist_column, a->delta,
-					  (enum dl_gittins_arith)a->arith, &err);
-	else if (is_git && a->learn_from)
-		ps->git = dl_gittins_load_trace(a->learn_from, dl_policy_is_2d(cfg->policy),
-						a->delta, (enum dl_gittins_arith)a->arith, &err);
-	if (is_git && (a->distribution || a->learn_from) && !ps->git)
-		return dl_fail(ctx, &err);
-	cfg->gittins = ps->git;
-	cfg->now = a->now;
-	cfg->has_now = cfg->policy == DL_POLICY_FTF;
-	if (dl_prio_check(cfg, &err) < 0)
+	if (dl_prio_config_from_params(&ps->cfg, (enum dl_policy)a->policy, &a->mlfq, &a->gittins,
+				       &ps->mlfq, &ps->git, &err) == 0) {
+		ps->cfg.now = a->now;
+		ps->cfg.has_now = a->policy == DL_POLICY_FTF;
+		dl_prio_check(&ps->cfg, &err);
+	}
+	if (err.code)
 		return err.code == DL_EXIT_USAGE ? dl_usage_error(ctx, "%s", err.msg)
 						 : dl_fail(ctx, &err);
 	return 0;
@@ -407,9 +379,12 @@ DL_COMMAND(advise, "apply a priority policy to a live Slurm queue (a dry run unl
 {
 	struct dl_optstate st;
 	struct advise_args a = {0};
-	const struct dl_opt_group mlfq = {dl_mlfq_opts, &a.mlfq, NULL, 0, NULL};
+	const struct dl_opt_group groups[] = {
+		{dl_gittins_opts, &a.gittins, NULL, 0, NULL},
+		{dl_mlfq_opts, &a.mlfq, NULL, 0, NULL},
+	};
 	int rc;
-	if (dl_opt_parse_groups(&st, ctx, argc, argv, &advise_spec, &a, &mlfq, 1))
+	if (dl_opt_parse_groups(&st, ctx, argc, argv, &advise_spec, &a, groups, 2))
 		return st.exit_code;
 	if (st.optind < argc)
 		return dl_usage_error(ctx,

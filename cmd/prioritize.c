@@ -7,12 +7,10 @@
 #include "policy/priority_io.h"
 
 struct prio_args {
-	int policy;		    /* enum dl_policy */
-	struct dl_mlfq_params mlfq; /* the MLFQ options (lib/policy/mlfq.h) */
+	int policy;			  /* enum dl_policy */
+	struct dl_mlfq_params mlfq;	  /* the MLFQ options (lib/policy/mlfq.h) */
+	struct dl_gittins_params gittins; /* the Gittins options (lib/policy/gittins.h) */
 	int weights;
-	const char *distribution, *dist_column, *learn_from;
-	double delta;
-	int arith; /* enum dl_gittins_arith */
 	double now;
 	int has_now;
 	double cluster_gpus;
@@ -23,16 +21,6 @@ static const struct dl_opt prioritize_opts[] = {
 	{DL_OPT_CHOICE, 'p', "policy", "POLICY", "priority policy (required)", AT(policy),
 	 .value_at = dl_policy_at},
 	{DL_OPT_FLAG, 0, "weights", NULL, "honour the 'weight' column", AT(weights)},
-	{DL_OPT_FILE, 0, "distribution", "FILE", "Gittins: job sizes, one sample per row",
-	 AT(distribution)},
-	{DL_OPT_STRING, 0, "distribution-column", "NAME",
-	 "Gittins: the samples' column in --distribution", AT(dist_column), .def_doc = "duration"},
-	{DL_OPT_FILE, 0, "learn-from", "TRACE",
-	 "Gittins: learn sizes from a trace's completed jobs", AT(learn_from)},
-	{DL_OPT_DOUBLE, 0, "delta", "SECONDS", "Gittins: service quantum", AT(delta),
-	 .flags = DL_OPTF_GT, .def = "3250"},
-	{DL_OPT_CHOICE, 0, "gittins-arith", "MODE", "Gittins: arithmetic of the index table",
-	 AT(arith), .value_at = dl_gittins_arith_at, .def = "tiresias"},
 	{DL_OPT_DOUBLE, 0, "now", "TIME", "time of the decision (needed by ftf)", AT(now),
 	 .min = -INFINITY, .max = INFINITY},
 	{DL_OPT_DOUBLE, 0, "cluster-gpus", "G", "ftf: GPUs shared by the jobs (Themis' 1/n share)",
@@ -51,15 +39,6 @@ static const struct dl_cmd_spec prioritize_spec = {
 	.opts = prioritize_opts,
 };
 
-/* Build the MLFQ from --queues/--thresholds/--starvation; 1 queue when none given. */
-static int build_mlfq(const struct dl_ctx *ctx, const struct prio_args *a, struct dl_mlfq *m)
-{
-	struct dl_err err = DL_ERR_INIT;
-	if (dl_mlfq_from_params(m, &a->mlfq, 1, &err) < 0)
-		return dl_usage_error(ctx, "%s", err.msg);
-	return 0;
-}
-
 static int run(const struct dl_ctx *ctx, const struct prio_args *a, const char *path)
 {
 	struct dl_err err = DL_ERR_INIT;
@@ -68,37 +47,19 @@ static int run(const struct dl_ctx *ctx, const struct prio_args *a, const char *
 	struct dl_gittins *git = NULL;
 	int rc;
 
-	cfg.policy = (enum dl_policy)a->policy;
-	if (cfg.policy == DL_POLICY_FTF && !a->has_now)
+	if (a->policy == DL_POLICY_FTF && !a->has_now)
 		return dl_usage_error(ctx, "--policy ftf needs --now");
-	if (a->cluster_gpus > 0 && cfg.policy != DL_POLICY_FTF)
+	if (a->cluster_gpus > 0 && a->policy != DL_POLICY_FTF)
 		return dl_usage_error(ctx, "--cluster-gpus applies to --policy ftf only");
-	int is_git = cfg.policy == DL_POLICY_GITTINS || cfg.policy == DL_POLICY_GITTINS2D;
-	if (!is_git && (a->distribution || a->learn_from))
-		return dl_usage_error(ctx, "--distribution and --learn-from apply to gittins "
-					   "and 2d-gittins only");
-	if (a->distribution && a->learn_from)
-		return dl_usage_error(ctx, "give either --distribution or --learn-from");
-	if ((rc = build_mlfq(ctx, a, &mlfq)))
-		return rc;
-	cfg.mlfq = &mlfq;
-	cfg.weights = a->weights;
-	cfg.now = a->now;
-	cfg.has_now = a->has_now;
-	cfg.cluster_gpus = a->cluster_gpus;
-
-	if (is_git && a->distribution)
-		git = dl_gittins_load(a->distribution, a->dist_column, a->delta,
-				      (enum dl_gittins_arith)a->arith, &err);
-	else if (is_git && a->learn_from)
-		git = dl_gittins_load_trace(a->learn_from, dl_policy_is_2d(cfg.policy), a->delta,
-					    (enum dl_gittins_arith)a->arith, &err);
-	if (is_git && (a->distribution || a->learn_from) && !git) {
-		dl_mlfq_release(&mlfq);
-		return dl_fail(ctx, &err);
+	if (dl_prio_config_from_params(&cfg, (enum dl_policy)a->policy, &a->mlfq, &a->gittins,
+				       &mlfq, &git, &err) == 0) {
+		cfg.weights = a->weights;
+		cfg.now = a->now;
+		cfg.has_now = a->has_now;
+		cfg.cluster_gpus = a->cluster_gpus;
+		dl_prio_check(&cfg, &err);
 	}
-	cfg.gittins = git;
-	if (dl_prio_check(&cfg, &err) < 0) {
+	if (err.code) {
 		rc = err.code == DL_EXIT_USAGE ? dl_usage_error(ctx, "%s", err.msg)
 					       : dl_fail(ctx, &err);
 		goto out;
@@ -143,8 +104,11 @@ DL_COMMAND(prioritize, "order a job queue by a priority policy (Tiresias, Themis
 {
 	struct dl_optstate st;
 	struct prio_args a = {0};
-	const struct dl_opt_group mlfq = {dl_mlfq_opts, &a.mlfq, NULL, 0, NULL};
-	if (dl_opt_parse_groups(&st, ctx, argc, argv, &prioritize_spec, &a, &mlfq, 1))
+	const struct dl_opt_group groups[] = {
+		{dl_gittins_opts, &a.gittins, NULL, 0, NULL},
+		{dl_mlfq_opts, &a.mlfq, NULL, 0, NULL},
+	};
+	if (dl_opt_parse_groups(&st, ctx, argc, argv, &prioritize_spec, &a, groups, 2))
 		return st.exit_code;
 	a.has_now = dl_opt_given(&st, "now") > 0;
 	if (argc - st.optind > 1)

@@ -6,6 +6,7 @@
 #include <strings.h>
 
 #include "core/common.h"
+#include "core/opt.h"
 #include "policy/gittins.h"
 #include "table/table.h"
 
@@ -337,3 +338,19 @@ const char *dl_gittins_arith_name(enum dl_gittins_arith a)
 {
 	return (unsigned)a < sizeof(arith_names) / sizeof(arith_names[0]) ? arith_names[a] : "?";
 }
+
+#define AT(f) DL_OPT_AT(struct dl_gittins_params, f)
+const struct dl_opt dl_gittins_opts[] = {
+	{DL_OPT_FILE, 0, "distribution", "FILE", "Gittins: job sizes, one sample per row",
+	 AT(distribution)},
+	{DL_OPT_STRING, 0, "distribution-column", "NAME",
+	 "Gittins: the samples' column in --distribution", AT(column), .def_doc = "duration"},
+	{DL_OPT_FILE, 0, "learn-from", "TRACE",
+	 "Gittins: learn sizes from a trace's completed jobs", AT(learn_from)},
+	{DL_OPT_DOUBLE, 0, "delta", "SECONDS", "Gittins: service quantum", AT(delta),
+	 .flags = DL_OPTF_GT, .def = "3250"},
+	{DL_OPT_CHOICE, 0, "gittins-arith", "MODE", "Gittins: arithmetic of the index table",
+	 AT(arith), .value_at = dl_gittins_arith_at, .def = "tiresias"},
+	{DL_OPT_END},
+};
+#undef AT

@@ -43,6 +43,7 @@
 #include <stddef.h>
 
 #include "core/err.h"
+#include "core/opt.h"
 
 enum dl_gittins_arith {
 	DL_GITTINS_TIRESIAS = 0,
@@ -88,6 +89,18 @@ double dl_gittins_delta(const struct dl_gittins *g);
 enum dl_gittins_arith dl_gittins_arith_of(const struct dl_gittins *g);
 
 void dl_gittins_free(struct dl_gittins *g);
+
+/*
+ * The Gittins options of the commands that order jobs by a policy (prioritize,
+ * advise): one option table (lib/core/opt.h) into struct dl_gittins_params.
+ * dl_prio_config_from_params() (priority.h) loads what they name.
+ */
+struct dl_gittins_params {
+	const char *distribution, *column, *learn_from;
+	double delta;
+	int arith; /* enum dl_gittins_arith */
+};
+extern const struct dl_opt dl_gittins_opts[];
 
 /* "tiresias", "tiresias-py3", "exact"; 0 or -1 when unknown */
 int dl_gittins_parse_arith(const char *s, enum dl_gittins_arith *out);

@@ -311,3 +311,33 @@ size_t *dl_prioritize(const struct dl_prio_config *c, struct dl_prio_job *jobs, 
 	free(tmp);
 	return order;
 }
+
+int dl_prio_config_from_params(struct dl_prio_config *c, enum dl_policy policy,
+			       const struct dl_mlfq_params *mp, const struct dl_gittins_params *gp,
+			       struct dl_mlfq *mlfq, struct dl_gittins **git, struct dl_err *err)
+{
+	int is_git = policy == DL_POLICY_GITTINS || policy == DL_POLICY_GITTINS2D;
+	c->policy = policy;
+	*git = NULL;
+	if (!is_git && (gp->distribution || gp->learn_from))
+		return dl_err_set(err, DL_EXIT_USAGE,
+				  "--distribution and --learn-from apply to gittins and 2d-gittins "
+				  "only");
+	if (gp->distribution && gp->learn_from)
+		return dl_err_set(err, DL_EXIT_USAGE, "give either --distribution or --learn-from");
+	if (dl_mlfq_from_params(mlfq, mp, 1, err) < 0) {
+		err->code = DL_EXIT_USAGE;
+		return -1;
+	}
+	c->mlfq = mlfq;
+	if (gp->distribution)
+		*git = dl_gittins_load(gp->distribution, gp->column, gp->delta,
+				       (enum dl_gittins_arith)gp->arith, err);
+	else if (gp->learn_from)
+		*git = dl_gittins_load_trace(gp->learn_from, dl_policy_is_2d(policy), gp->delta,
+					     (enum dl_gittins_arith)gp->arith, err);
+	if ((gp->distribution || gp->learn_from) && !*git)
+		return -1;
+	c->gittins = *git;
+	return 0;
+}

@@ -99,6 +99,20 @@ struct dl_prio_job {
 	int id_is_int;
 };
 
+/*
+ * A configuration from the commands' options: the policy, its MLFQ (one queue
+ * unless mp asks for more; release it with dl_mlfq_release, also after a
+ * failure: mlfq must start zeroed) and, for gittins
+ * and 2d-gittins, the index table of --distribution or --learn-from (*git, or
+ * NULL when neither is given; free it with dl_gittins_free). Options that do
+ * not apply to the policy are usage errors (err->code 2), a bad distribution
+ * a data error. The caller sets the rest (weights, now) and calls
+ * dl_prio_check().
+ */
+int dl_prio_config_from_params(struct dl_prio_config *c, enum dl_policy policy,
+			       const struct dl_mlfq_params *mp, const struct dl_gittins_params *gp,
+			       struct dl_mlfq *mlfq, struct dl_gittins **git, struct dl_err *err);
+
 /* the DL_NEED_* bits for a configuration */
 unsigned dl_prio_needs(const struct dl_prio_config *c);
 
