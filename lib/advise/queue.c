@@ -120,23 +120,6 @@ static const char *const q_cols[Q_N] = {
 static const int q_required[] = {Q_ID,	 Q_USER, Q_SUBMIT, Q_TRES, Q_LIMIT,
 				 Q_PRIO, Q_NICE, Q_STATE,  Q_TIME};
 
-/* split line at '|' in place into f (up to max); the number of fields */
-static size_t split_bars(char *line, char **f, size_t max)
-{
-	size_t n = 0;
-	for (;;) {
-		char *bar = strchr(line, '|');
-		if (n < max)
-			f[n] = line;
-		n++;
-		if (!bar)
-			break;
-		*bar = 0;
-		line = bar + 1;
-	}
-	return n;
-}
-
 static int bad(struct dl_err *err, const char *name, long line, const char *col, const char *v,
 	       const char *want)
 {
@@ -167,7 +150,7 @@ static int parse_text(struct dl_adv_queue *q, char *text, struct dl_err *err)
 		if (!*s)
 			continue;
 		if (!ncols) {
-			ncols = split_bars(s, f, 64);
+			ncols = dl_split_fields(s, '|', f, 64);
 			if (ncols > 64)
 				return dl_err_at(err, q->name, line, "more than 64 columns");
 			for (size_t i = 0; i < ncols; i++)
@@ -183,7 +166,7 @@ static int parse_text(struct dl_adv_queue *q, char *text, struct dl_err *err)
 							 DL_ADV_SQUEUE_FORMAT);
 			continue;
 		}
-		size_t n = split_bars(s, f, 64);
+		size_t n = dl_split_fields(s, '|', f, 64);
 		if (n != ncols)
 			return dl_err_at(err, q->name, line,
 					 "expected %zu '|'-separated fields, found %zu", ncols, n);

@@ -1318,3 +1318,8 @@ int dl_slurm_duration(const char *s, double *out)
 {
 	return parse_elapsed(s, out);
 }
+
+size_t dl_split_fields(char *s, char delim, char **f, size_t max)
+{
+	return split(s, delim, f, max);
+}

@@ -105,6 +105,8 @@ void dl_import_shift_times(struct dl_jobset *js, double delta);
 
 /* Slurm's "[D-]HH:MM:SS" or "MM:SS" (sacct Elapsed, squeue TIME_LIMIT) as seconds; 0 or -1 */
 int dl_slurm_duration(const char *s, double *out);
+/* split s in place at delim (sacct's and squeue's '|'); up to max field starts; the field count */
+size_t dl_split_fields(char *s, char delim, char **f, size_t max);
 
 /* Slurm TRES string -> GPU count (untyped gres/gpu, else the sum of typed ones) */
 int dl_sacct_gpus(const char *tres, int64_t *gpus, const char **type, size_t *typelen);
