@@ -320,8 +320,11 @@ static int parse_json(struct dl_adv_queue *q, const char *text, size_t len, stru
 			goto fail;
 		}
 		j->priority = (int64_t)v;
-		j->nice = 0; /* Slurm 22.05 writes null for 0 */
+		j->nice = 0; /* (Slurm 22.05 writes null for 0) */
 		if (json_num(o, "nice", &v) == 1) {
+			/* Slurm 22.05 writes a negative nice as an unsigned 32-bit number */
+			if (v >= 2147483648.0 && v < 4294967296.0)
+				v -= 4294967296.0;
 			if (v != floor(v) || fabs(v) > 2147483645.0) {
 				dl_err_at(err, q->name, 0, "job %s: bad nice", j->id);
 				goto fail;

@@ -32,6 +32,14 @@ expect advise_json_same_csv 'cmp -s text.csv json.csv'
 # fifo: Slurm set the requeued job 6's submit time again, still the earliest
 run advise_fifo 0 "$A -p fifo --queue queue.txt"
 expect_eq advise_fifo_order "6 9 10 11 12" "$(order out)"
+# a negative nice: squeue --json of Slurm 22.05 writes it as an unsigned 32-bit number
+# (4294967289 for -7, seen on the test Slurm), squeue -o as -7
+jq '(.jobs[] | select(.job_id == 10) | .nice) = 4294967289' queue.json > negnice.json
+sed 's/^\(10|.*|4294901750|\)0|/\1-7|/' queue.txt > negnice.txt
+expect advise_negnice_text_changed "grep -q '^10|.*|-7|PENDING' negnice.txt"
+$A -p 2d-las -f csv --queue negnice.txt --sacct sacct.psv > negnice_text.csv
+run advise_negnice_json 0 "$A -p 2d-las -f csv --queue negnice.json --sacct sacct.psv"
+expect advise_negnice_same 'cmp -s negnice_text.csv out && grep -q "^10,bin,,debug,2,2,4294901750,4294901750,Nice,-7,-7," out'
 run advise_priority_csv 0 "$A -p 2d-las -m priority -f csv --queue queue.txt --sacct sacct.psv"
 expect_eq advise_priority_values "9,4294901751 6,4294901717" \
 	"$(awk -F, 'NR > 1 && $12 != "" { printf "%s%s,%s", s, $1, $11; s = " " }' out)"
