@@ -31,7 +31,8 @@ static void queue_text(struct strbuf *sb, size_t n, const int64_t *prio, const i
 	sb_addstr(sb, "JOBID|USER|ACCOUNT|PARTITION|SUBMIT_TIME|NODES|TRES_PER_NODE|TIME_LIMIT|"
 		      "PRIORITY|NICE|STATE|TIME\n");
 	for (size_t i = 0; i < n; i++)
-		sb_addf(sb, "%zu|u|a|debug|2026-01-01T00:00:%02zu|1|gres:gpu:1|10:00|%lld|%lld|PENDING|0:00\n",
+		sb_addf(sb,
+			"%zu|u|a|debug|2026-01-01T00:00:%02zu|1|gres:gpu:1|10:00|%lld|%lld|PENDING|0:00\n",
 			i + 1, i, (long long)prio[i], (long long)nice[i]);
 }
 
@@ -118,19 +119,21 @@ int main(void)
 	}
 	is_int(errors, 0, "every random queue parses and plans");
 	is_int(bad_order, 0, "new priorities strictly decrease in the policy's order");
-	is_int(bad_kept, 0, "a job without a change keeps its priority; nice moves by the difference");
+	is_int(bad_kept, 0,
+	       "a job without a change keeps its priority; nice moves by the difference");
 	is_int(not_minimal, 0, "the fewest changes (every subset tried)");
 	is_int(second, 0, "a second plan on the changed queue changes nothing");
 
 	/* filters: a job outside them is not in the plan; held and CPU jobs are left alone */
-	const char *text = "JOBID|USER|ACCOUNT|PARTITION|SUBMIT_TIME|NODES|TRES_PER_NODE|TIME_LIMIT|"
-			   "PRIORITY|NICE|STATE|TIME\n"
-			   "1|ann|x|gpu,debug|2026-01-01T00:00:00|1|gres:gpu:1|5:00|10|0|PENDING|0:00\n"
-			   "2|bob|x|gpu|2026-01-01T00:00:01|1|gres:gpu:1|5:00|20|0|PENDING|0:00\n"
-			   "3|ann|y|gpu|2026-01-01T00:00:02|1|gres:gpu:1|5:00|30|0|PENDING|0:00\n"
-			   "4|ann|x|gpu|2026-01-01T00:00:03|1|gres:gpu:1|5:00|0|0|PENDING|0:00\n"
-			   "5|ann|x|gpu|2026-01-01T00:00:04|1|N/A|5:00|40|0|PENDING|0:00\n"
-			   "6|ann|x|gpu|2026-01-01T00:00:05|2|gres:gpu:v100:2|5:00|50|0|RUNNING|1:00\n";
+	const char *text =
+		"JOBID|USER|ACCOUNT|PARTITION|SUBMIT_TIME|NODES|TRES_PER_NODE|TIME_LIMIT|"
+		"PRIORITY|NICE|STATE|TIME\n"
+		"1|ann|x|gpu,debug|2026-01-01T00:00:00|1|gres:gpu:1|5:00|10|0|PENDING|0:00\n"
+		"2|bob|x|gpu|2026-01-01T00:00:01|1|gres:gpu:1|5:00|20|0|PENDING|0:00\n"
+		"3|ann|y|gpu|2026-01-01T00:00:02|1|gres:gpu:1|5:00|30|0|PENDING|0:00\n"
+		"4|ann|x|gpu|2026-01-01T00:00:03|1|gres:gpu:1|5:00|0|0|PENDING|0:00\n"
+		"5|ann|x|gpu|2026-01-01T00:00:04|1|N/A|5:00|40|0|PENDING|0:00\n"
+		"6|ann|x|gpu|2026-01-01T00:00:05|2|gres:gpu:v100:2|5:00|50|0|RUNNING|1:00\n";
 	const char *ann[] = {"ann"}, *x[] = {"x"}, *debug[] = {"debug"};
 	struct dl_adv_filter f = {.users = ann, .nusers = 1, .accounts = x, .naccounts = 1};
 	struct dl_adv_queue q;
