@@ -281,7 +281,12 @@ static int write_skips(const struct dl_ctx *ctx, const struct dl_skips *sk, cons
 	return dl_out_close(ctx, out, 0);
 }
 
-static int report_skips(const struct dl_ctx *ctx, const struct dl_skips *sk)
+/*
+ * The skipped rows per reason: under -v (an ordinary night skips CPU jobs and
+ * jobs still pending, and cron mails whatever reaches stderr). Only job steps
+ * need a person: the log was taken without sacct -X.
+ */
+static void report_skips(const struct dl_ctx *ctx, const struct dl_skips *sk)
 {
 	int64_t total = 0;
 	struct strbuf sb = STRBUF_INIT;
@@ -293,10 +298,13 @@ static int report_skips(const struct dl_ctx *ctx, const struct dl_skips *sk)
 		total += sk->n[r];
 	}
 	if (total)
-		dl_warn(ctx, "skipped %lld input %s that cannot run as GPU jobs: %s",
+		dl_info(ctx, "skipped %lld input %s that cannot run as GPU jobs: %s",
 			(long long)total, total == 1 ? "row" : "rows", sb.buf);
+	if (sk->n[DL_SKIP_STEP])
+		dl_warn(ctx, "skipped %lld Slurm job step%s (JobID with '.'): take the log with "
+			"sacct -X",
+			(long long)sk->n[DL_SKIP_STEP], sk->n[DL_SKIP_STEP] == 1 ? "" : "s");
 	sb_release(&sb);
-	return 0;
 }
 
 static int import_throughputs(const struct dl_ctx *ctx, char **files, int nfiles)
