@@ -24,6 +24,7 @@ struct report_args {
 	int by; /* by_names[], when given */
 	const char *title, *date;
 	const char *group_by;
+	int allow_unequal;
 };
 
 /* --window: the measurement window (dl_report_window_parse) */
@@ -57,6 +58,8 @@ static const struct dl_opt report_opts[] = {
 	{DL_OPT_CALLBACK, 0, "window", "W", "measure only a window of jobs or time", AT(window),
 	 .fn = store_window, .expect = "arrivals, jobs:FROM-TO or time:FROM-[TO]",
 	 .def_doc = "all jobs, the whole run"},
+	{DL_OPT_FLAG, 0, "allow-unequal", NULL,
+	 "compare labels even when they cover different jobs", AT(allow_unequal)},
 	{DL_OPT_INT, 0, "gpus", "N", "GPUs in the cluster, for utilisation", AT(gpus), .imin = 1,
 	 .imax = 100000000},
 	{DL_OPT_FILE, 'c', "cluster", "SPEC",
@@ -362,6 +365,7 @@ DL_COMMAND(report, "summarise results: JCT percentiles, makespan, utilisation, H
 	ro.baseline = a.baseline;
 	ro.capacity = a.gpus;
 	ro.window = a.window;
+	ro.allow_unequal = a.allow_unequal;
 	if (dl_opt_given(&st, "by"))
 		ro.by = a.by == 0 ? DL_REPORT_BY_GPUS : DL_REPORT_BY_DURATION;
 	page.title = a.title;

@@ -999,9 +999,25 @@ void dl_report_write_html(const struct dl_report *rep, FILE *fp, const struct dl
 	for (size_t i = 0; i < dl_report_nrows(rep); i++)
 		if (!strcmp(dl_report_row(rep, i)->cls, "all"))
 			dropped += dl_report_row(rep, i)->dropped;
-	sb_addf(&sb, "%zu label%s, %lld jobs", ns, ns == 1 ? "" : "s", (long long)jobs);
-	if (dropped)
-		sb_addf(&sb, " (%lld dropped)", (long long)dropped);
+	/* the night counted once: every label covers the same jobs */
+	const struct dl_report_night *night = dl_report_night(rep);
+	if (night->equal) {
+		sb_addf(&sb, "<span id=\"night\">%zu label%s, %lld jobs", ns, ns == 1 ? "" : "s",
+			(long long)night->jobs);
+	} else {
+		sb_addf(&sb, "<span id=\"night\">%zu labels of different jobs (", ns);
+		xml_escape(&sb, dl_report_label_counts(rep));
+		sb_addstr(&sb, ")");
+	}
+	if (night->skipped)
+		sb_addf(&sb, "; %lld more row%s skipped on import", (long long)night->skipped,
+			night->skipped == 1 ? "" : "s");
+	if (night->unfinished)
+		sb_addf(&sb, "; %lld unfinished at the dump (%lld running, %lld pending), left out "
+			     "of every label",
+			(long long)night->unfinished, (long long)night->unfinished_running,
+			(long long)(night->unfinished - night->unfinished_running));
+	sb_addstr(&sb, "</span>");
 	if (dl_report_capacity(rep) > 0)
 		sb_addf(&sb, ", %g GPUs", dl_report_capacity(rep));
 	if (dl_report_baseline(rep)) {

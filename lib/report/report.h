@@ -86,6 +86,7 @@ struct dl_report_opts {
 	double capacity;      /* GPUs in the cluster; 0 = unknown */
 	const char *baseline; /* label to compare against, or NULL */
 	struct dl_report_window window;
+	int allow_unequal; /* compare labels whose job sets differ */
 };
 
 struct dl_report_row {
@@ -105,6 +106,23 @@ struct dl_report_row {
 	double avg_rho, p95_rho, max_rho, jain_rho;    /* the results' rho of finished jobs */
 	double total_comm_overhead, avg_comm_overhead; /* the results' comm_overhead_s */
 	double comm_share; /* sum(comm_overhead_s x gpus) / sum(run_time x gpus), 0..1 */
+	int gpus_shared;   /* without a timeline: jobs claimed more GPUs than the cluster has */
+	const char *dropped_json; /* dropped_reasons as a JSON object of counts: {"no GPUs":2} */
+};
+
+/* the reason of the jobs unfinished when sacct ran, left out of every label */
+#define DL_REPORT_UNFINISHED "unfinished at the dump"
+
+/*
+ * The night the labels cover, counted once (after dl_report_compute):
+ * the jobs of each label (when equal), the rows trace import skipped, and
+ * the jobs unfinished at the dump that every label leaves out.
+ */
+struct dl_report_night {
+	int equal;    /* every label covers the same jobs */
+	int64_t jobs; /* the first label's jobs (rejected ones included, unfinished not) */
+	int64_t skipped;
+	int64_t unfinished, unfinished_running; /* running ones among them; the rest pended */
 };
 
 /* One input of the page's provenance footer (the caller owns the strings). */
@@ -196,8 +214,10 @@ const char *dl_report_label(const struct dl_report *rep, size_t i);
 
 /*
  * Compute the rows. Fails (exit code 2, a usage error) when opts->baseline
- * names no label, or (exit code 1) when a label holds a job id twice. May be
- * called once.
+ * names no label, or (exit code 1) when a label holds a job id twice, or when
+ * two labels cover different jobs (ids; counts where ids are missing) and
+ * opts->allow_unequal is not set. Jobs of the as-run label that had not
+ * finished at the dump are first left out of every label. May be called once.
  */
 int dl_report_compute(struct dl_report *rep, const struct dl_report_opts *opts, struct dl_err *err);
 size_t dl_report_nrows(const struct dl_report *rep);
@@ -242,5 +262,8 @@ int dl_report_period(const struct dl_report *rep, double *t0, double *t1);
 enum dl_report_by dl_report_by(const struct dl_report *rep);
 /* "REASON: N; ..." of the rows every label lost on import ("" when none) */
 const char *dl_report_skipped(const struct dl_report *rep);
+const struct dl_report_night *dl_report_night(const struct dl_report *rep);
+/* "fifo 35, as run 31" when the labels' job sets differ (--allow-unequal), else "" */
+const char *dl_report_label_counts(const struct dl_report *rep);
 
 #endif
