@@ -21,6 +21,8 @@ ids=
 for spec in k80:1 v100:2 1; do
 	ids="$ids $(sbatch --parsable --gres=gpu:$spec --time=1 -J nt$spec --wrap 'sleep 2')"
 done
+# and a CPU-only job: an ordinary night has some, and they are no reason to write to stderr
+cpu=$(sbatch --parsable --time=1 -J ntcpu --wrap 'sleep 1')
 # after those: one k80 job that runs through the dump, one that waits for both k80s.
 # Accounting is asynchronous: wait until sacct itself shows each state.
 state() { sacct -a -X -n -P -S now-1day -o State -j "$1" | head -1; }
@@ -31,29 +33,49 @@ wait_=$(sbatch --parsable --gres=gpu:k80:2 --time=2 -J ntwait --wrap 'sleep 1')
 i=0; while [ $i -lt 100 ] && [ "$(state $wait_)" != PENDING ]; do sleep 0.2; i=$((i + 1)); done
 all="$ids $long $wait_"
 finished() { sacct -a -X -n -P -S now-1day -o JobID,State -j "$(echo $ids | tr ' ' ,)" | grep -c COMPLETED; }
-i=0; while [ $i -lt 300 ] && [ "$(finished)" -lt 3 ]; do sleep 0.2; i=$((i + 1)); done
+i=0; while [ $i -lt 300 ] && [ "$(finished)" -lt 3 ] || [ "$(state $cpu)" != COMPLETED ]; do sleep 0.2; i=$((i + 1)); done
 expect_eq slurm_nightly_finished 3 "$(finished)"
 # the README's sacct command, on these jobs only
-sacct -a -X -P -S now-1day -j "$(echo $all | tr ' ' ,)" \
-	--format=JobID,JobName,User,Partition,Submit,Start,End,ElapsedRaw,AllocTRES,ReqTRES,TimelimitRaw,State > night.psv
+fmt=JobID,JobName,User,Partition,Submit,Start,End,ElapsedRaw,AllocTRES,ReqTRES,TimelimitRaw,State
+sacct -a -X -P -S now-1day -j "$(echo $all | tr ' ' ,)" --format=$fmt > night.psv
+# the nightly pipeline as cron runs it: PATH=/usr/bin:/bin, dlsched by its absolute path;
+# an ordinary night (a CPU job skipped, a job pending) writes nothing to stderr
+abs=$(cd "$(dirname "$DLSCHED")" && pwd)/$(basename "$DLSCHED")
+cat > nightly.sh << EOF2
+set -e
+sacct -a -X -P -S now-1day -j $(echo $all $cpu | tr ' ' ,) --format=$fmt > cron.psv
+$abs trace import --from sacct --keep-unfinished --skipped cron.skipped.csv cron.psv > cron.jobs.csv
+scontrol show node -o > cron.nodes.txt
+$abs simulate --cluster cron.nodes.txt --policy fifo --timeline cron.fifo.timeline.csv cron.jobs.csv > cron.fifo.csv
+$abs report -o cron.html -b 'as run' --as-run cron.jobs.csv --skipped cron.skipped.csv --cluster cron.nodes.txt -t cron.fifo.timeline.csv cron.fifo.csv
+EOF2
+run slurm_cron_quiet 0 "env -i PATH=/usr/bin:/bin SLURM_CONF='$SLURM_CONF' HOME=/nonexistent sh nightly.sh"
+expect slurm_cron_quiet_stderr "[ ! -s err ] && [ -s cron.html ]"
+expect slurm_cron_skipped_on_page "grep -qx 'no GPUs,1' cron.skipped.csv && grep -q '1 more row skipped on import' cron.html"
 scancel $long $wait_
 expect slurm_nightly_states "grep -q '|RUNNING\$' night.psv && grep -q '|PENDING\$' night.psv"
+# what sacct says each job asked for (ReqTRES) and got (AllocTRES)
+expect slurm_nightly_reqtres "grep -q 'gres/gpu:k80=1' night.psv && awk -F'|' -v id=$(echo $ids | cut -d' ' -f3) '\$1 == id {exit !(\$10 ~ /gres\/gpu=1/ && \$10 !~ /gres\/gpu:/ && \$9 ~ /gres\/gpu:(v100|k80)=1/)}' night.psv"
 
 run slurm_import_typed 0 "dl trace import --from sacct --keep-unfinished --skipped skipped.csv night.psv > jobs.csv"
-# typed jobs keep their type (the untyped one may get the type Slurm gave it)
+# typed jobs keep their type; the untyped one (--gres=gpu:1) is not pinned to the type
+# Slurm happened to give it: gpu_type is what ReqTRES asked for, alloc_gpu_type what it got
 set -- $ids
-expect_eq slurm_import_types "k80 v100 k80 k80" "$(for id in $1 $2 $long $wait_; do awk -F, -v id=$id 'NR == 1 {for (i = 1; i <= NF; i++) c[$i] = i; next} $1 == id {print $c["gpu_type"]}' jobs.csv; done | tr '\n' ' ' | sed 's/ $//')"
+expect_eq slurm_import_types "k80 v100 - k80 k80" "$(for id in $1 $2 $3 $long $wait_; do awk -F, -v id=$id 'NR == 1 {for (i = 1; i <= NF; i++) c[$i] = i; next} $1 == id {print $c["gpu_type"] == "" ? "-" : $c["gpu_type"]}' jobs.csv; done | tr '\n' ' ' | sed 's/ $//')"
+expect slurm_import_alloc_type "awk -F, -v id=$3 'NR == 1 {for (i = 1; i <= NF; i++) c[\$i] = i; next} \$1 == id {exit !(\$c[\"alloc_gpu_type\"] == \"v100\" || \$c[\"alloc_gpu_type\"] == \"k80\")}' jobs.csv"
 # the running job: its start, no end, its 3-minute limit; the pending one: 2 GPUs from ReqTRES
 col() { awk -F, -v id="$1" -v f="$2" 'NR == 1 {for (i = 1; i <= NF; i++) c[$i] = i; next} $1 == id {print $c[f]}' jobs.csv; }
 expect_eq slurm_import_running "180 1 x" "$(col $long duration) $(col $long gpus) x$(col $long end)"
 expect slurm_import_running_start "[ -n \"$(col $long start)\" ]"
 expect_eq slurm_import_pending "120 2 x x" "$(col $wait_ duration) $(col $wait_ gpus) x$(col $wait_ start) x$(col $wait_ end)"
 expect_eq slurm_import_skipped "reason,count" "$(cat skipped.csv)"
+# (the CPU job is not in night.psv: that dump holds the GPU jobs only)
 # the real schedule: End - Submit of each finished job
 run slurm_asrun 0 "dl report --as-run jobs.csv | cut -d, -f1-4"
 want=$(tail -n +2 night.psv | grep '|COMPLETED$' | while IFS='|' read -r id n u p sub st en rest; do
 	echo $(($(date -d "$en" +%s) - $(date -d "$sub" +%s))); done | awk '{s += $1} END {printf "%.10g", s / NR}')
-expect_eq slurm_asrun_row "as run,5,3,$want" "$(tail -1 out | awk -F, '{printf "%s,%s,%s,%.10g", $1, $2, $3, $4}')"
+# the running and the pending job are left out of every label: 3 jobs, 3 finished
+expect_eq slurm_asrun_row "as run,3,3,$want" "$(tail -1 out | awk -F, '{printf "%s,%s,%s,%.10g", $1, $2, $3, $4}')"
 
 # every typed job runs on its type of the cluster from scontrol: nothing rejected
 for p in fifo tiresias-las; do
@@ -62,9 +84,19 @@ for p in fifo tiresias-las; do
 	expect "slurm_simulate_${p}_types" "awk -F, 'NR == 1 {for (i = 1; i <= NF; i++) c[\$i] = i; next} \$1 == \"$long\" && \$c[\"gpu_type\"] != \"k80\" {exit 1}' $p.csv"
 done
 run slurm_nightly_page 0 "dl report -o page.html -b 'as run' --as-run jobs.csv --skipped skipped.csv --cluster nodes.txt --window arrivals -t fifo.timeline.csv -t tiresias-las.timeline.csv fifo.csv tiresias-las.csv"
-expect slurm_nightly_page_parts "grep -q 'data-label=\"as run\"' page.html && grep -q '3 labels, 15 jobs' page.html && ! grep -q 'id=\"dropped\"' page.html"
+# every label covers the same 3 jobs; the night is counted once
+expect slurm_nightly_page_parts "grep -q 'data-label=\"as run\"' page.html && grep -q '<span id=\"night\">3 labels, 3 jobs; 2 unfinished at the dump (1 running, 1 pending), left out of every label</span>' page.html"
+run slurm_nightly_equal_sets 0 "dl report --as-run jobs.csv fifo.csv tiresias-las.csv | cut -d, -f1-3"
+expect_eq slurm_nightly_equal_sets_rows "fifo,3,3
+tiresias-las,3,3
+as run,3,3" "$(tail -3 out)"
+# a what-if that lost a finished job is refused, naming the labels and their counts
+set -- $ids
+grep -v "^$1," fifo.csv > fifo.lost.csv
+run slurm_nightly_refused 1 "dl report --as-run jobs.csv fifo.lost.csv"
+expect slurm_nightly_refused_says "grep -q \"labels 'fifo' (2 jobs) and 'as run' (3 jobs) cover different jobs: 0 only in 'fifo', 1 only in 'as run' (one: '$1')\" err"
 command -v xmllint > /dev/null && expect slurm_nightly_page_xml "xmllint --noout page.html"
 # the same jobs without --keep-unfinished: the running and pending jobs are counted as skipped
 run slurm_import_default 0 "dl trace import -q --from sacct --skipped skipped2.csv night.psv | wc -l"
 expect_eq slurm_import_default_rows 4 "$(tr -d ' ' < out)"
-expect slurm_import_default_skipped "grep -qx 'still running,1' skipped2.csv && grep -qx 'never started,1' skipped2.csv"
+expect slurm_import_default_skipped "grep -qx 'still running,1' skipped2.csv && grep -qx 'pending at the dump,1' skipped2.csv"
