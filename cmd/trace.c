@@ -301,7 +301,8 @@ static void report_skips(const struct dl_ctx *ctx, const struct dl_skips *sk)
 		dl_info(ctx, "skipped %lld input %s that cannot run as GPU jobs: %s",
 			(long long)total, total == 1 ? "row" : "rows", sb.buf);
 	if (sk->n[DL_SKIP_STEP])
-		dl_warn(ctx, "skipped %lld Slurm job step%s (JobID with '.'): take the log with "
+		dl_warn(ctx,
+			"skipped %lld Slurm job step%s (JobID with '.'): take the log with "
 			"sacct -X",
 			(long long)sk->n[DL_SKIP_STEP], sk->n[DL_SKIP_STEP] == 1 ? "" : "s");
 	sb_release(&sb);

@@ -1013,8 +1013,9 @@ void dl_report_write_html(const struct dl_report *rep, FILE *fp, const struct dl
 		sb_addf(&sb, "; %lld more row%s skipped on import", (long long)night->skipped,
 			night->skipped == 1 ? "" : "s");
 	if (night->unfinished)
-		sb_addf(&sb, "; %lld unfinished at the dump (%lld running, %lld pending), left out "
-			     "of every label",
+		sb_addf(&sb,
+			"; %lld unfinished at the dump (%lld running, %lld pending), left out "
+			"of every label",
 			(long long)night->unfinished, (long long)night->unfinished_running,
 			(long long)(night->unfinished - night->unfinished_running));
 	sb_addstr(&sb, "</span>");

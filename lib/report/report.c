@@ -12,7 +12,7 @@ struct job {
 	double submit, duration, start, end, jct, qdelay, run_time; /* NaN = empty */
 	double rho, comm; /* the results' rho and comm_overhead_s: NaN when absent or empty */
 	int64_t gpus, preemptions, migrations;
-	int reason; /* -1: a job that ran (or waits); else why the simulator rejected it */
+	int reason;	/* -1: a job that ran (or waits); else why the simulator rejected it */
 	int unfinished; /* unfinished at the dump (as run): out of every label (its reason says) */
 	int64_t id;	/* offset of its id in the report's id arena, or -1 */
 };
@@ -90,7 +90,7 @@ struct dl_report {
 	enum dl_report_by by;
 	struct dl_report_night night;
 	char *night_text; /* the labels' job counts when they differ */
-	double t0, t1; /* the charts' measurement period */
+	double t0, t1;	  /* the charts' measurement period */
 	int has_period;
 	int computed;
 };
@@ -289,8 +289,7 @@ static void note_policy(struct dl_report *rep, const char *p, size_t li)
 		*v = -2;
 }
 
-static void add_id(struct dl_report *rep, struct label *l, struct job *j, const char *id,
-		   long line)
+static void add_id(struct dl_report *rep, struct label *l, struct job *j, const char *id, long line)
 {
 	j->id = (int64_t)rep->idlen;
 	size_t n = strlen(id);
@@ -723,8 +722,8 @@ static double shared_excess(const struct label *l, const unsigned char *in, doub
 	size_t n = 0;
 	for (size_t i = 0; i < l->njobs; i++) {
 		const struct job *j = &l->jobs[i];
-		if ((in && !in[i]) || j->reason >= 0 || isnan(j->run_time) || !(j->end > j->start) ||
-		    j->run_time < (j->end - j->start) * (1 - 1e-9))
+		if ((in && !in[i]) || j->reason >= 0 || isnan(j->run_time) ||
+		    !(j->end > j->start) || j->run_time < (j->end - j->start) * (1 - 1e-9))
 			continue;
 		double rate = (double)j->gpus;
 		ev[n++] = (struct rate_event){j->start, rate};
@@ -1161,24 +1160,25 @@ static int check_job_sets(struct dl_report *rep, int allow, struct dl_err *err)
 		if (allow || rc)
 			continue;
 		if (both < 0) {
-			rc = dl_err_set(err, DL_EXIT_DATA,
-					"labels '%s' (%lld jobs) and '%s' (%lld jobs) cover different "
-					"jobs; a report compares the same jobs in every label "
-					"(--allow-unequal compares them anyway)",
-					a->name, (long long)na, b->name, (long long)nb);
+			rc = dl_err_set(
+				err, DL_EXIT_DATA,
+				"labels '%s' (%lld jobs) and '%s' (%lld jobs) cover different "
+				"jobs; a report compares the same jobs in every label "
+				"(--allow-unequal compares them anyway)",
+				a->name, (long long)na, b->name, (long long)nb);
 			continue;
 		}
 		if (!example) /* b is a subset: name one of a's that b lacks */
 			for (size_t k = 0; k < a->njobs && !example; k++)
 				example = a->jobs[k].unfinished ? NULL : rep->ids + a->jobs[k].id;
-		rc = dl_err_set(err, DL_EXIT_DATA,
-				"labels '%s' (%lld jobs) and '%s' (%lld jobs) cover different jobs: "
-				"%lld only in '%s', %lld only in '%s' (one: '%.64s'); a report "
-				"compares the same jobs in every label (--allow-unequal compares "
-				"them anyway)",
-				a->name, (long long)na, b->name, (long long)nb,
-				(long long)(na - both), a->name, (long long)(nb - both), b->name,
-				example ? example : "");
+		rc = dl_err_set(
+			err, DL_EXIT_DATA,
+			"labels '%s' (%lld jobs) and '%s' (%lld jobs) cover different jobs: "
+			"%lld only in '%s', %lld only in '%s' (one: '%.64s'); a report "
+			"compares the same jobs in every label (--allow-unequal compares "
+			"them anyway)",
+			a->name, (long long)na, b->name, (long long)nb, (long long)(na - both),
+			a->name, (long long)(nb - both), b->name, example ? example : "");
 	}
 	strmap_free(&first);
 	if (!rep->night.equal)

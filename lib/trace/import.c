@@ -25,9 +25,17 @@ int dl_import_fmt_parse(const char *s, enum dl_import_fmt *out)
 }
 
 static const char *const skip_names[DL_SKIP_NREASONS] = {
-	"no GPUs",	 "never started", "still running", "no attempts",
-	"zero run time", "job step",	  "no tasks",	   "unfinished without a time limit",
-	"rejected at submit", "cancelled while pending", "pending at the dump",
+	"no GPUs",
+	"never started",
+	"still running",
+	"no attempts",
+	"zero run time",
+	"job step",
+	"no tasks",
+	"unfinished without a time limit",
+	"rejected at submit",
+	"cancelled while pending",
+	"pending at the dump",
 };
 
 const char *dl_skip_reason_name(enum dl_skip_reason r)
@@ -968,8 +976,8 @@ static int import_sacct(struct dl_jobset *js, const char *path, const struct dl_
 		size_t typelen;
 		if (dl_sacct_gpus(tres, &j.gpus, &type, &typelen)) {
 			dl_err_at(err, l.name, l.line,
-				  "bad %s value '%.80s': expected gres/gpu[:TYPE]=N entries", tres_col,
-				  tres);
+				  "bad %s value '%.80s': expected gres/gpu[:TYPE]=N entries",
+				  tres_col, tres);
 			goto out;
 		}
 		sb_reset(&gtype);
