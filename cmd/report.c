@@ -2,11 +2,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cmd.h"
 #include "cluster/cluster.h"
 #include "core/num.h"
+#include "core/tz.h"
 #include "report/group.h"
 #include "report/report.h"
 #include "sweep/sweep.h"
@@ -25,6 +27,7 @@ struct report_args {
 	const char *title, *date;
 	const char *group_by;
 	int allow_unequal;
+	const char *tz;
 };
 
 /* --window: the measurement window (dl_report_window_parse) */
@@ -68,6 +71,9 @@ static const struct dl_opt report_opts[] = {
 	 AT(by), .values = by_names},
 	{DL_OPT_STRING, 0, "title", "TEXT", "title of the HTML page", AT(title),
 	 .def_doc = "dlsched report"},
+	{DL_OPT_STRING, 0, "tz", "ZONE", "the site's time zone, for clock times on the page",
+	 AT(tz), .def_doc = "$TZ, else local", .flags = DL_OPTF_NONEMPTY,
+	 .expect = "a time zone name"},
 	{DL_OPT_STRING, 0, "date", "TEXT", "date line of the HTML page (e.g. the night it covers)",
 	 AT(date)},
 	{DL_OPT_STRING, 0, "group-by", "AXES",
@@ -370,6 +376,18 @@ DL_COMMAND(report, "summarise results: JCT percentiles, makespan, utilisation, H
 		ro.by = a.by == 0 ? DL_REPORT_BY_GPUS : DL_REPORT_BY_DURATION;
 	page.title = a.title;
 	page.date = a.date;
+	page.tz = a.tz ? a.tz : getenv("TZ");
+	if (a.tz) {
+		/* the page's clock times (localtime) follow TZ, as trace import's dates do */
+		struct dl_err tzerr = DL_ERR_INIT;
+		if (dl_tz_check(a.tz, &tzerr)) {
+			rc = dl_usage_error(ctx, "%s", tzerr.msg);
+			free_args(&a);
+			return rc;
+		}
+		setenv("TZ", a.tz, 1);
+		tzset();
+	}
 	const char *group_by = a.group_by;
 
 	int ninputs;

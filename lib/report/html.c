@@ -12,10 +12,12 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "core/utf8.h"
 #include "core/num.h"
 #include "core/stats.h"
+#include "core/strmap.h"
 #include "report/render.h"
 
 #define CDF_POINTS 400
@@ -37,6 +39,22 @@ static const char *const palette[] = {
 static const char *color(size_t i)
 {
 	return palette[i % DL_ARRAY_SIZE(palette)];
+}
+
+/*
+ * A label's colour follows its name, not its place among the inputs, so that
+ * fifo is the same blue on every night's page and on the index. The usual
+ * labels have colours of their own; any other name hashes to one (dash
+ * patterns and markers still tell two of one colour apart).
+ */
+static const char *label_color(const char *label)
+{
+	static const char *const known[] = {"fifo", "tiresias-las", "tiresias-gittins", "las",
+					    "sjf",  "srtf",	    "gandiva",		"as run"};
+	for (size_t i = 0; i < DL_ARRAY_SIZE(known); i++)
+		if (!strcmp(label, known[i]))
+			return color(i);
+	return color((size_t)(dl_hash_bytes(label, strlen(label)) % DL_ARRAY_SIZE(palette)));
 }
 
 /*
@@ -197,6 +215,9 @@ struct axis {
 	int log, time;
 	double scale;
 	double px0, px1; /* pixel range */
+	/* a clock axis: seconds since origin (Unix time), ticks every step s of local time */
+	int clock, days;
+	double origin, step;
 };
 
 static double tf(const struct axis *a, double v)
@@ -214,6 +235,7 @@ static double px(const struct axis *a, double v)
 static void axis_init(struct axis *a, double vmin, double vmax, int allow_log, double scale,
 		      double px0, double px1)
 {
+	a->clock = 0;
 	a->px0 = px0;
 	a->px1 = px1;
 	a->scale = scale;
@@ -243,11 +265,49 @@ static void axis_span(struct axis *a, double t0, double t1, double scale, double
 	a->scale = scale;
 	a->log = 0;
 	a->time = 0;
+	a->clock = 0;
 	if (!(t1 > t0))
 		t1 = t0 + scale;
 	double step = nice_step((t1 - t0) / scale, 5);
 	a->lo = floor(t0 / scale / step) * step;
 	a->hi = ceil(t1 / scale / step) * step;
+}
+
+/* seconds east of UTC of the local time (TZ) at Unix time t */
+static double utc_offset(double t)
+{
+	time_t tt = (time_t)floor(t);
+	struct tm tm;
+	if (!localtime_r(&tt, &tm))
+		return 0;
+	return (double)tm.tm_gmtoff;
+}
+
+/*
+ * A clock axis over [t0, t1] seconds since origin: ticks on whole minutes,
+ * hours or days of the local time, at most 7 of them
+ */
+static void axis_clock(struct axis *a, double t0, double t1, double origin, double px0, double px1)
+{
+	static const double steps[] = {60,   120,   300,   600,	  900,	 1800,	 3600,
+				       7200, 10800, 21600, 43200, 86400, 172800, 604800};
+	a->px0 = px0;
+	a->px1 = px1;
+	a->scale = 1;
+	a->log = a->time = 0;
+	a->clock = 1;
+	a->origin = origin;
+	if (!(t1 > t0))
+		t1 = t0 + 60;
+	a->lo = t0;
+	a->hi = t1;
+	a->step = steps[DL_ARRAY_SIZE(steps) - 1];
+	for (size_t i = 0; i < DL_ARRAY_SIZE(steps); i++)
+		if ((t1 - t0) / steps[i] <= 7) {
+			a->step = steps[i];
+			break;
+		}
+	a->days = t1 - t0 >= 86400 || a->step >= 86400;
 }
 
 static const double log_time_ticks[] = {0, 1, 10, 60, 600, 3600, 36000, 86400, 864000, 8640000};
@@ -256,6 +316,15 @@ static const double log_time_ticks[] = {0, 1, 10, 60, 600, 3600, 36000, 86400, 8
 static int axis_ticks(const struct axis *a, double *t)
 {
 	int n = 0;
+	if (a->clock) {
+		/* whole steps of local time: shift by the zone's offset at the start */
+		double off = utc_offset(a->origin + a->lo);
+		double first =
+			ceil((a->origin + a->lo + off) / a->step) * a->step - off - a->origin;
+		for (double v = first; v <= a->hi + 1e-9 && n < 16; v += a->step)
+			t[n++] = v;
+		return n;
+	}
 	if (a->log && a->time) {
 		for (size_t i = 0; i < DL_ARRAY_SIZE(log_time_ticks); i++)
 			if (log10(1 + log_time_ticks[i]) <= a->hi + 1e-9)
@@ -274,8 +343,23 @@ static int axis_ticks(const struct axis *a, double *t)
 	return n;
 }
 
+/* "14:30", or "Mon 14:30" on an axis of days, in the local time (TZ) */
+static void fmt_clock(struct strbuf *sb, double unix_time, int days)
+{
+	time_t tt = (time_t)floor(unix_time + 0.5);
+	struct tm tm;
+	char buf[32];
+	if (!localtime_r(&tt, &tm) || !strftime(buf, sizeof(buf), days ? "%a %H:%M" : "%H:%M", &tm))
+		buf[0] = '\0';
+	sb_addstr(sb, buf);
+}
+
 static void tick_label(struct strbuf *sb, const struct axis *a, double v)
 {
+	if (a->clock) {
+		fmt_clock(sb, a->origin + v, a->days);
+		return;
+	}
 	if (a->log && a->time) {
 		if (v == 0)
 			sb_addc(sb, '0');
@@ -366,7 +450,7 @@ static void marker(struct strbuf *sb, size_t i, double x, double y, const char *
 	sb_addstr(sb, "<path class=\"pt\" data-label=\"");
 	xml_escape(sb, label);
 	/* a style, not a fill attribute: the charts' CSS leaves lines unfilled */
-	sb_addf(sb, "\" style=\"fill:%s\" d=\"", color(i));
+	sb_addf(sb, "\" style=\"fill:%s\" d=\"", label_color(label));
 	marker_shape(sb, i, x, y, 3.5);
 	sb_addstr(sb, "\"><title>");
 	xml_escape(sb, label);
@@ -390,9 +474,9 @@ static void legend(struct strbuf *sb, const struct dl_report *rep, enum legend_k
 		sb_addf(sb,
 			"<li><svg class=\"key\" viewBox=\"0 0 30 12\" width=\"30\" height=\"12\">"
 			"<line x1=\"1\" y1=\"6\" x2=\"29\" y2=\"6\" stroke=\"%s\" stroke-width=\"2\"",
-			color(i));
+			label_color(s.label));
 		dash_attr(sb, i);
-		sb_addf(sb, "/><path fill=\"%s\" d=\"", color(i));
+		sb_addf(sb, "/><path fill=\"%s\" d=\"", label_color(s.label));
 		marker_shape(sb, i, 15, 6, 3.5);
 		sb_addstr(sb, "\"/></svg>");
 		xml_escape(sb, s.label);
@@ -510,7 +594,7 @@ static void cdf_chart(struct strbuf *sb, const struct dl_report *rep, enum cdf_k
 			continue;
 		sb_addf(sb, "<path class=\"%s\" data-label=\"", cls[kind]);
 		xml_escape(sb, s.label);
-		sb_addf(sb, "\" stroke=\"%s\"", color(i));
+		sb_addf(sb, "\" stroke=\"%s\"", label_color(s.label));
 		dash_attr(sb, i);
 		sb_addf(sb, " d=\"M%.1f %.1f", px(&x, v[0]), px(&y, 0));
 		size_t k = n < CDF_POINTS ? n : CDF_POINTS;
@@ -589,7 +673,8 @@ static void bucketize(const double *t, const double *v, size_t n, double t0, dou
 }
 
 /* utilisation (or busy GPUs) or pending jobs over time, one line per timeline */
-static void timeline_chart(struct strbuf *sb, const struct dl_report *rep, int pending)
+static void timeline_chart(struct strbuf *sb, const struct dl_report *rep, int pending,
+			   const struct dl_report_page *page)
 {
 	size_t ns = dl_report_nseries(rep);
 	double cap = dl_report_capacity(rep);
@@ -605,30 +690,48 @@ static void timeline_chart(struct strbuf *sb, const struct dl_report *rep, int p
 		for (size_t k = 0; k < s.ntl; k++)
 			vmax = v[k] > vmax ? v[k] : vmax;
 	}
-	/* with a --window: the measurement period only */
+	/*
+	 * with a --window: from the measurement period's start (shaded) to the
+	 * end of the last job of every label, so the night is seen to its end
+	 */
 	double p0, p1;
-	if (dl_report_period(rep, &p0, &p1) && p1 > p0) {
+	int period = dl_report_period(rep, &p0, &p1) && p1 > p0;
+	if (period)
 		t0 = p0;
-		t1 = p1;
-	}
 	if (!(t1 > t0))
 		t1 = t0 + 1;
 	int frac = !pending && cap > 0;
 	double scale = frac ? 1 / cap : 1;
 	const struct tunit *u = unit_for(t1 - t0);
 	struct axis x, y;
-	axis_span(&x, t0, t1, u->sec, ML, CW - MR);
+	double origin;
+	int clock = dl_report_origin(rep, &origin);
+	if (clock)
+		axis_clock(&x, t0, t1, origin, ML, CW - MR);
+	else
+		axis_span(&x, t0, t1, u->sec, ML, CW - MR);
 	axis_init(&y, 0, frac ? (vmax * scale > 1 ? vmax * scale : 1) : (vmax > 0 ? vmax : 1), 0, 1,
 		  CH - MB, MT);
 	const char *id = pending ? "pending-time" : "util-time";
 	svg_open(sb, id, pending ? "pending jobs over time" : "GPU utilisation over time");
-	char xt[32];
-	snprintf(xt, sizeof(xt), "time (%s)", u->name);
+	char xt[96];
+	if (clock)
+		snprintf(xt, sizeof(xt), "clock time (%.60s)",
+			 page && page->tz ? page->tz : "local time");
+	else
+		snprintf(xt, sizeof(xt), "time (%s)", u->name);
 	svg_axes(sb, &x, &y, xt,
 		 pending ? "pending jobs"
 		 : frac	 ? "GPU utilisation"
 			 : "busy GPUs",
 		 frac);
+	if (period) {
+		double b = p1 < t1 ? p1 : t1;
+		sb_addf(sb,
+			"<rect class=\"period\" x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\">"
+			"<title>the measurement period (--window)</title></rect>\n",
+			px(&x, t0), MT, px(&x, b) - px(&x, t0), CH - MT - MB);
+	}
 	double *out = xmalloc(TL_BUCKETS * sizeof(*out));
 	double *cover = xmalloc(TL_BUCKETS * sizeof(*cover));
 	for (size_t i = 0; i < ns; i++) {
@@ -640,7 +743,7 @@ static void timeline_chart(struct strbuf *sb, const struct dl_report *rep, int p
 			  TL_BUCKETS);
 		sb_addf(sb, "<path class=\"%s\" data-label=\"", pending ? "tl-pending" : "tl-util");
 		xml_escape(sb, s.label);
-		sb_addf(sb, "\" stroke=\"%s\"", color(i));
+		sb_addf(sb, "\" stroke=\"%s\"", label_color(s.label));
 		dash_attr(sb, i);
 		sb_addstr(sb, " d=\"");
 		int pen = 0;
@@ -665,7 +768,10 @@ static void timeline_chart(struct strbuf *sb, const struct dl_report *rep, int p
 			char buf[DL_NUM_BUF];
 			struct strbuf t = STRBUF_INIT;
 			sb_addstr(&t, "at ");
-			fmt_time(&t, tm);
+			if (clock)
+				fmt_clock(&t, origin + tm, x.days);
+			else
+				fmt_time(&t, tm);
 			if (frac) {
 				dl_fmt_double_prec(buf, out[k] * scale * 100, 3);
 				sb_addf(&t, ": %s%% of the GPUs busy", buf);
@@ -746,7 +852,7 @@ static void bar_chart(struct strbuf *sb, const struct dl_report *rep)
 			xml_escape(sb, r->label);
 			sb_addf(sb,
 				"\" x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\">",
-				lw, y0, w > 0.5 ? w : 0.5, bh, color(li));
+				lw, y0, w > 0.5 ? w : 0.5, bh, label_color(r->label));
 			sb_addstr(sb, "<title>");
 			xml_escape(sb, r->label);
 			sb_addstr(sb, ": average JCT ");
@@ -795,6 +901,7 @@ static const char css[] =
 	"svg.chart{width:100%;height:auto;display:block}\n"
 	".chart .grid{stroke:#e6e8ee;stroke-width:1}\n"
 	".chart .frame{fill:none;stroke:#9aa3b2;stroke-width:1}\n"
+	".chart .period{fill:#eef3fb;stroke:none}\n"
 	".chart .axisline{stroke:#9aa3b2;stroke-width:1}\n"
 	".chart .tick{font-size:11px;fill:#5b6475}\n"
 	".chart .axis{font-size:12px;fill:#2a3142}\n"
@@ -1099,10 +1206,10 @@ void dl_report_write_html(const struct dl_report *rep, FILE *fp, const struct dl
 	if (any_tl) {
 		sb_addf(&sb, "<figure>\n<h2>%s over time</h2>\n",
 			dl_report_capacity(rep) > 0 ? "GPU utilisation" : "Busy GPUs");
-		timeline_chart(&sb, rep, 0);
+		timeline_chart(&sb, rep, 0, page);
 		legend(&sb, rep, LEG_TIMELINE);
 		sb_addstr(&sb, "</figure>\n<figure>\n<h2>Queue length over time</h2>\n");
-		timeline_chart(&sb, rep, 1);
+		timeline_chart(&sb, rep, 1, page);
 		legend(&sb, rep, LEG_TIMELINE);
 		sb_addstr(&sb, "</figure>\n");
 	}

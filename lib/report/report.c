@@ -89,6 +89,7 @@ struct dl_report {
 	struct dl_report_window window;
 	enum dl_report_by by;
 	struct dl_report_night night;
+	double origin;	  /* Unix time of time 0 (the as-run jobs' origin column), NaN: unknown */
 	char *night_text; /* the labels' job counts when they differ */
 	double t0, t1;	  /* the charts' measurement period */
 	int has_period;
@@ -106,6 +107,7 @@ struct dl_report *dl_report_new(void)
 	rep->index = init;
 	rep->policies = init;
 	rep->reasons = init;
+	rep->origin = NAN;
 	return rep;
 }
 
@@ -371,6 +373,7 @@ static int read_jobs(struct dl_report *rep, struct dl_reader *r, const char *lab
 			 dl_reader_col(r, DL_COL_MADE_BY)};
 	int c_seed[2] = {dl_reader_col(r, "trace_" DL_COL_SEED), dl_reader_col(r, DL_COL_SEED)};
 	int want_made = c_made[0] >= 0 || c_made[1] >= 0;
+	int c_origin = dl_reader_col(r, "origin");
 
 	struct dl_row row;
 	int got;
@@ -410,6 +413,14 @@ static int read_jobs(struct dl_report *rep, struct dl_reader *r, const char *lab
 		}
 		if (!rep->rows_read && first_label)
 			*first_label = rep->labels[cur].name;
+		if (c_origin >= 0 && row.f[c_origin][0] && isnan(rep->origin)) {
+			double o;
+			if (dl_field_nonneg(r, &row, c_origin, &o, err)) {
+				rc = -1;
+				break;
+			}
+			rep->origin = o;
+		}
 		rep->rows_read++;
 		if (want_made) {
 			/* each first non-empty made_by, in this order */
@@ -1401,6 +1412,12 @@ enum dl_report_by dl_report_by(const struct dl_report *rep)
 const char *dl_report_skipped(const struct dl_report *rep)
 {
 	return rep->skipped_text ? rep->skipped_text : "";
+}
+
+int dl_report_origin(const struct dl_report *rep, double *origin)
+{
+	*origin = rep->origin;
+	return !isnan(rep->origin);
 }
 
 const struct dl_report_night *dl_report_night(const struct dl_report *rep)

