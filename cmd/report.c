@@ -39,7 +39,8 @@ static int store_window(const struct dl_opt *o, void *base, const char *arg)
 /* in the order of enum dl_report_format */
 static const char *const formats[] = {"text", "csv", "json", "markdown", "html", NULL};
 static const char *const format_aliases[] = {"jsonl=json", "md=markdown", NULL};
-static const char *const by_names[] = {"gpus", "duration", NULL};
+/* in the order of enum dl_report_by, from DL_REPORT_BY_GPUS */
+static const char *const by_names[] = {"gpus", "duration", "user", "account", "partition", NULL};
 
 #define AT(f) DL_OPT_AT(struct report_args, f)
 static const struct dl_opt report_opts[] = {
@@ -67,8 +68,9 @@ static const struct dl_opt report_opts[] = {
 	 .imax = 100000000},
 	{DL_OPT_FILE, 'c', "cluster", "SPEC",
 	 "the cluster, for utilisation (as in dlsched simulate)", AT(cluster)},
-	{DL_OPT_CHOICE, 0, "by", "CLASS", "also rows per class: gpus (1, 2-4, 5-8, >8) or duration",
-	 AT(by), .values = by_names},
+	{DL_OPT_CHOICE, 0, "by", "CLASS",
+	 "also rows per class: gpus, duration, user, account or partition", AT(by),
+	 .values = by_names},
 	{DL_OPT_STRING, 0, "title", "TEXT", "title of the HTML page", AT(title),
 	 .def_doc = "dlsched report"},
 	{DL_OPT_STRING, 0, "tz", "ZONE", "the site's time zone, for clock times on the page",
@@ -373,7 +375,7 @@ DL_COMMAND(report, "summarise results: JCT percentiles, makespan, utilisation, H
 	ro.window = a.window;
 	ro.allow_unequal = a.allow_unequal;
 	if (dl_opt_given(&st, "by"))
-		ro.by = a.by == 0 ? DL_REPORT_BY_GPUS : DL_REPORT_BY_DURATION;
+		ro.by = (enum dl_report_by)(DL_REPORT_BY_GPUS + a.by);
 	page.title = a.title;
 	page.date = a.date;
 	page.tz = a.tz ? a.tz : getenv("TZ");

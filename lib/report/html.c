@@ -1084,6 +1084,9 @@ static void footer(struct strbuf *sb, const struct dl_report *rep,
 	sb_release(&made);
 }
 
+/* the class table's title, by enum dl_report_by */
+static const char *const by_title[] = {"", "GPU count", "duration", "user", "account", "partition"};
+
 void dl_report_write_html(const struct dl_report *rep, FILE *fp, const struct dl_report_page *page)
 {
 	const char *title = page && page->title ? page->title : "dlsched report";
@@ -1173,7 +1176,7 @@ void dl_report_write_html(const struct dl_report *rep, FILE *fp, const struct dl
 		dropped_table(&sb, rep);
 	if (dl_report_by(rep) != DL_REPORT_BY_NONE) {
 		sb_addf(&sb, "<section class=\"card\" id=\"by-class\">\n<h2>By %s</h2>\n",
-			dl_report_by(rep) == DL_REPORT_BY_GPUS ? "GPU count" : "duration");
+			by_title[dl_report_by(rep)]);
 		summary_table(&sb, rep, 1, "by-class-table");
 		sb_addstr(&sb, "</section>\n");
 	}

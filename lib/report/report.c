@@ -8,6 +8,10 @@
 #include "core/stats.h"
 #include "report/report.h"
 
+/* the dimensions of --by user|account|partition, in the order of enum dl_report_by */
+#define NGROUPS 3
+static const char *const group_cols[NGROUPS] = {"user", "account", "partition"};
+
 struct job {
 	double submit, duration, start, end, jct, qdelay, run_time; /* NaN = empty */
 	double rho, comm; /* the results' rho and comm_overhead_s: NaN when absent or empty */
@@ -15,6 +19,7 @@ struct job {
 	int reason;	/* -1: a job that ran (or waits); else why the simulator rejected it */
 	int unfinished; /* unfinished at the dump (as run): out of every label (its reason says) */
 	int64_t id;	/* offset of its id in the report's id arena, or -1 */
+	int32_t grp[NGROUPS]; /* its user, account, partition (report->gname), -1: unknown */
 };
 
 /* a job id, for finding one twice in a label */
@@ -89,6 +94,9 @@ struct dl_report {
 	struct dl_report_window window;
 	enum dl_report_by by;
 	struct dl_report_night night;
+	struct strmap gmap[NGROUPS]; /* user, account, partition names -> index */
+	char **gname[NGROUPS];
+	size_t ngname[NGROUPS], agname[NGROUPS];
 	double origin;	  /* Unix time of time 0 (the as-run jobs' origin column), NaN: unknown */
 	char *night_text; /* the labels' job counts when they differ */
 	double t0, t1;	  /* the charts' measurement period */
@@ -98,7 +106,6 @@ struct dl_report {
 
 static const char *const gpu_classes[] = {"1", "2-4", "5-8", ">8"};
 static const char *const dur_classes[] = {"<10min", "10min-1h", "1h-10h", ">=10h"};
-#define NCLASSES 4
 
 struct dl_report *dl_report_new(void)
 {
@@ -108,6 +115,8 @@ struct dl_report *dl_report_new(void)
 	rep->policies = init;
 	rep->reasons = init;
 	rep->origin = NAN;
+	for (int d = 0; d < NGROUPS; d++)
+		rep->gmap[d] = init;
 	return rep;
 }
 
@@ -147,6 +156,10 @@ void dl_report_free(struct dl_report *rep)
 	free(rep->skip_count);
 	free(rep->skipped_text);
 	free(rep->night_text);
+	for (int d = 0; d < NGROUPS; d++) {
+		strmap_free(&rep->gmap[d]);
+		free_strings(rep->gname[d], rep->ngname[d]);
+	}
 	for (size_t i = 0; i < rep->nmade; i++) {
 		free(rep->made[i].command);
 		free(rep->made[i].seed);
@@ -281,6 +294,17 @@ static int reason_index(struct dl_report *rep, const char *s)
 	return (int)rep->nreasons++;
 }
 
+static int32_t group_index(struct dl_report *rep, int d, const char *name)
+{
+	int64_t *v = strmap_get(&rep->gmap[d], name);
+	if (v)
+		return (int32_t)*v;
+	DL_GROW(rep->gname[d], rep->ngname[d] + 1, rep->agname[d]);
+	rep->gname[d][rep->ngname[d]] = xstrdup(name);
+	strmap_put(&rep->gmap[d], name, (int64_t)rep->ngname[d]);
+	return (int32_t)rep->ngname[d]++;
+}
+
 /* remember that rows of policy p went to label li (-2 when to several) */
 static void note_policy(struct dl_report *rep, const char *p, size_t li)
 {
@@ -374,6 +398,12 @@ static int read_jobs(struct dl_report *rep, struct dl_reader *r, const char *lab
 	int c_seed[2] = {dl_reader_col(r, "trace_" DL_COL_SEED), dl_reader_col(r, DL_COL_SEED)};
 	int want_made = c_made[0] >= 0 || c_made[1] >= 0;
 	int c_origin = dl_reader_col(r, "origin");
+	/* --by user|account|partition: a jobs stream's vc is its account (or partition) */
+	int c_grp[NGROUPS];
+	for (int d = 0; d < NGROUPS; d++)
+		c_grp[d] = dl_reader_col(r, group_cols[d]);
+	if (c_grp[1] < 0)
+		c_grp[1] = dl_reader_col(r, "vc");
 
 	struct dl_row row;
 	int got;
@@ -490,6 +520,10 @@ static int read_jobs(struct dl_report *rep, struct dl_reader *r, const char *lab
 		struct label *l = &rep->labels[cur];
 		j.unfinished = 0;
 		j.id = -1;
+		for (int d = 0; d < NGROUPS; d++)
+			j.grp[d] = c_grp[d] >= 0 && row.f[c_grp[d]][0]
+					   ? group_index(rep, d, row.f[c_grp[d]])
+					   : -1;
 		if (c_id >= 0 && row.f[c_id][0])
 			add_id(rep, l, &j, row.f[c_id], row.line);
 		DL_GROW(l->jobs, l->njobs + 1, l->alloc);
@@ -677,8 +711,31 @@ int dl_report_read_skipped(struct dl_report *rep, struct dl_reader *r, struct dl
 	return got < 0 ? -1 : 0;
 }
 
-static int class_of(enum dl_report_by by, const struct job *j)
+/* the class dimension's group (user, account, partition), or -1 */
+static int group_dim(enum dl_report_by by)
 {
+	return by >= DL_REPORT_BY_USER ? (int)(by - DL_REPORT_BY_USER) : -1;
+}
+
+static size_t nclasses(const struct dl_report *rep, enum dl_report_by by)
+{
+	int d = group_dim(by);
+	return d < 0 ? 4 : rep->ngname[d] + 1; /* the last: jobs of no known group */
+}
+
+static const char *class_name(const struct dl_report *rep, enum dl_report_by by, size_t c)
+{
+	int d = group_dim(by);
+	if (d >= 0)
+		return c < rep->ngname[d] ? rep->gname[d][c] : "(unknown)";
+	return (by == DL_REPORT_BY_GPUS ? gpu_classes : dur_classes)[c];
+}
+
+static int class_of(const struct dl_report *rep, enum dl_report_by by, const struct job *j)
+{
+	int g = group_dim(by);
+	if (g >= 0)
+		return j->grp[g] >= 0 ? j->grp[g] : (int)rep->ngname[g];
 	if (by == DL_REPORT_BY_GPUS)
 		return j->gpus <= 1 ? 0 : j->gpus <= 4 ? 1 : j->gpus <= 8 ? 2 : 3;
 	double d = j->duration;
@@ -766,13 +823,13 @@ struct view {
  * Metrics of the jobs of l in class cls (-1 = all) within the view. When keep
  * is set the sorted arrays are handed to l for the charts.
  */
-static void metrics(struct label *l, enum dl_report_by by, int cls, double capacity, int keep,
-		    const struct view *v, int64_t *rejected, size_t nreasons,
-		    struct dl_report_row *row)
+static void metrics(const struct dl_report *rep, struct label *l, enum dl_report_by by, int cls,
+		    double capacity, int keep, const struct view *v, int64_t *rejected,
+		    size_t nreasons, struct dl_report_row *row)
 {
 	memset(row, 0, sizeof(*row));
 	row->label = l->name;
-	row->cls = cls < 0 ? "all" : (by == DL_REPORT_BY_GPUS ? gpu_classes : dur_classes)[cls];
+	row->cls = cls < 0 ? "all" : class_name(rep, by, (size_t)cls);
 	size_t cap = l->njobs ? l->njobs : 1;
 	double *jct = xmalloc(cap * sizeof(*jct));
 	double *qd = xmalloc(cap * sizeof(*qd));
@@ -789,7 +846,7 @@ static void metrics(struct label *l, enum dl_report_by by, int cls, double capac
 		const struct job *j = &l->jobs[i];
 		if (v->in && !v->in[i])
 			continue;
-		if (cls >= 0 && class_of(by, j) != cls)
+		if (cls >= 0 && class_of(rep, by, j) != cls)
 			continue;
 		if (j->reason >= 0) {
 			rejected[j->reason]++;
@@ -1080,6 +1137,31 @@ static void window_view(const struct label *l, const struct dl_report_window *w,
 }
 
 /*
+ * Results streams carry no user, account or partition: a job takes them from
+ * the input that has them (the as-run jobs stream), by its id
+ */
+static void fill_groups(struct dl_report *rep, int d)
+{
+	struct strmap byid = STRMAP_INIT;
+	for (size_t i = 0; i < rep->nlabels; i++)
+		for (size_t k = 0; k < rep->labels[i].njobs; k++) {
+			const struct job *j = &rep->labels[i].jobs[k];
+			if (j->grp[d] >= 0 && j->id >= 0 && !strmap_get(&byid, rep->ids + j->id))
+				strmap_put(&byid, rep->ids + j->id, j->grp[d]);
+		}
+	for (size_t i = 0; i < rep->nlabels; i++)
+		for (size_t k = 0; k < rep->labels[i].njobs; k++) {
+			struct job *j = &rep->labels[i].jobs[k];
+			int64_t *v = j->grp[d] < 0 && j->id >= 0
+					     ? strmap_get(&byid, rep->ids + j->id)
+					     : NULL;
+			if (v)
+				j->grp[d] = (int32_t)*v;
+		}
+	strmap_free(&byid);
+}
+
+/*
  * Jobs Slurm had not finished when sacct ran (the as-run label's jobs without
  * an end) are left out of every label, simulated ones included: the what-if ran
  * them to their time limits, Slurm did not, and only the same jobs compare.
@@ -1290,13 +1372,16 @@ int dl_report_compute(struct dl_report *rep, const struct dl_report_opts *opts, 
 	rep->night.skipped = skipped;
 
 	/* with --by, only the classes some label has jobs in */
-	int used[NCLASSES] = {0};
+	if (group_dim(by) >= 0)
+		fill_groups(rep, group_dim(by));
+	size_t ncls = by != DL_REPORT_BY_NONE ? nclasses(rep, by) : 0;
+	int *used = xcalloc(ncls + 1, sizeof(*used));
 	if (by != DL_REPORT_BY_NONE)
 		for (size_t i = 0; i < rep->nlabels; i++)
 			for (size_t k = 0; k < rep->labels[i].njobs; k++)
-				used[class_of(by, &rep->labels[i].jobs[k])] = 1;
+				used[class_of(rep, by, &rep->labels[i].jobs[k])] = 1;
 	size_t per = 1;
-	for (int c = 0; c < NCLASSES; c++)
+	for (size_t c = 0; c < ncls; c++)
 		per += (size_t)used[c];
 	rep->nrows = rep->nlabels * per;
 	rep->rows = xcalloc(rep->nrows ? rep->nrows : 1, sizeof(*rep->rows));
@@ -1315,13 +1400,13 @@ int dl_report_compute(struct dl_report *rep, const struct dl_report_opts *opts, 
 			rep->t1 = v.b > rep->t1 ? v.b : rep->t1;
 			rep->has_period = 1;
 		}
-		for (size_t c = 0, r = i * per; c <= NCLASSES; c++) {
+		for (size_t c = 0, r = i * per; c <= ncls; c++) {
 			int cls = (int)c - 1;
 			if (cls >= 0 && !used[cls])
 				continue;
 			struct dl_report_row *row = &rep->rows[r];
-			metrics(l, by, cls, opts->capacity, cls < 0, &v, rejected, rep->nreasons,
-				row);
+			metrics(rep, l, by, cls, opts->capacity, cls < 0, &v, rejected,
+				rep->nreasons, row);
 			if (cls < 0)
 				row->dropped += skipped;
 			rep->row_text[r] = reasons_text(rep, cls < 0, rejected);
@@ -1333,6 +1418,7 @@ int dl_report_compute(struct dl_report *rep, const struct dl_report_opts *opts, 
 		free(in);
 	}
 	free(rejected);
+	free(used);
 	if (base != (size_t)-1)
 		for (size_t i = 0; i < rep->nrows; i++) {
 			const struct dl_report_row *b = &rep->rows[base * per + i % per];

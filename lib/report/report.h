@@ -48,7 +48,19 @@
 #include "core/common.h"
 #include "table/table.h"
 
-enum dl_report_by { DL_REPORT_BY_NONE = 0, DL_REPORT_BY_GPUS, DL_REPORT_BY_DURATION };
+/*
+ * Class rows: by GPU count or duration class, or by the jobs' user, account
+ * (a jobs stream's vc) or partition, which results streams take from the
+ * input that has them (the --as-run jobs), by job id
+ */
+enum dl_report_by {
+	DL_REPORT_BY_NONE = 0,
+	DL_REPORT_BY_GPUS,
+	DL_REPORT_BY_DURATION,
+	DL_REPORT_BY_USER,
+	DL_REPORT_BY_ACCOUNT,
+	DL_REPORT_BY_PARTITION,
+};
 
 enum dl_report_format {
 	DL_REPORT_TEXT = 0,

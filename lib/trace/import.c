@@ -843,7 +843,7 @@ static int import_sacct(struct dl_jobset *js, const char *path, const struct dl_
 			struct dl_skips *sk, struct dl_err *err)
 {
 	int keep_unfinished = o && o->keep_unfinished;
-	size_t pass[3] = {0, 0, 0};
+	size_t pass[4] = {0, 0, 0, 0};
 	const char *extra[64];
 	struct lines l;
 	if (lines_open(&l, path, err))
@@ -899,6 +899,9 @@ static int import_sacct(struct dl_jobset *js, const char *path, const struct dl_
 					pass[k] = dl_jobset_pass_col(js, asrun_cols[k]) + 1;
 			if (col[SC_REQTRES] >= 0)
 				pass[2] = dl_jobset_pass_col(js, ALLOC_TYPE_COL) + 1;
+			/* vc is the Account when there is one: the partition for report --by */
+			if (col[SC_PARTITION] >= 0)
+				pass[3] = dl_jobset_pass_col(js, "partition") + 1;
 			continue;
 		}
 		size_t n = split(l.sb.buf, '|', f, ncols);
@@ -1048,12 +1051,12 @@ static int import_sacct(struct dl_jobset *js, const char *path, const struct dl_
 		}
 		char sbuf[DL_NUM_BUF], ebuf[DL_NUM_BUF];
 		size_t nx = 0;
-		for (int k = 0; k < 3; k++) {
+		for (int k = 0; k < 4; k++) {
 			if (!pass[k])
 				continue;
 			while (nx < pass[k] - 1 && nx < DL_ARRAY_SIZE(extra))
 				extra[nx++] = "";
-			const char *val = atype.buf;
+			const char *val = k == 3 ? f[col[SC_PARTITION]] : atype.buf;
 			if (k < 2) {
 				int have = k ? have_end : have_start;
 				if (have)

@@ -7,7 +7,7 @@ T=$TESTDATA/trace
 # ---- an empty night: header-only files all the way down, exit 0, a "no jobs" page ----
 printf 'JobID|JobName|User|Partition|Submit|Start|End|ElapsedRaw|AllocTRES|State\n' > empty.psv
 run nightly_empty_import 0 "dl trace import --from sacct --skipped skipped.csv empty.psv > jobs.csv"
-expect_eq nightly_empty_jobs "id,submit,gpus,duration,start,end" "$(cat jobs.csv)"
+expect_eq nightly_empty_jobs "id,submit,gpus,duration,start,end,partition" "$(cat jobs.csv)"
 for p in fifo fifo-backfill sjf srtf las tiresias-las tiresias-gittins; do
 	run "nightly_empty_simulate_$p" 0 "dl simulate --cluster 1x4x8:v100 --policy $p --timeline $p.timeline.csv jobs.csv > $p.csv"
 	expect "nightly_empty_results_$p" "[ \$(wc -l < $p.csv) -eq 1 ] && grep -q '^id,submit,.*,policy,rho,comm_overhead_s,rejected$' $p.csv && [ \$(wc -l < $p.timeline.csv) -eq 1 ]"
@@ -124,6 +124,19 @@ expect nightly_jq_id_string "grep -q '^{\"id\":\"1\",' j.jsonl && grep -q '^{\"i
 run nightly_jq_dropped 0 "dl report -f json --allow-unequal --skipped sk.csv $R/rejected.csv $R/las.csv | jq -c '.dropped_reasons'"
 expect_eq nightly_jq_dropped_object '{"never started":2,"no GPUs":1,"needs more GPUs than the cluster has":1,"unknown GPU type '"'"'a100'"'"'":2}
 {"never started":2,"no GPUs":1}' "$(cat out)"
+
+# ---- per user (account, partition): the as-run jobs say whose each job is, by id, for every
+# label; user0's jobs ran 200 (JCT 7200 s), 204 (1860), 208 (2520), 212 (3600): 15180 / 4
+dl trace import -q --from sacct --skipped ty.sk.csv "$R/sacct_typed.psv" > ty.jobs.csv
+dl simulate -q --cluster 2x4x8:a100,2x4x8:v100 --policy fifo ty.jobs.csv > ty.fifo.csv
+run nightly_by_user 0 "dl report --by user --as-run ty.jobs.csv ty.fifo.csv | cut -d, -f1-5"
+expect_eq nightly_by_user_asrun "as run,user0,4,4,3795" "$(grep '^as run,user0,' out)"
+expect_eq nightly_by_user_classes "fifo,all fifo,user0 fifo,user1 fifo,user2 fifo,user3 as run,all as run,user0 as run,user1 as run,user2 as run,user3" "$(tail -n +2 out | cut -d, -f1,2 | tr '\n' ' ' | sed 's/ $//')"
+run nightly_by_partition 0 "dl report --by partition --as-run ty.jobs.csv ty.fifo.csv | cut -d, -f1-3"
+expect_eq nightly_by_partition_rows "fifo,all,16 fifo,gpu,16 as run,all,16 as run,gpu,16" "$(tail -n +2 out | tr '\n' ' ' | sed 's/ $//')"
+# without the jobs stream nothing says whose a job is
+run nightly_by_user_unknown 0 "dl report --by user ty.fifo.csv | cut -d, -f1-3"
+expect_eq nightly_by_user_unknown_rows "fifo,all,16 fifo,(unknown),16" "$(tail -n +2 out | tr '\n' ' ' | sed 's/ $//')"
 
 # ---- steady state: --window ----
 run nightly_window_jobs 0 "dl report --gpus 4 --window jobs:1-3 -t $R/fifo.timeline.csv $R/fifo.csv | cut -d, -f1-5,9,12"

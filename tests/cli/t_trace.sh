@@ -143,16 +143,16 @@ expect_eq trace_sacct_asrun_header "id,submit,start,end" "$(head -1 out)"
 expect_eq trace_sacct_asrun_job3 "3,0,3,5" "$(grep '^3,' out)"
 run trace_sacct_asrun_epoch 0 "dl trace import --from sacct --tz UTC --keep-epoch '$T/sacct_real_sample.psv' | grep '^3,'"
 # 2026-11-21T23:57:28 UTC = 1795305448
-expect_eq trace_sacct_asrun_epoch_job3 "3,1795305448,1,2,root,debug,COMPLETED,1795305451,1795305453" "$(cat out)"
+expect_eq trace_sacct_asrun_epoch_job3 "3,1795305448,1,2,root,debug,COMPLETED,1795305451,1795305453,debug" "$(cat out)"
 # running and pending jobs at dump time: duration from TimelimitRaw (minutes), a pending
 # job's GPUs from ReqTRES, no start or end where Slurm had none; UNLIMITED is skipped; the
 # rejected submission (5 GPUs asked, none allocated, FAILED) was rejected at submit;
 # gpu_type is what ReqTRES asked for, alloc_gpu_type what AllocTRES gave
 run trace_sacct_keep_unfinished 0 "dl trace import --from sacct --keep-unfinished --skipped sk.csv '$T/sacct_live_limits.psv'"
-expect_eq trace_sacct_keep_unfinished_rows "id,submit,gpus,duration,user,vc,gpu_type,state,start,end,alloc_gpu_type,origin
-6,0,1,60,root,debug,a100,COMPLETED,1,61,a100,1795305450
-2,67,2,600,root,debug,,RUNNING,67,,,
-4,67,1,300,root,debug,,PENDING,,,," "$(cat out)"
+expect_eq trace_sacct_keep_unfinished_rows "id,submit,gpus,duration,user,vc,gpu_type,state,start,end,alloc_gpu_type,partition,origin
+6,0,1,60,root,debug,a100,COMPLETED,1,61,a100,debug,1795305450
+2,67,2,600,root,debug,,RUNNING,67,,,debug,
+4,67,1,300,root,debug,,PENDING,,,,debug," "$(cat out)"
 expect_eq trace_sacct_skipped_file "reason,count
 zero run time,1
 unfinished without a time limit,1
@@ -170,15 +170,15 @@ expect_eq trace_sacct_no_jobs_header "id,submit,gpus,duration,start,end" "$(cat 
 expect_eq trace_sacct_no_jobs_skips "no GPUs,1" "$(tail -1 sk.csv)"
 # real sacct output of a running and a pending typed job (TimelimitRaw in minutes)
 run trace_sacct_real_unfinished 0 "dl trace import --from sacct --keep-unfinished '$T/sacct_real_unfinished.psv'"
-expect_eq trace_sacct_real_unfinished_rows "id,submit,gpus,duration,user,vc,gpu_type,state,start,end,alloc_gpu_type,origin
-6,0,1,180,root,debug,k80,RUNNING,0,,k80,1795430271
-7,2,2,120,root,debug,k80,PENDING,,,," "$(cat out)"
+expect_eq trace_sacct_real_unfinished_rows "id,submit,gpus,duration,user,vc,gpu_type,state,start,end,alloc_gpu_type,partition,origin
+6,0,1,180,root,debug,k80,RUNNING,0,,k80,debug,1795430271
+7,2,2,120,root,debug,k80,PENDING,,,,debug," "$(cat out)"
 # real sacct output of a job cancelled while it waited: Slurm writes Start = End (the
 # cancel time), ElapsedRaw 0 and no AllocTRES, but ReqTRES asked for 2 v100s; it never
 # started (it is not a CPU job): it was cancelled while pending
 run trace_sacct_real_cancelled 0 "dl trace import -q --from sacct --skipped sk.csv '$T/sacct_real_cancelled.psv'"
-expect_eq trace_sacct_real_cancelled_rows "id,submit,gpus,duration,user,vc,gpu_type,state,start,end,alloc_gpu_type,origin
-4,0,1,1,root,debug,k80,COMPLETED,1,2,k80,1795432285" "$(cat out)"
+expect_eq trace_sacct_real_cancelled_rows "id,submit,gpus,duration,user,vc,gpu_type,state,start,end,alloc_gpu_type,partition,origin
+4,0,1,1,root,debug,k80,COMPLETED,1,2,k80,debug,1795432285" "$(cat out)"
 expect_eq trace_sacct_real_cancelled_skips "reason,count
 cancelled while pending,1" "$(cat sk.csv)"
 
@@ -190,5 +190,5 @@ expect_eq trace_gen_provenance_first "dlsched trace gen --provenance --jobs 3 --
 cut -d, -f1-4 out > cut.csv
 expect trace_gen_provenance_rest "head -1 out | grep -qx 'id,submit,gpus,duration,made_by,seed' && [ \"\$(sed -n '3,4p' out | grep -c ',,\$')\" = 2 ] && cmp -s cut.csv plain.csv"
 run trace_import_provenance 0 "dl trace import -q --from sacct --provenance '$T/sacct_real_cancelled.psv'"
-expect_eq trace_import_provenance_rows "id,submit,gpus,duration,user,vc,gpu_type,state,start,end,alloc_gpu_type,origin,made_by,seed
-4,0,1,1,root,debug,k80,COMPLETED,1,2,k80,1795432285,dlsched trace import -q --from sacct --provenance $T/sacct_real_cancelled.psv," "$(cat out)"
+expect_eq trace_import_provenance_rows "id,submit,gpus,duration,user,vc,gpu_type,state,start,end,alloc_gpu_type,partition,origin,made_by,seed
+4,0,1,1,root,debug,k80,COMPLETED,1,2,k80,debug,1795432285,dlsched trace import -q --from sacct --provenance $T/sacct_real_cancelled.psv," "$(cat out)"
