@@ -28,6 +28,7 @@ struct report_args {
 	const char *group_by;
 	int allow_unequal;
 	const char *tz;
+	const char *index;
 };
 
 /* --window: the measurement window (dl_report_window_parse) */
@@ -78,6 +79,8 @@ static const struct dl_opt report_opts[] = {
 	 .expect = "a time zone name"},
 	{DL_OPT_STRING, 0, "date", "TEXT", "date line of the HTML page (e.g. the night it covers)",
 	 AT(date)},
+	{DL_OPT_STRING, 0, "index", "DIR",
+	 "an index page of the report pages in DIR: each night, and trends per label", AT(index)},
 	{DL_OPT_STRING, 0, "group-by", "AXES",
 	 "runs of a sweep (summary.csv or its DIR): mean and 95% CI per group of AXES",
 	 AT(group_by)},
@@ -346,6 +349,22 @@ static int report_grouped(struct dl_ctx *ctx, char **files, size_t nfiles, const
 	return rc;
 }
 
+/* --index DIR: the index page (to -o, which is left out of the pages when in DIR) */
+static int report_index(struct dl_ctx *ctx, const char *dir, const char *output,
+			struct dl_report_page *page)
+{
+	const char *base = output ? strrchr(output, '/') : NULL;
+	base = base ? base + 1 : output;
+	struct dl_output *out = dl_out_open(ctx, output);
+	if (!out)
+		return DL_EXIT_DATA;
+	struct dl_err err = DL_ERR_INIT;
+	int rc = 0;
+	if (dl_report_write_index(dl_output_fp(out), dir, base, page, &err))
+		rc = dl_fail(ctx, &err);
+	return dl_out_close(ctx, out, rc);
+}
+
 static void free_args(struct report_args *a)
 {
 	dl_strlist_free(&a->labels);
@@ -395,8 +414,8 @@ DL_COMMAND(report, "summarise results: JCT percentiles, makespan, utilisation, H
 	int ninputs;
 	char **files = dl_opt_inputs(&st, &ninputs);
 	size_t nfiles = (size_t)ninputs;
-	if (a.as_run && st.optind >= argc)
-		nfiles = 0; /* --as-run alone: no results from standard input */
+	if ((a.as_run || a.index) && st.optind >= argc)
+		nfiles = 0; /* --as-run or --index alone: no results from standard input */
 	if (!rc && nlabels > nfiles)
 		rc = dl_usage_error(ctx, "%zu --label options for %zu inputs", nlabels, nfiles);
 	if (!rc && cluster && ro.capacity > 0)
@@ -415,6 +434,18 @@ DL_COMMAND(report, "summarise results: JCT percentiles, makespan, utilisation, H
 	char *command = command_line(ctx, argc, argv);
 	page.version = DLSCHED_VERSION;
 	page.command = command;
+	if (!rc && a.index) {
+		if (nfiles || nlabels || a.timelines.n || a.skipped.n || a.as_run || group_by)
+			rc = dl_usage_error(ctx,
+					    "--index DIR reads the pages in DIR: no other input");
+		else if (fmt_set && fmt != DL_REPORT_HTML)
+			rc = dl_usage_error(ctx, "--index writes HTML");
+		else
+			rc = report_index(ctx, a.index, output, &page);
+		free(command);
+		free_args(&a);
+		return rc;
+	}
 	if (!rc && group_by) {
 		if (nlabels || a.timelines.n || a.skipped.n || a.as_run || ro.window.kind ||
 		    ro.baseline || ro.by || cluster || ro.capacity > 0)

@@ -14,6 +14,8 @@
 #include <string.h>
 #include <time.h>
 
+#include <jansson.h>
+
 #include "core/utf8.h"
 #include "core/num.h"
 #include "core/stats.h"
@@ -1068,11 +1070,47 @@ static void made_by_table(struct strbuf *sb, const struct dl_report *rep)
 	sb_addstr(sb, "</tbody></table>\n");
 }
 
+/*
+ * The page's numbers for report --index, as JSON in a <data> element (no
+ * script): the night (--date) and each label's jobs, finished, average JCT and
+ * average wait (null when undefined)
+ */
+static void night_data(struct strbuf *sb, const struct dl_report *rep,
+		       const struct dl_report_page *page)
+{
+	json_t *o = json_object(), *labels = json_array();
+	json_object_set_new(o, "night", page && page->date ? json_string(page->date) : json_null());
+	json_object_set_new(o, "jobs", json_integer(dl_report_night(rep)->jobs));
+	for (size_t i = 0; i < dl_report_nrows(rep); i++) {
+		const struct dl_report_row *r = dl_report_row(rep, i);
+		if (strcmp(r->cls, "all"))
+			continue;
+		json_t *l = json_object();
+		json_object_set_new(l, "label", json_string(r->label));
+		json_object_set_new(l, "jobs", json_integer(r->jobs));
+		json_object_set_new(l, "finished", json_integer(r->finished));
+		json_object_set_new(l, "avg_jct",
+				    isnan(r->avg_jct) ? json_null() : json_real(r->avg_jct));
+		json_object_set_new(l, "avg_queue_delay",
+				    isnan(r->avg_queue_delay) ? json_null()
+							      : json_real(r->avg_queue_delay));
+		json_array_append_new(labels, l);
+	}
+	json_object_set_new(o, "labels", labels);
+	char *text = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
+	json_decref(o);
+	sb_addstr(sb, "<data id=\"night-data\" value=\"");
+	xml_escape(sb, text ? text : "{}");
+	sb_addstr(sb, "\"></data>\n");
+	free(text);
+}
+
 static void footer(struct strbuf *sb, const struct dl_report *rep,
 		   const struct dl_report_page *page)
 {
 	struct strbuf made = STRBUF_INIT;
 	made_by_table(&made, rep);
+	night_data(&made, rep, page);
 	dl_html_footer(
 		sb, page,
 		"Percentiles are nearest-rank; Jain's index is over the slowdowns "
@@ -1245,6 +1283,11 @@ void dl_html_escape(struct strbuf *sb, const char *s)
 const char *dl_html_color(size_t i)
 {
 	return color(i);
+}
+
+const char *dl_html_label_color(const char *label)
+{
+	return label_color(label);
 }
 
 struct dl_html_chart {

@@ -243,6 +243,15 @@ void dl_report_write_table(const struct dl_report *rep, FILE *fp, enum dl_report
 /* Write one self-contained HTML page (well-formed XML) with inline SVG charts. */
 void dl_report_write_html(const struct dl_report *rep, FILE *fp, const struct dl_report_page *page);
 
+/*
+ * The index page of the report pages in dir (report --index): a row per page
+ * (file-name order) with its night's jobs and each label's average wait and
+ * JCT, read from the page's night-data, and their trends per night; skip is a
+ * file name to leave out (the index itself). -1 when dir cannot be read.
+ */
+int dl_report_write_index(FILE *fp, const char *dir, const char *skip,
+			  const struct dl_report_page *page, struct dl_err *err);
+
 /* statistics: core/stats.h (dl_percentile_nearest, dl_jain_index, dl_sort_doubles) */
 
 /* ---- internals shared by the renderers (report.c) ---- */
