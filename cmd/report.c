@@ -134,12 +134,15 @@ static char *label_of_path(const char *path)
 	return s;
 }
 
-static int cluster_gpus(const char *spec, double *gpus, struct dl_err *err)
+static int cluster_gpus(const char *spec, double *gpus, struct dl_report_page *page,
+			struct dl_err *err)
 {
 	struct dl_cluster *cl = NULL;
 	if (dl_cluster_load(spec, &cl, err))
 		return -1;
 	*gpus = cl->total_gpus;
+	page->unavailable_nodes = cl->unavailable_nodes;
+	page->unavailable_gpus = cl->unavailable_gpus;
 	dl_cluster_free(cl);
 	return 0;
 }
@@ -421,7 +424,7 @@ DL_COMMAND(report, "summarise results: JCT percentiles, makespan, utilisation, H
 	if (!rc && cluster && ro.capacity > 0)
 		rc = dl_usage_error(ctx, "--cluster and --gpus both give the cluster size");
 	struct dl_err err = DL_ERR_INIT;
-	if (!rc && cluster && cluster_gpus(cluster, &ro.capacity, &err))
+	if (!rc && cluster && cluster_gpus(cluster, &ro.capacity, &page, &err))
 		rc = dl_fail(ctx, &err);
 	if (!rc && !fmt_set) {
 		int f = output ? format_of_path(output) : -1;

@@ -904,6 +904,7 @@ static const char css[] =
 	".chart .grid{stroke:#e6e8ee;stroke-width:1}\n"
 	".chart .frame{fill:none;stroke:#9aa3b2;stroke-width:1}\n"
 	".chart .period{fill:#eef3fb;stroke:none}\n"
+	".data{display:none}\n"
 	".chart .axisline{stroke:#9aa3b2;stroke-width:1}\n"
 	".chart .tick{font-size:11px;fill:#5b6475}\n"
 	".chart .axis{font-size:12px;fill:#2a3142}\n"
@@ -979,6 +980,55 @@ static void summary_table(struct strbuf *sb, const struct dl_report *rep, int cl
 		sb_addstr(sb, "</tr>\n");
 	}
 	sb_addstr(sb, "</tbody></table></div>\n");
+}
+
+/*
+ * What the what-if leaves out, from the inputs: every policy places GPU gangs
+ * only; partitions the jobs came from are pooled; nodes the node list says
+ * were drained or down count as available; jobs unfinished at the dump ran
+ * to their time limits
+ */
+static void ignores_box(struct strbuf *sb, const struct dl_report *rep,
+			const struct dl_report_page *page)
+{
+	int whatif = 0;
+	for (size_t i = 0; i < dl_report_nseries(rep); i++) {
+		struct dl_report_series s;
+		dl_report_series(rep, i, &s);
+		whatif |= !s.as_run;
+	}
+	if (!whatif)
+		return;
+	sb_addstr(sb, "<section class=\"card\" id=\"ignores\">\n<h2>What this what-if "
+		      "ignores</h2>\n<ul>\n<li id=\"ignores-resources\">CPU and memory requests "
+		      "and limits: the policies place GPUs only.</li>\n");
+	size_t np = dl_report_npartitions(rep);
+	if (np > 1) {
+		sb_addf(sb, "<li id=\"ignores-partitions\">Partitions: the jobs came from %zu (",
+			np);
+		for (size_t i = 0; i < np; i++) {
+			sb_addstr(sb, i ? ", " : "");
+			xml_escape(sb, dl_report_partition(rep, i));
+		}
+		sb_addstr(sb, "); the what-if pools the cluster's GPUs for every job.</li>\n");
+	}
+	if (page && page->unavailable_nodes)
+		sb_addf(sb,
+			"<li id=\"ignores-drained\">Drained or down nodes: %d node%s with %d GPUs "
+			"%s drained or down in the node list; the what-if counts them as "
+			"available.</li>\n",
+			page->unavailable_nodes, page->unavailable_nodes == 1 ? "" : "s",
+			page->unavailable_gpus, page->unavailable_nodes == 1 ? "was" : "were");
+	const struct dl_report_night *night = dl_report_night(rep);
+	if (night->unfinished)
+		sb_addf(sb,
+			"<li id=\"ignores-unfinished\">The %lld job%s unfinished at the dump ran to "
+			"%s time limit%s in the what-if (holding GPUs there); no label counts "
+			"%s.</li>\n",
+			(long long)night->unfinished, night->unfinished == 1 ? "" : "s",
+			night->unfinished == 1 ? "its" : "their", night->unfinished == 1 ? "" : "s",
+			night->unfinished == 1 ? "it" : "them");
+	sb_addstr(sb, "</ul>\n</section>\n");
 }
 
 /* the jobs each label lost, and why (trace import's skips and simulate's rejections) */
@@ -1071,9 +1121,9 @@ static void made_by_table(struct strbuf *sb, const struct dl_report *rep)
 }
 
 /*
- * The page's numbers for report --index, as JSON in a <data> element (no
- * script): the night (--date) and each label's jobs, finished, average JCT and
- * average wait (null when undefined)
+ * The page's numbers for report --index, as JSON in the data-night attribute
+ * of a hidden paragraph (no script): the night (--date) and each label's jobs, finished, average
+ * JCT and average wait (null when undefined)
  */
 static void night_data(struct strbuf *sb, const struct dl_report *rep,
 		       const struct dl_report_page *page)
@@ -1099,9 +1149,9 @@ static void night_data(struct strbuf *sb, const struct dl_report *rep,
 	json_object_set_new(o, "labels", labels);
 	char *text = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
 	json_decref(o);
-	sb_addstr(sb, "<data id=\"night-data\" value=\"");
+	sb_addstr(sb, "<p id=\"night-data\" class=\"data\" data-night=\"");
 	xml_escape(sb, text ? text : "{}");
-	sb_addstr(sb, "\"></data>\n");
+	sb_addstr(sb, "\">The numbers for dlsched report --index.</p>\n");
 	free(text);
 }
 
@@ -1212,6 +1262,7 @@ void dl_report_write_html(const struct dl_report *rep, FILE *fp, const struct dl
 	sb_addstr(&sb, "</section>\n");
 	if (dropped)
 		dropped_table(&sb, rep);
+	ignores_box(&sb, rep, page);
 	if (dl_report_by(rep) != DL_REPORT_BY_NONE) {
 		sb_addf(&sb, "<section class=\"card\" id=\"by-class\">\n<h2>By %s</h2>\n",
 			by_title[dl_report_by(rep)]);

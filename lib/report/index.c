@@ -2,7 +2,7 @@
  * index.c: the index page of a directory of nightly pages (report --index):
  * one row per night with a link to its page, and the trend of average wait
  * and average JCT per night and label. Each page says its numbers in its
- * <data id="night-data"> element (html.c); pages without one (other files,
+ * hidden paragraph id="night-data" (html.c); pages without one (other files,
  * pages of older versions) are listed as such, not guessed at.
  */
 #include <dirent.h>
@@ -50,7 +50,7 @@ static void xml_unescape(struct strbuf *out, const char *s, size_t n)
 /* the night-data of a page, or NULL when it has none; -1 on a read error */
 static int read_night(const char *path, json_t **data, struct dl_err *err)
 {
-	static const char mark[] = "<data id=\"night-data\" value=\"";
+	static const char mark[] = "<p id=\"night-data\" class=\"data\" data-night=\"";
 	*data = NULL;
 	struct dl_input *in = dl_input_open(path, err);
 	if (!in)

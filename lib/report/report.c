@@ -1500,6 +1500,16 @@ const char *dl_report_skipped(const struct dl_report *rep)
 	return rep->skipped_text ? rep->skipped_text : "";
 }
 
+size_t dl_report_npartitions(const struct dl_report *rep)
+{
+	return rep->ngname[DL_REPORT_BY_PARTITION - DL_REPORT_BY_USER];
+}
+
+const char *dl_report_partition(const struct dl_report *rep, size_t i)
+{
+	return rep->gname[DL_REPORT_BY_PARTITION - DL_REPORT_BY_USER][i];
+}
+
 int dl_report_origin(const struct dl_report *rep, double *origin)
 {
 	*origin = rep->origin;

@@ -158,6 +158,8 @@ struct dl_report_page {
 	const char *version; /* dlsched's version for the footer, or NULL */
 	const char *command; /* the command line that made the page, or NULL */
 	const char *tz;	     /* the zone of clock times (the process's TZ is set to it), or NULL */
+	/* --cluster from scontrol: nodes with GPUs drained or down, and their GPUs */
+	int unavailable_nodes, unavailable_gpus;
 	const struct dl_report_input *inputs;
 	size_t ninputs;
 	const struct dl_report_run *runs; /* --group-by: the sweep's runs, or NULL */
@@ -287,6 +289,9 @@ const char *dl_report_skipped(const struct dl_report *rep);
 const struct dl_report_night *dl_report_night(const struct dl_report *rep);
 /* the Unix time of time 0, from an input's origin column (trace import --from sacct); 0 if none */
 int dl_report_origin(const struct dl_report *rep, double *origin);
+/* the partitions of the inputs' jobs (a jobs stream's partition column), in order */
+size_t dl_report_npartitions(const struct dl_report *rep);
+const char *dl_report_partition(const struct dl_report *rep, size_t i);
 /* "fifo 35, as run 31" when the labels' job sets differ (--allow-unequal), else "" */
 const char *dl_report_label_counts(const struct dl_report *rep);
 
