@@ -17,9 +17,14 @@ run slurm_cluster_nodes 0 "dl cluster show -f csv nodes.txt | cut -d, -f1-4"
 expect slurm_cluster_node_names "grep -qx 'dlnode1/v100,slurm,v100,4' out && grep -qx 'dlnode1/k80,slurm,k80,2' out"
 
 # ---- typed jobs, one still running and one pending when sacct runs ----
+# a second partition for the untyped job: the what-if pools them, and the page says so
+# (created after the cluster checks above, removed at the end)
+scontrol create PartitionName=dlq2 Nodes=dlnode1 MaxTime=INFINITE State=UP
 ids=
 for spec in k80:1 v100:2 1; do
-	ids="$ids $(sbatch --parsable --gres=gpu:$spec --time=1 -J nt$spec --wrap 'sleep 2')"
+	part=debug
+	[ "$spec" = 1 ] && part=dlq2
+	ids="$ids $(sbatch --parsable -p $part --gres=gpu:$spec --time=1 -J nt$spec --wrap 'sleep 2')"
 done
 # and a CPU-only job: an ordinary night has some, and they are no reason to write to stderr
 cpu=$(sbatch --parsable --time=1 -J ntcpu --wrap 'sleep 1')
@@ -100,3 +105,47 @@ command -v xmllint > /dev/null && expect slurm_nightly_page_xml "xmllint --noout
 run slurm_import_default 0 "dl trace import -q --from sacct --skipped skipped2.csv night.psv | wc -l"
 expect_eq slurm_import_default_rows 4 "$(tr -d ' ' < out)"
 expect slurm_import_default_skipped "grep -qx 'still running,1' skipped2.csv && grep -qx 'pending at the dump,1' skipped2.csv"
+
+# ---- what an operator asks first: clock time, per user, what the what-if ignores, the
+# nights side by side. A drained node: drained after the night, its node list kept.
+scontrol update NodeName=dlnode1 State=DRAIN Reason=dlsched-test
+scontrol show node -o > drained.txt
+scontrol update NodeName=dlnode1 State=RESUME
+expect slurm_drained_list "grep -q 'State=[A-Z+]*DRAIN' drained.txt"
+run slurm_operator_page 0 "dl report -o op.html --tz UTC --by user --as-run jobs.csv --cluster drained.txt -t fifo.timeline.csv fifo.csv tiresias-las.csv"
+# per user: all jobs are root's; as run, root's average JCT is the hand-computed one above
+run slurm_by_user 0 "dl report --by user --as-run jobs.csv fifo.csv | grep '^as run,root,' | cut -d, -f1-5"
+expect_eq slurm_by_user_asrun "as run,root,3,3,$want" "$(awk -F, '{printf "%s,%s,%s,%s,%.10g", $1, $2, $3, $4, $5}' out)"
+run slurm_by_partition 0 "dl report --by partition --as-run jobs.csv fifo.csv | cut -d, -f1-3"
+expect_eq slurm_by_partition_rows "fifo,all,3 fifo,debug,2 fifo,dlq2,1 as run,all,3 as run,debug,2 as run,dlq2,1" "$(tail -n +2 out | tr '\n' ' ' | sed 's/ $//')"
+expect slurm_ignores_box "grep -q '<li id=\"ignores-drained\">Drained or down nodes: 1 node with 6 GPUs was drained or down' op.html && grep -q '<li id=\"ignores-partitions\">Partitions: the jobs came from 2 (debug, dlq2)' op.html && grep -q 'id=\"ignores-unfinished\">The 2 jobs unfinished at the dump' op.html"
+# three nights and their index
+mkdir -p nights
+dl report --date 2026-11-21 -o nights/2026-11-21.html --as-run jobs.csv fifo.csv
+dl report --date 2026-11-22 -o nights/2026-11-22.html --as-run jobs.csv fifo.csv tiresias-las.csv
+cp cron.html nights/2026-11-23.html
+run slurm_index 0 "dl report --index nights -o nights/index.html"
+expect slurm_index_rows "[ \$(grep -c '^<tr><td>[123]</td><td class=\"s\"><a href=\"2026-11-2[123].html\">' nights/index.html) -eq 3 ] && grep -q '<span id=\"nights\">3 nights</span>' nights/index.html"
+# the as-run average wait of night 1 is the report's own
+w1=$(dl report --as-run jobs.csv fifo.csv | awk -F, '$1 == "as run" {printf "%.10g", $10}')
+expect slurm_index_asrun_wait "grep -q '<td title=\"$w1 s\">' nights/index.html"
+CHROME=$(command -v chromium || command -v chromium-browser)
+if [ -n "$CHROME" ]; then
+	chrome_dom() { # PAGE: the DOM as headless Chromium builds it
+		rm -rf "$SCRATCH/profile"
+		timeout 120 "$CHROME" --headless --no-sandbox --disable-gpu --disable-quic \
+			--no-first-run --disable-background-networking --disable-component-update \
+			--disable-sync --user-data-dir="$SCRATCH/profile" --dump-dom "file://$SCRATCH/$1" 2> chrome.err
+	}
+	chrome_dom op.html > op.dom.html
+	# the clock-time axis: whole minutes of UTC from the first submit on
+	origin=$(awk -F, 'NR == 1 {for (i = 1; i <= NF; i++) c[$i] = i; next} $c["origin"] != "" {print $c["origin"]; exit}' jobs.csv)
+	first=$(date -u -d "@$(( (origin + 59) / 60 * 60 ))" +%H:%M)
+	expect slurm_dom_clock_axis "sed -n '/id=\"util-time\"/,/<\/svg>/p' op.dom.html | grep -q '>clock time (UTC)</text>' && sed -n '/id=\"util-time\"/,/<\/svg>/p' op.dom.html | grep -q '<text class=\"tick\" [^>]*text-anchor=\"middle\">$first</text>'"
+	expect slurm_dom_per_user "grep -q '<h2>By user</h2>' op.dom.html && grep -q '<table id=\"by-class-table\">' op.dom.html && grep -q '<td class=\"s\">root</td>' op.dom.html"
+	chrome_dom nights/index.html > index.dom.html
+	expect slurm_dom_index "grep -q 'id=\"trend-wait\"' index.dom.html && grep -q 'id=\"trend-jct\"' index.dom.html && [ \$(grep -o 'class=\"trend\" data-label=\"as run\"' index.dom.html | wc -l) -eq 2 ]"
+else
+	skip slurm_dom "chromium not installed"
+fi
+scontrol delete PartitionName=dlq2 2> /dev/null || scontrol update PartitionName=dlq2 State=INACTIVE
