@@ -2,11 +2,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cmd.h"
 #include "cluster/cluster.h"
 #include "core/num.h"
+#include "core/tz.h"
 #include "report/group.h"
 #include "report/report.h"
 #include "sweep/sweep.h"
@@ -24,6 +26,9 @@ struct report_args {
 	int by; /* by_names[], when given */
 	const char *title, *date;
 	const char *group_by;
+	int allow_unequal;
+	const char *tz;
+	const char *index;
 };
 
 /* --window: the measurement window (dl_report_window_parse) */
@@ -35,7 +40,8 @@ static int store_window(const struct dl_opt *o, void *base, const char *arg)
 /* in the order of enum dl_report_format */
 static const char *const formats[] = {"text", "csv", "json", "markdown", "html", NULL};
 static const char *const format_aliases[] = {"jsonl=json", "md=markdown", NULL};
-static const char *const by_names[] = {"gpus", "duration", NULL};
+/* in the order of enum dl_report_by, from DL_REPORT_BY_GPUS */
+static const char *const by_names[] = {"gpus", "duration", "user", "account", "partition", NULL};
 
 #define AT(f) DL_OPT_AT(struct report_args, f)
 static const struct dl_opt report_opts[] = {
@@ -57,16 +63,24 @@ static const struct dl_opt report_opts[] = {
 	{DL_OPT_CALLBACK, 0, "window", "W", "measure only a window of jobs or time", AT(window),
 	 .fn = store_window, .expect = "arrivals, jobs:FROM-TO or time:FROM-[TO]",
 	 .def_doc = "all jobs, the whole run"},
+	{DL_OPT_FLAG, 0, "allow-unequal", NULL,
+	 "compare labels even when they cover different jobs", AT(allow_unequal)},
 	{DL_OPT_INT, 0, "gpus", "N", "GPUs in the cluster, for utilisation", AT(gpus), .imin = 1,
 	 .imax = 100000000},
 	{DL_OPT_FILE, 'c', "cluster", "SPEC",
 	 "the cluster, for utilisation (as in dlsched simulate)", AT(cluster)},
-	{DL_OPT_CHOICE, 0, "by", "CLASS", "also rows per class: gpus (1, 2-4, 5-8, >8) or duration",
-	 AT(by), .values = by_names},
+	{DL_OPT_CHOICE, 0, "by", "CLASS",
+	 "also rows per class: gpus, duration, user, account or partition", AT(by),
+	 .values = by_names},
 	{DL_OPT_STRING, 0, "title", "TEXT", "title of the HTML page", AT(title),
 	 .def_doc = "dlsched report"},
+	{DL_OPT_STRING, 0, "tz", "ZONE", "the site's time zone, for clock times on the page",
+	 AT(tz), .def_doc = "$TZ, else local", .flags = DL_OPTF_NONEMPTY,
+	 .expect = "a time zone name"},
 	{DL_OPT_STRING, 0, "date", "TEXT", "date line of the HTML page (e.g. the night it covers)",
 	 AT(date)},
+	{DL_OPT_STRING, 0, "index", "DIR",
+	 "an index page of the report pages in DIR: each night, and trends per label", AT(index)},
 	{DL_OPT_STRING, 0, "group-by", "AXES",
 	 "runs of a sweep (summary.csv or its DIR): mean and 95% CI per group of AXES",
 	 AT(group_by)},
@@ -120,12 +134,15 @@ static char *label_of_path(const char *path)
 	return s;
 }
 
-static int cluster_gpus(const char *spec, double *gpus, struct dl_err *err)
+static int cluster_gpus(const char *spec, double *gpus, struct dl_report_page *page,
+			struct dl_err *err)
 {
 	struct dl_cluster *cl = NULL;
 	if (dl_cluster_load(spec, &cl, err))
 		return -1;
 	*gpus = cl->total_gpus;
+	page->unavailable_nodes = cl->unavailable_nodes;
+	page->unavailable_gpus = cl->unavailable_gpus;
 	dl_cluster_free(cl);
 	return 0;
 }
@@ -335,6 +352,22 @@ static int report_grouped(struct dl_ctx *ctx, char **files, size_t nfiles, const
 	return rc;
 }
 
+/* --index DIR: the index page (to -o, which is left out of the pages when in DIR) */
+static int report_index(struct dl_ctx *ctx, const char *dir, const char *output,
+			struct dl_report_page *page)
+{
+	const char *base = output ? strrchr(output, '/') : NULL;
+	base = base ? base + 1 : output;
+	struct dl_output *out = dl_out_open(ctx, output);
+	if (!out)
+		return DL_EXIT_DATA;
+	struct dl_err err = DL_ERR_INIT;
+	int rc = 0;
+	if (dl_report_write_index(dl_output_fp(out), dir, base, page, &err))
+		rc = dl_fail(ctx, &err);
+	return dl_out_close(ctx, out, rc);
+}
+
 static void free_args(struct report_args *a)
 {
 	dl_strlist_free(&a->labels);
@@ -362,23 +395,36 @@ DL_COMMAND(report, "summarise results: JCT percentiles, makespan, utilisation, H
 	ro.baseline = a.baseline;
 	ro.capacity = a.gpus;
 	ro.window = a.window;
+	ro.allow_unequal = a.allow_unequal;
 	if (dl_opt_given(&st, "by"))
-		ro.by = a.by == 0 ? DL_REPORT_BY_GPUS : DL_REPORT_BY_DURATION;
+		ro.by = (enum dl_report_by)(DL_REPORT_BY_GPUS + a.by);
 	page.title = a.title;
 	page.date = a.date;
+	page.tz = a.tz ? a.tz : getenv("TZ");
+	if (a.tz) {
+		/* the page's clock times (localtime) follow TZ, as trace import's dates do */
+		struct dl_err tzerr = DL_ERR_INIT;
+		if (dl_tz_check(a.tz, &tzerr)) {
+			rc = dl_usage_error(ctx, "%s", tzerr.msg);
+			free_args(&a);
+			return rc;
+		}
+		setenv("TZ", a.tz, 1);
+		tzset();
+	}
 	const char *group_by = a.group_by;
 
 	int ninputs;
 	char **files = dl_opt_inputs(&st, &ninputs);
 	size_t nfiles = (size_t)ninputs;
-	if (a.as_run && st.optind >= argc)
-		nfiles = 0; /* --as-run alone: no results from standard input */
+	if ((a.as_run || a.index) && st.optind >= argc)
+		nfiles = 0; /* --as-run or --index alone: no results from standard input */
 	if (!rc && nlabels > nfiles)
 		rc = dl_usage_error(ctx, "%zu --label options for %zu inputs", nlabels, nfiles);
 	if (!rc && cluster && ro.capacity > 0)
 		rc = dl_usage_error(ctx, "--cluster and --gpus both give the cluster size");
 	struct dl_err err = DL_ERR_INIT;
-	if (!rc && cluster && cluster_gpus(cluster, &ro.capacity, &err))
+	if (!rc && cluster && cluster_gpus(cluster, &ro.capacity, &page, &err))
 		rc = dl_fail(ctx, &err);
 	if (!rc && !fmt_set) {
 		int f = output ? format_of_path(output) : -1;
@@ -391,6 +437,18 @@ DL_COMMAND(report, "summarise results: JCT percentiles, makespan, utilisation, H
 	char *command = command_line(ctx, argc, argv);
 	page.version = DLSCHED_VERSION;
 	page.command = command;
+	if (!rc && a.index) {
+		if (nfiles || nlabels || a.timelines.n || a.skipped.n || a.as_run || group_by)
+			rc = dl_usage_error(ctx,
+					    "--index DIR reads the pages in DIR: no other input");
+		else if (fmt_set && fmt != DL_REPORT_HTML)
+			rc = dl_usage_error(ctx, "--index writes HTML");
+		else
+			rc = report_index(ctx, a.index, output, &page);
+		free(command);
+		free_args(&a);
+		return rc;
+	}
 	if (!rc && group_by) {
 		if (nlabels || a.timelines.n || a.skipped.n || a.as_run || ro.window.kind ||
 		    ro.baseline || ro.by || cluster || ro.capacity > 0)

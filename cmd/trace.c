@@ -200,12 +200,14 @@ static int load_tputs(const struct dl_ctx *ctx, struct dl_tputs *t, const char *
 struct provenance {
 	char *command; /* NULL when not asked */
 	char seed[24];
+	char origin[DL_NUM_BUF]; /* sacct: the Unix time of time 0 ("" when none) */
 };
 
 static void provenance_init(struct provenance *p, const struct dl_ctx *ctx, int argc, char **argv,
 			    int asked)
 {
 	p->command = NULL;
+	p->origin[0] = '\0';
 	p->seed[0] = '\0';
 	if (!asked)
 		return;
@@ -217,6 +219,8 @@ static void provenance_init(struct provenance *p, const struct dl_ctx *ctx, int 
 
 static void provenance_stamp(const struct provenance *p, struct dl_writer *w)
 {
+	if (p->origin[0])
+		dl_writer_stamp(w, "origin", p->origin);
 	if (!p->command)
 		return;
 	dl_writer_stamp(w, DL_COL_MADE_BY, p->command);
@@ -281,7 +285,12 @@ static int write_skips(const struct dl_ctx *ctx, const struct dl_skips *sk, cons
 	return dl_out_close(ctx, out, 0);
 }
 
-static int report_skips(const struct dl_ctx *ctx, const struct dl_skips *sk)
+/*
+ * The skipped rows per reason: under -v (an ordinary night skips CPU jobs and
+ * jobs still pending, and cron mails whatever reaches stderr). Only job steps
+ * need a person: the log was taken without sacct -X.
+ */
+static void report_skips(const struct dl_ctx *ctx, const struct dl_skips *sk)
 {
 	int64_t total = 0;
 	struct strbuf sb = STRBUF_INIT;
@@ -293,10 +302,14 @@ static int report_skips(const struct dl_ctx *ctx, const struct dl_skips *sk)
 		total += sk->n[r];
 	}
 	if (total)
-		dl_warn(ctx, "skipped %lld input %s that cannot run as GPU jobs: %s",
+		dl_info(ctx, "skipped %lld input %s that cannot run as GPU jobs: %s",
 			(long long)total, total == 1 ? "row" : "rows", sb.buf);
+	if (sk->n[DL_SKIP_STEP])
+		dl_warn(ctx,
+			"skipped %lld Slurm job step%s (JobID with '.'): take the log with "
+			"sacct -X",
+			(long long)sk->n[DL_SKIP_STEP], sk->n[DL_SKIP_STEP] == 1 ? "" : "s");
 	sb_release(&sb);
-	return 0;
 }
 
 static int import_throughputs(const struct dl_ctx *ctx, char **files, int nfiles)
@@ -379,14 +392,19 @@ static int trace_import(int argc, char **argv, struct dl_ctx *ctx)
 	size_t removed = dl_jobset_filter(&js, &f);
 	if (removed)
 		dl_info(ctx, "filters removed %zu of %zu jobs", removed, before);
+	double origin = 0;
 	if (!a.keep_epoch) {
 		double delta = -dl_jobset_min_submit(&js);
 		dl_jobset_shift(&js, delta);
 		dl_import_shift_times(&js, delta);
+		origin = -delta;
 	}
 	dl_info(ctx, "%zu jobs", js.n);
 	struct provenance prov;
 	provenance_init(&prov, ctx, argc, argv, a.provenance);
+	/* Slurm's clock: report --tz draws the night's axes in the site's time */
+	if (fmt == DL_IMP_SACCT && js.n && origin > 0)
+		dl_fmt_double(prov.origin, origin);
 	rc = write_jobs(ctx, &js, &prov);
 	free(prov.command);
 	if (!rc && a.skipped)

@@ -757,6 +757,20 @@ static int slurm_record(struct build *b, struct slurm_seen *seen, const char *re
 		rc = slurm_gres(b, g, line, &gpus, err);
 	if (!rc)
 		rc = slurm_node(b, n, &gpus, (int)nc, (double)nm / 1024, err);
+	/* State=IDLE+DRAIN, DOWN*, MIXED+DRAIN: still counted, but the what-if says so */
+	size_t sl = 0;
+	const char *state = slurm_value(rec, "State", &sl);
+	char *st = xstrndup(state ? state : "", sl);
+	if (!rc && (strstr(st, "DRAIN") || strstr(st, "DOWN") || strstr(st, "FAIL"))) {
+		long long held = 0;
+		for (int k = 0; k < gpus.n; k++)
+			held += gpus.count[k];
+		if (held) {
+			b->c->unavailable_nodes++;
+			b->c->unavailable_gpus += (int)held;
+		}
+	}
+	free(st);
 	free(g);
 	free(n);
 	return rc < 0 ? -1 : 0;

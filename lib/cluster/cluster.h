@@ -76,6 +76,12 @@ struct dl_cluster {
 	 */
 	double congestion[DL_NTIERS];
 	char *source; /* the SPEC text or file it came from, for messages */
+	/*
+	 * scontrol show node: nodes with GPUs that were drained, down or failed
+	 * (State=...DRAIN, DOWN, FAIL) and their GPUs. They are in the cluster
+	 * all the same: the what-if counts them as available, and says so.
+	 */
+	int unavailable_nodes, unavailable_gpus;
 };
 
 int dl_cluster_load(const char *spec, struct dl_cluster **out, struct dl_err *err);

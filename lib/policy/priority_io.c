@@ -184,7 +184,12 @@ int dl_prio_read(struct dl_reader *r, const struct dl_prio_config *c, struct dl_
 void dl_prio_write(const struct dl_prio_table *t, const size_t *order, struct dl_writer *w)
 {
 	char *skip = xcalloc(t->ncols ? t->ncols : 1, 1);
+	/* text columns of the jobs stream stay strings in JSON ("1" joins with "1") */
+	static const char *const text_cols[] = {"id", "model", "user", "vc", "gpu_type", "state"};
+	char *text = xcalloc(t->ncols ? t->ncols : 1, 1);
 	for (size_t i = 0; i < t->ncols; i++) {
+		for (size_t k = 0; k < DL_ARRAY_SIZE(text_cols); k++)
+			text[i] |= !strcmp(t->cols[i], text_cols[k]);
 		skip[i] = (char)is_out_col(t->cols[i]);
 		if (!skip[i])
 			dl_writer_add_column(w, t->cols[i]);
@@ -208,7 +213,9 @@ void dl_prio_write(const struct dl_prio_table *t, const size_t *order, struct dl
 		size_t out = 0;
 		for (size_t i = 0; i < t->ncols; i++) {
 			size_t len = strlen(p);
-			if (!skip[i])
+			if (!skip[i] && text[i])
+				dl_writer_str(w, out++, p);
+			else if (!skip[i])
 				dl_writer_auto(w, out++, p);
 			p += len + 1;
 		}
@@ -223,6 +230,7 @@ void dl_prio_write(const struct dl_prio_table *t, const size_t *order, struct dl
 	}
 	dl_writer_finish(w);
 	free(skip);
+	free(text);
 }
 
 void dl_prio_table_release(struct dl_prio_table *t)

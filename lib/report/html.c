@@ -12,10 +12,14 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+
+#include <jansson.h>
 
 #include "core/utf8.h"
 #include "core/num.h"
 #include "core/stats.h"
+#include "core/strmap.h"
 #include "report/render.h"
 
 #define CDF_POINTS 400
@@ -37,6 +41,22 @@ static const char *const palette[] = {
 static const char *color(size_t i)
 {
 	return palette[i % DL_ARRAY_SIZE(palette)];
+}
+
+/*
+ * A label's colour follows its name, not its place among the inputs, so that
+ * fifo is the same blue on every night's page and on the index. The usual
+ * labels have colours of their own; any other name hashes to one (dash
+ * patterns and markers still tell two of one colour apart).
+ */
+static const char *label_color(const char *label)
+{
+	static const char *const known[] = {"fifo", "tiresias-las", "tiresias-gittins", "las",
+					    "sjf",  "srtf",	    "gandiva",		"as run"};
+	for (size_t i = 0; i < DL_ARRAY_SIZE(known); i++)
+		if (!strcmp(label, known[i]))
+			return color(i);
+	return color((size_t)(dl_hash_bytes(label, strlen(label)) % DL_ARRAY_SIZE(palette)));
 }
 
 /*
@@ -197,6 +217,9 @@ struct axis {
 	int log, time;
 	double scale;
 	double px0, px1; /* pixel range */
+	/* a clock axis: seconds since origin (Unix time), ticks every step s of local time */
+	int clock, days;
+	double origin, step;
 };
 
 static double tf(const struct axis *a, double v)
@@ -214,6 +237,7 @@ static double px(const struct axis *a, double v)
 static void axis_init(struct axis *a, double vmin, double vmax, int allow_log, double scale,
 		      double px0, double px1)
 {
+	a->clock = 0;
 	a->px0 = px0;
 	a->px1 = px1;
 	a->scale = scale;
@@ -243,11 +267,49 @@ static void axis_span(struct axis *a, double t0, double t1, double scale, double
 	a->scale = scale;
 	a->log = 0;
 	a->time = 0;
+	a->clock = 0;
 	if (!(t1 > t0))
 		t1 = t0 + scale;
 	double step = nice_step((t1 - t0) / scale, 5);
 	a->lo = floor(t0 / scale / step) * step;
 	a->hi = ceil(t1 / scale / step) * step;
+}
+
+/* seconds east of UTC of the local time (TZ) at Unix time t */
+static double utc_offset(double t)
+{
+	time_t tt = (time_t)floor(t);
+	struct tm tm;
+	if (!localtime_r(&tt, &tm))
+		return 0;
+	return (double)tm.tm_gmtoff;
+}
+
+/*
+ * A clock axis over [t0, t1] seconds since origin: ticks on whole minutes,
+ * hours or days of the local time, at most 7 of them
+ */
+static void axis_clock(struct axis *a, double t0, double t1, double origin, double px0, double px1)
+{
+	static const double steps[] = {60,   120,   300,   600,	  900,	 1800,	 3600,
+				       7200, 10800, 21600, 43200, 86400, 172800, 604800};
+	a->px0 = px0;
+	a->px1 = px1;
+	a->scale = 1;
+	a->log = a->time = 0;
+	a->clock = 1;
+	a->origin = origin;
+	if (!(t1 > t0))
+		t1 = t0 + 60;
+	a->lo = t0;
+	a->hi = t1;
+	a->step = steps[DL_ARRAY_SIZE(steps) - 1];
+	for (size_t i = 0; i < DL_ARRAY_SIZE(steps); i++)
+		if ((t1 - t0) / steps[i] <= 7) {
+			a->step = steps[i];
+			break;
+		}
+	a->days = t1 - t0 >= 86400 || a->step >= 86400;
 }
 
 static const double log_time_ticks[] = {0, 1, 10, 60, 600, 3600, 36000, 86400, 864000, 8640000};
@@ -256,6 +318,15 @@ static const double log_time_ticks[] = {0, 1, 10, 60, 600, 3600, 36000, 86400, 8
 static int axis_ticks(const struct axis *a, double *t)
 {
 	int n = 0;
+	if (a->clock) {
+		/* whole steps of local time: shift by the zone's offset at the start */
+		double off = utc_offset(a->origin + a->lo);
+		double first =
+			ceil((a->origin + a->lo + off) / a->step) * a->step - off - a->origin;
+		for (double v = first; v <= a->hi + 1e-9 && n < 16; v += a->step)
+			t[n++] = v;
+		return n;
+	}
 	if (a->log && a->time) {
 		for (size_t i = 0; i < DL_ARRAY_SIZE(log_time_ticks); i++)
 			if (log10(1 + log_time_ticks[i]) <= a->hi + 1e-9)
@@ -274,8 +345,23 @@ static int axis_ticks(const struct axis *a, double *t)
 	return n;
 }
 
+/* "14:30", or "Mon 14:30" on an axis of days, in the local time (TZ) */
+static void fmt_clock(struct strbuf *sb, double unix_time, int days)
+{
+	time_t tt = (time_t)floor(unix_time + 0.5);
+	struct tm tm;
+	char buf[32];
+	if (!localtime_r(&tt, &tm) || !strftime(buf, sizeof(buf), days ? "%a %H:%M" : "%H:%M", &tm))
+		buf[0] = '\0';
+	sb_addstr(sb, buf);
+}
+
 static void tick_label(struct strbuf *sb, const struct axis *a, double v)
 {
+	if (a->clock) {
+		fmt_clock(sb, a->origin + v, a->days);
+		return;
+	}
 	if (a->log && a->time) {
 		if (v == 0)
 			sb_addc(sb, '0');
@@ -366,7 +452,7 @@ static void marker(struct strbuf *sb, size_t i, double x, double y, const char *
 	sb_addstr(sb, "<path class=\"pt\" data-label=\"");
 	xml_escape(sb, label);
 	/* a style, not a fill attribute: the charts' CSS leaves lines unfilled */
-	sb_addf(sb, "\" style=\"fill:%s\" d=\"", color(i));
+	sb_addf(sb, "\" style=\"fill:%s\" d=\"", label_color(label));
 	marker_shape(sb, i, x, y, 3.5);
 	sb_addstr(sb, "\"><title>");
 	xml_escape(sb, label);
@@ -390,9 +476,9 @@ static void legend(struct strbuf *sb, const struct dl_report *rep, enum legend_k
 		sb_addf(sb,
 			"<li><svg class=\"key\" viewBox=\"0 0 30 12\" width=\"30\" height=\"12\">"
 			"<line x1=\"1\" y1=\"6\" x2=\"29\" y2=\"6\" stroke=\"%s\" stroke-width=\"2\"",
-			color(i));
+			label_color(s.label));
 		dash_attr(sb, i);
-		sb_addf(sb, "/><path fill=\"%s\" d=\"", color(i));
+		sb_addf(sb, "/><path fill=\"%s\" d=\"", label_color(s.label));
 		marker_shape(sb, i, 15, 6, 3.5);
 		sb_addstr(sb, "\"/></svg>");
 		xml_escape(sb, s.label);
@@ -510,7 +596,7 @@ static void cdf_chart(struct strbuf *sb, const struct dl_report *rep, enum cdf_k
 			continue;
 		sb_addf(sb, "<path class=\"%s\" data-label=\"", cls[kind]);
 		xml_escape(sb, s.label);
-		sb_addf(sb, "\" stroke=\"%s\"", color(i));
+		sb_addf(sb, "\" stroke=\"%s\"", label_color(s.label));
 		dash_attr(sb, i);
 		sb_addf(sb, " d=\"M%.1f %.1f", px(&x, v[0]), px(&y, 0));
 		size_t k = n < CDF_POINTS ? n : CDF_POINTS;
@@ -589,7 +675,8 @@ static void bucketize(const double *t, const double *v, size_t n, double t0, dou
 }
 
 /* utilisation (or busy GPUs) or pending jobs over time, one line per timeline */
-static void timeline_chart(struct strbuf *sb, const struct dl_report *rep, int pending)
+static void timeline_chart(struct strbuf *sb, const struct dl_report *rep, int pending,
+			   const struct dl_report_page *page)
 {
 	size_t ns = dl_report_nseries(rep);
 	double cap = dl_report_capacity(rep);
@@ -605,30 +692,48 @@ static void timeline_chart(struct strbuf *sb, const struct dl_report *rep, int p
 		for (size_t k = 0; k < s.ntl; k++)
 			vmax = v[k] > vmax ? v[k] : vmax;
 	}
-	/* with a --window: the measurement period only */
+	/*
+	 * with a --window: from the measurement period's start (shaded) to the
+	 * end of the last job of every label, so the night is seen to its end
+	 */
 	double p0, p1;
-	if (dl_report_period(rep, &p0, &p1) && p1 > p0) {
+	int period = dl_report_period(rep, &p0, &p1) && p1 > p0;
+	if (period)
 		t0 = p0;
-		t1 = p1;
-	}
 	if (!(t1 > t0))
 		t1 = t0 + 1;
 	int frac = !pending && cap > 0;
 	double scale = frac ? 1 / cap : 1;
 	const struct tunit *u = unit_for(t1 - t0);
 	struct axis x, y;
-	axis_span(&x, t0, t1, u->sec, ML, CW - MR);
+	double origin;
+	int clock = dl_report_origin(rep, &origin);
+	if (clock)
+		axis_clock(&x, t0, t1, origin, ML, CW - MR);
+	else
+		axis_span(&x, t0, t1, u->sec, ML, CW - MR);
 	axis_init(&y, 0, frac ? (vmax * scale > 1 ? vmax * scale : 1) : (vmax > 0 ? vmax : 1), 0, 1,
 		  CH - MB, MT);
 	const char *id = pending ? "pending-time" : "util-time";
 	svg_open(sb, id, pending ? "pending jobs over time" : "GPU utilisation over time");
-	char xt[32];
-	snprintf(xt, sizeof(xt), "time (%s)", u->name);
+	char xt[96];
+	if (clock)
+		snprintf(xt, sizeof(xt), "clock time (%.60s)",
+			 page && page->tz ? page->tz : "local time");
+	else
+		snprintf(xt, sizeof(xt), "time (%s)", u->name);
 	svg_axes(sb, &x, &y, xt,
 		 pending ? "pending jobs"
 		 : frac	 ? "GPU utilisation"
 			 : "busy GPUs",
 		 frac);
+	if (period) {
+		double b = p1 < t1 ? p1 : t1;
+		sb_addf(sb,
+			"<rect class=\"period\" x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\">"
+			"<title>the measurement period (--window)</title></rect>\n",
+			px(&x, t0), MT, px(&x, b) - px(&x, t0), CH - MT - MB);
+	}
 	double *out = xmalloc(TL_BUCKETS * sizeof(*out));
 	double *cover = xmalloc(TL_BUCKETS * sizeof(*cover));
 	for (size_t i = 0; i < ns; i++) {
@@ -640,7 +745,7 @@ static void timeline_chart(struct strbuf *sb, const struct dl_report *rep, int p
 			  TL_BUCKETS);
 		sb_addf(sb, "<path class=\"%s\" data-label=\"", pending ? "tl-pending" : "tl-util");
 		xml_escape(sb, s.label);
-		sb_addf(sb, "\" stroke=\"%s\"", color(i));
+		sb_addf(sb, "\" stroke=\"%s\"", label_color(s.label));
 		dash_attr(sb, i);
 		sb_addstr(sb, " d=\"");
 		int pen = 0;
@@ -665,7 +770,10 @@ static void timeline_chart(struct strbuf *sb, const struct dl_report *rep, int p
 			char buf[DL_NUM_BUF];
 			struct strbuf t = STRBUF_INIT;
 			sb_addstr(&t, "at ");
-			fmt_time(&t, tm);
+			if (clock)
+				fmt_clock(&t, origin + tm, x.days);
+			else
+				fmt_time(&t, tm);
 			if (frac) {
 				dl_fmt_double_prec(buf, out[k] * scale * 100, 3);
 				sb_addf(&t, ": %s%% of the GPUs busy", buf);
@@ -746,7 +854,7 @@ static void bar_chart(struct strbuf *sb, const struct dl_report *rep)
 			xml_escape(sb, r->label);
 			sb_addf(sb,
 				"\" x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\">",
-				lw, y0, w > 0.5 ? w : 0.5, bh, color(li));
+				lw, y0, w > 0.5 ? w : 0.5, bh, label_color(r->label));
 			sb_addstr(sb, "<title>");
 			xml_escape(sb, r->label);
 			sb_addstr(sb, ": average JCT ");
@@ -795,6 +903,8 @@ static const char css[] =
 	"svg.chart{width:100%;height:auto;display:block}\n"
 	".chart .grid{stroke:#e6e8ee;stroke-width:1}\n"
 	".chart .frame{fill:none;stroke:#9aa3b2;stroke-width:1}\n"
+	".chart .period{fill:#eef3fb;stroke:none}\n"
+	".data{display:none}\n"
 	".chart .axisline{stroke:#9aa3b2;stroke-width:1}\n"
 	".chart .tick{font-size:11px;fill:#5b6475}\n"
 	".chart .axis{font-size:12px;fill:#2a3142}\n"
@@ -870,6 +980,55 @@ static void summary_table(struct strbuf *sb, const struct dl_report *rep, int cl
 		sb_addstr(sb, "</tr>\n");
 	}
 	sb_addstr(sb, "</tbody></table></div>\n");
+}
+
+/*
+ * What the what-if leaves out, from the inputs: every policy places GPU gangs
+ * only; partitions the jobs came from are pooled; nodes the node list says
+ * were drained or down count as available; jobs unfinished at the dump ran
+ * to their time limits
+ */
+static void ignores_box(struct strbuf *sb, const struct dl_report *rep,
+			const struct dl_report_page *page)
+{
+	int whatif = 0;
+	for (size_t i = 0; i < dl_report_nseries(rep); i++) {
+		struct dl_report_series s;
+		dl_report_series(rep, i, &s);
+		whatif |= !s.as_run;
+	}
+	if (!whatif)
+		return;
+	sb_addstr(sb, "<section class=\"card\" id=\"ignores\">\n<h2>What this what-if "
+		      "ignores</h2>\n<ul>\n<li id=\"ignores-resources\">CPU and memory requests "
+		      "and limits: the policies place GPUs only.</li>\n");
+	size_t np = dl_report_npartitions(rep);
+	if (np > 1) {
+		sb_addf(sb, "<li id=\"ignores-partitions\">Partitions: the jobs came from %zu (",
+			np);
+		for (size_t i = 0; i < np; i++) {
+			sb_addstr(sb, i ? ", " : "");
+			xml_escape(sb, dl_report_partition(rep, i));
+		}
+		sb_addstr(sb, "); the what-if pools the cluster's GPUs for every job.</li>\n");
+	}
+	if (page && page->unavailable_nodes)
+		sb_addf(sb,
+			"<li id=\"ignores-drained\">Drained or down nodes: %d node%s with %d GPUs "
+			"%s drained or down in the node list; the what-if counts them as "
+			"available.</li>\n",
+			page->unavailable_nodes, page->unavailable_nodes == 1 ? "" : "s",
+			page->unavailable_gpus, page->unavailable_nodes == 1 ? "was" : "were");
+	const struct dl_report_night *night = dl_report_night(rep);
+	if (night->unfinished)
+		sb_addf(sb,
+			"<li id=\"ignores-unfinished\">The %lld job%s unfinished at the dump ran to "
+			"%s time limit%s in the what-if (holding GPUs there); no label counts "
+			"%s.</li>\n",
+			(long long)night->unfinished, night->unfinished == 1 ? "" : "s",
+			night->unfinished == 1 ? "its" : "their", night->unfinished == 1 ? "" : "s",
+			night->unfinished == 1 ? "it" : "them");
+	sb_addstr(sb, "</ul>\n</section>\n");
 }
 
 /* the jobs each label lost, and why (trace import's skips and simulate's rejections) */
@@ -961,11 +1120,47 @@ static void made_by_table(struct strbuf *sb, const struct dl_report *rep)
 	sb_addstr(sb, "</tbody></table>\n");
 }
 
+/*
+ * The page's numbers for report --index, as JSON in the data-night attribute
+ * of a hidden paragraph (no script): the night (--date) and each label's jobs, finished, average
+ * JCT and average wait (null when undefined)
+ */
+static void night_data(struct strbuf *sb, const struct dl_report *rep,
+		       const struct dl_report_page *page)
+{
+	json_t *o = json_object(), *labels = json_array();
+	json_object_set_new(o, "night", page && page->date ? json_string(page->date) : json_null());
+	json_object_set_new(o, "jobs", json_integer(dl_report_night(rep)->jobs));
+	for (size_t i = 0; i < dl_report_nrows(rep); i++) {
+		const struct dl_report_row *r = dl_report_row(rep, i);
+		if (strcmp(r->cls, "all"))
+			continue;
+		json_t *l = json_object();
+		json_object_set_new(l, "label", json_string(r->label));
+		json_object_set_new(l, "jobs", json_integer(r->jobs));
+		json_object_set_new(l, "finished", json_integer(r->finished));
+		json_object_set_new(l, "avg_jct",
+				    isnan(r->avg_jct) ? json_null() : json_real(r->avg_jct));
+		json_object_set_new(l, "avg_queue_delay",
+				    isnan(r->avg_queue_delay) ? json_null()
+							      : json_real(r->avg_queue_delay));
+		json_array_append_new(labels, l);
+	}
+	json_object_set_new(o, "labels", labels);
+	char *text = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
+	json_decref(o);
+	sb_addstr(sb, "<p id=\"night-data\" class=\"data\" data-night=\"");
+	xml_escape(sb, text ? text : "{}");
+	sb_addstr(sb, "\">The numbers for dlsched report --index.</p>\n");
+	free(text);
+}
+
 static void footer(struct strbuf *sb, const struct dl_report *rep,
 		   const struct dl_report_page *page)
 {
 	struct strbuf made = STRBUF_INIT;
 	made_by_table(&made, rep);
+	night_data(&made, rep, page);
 	dl_html_footer(
 		sb, page,
 		"Percentiles are nearest-rank; Jain's index is over the slowdowns "
@@ -976,6 +1171,9 @@ static void footer(struct strbuf *sb, const struct dl_report *rep,
 		made.len ? made.buf : NULL);
 	sb_release(&made);
 }
+
+/* the class table's title, by enum dl_report_by */
+static const char *const by_title[] = {"", "GPU count", "duration", "user", "account", "partition"};
 
 void dl_report_write_html(const struct dl_report *rep, FILE *fp, const struct dl_report_page *page)
 {
@@ -999,9 +1197,26 @@ void dl_report_write_html(const struct dl_report *rep, FILE *fp, const struct dl
 	for (size_t i = 0; i < dl_report_nrows(rep); i++)
 		if (!strcmp(dl_report_row(rep, i)->cls, "all"))
 			dropped += dl_report_row(rep, i)->dropped;
-	sb_addf(&sb, "%zu label%s, %lld jobs", ns, ns == 1 ? "" : "s", (long long)jobs);
-	if (dropped)
-		sb_addf(&sb, " (%lld dropped)", (long long)dropped);
+	/* the night counted once: every label covers the same jobs */
+	const struct dl_report_night *night = dl_report_night(rep);
+	if (night->equal) {
+		sb_addf(&sb, "<span id=\"night\">%zu label%s, %lld jobs", ns, ns == 1 ? "" : "s",
+			(long long)night->jobs);
+	} else {
+		sb_addf(&sb, "<span id=\"night\">%zu labels of different jobs (", ns);
+		xml_escape(&sb, dl_report_label_counts(rep));
+		sb_addstr(&sb, ")");
+	}
+	if (night->skipped)
+		sb_addf(&sb, "; %lld more row%s skipped on import", (long long)night->skipped,
+			night->skipped == 1 ? "" : "s");
+	if (night->unfinished)
+		sb_addf(&sb,
+			"; %lld unfinished at the dump (%lld running, %lld pending), left out "
+			"of every label",
+			(long long)night->unfinished, (long long)night->unfinished_running,
+			(long long)(night->unfinished - night->unfinished_running));
+	sb_addstr(&sb, "</span>");
 	if (dl_report_capacity(rep) > 0)
 		sb_addf(&sb, ", %g GPUs", dl_report_capacity(rep));
 	if (dl_report_baseline(rep)) {
@@ -1047,9 +1262,10 @@ void dl_report_write_html(const struct dl_report *rep, FILE *fp, const struct dl
 	sb_addstr(&sb, "</section>\n");
 	if (dropped)
 		dropped_table(&sb, rep);
+	ignores_box(&sb, rep, page);
 	if (dl_report_by(rep) != DL_REPORT_BY_NONE) {
 		sb_addf(&sb, "<section class=\"card\" id=\"by-class\">\n<h2>By %s</h2>\n",
-			dl_report_by(rep) == DL_REPORT_BY_GPUS ? "GPU count" : "duration");
+			by_title[dl_report_by(rep)]);
 		summary_table(&sb, rep, 1, "by-class-table");
 		sb_addstr(&sb, "</section>\n");
 	}
@@ -1082,10 +1298,10 @@ void dl_report_write_html(const struct dl_report *rep, FILE *fp, const struct dl
 	if (any_tl) {
 		sb_addf(&sb, "<figure>\n<h2>%s over time</h2>\n",
 			dl_report_capacity(rep) > 0 ? "GPU utilisation" : "Busy GPUs");
-		timeline_chart(&sb, rep, 0);
+		timeline_chart(&sb, rep, 0, page);
 		legend(&sb, rep, LEG_TIMELINE);
 		sb_addstr(&sb, "</figure>\n<figure>\n<h2>Queue length over time</h2>\n");
-		timeline_chart(&sb, rep, 1);
+		timeline_chart(&sb, rep, 1, page);
 		legend(&sb, rep, LEG_TIMELINE);
 		sb_addstr(&sb, "</figure>\n");
 	}
@@ -1118,6 +1334,11 @@ void dl_html_escape(struct strbuf *sb, const char *s)
 const char *dl_html_color(size_t i)
 {
 	return color(i);
+}
+
+const char *dl_html_label_color(const char *label)
+{
+	return label_color(label);
 }
 
 struct dl_html_chart {

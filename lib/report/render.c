@@ -137,6 +137,11 @@ void dl_report_write_stream(const struct dl_report *rep, struct dl_writer *w)
 		const struct dl_report_row *r = dl_report_row(rep, i);
 		for (size_t k = 0; k < ns; k++) {
 			const struct dl_report_col *c = shown[k];
+			if (!strcmp(c->name, "dropped_reasons")) {
+				/* JSON Lines: an object of counts for jq; CSV: the prose */
+				dl_writer_json(w, k, r->dropped_json, r->dropped_reasons);
+				continue;
+			}
 			if (c->kind == DL_COL_STR) {
 				dl_writer_str(w, k, dl_report_col_str(c, r));
 				continue;
@@ -202,6 +207,19 @@ void dl_report_notes(const struct dl_report *rep, struct strbuf *sb, int markdow
 			sb_addc(sb, ')');
 		}
 		sb_addc(sb, '\n');
+	}
+	for (size_t i = 0; i < dl_report_nrows(rep); i++) {
+		const struct dl_report_row *r = dl_report_row(rep, i);
+		if (strcmp(r->cls, "all") || !r->gpus_shared)
+			continue;
+		if (markdown) {
+			sb_addstr(sb, "- ");
+			md_escape(sb, r->label);
+		} else {
+			sb_addstr(sb, r->label);
+		}
+		sb_addstr(sb, ": jobs shared GPUs (more held than the cluster has): utilisation "
+			      "counts each GPU once; its timeline (-t) gives it exactly\n");
 	}
 }
 

@@ -45,6 +45,8 @@ void dl_report_notes(const struct dl_report *rep, struct strbuf *sb, int markdow
 void dl_html_page_head(struct strbuf *sb, const char *title);
 void dl_html_escape(struct strbuf *sb, const char *s);
 const char *dl_html_color(size_t i);
+/* a label's colour, by its name: the same on every page */
+const char *dl_html_label_color(const char *label);
 struct dl_html_chart;
 struct dl_html_chart *dl_html_chart_open(struct strbuf *sb, const char *id, const char *title,
 					 double x0, double x1, double y0, double y1,

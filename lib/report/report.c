@@ -8,11 +8,18 @@
 #include "core/stats.h"
 #include "report/report.h"
 
+/* the dimensions of --by user|account|partition, in the order of enum dl_report_by */
+#define NGROUPS 3
+static const char *const group_cols[NGROUPS] = {"user", "account", "partition"};
+
 struct job {
 	double submit, duration, start, end, jct, qdelay, run_time; /* NaN = empty */
 	double rho, comm; /* the results' rho and comm_overhead_s: NaN when absent or empty */
 	int64_t gpus, preemptions, migrations;
-	int reason; /* -1: a job that ran (or waits); else why the simulator rejected it */
+	int reason;	/* -1: a job that ran (or waits); else why the simulator rejected it */
+	int unfinished; /* unfinished at the dump (as run): out of every label (its reason says) */
+	int64_t id;	/* offset of its id in the report's id arena, or -1 */
+	int32_t grp[NGROUPS]; /* its user, account, partition (report->gname), -1: unknown */
 };
 
 /* a job id, for finding one twice in a label */
@@ -81,18 +88,24 @@ struct dl_report {
 	struct dl_report_row *rows;
 	size_t nrows;
 	char **row_text; /* dropped_reasons of each row */
+	char **row_json; /* and as JSON */
 	double capacity;
 	char *baseline;
 	struct dl_report_window window;
 	enum dl_report_by by;
-	double t0, t1; /* the charts' measurement period */
+	struct dl_report_night night;
+	struct strmap gmap[NGROUPS]; /* user, account, partition names -> index */
+	char **gname[NGROUPS];
+	size_t ngname[NGROUPS], agname[NGROUPS];
+	double origin;	  /* Unix time of time 0 (the as-run jobs' origin column), NaN: unknown */
+	char *night_text; /* the labels' job counts when they differ */
+	double t0, t1;	  /* the charts' measurement period */
 	int has_period;
 	int computed;
 };
 
 static const char *const gpu_classes[] = {"1", "2-4", "5-8", ">8"};
 static const char *const dur_classes[] = {"<10min", "10min-1h", "1h-10h", ">=10h"};
-#define NCLASSES 4
 
 struct dl_report *dl_report_new(void)
 {
@@ -101,6 +114,9 @@ struct dl_report *dl_report_new(void)
 	rep->index = init;
 	rep->policies = init;
 	rep->reasons = init;
+	rep->origin = NAN;
+	for (int d = 0; d < NGROUPS; d++)
+		rep->gmap[d] = init;
 	return rep;
 }
 
@@ -139,6 +155,11 @@ void dl_report_free(struct dl_report *rep)
 	free_strings(rep->skip_reason, rep->nskip);
 	free(rep->skip_count);
 	free(rep->skipped_text);
+	free(rep->night_text);
+	for (int d = 0; d < NGROUPS; d++) {
+		strmap_free(&rep->gmap[d]);
+		free_strings(rep->gname[d], rep->ngname[d]);
+	}
 	for (size_t i = 0; i < rep->nmade; i++) {
 		free(rep->made[i].command);
 		free(rep->made[i].seed);
@@ -147,6 +168,7 @@ void dl_report_free(struct dl_report *rep)
 	}
 	free(rep->made);
 	free_strings(rep->row_text, rep->nrows);
+	free_strings(rep->row_json, rep->nrows);
 	free(rep->rows);
 	free(rep->baseline);
 	free(rep);
@@ -272,6 +294,17 @@ static int reason_index(struct dl_report *rep, const char *s)
 	return (int)rep->nreasons++;
 }
 
+static int32_t group_index(struct dl_report *rep, int d, const char *name)
+{
+	int64_t *v = strmap_get(&rep->gmap[d], name);
+	if (v)
+		return (int32_t)*v;
+	DL_GROW(rep->gname[d], rep->ngname[d] + 1, rep->agname[d]);
+	rep->gname[d][rep->ngname[d]] = xstrdup(name);
+	strmap_put(&rep->gmap[d], name, (int64_t)rep->ngname[d]);
+	return (int32_t)rep->ngname[d]++;
+}
+
 /* remember that rows of policy p went to label li (-2 when to several) */
 static void note_policy(struct dl_report *rep, const char *p, size_t li)
 {
@@ -282,8 +315,9 @@ static void note_policy(struct dl_report *rep, const char *p, size_t li)
 		*v = -2;
 }
 
-static void add_id(struct dl_report *rep, struct label *l, const char *id, long line)
+static void add_id(struct dl_report *rep, struct label *l, struct job *j, const char *id, long line)
 {
+	j->id = (int64_t)rep->idlen;
 	size_t n = strlen(id);
 	DL_GROW(rep->ids, rep->idlen + n + 1, rep->idalloc);
 	memcpy(rep->ids + rep->idlen, id, n + 1);
@@ -363,6 +397,13 @@ static int read_jobs(struct dl_report *rep, struct dl_reader *r, const char *lab
 			 dl_reader_col(r, DL_COL_MADE_BY)};
 	int c_seed[2] = {dl_reader_col(r, "trace_" DL_COL_SEED), dl_reader_col(r, DL_COL_SEED)};
 	int want_made = c_made[0] >= 0 || c_made[1] >= 0;
+	int c_origin = dl_reader_col(r, "origin");
+	/* --by user|account|partition: a jobs stream's vc is its account (or partition) */
+	int c_grp[NGROUPS];
+	for (int d = 0; d < NGROUPS; d++)
+		c_grp[d] = dl_reader_col(r, group_cols[d]);
+	if (c_grp[1] < 0)
+		c_grp[1] = dl_reader_col(r, "vc");
 
 	struct dl_row row;
 	int got;
@@ -402,6 +443,14 @@ static int read_jobs(struct dl_report *rep, struct dl_reader *r, const char *lab
 		}
 		if (!rep->rows_read && first_label)
 			*first_label = rep->labels[cur].name;
+		if (c_origin >= 0 && row.f[c_origin][0] && isnan(rep->origin)) {
+			double o;
+			if (dl_field_nonneg(r, &row, c_origin, &o, err)) {
+				rc = -1;
+				break;
+			}
+			rep->origin = o;
+		}
 		rep->rows_read++;
 		if (want_made) {
 			/* each first non-empty made_by, in this order */
@@ -469,10 +518,16 @@ static int read_jobs(struct dl_report *rep, struct dl_reader *r, const char *lab
 			j.run_time = j.end - j.start;
 
 		struct label *l = &rep->labels[cur];
+		j.unfinished = 0;
+		j.id = -1;
+		for (int d = 0; d < NGROUPS; d++)
+			j.grp[d] = c_grp[d] >= 0 && row.f[c_grp[d]][0]
+					   ? group_index(rep, d, row.f[c_grp[d]])
+					   : -1;
+		if (c_id >= 0 && row.f[c_id][0])
+			add_id(rep, l, &j, row.f[c_id], row.line);
 		DL_GROW(l->jobs, l->njobs + 1, l->alloc);
 		l->jobs[l->njobs++] = j;
-		if (c_id >= 0 && row.f[c_id][0])
-			add_id(rep, l, row.f[c_id], row.line);
 	}
 	sb_release(&lastpol);
 	free(noted);
@@ -656,8 +711,31 @@ int dl_report_read_skipped(struct dl_report *rep, struct dl_reader *r, struct dl
 	return got < 0 ? -1 : 0;
 }
 
-static int class_of(enum dl_report_by by, const struct job *j)
+/* the class dimension's group (user, account, partition), or -1 */
+static int group_dim(enum dl_report_by by)
 {
+	return by >= DL_REPORT_BY_USER ? (int)(by - DL_REPORT_BY_USER) : -1;
+}
+
+static size_t nclasses(const struct dl_report *rep, enum dl_report_by by)
+{
+	int d = group_dim(by);
+	return d < 0 ? 4 : rep->ngname[d] + 1; /* the last: jobs of no known group */
+}
+
+static const char *class_name(const struct dl_report *rep, enum dl_report_by by, size_t c)
+{
+	int d = group_dim(by);
+	if (d >= 0)
+		return c < rep->ngname[d] ? rep->gname[d][c] : "(unknown)";
+	return (by == DL_REPORT_BY_GPUS ? gpu_classes : dur_classes)[c];
+}
+
+static int class_of(const struct dl_report *rep, enum dl_report_by by, const struct job *j)
+{
+	int g = group_dim(by);
+	if (g >= 0)
+		return j->grp[g] >= 0 ? j->grp[g] : (int)rep->ngname[g];
 	if (by == DL_REPORT_BY_GPUS)
 		return j->gpus <= 1 ? 0 : j->gpus <= 4 ? 1 : j->gpus <= 8 ? 2 : 3;
 	double d = j->duration;
@@ -687,6 +765,53 @@ static double timeline_util(const struct timeline *t, double capacity)
 			  : NAN;
 }
 
+struct rate_event {
+	double t, rate;
+};
+
+static int cmp_rate_event(const void *a, const void *b)
+{
+	const struct rate_event *x = a, *y = b;
+	return (x->t > y->t) - (x->t < y->t);
+}
+
+/*
+ * GPU-seconds within [a, b] that the jobs of l claim beyond the cluster's
+ * capacity: jobs that shared GPUs (packed pairs) each count their GPUs, but a
+ * GPU is occupied once. Only jobs that held their GPUs from start to end
+ * (run_time = end - start) say where they were busy; a job with gaps
+ * (preempted) might have been off its GPUs at any instant, so it takes no
+ * part. 0 when no instant has more GPUs held than the cluster has.
+ */
+static double shared_excess(const struct label *l, const unsigned char *in, double capacity,
+			    double a, double b)
+{
+	struct rate_event *ev = xcalloc(2 * (l->njobs ? l->njobs : 1), sizeof(*ev));
+	size_t n = 0;
+	for (size_t i = 0; i < l->njobs; i++) {
+		const struct job *j = &l->jobs[i];
+		if ((in && !in[i]) || j->reason >= 0 || isnan(j->run_time) ||
+		    !(j->end > j->start) || j->run_time < (j->end - j->start) * (1 - 1e-9))
+			continue;
+		double rate = (double)j->gpus;
+		ev[n++] = (struct rate_event){j->start, rate};
+		ev[n++] = (struct rate_event){j->end, -rate};
+	}
+	qsort(ev, n, sizeof(*ev), cmp_rate_event);
+	double cur = 0, excess = 0;
+	for (size_t i = 0; i < n; i++) {
+		cur += ev[i].rate;
+		if (i + 1 == n || cur <= capacity)
+			continue;
+		double s = ev[i].t > a ? ev[i].t : a;
+		double e = ev[i + 1].t < b ? ev[i + 1].t : b;
+		if (e > s)
+			excess += (cur - capacity) * (e - s);
+	}
+	free(ev);
+	return excess;
+}
+
 /* the window's view of a label: which jobs count, and the measurement period */
 struct view {
 	const unsigned char *in; /* NULL: every job */
@@ -698,13 +823,13 @@ struct view {
  * Metrics of the jobs of l in class cls (-1 = all) within the view. When keep
  * is set the sorted arrays are handed to l for the charts.
  */
-static void metrics(struct label *l, enum dl_report_by by, int cls, double capacity, int keep,
-		    const struct view *v, int64_t *rejected, size_t nreasons,
-		    struct dl_report_row *row)
+static void metrics(const struct dl_report *rep, struct label *l, enum dl_report_by by, int cls,
+		    double capacity, int keep, const struct view *v, int64_t *rejected,
+		    size_t nreasons, struct dl_report_row *row)
 {
 	memset(row, 0, sizeof(*row));
 	row->label = l->name;
-	row->cls = cls < 0 ? "all" : (by == DL_REPORT_BY_GPUS ? gpu_classes : dur_classes)[cls];
+	row->cls = cls < 0 ? "all" : class_name(rep, by, (size_t)cls);
 	size_t cap = l->njobs ? l->njobs : 1;
 	double *jct = xmalloc(cap * sizeof(*jct));
 	double *qd = xmalloc(cap * sizeof(*qd));
@@ -721,7 +846,7 @@ static void metrics(struct label *l, enum dl_report_by by, int cls, double capac
 		const struct job *j = &l->jobs[i];
 		if (v->in && !v->in[i])
 			continue;
-		if (cls >= 0 && class_of(by, j) != cls)
+		if (cls >= 0 && class_of(rep, by, j) != cls)
 			continue;
 		if (j->reason >= 0) {
 			rejected[j->reason]++;
@@ -808,9 +933,17 @@ static void metrics(struct label *l, enum dl_report_by by, int cls, double capac
 	row->comm_share = held_gpu > 0 ? comm_gpu / held_gpu : NAN;
 	row->utilization = NAN;
 	if (cls < 0) {
-		/* utilisation is a property of the whole run, not of a class */
+		/*
+		 * utilisation is a property of the whole run, not of a class; without a
+		 * timeline, GPU-seconds occupied: jobs sharing GPUs count them once
+		 */
 		if (v->period) {
 			double len = v->b - v->a;
+			if (capacity > 0 && len > 0 && !l->has_tl) {
+				double x = shared_excess(l, v->in, capacity, v->a, v->b);
+				row->gpus_shared = x > 0;
+				busy -= x;
+			}
 			if (capacity > 0 && len > 0)
 				row->utilization =
 					(l->has_tl ? timeline_area(&l->tl, v->a, v->b) : busy) /
@@ -818,7 +951,9 @@ static void metrics(struct label *l, enum dl_report_by by, int cls, double capac
 		} else if (l->has_tl) {
 			row->utilization = timeline_util(&l->tl, capacity);
 		} else if (capacity > 0 && nj && row->makespan > 0) {
-			row->utilization = busy / (capacity * row->makespan);
+			double x = shared_excess(l, NULL, capacity, -INFINITY, INFINITY);
+			row->gpus_shared = x > 0;
+			row->utilization = (busy - x) / (capacity * row->makespan);
 		}
 	}
 	row->speedup_jct = NAN;
@@ -1001,6 +1136,150 @@ static void window_view(const struct label *l, const struct dl_report_window *w,
 	v->in = mask;
 }
 
+/*
+ * Results streams carry no user, account or partition: a job takes them from
+ * the input that has them (the as-run jobs stream), by its id
+ */
+static void fill_groups(struct dl_report *rep, int d)
+{
+	struct strmap byid = STRMAP_INIT;
+	for (size_t i = 0; i < rep->nlabels; i++)
+		for (size_t k = 0; k < rep->labels[i].njobs; k++) {
+			const struct job *j = &rep->labels[i].jobs[k];
+			if (j->grp[d] >= 0 && j->id >= 0 && !strmap_get(&byid, rep->ids + j->id))
+				strmap_put(&byid, rep->ids + j->id, j->grp[d]);
+		}
+	for (size_t i = 0; i < rep->nlabels; i++)
+		for (size_t k = 0; k < rep->labels[i].njobs; k++) {
+			struct job *j = &rep->labels[i].jobs[k];
+			int64_t *v = j->grp[d] < 0 && j->id >= 0
+					     ? strmap_get(&byid, rep->ids + j->id)
+					     : NULL;
+			if (v)
+				j->grp[d] = (int32_t)*v;
+		}
+	strmap_free(&byid);
+}
+
+/*
+ * Jobs Slurm had not finished when sacct ran (the as-run label's jobs without
+ * an end) are left out of every label, simulated ones included: the what-if ran
+ * them to their time limits, Slurm did not, and only the same jobs compare.
+ * Each counts as dropped, "unfinished at the dump".
+ */
+static void leave_out_unfinished(struct dl_report *rep)
+{
+	struct strmap open = STRMAP_INIT;
+	for (size_t i = 0; i < rep->nlabels; i++) {
+		const struct label *l = &rep->labels[i];
+		for (size_t k = 0; l->as_run && k < l->njobs; k++) {
+			const struct job *j = &l->jobs[k];
+			if (j->reason >= 0 || !isnan(j->end) || j->id < 0)
+				continue;
+			strmap_put(&open, rep->ids + j->id, 1);
+			rep->night.unfinished++;
+			rep->night.unfinished_running += !isnan(j->start);
+		}
+	}
+	if (rep->night.unfinished) {
+		int reason = reason_index(rep, DL_REPORT_UNFINISHED);
+		for (size_t i = 0; i < rep->nlabels; i++)
+			for (size_t k = 0; k < rep->labels[i].njobs; k++) {
+				struct job *j = &rep->labels[i].jobs[k];
+				if (j->id >= 0 && strmap_get(&open, rep->ids + j->id)) {
+					j->unfinished = 1;
+					j->reason = reason;
+				}
+			}
+	}
+	strmap_free(&open);
+}
+
+/* jobs of l that the job sets compare (all but the unfinished), and whether each has an id */
+static int64_t set_size(const struct label *l, int *all_ids)
+{
+	int64_t n = 0;
+	*all_ids = 1;
+	for (size_t k = 0; k < l->njobs; k++) {
+		if (l->jobs[k].unfinished)
+			continue;
+		n++;
+		*all_ids &= l->jobs[k].id >= 0;
+	}
+	return n;
+}
+
+/*
+ * Every label must cover the same jobs (by id; by count where ids are
+ * missing): a what-if compares like with like or not at all
+ */
+static int check_job_sets(struct dl_report *rep, int allow, struct dl_err *err)
+{
+	rep->night.equal = 1;
+	if (!rep->nlabels)
+		return 0;
+	const struct label *a = &rep->labels[0];
+	int ids_a, ids_b;
+	int64_t na = set_size(a, &ids_a);
+	rep->night.jobs = na;
+	struct strmap first = STRMAP_INIT;
+	for (size_t k = 0; ids_a && k < a->njobs; k++)
+		if (!a->jobs[k].unfinished)
+			strmap_put(&first, rep->ids + a->jobs[k].id, 1);
+	struct strbuf counts = STRBUF_INIT;
+	sb_addf(&counts, "%s %lld", a->name, (long long)na);
+	int rc = 0;
+	for (size_t i = 1; i < rep->nlabels; i++) {
+		const struct label *b = &rep->labels[i];
+		int64_t nb = set_size(b, &ids_b), both = 0;
+		const char *example = NULL;
+		sb_addf(&counts, ", %s %lld", b->name, (long long)nb);
+		if (ids_a && ids_b) {
+			for (size_t k = 0; k < b->njobs; k++) {
+				const struct job *j = &b->jobs[k];
+				if (j->unfinished)
+					continue;
+				if (strmap_get(&first, rep->ids + j->id))
+					both++;
+				else if (!example)
+					example = rep->ids + j->id;
+			}
+		} else {
+			both = na == nb ? na : -1;
+		}
+		if (both == na && both == nb)
+			continue;
+		rep->night.equal = 0;
+		if (allow || rc)
+			continue;
+		if (both < 0) {
+			rc = dl_err_set(
+				err, DL_EXIT_DATA,
+				"labels '%s' (%lld jobs) and '%s' (%lld jobs) cover different "
+				"jobs; a report compares the same jobs in every label "
+				"(--allow-unequal compares them anyway)",
+				a->name, (long long)na, b->name, (long long)nb);
+			continue;
+		}
+		if (!example) /* b is a subset: name one of a's that b lacks */
+			for (size_t k = 0; k < a->njobs && !example; k++)
+				example = a->jobs[k].unfinished ? NULL : rep->ids + a->jobs[k].id;
+		rc = dl_err_set(
+			err, DL_EXIT_DATA,
+			"labels '%s' (%lld jobs) and '%s' (%lld jobs) cover different jobs: "
+			"%lld only in '%s', %lld only in '%s' (one: '%.64s'); a report "
+			"compares the same jobs in every label (--allow-unequal compares "
+			"them anyway)",
+			a->name, (long long)na, b->name, (long long)nb, (long long)(na - both),
+			a->name, (long long)(nb - both), b->name, example ? example : "");
+	}
+	strmap_free(&first);
+	if (!rep->night.equal)
+		rep->night_text = sb_detach(&counts);
+	sb_release(&counts);
+	return rc;
+}
+
 /* "2 never started; 4 unknown GPU type 'a100'" (rejected: counts per reason, or NULL) */
 static char *reasons_text(const struct dl_report *rep, int with_skipped, const int64_t *rejected)
 {
@@ -1013,6 +1292,41 @@ static char *reasons_text(const struct dl_report *rep, int with_skipped, const i
 		if (rejected[k])
 			sb_addf(&sb, "%s%lld %s", sb.len ? "; " : "", (long long)rejected[k],
 				rep->reason_names[k]);
+	return sb_detach(&sb);
+}
+
+/* the same counts as a JSON object: {"never started":2,"unknown GPU type 'a100'":4} */
+static char *reasons_json(const struct dl_report *rep, int with_skipped, const int64_t *rejected)
+{
+	size_t n = (with_skipped ? rep->nskip : 0) + (rejected ? rep->nreasons : 0);
+	const char **name = xcalloc(n ? n : 1, sizeof(*name));
+	int64_t *count = xcalloc(n ? n : 1, sizeof(*count));
+	size_t m = 0;
+	for (size_t k = 0; k < n; k++) {
+		int skip = with_skipped && k < rep->nskip;
+		size_t r = skip ? k : k - (with_skipped ? rep->nskip : 0);
+		const char *why = skip ? rep->skip_reason[r] : rep->reason_names[r];
+		int64_t c = skip ? rep->skip_count[r] : rejected[r];
+		if (!c)
+			continue;
+		size_t i = 0;
+		while (i < m && strcmp(name[i], why))
+			i++;
+		if (i == m)
+			name[m++] = why;
+		count[i] += c;
+	}
+	struct strbuf sb = STRBUF_INIT;
+	sb_addc(&sb, '{');
+	for (size_t i = 0; i < m; i++) {
+		if (i)
+			sb_addc(&sb, ',');
+		dl_json_quote(&sb, name[i], strlen(name[i]));
+		sb_addf(&sb, ":%lld", (long long)count[i]);
+	}
+	sb_addc(&sb, '}');
+	free(name);
+	free(count);
 	return sb_detach(&sb);
 }
 
@@ -1038,6 +1352,13 @@ int dl_report_compute(struct dl_report *rep, const struct dl_report_opts *opts, 
 	for (size_t i = 0; i < rep->nlabels; i++)
 		if (check_ids(rep, &rep->labels[i], err))
 			return -1;
+	/* the as-run timeline keeps the unfinished jobs: they held GPUs that night */
+	for (size_t i = 0; i < rep->nlabels; i++)
+		if (rep->labels[i].as_run && !rep->labels[i].has_tl)
+			derive_timeline(&rep->labels[i]);
+	leave_out_unfinished(rep);
+	if (check_job_sets(rep, opts->allow_unequal, err))
+		return -1;
 	if (opts->baseline)
 		rep->baseline = xstrdup(opts->baseline);
 	rep->computed = 1;
@@ -1048,22 +1369,24 @@ int dl_report_compute(struct dl_report *rep, const struct dl_report_opts *opts, 
 	for (size_t k = 0; k < rep->nskip; k++)
 		skipped += rep->skip_count[k];
 	rep->skipped_text = reasons_text(rep, 1, NULL);
-	for (size_t i = 0; i < rep->nlabels; i++)
-		if (rep->labels[i].as_run && !rep->labels[i].has_tl)
-			derive_timeline(&rep->labels[i]);
+	rep->night.skipped = skipped;
 
 	/* with --by, only the classes some label has jobs in */
-	int used[NCLASSES] = {0};
+	if (group_dim(by) >= 0)
+		fill_groups(rep, group_dim(by));
+	size_t ncls = by != DL_REPORT_BY_NONE ? nclasses(rep, by) : 0;
+	int *used = xcalloc(ncls + 1, sizeof(*used));
 	if (by != DL_REPORT_BY_NONE)
 		for (size_t i = 0; i < rep->nlabels; i++)
 			for (size_t k = 0; k < rep->labels[i].njobs; k++)
-				used[class_of(by, &rep->labels[i].jobs[k])] = 1;
+				used[class_of(rep, by, &rep->labels[i].jobs[k])] = 1;
 	size_t per = 1;
-	for (int c = 0; c < NCLASSES; c++)
+	for (size_t c = 0; c < ncls; c++)
 		per += (size_t)used[c];
 	rep->nrows = rep->nlabels * per;
 	rep->rows = xcalloc(rep->nrows ? rep->nrows : 1, sizeof(*rep->rows));
 	rep->row_text = xcalloc(rep->nrows ? rep->nrows : 1, sizeof(*rep->row_text));
+	rep->row_json = xcalloc(rep->nrows ? rep->nrows : 1, sizeof(*rep->row_json));
 	int64_t *rejected = xcalloc(rep->nreasons ? rep->nreasons : 1, sizeof(*rejected));
 	rep->t0 = INFINITY;
 	rep->t1 = -INFINITY;
@@ -1077,22 +1400,25 @@ int dl_report_compute(struct dl_report *rep, const struct dl_report_opts *opts, 
 			rep->t1 = v.b > rep->t1 ? v.b : rep->t1;
 			rep->has_period = 1;
 		}
-		for (size_t c = 0, r = i * per; c <= NCLASSES; c++) {
+		for (size_t c = 0, r = i * per; c <= ncls; c++) {
 			int cls = (int)c - 1;
 			if (cls >= 0 && !used[cls])
 				continue;
 			struct dl_report_row *row = &rep->rows[r];
-			metrics(l, by, cls, opts->capacity, cls < 0, &v, rejected, rep->nreasons,
-				row);
+			metrics(rep, l, by, cls, opts->capacity, cls < 0, &v, rejected,
+				rep->nreasons, row);
 			if (cls < 0)
 				row->dropped += skipped;
 			rep->row_text[r] = reasons_text(rep, cls < 0, rejected);
 			row->dropped_reasons = rep->row_text[r];
+			rep->row_json[r] = reasons_json(rep, cls < 0, rejected);
+			row->dropped_json = rep->row_json[r];
 			r++;
 		}
 		free(in);
 	}
 	free(rejected);
+	free(used);
 	if (base != (size_t)-1)
 		for (size_t i = 0; i < rep->nrows; i++) {
 			const struct dl_report_row *b = &rep->rows[base * per + i % per];
@@ -1172,6 +1498,32 @@ enum dl_report_by dl_report_by(const struct dl_report *rep)
 const char *dl_report_skipped(const struct dl_report *rep)
 {
 	return rep->skipped_text ? rep->skipped_text : "";
+}
+
+size_t dl_report_npartitions(const struct dl_report *rep)
+{
+	return rep->ngname[DL_REPORT_BY_PARTITION - DL_REPORT_BY_USER];
+}
+
+const char *dl_report_partition(const struct dl_report *rep, size_t i)
+{
+	return rep->gname[DL_REPORT_BY_PARTITION - DL_REPORT_BY_USER][i];
+}
+
+int dl_report_origin(const struct dl_report *rep, double *origin)
+{
+	*origin = rep->origin;
+	return !isnan(rep->origin);
+}
+
+const struct dl_report_night *dl_report_night(const struct dl_report *rep)
+{
+	return &rep->night;
+}
+
+const char *dl_report_label_counts(const struct dl_report *rep)
+{
+	return rep->night_text ? rep->night_text : "";
 }
 
 /* ---- --window ---- */

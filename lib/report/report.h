@@ -48,7 +48,19 @@
 #include "core/common.h"
 #include "table/table.h"
 
-enum dl_report_by { DL_REPORT_BY_NONE = 0, DL_REPORT_BY_GPUS, DL_REPORT_BY_DURATION };
+/*
+ * Class rows: by GPU count or duration class, or by the jobs' user, account
+ * (a jobs stream's vc) or partition, which results streams take from the
+ * input that has them (the --as-run jobs), by job id
+ */
+enum dl_report_by {
+	DL_REPORT_BY_NONE = 0,
+	DL_REPORT_BY_GPUS,
+	DL_REPORT_BY_DURATION,
+	DL_REPORT_BY_USER,
+	DL_REPORT_BY_ACCOUNT,
+	DL_REPORT_BY_PARTITION,
+};
 
 enum dl_report_format {
 	DL_REPORT_TEXT = 0,
@@ -86,6 +98,7 @@ struct dl_report_opts {
 	double capacity;      /* GPUs in the cluster; 0 = unknown */
 	const char *baseline; /* label to compare against, or NULL */
 	struct dl_report_window window;
+	int allow_unequal; /* compare labels whose job sets differ */
 };
 
 struct dl_report_row {
@@ -105,6 +118,23 @@ struct dl_report_row {
 	double avg_rho, p95_rho, max_rho, jain_rho;    /* the results' rho of finished jobs */
 	double total_comm_overhead, avg_comm_overhead; /* the results' comm_overhead_s */
 	double comm_share; /* sum(comm_overhead_s x gpus) / sum(run_time x gpus), 0..1 */
+	int gpus_shared;   /* without a timeline: jobs claimed more GPUs than the cluster has */
+	const char *dropped_json; /* dropped_reasons as a JSON object of counts: {"no GPUs":2} */
+};
+
+/* the reason of the jobs unfinished when sacct ran, left out of every label */
+#define DL_REPORT_UNFINISHED "unfinished at the dump"
+
+/*
+ * The night the labels cover, counted once (after dl_report_compute):
+ * the jobs of each label (when equal), the rows trace import skipped, and
+ * the jobs unfinished at the dump that every label leaves out.
+ */
+struct dl_report_night {
+	int equal;    /* every label covers the same jobs */
+	int64_t jobs; /* the first label's jobs (rejected ones included, unfinished not) */
+	int64_t skipped;
+	int64_t unfinished, unfinished_running; /* running ones among them; the rest pended */
 };
 
 /* One input of the page's provenance footer (the caller owns the strings). */
@@ -127,6 +157,9 @@ struct dl_report_page {
 	const char *date;    /* NULL: no date line */
 	const char *version; /* dlsched's version for the footer, or NULL */
 	const char *command; /* the command line that made the page, or NULL */
+	const char *tz;	     /* the zone of clock times (the process's TZ is set to it), or NULL */
+	/* --cluster from scontrol: nodes with GPUs drained or down, and their GPUs */
+	int unavailable_nodes, unavailable_gpus;
 	const struct dl_report_input *inputs;
 	size_t ninputs;
 	const struct dl_report_run *runs; /* --group-by: the sweep's runs, or NULL */
@@ -196,8 +229,10 @@ const char *dl_report_label(const struct dl_report *rep, size_t i);
 
 /*
  * Compute the rows. Fails (exit code 2, a usage error) when opts->baseline
- * names no label, or (exit code 1) when a label holds a job id twice. May be
- * called once.
+ * names no label, or (exit code 1) when a label holds a job id twice, or when
+ * two labels cover different jobs (ids; counts where ids are missing) and
+ * opts->allow_unequal is not set. Jobs of the as-run label that had not
+ * finished at the dump are first left out of every label. May be called once.
  */
 int dl_report_compute(struct dl_report *rep, const struct dl_report_opts *opts, struct dl_err *err);
 size_t dl_report_nrows(const struct dl_report *rep);
@@ -209,6 +244,15 @@ void dl_report_write_stream(const struct dl_report *rep, struct dl_writer *w);
 void dl_report_write_table(const struct dl_report *rep, FILE *fp, enum dl_report_format fmt);
 /* Write one self-contained HTML page (well-formed XML) with inline SVG charts. */
 void dl_report_write_html(const struct dl_report *rep, FILE *fp, const struct dl_report_page *page);
+
+/*
+ * The index page of the report pages in dir (report --index): a row per page
+ * (file-name order) with its night's jobs and each label's average wait and
+ * JCT, read from the page's night-data, and their trends per night; skip is a
+ * file name to leave out (the index itself). -1 when dir cannot be read.
+ */
+int dl_report_write_index(FILE *fp, const char *dir, const char *skip,
+			  const struct dl_report_page *page, struct dl_err *err);
 
 /* statistics: core/stats.h (dl_percentile_nearest, dl_jain_index, dl_sort_doubles) */
 
@@ -242,5 +286,13 @@ int dl_report_period(const struct dl_report *rep, double *t0, double *t1);
 enum dl_report_by dl_report_by(const struct dl_report *rep);
 /* "REASON: N; ..." of the rows every label lost on import ("" when none) */
 const char *dl_report_skipped(const struct dl_report *rep);
+const struct dl_report_night *dl_report_night(const struct dl_report *rep);
+/* the Unix time of time 0, from an input's origin column (trace import --from sacct); 0 if none */
+int dl_report_origin(const struct dl_report *rep, double *origin);
+/* the partitions of the inputs' jobs (a jobs stream's partition column), in order */
+size_t dl_report_npartitions(const struct dl_report *rep);
+const char *dl_report_partition(const struct dl_report *rep, size_t i);
+/* "fifo 35, as run 31" when the labels' job sets differ (--allow-unequal), else "" */
+const char *dl_report_label_counts(const struct dl_report *rep);
 
 #endif

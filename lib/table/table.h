@@ -107,6 +107,8 @@ void dl_writer_str(struct dl_writer *w, size_t col, const char *s);
 void dl_writer_strn(struct dl_writer *w, size_t col, const char *s, size_t len);
 /* a number in JSON when s is a JSON number literal, a string otherwise */
 void dl_writer_auto(struct dl_writer *w, size_t col, const char *s);
+/* JSON Lines: json (a JSON value) as it is; CSV: text as a string */
+void dl_writer_json(struct dl_writer *w, size_t col, const char *json, const char *text);
 void dl_writer_int(struct dl_writer *w, size_t col, int64_t v);
 void dl_writer_double(struct dl_writer *w, size_t col, double v);
 /* rounded to `digits` significant digits */

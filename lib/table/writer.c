@@ -232,6 +232,14 @@ void dl_writer_auto(struct dl_writer *w, size_t col, const char *s)
 	set(w, col, s, strlen(s), dl_is_json_number(s) ? F_NUM : F_STR);
 }
 
+void dl_writer_json(struct dl_writer *w, size_t col, const char *json, const char *text)
+{
+	if (w->fmt == DL_OUT_JSON)
+		set(w, col, json, strlen(json), F_NUM); /* F_NUM: written as it is */
+	else
+		set(w, col, text, strlen(text), F_STR);
+}
+
 char *dl_writer_line_begin(struct dl_writer *w, size_t room)
 {
 	if (!w->direct || w->nstamps || w->next || w->vals.len)

@@ -25,8 +25,17 @@ int dl_import_fmt_parse(const char *s, enum dl_import_fmt *out)
 }
 
 static const char *const skip_names[DL_SKIP_NREASONS] = {
-	"no GPUs",	 "never started", "still running", "no attempts",
-	"zero run time", "job step",	  "no tasks",	   "unfinished without a time limit",
+	"no GPUs",
+	"never started",
+	"still running",
+	"no attempts",
+	"zero run time",
+	"job step",
+	"no tasks",
+	"unfinished without a time limit",
+	"rejected at submit",
+	"cancelled while pending",
+	"pending at the dump",
 };
 
 const char *dl_skip_reason_name(enum dl_skip_reason r)
@@ -748,6 +757,21 @@ static const char *const sacct_cols[SC_N] = {
 
 /* the pass-through columns of Slurm's real schedule */
 static const char *const asrun_cols[2] = {"start", "end"};
+/* the GPU type Slurm allocated (AllocTRES), beside the type asked for (ReqTRES) */
+#define ALLOC_TYPE_COL "alloc_gpu_type"
+
+/*
+ * Why a job that never started was skipped: pending when sacct ran, cancelled
+ * while it waited, or failed at once (a submission Slurm could not run)
+ */
+static enum dl_skip_reason not_started(const char *state)
+{
+	if (!strcmp(state, "PENDING") || !strcmp(state, "REQUEUED") || !strcmp(state, "RESIZING"))
+		return DL_SKIP_PENDING;
+	if (!strcmp(state, "CANCELLED"))
+		return DL_SKIP_CANCELLED_PENDING;
+	return DL_SKIP_REJECTED;
+}
 
 void dl_import_shift_times(struct dl_jobset *js, double delta)
 {
@@ -819,7 +843,7 @@ static int import_sacct(struct dl_jobset *js, const char *path, const struct dl_
 			struct dl_skips *sk, struct dl_err *err)
 {
 	int keep_unfinished = o && o->keep_unfinished;
-	size_t pass[2] = {0, 0};
+	size_t pass[4] = {0, 0, 0, 0};
 	const char *extra[64];
 	struct lines l;
 	if (lines_open(&l, path, err))
@@ -829,7 +853,7 @@ static int import_sacct(struct dl_jobset *js, const char *path, const struct dl_
 	size_t ncols = 0;
 	char **f = NULL;
 	struct dl_timecache tc = DL_TIMECACHE_INIT;
-	struct strbuf state = STRBUF_INIT, gtype = STRBUF_INIT;
+	struct strbuf state = STRBUF_INIT, gtype = STRBUF_INIT, atype = STRBUF_INIT;
 	for (int c = 0; c < SC_N; c++)
 		col[c] = -1;
 	while ((got = lines_next(&l, err)) > 0) {
@@ -873,6 +897,11 @@ static int import_sacct(struct dl_jobset *js, const char *path, const struct dl_
 			for (int k = 0; k < 2; k++)
 				if (col[k ? SC_END : SC_START] >= 0)
 					pass[k] = dl_jobset_pass_col(js, asrun_cols[k]) + 1;
+			if (col[SC_REQTRES] >= 0)
+				pass[2] = dl_jobset_pass_col(js, ALLOC_TYPE_COL) + 1;
+			/* vc is the Account when there is one: the partition for report --by */
+			if (col[SC_PARTITION] >= 0)
+				pass[3] = dl_jobset_pass_col(js, "partition") + 1;
 			continue;
 		}
 		size_t n = split(l.sb.buf, '|', f, ncols);
@@ -916,7 +945,7 @@ static int import_sacct(struct dl_jobset *js, const char *path, const struct dl_
 			if (is_unknown(v) && keep_unfinished && end_unknown) {
 				pending = 1;
 			} else if (is_unknown(v)) {
-				add_skip(sk, DL_SKIP_NOT_STARTED);
+				add_skip(sk, end_unknown ? DL_SKIP_PENDING : not_started(j.state));
 				continue;
 			} else {
 				if (local_time_field(l.name, l.line, "Start", SACCT_TIME, v, &tc,
@@ -941,21 +970,40 @@ static int import_sacct(struct dl_jobset *js, const char *path, const struct dl_
 		}
 		const char *tres =
 			col[SC_ALLOCTRES] >= 0 ? f[col[SC_ALLOCTRES]] : f[col[SC_ALLOCGRES]];
-		if (pending && col[SC_REQTRES] >= 0)
+		const char *tres_col = col[SC_ALLOCTRES] >= 0 ? "AllocTRES" : "AllocGRES";
+		if (pending && col[SC_REQTRES] >= 0) {
 			tres = f[col[SC_REQTRES]]; /* nothing is allocated yet */
+			tres_col = "ReqTRES";
+		}
 		const char *type;
 		size_t typelen;
 		if (dl_sacct_gpus(tres, &j.gpus, &type, &typelen)) {
 			dl_err_at(err, l.name, l.line,
 				  "bad %s value '%.80s': expected gres/gpu[:TYPE]=N entries",
-				  col[SC_ALLOCTRES] >= 0 ? "AllocTRES" : "AllocGRES", tres);
+				  tres_col, tres);
 			goto out;
 		}
-		if (type) {
-			sb_reset(&gtype);
+		sb_reset(&gtype);
+		if (type)
 			sb_add(&gtype, type, typelen);
-			j.gpu_type = gtype.buf;
+		/* what it ran on, for the as-run label; what it asked for, for the what-if */
+		sb_reset(&atype);
+		sb_addstr(&atype, pending ? "" : gtype.buf);
+		if (col[SC_REQTRES] >= 0) {
+			const char *req = f[col[SC_REQTRES]];
+			int64_t asked;
+			sb_reset(&gtype);
+			if (dl_sacct_gpus(req, &asked, &type, &typelen)) {
+				dl_err_at(err, l.name, l.line,
+					  "bad ReqTRES value '%.80s': expected gres/gpu[:TYPE]=N "
+					  "entries",
+					  req);
+				goto out;
+			}
+			if (type)
+				sb_add(&gtype, type, typelen);
 		}
+		j.gpu_type = gtype.buf;
 		if (col[SC_ELAPSEDRAW] >= 0) {
 			v = f[col[SC_ELAPSEDRAW]];
 			int64_t e;
@@ -982,7 +1030,7 @@ static int import_sacct(struct dl_jobset *js, const char *path, const struct dl_
 			if (col[SC_REQTRES] >= 0 &&
 			    dl_sacct_gpus(f[col[SC_REQTRES]], &asked, &type, &typelen))
 				asked = 0;
-			add_skip(sk, asked > 0 ? DL_SKIP_NOT_STARTED : DL_SKIP_NO_GPUS);
+			add_skip(sk, asked > 0 ? not_started(j.state) : DL_SKIP_NO_GPUS);
 			continue;
 		}
 		if (pending || running) {
@@ -1003,16 +1051,20 @@ static int import_sacct(struct dl_jobset *js, const char *path, const struct dl_
 		}
 		char sbuf[DL_NUM_BUF], ebuf[DL_NUM_BUF];
 		size_t nx = 0;
-		for (int k = 0; k < 2; k++) {
+		for (int k = 0; k < 4; k++) {
 			if (!pass[k])
 				continue;
 			while (nx < pass[k] - 1 && nx < DL_ARRAY_SIZE(extra))
 				extra[nx++] = "";
-			int have = k ? have_end : have_start;
-			if (have)
-				dl_fmt_double(k ? ebuf : sbuf, k ? end : start);
+			const char *val = k == 3 ? f[col[SC_PARTITION]] : atype.buf;
+			if (k < 2) {
+				int have = k ? have_end : have_start;
+				if (have)
+					dl_fmt_double(k ? ebuf : sbuf, k ? end : start);
+				val = have ? (k ? ebuf : sbuf) : "";
+			}
 			if (nx < DL_ARRAY_SIZE(extra))
-				extra[nx++] = have ? (k ? ebuf : sbuf) : "";
+				extra[nx++] = val;
 		}
 		j.extra = nx ? extra : NULL;
 		j.nextra = nx;
@@ -1029,6 +1081,7 @@ out:
 	free(f);
 	sb_release(&state);
 	sb_release(&gtype);
+	sb_release(&atype);
 	lines_close(&l);
 	return rc;
 }

@@ -44,6 +44,10 @@ enum dl_skip_reason {
 	DL_SKIP_STEP,	      /* Slurm job step (JobID with '.'): use sacct -X */
 	DL_SKIP_NO_TASKS,     /* PAI: job without rows in the task table */
 	DL_SKIP_NO_LIMIT,     /* sacct, keep_unfinished: running or pending without a time limit */
+	/* sacct splits "never started" three ways: a pending job is not a dead one */
+	DL_SKIP_REJECTED,	   /* failed before it started (rejected at submit) */
+	DL_SKIP_CANCELLED_PENDING, /* cancelled while it waited */
+	DL_SKIP_PENDING,	   /* still pending when sacct ran */
 	DL_SKIP_NREASONS,
 };
 
@@ -62,7 +66,9 @@ struct dl_import_opts {
 	/*
 	 * sacct: keep jobs running (End Unknown) or pending (Start and End Unknown)
 	 * at dump time, with the time limit (TimelimitRaw, minutes) as duration and
-	 * ReqTRES for a pending job's GPUs
+	 * ReqTRES for a pending job's GPUs. Whatever this says, a job's gpu_type is
+	 * the type it asked for (ReqTRES; empty for an untyped request) when the
+	 * input has ReqTRES, and the type it ran on goes to alloc_gpu_type.
 	 */
 	int keep_unfinished;
 };

@@ -622,7 +622,7 @@ void dl_job_write_row(const struct dl_jobset *js, struct dl_writer *w, size_t fi
 			continue;
 		switch (c) {
 		case DL_JC_ID:
-			dl_writer_auto(w, col, j->id);
+			dl_writer_str(w, col, j->id); /* "1" is a string in every stream */
 			break;
 		case DL_JC_SUBMIT:
 			write_num(w, col, j->submit);

@@ -5,7 +5,7 @@ R=$TESTDATA/report
 ALL="$R/fifo.csv $R/las.csv $R/stuck.csv $R/srtf.jsonl"
 
 # ---- metrics (CSV is the exact numbers) ----
-run report_csv 0 "dl report -b fifo --gpus 4 $ALL"
+run report_csv 0 "dl report --allow-unequal -b fifo --gpus 4 $ALL"
 # fifo: JCTs 100 140 330 330 -> avg 225, nearest-rank median 140, p90 330; makespan 360
 # first feedback (start - submit) 0 90 130 320 -> avg 135, p95 320; no rho/comm columns: empty
 expect_eq report_fifo_row "fifo,4,4,225,140,330,330,330,360,135,320,0.7013888888888888,0,0,0.335828837526265,1,1,0,,135,320,,,,,,," \
@@ -17,9 +17,9 @@ expect_eq report_las_row "las,4,4,112.5,50,280,280,280,300,12.5,40,0.84166666666
 # a label with no finished jobs: counted, empty metrics, no division by zero
 expect_eq report_stuck_row "stuck,2,0,,,,,,,,,,0,0,,,,0,,,,,,,,,," "$(grep '^stuck,' out)"
 expect report_stuck_warns "grep -q \"label 'stuck' has no finished jobs\" err"
-run report_json 0 "dl report -f json -b fifo --gpus 4 $ALL"
-run report_text 0 "dl report -f text -b fifo --gpus 4 $ALL"
-run report_markdown 0 "dl report -f markdown -b fifo --gpus 4 $ALL"
+run report_json 0 "dl report --allow-unequal -f json -b fifo --gpus 4 $ALL"
+run report_text 0 "dl report --allow-unequal -f text -b fifo --gpus 4 $ALL"
+run report_markdown 0 "dl report --allow-unequal -f markdown -b fifo --gpus 4 $ALL"
 run report_by_gpus 0 "dl report --by gpus -b fifo $R/fifo.csv $R/las.csv"
 run report_by_duration 0 "dl report -f text --by duration $R/fifo.csv $R/las.csv"
 # one job in each duration class and each GPU class: rows are the jobs themselves
@@ -41,7 +41,7 @@ all,4,0.5,0.75
 # rho 1 1.25 6 1.65 -> avg 2.475, p95 (rank 4 of 4) = max = 6, Jain 9.9^2 / (4 * 41.285);
 # first feedback 0 0 10 80 160 -> avg 50, p95 160; comm 0 12.5 0 50 -> 62.5 total, 15.625
 # a job; GPU share (2*12.5 + 4*50) / (100 + 2*62.5 + 10 + 4*250) = 225 / 1235
-run report_fairness 0 "dl report $R/placed.csv $R/fifo.csv | cut -d, -f1,20-"
+run report_fairness 0 "dl report --allow-unequal $R/placed.csv $R/fifo.csv | cut -d, -f1,20-"
 expect_eq report_fairness_rows "label,avg_first_feedback,p95_first_feedback,avg_rho,p95_rho,max_rho,jain_rho,total_comm_overhead,avg_comm_overhead,comm_share
 placed,50,160,2.475,6,6,0.5934964272738283,62.5,15.625,0.18218623481781376
 fifo,135,320,,,,,,," "$(cat out)"
@@ -53,11 +53,11 @@ all,50,160,2.475,6,6,0.5934964272738283,62.5,15.625,0.18218623481781376
 1,5,10,3.5,6,6,0.6621621621621622,0,0,0
 2-4,80,160,1.45,1.65,1.65,0.9813302217036173,62.5,31.25,0.2
 >8,,,,,,,,," "$(cat out)"
-run report_fairness_json 0 "dl report -f json $R/placed.csv $R/fifo.csv"
+run report_fairness_json 0 "dl report --allow-unequal -f json $R/placed.csv $R/fifo.csv"
 expect report_fairness_json_null "grep -q '\"avg_rho\":2.475,' out && grep -q '\"label\":\"fifo\".*\"avg_rho\":null,\"p95_rho\":null,\"max_rho\":null,\"jain_rho\":null,\"total_comm_overhead\":null,\"avg_comm_overhead\":null,\"comm_share\":null}' out"
 # the tables show the columns when a label has them, "-" (not 0) for a label without
-run report_fairness_text 0 "dl report -f text $R/placed.csv $R/fifo.csv"
-run report_fairness_markdown 0 "dl report -f markdown $R/placed.csv $R/fifo.csv"
+run report_fairness_text 0 "dl report --allow-unequal -f text $R/placed.csv $R/fifo.csv"
+run report_fairness_markdown 0 "dl report --allow-unequal -f markdown $R/placed.csv $R/fifo.csv"
 # straight from simulate (JSON Lines): one 8-GPU job spread over two nodes, alone: rho is
 # its slowdown, all of its time beyond 100 s is communication, 50.998817 of 150.998817 s
 run report_from_simulate 0 "dl simulate -f json --cluster 1x2x8 --place spread --policy fifo $TESTDATA/simulate/spread.csv | dl report -f json"
@@ -88,7 +88,7 @@ run report_pooled 0 "dl report -l fifo -l fifo part1.csv part2.csv | cut -d, -f1
 expect_eq report_pooled_rows "fifo,4,4,225" "$(tail -1 out)"
 # UTF-8 labels line up by characters, not bytes
 printf 'id,submit,gpus,duration,start,end,policy\n1,0,1,5,0,5,\303\251t\303\251\n2,0,1,5,0,7,ab\n' > utf8.csv
-run report_text_utf8 0 "dl report -f text utf8.csv"
+run report_text_utf8 0 "dl report --allow-unequal -f text utf8.csv"
 # the format follows -o's suffix; -o writes atomically
 run report_o_md 0 "dl report -o r.md $R/fifo.csv && head -1 r.md"
 expect report_o_md_is_md "grep -q '^| label ' r.md"
@@ -135,7 +135,7 @@ run report_cluster 0 "dl report --cluster 1x1x4:v100 $R/fifo.csv | cut -d, -f12"
 expect_eq report_cluster_util "0.7013888888888888" "$(tail -1 out)"
 
 # ---- HTML ----
-run report_html 0 "dl report -o page.html --title 'Nightly <test> & co' --date 2026-11-21 -b fifo --gpus 4 -t $R/fifo.timeline.csv $ALL"
+run report_html 0 "dl report --allow-unequal -o page.html --title 'Nightly <test> & co' --date 2026-11-21 -b fifo --gpus 4 -t $R/fifo.timeline.csv $ALL"
 expect report_html_self_contained "! grep -Eq '<script|https?://[^\" ]*\\.(js|css|woff)|@import|<link ' page.html"
 expect report_html_title_escaped "grep -q '<h1>Nightly &lt;test&gt; &amp; co</h1>' page.html"
 if command -v xmllint > /dev/null; then
@@ -152,11 +152,11 @@ fi
 # one JCT CDF path per label with finished jobs (fifo, las, srtf; stuck has none)
 expect_eq report_html_cdf_paths 3 "$(grep -o 'class="cdf-jct"' page.html | wc -l)"
 # the same page on standard output, apart from the command line in the footer
-run report_html_same 0 "dl report -f html --title 'Nightly <test> & co' --date 2026-11-21 -b fifo --gpus 4 -t $R/fifo.timeline.csv $ALL | grep -v 'id=\"command\"' > a.html && grep -v 'id=\"command\"' page.html | cmp - a.html"
-expect report_html_same_command "grep -qF '<code id=\"command\">dlsched report -o page.html --title &#39;Nightly &lt;test&gt; &amp; co&#39; --date 2026-11-21 -b fifo' page.html"
+run report_html_same 0 "dl report --allow-unequal -f html --title 'Nightly <test> & co' --date 2026-11-21 -b fifo --gpus 4 -t $R/fifo.timeline.csv $ALL | grep -v 'id=\"command\"' > a.html && grep -v 'id=\"command\"' page.html | cmp - a.html"
+expect report_html_same_command "grep -qF '<code id=\"command\">dlsched report --allow-unequal -o page.html --title &#39;Nightly &lt;test&gt; &amp; co&#39; --date 2026-11-21 -b fifo' page.html"
 # results without rho (older files): the first-feedback CDF, no rho chart, no rho column
 expect report_html_old_results "grep -q 'id=\"feedback-cdf\"' page.html && ! grep -q 'rho-cdf\|max rho' page.html"
-run report_html_fairness 0 "dl report -f html $R/placed.csv $R/fifo.csv > fair.html"
+run report_html_fairness 0 "dl report --allow-unequal -f html $R/placed.csv $R/fifo.csv > fair.html"
 expect report_html_fairness_parts "grep -q 'id=\"rho-cdf\"' fair.html && grep -q '<th>max rho</th>' fair.html && grep -q 'fifo <em>(no rho column)</em>' fair.html && grep -q '<td>18.2%</td>' fair.html"
 command -v xmllint > /dev/null && expect report_html_fairness_xml "xmllint --noout fair.html"
 # a label that is not valid UTF-8 or holds markup still gives well-formed XML
@@ -226,8 +226,10 @@ want = [bytes.fromhex(c) for c in sys.argv[2:]]
 print(w, h, len(counts), w * h - counts[bg], *[counts.get(c, 0) for c in want])
 EOF
 	if [ -s page.png ]; then
-		# width height colours non-background-pixels fifo-blue las-orange
-		set -- $(python3 pngstat.py page.png 0072b2 d55e00)
+		# width height colours non-background-pixels fifo-blue las-pink (colours follow
+		# the label's name: las is #cc79a7 on every page)
+		expect report_html_color_by_name "grep -q 'data-label=\"las\" stroke=\"#cc79a7\"' page.html && grep -q 'data-label=\"fifo\" stroke=\"#0072b2\"' page.html"
+		set -- $(python3 pngstat.py page.png 0072b2 cc79a7)
 		expect report_png_size "[ '$1' -ge 800 ] && [ '$2' -ge 600 ]"
 		expect report_png_not_blank "[ '$3' -ge 50 ] && [ '$4' -ge 20000 ]"
 		expect report_png_series_drawn "[ '$5' -ge 500 ] && [ '$6' -ge 500 ]"
@@ -238,7 +240,7 @@ EOF
 	dl trace import -q --provenance --from sacct "$TESTDATA/trace/sacct_real_sample.psv" > real.jobs.csv
 	dl simulate -q --provenance --cluster 1x1x4 --policy fifo --timeline real.fifo.tl.csv real.jobs.csv > real.fifo.csv
 	dl simulate -q --provenance --cluster 1x1x4 --policy tiresias-las --timeline real.las.tl.csv real.jobs.csv > real.las.csv
-	run report_html_nightly 0 "dl report -o nightly.html --gpus 4 --by gpus --window arrivals -b 'as run' --as-run real.jobs.csv -l fifo -l tiresias-las -l rejected -t real.las.tl.csv -t fifo=real.fifo.tl.csv real.fifo.csv real.las.csv $R/rejected.csv"
+	run report_html_nightly 0 "dl report --allow-unequal -o nightly.html --gpus 4 --by gpus --window arrivals -b 'as run' --as-run real.jobs.csv -l fifo -l tiresias-las -l rejected -t real.las.tl.csv -t fifo=real.fifo.tl.csv real.fifo.csv real.las.csv $R/rejected.csv"
 	chrome --screenshot="$SCRATCH/nightly.png" "file://$SCRATCH/nightly.html" > /dev/null
 	chrome --dump-dom "file://$SCRATCH/nightly.html" > ndom.html
 	expect_eq report_html_dom_slowdown 4 "$(grep -o 'class="cdf-slowdown"' ndom.html | wc -l)"
@@ -250,7 +252,7 @@ EOF
 	expect report_html_dom_points "[ \$(grep -o '<path class=\"pt\"[^>]*><title>' ndom.html | wc -l) -ge 36 ] && grep -q '<title>as run: median JCT 10 s (10 s), 7 of 14 jobs</title>' ndom.html"
 	expect report_html_dom_dashes "grep -q 'class=\"cdf-jct\" data-label=\"tiresias-las\" stroke=\"#d55e00\" stroke-dasharray=\"7 4\"' ndom.html"
 	expect report_html_dom_human "grep -q '<td title=\"10.4285714 s\">10.4 s</td>' ndom.html"
-	expect report_html_dom_footer "grep -q '<span id=\"version\">dlsched ' ndom.html && grep -q '<code id=\"command\">dlsched report -o nightly.html' ndom.html && grep -q '<td class=\"s\">as run</td><td class=\"s\">real.jobs.csv</td><td>' ndom.html"
+	expect report_html_dom_footer "grep -q '<span id=\"version\">dlsched ' ndom.html && grep -q '<code id=\"command\">dlsched report --allow-unequal -o nightly.html' ndom.html && grep -q '<td class=\"s\">as run</td><td class=\"s\">real.jobs.csv</td><td>' ndom.html"
 	expect report_html_dom_made_by "grep -q '<table id=\"made-by\">' ndom.html && grep -q '<tr><td class=\"s\">fifo, tiresias-las, as run</td><td class=\"s\"><code>dlsched trace import -q --provenance --from sacct [^<]*/sacct_real_sample.psv</code></td><td>-</td></tr>' ndom.html && grep -q '<tr><td class=\"s\">tiresias-las</td><td class=\"s\"><code>dlsched simulate -q --provenance --cluster 1x1x4 --policy tiresias-las --timeline real.las.tl.csv real.jobs.csv</code></td><td>1</td></tr>' ndom.html"
 	expect report_html_dom_window "grep -q 'window: all jobs; utilisation from the first to the last arrival' ndom.html"
 	# time to first feedback for every label; rho only where the results have the column
@@ -260,8 +262,9 @@ EOF
 	expect report_html_dom_rho_points "grep -q '<svg[^>]*id=\"rho-cdf\"' ndom.html && grep -q '<title>fifo: median rho [0-9.]*, [0-9]* of 14 jobs</title>' ndom.html && grep -q '<th>max rho</th>' ndom.html"
 
 	if [ -s nightly.png ]; then
-		# the dashed orange tiresias-las and the green markers/bars of the third label drawn
-		set -- $(python3 pngstat.py nightly.png 0072b2 d55e00 009e73)
+		# the dashed orange tiresias-las and the markers/bars of the third label drawn
+		third=$(grep -o 'data-label="rejected" stroke="#[0-9a-f]*"' ndom.html | head -1 | sed 's/.*#//; s/"//')
+		set -- $(python3 pngstat.py nightly.png 0072b2 d55e00 "${third:-000000}")
 		expect report_png_nightly "[ '$4' -ge 20000 ] && [ '$5' -ge 300 ] && [ '$6' -ge 300 ] && [ '$7' -ge 100 ]"
 	fi
 fi

@@ -52,8 +52,9 @@ expect_eq report_cron_typed_jobs 7 "$(grep -c ',a100,\|,v100,' $night/jobs.csv)"
 for p in fifo tiresias-las tiresias-gittins; do
 	expect "report_cron_nothing_rejected_$p" "awk -F, 'NR == 1 {for (i = 1; i <= NF; i++) c[\$i] = i; next} \$c[\"rejected\"] != \"\" || \$c[\"end\"] == \"\" {bad++} END {exit !(NR == 17 && c[\"rejected\"] && !bad)}' $night/$p.csv"
 done
-expect report_cron_all_jobs "grep -q '4 labels, 64 jobs (4 dropped)' '$page'"
-expect report_cron_dropped "grep -q '<td>1</td><td class=\"s w\">1 never started</td>' '$page'"
+# the night counted once: 16 jobs in each of the 4 labels, 1 row skipped on import
+expect report_cron_all_jobs "grep -q '<span id=\"night\">4 labels, 16 jobs; 1 more row skipped on import</span>' '$page'"
+expect report_cron_dropped "grep -q '<td>1</td><td class=\"s w\">1 cancelled while pending</td>' '$page'"
 expect report_cron_window "grep -q 'window: all jobs; utilisation from the first to the last arrival' '$page'"
 expect report_cron_provenance "grep -q '<code id=\"command\">dlsched report --baseline .*as run.* --as-run jobs.csv' '$page' && grep -q '<td class=\"s\">skipped.csv</td>' '$page' && grep -q '<tr><td class=\"s\">cluster</td><td class=\"s\">nodes.txt</td><td>2706</td><td>-</td></tr>' '$page'"
 # --provenance: the page says which command made which label, the import's once for all
@@ -65,7 +66,7 @@ done
 # the same typed jobs on the README's old hand-written cluster: the a100 jobs cannot run,
 # and the page says so instead of losing them
 run report_cron_shorthand 0 "cd $night && dl simulate -q --cluster 1x4x8:v100 --policy fifo jobs.csv > old.csv && dl report --skipped skipped.csv -o old.html old.csv"
-expect report_cron_shorthand_dropped "grep -q \"<td>5</td><td class=\\\"s w\\\">1 never started; 4 unknown GPU type &#39;a100&#39;</td>\" $night/old.html"
+expect report_cron_shorthand_dropped "grep -q \"<td>5</td><td class=\\\"s w\\\">1 cancelled while pending; 4 unknown GPU type &#39;a100&#39;</td>\" $night/old.html"
 
 # a night without a single job: the same line exits 0 and writes a "no jobs" page
 printf 'JobID|JobName|User|Partition|Submit|Start|End|ElapsedRaw|AllocTRES|ReqTRES|TimelimitRaw|State\n' > empty.psv

@@ -7,7 +7,7 @@ T=$TESTDATA/trace
 # ---- an empty night: header-only files all the way down, exit 0, a "no jobs" page ----
 printf 'JobID|JobName|User|Partition|Submit|Start|End|ElapsedRaw|AllocTRES|State\n' > empty.psv
 run nightly_empty_import 0 "dl trace import --from sacct --skipped skipped.csv empty.psv > jobs.csv"
-expect_eq nightly_empty_jobs "id,submit,gpus,duration,start,end" "$(cat jobs.csv)"
+expect_eq nightly_empty_jobs "id,submit,gpus,duration,start,end,partition" "$(cat jobs.csv)"
 for p in fifo fifo-backfill sjf srtf las tiresias-las tiresias-gittins; do
 	run "nightly_empty_simulate_$p" 0 "dl simulate --cluster 1x4x8:v100 --policy $p --timeline $p.timeline.csv jobs.csv > $p.csv"
 	expect "nightly_empty_results_$p" "[ \$(wc -l < $p.csv) -eq 1 ] && grep -q '^id,submit,.*,policy,rho,comm_overhead_s,rejected$' $p.csv && [ \$(wc -l < $p.timeline.csv) -eq 1 ]"
@@ -25,15 +25,15 @@ command -v xmllint > /dev/null && expect nightly_empty_page_xml "xmllint --noout
 printf 'JobID|Submit|Start|End|ElapsedRaw|AllocTRES|State\n1|2026-11-21T10:00:00|2026-11-21T10:00:00|2026-11-21T10:05:00|300|cpu=4|COMPLETED\n2|2026-11-21T11:00:00|Unknown|Unknown|0|cpu=4|PENDING\n' > cpu.psv
 run nightly_cpu_import 0 "dl trace import -q --from sacct --skipped cpu.skipped.csv cpu.psv > cpu.jobs.csv && dl simulate -q --cluster 1x4x8 --policy fifo cpu.jobs.csv > cpu.fifo.csv"
 run nightly_cpu_report 0 "dl report --skipped cpu.skipped.csv cpu.fifo.csv | cut -d, -f1,2,18,19"
-expect_eq nightly_cpu_report_dropped "cpu.fifo,0,2,1 no GPUs; 1 never started" "$(tail -1 out)"
+expect_eq nightly_cpu_report_dropped "cpu.fifo,0,2,1 no GPUs; 1 pending at the dump" "$(tail -1 out)"
 run nightly_cpu_page 0 "dl report -o cpu.html --skipped cpu.skipped.csv cpu.fifo.csv"
-expect nightly_cpu_page_left_out "grep -q 'No job of the inputs could be compared' cpu.html && grep -q '<td>2</td><td class=\"s w\">1 no GPUs; 1 never started</td>' cpu.html"
+expect nightly_cpu_page_left_out "grep -q 'No job of the inputs could be compared' cpu.html && grep -q '<td>2</td><td class=\"s w\">1 no GPUs; 1 pending at the dump</td>' cpu.html"
 
 # ---- jobs left out: simulate's rejections per reason, trace import's skips for every label ----
 run nightly_rejected 0 "dl report -b fifo --gpus 4 $R/rejected.csv | cut -d, -f1-4,18,19"
 expect_eq nightly_rejected_row "fifo,3,3,190,3,1 needs more GPUs than the cluster has; 2 unknown GPU type 'a100'" "$(tail -1 out)"
 printf 'reason,count\nnever started,2\nno GPUs,1\n' > sk.csv
-run nightly_rejected_skipped 0 "dl report --skipped sk.csv $R/rejected.csv $R/las.csv | cut -d, -f1,2,18,19"
+run nightly_rejected_skipped 0 "dl report --allow-unequal --skipped sk.csv $R/rejected.csv $R/las.csv | cut -d, -f1,2,18,19"
 expect_eq nightly_rejected_skipped_rows "fifo,3,6,2 never started; 1 no GPUs; 1 needs more GPUs than the cluster has; 2 unknown GPU type 'a100'
 las,4,3,2 never started; 1 no GPUs" "$(tail -2 out)"
 run nightly_rejected_by_gpus 0 "dl report --by gpus $R/rejected.csv | cut -d, -f2,3,19,20"
@@ -80,12 +80,63 @@ expect_eq nightly_asrun_rows "fifo,14,14,4.428571428571429,5,6,1,2.3548387096774
 as run,14,14,10.428571428571429,10,20,0.3,1,1" "$(tail -2 out)"
 run nightly_asrun_page 0 "dl report -o asrun.html --gpus 4 --as-run real.jobs.csv real.fifo.csv"
 expect nightly_asrun_page_label "grep -q 'data-label=\"as run\"' asrun.html && grep -q \"(Slurm's real schedule)\" asrun.html && grep -q 'class=\"tl-util\" data-label=\"as run\"' asrun.html"
-run nightly_asrun_unfinished 0 "dl trace import -q --from sacct --keep-unfinished '$T/sacct_live_limits.psv' > live.csv && dl report --as-run live.csv | cut -d, -f1-3"
-expect_eq nightly_asrun_unfinished_row "as run,3,1" "$(tail -1 out)"
+run nightly_asrun_unfinished 0 "dl trace import -q --from sacct --keep-unfinished --skipped live.sk.csv '$T/sacct_live_limits.psv' > live.csv && dl report --as-run live.csv | cut -d, -f1-3,18,19"
+expect_eq nightly_asrun_unfinished_row "as run,1,1,2,2 unfinished at the dump" "$(tail -1 out)"
+# ---- one job set for every label: the running and the pending job at the dump are left
+# out of the what-if too (fifo ran them to their time limits), and counted once on the page
+dl simulate -q --cluster 1x1x4:a100 --policy fifo live.csv > live.fifo.csv
+run nightly_sets_equal 0 "dl report --as-run live.csv live.fifo.csv | cut -d, -f1-3,18,19"
+expect_eq nightly_sets_equal_rows "fifo,1,1,2,2 unfinished at the dump
+as run,1,1,2,2 unfinished at the dump" "$(tail -2 out)"
+run nightly_sets_page 0 "dl report -o sets.html --skipped live.sk.csv --as-run live.csv live.fifo.csv"
+expect nightly_sets_page_header "grep -q '<span id=\"night\">2 labels, 1 jobs; 3 more rows skipped on import; 2 unfinished at the dump (1 running, 1 pending), left out of every label</span>' sets.html"
+# a label that lost a job is not compared with the others, unless told to
+grep -v '^2,' live.fifo.csv | grep -v '^6,' > part.fifo.csv
+run nightly_sets_refused 1 "dl report --as-run live.csv part.fifo.csv"
+expect_eq nightly_sets_refused_says "dlsched report: labels 'fifo' (0 jobs) and 'as run' (1 jobs) cover different jobs: 0 only in 'fifo', 1 only in 'as run' (one: '6'); a report compares the same jobs in every label (--allow-unequal compares them anyway)" "$(cat "$SCRATCH/err")"
+run nightly_sets_allowed 0 "dl report --allow-unequal -o unequal.html --as-run live.csv part.fifo.csv"
+expect nightly_sets_allowed_header "grep -q '<span id=\"night\">2 labels of different jobs (fifo 0, as run 1)' unequal.html"
+# without ids, the counts decide
+cut -d, -f2- live.fifo.csv > noid.csv
+run nightly_sets_counts 1 "head -2 noid.csv > noid1.csv && dl report -l noid -l noid1 noid.csv noid1.csv"
+expect nightly_sets_counts_says "grep -q \"labels 'noid' (3 jobs) and 'noid1' (1 jobs) cover different jobs\" err"
 run nightly_asrun_not_jobs 1 "dl trace gen --jobs 3 --rate 1 > gen.csv && dl report --as-run gen.csv"
 expect nightly_asrun_not_jobs_says "grep -q \"gen.csv: missing required column 'start'.*trace import --from sacct\" err"
 run nightly_asrun_results 1 "dl report --as-run $R/fifo.csv"
 expect nightly_asrun_results_says "grep -q 'a policy column: --as-run takes the jobs stream' err"
+
+# ---- utilisation: GPU-seconds occupied, a packed pair's GPU once (gandiva packs A and B on
+# the one GPU from 0 to 100, C runs alone 200-250: 150 GPU-s over 250 s = 0.6, as the
+# timeline says; counting each job's GPUs gave 250 / 250 = 1); over the arrivals [0, 200]:
+# 100 / 200 = 0.5
+printf 'id,submit,gpus,duration,model\nA,0,1,70,ma\nB,0,1,60,mb\nC,200,1,50,ma\n' > pack.csv
+printf 'model,gpu_type,gpus,throughput,partner,partner_throughput\nma,v100,1,10,,\nmb,v100,1,20,,\nma,v100,1,7,mb,12\n' > tp.csv
+dl simulate -q --cluster 1x1x1 --policy gandiva --suspend-cost 0 --throughputs tp.csv --no-introspection --timeline pack.tl.csv pack.csv > pack.res.csv
+run nightly_util_packed 0 "dl report --gpus 1 pack.res.csv | cut -d, -f12 && dl report --gpus 1 -t pack.tl.csv pack.res.csv | cut -d, -f12 && dl report --gpus 1 --window arrivals pack.res.csv | cut -d, -f12"
+expect_eq nightly_util_packed_values "utilization 0.6 utilization 0.6 utilization 0.5" "$(cat out | tr '\n' ' ' | sed 's/ $//')"
+run nightly_util_packed_note 0 "dl report -f text --gpus 1 pack.res.csv"
+expect nightly_util_packed_note_says "grep -q 'gandiva: jobs shared GPUs (more held than the cluster has): utilisation counts each GPU once' out"
+
+# ---- streams for jq: ids are strings everywhere, dropped_reasons an object of counts
+run nightly_jq_join 0 "dl trace import -q -f json --from sacct '$T/sacct_real_sample.psv' > j.jsonl && dl trace import -q --from sacct '$T/sacct_real_sample.psv' | dl simulate -q -f json --cluster 1x1x4 --policy fifo > r.jsonl && jq -s -r '[.[0:14], .[14:]] | (.[1] | map({(.id): .}) | add) as \$r | [.[0][] | select(\$r[.id])] | length' j.jsonl r.jsonl"
+expect_eq nightly_jq_join_all 14 "$(cat out)"
+expect nightly_jq_id_string "grep -q '^{\"id\":\"1\",' j.jsonl && grep -q '^{\"id\":\"1\",' r.jsonl"
+run nightly_jq_dropped 0 "dl report -f json --allow-unequal --skipped sk.csv $R/rejected.csv $R/las.csv | jq -c '.dropped_reasons'"
+expect_eq nightly_jq_dropped_object '{"never started":2,"no GPUs":1,"needs more GPUs than the cluster has":1,"unknown GPU type '"'"'a100'"'"'":2}
+{"never started":2,"no GPUs":1}' "$(cat out)"
+
+# ---- per user (account, partition): the as-run jobs say whose each job is, by id, for every
+# label; user0's jobs ran 200 (JCT 7200 s), 204 (1860), 208 (2520), 212 (3600): 15180 / 4
+dl trace import -q --from sacct --skipped ty.sk.csv "$R/sacct_typed.psv" > ty.jobs.csv
+dl simulate -q --cluster 2x4x8:a100,2x4x8:v100 --policy fifo ty.jobs.csv > ty.fifo.csv
+run nightly_by_user 0 "dl report --by user --as-run ty.jobs.csv ty.fifo.csv | cut -d, -f1-5"
+expect_eq nightly_by_user_asrun "as run,user0,4,4,3795" "$(grep '^as run,user0,' out)"
+expect_eq nightly_by_user_classes "fifo,all fifo,user0 fifo,user1 fifo,user2 fifo,user3 as run,all as run,user0 as run,user1 as run,user2 as run,user3" "$(tail -n +2 out | cut -d, -f1,2 | tr '\n' ' ' | sed 's/ $//')"
+run nightly_by_partition 0 "dl report --by partition --as-run ty.jobs.csv ty.fifo.csv | cut -d, -f1-3"
+expect_eq nightly_by_partition_rows "fifo,all,16 fifo,gpu,16 as run,all,16 as run,gpu,16" "$(tail -n +2 out | tr '\n' ' ' | sed 's/ $//')"
+# without the jobs stream nothing says whose a job is
+run nightly_by_user_unknown 0 "dl report --by user ty.fifo.csv | cut -d, -f1-3"
+expect_eq nightly_by_user_unknown_rows "fifo,all,16 fifo,(unknown),16" "$(tail -n +2 out | tr '\n' ' ' | sed 's/ $//')"
 
 # ---- steady state: --window ----
 run nightly_window_jobs 0 "dl report --gpus 4 --window jobs:1-3 -t $R/fifo.timeline.csv $R/fifo.csv | cut -d, -f1-5,9,12"
@@ -119,7 +170,7 @@ dl simulate -q --provenance --cluster 1x1x8 --policy fifo pg.csv > pg.fifo.csv
 dl simulate -q --provenance --cluster 1x1x8 --policy las --seed 4 pg.csv > pg.las.csv
 dl simulate -q --cluster 1x1x8 --policy sjf pg.csv > pg.sjf.csv
 dl trace import -q --from sacct --provenance "$R/sacct_typed.psv" > pg.jobs.csv
-run nightly_made_by_page 0 "dl report -o pg.html --as-run pg.jobs.csv pg.fifo.csv pg.las.csv pg.sjf.csv"
+run nightly_made_by_page 0 "dl report --allow-unequal -o pg.html --as-run pg.jobs.csv pg.fifo.csv pg.las.csv pg.sjf.csv"
 # the generator once for both labels it fed, then each simulation with its seed; the
 # import for "as run"; sjf's results were written without --provenance: nothing for it
 expect_eq nightly_made_by_rows '<tr><td class="s">fifo, las</td><td class="s"><code>dlsched trace gen --provenance --seed 11 --jobs 20 --rate 30</code></td><td>11</td></tr>

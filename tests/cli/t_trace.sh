@@ -57,6 +57,11 @@ expect_eq trace_helios_epoch "1585699200" "$(awk -F, 'NR==2{print $2}' out)"
 # ---- sacct: typed gres counted once, CANCELLED by N, steps, Unknown/None, DST in --tz
 run trace_import_sacct_quirks 0 "dl trace import --from sacct --tz Europe/Berlin '$T/sacct_quirks.psv'"
 run trace_import_sacct_real 0 "dl trace import --from sacct '$T/sacct_real_sample.psv'"
+# an ordinary night's skips are for -v (cron mails stderr), job steps need a person
+run trace_sacct_skips_verbose 0 "dl trace import -v --from sacct --tz Europe/Berlin '$T/sacct_quirks.psv'"
+expect trace_sacct_skips_verbose_says "grep -qx 'dlsched trace: skipped 5 input rows that cannot run as GPU jobs: 1 no GPUs, 1 still running, 1 zero run time, 1 job step, 1 cancelled while pending' err"
+run trace_sacct_skips_quiet 0 "grep -v '^[0-9]*\\.' '$T/sacct_quirks.psv' > nostep.psv && dl trace import --from sacct --tz Europe/Berlin nostep.psv"
+expect trace_sacct_skips_quiet_stderr "[ ! -s err ] && [ -s out ]"
 run trace_sacct_state_filter 0 "dl trace import -q --from sacct --state cancelled '$T/sacct_real_sample.psv'"
 run trace_sacct_noheader 1 "tail -n +2 '$T/sacct_real_sample.psv' > n.psv; dl trace import --from sacct n.psv"
 run trace_sacct_empty 1 "printf '' | dl trace import --from sacct -"
@@ -138,40 +143,44 @@ expect_eq trace_sacct_asrun_header "id,submit,start,end" "$(head -1 out)"
 expect_eq trace_sacct_asrun_job3 "3,0,3,5" "$(grep '^3,' out)"
 run trace_sacct_asrun_epoch 0 "dl trace import --from sacct --tz UTC --keep-epoch '$T/sacct_real_sample.psv' | grep '^3,'"
 # 2026-11-21T23:57:28 UTC = 1795305448
-expect_eq trace_sacct_asrun_epoch_job3 "3,1795305448,1,2,root,debug,COMPLETED,1795305451,1795305453" "$(cat out)"
+expect_eq trace_sacct_asrun_epoch_job3 "3,1795305448,1,2,root,debug,COMPLETED,1795305451,1795305453,debug" "$(cat out)"
 # running and pending jobs at dump time: duration from TimelimitRaw (minutes), a pending
 # job's GPUs from ReqTRES, no start or end where Slurm had none; UNLIMITED is skipped; the
-# rejected submission (5 GPUs asked, none allocated) never started
+# rejected submission (5 GPUs asked, none allocated, FAILED) was rejected at submit;
+# gpu_type is what ReqTRES asked for, alloc_gpu_type what AllocTRES gave
 run trace_sacct_keep_unfinished 0 "dl trace import --from sacct --keep-unfinished --skipped sk.csv '$T/sacct_live_limits.psv'"
-expect_eq trace_sacct_keep_unfinished_rows "id,submit,gpus,duration,user,vc,gpu_type,state,start,end
-6,0,1,60,root,debug,a100,COMPLETED,1,61
-2,67,2,600,root,debug,,RUNNING,67,
-4,67,1,300,root,debug,,PENDING,," "$(cat out)"
+expect_eq trace_sacct_keep_unfinished_rows "id,submit,gpus,duration,user,vc,gpu_type,state,start,end,alloc_gpu_type,partition,origin
+6,0,1,60,root,debug,a100,COMPLETED,1,61,a100,debug,1795305450
+2,67,2,600,root,debug,,RUNNING,67,,,debug,
+4,67,1,300,root,debug,,PENDING,,,,debug," "$(cat out)"
 expect_eq trace_sacct_skipped_file "reason,count
-never started,1
 zero run time,1
-unfinished without a time limit,1" "$(cat sk.csv)"
+unfinished without a time limit,1
+rejected at submit,1" "$(cat sk.csv)"
 run trace_sacct_unfinished_default 0 "dl trace import -q --from sacct --skipped sk.csv '$T/sacct_live_limits.psv' | wc -l"
 expect_eq trace_sacct_unfinished_default_rows 2 "$(cat out | tr -d ' ')"
-expect trace_sacct_unfinished_default_skips "grep -qx 'still running,2' sk.csv && grep -qx 'never started,2' sk.csv"
+expect trace_sacct_unfinished_default_skips "grep -qx 'still running,2' sk.csv && grep -qx 'pending at the dump,1' sk.csv && grep -qx 'rejected at submit,1' sk.csv"
 run trace_keep_unfinished_not_sacct 2 "dl trace import --from tiresias --keep-unfinished '$T/60_job.csv'"
+# the origin: the Unix time of time 0 (2026-11-21T23:57:28 UTC), on the first row only, so
+# that report --tz can draw the night in the site's clock time
+expect_eq trace_sacct_origin "1795305448 " "$(dl trace import -q --from sacct --tz UTC "$T/sacct_real_sample.psv" | awk -F, 'NR == 1 {for (i = 1; i <= NF; i++) c[$i] = i; next} {printf "%s ", $c["origin"]}' | tr -s ' ')"
 # a night without a single job: a header only, exit 0, the skips still counted
 run trace_sacct_no_jobs 0 "printf 'JobID|Submit|Start|End|ElapsedRaw|AllocTRES|State\n1|2026-11-21T10:00:00|2026-11-21T10:00:00|2026-11-21T10:05:00|300|cpu=4|COMPLETED\n' > cpu.psv && dl trace import -q --from sacct --skipped sk.csv cpu.psv"
 expect_eq trace_sacct_no_jobs_header "id,submit,gpus,duration,start,end" "$(cat out)"
 expect_eq trace_sacct_no_jobs_skips "no GPUs,1" "$(tail -1 sk.csv)"
 # real sacct output of a running and a pending typed job (TimelimitRaw in minutes)
 run trace_sacct_real_unfinished 0 "dl trace import --from sacct --keep-unfinished '$T/sacct_real_unfinished.psv'"
-expect_eq trace_sacct_real_unfinished_rows "id,submit,gpus,duration,user,vc,gpu_type,state,start,end
-6,0,1,180,root,debug,k80,RUNNING,0,
-7,2,2,120,root,debug,k80,PENDING,," "$(cat out)"
+expect_eq trace_sacct_real_unfinished_rows "id,submit,gpus,duration,user,vc,gpu_type,state,start,end,alloc_gpu_type,partition,origin
+6,0,1,180,root,debug,k80,RUNNING,0,,k80,debug,1795430271
+7,2,2,120,root,debug,k80,PENDING,,,,debug," "$(cat out)"
 # real sacct output of a job cancelled while it waited: Slurm writes Start = End (the
 # cancel time), ElapsedRaw 0 and no AllocTRES, but ReqTRES asked for 2 v100s; it never
-# started (it is not a CPU job)
+# started (it is not a CPU job): it was cancelled while pending
 run trace_sacct_real_cancelled 0 "dl trace import -q --from sacct --skipped sk.csv '$T/sacct_real_cancelled.psv'"
-expect_eq trace_sacct_real_cancelled_rows "id,submit,gpus,duration,user,vc,gpu_type,state,start,end
-4,0,1,1,root,debug,k80,COMPLETED,1,2" "$(cat out)"
+expect_eq trace_sacct_real_cancelled_rows "id,submit,gpus,duration,user,vc,gpu_type,state,start,end,alloc_gpu_type,partition,origin
+4,0,1,1,root,debug,k80,COMPLETED,1,2,k80,debug,1795432285" "$(cat out)"
 expect_eq trace_sacct_real_cancelled_skips "reason,count
-never started,1" "$(cat sk.csv)"
+cancelled while pending,1" "$(cat sk.csv)"
 
 # --provenance: the command line and seed on the first row (gen: the seed used, also by
 # default; import: none), nothing on the others, the jobs otherwise unchanged
@@ -181,5 +190,5 @@ expect_eq trace_gen_provenance_first "dlsched trace gen --provenance --jobs 3 --
 cut -d, -f1-4 out > cut.csv
 expect trace_gen_provenance_rest "head -1 out | grep -qx 'id,submit,gpus,duration,made_by,seed' && [ \"\$(sed -n '3,4p' out | grep -c ',,\$')\" = 2 ] && cmp -s cut.csv plain.csv"
 run trace_import_provenance 0 "dl trace import -q --from sacct --provenance '$T/sacct_real_cancelled.psv'"
-expect_eq trace_import_provenance_rows "id,submit,gpus,duration,user,vc,gpu_type,state,start,end,made_by,seed
-4,0,1,1,root,debug,k80,COMPLETED,1,2,dlsched trace import -q --from sacct --provenance $T/sacct_real_cancelled.psv," "$(cat out)"
+expect_eq trace_import_provenance_rows "id,submit,gpus,duration,user,vc,gpu_type,state,start,end,alloc_gpu_type,partition,origin,made_by,seed
+4,0,1,1,root,debug,k80,COMPLETED,1,2,k80,debug,1795432285,dlsched trace import -q --from sacct --provenance $T/sacct_real_cancelled.psv," "$(cat out)"

@@ -98,7 +98,8 @@ static void test_metrics(void)
 {
 	struct dl_err err = DL_ERR_INIT;
 	const char *files[] = {TD "fifo.csv", TD "las.csv", TD "stuck.csv", TD "srtf.jsonl"};
-	struct dl_report_opts o = {DL_REPORT_BY_NONE, 4, "fifo"};
+	struct dl_report_opts o = {
+		DL_REPORT_BY_NONE, 4, "fifo", {0}, 1} /* different jobs, on purpose */;
 	struct dl_report *rep = load(files, 4, NULL, &o, &err);
 	ok(rep != NULL, "four results files load: %s", err.msg);
 	if (!rep)
@@ -154,7 +155,7 @@ static void test_fairness(void)
 {
 	struct dl_err err = DL_ERR_INIT;
 	const char *files[] = {TD "placed.csv", TD "fifo.csv"};
-	struct dl_report_opts o = {DL_REPORT_BY_GPUS, 0, NULL};
+	struct dl_report_opts o = {DL_REPORT_BY_GPUS, 0, NULL, {0}, 1} /* different jobs */;
 	struct dl_report *rep = load(files, 2, NULL, &o, &err);
 	ok(rep != NULL, "placed and fifo load: %s", err.msg);
 	if (!rep)
@@ -170,7 +171,8 @@ static void test_fairness(void)
 	/* start - submit of the five started jobs: 0 0 10 80 160 */
 	is_double(p->avg_first_feedback, 50, 0, "avg time to first feedback");
 	is_double(p->p95_first_feedback, 160, 0, "p95 time to first feedback");
-	ok(p->avg_first_feedback < p->avg_queue_delay, "first feedback ignores waits after a start");
+	ok(p->avg_first_feedback < p->avg_queue_delay,
+	   "first feedback ignores waits after a start");
 	is_double(p->total_comm_overhead, 62.5, 0, "total comm overhead");
 	is_double(p->avg_comm_overhead, 15.625, 0, "comm overhead per job that has one");
 	is_double(p->comm_share, 225.0 / 1235.0, 1e-15, "share of GPU time lost to communication");
@@ -192,7 +194,8 @@ static void test_fairness(void)
 			   isnan(f->jain_rho) && isnan(f->total_comm_overhead) &&
 			   isnan(f->avg_comm_overhead) && isnan(f->comm_share),
 		   "older results: rho and comm metrics undefined");
-		is_double(f->avg_first_feedback, 135, 0, "older results: first feedback from start");
+		is_double(f->avg_first_feedback, 135, 0,
+			  "older results: first feedback from start");
 	}
 	struct dl_report_series ser;
 	dl_report_series(rep, 0, &ser);
@@ -311,8 +314,9 @@ static void test_window_parse(void)
 	   "time:1d-1.5d in seconds");
 	ok(!dl_report_window_parse("time:90m-", &w) && w.from == 5400 && isinf(w.to),
 	   "time:90m- is open-ended");
-	const char *bad[] = {"", "jobs", "jobs:5-5", "jobs:9-2", "jobs:-3", "jobs:1.5-3",
-			     "time:2h-1h", "time:x-1", "time:1w-2w", "weekly", "jobs:1-"};
+	const char *bad[] = {"",	   "jobs",	 "jobs:5-5",   "jobs:9-2",
+			     "jobs:-3",	   "jobs:1.5-3", "time:2h-1h", "time:x-1",
+			     "time:1w-2w", "weekly",	 "jobs:1-"};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
 		ok(dl_report_window_parse(bad[i], &w) < 0, "bad window '%s'", bad[i]);
 	struct strbuf sb = STRBUF_INIT;
@@ -340,7 +344,8 @@ static void test_window_rejected_asrun(void)
 	ok(r && !dl_report_read_asrun(rep, r, &err), "as run read: %s", err.msg);
 	dl_reader_close(r);
 	remove(path);
-	struct dl_report_opts o = {DL_REPORT_BY_NONE, 4, NULL, {DL_WINDOW_JOBS, 1, 3}};
+	/* rejected.csv and the as-run jobs are different jobs: compared on purpose */
+	struct dl_report_opts o = {DL_REPORT_BY_NONE, 4, NULL, {DL_WINDOW_JOBS, 1, 3}, 1};
 	ok(!dl_report_compute(rep, &o, &err), "compute: %s", err.msg);
 	/* fifo jobs in submit order: a(0) big(5) t1(10) b(10) t2(20) c(20); ranks 1, 2 */
 	const struct dl_report_row *f = dl_report_row(rep, 0);
@@ -351,9 +356,15 @@ static void test_window_rejected_asrun(void)
 	   "reasons in the window: %s", f->dropped_reasons);
 	const struct dl_report_row *a = dl_report_row(rep, 1);
 	ok(!strcmp(a->label, "as run"), "the label 'as run'");
-	/* ranks 1, 2: job 2 (submit 0, 2nd in input order) and job 3 (submit 1, pending) */
-	is_int(a->jobs, 2, "as run: 2 jobs in the window");
+	/*
+	 * ranks 1, 2: job 2 (submit 0, 2nd in input order) and job 3 (submit 1, pending at
+	 * the dump: left out of every label, dropped as unfinished)
+	 */
+	is_int(a->jobs, 1, "as run: 1 job in the window");
 	is_int(a->finished, 1, "as run: one finished");
+	is_int(a->dropped, 1, "as run: the pending job dropped");
+	ok(!strcmp(a->dropped_reasons, "1 unfinished at the dump"), "as run dropped: %s",
+	   a->dropped_reasons);
 	is_double(a->avg_jct, 15, 0, "as run: JCT 15");
 	/* period [0, 1]: the derived timeline has 2 GPUs busy over it (job 1) */
 	is_double(a->utilization, 0.5, 1e-12, "as run: 2 of 4 GPUs busy over the arrivals");
