@@ -226,26 +226,40 @@ static int fast_int(const char *s, double *out)
 	return 1;
 }
 
+/* what a number column holds: a number, >= 0, a time in seconds (dlsched-formats(5)'s limit) */
+enum { NUM_NONNEG = 1, NUM_SECONDS = 2, NUM_DURATION = NUM_NONNEG | NUM_SECONDS };
+
+static int num_field(const struct dl_reader *r, const struct dl_row *row, int col, int kind,
+		     double *out, struct dl_err *err)
+{
+	if (!fast_int(row->f[col], out) &&
+	    ((kind & NUM_NONNEG) ? dl_field_nonneg(r, row, col, out, err)
+				 : dl_field_double(r, row, col, out, err)))
+		return -1;
+	/* the limit of every reader of times: larger ones overflow sums, and are bad data */
+	if ((kind & NUM_SECONDS) && fabs(*out) > DL_SECONDS_MAX)
+		return dl_err_at(err, dl_reader_name(r), row->line,
+				 "bad %s value '%.64s': %s of %s1e10 seconds (317 years)",
+				 dl_reader_columns(r)[col], row->f[col],
+				 *out > 0 ? "over the maximum" : "under the minimum",
+				 *out > 0 ? "" : "-");
+	return 0;
+}
+
 /* an optional number: NaN when the column is absent or the field empty */
-static int opt_num(const struct dl_reader *r, const struct dl_row *row, int col, int nonneg,
+static int opt_num(const struct dl_reader *r, const struct dl_row *row, int col, int kind,
 		   double *out, struct dl_err *err)
 {
 	*out = NAN;
 	if (col < 0 || !row->f[col][0])
 		return 0;
-	if (fast_int(row->f[col], out))
-		return 0;
-	return nonneg ? dl_field_nonneg(r, row, col, out, err)
-		      : dl_field_double(r, row, col, out, err);
+	return num_field(r, row, col, kind, out, err);
 }
 
-static int req_num(const struct dl_reader *r, const struct dl_row *row, int col, int nonneg,
+static int req_num(const struct dl_reader *r, const struct dl_row *row, int col, int kind,
 		   double *out, struct dl_err *err)
 {
-	if (fast_int(row->f[col], out))
-		return 0;
-	return nonneg ? dl_field_nonneg(r, row, col, out, err)
-		      : dl_field_double(r, row, col, out, err);
+	return num_field(r, row, col, kind, out, err);
 }
 
 static int opt_count(const struct dl_reader *r, const struct dl_row *row, int col, int64_t *out,
@@ -415,16 +429,16 @@ static int read_jobs(struct dl_report *rep, struct dl_reader *r, const char *lab
 		}
 
 		struct job j;
-		if (req_num(r, &row, c_submit, 0, &j.submit, err) ||
+		if (req_num(r, &row, c_submit, NUM_SECONDS, &j.submit, err) ||
 		    dl_field_int64(r, &row, c_gpus, &j.gpus, err) ||
-		    req_num(r, &row, c_dur, 1, &j.duration, err) ||
-		    opt_num(r, &row, c_start, 0, &j.start, err) ||
-		    opt_num(r, &row, c_end, 0, &j.end, err) ||
-		    opt_num(r, &row, c_jct, 1, &j.jct, err) ||
-		    opt_num(r, &row, c_qd, 1, &j.qdelay, err) ||
-		    opt_num(r, &row, c_rt, 1, &j.run_time, err) ||
-		    opt_num(r, &row, c_rho, 1, &j.rho, err) ||
-		    opt_num(r, &row, c_comm, 1, &j.comm, err) ||
+		    req_num(r, &row, c_dur, NUM_DURATION, &j.duration, err) ||
+		    opt_num(r, &row, c_start, NUM_SECONDS, &j.start, err) ||
+		    opt_num(r, &row, c_end, NUM_SECONDS, &j.end, err) ||
+		    opt_num(r, &row, c_jct, NUM_DURATION, &j.jct, err) ||
+		    opt_num(r, &row, c_qd, NUM_DURATION, &j.qdelay, err) ||
+		    opt_num(r, &row, c_rt, NUM_DURATION, &j.run_time, err) ||
+		    opt_num(r, &row, c_rho, NUM_NONNEG, &j.rho, err) ||
+		    opt_num(r, &row, c_comm, NUM_DURATION, &j.comm, err) ||
 		    opt_count(r, &row, c_pre, &j.preemptions, err) ||
 		    opt_count(r, &row, c_mig, &j.migrations, err)) {
 			rc = -1;
@@ -566,7 +580,7 @@ int dl_report_read_timeline(struct dl_report *rep, struct dl_reader *r, const ch
 	int got, rc = 0;
 	while ((got = dl_reader_next(r, &row, err)) > 0) {
 		double tm, busy, pend;
-		if (dl_field_double(r, &row, c_time, &tm, err) ||
+		if (num_field(r, &row, c_time, NUM_SECONDS, &tm, err) ||
 		    dl_field_nonneg(r, &row, c_busy, &busy, err) ||
 		    dl_field_nonneg(r, &row, c_pend, &pend, err)) {
 			rc = -1;

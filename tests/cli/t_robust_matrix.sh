@@ -30,6 +30,15 @@ got: $(head -c 600 "$SCRATCH/err")"
 	expect "matrix_$1_no_output" "! test -e out.csv && ! ls -a | grep -q '^\\.out\\.csv\\.tmp'"
 }
 
+# good NAME ARGS: inputs that look odd but are valid run: `dl ARGS -o out.csv` exits 0 with
+# nothing on stderr and writes out.csv (what it must hold is checked after)
+good() {
+	ncases=$((ncases + 1))
+	rm -f out.csv
+	run "matrix_$1" 0 "${LIMIT}timeout 60 dl $2 -o out.csv"
+	expect "matrix_$1_quiet" "! test -s '$SCRATCH/err' && test -s out.csv"
+}
+
 # ---- the table layer (dlsched cat)
 printf 'id,x\n1,"abc\n' > unterminated.csv
 bad csv_unterminated 1 'unterminated.csv:2: unterminated quoted field' 'cat unterminated.csv'
@@ -89,6 +98,10 @@ printf 'job_id,user,vc,gpu_num,cpu_num,node_num,state,submit_time,start_time,end
 bad import_helios_date 1 "h_date.csv:2: bad submit_time value 'yesterday'" 'trace import --from helios h_date.csv'
 printf 'JobID|State|Submit|Start|End|AllocTRES\n1|COMPLETED|2024-02-30T00:00:00|2024-03-01T00:00:00|2024-03-01T01:00:00|gres/gpu=1\n' > s_date.psv
 bad import_sacct_date 1 "s_date.psv:2: bad Submit value '2024-02-30T00:00:00'" 'trace import --from sacct s_date.psv'
+# a UTF-8 BOM before the header (a file saved by a Windows editor) is skipped, as in CSV
+printf '\357\273\277JobID|State|Submit|Start|End|AllocTRES\n7|COMPLETED|2024-03-01T00:00:00|2024-03-01T00:00:10|2024-03-01T01:00:10|gres/gpu=2\n' > s_bom.psv
+good import_sacct_bom 'trace import --from sacct --tz UTC s_bom.psv'
+expect_eq matrix_import_sacct_bom_job "7,0,2,3600" "$(cut -d, -f1-4 out.csv | sed -n 2p)"
 printf 'JobID|State|Submit|Start|End|AllocTRES\n1|COMPLETED|1971-01-01T00:00:00|1971-01-01T00:00:00|2299-01-01T00:00:00|gres/gpu=1\n' > s_long.psv
 bad import_sacct_duration 1 's_long.psv:2: bad duration value .*over the maximum' 'trace import --from sacct --tz UTC s_long.psv'
 printf '{"v100": {"A": {"null": 1.0' > tp_cut.json
@@ -160,6 +173,13 @@ printf 'id,submit,gpus,duration,start,end\na,0,0,5,0,5\n' > r_gpus.csv
 bad report_zero_gpus 1 "r_gpus.csv:2: bad gpus value '0'" 'report r_gpus.csv'
 printf 'id,submit,gpus,start,end\na,0,1,0,5\n' > r_nodur.csv
 bad report_missing_column 1 "r_nodur.csv: missing required column 'duration'" 'report r_nodur.csv'
+# the 1e10 s limit of every reader of times holds in report too (issue 31)
+printf 'id,submit,gpus,duration,start,end,jct\na,0,1,5,0,5,5\nb,0,1,5,0,1e11,1e11\n' > r_huge_end.csv
+bad report_huge_end 1 "r_huge_end.csv:3: bad end value '1e11': over the maximum of 1e10 seconds" 'report r_huge_end.csv'
+printf 'id,submit,gpus,duration,start,end\na,0,1,5,0,5\nb,0,1,99999999999,0,5\n' > r_huge_dur.csv
+bad report_huge_duration 1 "r_huge_dur.csv:3: bad duration value '99999999999': over the maximum of 1e10 seconds" 'report r_huge_dur.csv'
+printf 'time,busy_gpus,pending\n0,1,0\n2e10,0,0\n' > r_huge_tl.csv
+bad report_huge_timeline 1 "r_huge_tl.csv:3: bad time value '2e10': over the maximum of 1e10 seconds" "report --timeline r_huge_tl.csv $TESTDATA/report/fifo.csv"
 
 # ---- profile (every reader: declared sizes, counts and kinds that do not hold)
 printf '\377\377\377\377\377\377\377\177{}' > st_huge.safetensors
