@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
@@ -209,13 +210,26 @@ void dl_input_close(struct dl_input *in)
 
 int dl_read_file(const char *path, struct strbuf *sb, struct dl_err *err)
 {
+	return dl_read_file_max(path, sb, SIZE_MAX, NULL, err);
+}
+
+int dl_read_file_max(const char *path, struct strbuf *sb, size_t max, const char *what,
+		     struct dl_err *err)
+{
 	struct dl_input *in = dl_input_open(path, err);
 	if (!in)
 		return -1;
 	char buf[1 << 15];
 	ssize_t n;
-	while ((n = dl_input_read(in, buf, sizeof(buf), err)) > 0)
+	size_t start = sb->len;
+	while ((n = dl_input_read(in, buf, sizeof(buf), err)) > 0) {
+		if ((size_t)n > max - (sb->len - start)) {
+			n = dl_err_at(err, in->name, 0, "larger than the limit of %zu MiB for %s",
+				      max >> 20, what ? what : "this file");
+			break;
+		}
 		sb_add(sb, buf, (size_t)n);
+	}
 	dl_input_close(in);
 	return n < 0 ? -1 : 0;
 }

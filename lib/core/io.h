@@ -57,6 +57,13 @@ void dl_input_close(struct dl_input *in);
 
 /* Read a whole file (gzip transparently) into sb. Returns 0 or -1. */
 int dl_read_file(const char *path, struct strbuf *sb, struct dl_err *err);
+/*
+ * The same for a document parsed whole (JSON), whose parse costs many times
+ * its size: over max bytes (decompressed) is "FILE: larger than the limit of
+ * N MiB for WHAT", read no further.
+ */
+int dl_read_file_max(const char *path, struct strbuf *sb, size_t max, const char *what,
+		     struct dl_err *err);
 
 struct dl_output;
 

@@ -144,6 +144,31 @@ jobs j_late.csv 'b,1e11,1,5,1,'
 bad simulate_huge_submit 1 "j_late.csv:3: bad submit value '100000000000': over the maximum" 'simulate --cluster 1x1x8 j_late.csv'
 jobs j_noid.csv ',0,1,5,1,'
 bad simulate_empty_id 1 'j_noid.csv:3: empty id value' 'simulate --cluster 1x1x8 j_noid.csv'
+# --throughputs (issue 31): the reference type must be one of the table's, the table must
+# have entries, and a JSON one is bounded before it is parsed
+TP=$TESTDATA/simulate/tputs.csv
+printf 'id,submit,gpus,duration,model\na,0,1,100,m\nb,0,2,50,m\n' > j_model.csv
+bad simulate_unknown_gpu_type 2 "--gpu-type 'h900' is not a GPU type of .*tputs.csv \\(it has k80, v100, v100_unconsolidated\\)" "simulate --policy gavel --cluster 1x1x8 --throughputs $TP --gpu-type h900 j_model.csv"
+bad simulate_gpu_type_alone 2 '--gpu-type is the reference type of --throughputs, which is not given' 'simulate --cluster 1x1x8 --gpu-type k80 j_model.csv'
+printf '{}\n' > tp_empty.json
+bad simulate_throughputs_empty 1 'tp_empty.json: no throughputs in it$' 'simulate --policy gavel --cluster 1x1x8 --throughputs tp_empty.json j_model.csv'
+printf '{"v100": {}, "k80": {}}' > tp_no_jobs.json
+printf 'id,gpus,model\na,1,A3C\n' > a_model.csv
+bad allocate_throughputs_empty 1 'tp_no_jobs.json: no throughputs in it$' 'allocate --cluster 1:0:0 --throughputs tp_no_jobs.json a_model.csv'
+bad import_throughputs_empty 1 'tp_empty.json: no throughputs in it$' 'trace import --from gavel-throughputs tp_empty.json'
+printf 'model,gpu_type,gpus,throughput\n' > tp_header.csv
+bad simulate_throughputs_header_only 1 'tp_header.csv: no throughputs in it$' 'simulate --cluster 1x1x8 --throughputs tp_header.csv j_model.csv'
+# a one-line Gavel JSON of 17 MiB (jansson takes 16 bytes a byte), and the same gzipped
+awk 'BEGIN { printf "{\"v100\": {"; for (i = 0; i < 520000; i++) printf "%s\"(\047m%d\047, 1)\": {\"null\": 1.5}", (i ? ", " : ""), i; printf "}}\n" }' > tp_big.json
+gzip -c tp_big.json > tp_big.json.gz
+bad simulate_throughputs_huge 1 'tp_big.json: larger than the limit of 16 MiB for a throughputs JSON$' 'simulate --cluster 1x1x8 --throughputs tp_big.json j_model.csv'
+bad import_throughputs_huge_gzip 1 'tp_big.json.gz: larger than the limit of 16 MiB for a throughputs JSON$' 'trace import --from gavel-throughputs tp_big.json.gz'
+rm -f tp_big.json tp_big.json.gz
+# all-zero entries: each job is rejected with the reason, under the allocation policy too
+printf '{"v100": {"(\047m\047, 1)": {"null": 0}, "(\047m\047, 2)": {"null": 0}}, "k80": {"(\047m\047, 1)": {"null": 0}}}\n' > tp_zero.json
+good simulate_throughputs_all_zero 'simulate --policy gavel --cluster 1x1x8 --throughputs tp_zero.json -q j_model.csv'
+expect_eq matrix_simulate_throughputs_all_zero_reason "no throughput above 0 on any GPU type
+no throughput above 0 on any GPU type" "$(tail -n +2 out.csv | awk -F, '{print $NF}')"
 printf 'model,skew\nx,1\n' > prof_bad.csv
 bad simulate_bad_profiles 1 'prof_bad.csv' "simulate --cluster 1x2x8 --profiles prof_bad.csv $TESTDATA/simulate/spread.csv"
 bad simulate_cluster_zero 2 '0x0x0: the cluster has no GPUs' "simulate --cluster 0x0x0 $TESTDATA/simulate/small.csv"
