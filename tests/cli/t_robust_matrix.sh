@@ -171,6 +171,8 @@ expect_eq matrix_simulate_throughputs_all_zero_reason "no throughput above 0 on 
 no throughput above 0 on any GPU type" "$(tail -n +2 out.csv | awk -F, '{print $NF}')"
 printf 'model,skew\nx,1\n' > prof_bad.csv
 bad simulate_bad_profiles 1 'prof_bad.csv' "simulate --cluster 1x2x8 --profiles prof_bad.csv $TESTDATA/simulate/spread.csv"
+bad simulate_congestion_twice 2 "bad --congestion value 'rack=2,rack=3' \\(.*each once" "simulate --cluster 1x2x8 --congestion rack=2,rack=3 $TESTDATA/simulate/small.csv"
+bad place_congestion_twice 2 "bad --congestion value 'node=2,rack=2,node=2' \\(.*each once" "place --cluster 1x2x8 --congestion node=2,rack=2,node=2 $TESTDATA/place/queue.csv"
 bad simulate_cluster_zero 2 '0x0x0: the cluster has no GPUs' "simulate --cluster 0x0x0 $TESTDATA/simulate/small.csv"
 bad place_huge_duration 1 "j_huge.csv:3: bad duration value '1e\\+300': over the maximum" 'place --cluster 1x1x8 j_huge.csv'
 jobs j_text_gpus.csv 'b,0,x,5,1,'
