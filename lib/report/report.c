@@ -346,14 +346,28 @@ void dl_report_made(const struct dl_report *rep, size_t i, struct dl_report_made
 	m->seed = rep->made[i].seed;
 }
 
+/* after an input: when no rows were read, the label is still there (a night without jobs) */
+static int no_rows(struct dl_report *rep, const char *label, const char *fallback,
+		   const char **first_label, struct dl_err *err)
+{
+	if (rep->rows_read)
+		return 0;
+	size_t cur = label_index(rep, label ? label : fallback);
+	if (claim_label(rep, cur, label != NULL, err))
+		return -1;
+	if (first_label)
+		*first_label = rep->labels[cur].name;
+	return 0;
+}
+
 static int read_jobs(struct dl_report *rep, struct dl_reader *r, const char *label,
-		     const char *fallback, const char **first_label, const char *what,
-		     const char *why, struct dl_err *err)
+		     const char *fallback, const char **first_label, const char *why,
+		     struct dl_err *err)
 {
 	const char *name = dl_reader_name(r);
 	add_input(rep, r);
-	if (!dl_reader_ncols(r))
-		return dl_err_at(err, name, 0, "empty input: expected %s", what);
+	if (!dl_reader_ncols(r)) /* 0 bytes: as a header alone (dlsched-formats(5), EMPTY INPUT) */
+		return no_rows(rep, label, fallback, first_label, err);
 	int c_submit = dl_reader_require(r, "submit", why, err);
 	int c_gpus = c_submit < 0 ? -1 : dl_reader_require(r, "gpus", why, err);
 	int c_dur = c_gpus < 0 ? -1 : dl_reader_require(r, "duration", why, err);
@@ -494,28 +508,20 @@ static int read_jobs(struct dl_report *rep, struct dl_reader *r, const char *lab
 		return -1;
 	if (got < 0)
 		return -1;
-	if (!rep->rows_read) {
-		/* a night without jobs: the label is still there, with none */
-		cur = label_index(rep, label ? label : fallback);
-		if (claim_label(rep, cur, label != NULL, err))
-			return -1;
-		if (first_label)
-			*first_label = rep->labels[cur].name;
-	}
-	return 0;
+	return no_rows(rep, label, fallback, first_label, err);
 }
 
 int dl_report_read_results(struct dl_report *rep, struct dl_reader *r, const char *label,
 			   const char *fallback, const char **first_label, struct dl_err *err)
 {
-	return read_jobs(rep, r, label, fallback, first_label, "a results stream",
+	return read_jobs(rep, r, label, fallback, first_label,
 			 "a results stream (from 'dlsched simulate')", err);
 }
 
 int dl_report_read_asrun(struct dl_report *rep, struct dl_reader *r, struct dl_err *err)
 {
 	const char *first = NULL;
-	if (read_jobs(rep, r, NULL, "as run", &first, "a jobs stream",
+	if (read_jobs(rep, r, NULL, "as run", &first,
 		      "a jobs stream with Slurm's start and end (from 'dlsched trace import "
 		      "--from sacct')",
 		      err))
@@ -565,14 +571,16 @@ int dl_report_read_timeline(struct dl_report *rep, struct dl_reader *r, const ch
 {
 	const char *name = dl_reader_name(r);
 	add_input(rep, r);
-	if (!dl_reader_ncols(r))
-		return dl_err_at(err, name, 0, "empty input: expected a timeline");
 	static const char *const why = "a timeline (from 'dlsched simulate --timeline')";
-	int c_time = dl_reader_require(r, "time", why, err);
-	int c_busy = c_time < 0 ? -1 : dl_reader_require(r, "busy_gpus", why, err);
-	int c_pend = c_busy < 0 ? -1 : dl_reader_require(r, "pending", why, err);
-	if (c_pend < 0)
-		return -1;
+	int c_time = -1, c_busy = -1, c_pend = -1;
+	/* 0 bytes: a timeline without points, as a header alone (dlsched-formats(5)) */
+	if (dl_reader_ncols(r)) {
+		c_time = dl_reader_require(r, "time", why, err);
+		c_busy = c_time < 0 ? -1 : dl_reader_require(r, "busy_gpus", why, err);
+		c_pend = c_busy < 0 ? -1 : dl_reader_require(r, "pending", why, err);
+		if (c_pend < 0)
+			return -1;
+	}
 	int c_pol = dl_reader_col(r, "policy");
 	struct timeline t = {0};
 	struct strbuf pol = STRBUF_INIT;
@@ -637,7 +645,7 @@ int dl_report_read_skipped(struct dl_report *rep, struct dl_reader *r, struct dl
 	const char *name = dl_reader_name(r);
 	add_input(rep, r);
 	if (!dl_reader_ncols(r))
-		return dl_err_at(err, name, 0, "empty input: expected skipped-row counts");
+		return 0; /* 0 bytes: no counts, as a header alone (dlsched-formats(5)) */
 	static const char *const why = "skipped-row counts (from 'dlsched trace import --skipped')";
 	int c_reason = dl_reader_require(r, "reason", why, err);
 	int c_count = c_reason < 0 ? -1 : dl_reader_require(r, "count", why, err);

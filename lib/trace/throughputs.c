@@ -79,6 +79,8 @@ int dl_tputs_add(struct dl_tputs *t, const struct dl_tput *e, const char *file, 
 
 int dl_tputs_add_reader(struct dl_tputs *t, struct dl_reader *r, struct dl_err *err)
 {
+	if (!dl_reader_ncols(r))
+		return 0; /* 0 bytes: a stream without rows (dlsched-formats(5), EMPTY INPUT) */
 	int cm = dl_reader_require(r, "model", NULL, err);
 	int ct = cm < 0 ? -1 : dl_reader_require(r, "gpu_type", NULL, err);
 	int cg = ct < 0 ? -1 : dl_reader_require(r, "gpus", NULL, err);

@@ -257,4 +257,35 @@ bad cluster_json_negative 1 'c_negative.json' 'cluster show c_negative.json'
 bad cluster_shorthand_zero 2 '0x0x0: the cluster has no GPUs' 'cluster show 0x0x0'
 bad cluster_shorthand_type 2 "unknown GPU type 'h9000'" 'cluster show 2x2x2:h9000'
 
+# ---- empty input (issue 31): 0 bytes is a stream without rows, as a header alone, in
+# every command that reads a stream (dlsched-formats(5)): exit 0, quiet, no data rows
+# empty_in NAME LINES ARGS: `dl ARGS -o out.csv` exits 0, quiet, and writes LINES lines
+empty_in() {
+	ncases=$((ncases + 1))
+	rm -f out.csv
+	run "matrix_empty_$1" 0 "${LIMIT}timeout 60 dl $3 -o out.csv"
+	expect "matrix_empty_$1_result" "! test -s '$SCRATCH/err' && [ \$(wc -l < out.csv) -eq $2 ]"
+}
+: > zero.csv
+printf 'id,submit,gpus,duration\n' > header_only.csv
+dl cat -f json header_only.csv > night.jsonl # a night without jobs in JSON Lines: 0 bytes
+S=$TESTDATA/simulate/small.csv
+empty_in cat 0 'cat zero.csv'
+empty_in trace_stats 2 'trace stats -f csv zero.csv'
+empty_in simulate 1 'simulate --cluster 1x1x8 zero.csv'
+empty_in simulate_jsonl_night 1 'simulate --cluster 1x1x8 night.jsonl'
+empty_in place 1 'place --cluster 1x1x8 zero.csv'
+empty_in prioritize 1 'prioritize --policy fifo zero.csv'
+empty_in allocate 1 'allocate --cluster 1:0:0 zero.csv'
+empty_in report 2 'report -f csv zero.csv'
+empty_in report_timeline 2 "report -f csv --timeline fifo=zero.csv $TESTDATA/report/fifo.csv"
+# (an optional table: nothing added, so a header and a row per job)
+empty_in simulate_profiles "$(wc -l < "$S")" "simulate --cluster 1x2x8 --profiles zero.csv $S"
+empty_in place_used "$(wc -l < "$TESTDATA/place/queue.csv")" "place --cluster 1x2x8 --used zero.csv $TESTDATA/place/queue.csv"
+expect_eq matrix_empty_simulate_as_header "$(dl simulate --cluster 1x1x8 header_only.csv)" "$(dl simulate --cluster 1x1x8 zero.csv)"
+# where content is needed, 0 bytes says what a header alone says
+bad empty_throughputs 1 'zero.csv: no throughputs in it$' 'simulate --cluster 1x1x8 --throughputs zero.csv j_model.csv'
+bad empty_gittins 1 "zero.csv: no samples in column 'duration'$" 'simulate --cluster 1x1x8 --policy tiresias-gittins --distribution zero.csv j_model.csv'
+bad empty_learn_from 1 'zero.csv: no completed jobs to learn from$' 'prioritize --policy gittins --learn-from zero.csv j_model.csv'
+
 expect matrix_at_least_60_cases "[ $ncases -ge 60 ]"
