@@ -353,6 +353,10 @@ static int trace_import(int argc, char **argv, struct dl_ctx *ctx)
 		return DL_EXIT_USAGE;
 	f.has_since = a.since != NULL;
 	f.has_until = a.until != NULL;
+	/* only gavel's steps need them: elsewhere they would be ignored without a word */
+	if (fmt != DL_IMP_GAVEL && (tput_path || dl_opt_given(&st, "gpu-type")))
+		return dl_usage_error(ctx, "--%s applies to --from gavel",
+				      tput_path ? "throughputs" : "gpu-type");
 	if (fmt == DL_IMP_NFMT)
 		return import_throughputs(ctx, files, nfiles);
 	if (io.keep_unfinished && fmt != DL_IMP_SACCT)
@@ -581,6 +585,9 @@ static int trace_gen(int argc, char **argv, struct dl_ctx *ctx)
 	/* Gavel's generator: its durations and GPU mix (the default), models from the table */
 	if (a.preset == PRESET_GAVEL && !tput_path)
 		return dl_usage_error(ctx, "--preset gavel needs --throughputs (its models)");
+	if (dl_opt_given(&st, "gpu-type") && !tput_path)
+		return dl_usage_error(ctx, "--gpu-type is the reference type of --throughputs, "
+					   "which is not given");
 	if (a.preset == PRESET_GAVEL && !dl_opt_given(&st, "duration"))
 		dur = "gavel";
 	/* Dally's: Philly durations (the default), its gang mix, models by network sensitivity */

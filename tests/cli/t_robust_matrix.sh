@@ -150,6 +150,10 @@ TP=$TESTDATA/simulate/tputs.csv
 printf 'id,submit,gpus,duration,model\na,0,1,100,m\nb,0,2,50,m\n' > j_model.csv
 bad simulate_unknown_gpu_type 2 "--gpu-type 'h900' is not a GPU type of .*tputs.csv \\(it has k80, v100, v100_unconsolidated\\)" "simulate --policy gavel --cluster 1x1x8 --throughputs $TP --gpu-type h900 j_model.csv"
 bad simulate_gpu_type_alone 2 '--gpu-type is the reference type of --throughputs, which is not given' 'simulate --cluster 1x1x8 --gpu-type k80 j_model.csv'
+printf 'job_id,num_gpu,submit_time,duration\n1,1,0,5\n' > t_one.csv
+bad import_gpu_type_ignored 2 '--gpu-type applies to --from gavel' 'trace import --from tiresias --gpu-type k80 t_one.csv'
+bad import_throughputs_ignored 2 '--throughputs applies to --from gavel' "trace import --from tiresias --throughputs $TP t_one.csv"
+bad gen_gpu_type_alone 2 '--gpu-type is the reference type of --throughputs, which is not given' 'trace gen --jobs 3 --rate 1 --gpu-type k80'
 printf '{}\n' > tp_empty.json
 bad simulate_throughputs_empty 1 'tp_empty.json: no throughputs in it$' 'simulate --policy gavel --cluster 1x1x8 --throughputs tp_empty.json j_model.csv'
 printf '{"v100": {}, "k80": {}}' > tp_no_jobs.json
