@@ -242,31 +242,22 @@ void dl_alloc_model_classes(struct dl_alloc_problem *p, const struct dl_tputs *t
 	pair_tables(p, tt);
 }
 
-/* does the input start (after a BOM and blanks) with '{': JSON, Gavel's or JSON Lines? */
-static int starts_json(const char *path, struct dl_err *err)
+/* is the file JSON (Gavel's, or JSON Lines) by the readers' own test? 1, 0, or -1 */
+static int is_json(const char *path, struct dl_err *err)
 {
 	struct dl_input *in = dl_input_open(path, err);
 	if (!in)
 		return -1;
-	const unsigned char *p;
-	size_t len, i = 0;
-	int rc = dl_input_peek(in, 4096, &p, &len, err);
-	if (!rc) {
-		if (len >= 3 && !memcmp(p, "\xEF\xBB\xBF", 3))
-			i = 3;
-		while (i < len && (p[i] == ' ' || p[i] == '\t' || p[i] == '\r' || p[i] == '\n'))
-			i++;
-		rc = i < len && p[i] == '{';
-	}
+	int fmt = dl_input_detect(in, err);
 	dl_input_close(in);
-	return rc;
+	return fmt < 0 ? -1 : fmt == DL_IN_JSON;
 }
 
 int dl_alloc_load_throughputs(const char *path, enum dl_in_format fmt, struct dl_tputs *t,
 			      struct dl_err *err)
 {
 	int file = strcmp(path, "-") && fmt != DL_IN_CSV;
-	int json = file ? starts_json(path, err) : 0;
+	int json = file ? is_json(path, err) : 0;
 	if (json < 0)
 		return -1;
 	struct strbuf doc = STRBUF_INIT;
