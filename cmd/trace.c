@@ -7,6 +7,7 @@
 #include "cmd.h"
 #include "core/num.h"
 #include "core/tz.h"
+#include "policy/alloc_input.h"
 #include "trace/gen.h"
 #include "trace/import.h"
 
@@ -43,11 +44,11 @@ enum { PRESET_NONE, PRESET_GAVEL, PRESET_DALLY };
 static const char *const gen_presets[] = {"none", "gavel", "dally", NULL}; /* gen's preset */
 
 #define AT(f) DL_OPT_AT(struct trace_args, f)
-#define OPT_THROUGHPUTS                                                                      \
-	{                                                                                    \
-		DL_OPT_FILE, 0, "throughputs", "FILE",                                       \
-			"throughputs table (stream, or Gavel's JSON if FILE ends in .json)", \
-			AT(throughputs)                                                      \
+#define OPT_THROUGHPUTS                                                             \
+	{                                                                           \
+		DL_OPT_FILE, 0, "throughputs", "FILE",                              \
+			"throughputs table (a throughputs stream or Gavel's JSON)", \
+			AT(throughputs)                                             \
 	}
 #define OPT_GPU_TYPE(field)                                                                       \
 	{                                                                                         \
@@ -184,14 +185,11 @@ static const struct dl_cmd_spec stats_spec = {
 
 /* ---- shared helpers ---- */
 
+/* as simulate and allocate read --throughputs: a stream or Gavel's JSON, by its shape */
 static int load_tputs(const struct dl_ctx *ctx, struct dl_tputs *t, const char *path)
 {
 	struct dl_err err = DL_ERR_INIT;
-	size_t len = strlen(path);
-	int rc = len > 5 && !strcmp(path + len - 5, ".json")
-			 ? dl_tputs_import_gavel(t, path, &err)
-			 : dl_tputs_load(t, path, ctx->in_format, &err);
-	if (rc)
+	if (dl_alloc_load_throughputs(path, ctx->in_format, t, &err))
 		return dl_fail(ctx, &err);
 	return 0;
 }

@@ -3,7 +3,8 @@
 # Each case runs under a memory limit and a timeout and must: exit with the code it
 # names (1 bad data, 2 usage; never a crash), print exactly one line on stderr,
 # "dlsched CMD: " followed by the expected place (FILE:LINE: where a line applies),
-# and leave no -o file or temporary behind.
+# and leave no -o file or temporary behind. Odd but valid inputs (issue 31: a BOM,
+# all-zero throughputs, 0-byte streams) are cases too: exit 0, quiet, the output named.
 T=$TESTDATA/trace
 
 if [ "$BUILD_KIND" = asan ]; then
