@@ -92,7 +92,7 @@ static int load_used(const struct dl_ctx *ctx, const char *path, struct dl_clust
 	int cp = dl_reader_col(r, "placement"), cn = dl_reader_col(r, "node");
 	int cg = dl_reader_col(r, "gpus"), cd = dl_reader_col(r, "decision");
 	int rc = 0;
-	if (cp < 0 && cn < 0) {
+	if (cp < 0 && cn < 0 && dl_reader_ncols(r)) { /* (0 bytes: nothing used) */
 		dl_reader_close(r);
 		return dl_error(ctx, "%s: needs a 'placement' or a 'node' column", path);
 	}

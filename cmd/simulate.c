@@ -282,6 +282,18 @@ static int read_trace(struct dl_ctx *ctx, const struct sim_args *a, struct dl_si
 	return got < 0 ? dl_fail(ctx, &err) : 0;
 }
 
+/* a --gpu-type the table does not have: every job would miss its entry */
+static int bad_ref_type(const struct dl_ctx *ctx, const struct sim_args *a,
+			const struct dl_tputs *tputs)
+{
+	struct strbuf types = STRBUF_INIT;
+	dl_tputs_types(tputs, &types);
+	int rc = dl_usage_error(ctx, "--gpu-type '%s' is not a GPU type of %s (it has %s)",
+				a->ref_type, a->throughputs, types.buf);
+	sb_release(&types);
+	return rc;
+}
+
 static int run_native(struct dl_ctx *ctx, const struct sim_args *a)
 {
 	struct dl_err err = DL_ERR_INIT;
@@ -323,6 +335,8 @@ static int run_native(struct dl_ctx *ctx, const struct sim_args *a)
 	else if (a->throughputs &&
 		 dl_alloc_load_throughputs(a->throughputs, DL_IN_AUTO, &tputs, &err) < 0)
 		rc = dl_fail(ctx, &err);
+	else if (a->throughputs && !dl_tputs_has_type(&tputs, a->ref_type))
+		rc = bad_ref_type(ctx, a, &tputs);
 	else if (!(rc = read_trace(ctx, a, &trace, &models)) &&
 		 !(rc = outputs_open(ctx, a, &o, &trace))) {
 		cfg.cluster = cl;
@@ -485,6 +499,11 @@ DL_COMMAND(simulate, "replay a trace on a cluster under a scheduling policy")
 	}
 	if (!strcmp(a.place, "count")) {
 		rc = dl_usage_error(ctx, "--place count is a --compat tiresias scheme");
+		goto out;
+	}
+	if (dl_opt_given(&st, "gpu-type") && !a.throughputs) {
+		rc = dl_usage_error(ctx, "--gpu-type is the reference type of --throughputs, "
+					 "which is not given");
 		goto out;
 	}
 	if (a.provenance) {

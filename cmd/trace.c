@@ -7,6 +7,7 @@
 #include "cmd.h"
 #include "core/num.h"
 #include "core/tz.h"
+#include "policy/alloc_input.h"
 #include "trace/gen.h"
 #include "trace/import.h"
 
@@ -43,11 +44,11 @@ enum { PRESET_NONE, PRESET_GAVEL, PRESET_DALLY };
 static const char *const gen_presets[] = {"none", "gavel", "dally", NULL}; /* gen's preset */
 
 #define AT(f) DL_OPT_AT(struct trace_args, f)
-#define OPT_THROUGHPUTS                                                                      \
-	{                                                                                    \
-		DL_OPT_FILE, 0, "throughputs", "FILE",                                       \
-			"throughputs table (stream, or Gavel's JSON if FILE ends in .json)", \
-			AT(throughputs)                                                      \
+#define OPT_THROUGHPUTS                                                             \
+	{                                                                           \
+		DL_OPT_FILE, 0, "throughputs", "FILE",                              \
+			"throughputs table (a throughputs stream or Gavel's JSON)", \
+			AT(throughputs)                                             \
 	}
 #define OPT_GPU_TYPE(field)                                                                       \
 	{                                                                                         \
@@ -184,14 +185,11 @@ static const struct dl_cmd_spec stats_spec = {
 
 /* ---- shared helpers ---- */
 
+/* as simulate and allocate read --throughputs: a stream or Gavel's JSON, by its shape */
 static int load_tputs(const struct dl_ctx *ctx, struct dl_tputs *t, const char *path)
 {
 	struct dl_err err = DL_ERR_INIT;
-	size_t len = strlen(path);
-	int rc = len > 5 && !strcmp(path + len - 5, ".json")
-			 ? dl_tputs_import_gavel(t, path, &err)
-			 : dl_tputs_load(t, path, ctx->in_format, &err);
-	if (rc)
+	if (dl_alloc_load_throughputs(path, ctx->in_format, t, &err))
 		return dl_fail(ctx, &err);
 	return 0;
 }
@@ -366,6 +364,10 @@ static int trace_import(int argc, char **argv, struct dl_ctx *ctx)
 		return DL_EXIT_USAGE;
 	f.has_since = a.since != NULL;
 	f.has_until = a.until != NULL;
+	/* only gavel's steps need them: elsewhere they would be ignored without a word */
+	if (fmt != DL_IMP_GAVEL && (tput_path || dl_opt_given(&st, "gpu-type")))
+		return dl_usage_error(ctx, "--%s applies to --from gavel",
+				      tput_path ? "throughputs" : "gpu-type");
 	if (fmt == DL_IMP_NFMT)
 		return import_throughputs(ctx, files, nfiles);
 	if (io.keep_unfinished && fmt != DL_IMP_SACCT)
@@ -599,6 +601,9 @@ static int trace_gen(int argc, char **argv, struct dl_ctx *ctx)
 	/* Gavel's generator: its durations and GPU mix (the default), models from the table */
 	if (a.preset == PRESET_GAVEL && !tput_path)
 		return dl_usage_error(ctx, "--preset gavel needs --throughputs (its models)");
+	if (dl_opt_given(&st, "gpu-type") && !tput_path)
+		return dl_usage_error(ctx, "--gpu-type is the reference type of --throughputs, "
+					   "which is not given");
 	if (a.preset == PRESET_GAVEL && !dl_opt_given(&st, "duration"))
 		dur = "gavel";
 	/* Dally's: Philly durations (the default), its gang mix, models by network sensitivity */

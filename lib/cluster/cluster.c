@@ -1309,6 +1309,9 @@ int dl_congestion_parse(const char *text, struct dl_congestion *g, struct dl_err
 			return dl_err_set(err, DL_EXIT_USAGE,
 					  "bad congestion divisor '%s' (a number in 1..%g)", num,
 					  DL_CONGESTION_MAX);
+		if (out.div[tier] > 0) /* which one would be meant? */
+			return dl_err_set(err, DL_EXIT_USAGE, "congestion tier '%s' given twice",
+					  dl_tier_name((enum dl_tier)tier));
 		out.div[tier] = v;
 		if (!p[len])
 			break;

@@ -121,8 +121,9 @@ int dl_cluster_gpu_node(const struct dl_cluster *c, int gpu);
 struct dl_congestion {
 	double div[DL_NTIERS];
 };
-#define DL_CONGESTION_MAX    1e6
-#define DL_CONGESTION_EXPECT "TIER=DIVISOR[,...] with tiers node, rack, cluster and divisors >= 1"
+#define DL_CONGESTION_MAX 1e6
+#define DL_CONGESTION_EXPECT \
+	"TIER=DIVISOR[,...] with tiers node, rack, cluster (each once) and divisors >= 1"
 int dl_congestion_parse(const char *text, struct dl_congestion *g, struct dl_err *err);
 struct dl_opt;
 /* the store of a DL_OPT_CALLBACK option whose field is a struct dl_congestion */

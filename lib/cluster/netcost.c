@@ -137,6 +137,10 @@ int dl_net_models_read(struct dl_net_models *m, const char *path, enum dl_in_for
 	if (!r)
 		return -1;
 	const char *why = "a profiles stream, from dlsched profile";
+	if (!dl_reader_ncols(r)) { /* 0 bytes: no profiles (dlsched-formats(5), EMPTY INPUT) */
+		dl_reader_close(r);
+		return 0;
+	}
 	int cm = dl_reader_require(r, "model", why, err);
 	int cb = cm < 0 ? -1 : dl_reader_require(r, "bytes", why, err);
 	int cs = cb < 0 ? -1 : dl_reader_require(r, "skew_rr", why, err);

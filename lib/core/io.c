@@ -2,9 +2,11 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -208,13 +210,26 @@ void dl_input_close(struct dl_input *in)
 
 int dl_read_file(const char *path, struct strbuf *sb, struct dl_err *err)
 {
+	return dl_read_file_max(path, sb, SIZE_MAX, NULL, err);
+}
+
+int dl_read_file_max(const char *path, struct strbuf *sb, size_t max, const char *what,
+		     struct dl_err *err)
+{
 	struct dl_input *in = dl_input_open(path, err);
 	if (!in)
 		return -1;
 	char buf[1 << 15];
 	ssize_t n;
-	while ((n = dl_input_read(in, buf, sizeof(buf), err)) > 0)
+	size_t start = sb->len;
+	while ((n = dl_input_read(in, buf, sizeof(buf), err)) > 0) {
+		if ((size_t)n > max - (sb->len - start)) {
+			n = dl_err_at(err, in->name, 0, "larger than the limit of %zu MiB for %s",
+				      max >> 20, what ? what : "this file");
+			break;
+		}
 		sb_add(sb, buf, (size_t)n);
+	}
 	dl_input_close(in);
 	return n < 0 ? -1 : 0;
 }
@@ -222,10 +237,109 @@ int dl_read_file(const char *path, struct strbuf *sb, struct dl_err *err)
 struct dl_output {
 	FILE *fp;
 	char *path;   /* NULL for stdout */
-	char *tmp;    /* NULL for stdout and for direct writes */
-	char *target; /* what tmp is renamed to: path, or the file a symlink names */
+	char *tmp;    /* the named temporary (fallback); NULL for stdout, direct and unnamed */
+	char *target; /* what the output becomes: path, or the file a symlink names */
 	int direct;   /* path is not a regular file: written in place */
+	int unnamed;  /* an O_TMPFILE file: it gets a name only at commit */
 };
+
+/*
+ * An unnamed file in dir (Linux's O_TMPFILE), or -1 where the file system (or
+ * the kernel) refuses one, or /proc, through which it is linked without
+ * privileges, is missing: then the caller falls back to a named temporary.
+ */
+static int open_unnamed(const char *dir)
+{
+#ifdef O_TMPFILE
+	int fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666); /* umask applies */
+	if (fd < 0)
+		return -1;
+	char proc[64];
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	if (access(proc, F_OK) != 0) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+#else
+	(void)dir;
+	return -1;
+#endif
+}
+
+/* give the unnamed file fd the name `name`: 0, or -1 with errno (EEXIST when it exists) */
+static int link_unnamed(int fd, const char *name)
+{
+#ifdef AT_EMPTY_PATH
+	if (linkat(fd, "", AT_FDCWD, name, AT_EMPTY_PATH) == 0)
+		return 0;
+	if (errno == EEXIST)
+		return -1;
+#endif
+	/* without CAP_DAC_READ_SEARCH: through the descriptor's name in /proc */
+	char proc[64];
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	return linkat(AT_FDCWD, proc, AT_FDCWD, name, AT_SYMLINK_FOLLOW);
+}
+
+/* "DIR/.NAME.tmp" + 6 random characters for target "DIR/NAME" (not created) */
+static void temp_name(struct strbuf *sb, const char *target, int random)
+{
+	static const char chars[] =
+		"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+	const char *slash = strrchr(target, '/');
+	sb_reset(sb);
+	if (slash) {
+		sb_add(sb, target, (size_t)(slash - target) + 1);
+		sb_addf(sb, ".%s.tmp", slash + 1);
+	} else {
+		sb_addf(sb, ".%s.tmp", target);
+	}
+	if (!random) {
+		sb_addstr(sb, "XXXXXX");
+		return;
+	}
+	unsigned char r[6];
+	if (getrandom(r, sizeof(r), GRND_NONBLOCK) != (ssize_t)sizeof(r)) {
+		/* no entropy yet: any spread will do, EEXIST makes the caller retry */
+		unsigned long x = (unsigned long)getpid() * 2654435761u ^ (unsigned long)sb->len;
+		for (size_t i = 0; i < sizeof(r); i++, x = x * 6364136223846793005u + 1)
+			r[i] = (unsigned char)(x >> 33);
+	}
+	for (size_t i = 0; i < sizeof(r); i++)
+		sb_addc(sb, chars[r[i] % (sizeof(chars) - 1)]);
+}
+
+/*
+ * Name the unnamed file `target`. Where no file is there, it is linked there
+ * directly; otherwise linked under a temporary name and renamed over the
+ * target, so the name exists only between those two calls.
+ */
+static int commit_unnamed(int fd, const char *target)
+{
+	if (link_unnamed(fd, target) == 0)
+		return 0;
+	if (errno != EEXIST)
+		return -1;
+	struct strbuf tmp = STRBUF_INIT;
+	int rc = -1;
+	for (int attempt = 0; attempt < 100; attempt++) {
+		temp_name(&tmp, target, 1);
+		if (link_unnamed(fd, tmp.buf) == 0) {
+			rc = rename(tmp.buf, target);
+			if (rc != 0) {
+				int saved = errno;
+				unlink(tmp.buf);
+				errno = saved;
+			}
+			break;
+		}
+		if (errno != EEXIST)
+			break;
+	}
+	sb_release(&tmp);
+	return rc;
+}
 
 struct dl_output *dl_output_open(const char *path, struct dl_err *err)
 {
@@ -265,15 +379,31 @@ struct dl_output *dl_output_open(const char *path, struct dl_err *err)
 	}
 	/* a symlink stays one: the file it names is replaced, beside which the temporary goes */
 	const char *dest = target ? target : path;
-	struct strbuf tmp = STRBUF_INIT;
 	const char *slash = strrchr(dest, '/');
-	if (slash) {
-		sb_add(&tmp, dest, (size_t)(slash - dest) + 1);
-		sb_addf(&tmp, ".%s.tmpXXXXXX", slash + 1);
-	} else {
-		sb_addf(&tmp, ".%s.tmpXXXXXX", dest);
+	struct strbuf tmp = STRBUF_INIT;
+	if (slash)
+		sb_add(&tmp, dest, slash > dest ? (size_t)(slash - dest) : 1);
+	else
+		sb_addc(&tmp, '.');
+	int fd = open_unnamed(tmp.buf);
+	if (fd >= 0) {
+		sb_release(&tmp);
+		out->fp = fdopen(fd, "w");
+		if (!out->fp) {
+			close(fd);
+			dl_err_set(err, DL_EXIT_DATA, "cannot create '%s': %s", path,
+				   strerror(errno));
+			free(target);
+			free(out);
+			return NULL;
+		}
+		out->path = xstrdup(path);
+		out->target = target ? target : xstrdup(path);
+		out->unnamed = 1;
+		return out;
 	}
-	int fd = mkstemp(tmp.buf);
+	temp_name(&tmp, dest, 0);
+	fd = mkstemp(tmp.buf);
 	if (fd < 0) {
 		dl_err_set(err, DL_EXIT_DATA, "cannot create '%s': %s", path, strerror(errno));
 		sb_release(&tmp);
@@ -345,10 +475,24 @@ int dl_output_commit(struct dl_output *out, struct dl_err *err)
 	}
 	int failed = fflush(out->fp) != 0 || ferror(out->fp);
 	int saved = errno;
+	/* an unnamed file lives while a descriptor does: one outlasts the close that reports */
+	int keep = !failed && out->unnamed ? dup(fileno(out->fp)) : -1;
+	if (!failed && out->unnamed && keep < 0) {
+		failed = 1;
+		saved = errno;
+	}
 	if (fclose(out->fp) != 0 && !failed) {
 		failed = 1;
 		saved = errno;
 	}
+	int linked = 0;
+	if (!failed && keep >= 0) {
+		linked = commit_unnamed(keep, out->target) == 0;
+		if (!linked)
+			saved = errno;
+	}
+	if (keep >= 0)
+		close(keep);
 	if (failed) {
 		if (out->tmp)
 			unlink(out->tmp);
@@ -356,6 +500,10 @@ int dl_output_commit(struct dl_output *out, struct dl_err *err)
 				strerror(saved));
 	} else if (out->direct) {
 		/* nothing to rename */
+	} else if (out->unnamed) {
+		if (!linked)
+			rc = dl_err_set(err, DL_EXIT_DATA, "cannot write '%s': %s", out->path,
+					strerror(saved));
 	} else if (rename(out->tmp, out->target) != 0) {
 		saved = errno;
 		unlink(out->tmp);

@@ -6,9 +6,14 @@
  * buffer and name; dl_input_close() frees everything.
  *
  * struct dl_output writes either to stdout (path NULL or "-") or to a
- * temporary file beside PATH that dl_output_commit() renames over PATH, so a
- * failed run never leaves a partial file. dl_output_abort() removes the
- * temporary file. A PATH that exists and is not a regular file (/dev/null, a
+ * temporary file beside PATH that dl_output_commit() puts in PATH's place, so
+ * a failed run never leaves a partial file. On Linux the temporary is unnamed
+ * (O_TMPFILE) and gets a name only at commit: linked as PATH when there is no
+ * such file, else linked as .PATH.tmpXXXXXX and renamed over PATH at once, so
+ * even SIGKILL leaves no name behind. Where the file system refuses O_TMPFILE
+ * (or /proc is missing) the temporary is that named file from the start, and
+ * dl_output_abort() (or the signal handlers, through dl_output_tmpname())
+ * removes it. A PATH that exists and is not a regular file (/dev/null, a
  * FIFO), or names a descriptor (/dev/stdout, /proc/self/fd/N), is written in
  * place, since rename() would replace the device or the system's symlink. A
  * PATH that is a symlink to a file stays a symlink: the file it names is
@@ -52,13 +57,20 @@ void dl_input_close(struct dl_input *in);
 
 /* Read a whole file (gzip transparently) into sb. Returns 0 or -1. */
 int dl_read_file(const char *path, struct strbuf *sb, struct dl_err *err);
+/*
+ * The same for a document parsed whole (JSON), whose parse costs many times
+ * its size: over max bytes (decompressed) is "FILE: larger than the limit of
+ * N MiB for WHAT", read no further.
+ */
+int dl_read_file_max(const char *path, struct strbuf *sb, size_t max, const char *what,
+		     struct dl_err *err);
 
 struct dl_output;
 
 struct dl_output *dl_output_open(const char *path, struct dl_err *err);
 FILE *dl_output_fp(const struct dl_output *out);
 const char *dl_output_name(const struct dl_output *out);
-/* temp file path while open (NULL for stdout); for signal-time cleanup */
+/* named temp file path while open (NULL for stdout, direct and unnamed); for signal-time cleanup */
 const char *dl_output_tmpname(const struct dl_output *out);
 int dl_output_commit(struct dl_output *out, struct dl_err *err);
 void dl_output_abort(struct dl_output *out);

@@ -242,23 +242,42 @@ void dl_alloc_model_classes(struct dl_alloc_problem *p, const struct dl_tputs *t
 	pair_tables(p, tt);
 }
 
+/* is the file JSON (Gavel's, or JSON Lines) by the readers' own test? 1, 0, or -1 */
+static int is_json(const char *path, struct dl_err *err)
+{
+	struct dl_input *in = dl_input_open(path, err);
+	if (!in)
+		return -1;
+	int fmt = dl_input_detect(in, err);
+	dl_input_close(in);
+	return fmt < 0 ? -1 : fmt == DL_IN_JSON;
+}
+
 int dl_alloc_load_throughputs(const char *path, enum dl_in_format fmt, struct dl_tputs *t,
 			      struct dl_err *err)
 {
-	if (!dl_tputs_load(t, path, fmt, err))
-		return 0;
-	if (!strcmp(path, "-") || fmt == DL_IN_CSV)
+	int file = strcmp(path, "-") && fmt != DL_IN_CSV;
+	int json = file ? is_json(path, err) : 0;
+	if (json < 0)
 		return -1;
-	struct dl_tputs g = DL_TPUTS_INIT;
-	struct dl_err gerr = DL_ERR_INIT;
-	if (dl_tputs_import_gavel(&g, path, &gerr)) {
-		dl_tputs_free(&g);
-		return -1; /* neither: the stream's error is the useful one */
+	struct strbuf doc = STRBUF_INIT;
+	/*
+	 * JSON is parsed whole (a Gavel document, or a JSON Lines record that
+	 * may be as long): its size is bounded before any parse
+	 */
+	if (json && dl_read_file_max(path, &doc, DL_TPUTS_JSON_MAX, "a throughputs JSON", err)) {
+		sb_release(&doc);
+		return -1;
 	}
-	dl_tputs_free(t);
-	*t = g;
-	dl_err_clear(err);
-	return 0;
+	/* Gavel's shape, and only it, is Gavel's JSON: its errors are then the useful ones */
+	int rc = json ? dl_tputs_try_gavel_buf(t, path, doc.buf, doc.len, err) : 1;
+	sb_release(&doc);
+	if (rc == 1)
+		rc = dl_tputs_load(t, path, fmt, err);
+	if (!rc && !t->n)
+		rc = dl_err_at(err, strcmp(path, "-") ? path : "<stdin>", 0,
+			       "no throughputs in it");
+	return rc;
 }
 
 /* ---- cluster types ---- */

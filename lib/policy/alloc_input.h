@@ -22,8 +22,9 @@
 #include "trace/throughputs.h"
 
 /*
- * Load a throughputs stream, or Gavel's throughputs JSON (tried when the
- * stream cannot be read and PATH is a file: its errors are the stream's).
+ * Load a throughputs stream, or Gavel's throughputs JSON (a file of its shape,
+ * dl_tputs_try_gavel_buf). A JSON file is at most DL_TPUTS_JSON_MAX bytes,
+ * and a table without entries is an error ("FILE: no throughputs in it").
  */
 int dl_alloc_load_throughputs(const char *path, enum dl_in_format fmt, struct dl_tputs *t,
 			      struct dl_err *err);

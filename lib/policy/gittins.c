@@ -208,7 +208,10 @@ struct dl_gittins *dl_gittins_load(const char *path, const char *column, double 
 	struct dl_reader *r = dl_reader_open(path, DL_IN_AUTO, err);
 	if (!r)
 		return NULL;
-	int col = dl_reader_require(r, column, "the Gittins distribution's samples", err);
+	/* (0 bytes is a stream without rows: "no samples", as a header alone says) */
+	int col = dl_reader_ncols(r)
+			  ? dl_reader_require(r, column, "the Gittins distribution's samples", err)
+			  : 0;
 	double *v = NULL;
 	size_t n = 0, alloc = 0;
 	struct dl_gittins *g = NULL;
@@ -250,8 +253,9 @@ struct dl_gittins *dl_gittins_load_trace(const char *path, int gputime, double d
 	if (!r)
 		return NULL;
 	const char *why = "to learn the Gittins distribution from completed jobs";
-	int cdur = dl_reader_require(r, "duration", why, err);
-	int cgpus = gputime && cdur >= 0 ? dl_reader_require(r, "gpus", why, err) : -1;
+	int empty = !dl_reader_ncols(r); /* 0 bytes: no completed jobs, as a header alone */
+	int cdur = empty ? 0 : dl_reader_require(r, "duration", why, err);
+	int cgpus = !gputime || cdur < 0 ? -1 : empty ? 0 : dl_reader_require(r, "gpus", why, err);
 	int cstate = dl_reader_col(r, "state");
 	double *v = NULL;
 	size_t n = 0, alloc = 0;

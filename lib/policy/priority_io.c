@@ -36,6 +36,8 @@ static int find_cols(struct dl_reader *r, const struct dl_prio_config *c, struct
 	const char *pol = dl_policy_name(c->policy);
 	char why[160];
 	memset(k, -1, sizeof(*k));
+	if (!dl_reader_ncols(r))
+		return 0; /* 0 bytes: a stream without rows (dlsched-formats(5), EMPTY INPUT) */
 	if (require(r, "id", "every row needs an id, the last tie-break", &k->id, err) ||
 	    require(r, "submit", "ties break by submit time", &k->submit, err))
 		return -1;

@@ -143,8 +143,6 @@ int dl_group_read(struct dl_group *g, struct dl_reader *r, const char *const *by
 		  struct dl_err *err)
 {
 	const char *name = dl_reader_name(r);
-	if (!dl_reader_ncols(r))
-		return dl_err_at(err, name, 0, "empty input: expected a sweep summary");
 	if (!g->by) {
 		g->nby = nby;
 		g->by = xcalloc(nby ? nby : 1, sizeof(*g->by));
@@ -152,6 +150,8 @@ int dl_group_read(struct dl_group *g, struct dl_reader *r, const char *const *by
 			g->by[k] = xstrdup(by[k]);
 		g->first_src = xstrdup(name);
 	}
+	if (!dl_reader_ncols(r))
+		return 0; /* 0 bytes: no runs, as a header alone (dlsched-formats(5)) */
 	int *keycol = xcalloc(nby ? nby : 1, sizeof(*keycol));
 	int *mcol = xcalloc(g->ncols, sizeof(*mcol)); /* reader column of each metric, or -1 */
 	int rc = 0, any = 0;

@@ -248,26 +248,40 @@ static int fast_int(const char *s, double *out)
 	return 1;
 }
 
+/* what a number column holds: a number, >= 0, a time in seconds (dlsched-formats(5)'s limit) */
+enum { NUM_NONNEG = 1, NUM_SECONDS = 2, NUM_DURATION = NUM_NONNEG | NUM_SECONDS };
+
+static int num_field(const struct dl_reader *r, const struct dl_row *row, int col, int kind,
+		     double *out, struct dl_err *err)
+{
+	if (!fast_int(row->f[col], out) &&
+	    ((kind & NUM_NONNEG) ? dl_field_nonneg(r, row, col, out, err)
+				 : dl_field_double(r, row, col, out, err)))
+		return -1;
+	/* the limit of every reader of times: larger ones overflow sums, and are bad data */
+	if ((kind & NUM_SECONDS) && fabs(*out) > DL_SECONDS_MAX)
+		return dl_err_at(err, dl_reader_name(r), row->line,
+				 "bad %s value '%.64s': %s of %s1e10 seconds (317 years)",
+				 dl_reader_columns(r)[col], row->f[col],
+				 *out > 0 ? "over the maximum" : "under the minimum",
+				 *out > 0 ? "" : "-");
+	return 0;
+}
+
 /* an optional number: NaN when the column is absent or the field empty */
-static int opt_num(const struct dl_reader *r, const struct dl_row *row, int col, int nonneg,
+static int opt_num(const struct dl_reader *r, const struct dl_row *row, int col, int kind,
 		   double *out, struct dl_err *err)
 {
 	*out = NAN;
 	if (col < 0 || !row->f[col][0])
 		return 0;
-	if (fast_int(row->f[col], out))
-		return 0;
-	return nonneg ? dl_field_nonneg(r, row, col, out, err)
-		      : dl_field_double(r, row, col, out, err);
+	return num_field(r, row, col, kind, out, err);
 }
 
-static int req_num(const struct dl_reader *r, const struct dl_row *row, int col, int nonneg,
+static int req_num(const struct dl_reader *r, const struct dl_row *row, int col, int kind,
 		   double *out, struct dl_err *err)
 {
-	if (fast_int(row->f[col], out))
-		return 0;
-	return nonneg ? dl_field_nonneg(r, row, col, out, err)
-		      : dl_field_double(r, row, col, out, err);
+	return num_field(r, row, col, kind, out, err);
 }
 
 static int opt_count(const struct dl_reader *r, const struct dl_row *row, int col, int64_t *out,
@@ -366,14 +380,28 @@ void dl_report_made(const struct dl_report *rep, size_t i, struct dl_report_made
 	m->seed = rep->made[i].seed;
 }
 
+/* after an input: when no rows were read, the label is still there (a night without jobs) */
+static int no_rows(struct dl_report *rep, const char *label, const char *fallback,
+		   const char **first_label, struct dl_err *err)
+{
+	if (rep->rows_read)
+		return 0;
+	size_t cur = label_index(rep, label ? label : fallback);
+	if (claim_label(rep, cur, label != NULL, err))
+		return -1;
+	if (first_label)
+		*first_label = rep->labels[cur].name;
+	return 0;
+}
+
 static int read_jobs(struct dl_report *rep, struct dl_reader *r, const char *label,
-		     const char *fallback, const char **first_label, const char *what,
-		     const char *why, struct dl_err *err)
+		     const char *fallback, const char **first_label, const char *why,
+		     struct dl_err *err)
 {
 	const char *name = dl_reader_name(r);
 	add_input(rep, r);
-	if (!dl_reader_ncols(r))
-		return dl_err_at(err, name, 0, "empty input: expected %s", what);
+	if (!dl_reader_ncols(r)) /* 0 bytes: as a header alone (dlsched-formats(5), EMPTY INPUT) */
+		return no_rows(rep, label, fallback, first_label, err);
 	int c_submit = dl_reader_require(r, "submit", why, err);
 	int c_gpus = c_submit < 0 ? -1 : dl_reader_require(r, "gpus", why, err);
 	int c_dur = c_gpus < 0 ? -1 : dl_reader_require(r, "duration", why, err);
@@ -464,16 +492,16 @@ static int read_jobs(struct dl_report *rep, struct dl_reader *r, const char *lab
 		}
 
 		struct job j;
-		if (req_num(r, &row, c_submit, 0, &j.submit, err) ||
+		if (req_num(r, &row, c_submit, NUM_SECONDS, &j.submit, err) ||
 		    dl_field_int64(r, &row, c_gpus, &j.gpus, err) ||
-		    req_num(r, &row, c_dur, 1, &j.duration, err) ||
-		    opt_num(r, &row, c_start, 0, &j.start, err) ||
-		    opt_num(r, &row, c_end, 0, &j.end, err) ||
-		    opt_num(r, &row, c_jct, 1, &j.jct, err) ||
-		    opt_num(r, &row, c_qd, 1, &j.qdelay, err) ||
-		    opt_num(r, &row, c_rt, 1, &j.run_time, err) ||
-		    opt_num(r, &row, c_rho, 1, &j.rho, err) ||
-		    opt_num(r, &row, c_comm, 1, &j.comm, err) ||
+		    req_num(r, &row, c_dur, NUM_DURATION, &j.duration, err) ||
+		    opt_num(r, &row, c_start, NUM_SECONDS, &j.start, err) ||
+		    opt_num(r, &row, c_end, NUM_SECONDS, &j.end, err) ||
+		    opt_num(r, &row, c_jct, NUM_DURATION, &j.jct, err) ||
+		    opt_num(r, &row, c_qd, NUM_DURATION, &j.qdelay, err) ||
+		    opt_num(r, &row, c_rt, NUM_DURATION, &j.run_time, err) ||
+		    opt_num(r, &row, c_rho, NUM_NONNEG, &j.rho, err) ||
+		    opt_num(r, &row, c_comm, NUM_DURATION, &j.comm, err) ||
 		    opt_count(r, &row, c_pre, &j.preemptions, err) ||
 		    opt_count(r, &row, c_mig, &j.migrations, err)) {
 			rc = -1;
@@ -535,28 +563,20 @@ static int read_jobs(struct dl_report *rep, struct dl_reader *r, const char *lab
 		return -1;
 	if (got < 0)
 		return -1;
-	if (!rep->rows_read) {
-		/* a night without jobs: the label is still there, with none */
-		cur = label_index(rep, label ? label : fallback);
-		if (claim_label(rep, cur, label != NULL, err))
-			return -1;
-		if (first_label)
-			*first_label = rep->labels[cur].name;
-	}
-	return 0;
+	return no_rows(rep, label, fallback, first_label, err);
 }
 
 int dl_report_read_results(struct dl_report *rep, struct dl_reader *r, const char *label,
 			   const char *fallback, const char **first_label, struct dl_err *err)
 {
-	return read_jobs(rep, r, label, fallback, first_label, "a results stream",
+	return read_jobs(rep, r, label, fallback, first_label,
 			 "a results stream (from 'dlsched simulate')", err);
 }
 
 int dl_report_read_asrun(struct dl_report *rep, struct dl_reader *r, struct dl_err *err)
 {
 	const char *first = NULL;
-	if (read_jobs(rep, r, NULL, "as run", &first, "a jobs stream",
+	if (read_jobs(rep, r, NULL, "as run", &first,
 		      "a jobs stream with Slurm's start and end (from 'dlsched trace import "
 		      "--from sacct')",
 		      err))
@@ -606,14 +626,16 @@ int dl_report_read_timeline(struct dl_report *rep, struct dl_reader *r, const ch
 {
 	const char *name = dl_reader_name(r);
 	add_input(rep, r);
-	if (!dl_reader_ncols(r))
-		return dl_err_at(err, name, 0, "empty input: expected a timeline");
 	static const char *const why = "a timeline (from 'dlsched simulate --timeline')";
-	int c_time = dl_reader_require(r, "time", why, err);
-	int c_busy = c_time < 0 ? -1 : dl_reader_require(r, "busy_gpus", why, err);
-	int c_pend = c_busy < 0 ? -1 : dl_reader_require(r, "pending", why, err);
-	if (c_pend < 0)
-		return -1;
+	int c_time = -1, c_busy = -1, c_pend = -1;
+	/* 0 bytes: a timeline without points, as a header alone (dlsched-formats(5)) */
+	if (dl_reader_ncols(r)) {
+		c_time = dl_reader_require(r, "time", why, err);
+		c_busy = c_time < 0 ? -1 : dl_reader_require(r, "busy_gpus", why, err);
+		c_pend = c_busy < 0 ? -1 : dl_reader_require(r, "pending", why, err);
+		if (c_pend < 0)
+			return -1;
+	}
 	int c_pol = dl_reader_col(r, "policy");
 	struct timeline t = {0};
 	struct strbuf pol = STRBUF_INIT;
@@ -621,7 +643,7 @@ int dl_report_read_timeline(struct dl_report *rep, struct dl_reader *r, const ch
 	int got, rc = 0;
 	while ((got = dl_reader_next(r, &row, err)) > 0) {
 		double tm, busy, pend;
-		if (dl_field_double(r, &row, c_time, &tm, err) ||
+		if (num_field(r, &row, c_time, NUM_SECONDS, &tm, err) ||
 		    dl_field_nonneg(r, &row, c_busy, &busy, err) ||
 		    dl_field_nonneg(r, &row, c_pend, &pend, err)) {
 			rc = -1;
@@ -678,7 +700,7 @@ int dl_report_read_skipped(struct dl_report *rep, struct dl_reader *r, struct dl
 	const char *name = dl_reader_name(r);
 	add_input(rep, r);
 	if (!dl_reader_ncols(r))
-		return dl_err_at(err, name, 0, "empty input: expected skipped-row counts");
+		return 0; /* 0 bytes: no counts, as a header alone (dlsched-formats(5)) */
 	static const char *const why = "skipped-row counts (from 'dlsched trace import --skipped')";
 	int c_reason = dl_reader_require(r, "reason", why, err);
 	int c_count = c_reason < 0 ? -1 : dl_reader_require(r, "count", why, err);

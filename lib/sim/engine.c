@@ -58,7 +58,21 @@ struct trow {
 	double *speed, *spread; /* [ntypes] */
 	int missing;		/* some type fell back to its speed */
 	int forbids;		/* some type has speed 0 */
+	const char *
+		never; /* why the job can never run (a throughput of 0 on the reference), or NULL */
 };
+
+/* does the table give model on gpus GPUs (alone) a throughput above 0 on some type? */
+static int runs_on_some_type(const struct dl_tputs *tt, const char *model, int gpus)
+{
+	for (size_t i = 0; i < tt->n; i++) {
+		const struct dl_tput *e = &tt->v[i];
+		if (e->gpus == gpus && !*e->partner && e->throughput > 0 &&
+		    !strcmp(e->model, model))
+			return 1;
+	}
+	return 0;
+}
 
 /*
  * A checkpoint end: the job's slot, so that its delivery reaches the job
@@ -573,11 +587,21 @@ static int32_t tput_row(struct dl_sim *s, const struct dl_sim_tjob *t, int gpus)
 		r->spread = xcalloc(c->ntypes + 1, sizeof(double));
 		double ref = dl_tputs_get(tt, model, s->ref_type, gpus);
 		r->ref = ref > 0 ? ref : 0;
+		/*
+		 * An entry of 0 on the reference type is no missing entry: the
+		 * job's duration, its run time there, says it can never run
+		 * (Gavel's tables mark gangs that do not fit in memory so).
+		 */
+		if (ref == 0)
+			r->never = runs_on_some_type(tt, model, gpus)
+					   ? "its throughput is 0 on the reference type, on which "
+					     "its duration is a run time"
+					   : "no throughput above 0 on any GPU type";
 		struct strbuf sb = STRBUF_INIT;
 		for (size_t ty = 0; ty < c->ntypes; ty++) {
 			double x = ref > 0 ? dl_tputs_get(tt, model, c->types[ty].name, gpus) : -1;
 			r->speed[ty] = x >= 0 ? x / ref : c->types[ty].speed;
-			if (x < 0)
+			if (x < 0 && !r->never)
 				r->missing = 1;
 			else if (x == 0)
 				r->forbids = 1;
@@ -1113,6 +1137,10 @@ static void arrive(struct dl_sim *s, size_t idx)
 		reject(s, j,
 		       j->type == DL_ANY_TYPE ? "needs more GPUs than the cluster has"
 					      : "needs more GPUs of its type than the cluster has");
+		return;
+	}
+	if (j->tput_row >= 0 && s->trows[j->tput_row].never) {
+		reject(s, j, s->trows[j->tput_row].never);
 		return;
 	}
 	if (j->tput_row >= 0 && s->trows[j->tput_row].forbids && !runs_somewhere(s, j)) {

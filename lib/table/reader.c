@@ -597,6 +597,20 @@ struct dl_reader *dl_reader_open(const char *path, enum dl_in_format fmt, struct
 	return dl_reader_from_input(in, fmt, err);
 }
 
+int dl_input_detect(struct dl_input *in, struct dl_err *err)
+{
+	const unsigned char *p;
+	size_t len;
+	if (dl_input_peek(in, 4096, &p, &len, err))
+		return -1;
+	size_t i = 0;
+	if (len >= 3 && !memcmp(p, "\xEF\xBB\xBF", 3))
+		i = 3;
+	while (i < len && (p[i] == ' ' || p[i] == '\t' || p[i] == '\r' || p[i] == '\n'))
+		i++;
+	return i < len && p[i] == '{' ? DL_IN_JSON : DL_IN_CSV;
+}
+
 struct dl_reader *dl_reader_from_input(struct dl_input *in, enum dl_in_format fmt,
 				       struct dl_err *err)
 {
@@ -610,18 +624,12 @@ struct dl_reader *dl_reader_from_input(struct dl_input *in, enum dl_in_format fm
 	sb_init(&r->jkey);
 	sb_init(&r->jval);
 	if (fmt == DL_IN_AUTO) {
-		const unsigned char *p;
-		size_t len;
-		if (dl_input_peek(in, 4096, &p, &len, err)) {
+		int detected = dl_input_detect(in, err);
+		if (detected < 0) {
 			dl_reader_close(r);
 			return NULL;
 		}
-		size_t i = 0;
-		if (len >= 3 && !memcmp(p, "\xEF\xBB\xBF", 3))
-			i = 3;
-		while (i < len && (p[i] == ' ' || p[i] == '\t' || p[i] == '\r' || p[i] == '\n'))
-			i++;
-		fmt = i < len && p[i] == '{' ? DL_IN_JSON : DL_IN_CSV;
+		fmt = (enum dl_in_format)detected;
 	}
 	r->fmt = fmt;
 	int rc;

@@ -50,6 +50,8 @@ struct dl_row {
 struct dl_reader;
 
 struct dl_reader *dl_reader_open(const char *path, enum dl_in_format fmt, struct dl_err *err);
+/* what DL_IN_AUTO reads: DL_IN_JSON when the first non-blank byte is '{', else DL_IN_CSV; -1 */
+int dl_input_detect(struct dl_input *in, struct dl_err *err);
 /* Take over an open input (closed by dl_reader_close, also on failure). */
 struct dl_reader *dl_reader_from_input(struct dl_input *in, enum dl_in_format fmt,
 				       struct dl_err *err);

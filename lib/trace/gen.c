@@ -569,8 +569,6 @@ void dl_stats_acc_add(struct dl_stats_acc *a, const struct dl_job *j)
 int dl_stats_acc_read(struct dl_stats_acc *a, struct dl_reader *r, struct dl_err *err)
 {
 	struct dl_jobs_cols jc;
-	if (!dl_reader_ncols(r))
-		return 0; /* empty input: no jobs */
 	if (dl_jobs_cols_init(&jc, r, err))
 		return -1;
 	struct dl_row row;

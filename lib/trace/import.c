@@ -264,12 +264,15 @@ static int lines_open(struct lines *l, const char *path, struct dl_err *err)
 	return l->in ? 0 : -1;
 }
 
-/* 1 = a line in l->sb (CR stripped), 0 = EOF, -1 = error */
+/* 1 = a line in l->sb (CR stripped, and a UTF-8 BOM before the first), 0 = EOF, -1 = error */
 static int lines_next(struct lines *l, struct dl_err *err)
 {
 	int got = dl_input_getline(l->in, &l->sb, err);
-	if (got > 0)
-		l->line++;
+	if (got > 0 && ++l->line == 1 && l->sb.len >= 3 && !memcmp(l->sb.buf, "\xEF\xBB\xBF", 3)) {
+		/* as the table reader does: a file saved by a Windows editor starts with one */
+		memmove(l->sb.buf, l->sb.buf + 3, l->sb.len - 3);
+		sb_setlen(&l->sb, l->sb.len - 3);
+	}
 	return got;
 }
 

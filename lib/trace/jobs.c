@@ -106,6 +106,13 @@ void dl_jobset_use_col(struct dl_jobset *js, enum dl_job_col c)
 
 int dl_jobs_cols_init(struct dl_jobs_cols *jc, const struct dl_reader *r, struct dl_err *err)
 {
+	if (!dl_reader_ncols(r)) {
+		/* 0 bytes: a stream without rows, as a header alone (dlsched-formats(5), EMPTY
+		 * INPUT) */
+		for (int c = 0; c < DL_JC_NKNOWN; c++)
+			jc->col[c] = -1;
+		return 0;
+	}
 	for (int c = 0; c < DL_JC_NKNOWN; c++) {
 		if (c <= DL_JC_DURATION)
 			jc->col[c] = dl_reader_require(r, dl_job_col_names[c], NULL, err);

@@ -79,6 +79,8 @@ int dl_tputs_add(struct dl_tputs *t, const struct dl_tput *e, const char *file, 
 
 int dl_tputs_add_reader(struct dl_tputs *t, struct dl_reader *r, struct dl_err *err)
 {
+	if (!dl_reader_ncols(r))
+		return 0; /* 0 bytes: a stream without rows (dlsched-formats(5), EMPTY INPUT) */
 	int cm = dl_reader_require(r, "model", NULL, err);
 	int ct = cm < 0 ? -1 : dl_reader_require(r, "gpu_type", NULL, err);
 	int cg = ct < 0 ? -1 : dl_reader_require(r, "gpus", NULL, err);
@@ -176,14 +178,10 @@ static int json_number(const json_t *v, double *out)
 	return 0;
 }
 
-int dl_tputs_import_gavel_buf(struct dl_tputs *t, const char *name, const char *data, size_t len,
-			      struct dl_err *err)
+static int import_root(struct dl_tputs *t, const char *name, json_t *root, struct dl_err *err)
 {
-	json_error_t jerr;
-	json_t *root = json_loadb(data, len, JSON_REJECT_DUPLICATES, &jerr);
-	if (!root)
-		return dl_err_at(err, name, jerr.line, "bad JSON: %s", jerr.text);
 	int rc = -1;
+	size_t added = 0;
 	struct strbuf model = STRBUF_INIT, partner = STRBUF_INIT;
 	if (!json_is_object(root)) {
 		dl_err_at(err, name, 0, "expected a JSON object of GPU types");
@@ -250,13 +248,44 @@ int dl_tputs_import_gavel_buf(struct dl_tputs *t, const char *name, const char *
 				}
 				if (dl_tputs_add(t, &e, name, err))
 					goto out;
+				added++;
 			}
 		}
+	}
+	if (!added) {
+		/* every job would fall back to its type's speed: say so instead */
+		dl_err_at(err, name, 0, "no throughputs in it");
+		goto out;
 	}
 	rc = 0;
 out:
 	sb_release(&model);
 	sb_release(&partner);
+	return rc;
+}
+
+int dl_tputs_import_gavel_buf(struct dl_tputs *t, const char *name, const char *data, size_t len,
+			      struct dl_err *err)
+{
+	json_error_t jerr;
+	json_t *root = json_loadb(data, len, JSON_REJECT_DUPLICATES, &jerr);
+	if (!root)
+		return dl_err_at(err, name, jerr.line, "bad JSON: %s", jerr.text);
+	int rc = import_root(t, name, root, err);
+	json_decref(root);
+	return rc;
+}
+
+int dl_tputs_try_gavel_buf(struct dl_tputs *t, const char *name, const char *data, size_t len,
+			   struct dl_err *err)
+{
+	json_t *root = json_loadb(data, len, JSON_REJECT_DUPLICATES, NULL);
+	int gavel = json_is_object(root);
+	const char *key;
+	json_t *v;
+	json_object_foreach (root, key, v)
+		gavel = gavel && json_is_object(v);
+	int rc = gavel ? import_root(t, name, root, err) : 1;
 	json_decref(root);
 	return rc;
 }
@@ -264,7 +293,7 @@ out:
 int dl_tputs_import_gavel(struct dl_tputs *t, const char *path, struct dl_err *err)
 {
 	struct strbuf sb = STRBUF_INIT;
-	if (dl_read_file(path, &sb, err)) {
+	if (dl_read_file_max(path, &sb, DL_TPUTS_JSON_MAX, "a throughputs JSON", err)) {
 		sb_release(&sb);
 		return -1;
 	}
@@ -290,6 +319,37 @@ double dl_tputs_get(const struct dl_tputs *t, const char *model, const char *gpu
 {
 	const struct dl_tput *e = dl_tputs_find(t, model, gpu_type, gpus, NULL);
 	return e ? e->throughput : -1;
+}
+
+int dl_tputs_has_type(const struct dl_tputs *t, const char *gpu_type)
+{
+	for (size_t i = 0; i < t->n; i++)
+		if (!strcmp(t->v[i].gpu_type, gpu_type))
+			return 1;
+	return 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+void dl_tputs_types(const struct dl_tputs *t, struct strbuf *sb)
+{
+	struct strmap seen = STRMAP_INIT;
+	const char **v = NULL;
+	size_t n = 0, alloc = 0;
+	for (size_t i = 0; i < t->n; i++)
+		if (strmap_put(&seen, t->v[i].gpu_type, 1)) {
+			DL_GROW(v, n + 1, alloc);
+			v[n++] = t->v[i].gpu_type;
+		}
+	if (n > 1)
+		qsort(v, n, sizeof(*v), cmp_str);
+	for (size_t i = 0; i < n; i++)
+		sb_addf(sb, "%s%s", i ? ", " : "", v[i]);
+	free(v);
+	strmap_free(&seen);
 }
 
 static int cmp_tput(const void *a, const void *b)

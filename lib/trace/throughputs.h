@@ -13,6 +13,9 @@
  * dl_tputs_import_gavel() reads Gavel's throughputs JSON
  *   { gpu_type: { "('MODEL', S)": { "null": T, "('OTHER', S)": [T, T_other] } }
  * } into the same table (gpu_type as in the file, e.g. "v100_unconsolidated").
+ * The document is parsed whole, at many times its size in memory, so it is
+ * at most DL_TPUTS_JSON_MAX bytes (Gavel's own is 1.2 MB); one without any
+ * entry ({}) is an error, as it could only make every lookup miss.
  *
  * Ownership: struct dl_tputs owns its entries and all their strings;
  * dl_tputs_free() releases everything. Entry pointers returned by the lookups
@@ -27,6 +30,9 @@
 #include "core/common.h"
 #include "core/strmap.h"
 #include "table/table.h"
+
+/* the largest throughputs JSON (Gavel's, or JSON Lines) read: 16 MiB */
+#define DL_TPUTS_JSON_MAX (16 << 20)
 
 struct dl_tput {
 	char *model;
@@ -66,6 +72,14 @@ int dl_tputs_import_gavel(struct dl_tputs *t, const char *path, struct dl_err *e
 /* Same, from a buffer (name is used in messages); for tests and fuzzing. */
 int dl_tputs_import_gavel_buf(struct dl_tputs *t, const char *name, const char *data, size_t len,
 			      struct dl_err *err);
+/*
+ * Gavel's JSON when data is of its shape, one JSON object whose values are all
+ * objects (which no throughputs stream is: its records' values are scalars):
+ * then 0 or -1 as above. 1, with nothing added and err untouched, when it is
+ * not of that shape (a JSON Lines stream, or not JSON).
+ */
+int dl_tputs_try_gavel_buf(struct dl_tputs *t, const char *name, const char *data, size_t len,
+			   struct dl_err *err);
 
 /* the entry for the key (partner NULL or "" = alone), or NULL */
 const struct dl_tput *dl_tputs_find(const struct dl_tputs *t, const char *model,
@@ -73,6 +87,11 @@ const struct dl_tput *dl_tputs_find(const struct dl_tputs *t, const char *model,
 /* its throughput, or -1 when the key is absent */
 double dl_tputs_get(const struct dl_tputs *t, const char *model, const char *gpu_type,
 		    int64_t gpus);
+
+/* does some entry have this gpu_type? */
+int dl_tputs_has_type(const struct dl_tputs *t, const char *gpu_type);
+/* the distinct GPU types of the entries, sorted, as "k80, v100" appended to sb */
+void dl_tputs_types(const struct dl_tputs *t, struct strbuf *sb);
 
 /* Sort entries by (model, gpu_type, gpus, partner) for deterministic output. */
 void dl_tputs_sort(struct dl_tputs *t);

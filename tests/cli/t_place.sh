@@ -92,7 +92,7 @@ expect_eq place_congestion_formula_value \
 run place_congestion_bottleneck 0 "dl place -c 2x2x4 -P spread --congestion rack=8 cj.csv"
 expect_eq place_congestion_bottleneck_a "cluster,1.00037" "$(awk -F, '$1 == "a" { print $6 "," $7 }' "$SCRATCH/out")"
 run place_congestion_bad_tier 2 "dl place -c 2x2x4 --congestion spine=2 cj.csv"
-expect_eq place_congestion_bad_tier_msg "dlsched place: bad --congestion value 'spine=2' (TIER=DIVISOR[,...] with tiers node, rack, cluster and divisors >= 1)" "$(cat "$SCRATCH/err")"
+expect_eq place_congestion_bad_tier_msg "dlsched place: bad --congestion value 'spine=2' (TIER=DIVISOR[,...] with tiers node, rack, cluster (each once) and divisors >= 1)" "$(cat "$SCRATCH/err")"
 run place_congestion_below_one 2 "dl place -c 2x2x4 --congestion rack=0.5 cj.csv"
 run place_congestion_empty 2 "dl place -c 2x2x4 --congestion rack= cj.csv"
 run place_congestion_json_bad 1 "printf '{\"shorthand\": \"1x2x4\", \"congestion\": {\"spine\": 2}}' > b.json && dl place -c b.json cj.csv"

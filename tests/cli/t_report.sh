@@ -100,10 +100,12 @@ expect report_o_fail_no_file "! test -e bad.html"
 printf 'id,submit,gpus,duration,start,end\n' > header.csv
 printf 'id,submit,gpus,start,end\n1,0,1,0,5\n' > nodur.csv
 printf 'id,submit,gpus,duration,start,end\n1,0,1,5,0,5\n2,0,two,5,0,5\n' > badgpus.csv
-run report_err_empty 1 "dl report empty.csv"
-# a night without jobs: a header only is a label without jobs, not an error
+# a night without jobs: a header only is a label without jobs, not an error, and so is
+# 0 bytes (a stream without rows, as JSON Lines writes one; dlsched-formats(5), EMPTY INPUT)
 run report_header_only 0 "dl report header.csv | cut -d, -f1-3,18,19"
 expect_eq report_header_only_row "header,0,0,0," "$(tail -1 out)"
+run report_empty 0 "dl report empty.csv | cut -d, -f1-3,18,19"
+expect_eq report_empty_row "empty,0,0,0," "$(tail -1 out)"
 run report_err_missing 1 "dl report nodur.csv"
 run report_err_value 1 "dl report badgpus.csv"
 printf '{"id":1,"submit":0,"gpus":1,"duration":5,"start":0,"end":5}\n{"id":2,"gpus":1,"duration":5,"start":0,"end":5}\n' > nosubmit.jsonl

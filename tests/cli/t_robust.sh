@@ -206,3 +206,26 @@ run robust_output_symlink 0 "echo old > real.csv && ln -s real.csv link.csv && d
 expect robust_output_symlink_kept "[ -L link.csv ] && cmp -s real.csv '$J' && ! ls -a | grep -q '\\.tmp'"
 run robust_output_dangling_symlink 0 "ln -s made.csv dangling.csv && dl cat -o dangling.csv '$J'"
 expect robust_output_dangling_symlink_target "[ -L dangling.csv ] && cmp -s made.csv '$J'"
+
+# ---- SIGKILL during a large -o write (issue 31): the old file stays whole and no name is
+# left beside it, since the output is an unnamed file (O_TMPFILE) until its commit
+mkdir killed && echo old > killed/out.csv
+kdir=$(cd killed && pwd -P)
+"$DLSCHED" trace gen --jobs 100000000 --rate 100000 -o killed/out.csv 2> /dev/null &
+kpid=$!
+# poll (a bounded number of times, no clock) until the run has written 4 MB to a file in killed/
+big= polls=0
+while [ -z "$big" ] && [ $polls -lt 6000 ] && kill -0 $kpid 2> /dev/null; do
+	for fd in /proc/$kpid/fd/*; do
+		case $(readlink "$fd" 2> /dev/null) in
+		"$kdir"/*) [ "$(stat -L -c %s "$fd" 2> /dev/null || echo 0)" -ge 4194304 ] && big=1 ;;
+		esac
+	done
+	[ -n "$big" ] || sleep 0.05
+	polls=$((polls + 1))
+done
+kill -KILL $kpid 2> /dev/null
+{ wait $kpid; } 2> /dev/null
+expect robust_sigkill_caught_mid_write "[ -n '$big' ]"
+expect robust_sigkill_old_output_kept "[ \"\$(cat killed/out.csv)\" = old ]"
+expect robust_sigkill_no_name_left "[ \"\$(ls -A killed)\" = out.csv ]"

@@ -3,7 +3,8 @@
 # Each case runs under a memory limit and a timeout and must: exit with the code it
 # names (1 bad data, 2 usage; never a crash), print exactly one line on stderr,
 # "dlsched CMD: " followed by the expected place (FILE:LINE: where a line applies),
-# and leave no -o file or temporary behind.
+# and leave no -o file or temporary behind. Odd but valid inputs (issue 31: a BOM,
+# all-zero throughputs, 0-byte streams) are cases too: exit 0, quiet, the output named.
 T=$TESTDATA/trace
 
 if [ "$BUILD_KIND" = asan ]; then
@@ -28,6 +29,15 @@ bad() {
 got: $(head -c 600 "$SCRATCH/err")"
 	fi
 	expect "matrix_$1_no_output" "! test -e out.csv && ! ls -a | grep -q '^\\.out\\.csv\\.tmp'"
+}
+
+# good NAME ARGS: inputs that look odd but are valid run: `dl ARGS -o out.csv` exits 0 with
+# nothing on stderr and writes out.csv (what it must hold is checked after)
+good() {
+	ncases=$((ncases + 1))
+	rm -f out.csv
+	run "matrix_$1" 0 "${LIMIT}timeout 60 dl $2 -o out.csv"
+	expect "matrix_$1_quiet" "! test -s '$SCRATCH/err' && test -s out.csv"
 }
 
 # ---- the table layer (dlsched cat)
@@ -89,6 +99,10 @@ printf 'job_id,user,vc,gpu_num,cpu_num,node_num,state,submit_time,start_time,end
 bad import_helios_date 1 "h_date.csv:2: bad submit_time value 'yesterday'" 'trace import --from helios h_date.csv'
 printf 'JobID|State|Submit|Start|End|AllocTRES\n1|COMPLETED|2024-02-30T00:00:00|2024-03-01T00:00:00|2024-03-01T01:00:00|gres/gpu=1\n' > s_date.psv
 bad import_sacct_date 1 "s_date.psv:2: bad Submit value '2024-02-30T00:00:00'" 'trace import --from sacct s_date.psv'
+# a UTF-8 BOM before the header (a file saved by a Windows editor) is skipped, as in CSV
+printf '\357\273\277JobID|State|Submit|Start|End|AllocTRES\n7|COMPLETED|2024-03-01T00:00:00|2024-03-01T00:00:10|2024-03-01T01:00:10|gres/gpu=2\n' > s_bom.psv
+good import_sacct_bom 'trace import --from sacct --tz UTC s_bom.psv'
+expect_eq matrix_import_sacct_bom_job "7,0,2,3600" "$(cut -d, -f1-4 out.csv | sed -n 2p)"
 printf 'JobID|State|Submit|Start|End|AllocTRES\n1|COMPLETED|1971-01-01T00:00:00|1971-01-01T00:00:00|2299-01-01T00:00:00|gres/gpu=1\n' > s_long.psv
 bad import_sacct_duration 1 's_long.psv:2: bad duration value .*over the maximum' 'trace import --from sacct --tz UTC s_long.psv'
 printf '{"v100": {"A": {"null": 1.0' > tp_cut.json
@@ -131,8 +145,39 @@ jobs j_late.csv 'b,1e11,1,5,1,'
 bad simulate_huge_submit 1 "j_late.csv:3: bad submit value '100000000000': over the maximum" 'simulate --cluster 1x1x8 j_late.csv'
 jobs j_noid.csv ',0,1,5,1,'
 bad simulate_empty_id 1 'j_noid.csv:3: empty id value' 'simulate --cluster 1x1x8 j_noid.csv'
+# --throughputs (issue 31): the reference type must be one of the table's, the table must
+# have entries, and a JSON one is bounded before it is parsed
+TP=$TESTDATA/simulate/tputs.csv
+printf 'id,submit,gpus,duration,model\na,0,1,100,m\nb,0,2,50,m\n' > j_model.csv
+bad simulate_unknown_gpu_type 2 "--gpu-type 'h900' is not a GPU type of .*tputs.csv \\(it has k80, v100, v100_unconsolidated\\)" "simulate --policy gavel --cluster 1x1x8 --throughputs $TP --gpu-type h900 j_model.csv"
+bad simulate_gpu_type_alone 2 '--gpu-type is the reference type of --throughputs, which is not given' 'simulate --cluster 1x1x8 --gpu-type k80 j_model.csv'
+printf 'job_id,num_gpu,submit_time,duration\n1,1,0,5\n' > t_one.csv
+bad import_gpu_type_ignored 2 '--gpu-type applies to --from gavel' 'trace import --from tiresias --gpu-type k80 t_one.csv'
+bad import_throughputs_ignored 2 '--throughputs applies to --from gavel' "trace import --from tiresias --throughputs $TP t_one.csv"
+bad gen_gpu_type_alone 2 '--gpu-type is the reference type of --throughputs, which is not given' 'trace gen --jobs 3 --rate 1 --gpu-type k80'
+printf '{}\n' > tp_empty.json
+bad simulate_throughputs_empty 1 'tp_empty.json: no throughputs in it$' 'simulate --policy gavel --cluster 1x1x8 --throughputs tp_empty.json j_model.csv'
+printf '{"v100": {}, "k80": {}}' > tp_no_jobs.json
+printf 'id,gpus,model\na,1,A3C\n' > a_model.csv
+bad allocate_throughputs_empty 1 'tp_no_jobs.json: no throughputs in it$' 'allocate --cluster 1:0:0 --throughputs tp_no_jobs.json a_model.csv'
+bad import_throughputs_empty 1 'tp_empty.json: no throughputs in it$' 'trace import --from gavel-throughputs tp_empty.json'
+printf 'model,gpu_type,gpus,throughput\n' > tp_header.csv
+bad simulate_throughputs_header_only 1 'tp_header.csv: no throughputs in it$' 'simulate --cluster 1x1x8 --throughputs tp_header.csv j_model.csv'
+# a one-line Gavel JSON of 17 MiB (jansson takes 16 bytes a byte), and the same gzipped
+awk 'BEGIN { printf "{\"v100\": {"; for (i = 0; i < 520000; i++) printf "%s\"(\047m%d\047, 1)\": {\"null\": 1.5}", (i ? ", " : ""), i; printf "}}\n" }' > tp_big.json
+gzip -c tp_big.json > tp_big.json.gz
+bad simulate_throughputs_huge 1 'tp_big.json: larger than the limit of 16 MiB for a throughputs JSON$' 'simulate --cluster 1x1x8 --throughputs tp_big.json j_model.csv'
+bad import_throughputs_huge_gzip 1 'tp_big.json.gz: larger than the limit of 16 MiB for a throughputs JSON$' 'trace import --from gavel-throughputs tp_big.json.gz'
+rm -f tp_big.json tp_big.json.gz
+# all-zero entries: each job is rejected with the reason, under the allocation policy too
+printf '{"v100": {"(\047m\047, 1)": {"null": 0}, "(\047m\047, 2)": {"null": 0}}, "k80": {"(\047m\047, 1)": {"null": 0}}}\n' > tp_zero.json
+good simulate_throughputs_all_zero 'simulate --policy gavel --cluster 1x1x8 --throughputs tp_zero.json -q j_model.csv'
+expect_eq matrix_simulate_throughputs_all_zero_reason "no throughput above 0 on any GPU type
+no throughput above 0 on any GPU type" "$(tail -n +2 out.csv | awk -F, '{print $NF}')"
 printf 'model,skew\nx,1\n' > prof_bad.csv
 bad simulate_bad_profiles 1 'prof_bad.csv' "simulate --cluster 1x2x8 --profiles prof_bad.csv $TESTDATA/simulate/spread.csv"
+bad simulate_congestion_twice 2 "bad --congestion value 'rack=2,rack=3' \\(.*each once" "simulate --cluster 1x2x8 --congestion rack=2,rack=3 $TESTDATA/simulate/small.csv"
+bad place_congestion_twice 2 "bad --congestion value 'node=2,rack=2,node=2' \\(.*each once" "place --cluster 1x2x8 --congestion node=2,rack=2,node=2 $TESTDATA/place/queue.csv"
 bad simulate_cluster_zero 2 '0x0x0: the cluster has no GPUs' "simulate --cluster 0x0x0 $TESTDATA/simulate/small.csv"
 bad place_huge_duration 1 "j_huge.csv:3: bad duration value '1e\\+300': over the maximum" 'place --cluster 1x1x8 j_huge.csv'
 jobs j_text_gpus.csv 'b,0,x,5,1,'
@@ -160,6 +205,13 @@ printf 'id,submit,gpus,duration,start,end\na,0,0,5,0,5\n' > r_gpus.csv
 bad report_zero_gpus 1 "r_gpus.csv:2: bad gpus value '0'" 'report r_gpus.csv'
 printf 'id,submit,gpus,start,end\na,0,1,0,5\n' > r_nodur.csv
 bad report_missing_column 1 "r_nodur.csv: missing required column 'duration'" 'report r_nodur.csv'
+# the 1e10 s limit of every reader of times holds in report too (issue 31)
+printf 'id,submit,gpus,duration,start,end,jct\na,0,1,5,0,5,5\nb,0,1,5,0,1e11,1e11\n' > r_huge_end.csv
+bad report_huge_end 1 "r_huge_end.csv:3: bad end value '1e11': over the maximum of 1e10 seconds" 'report r_huge_end.csv'
+printf 'id,submit,gpus,duration,start,end\na,0,1,5,0,5\nb,0,1,99999999999,0,5\n' > r_huge_dur.csv
+bad report_huge_duration 1 "r_huge_dur.csv:3: bad duration value '99999999999': over the maximum of 1e10 seconds" 'report r_huge_dur.csv'
+printf 'time,busy_gpus,pending\n0,1,0\n2e10,0,0\n' > r_huge_tl.csv
+bad report_huge_timeline 1 "r_huge_tl.csv:3: bad time value '2e10': over the maximum of 1e10 seconds" "report --timeline r_huge_tl.csv $TESTDATA/report/fifo.csv"
 
 # ---- profile (every reader: declared sizes, counts and kinds that do not hold)
 printf '\377\377\377\377\377\377\377\177{}' > st_huge.safetensors
@@ -209,5 +261,36 @@ printf '{"racks": [{"nodes": [{"gpus": -4, "type": "v100"}]}]}\n' > c_negative.j
 bad cluster_json_negative 1 'c_negative.json' 'cluster show c_negative.json'
 bad cluster_shorthand_zero 2 '0x0x0: the cluster has no GPUs' 'cluster show 0x0x0'
 bad cluster_shorthand_type 2 "unknown GPU type 'h9000'" 'cluster show 2x2x2:h9000'
+
+# ---- empty input (issue 31): 0 bytes is a stream without rows, as a header alone, in
+# every command that reads a stream (dlsched-formats(5)): exit 0, quiet, no data rows
+# empty_in NAME LINES ARGS: `dl ARGS -o out.csv` exits 0, quiet, and writes LINES lines
+empty_in() {
+	ncases=$((ncases + 1))
+	rm -f out.csv
+	run "matrix_empty_$1" 0 "${LIMIT}timeout 60 dl $3 -o out.csv"
+	expect "matrix_empty_$1_result" "! test -s '$SCRATCH/err' && [ \$(wc -l < out.csv) -eq $2 ]"
+}
+: > zero.csv
+printf 'id,submit,gpus,duration\n' > header_only.csv
+dl cat -f json header_only.csv > night.jsonl # a night without jobs in JSON Lines: 0 bytes
+S=$TESTDATA/simulate/small.csv
+empty_in cat 0 'cat zero.csv'
+empty_in trace_stats 2 'trace stats -f csv zero.csv'
+empty_in simulate 1 'simulate --cluster 1x1x8 zero.csv'
+empty_in simulate_jsonl_night 1 'simulate --cluster 1x1x8 night.jsonl'
+empty_in place 1 'place --cluster 1x1x8 zero.csv'
+empty_in prioritize 1 'prioritize --policy fifo zero.csv'
+empty_in allocate 1 'allocate --cluster 1:0:0 zero.csv'
+empty_in report 2 'report -f csv zero.csv'
+empty_in report_timeline 2 "report -f csv --timeline fifo=zero.csv $TESTDATA/report/fifo.csv"
+# (an optional table: nothing added, so a header and a row per job)
+empty_in simulate_profiles "$(wc -l < "$S")" "simulate --cluster 1x2x8 --profiles zero.csv $S"
+empty_in place_used "$(wc -l < "$TESTDATA/place/queue.csv")" "place --cluster 1x2x8 --used zero.csv $TESTDATA/place/queue.csv"
+expect_eq matrix_empty_simulate_as_header "$(dl simulate --cluster 1x1x8 header_only.csv)" "$(dl simulate --cluster 1x1x8 zero.csv)"
+# where content is needed, 0 bytes says what a header alone says
+bad empty_throughputs 1 'zero.csv: no throughputs in it$' 'simulate --cluster 1x1x8 --throughputs zero.csv j_model.csv'
+bad empty_gittins 1 "zero.csv: no samples in column 'duration'$" 'simulate --cluster 1x1x8 --policy tiresias-gittins --distribution zero.csv j_model.csv'
+bad empty_learn_from 1 'zero.csv: no completed jobs to learn from$' 'prioritize --policy gittins --learn-from zero.csv j_model.csv'
 
 expect matrix_at_least_60_cases "[ $ncases -ge 60 ]"

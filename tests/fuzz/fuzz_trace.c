@@ -5,7 +5,9 @@
  * The first byte picks the reader (modulo 8): 0 tiresias, 1 gavel, 2 philly,
  * 3 pai (the rest is split at the first NUL byte into the task table and the
  * job table), 4 helios, 5 sacct, 6 Gavel throughputs JSON, 7 jobs stream; its
- * bit 3 sets keep_unfinished (sacct's running and pending jobs).
+ * bit 3 sets keep_unfinished (sacct's running and pending jobs), and with 6
+ * reads the throughputs as --throughputs does (a stream or Gavel's JSON, by
+ * its shape). An accepted throughputs table has at least one entry.
  * Whatever is accepted must be valid jobs (gpus >= 1, duration > 0, finite
  * times, within dl_job_check's limits), give consistent statistics, and
  * survive a write/read round trip with the same job count.
@@ -21,6 +23,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "policy/alloc_input.h"
 #include "trace/gen.h"
 #include "trace/import.h"
 #include "fuzz_util.h"
@@ -107,7 +110,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		char *paths[1] = {path};
 		int rc = 0;
 		if (which == 6) {
-			rc = dl_tputs_import_gavel(&t, path, &err);
+			rc = keep_unfinished ? dl_alloc_load_throughputs(path, DL_IN_AUTO, &t, &err)
+					     : dl_tputs_import_gavel(&t, path, &err);
+			if (!rc && !t.n)
+				abort(); /* an empty table would make every lookup miss */
 			if (!rc)
 				for (size_t i = 0; i < t.n; i++)
 					if (t.v[i].gpus < 1 || !(t.v[i].throughput >= 0))

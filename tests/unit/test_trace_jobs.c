@@ -163,6 +163,8 @@ static void test_tputs(void)
 		"{\"v100\": {\"('A', 1)\": {\"('B', 1)\": [1]}}}",
 		"{\"v100\": {\"('A', x)\": {\"null\": 1}}}",
 		"{\"v100\": ",
+		"{}",		  /* no entries: every lookup would miss */
+		"{\"v100\": {}}", /* the same */
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++) {
 		struct dl_tputs b = DL_TPUTS_INIT;
