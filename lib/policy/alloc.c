@@ -959,14 +959,14 @@ static void isolated(const struct dl_alloc_problem *p, struct dl_alloc_result *r
  * nowhere is passed over, or with head_of_line stops the queue (Gavel).
  *
  * fifo_last_type is Gavel's fifo as its code runs (policies/fifo.py, base
- * mode): it lists the types with room, draws one of those that can take
- * the job's gang, but then gives the job the type its loop variable still
- * holds, the last type by name (v100 on Gavel's clusters); a type leaves the
- * list only when that last type is left with exactly 0 GPUs (the drawn
- * one leaves), so every job goes to the last type, the others idle, until
- * no listed type has room for a gang. Gavel keeps this allocation between
- * solves; recomputed here from the jobs in order, it is the same but in
- * rare cases of wide gangs.
+ * mode): it lists the types with GPUs left and draws one of those with room
+ * for the job's gang, but gives the job the listed type last by name (its
+ * loop variable; v100 on Gavel's clusters). Only when that type is left with
+ * exactly 0 GPUs does a type leave the list, the drawn one: when it is
+ * another type, later jobs keep going to the full type (more jobs than GPUs,
+ * which the rounds then share) and the dropped type stays idle. Gavel keeps
+ * this allocation between solves; recomputed here from the jobs in order, it
+ * is the same but in rare cases of wide gangs.
  */
 static void fifo(const struct dl_alloc_problem *p, const struct dl_alloc_opts *o, int perf,
 		 struct dl_alloc_result *res)
@@ -976,24 +976,22 @@ static void fifo(const struct dl_alloc_problem *p, const struct dl_alloc_opts *o
 	size_t *fit = xcalloc(n + 1, sizeof(size_t));
 	char *listed = xcalloc(n + 1, 1);
 	int quirk = o->fifo_last_type && !perf, stop = o->head_of_line || quirk;
-	size_t last = n; /* the type last by name with GPUs */
 	struct dl_rng r;
 	dl_rng_seed_stream(&r, o->seed, RNG_FIFO);
 	memcpy(left, p->capacity, n * sizeof(double));
-	for (size_t t = 0; t < n; t++) {
+	for (size_t t = 0; t < n; t++)
 		listed[t] = left[t] > 0;
-		if (listed[t] && (last == n || strcmp(p->type_names[t], p->type_names[last]) > 0))
-			last = t;
-	}
 	for (size_t i = 0; i < p->njobs; i++) {
 		const struct dl_alloc_job *j = &p->jobs[i];
-		size_t nfit = 0, best = n;
+		size_t nfit = 0, best = n, last = n; /* last: the listed type last by name */
 		for (size_t t = 0; t < n; t++) {
+			if (listed[t] &&
+			    (last == n || strcmp(p->type_names[t], p->type_names[last]) > 0))
+				last = t;
 			if (!listed[t] || left[t] < j->gpus || (!stop && !(j->tput[t] > 0)))
 				continue;
 			fit[nfit++] = t;
-			/* the fastest (ties: with stop, the first by name, as Gavel's sorted types)
-			 */
+			/* the fastest (with stop, ties to the first by name, as Gavel) */
 			if (best == n || j->tput[t] > j->tput[best] ||
 			    (stop && j->tput[t] == j->tput[best] &&
 			     strcmp(p->type_names[t], p->type_names[best]) < 0))

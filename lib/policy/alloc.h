@@ -142,9 +142,9 @@ struct dl_alloc_opts {
 	 */
 	int head_of_line;
 	/*
-	 * fifo (simulate --compat gavel): Gavel's code as it runs: every job goes
-	 * to the type last by name while any type listed as having room can take
-	 * its gang (see fifo() in alloc.c); implies head_of_line
+	 * fifo (simulate --compat gavel): Gavel's code as it runs: each job goes
+	 * to the listed type last by name, whatever type it drew (see fifo() in
+	 * alloc.c); implies head_of_line
 	 */
 	int fifo_last_type;
 };
