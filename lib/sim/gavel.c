@@ -1005,7 +1005,8 @@ static void fill(struct gavel *G, struct dl_sim *s)
 			double bp = -1;
 			for (size_t k = 0; k < nslots; k++) {
 				struct gj *g = &G->g[k];
-				if (g->live != 1 || g->handle < 0 || g->assigned >= 0)
+				if (g->live != 1 || g->handle < 0 || g->assigned >= 0 ||
+				    (G->p.compat && !g->allocated)) /* none yet: it waits */
 					continue;
 				struct dl_sim_job *j = dl_sim_slot_job(s, k);
 				if (j->state != DL_SJ_QUEUED || j->gpus > free_t[t] ||

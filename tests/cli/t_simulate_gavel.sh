@@ -161,6 +161,9 @@ printf 'id,submit,gpus,duration\na,0,1,5000\nc,100,1,5000\nb,500,1,1000\n' > bet
 run gavel_compat_waits_for_allocation 0 "$GC --alloc max-min-fairness-perf --cluster 1x1x3 between.csv"
 expect_eq gavel_compat_waits_for_allocation_b "2520,3520" "$(row b 5,6)"
 expect_eq gavel_compat_waits_for_allocation_c "360,5360" "$(row c 5,6)"
+#    --work-conserving backfills idle GPUs, but not with a job that has no allocation yet
+run gavel_compat_wc_waits_for_allocation 0 "$GC --work-conserving --alloc max-min-fairness-perf --cluster 1x1x3 between.csv"
+expect_eq gavel_compat_wc_waits_for_allocation_b "2520,3520" "$(row b 5,6)"
 #    native: b starts on the idle GPU when it arrives
 run gavel_native_starts_at_once 0 "$G --alloc max-min-fairness-perf --cluster 1x1x3 between.csv"
 expect_eq gavel_native_starts_at_once_b "500,1500" "$(row b 5,6)"
