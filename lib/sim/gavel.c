@@ -903,9 +903,8 @@ static void boundary(struct gavel *G, struct dl_sim *s)
 	qsort(G->wide, nnew, sizeof(*G->wide), cmp_idx);
 	for (size_t k = 0; k < nnew; k++) {
 		struct dl_sim_job *j = dl_sim_slot_job(s, (size_t)G->wide[k].slot);
-		if (admit(G, s, j) < 0)
-			G->g[j->slot].live =
-				2; /* never allocated: left for the engine's leftovers */
+		if (admit(G, s, j) < 0) /* never allocated: left for the engine's leftovers */
+			G->g[j->slot].live = 2;
 	}
 	/*
 	 * The reference resets the time received only where it re-solves, and
