@@ -49,6 +49,8 @@ static const struct dl_opt allocate_opts[] = {
 	 AT(o.dump_model)},
 	{DL_OPT_FLAG, 0, "per-job", NULL, "one LP row per job (do not merge identical jobs)",
 	 AT(o.per_job)},
+	{DL_OPT_FLAG, 0, "head-of-line", NULL,
+	 "fifo, fifo-perf: stop at the first job that fits nowhere (Gavel)", AT(o.head_of_line)},
 	{DL_OPT_END},
 };
 #undef AT

@@ -953,33 +953,67 @@ static void isolated(const struct dl_alloc_problem *p, struct dl_alloc_result *r
 		iso_row(p, i, res->x + i * p->ntypes);
 }
 
-/* jobs in input order take a whole type (X = 1) while it has GPUs left */
+/*
+ * Jobs in input order take a whole type (X = 1) while it has GPUs left:
+ * fifo-perf the fastest type with room, fifo a random one. A job that fits
+ * nowhere is passed over, or with head_of_line stops the queue (Gavel).
+ *
+ * fifo_last_type is Gavel's fifo as its code runs (policies/fifo.py, base
+ * mode): it lists the types with GPUs left and draws one of those with room
+ * for the job's gang, but gives the job the listed type last by name (its
+ * loop variable; v100 on Gavel's clusters). Only when that type is left with
+ * exactly 0 GPUs does a type leave the list, the drawn one: when it is
+ * another type, later jobs keep going to the full type (more jobs than GPUs,
+ * which the rounds then share) and the dropped type stays idle. Gavel keeps
+ * this allocation between solves; recomputed here from the jobs in order, it
+ * is the same but in rare cases of wide gangs.
+ */
 static void fifo(const struct dl_alloc_problem *p, const struct dl_alloc_opts *o, int perf,
 		 struct dl_alloc_result *res)
 {
 	size_t n = p->ntypes;
 	double *left = xcalloc(n + 1, sizeof(double));
 	size_t *fit = xcalloc(n + 1, sizeof(size_t));
+	char *listed = xcalloc(n + 1, 1);
+	int quirk = o->fifo_last_type && !perf, stop = o->head_of_line || quirk;
 	struct dl_rng r;
 	dl_rng_seed_stream(&r, o->seed, RNG_FIFO);
 	memcpy(left, p->capacity, n * sizeof(double));
+	for (size_t t = 0; t < n; t++)
+		listed[t] = left[t] > 0;
 	for (size_t i = 0; i < p->njobs; i++) {
 		const struct dl_alloc_job *j = &p->jobs[i];
-		size_t nfit = 0, best = n;
-		for (size_t t = 0; t < n; t++)
-			if (j->tput[t] > 0 && left[t] >= j->gpus) {
-				fit[nfit++] = t;
-				if (best == n || j->tput[t] > j->tput[best])
-					best = t;
-			}
-		if (!nfit)
+		size_t nfit = 0, best = n, last = n; /* last: the listed type last by name */
+		for (size_t t = 0; t < n; t++) {
+			if (listed[t] &&
+			    (last == n || strcmp(p->type_names[t], p->type_names[last]) > 0))
+				last = t;
+			if (!listed[t] || left[t] < j->gpus || (!stop && !(j->tput[t] > 0)))
+				continue;
+			fit[nfit++] = t;
+			/* the fastest (with stop, ties to the first by name, as Gavel) */
+			if (best == n || j->tput[t] > j->tput[best] ||
+			    (stop && j->tput[t] == j->tput[best] &&
+			     strcmp(p->type_names[t], p->type_names[best]) < 0))
+				best = t;
+		}
+		if (!nfit) {
+			if (stop)
+				break;
 			continue;
-		size_t t = perf ? best : fit[dl_rng_below(&r, nfit)];
+		}
+		size_t drawn = perf ? best : fit[dl_rng_below(&r, nfit)];
+		size_t t = quirk ? last : drawn;
+		if (!(j->tput[t] > 0))
+			continue; /* no allocation; the queue goes on */
 		res->x[i * n + t] = 1;
 		left[t] -= j->gpus;
+		if (stop && left[t] == 0)
+			listed[quirk ? drawn : t] = 0;
 	}
 	free(left);
 	free(fit);
+	free(listed);
 }
 
 /*

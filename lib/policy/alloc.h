@@ -136,11 +136,23 @@ struct dl_alloc_opts {
 	struct dl_lp_opts lp;
 	const char *dump_model; /* write the (last) LP here; PATH.K per partition */
 	int pair_candidates;	/* a session's dl_alloc_prune_pairs (0 = 4, as allocate) */
+	/*
+	 * fifo, fifo-perf: stop at the first job that fits on no type (Gavel's
+	 * head of line) instead of passing it over
+	 */
+	int head_of_line;
+	/*
+	 * fifo (simulate --compat gavel): Gavel's code as it runs: each job goes
+	 * to the listed type last by name, whatever type it drew (see fifo() in
+	 * alloc.c); implies head_of_line
+	 */
+	int fifo_last_type;
 };
 
-#define DL_ALLOC_OPTS_INIT                                                                       \
-	{                                                                                        \
-		DL_ALLOC_MAX_MIN_FAIRNESS_PERF, 0, 1, 0, 0, 0, 0, 1e-6, DL_LP_OPTS_INIT, NULL, 0 \
+#define DL_ALLOC_OPTS_INIT                                                                        \
+	{                                                                                         \
+		DL_ALLOC_MAX_MIN_FAIRNESS_PERF, 0, 1, 0, 0, 0, 0, 1e-6, DL_LP_OPTS_INIT, NULL, 0, \
+			0, 0                                                                      \
 	}
 
 struct dl_alloc_result {

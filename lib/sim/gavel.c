@@ -12,13 +12,18 @@
  *      its gang, as the reference counts); a job starts with round / 2 on
  *      every type (the reference's initial time);
  *   2. with --compat gavel, the jobs that arrived during the round are
- *      admitted (otherwise a job is admitted when it arrives);
+ *      admitted, in arrival order (otherwise a job is admitted when it
+ *      arrives);
  *   3. if the job set changed, X is re-solved (finish-time fairness gets
  *      every job's seconds since arrival and steps done), after the
  *      reference's deficit reset when --reset-interval seconds have passed
  *      since the last one: deficit += X * elapsed - (job_time - round / 2),
  *      and job_time restarts at round / 2 (with --compat gavel, as in the
- *      reference's simulation, a re-solve waits for the reset to be due);
+ *      reference's simulation, a re-solve waits for the reset to be due,
+ *      which it also is while the last reset was at trace time 0, and at
+ *      once when nothing would run and every job has arrived; a job not in
+ *      an allocation yet is walked at priority 0 but never started, so the
+ *      GPUs it takes stay idle, as the reference's);
  *   4. priorities: X_it / (job_time_it / worker_time_t), X_it * 1e9 while
  *      the type's worker time is 0, 0 where X_it = 0;
  *   5. per type, fastest first (a seeded shuffle for agnostic policies with
@@ -30,6 +35,8 @@
  *      extension: no checkpoint, no restore, an `extend` event); the others
  *      are preempted, and the jobs given a type start on it, widest first.
  * A round ends after --round seconds, or as soon as no job holds GPUs.
+ * With --compat gavel a job runs int(throughput x round) steps a round and
+ * the round ends when the longest of them is done (plan_steps).
  *
  * Between boundaries: GPUs freed by a completion stay idle until the round
  * ends (the reference's idle tail) unless --work-conserving, which offers
@@ -60,6 +67,7 @@
 #include "policy/alloc_input.h"
 #include "sim/gavel.h"
 #include "sim/slab.h"
+#include "sim/trace.h"
 #include "trace/throughputs.h"
 
 #define AT(f) DL_OPT_AT(struct dl_gavel_params, f)
@@ -94,7 +102,10 @@ struct gj {
 	int lead;	/* of a pair: placed first, the partner joins its GPUs */
 	int cur_type;	/* type of its GPUs while it holds them, -1 */
 	int cur_partner;
-	dl_tick from; /* running: since when its time this round is not counted yet */
+	int allocated; /* in the last allocation solved (compat: else it waits for one) */
+	int hold;      /* compat: takes GPUs in this round's walk without running (no allocation) */
+	double credit; /* compat: seconds of this round it is counted as running (-1: as it runs) */
+	dl_tick from;  /* running: since when its time this round is not counted yet */
 };
 
 /* a pair of the allocation (pack): slots, its time on each type and the shares */
@@ -109,6 +120,7 @@ struct entry {
 	int job, pair; /* the job's order (trace index), and a pair's index (pair >= 0) */
 	int type;      /* the rank of its type this round */
 	int gpus;
+	int hold; /* a job without an allocation (compat): it takes GPUs, does not run */
 };
 
 struct gavel {
@@ -137,6 +149,7 @@ struct gavel {
 	size_t nptime, aptime;
 	int need_solve, boundary_due, round_active;
 	uint64_t round_no;
+	uint64_t stamp; /* of the round timer that counts (compat may set it again) */
 	uint64_t extensions;
 	dl_tick round_len, round_start, last_reset, reset_len;
 	struct dl_rng rng;
@@ -146,13 +159,18 @@ struct gavel {
 	size_t atmp;
 	struct wide *wide; /* [slots] */
 	size_t awide;
-	double *tput;	  /* [na] scratch */
-	int solve_failed; /* warned once */
-	int cursor;	  /* exact: the next GPU to share */
-	int solved_once;  /* the reference resets at its first allocation */
-	int pending;	  /* some job given a type this round waits to start (GPUs saving) */
-	size_t nfresh;	  /* jobs arrived since the last boundary, not started */
-	size_t nstarted;  /* jobs given a type by the last walk */
+	double *tput;	    /* [na] scratch */
+	int solve_failed;   /* warned once */
+	int cursor;	    /* exact: the next GPU to share */
+	int solved_once;    /* the reference resets at its first allocation */
+	int pending;	    /* some job given a type this round waits to start (GPUs saving) */
+	size_t nfresh;	    /* jobs arrived since the last boundary, not started */
+	size_t nstarted;    /* jobs given a type by the last walk */
+	size_t narrived;    /* jobs arrived so far (compat: all arrived forces a reset when idle) */
+	int force_reset;    /* compat: the next re-solve resets whatever the interval */
+	dl_tick origin;	    /* the trace's first submit: dl_sim_now() + origin is trace time */
+	dl_tick this_round; /* length of the round under way (compat: its steps decide) */
+	dl_tick last_ran;   /* compat: end of the last round in which jobs ran */
 };
 
 static double secs(dl_tick t)
@@ -204,6 +222,10 @@ static void *create(struct dl_sim *s, const void *params, struct dl_err *err)
 	if (G->round_len < 1)
 		G->round_len = 1;
 	G->reset_len = dl_sim_ticks(G->p.reset);
+	G->this_round = G->round_len;
+	const struct dl_sim_trace *tr = dl_sim_trace_of(s);
+	G->origin = tr && tr->n ? tr->jobs[0].submit : 0;
+	G->last_ran = -G->origin; /* trace time 0 */
 	G->pair_index = (struct strmap)STRMAP_INIT;
 	dl_rng_seed_stream(&G->rng, dl_sim_seed(s), 15);
 	if (G->p.pack && !dl_alloc_policy_packs(G->policy)) {
@@ -235,6 +257,8 @@ static void *create(struct dl_sim *s, const void *params, struct dl_err *err)
 	o.policy = G->policy;
 	o.pack = G->p.pack;
 	o.seed = dl_sim_seed(s);
+	/* the reference's fifo: head of line, and base fifo's last-type quirk */
+	o.head_of_line = o.fifo_last_type = G->p.compat;
 	G->ses = dl_alloc_session_new(&G->prob, &o, err);
 	if (!G->ses)
 		goto fail;
@@ -391,6 +415,7 @@ static void solve(struct gavel *G, struct dl_sim *s)
 		memset(x, 0, G->nt * sizeof(double));
 		for (size_t k = 0; k < G->na; k++)
 			x[G->ctype[k]] = res.x[i * G->na + k];
+		G->g[slot].allocated = 1;
 	}
 	clear_pairs(G);
 	for (size_t q = 0; q < res.npairs; q++) {
@@ -448,6 +473,10 @@ static void account(struct gavel *G, struct dl_sim *s, struct dl_sim_job *j)
 		return;
 	double dt = secs(dl_sim_now(s) - g->from);
 	g->from = dl_sim_now(s);
+	if (g->credit >= 0) { /* compat: the time the reference counts, not the round's */
+		dt = g->credit;
+		g->credit = 0;
+	}
 	if (dt <= 0)
 		return;
 	if (g->cur_partner >= 0) {
@@ -464,12 +493,27 @@ static void account(struct gavel *G, struct dl_sim *s, struct dl_sim_job *j)
 	G->worker_time[g->cur_type] += dt;
 }
 
-/* Gavel's _reset_time_run_so_far, at most every --reset-interval seconds */
+/*
+ * Whether the reset is due: --reset-interval seconds since the last one, or
+ * no reset yet. With --compat gavel also, as in the reference, while the last
+ * reset was at trace time 0 (its "no reset yet") and when forced (an idle
+ * cluster with every job arrived).
+ */
+static int reset_due(const struct gavel *G, struct dl_sim *s)
+{
+	dl_tick now = dl_sim_now(s);
+	if (now - G->last_reset >= G->reset_len || !G->solved_once)
+		return 1;
+	return G->p.compat && (G->force_reset || G->last_reset + G->origin == 0);
+}
+
+/* Gavel's _reset_time_run_so_far, when due */
 static void maybe_reset(struct gavel *G, struct dl_sim *s)
 {
 	dl_tick now = dl_sim_now(s);
-	if (now - G->last_reset < G->reset_len && G->solved_once)
+	if (!reset_due(G, s))
 		return;
+	G->force_reset = 0;
 	double elapsed = secs(now - G->last_reset), half = G->p.round / 2;
 	G->last_reset = now;
 	memset(G->worker_time, 0, G->nt * sizeof(double));
@@ -496,8 +540,7 @@ static void maybe_reset(struct gavel *G, struct dl_sim *s)
  */
 static void resolve(struct gavel *G, struct dl_sim *s)
 {
-	if (!G->need_solve ||
-	    (G->p.compat && G->solved_once && dl_sim_now(s) - G->last_reset < G->reset_len))
+	if (!G->need_solve || (G->p.compat && !reset_due(G, s)))
 		return;
 	maybe_reset(G, s);
 	solve(G, s);
@@ -575,8 +618,15 @@ static void assign(struct gavel *G, struct dl_sim *s)
 		g->assigned = -1;
 		g->partner = -1;
 		g->lead = 0;
+		g->hold = 0;
 		if (g->handle < 0)
 			continue;
+		/*
+		 * compat: a job not in the last allocation solved is walked at
+		 * priority 0 and takes GPUs there, but the reference never
+		 * starts a job it has no allocation for: they stay idle
+		 */
+		int hold = G->p.compat && !g->allocated;
 		struct dl_sim_job *j = dl_sim_slot_job(s, k);
 		for (size_t t = 0; t < G->nt; t++) {
 			if (!G->type_gpus[t] || !(dl_sim_job_speed(s, j, (int)t) > 0))
@@ -589,7 +639,7 @@ static void assign(struct gavel *G, struct dl_sim *s)
 				continue;
 			push_entry(G, &n,
 				   (struct entry){pr, G->def[i], G->x[i], eorder(s, (int)k), -1,
-						  rank[t], j->gpus});
+						  rank[t], j->gpus, hold});
 		}
 	}
 	for (size_t q = 0; q < G->npairs; q++) {
@@ -601,7 +651,8 @@ static void assign(struct gavel *G, struct dl_sim *s)
 			int oa = eorder(s, P->a), ob = eorder(s, P->b);
 			push_entry(G, &n,
 				   (struct entry){pr, 0, P->x[t], oa < ob ? oa : ob, (int)q,
-						  rank[t], dl_sim_slot_job(s, (size_t)P->a)->gpus});
+						  rank[t], dl_sim_slot_job(s, (size_t)P->a)->gpus,
+						  0});
 		}
 	}
 	/*
@@ -667,6 +718,7 @@ static void walk_entry(struct gavel *G, struct dl_sim *s, const struct entry *E,
 		return;
 	left[t] -= j->gpus;
 	g->assigned = t;
+	g->hold = E->hold;
 }
 
 static void unfresh(struct gavel *G, struct gj *g)
@@ -693,6 +745,7 @@ static void start_assigned(struct gavel *G, struct dl_sim *s, struct dl_sim_job 
 	g->cur_type = j->gpu_type;
 	g->cur_partner = -1;
 	g->from = dl_sim_now(s);
+	g->credit = -1; /* counted as it runs unless the round's steps say otherwise */
 	unfresh(G, g);
 	if (!o)
 		return;
@@ -715,6 +768,7 @@ static void start_assigned(struct gavel *G, struct dl_sim *s, struct dl_sim_job 
 	og->cur_type = o->gpu_type;
 	og->cur_partner = (int)j->slot;
 	og->from = g->from;
+	og->credit = -1;
 	unfresh(G, og);
 }
 
@@ -740,7 +794,7 @@ static size_t widest_first(struct gavel *G, struct dl_sim *s)
 	DL_GROW(G->wide, nslots + 1, G->awide);
 	DL_GROW(G->tmp, nslots + 1, G->atmp);
 	for (size_t k = 0; k < nslots; k++) {
-		if (!G->g[k].live || G->g[k].assigned < 0)
+		if (!G->g[k].live || G->g[k].assigned < 0 || G->g[k].hold)
 			continue;
 		const struct dl_sim_job *j = dl_sim_slot_job(s, k);
 		G->wide[n++] = (struct wide){j->gpus, j->idx, (int)k};
@@ -764,10 +818,76 @@ static void start_round(struct gavel *G, struct dl_sim *s)
 	}
 }
 
+static int cmp_idx(const void *a, const void *b)
+{
+	const struct wide *x = a, *y = b;
+	return (x->idx > y->idx) - (x->idx < y->idx);
+}
+
+/* whether this round's walk gave some job GPUs to run on */
+static int walk_runs(const struct gavel *G, size_t nslots)
+{
+	for (size_t k = 0; k < nslots; k++)
+		if (G->g[k].live == 1 && G->g[k].assigned >= 0 && !G->g[k].hold)
+			return 1;
+	return 0;
+}
+
+/*
+ * --compat gavel: the reference runs int(throughput x round) steps a round
+ * (fewer if fewer are left), each job for as long as its steps take, and
+ * ends the round when the last of them is done. Here a job that has more
+ * steps left runs at the share of its speed that does exactly its steps in
+ * the round (1 for the job that sets the round's length), is counted as
+ * running for the time its steps take in the reference (its priority), and
+ * the round lasts as long as the longest. Pairs keep the whole round.
+ * The reference also counts a round from the end of the last round in which
+ * jobs ran (trace time 0 before the first), so a round after an idle
+ * stretch counts the stretch too.
+ */
+static void plan_steps(struct gavel *G, struct dl_sim *s)
+{
+	size_t nslots = dl_sim_slots(s) < G->nslots ? dl_sim_slots(s) : G->nslots;
+	double longest = 0, round = G->p.round, idle = secs(dl_sim_now(s) - G->last_ran);
+	for (size_t pass = 0; pass < 2; pass++) {
+		for (size_t k = 0; k < nslots; k++) {
+			struct gj *g = &G->g[k];
+			struct dl_sim_job *j = g->live == 1 ? dl_sim_slot_job(s, k) : NULL;
+			if (!j || j->state != DL_SJ_RUNNING)
+				continue;
+			if (g->cur_partner >= 0 || !(j->share > 0)) {
+				g->credit = -1;
+				longest = pass ? longest : round;
+				continue;
+			}
+			dl_sim_sync(s, j);
+			double ref = dl_sim_job_ref_tput(s, j), tput = j->rate / j->share * ref;
+			double steps = floor(tput * round + 1e-9);
+			double left = j->work_left / DL_TICKS_PER_SECOND * ref;
+			int ends = !(left > steps + 1e-6) || !(tput > 0);
+			double t = ends ? (tput > 0 ? left / tput : round) : steps / tput;
+			if (!pass) {
+				g->credit = t + idle;
+				longest = t > longest ? t : longest;
+			} else {
+				dl_sim_set_share(s, j, ends ? 1 : steps / (tput * longest));
+			}
+		}
+		if (!pass)
+			longest = secs(dl_sim_ticks(longest));
+	}
+	G->this_round = dl_sim_ticks(longest);
+	if (G->this_round < 1)
+		G->this_round = G->round_len;
+}
+
 static void boundary(struct gavel *G, struct dl_sim *s)
 {
 	G->boundary_due = 0;
-	size_t nslots = dl_sim_slots(s) < G->nslots ? dl_sim_slots(s) : G->nslots;
+	if (G->round_active)
+		G->last_ran = dl_sim_now(s);
+	size_t nslots = dl_sim_slots(s) < G->nslots ? dl_sim_slots(s) : G->nslots, nnew = 0;
+	DL_GROW(G->wide, nslots + 1, G->awide);
 	for (size_t k = 0; k < nslots; k++) {
 		struct gj *g = &G->g[k];
 		if (!g->live)
@@ -775,18 +895,31 @@ static void boundary(struct gavel *G, struct dl_sim *s)
 		struct dl_sim_job *j = dl_sim_slot_job(s, k);
 		if (j->state == DL_SJ_RUNNING)
 			account(G, s, j);
-		if (g->handle < 0 && j->state == DL_SJ_QUEUED && admit(G, s, j) < 0)
-			g->live = 2; /* never allocated: left for the engine's leftovers */
-		unfresh(G, g);	     /* this boundary considers it */
+		if (g->handle < 0 && j->state == DL_SJ_QUEUED)
+			G->wide[nnew++] = (struct wide){j->gpus, j->idx, (int)k};
+		unfresh(G, g); /* this boundary considers it */
+	}
+	/* jobs waiting for the boundary enter in arrival order, as the reference adds them */
+	qsort(G->wide, nnew, sizeof(*G->wide), cmp_idx);
+	for (size_t k = 0; k < nnew; k++) {
+		struct dl_sim_job *j = dl_sim_slot_job(s, (size_t)G->wide[k].slot);
+		if (admit(G, s, j) < 0) /* never allocated: left for the engine's leftovers */
+			G->g[j->slot].live = 2;
 	}
 	/*
 	 * The reference resets the time received only where it re-solves, and
-	 * (--compat gavel) re-solves only once --reset-interval has passed
-	 * since the last reset: jobs admitted in between have no allocation
-	 * (priority 0) until then.
+	 * (--compat gavel) re-solves only when the reset is due: jobs admitted
+	 * in between have no allocation until then. When nothing would run and
+	 * every job has arrived, it forces the reset at once.
 	 */
 	resolve(G, s);
 	assign(G, s);
+	if (G->p.compat && G->need_solve && G->narrived == dl_sim_njobs(s) &&
+	    !walk_runs(G, nslots)) {
+		G->force_reset = 1;
+		resolve(G, s);
+		assign(G, s);
+	}
 	for (size_t k = 0; k < nslots; k++) {
 		struct gj *g = &G->g[k];
 		if (g->live != 1)
@@ -805,6 +938,9 @@ static void boundary(struct gavel *G, struct dl_sim *s)
 		g->cur_partner = -1;
 	}
 	start_round(G, s);
+	G->this_round = G->round_len;
+	if (G->p.compat)
+		plan_steps(G, s);
 	/*
 	 * No round while nothing holds GPUs (jobs given a type that cannot be
 	 * placed, or no job given one): the next arrival starts one, and jobs
@@ -816,7 +952,7 @@ static void boundary(struct gavel *G, struct dl_sim *s)
 	G->round_active = busy;
 	summarise(G, s);
 	if (busy)
-		dl_sim_timer(s, dl_sim_now(s) + G->round_len, DL_SIM_NOJOB, T_ROUND, G->round_no);
+		dl_sim_timer(s, dl_sim_now(s) + G->this_round, DL_SIM_NOJOB, T_ROUND, ++G->stamp);
 }
 
 /* free GPUs of type t (held GPUs counted once, packed or not) */
@@ -868,7 +1004,8 @@ static void fill(struct gavel *G, struct dl_sim *s)
 			double bp = -1;
 			for (size_t k = 0; k < nslots; k++) {
 				struct gj *g = &G->g[k];
-				if (g->live != 1 || g->handle < 0 || g->assigned >= 0)
+				if (g->live != 1 || g->handle < 0 || g->assigned >= 0 ||
+				    (G->p.compat && !g->allocated)) /* none yet: it waits */
 					continue;
 				struct dl_sim_job *j = dl_sim_slot_job(s, k);
 				if (j->state != DL_SJ_QUEUED || j->gpus > free_t[t] ||
@@ -892,6 +1029,7 @@ static void fill(struct gavel *G, struct dl_sim *s)
 			g->assigned = t;
 			g->partner = -1;
 			g->lead = 0;
+			g->credit = -1;
 			start_assigned(G, s, j);
 			if (j->state != DL_SJ_RUNNING) {
 				g->assigned = -1; /* no room after all (fragmentation) */
@@ -903,7 +1041,7 @@ static void fill(struct gavel *G, struct dl_sim *s)
 				G->round_no++;
 				G->round_start = dl_sim_now(s);
 				dl_sim_timer(s, dl_sim_now(s) + G->round_len, DL_SIM_NOJOB, T_ROUND,
-					     G->round_no);
+					     ++G->stamp);
 			}
 		}
 	}
@@ -994,7 +1132,9 @@ static void on_arrive(void *st, struct dl_sim *s, struct dl_sim_job *j)
 	g->handle = -1;
 	g->assigned = g->partner = g->cur_type = g->cur_partner = -1;
 	g->fresh = 1;
+	g->credit = -1;
 	G->nfresh++;
+	G->narrived++;
 	for (size_t t = 0; t < G->nt; t++) /* the reference's initial time: half a round */
 		G->jt[(size_t)j->slot * G->nt + t] = G->p.round / 2;
 	memset(&G->def[(size_t)j->slot * G->nt], 0, G->nt * sizeof(double));
@@ -1065,7 +1205,7 @@ static int on_timer(void *st, struct dl_sim *s, size_t job, int kind, uint64_t s
 	struct gavel *G = st;
 	(void)s;
 	(void)job;
-	if (kind != T_ROUND || stamp != G->round_no || !G->round_active)
+	if (kind != T_ROUND || stamp != G->stamp || !G->round_active)
 		return 0;
 	G->boundary_due = 1;
 	return 1;
@@ -1082,6 +1222,12 @@ static void on_schedule(void *st, struct dl_sim *s)
 		boundary(G, s);
 	} else if (G->pending) {
 		start_round(G, s); /* jobs of this round whose GPUs were being saved */
+		if (G->p.compat && G->round_active && dl_sim_now(s) == G->round_start) {
+			/* the round's steps with them (their GPUs were saved at once) */
+			plan_steps(G, s);
+			dl_sim_timer(s, G->round_start + G->this_round, DL_SIM_NOJOB, T_ROUND,
+				     ++G->stamp);
+		}
 	}
 	if (!G->p.compat || G->p.work_conserving)
 		fill(G, s);

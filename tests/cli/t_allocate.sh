@@ -70,6 +70,17 @@ for p in $LP_POLICIES fifo fifo-perf isolated gandiva; do
 	expect_eq "$p: constraints hold" ok "$(check_alloc "$JOBS" 3 "$CAPS" "$SCRATCH/a.csv")"
 	expect_eq "$p: one row per job and type" 31 "$(wc -l < "$SCRATCH/a.csv" | tr -d ' ')"
 done
+# fifo and the job that fits nowhere (#28.3): b needs 2 GPUs where 1 is left. By default it
+# is passed over and c takes the GPU; with --head-of-line b stops the queue, as Gavel's
+# FIFO (its policies/fifo.py, run on this input) gives a 1, b 0, c 0.
+printf 'id,gpus,throughput_v100\na,1,1\nb,2,1\nc,1,1\n' > hol.csv
+for p in fifo fifo-perf; do
+	run "allocate $p passes over" 0 "dl allocate --policy $p --cluster 2:0:0 hol.csv"
+	expect_eq "$p: c takes the GPU b cannot" "1 0 1" "$(awk -F, 'NR > 1 {printf "%s%s", (NR > 2 ? " " : ""), $3}' "$SCRATCH/out")"
+	run "allocate $p --head-of-line" 0 "dl allocate --policy $p --head-of-line --cluster 2:0:0 hol.csv"
+	expect_eq "$p --head-of-line: b stops the queue (Gavel)" "1 0 0" "$(awk -F, 'NR > 1 {printf "%s%s", (NR > 2 ? " " : ""), $3}' "$SCRATCH/out")"
+done
+
 for p in max-min-fairness-perf max-throughput gandiva; do
 	for k in 1 2; do
 		run "allocate $p --pack --partitions $k" 0 \
