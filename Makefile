@@ -1,9 +1,10 @@
 # dlsched: one hand-written, non-recursive GNU Makefile (see README.md).
 #
 #   make                 build ./dlsched (C11, -Werror) from build/libdlsched.a + cmd/
-#   make deps            install the Debian packages the build and tests need
+#   make deps            install the Debian packages the build and tests need (tests/deps.d)
+#   make deps-build      install only those the build needs (what make demo installs)
 #   make check           unit + CLI tests, then again under ASan+UBSan; ends "N passed, N failed"
-#   make demo            run the main job on a bundled example
+#   make demo            install the build's packages, run the main job on a bundled example
 #   make bench           benchmarks with ratios against baselines measured in the same run
 #   make install         PREFIX=/usr/local DESTDIR= : binary, dlsched-CMD symlinks, man, completions
 #   make fuzz            libFuzzer targets (clang), FUZZ_TIME seconds each
@@ -55,7 +56,7 @@ else
 Q = @
 endif
 
-.PHONY: all deps check test check-asan unit cli demo bench install uninstall man completions \
+.PHONY: all deps deps-build check test check-asan unit cli demo bench install uninstall man completions \
 	fuzz fuzz-build format format-check clean
 .DELETE_ON_ERROR:
 
@@ -154,7 +155,7 @@ test-all:
 test: build-tests man completions
 	$(Q)sh tests/run.sh --build $(O)
 
-demo: deps
+demo: deps-build
 	$(Q)$(MAKE) --no-print-directory dlsched
 	$(Q)sh tests/demo.sh ./dlsched
 
@@ -162,7 +163,10 @@ bench: dlsched $(BENCH_TOOLS)
 	$(Q)DLSCHED_BUILD=$(abspath $(O)) sh tests/bench/run.sh ./dlsched
 
 deps:
-	$(Q)sh tests/deps.sh
+	$(Q)sh tests/deps.sh test
+
+deps-build:
+	$(Q)sh tests/deps.sh build
 
 fuzz-build:
 	$(Q)$(MAKE) --no-print-directory O=build/fuzz CC=clang CFLAGS="-O1 -g -fsanitize=fuzzer-no-link" SANITIZE=1 build/fuzz/libdlsched.a
