@@ -155,8 +155,9 @@ test-all:
 test: build-tests man completions
 	$(Q)sh tests/run.sh --build $(O)
 
+# the build in parallel on every core, unless make was given its own -j
 demo: deps-build
-	$(Q)$(MAKE) --no-print-directory dlsched
+	$(Q)$(MAKE) --no-print-directory $(if $(filter -j%,$(MAKEFLAGS)),,-j$(shell nproc 2>/dev/null || echo 1)) dlsched
 	$(Q)sh tests/demo.sh ./dlsched
 
 bench: dlsched $(BENCH_TOOLS)
