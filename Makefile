@@ -122,22 +122,29 @@ build-tests: $(O)/dlsched $(UNIT_BINS) $(FUZZ_REPLAYS) $(BENCH_TOOLS)
 
 # The OPTIONS sections come from the binary's option tables (man/splice.sh), so a page
 # cannot drift from the parser; the spliced source stays beside the page for t_docs.
+# Like the completions, both are written under a name of their own ($$$$, the shell's pid)
+# and renamed into place, so that a make install beside a make check copies whole pages.
 $(O)/man/%: man/%.scd man/splice.sh $(O)/dlsched
 	@mkdir -p $(dir $@)
-	$(Q)sh man/splice.sh $(O)/dlsched $< > $@.scd
-	$(Q)scdoc < $@.scd > $@
+	$(Q)sh man/splice.sh $(O)/dlsched $< > $@.scd.$$$$ && mv -f $@.scd.$$$$ $@.scd && \
+		scdoc < $@.scd > $@.$$$$ && mv -f $@.$$$$ $@
 
 # dlsched-formats(5) is its head plus one fragment per stream (man/formats/*.scd),
 # so each command documents its own stream without editing a shared file.
 FORMAT_PARTS := $(sort $(wildcard man/formats/*.scd))
 $(O)/man/dlsched-formats.5: man/dlsched-formats.5.scd $(FORMAT_PARTS)
 	@mkdir -p $(dir $@)
-	$(Q)cat $^ | scdoc > $@
+	$(Q)cat $^ | scdoc > $@.$$$$ && mv -f $@.$$$$ $@
 
 man: $(MAN_PAGES)
 
-completions: $(O)/dlsched completions/gen.sh
+# one run of gen.sh writes the three files, each renamed into place (a `make install`
+# beside a `make check` never copies half a file), and only when the binary or gen.sh changed
+COMPLETIONS := $(O)/completions/dlsched.bash $(O)/completions/_dlsched $(O)/completions/dlsched.fish
+$(COMPLETIONS) &: $(O)/dlsched completions/gen.sh
 	$(Q)sh completions/gen.sh $(O)/dlsched $(O)/completions
+
+completions: $(COMPLETIONS)
 
 # ---- tests ----
 
