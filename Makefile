@@ -7,6 +7,7 @@
 #   make demo            install the build's packages, run the main job on a bundled example
 #   make bench           benchmarks with ratios against baselines measured in the same run
 #   make install         PREFIX=/usr/local DESTDIR= : binary, dlsched-CMD symlinks, man, completions
+#   make deb             build/dlsched_VERSION_ARCH.deb (dpkg-deb, dpkg-shlibdeps: apt-get install dpkg-dev)
 #   make fuzz            libFuzzer targets (clang), FUZZ_TIME seconds each
 #   make format-check    clang-format --dry-run -Werror on all C sources
 
@@ -49,6 +50,11 @@ PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man
 DATADIR ?= $(PREFIX)/share
+DOCDIR ?= $(DATADIR)/doc/dlsched
+BASH_COMPLETIONDIR ?= $(DATADIR)/bash-completion/completions
+ZSH_COMPLETIONDIR ?= $(DATADIR)/zsh/site-functions
+FISH_COMPLETIONDIR ?= $(DATADIR)/fish/vendor_completions.d
+EXAMPLES := $(sort $(wildcard man/examples/*))
 
 ifeq ($(V),1)
 Q =
@@ -56,7 +62,7 @@ else
 Q = @
 endif
 
-.PHONY: all deps deps-build check test check-asan unit cli demo bench install uninstall man completions \
+.PHONY: all deps deps-build check test check-asan unit cli demo bench install uninstall deb man completions \
 	fuzz fuzz-build format format-check clean
 .DELETE_ON_ERROR:
 
@@ -196,18 +202,75 @@ format-check:
 
 # ---- install ----
 
+# bash-completion loads a completion when its command is first completed, from the file of
+# that name: each dlsched-CMD link gets a link to the one file.
 install: $(O)/dlsched man completions
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 \
-		$(DESTDIR)$(DATADIR)/bash-completion/completions \
-		$(DESTDIR)$(DATADIR)/zsh/site-functions $(DESTDIR)$(DATADIR)/fish/vendor_completions.d
+		$(DESTDIR)$(BASH_COMPLETIONDIR) $(DESTDIR)$(ZSH_COMPLETIONDIR) $(DESTDIR)$(FISH_COMPLETIONDIR) \
+		$(DESTDIR)$(DOCDIR)/examples
 	install -m 755 $(O)/dlsched $(DESTDIR)$(BINDIR)/dlsched
-	for c in $$($(O)/dlsched --list-commands); do \
-		[ "$$c" = help ] || ln -sf dlsched $(DESTDIR)$(BINDIR)/dlsched-$$c; done
+	for c in $$($(O)/dlsched --list-commands); do [ "$$c" = help ] || { \
+		ln -sf dlsched $(DESTDIR)$(BINDIR)/dlsched-$$c; \
+		ln -sf dlsched $(DESTDIR)$(BASH_COMPLETIONDIR)/dlsched-$$c; }; done
 	for p in $(MAN_PAGES); do case $$p in *.5) d=man5;; *) d=man1;; esac; \
 		install -m 644 $$p $(DESTDIR)$(MANDIR)/$$d/; done
-	install -m 644 $(O)/completions/dlsched.bash $(DESTDIR)$(DATADIR)/bash-completion/completions/dlsched
-	install -m 644 $(O)/completions/_dlsched $(DESTDIR)$(DATADIR)/zsh/site-functions/_dlsched
-	install -m 644 $(O)/completions/dlsched.fish $(DESTDIR)$(DATADIR)/fish/vendor_completions.d/dlsched.fish
+	install -m 644 $(O)/completions/dlsched.bash $(DESTDIR)$(BASH_COMPLETIONDIR)/dlsched
+	install -m 644 $(O)/completions/_dlsched $(DESTDIR)$(ZSH_COMPLETIONDIR)/_dlsched
+	install -m 644 $(O)/completions/dlsched.fish $(DESTDIR)$(FISH_COMPLETIONDIR)/dlsched.fish
+	install -m 644 $(EXAMPLES) $(DESTDIR)$(DOCDIR)/examples/
+
+# ---- Debian package ----
+
+# make deb: $(O)/dlsched_VERSION_ARCH.deb with Debian's own tools, from a staged `make install
+# PREFIX=/usr` (zsh's vendor path): the binary stripped, the man pages gzipped, a copyright
+# file (man/copyright), a changelog, md5sums, Depends computed by dpkg-shlibdeps from the
+# binary's shared libraries (it wants a debian/control, written beside the stage), and
+# root:root ownership from dpkg-deb itself. The maintainer is $$DEBFULLNAME <$$DEBEMAIL>
+# as for Debian's own tools, else the author of the last commit.
+DEB_VERSION := $(subst -,.,$(VERSION))
+DEB_ARCH = $(shell dpkg --print-architecture 2>/dev/null)
+DEB = $(O)/dlsched_$(DEB_VERSION)_$(DEB_ARCH).deb
+DEB_MAINTAINER ?= $(if $(DEBEMAIL),$(DEBFULLNAME) <$(DEBEMAIL)>,$(shell git log -1 --format='%an <%ae>' 2>/dev/null))
+define DEB_DESCRIPTION
+GPU-cluster scheduling for deep learning, from the terminal
+ dlsched is one binary with composable subcommands that read and write CSV or
+ JSON Lines: it profiles model files for tensor-size skew, imports Slurm
+ accounting and published cluster traces or generates synthetic workloads,
+ orders job queues, places jobs on a cluster topology, solves
+ heterogeneity-aware GPU allocations as linear programs, simulates whole
+ clusters under published policies (Tiresias, Gandiva, Gavel, Themis, Dally)
+ and reports the results as tables or a self-contained HTML page.
+ .
+ /usr/share/doc/dlsched/examples has a nightly what-if page from Slurm's
+ accounting as a crontab line and as a systemd service and timer.
+endef
+export DEB_DESCRIPTION
+
+deb: $(O)/dlsched man completions
+	@for t in dpkg-deb dpkg-shlibdeps; do command -v $$t > /dev/null || \
+		{ echo "make deb: $$t not found (apt-get install dpkg-dev)" >&2; exit 1; }; done
+	@[ -n '$(DEB_MAINTAINER)' ] || { echo "make deb: no maintainer: set DEBFULLNAME and DEBEMAIL" >&2; exit 1; }
+	$(Q)rm -rf $(O)/deb && mkdir -p $(O)/deb/debian $(O)/deb/root/DEBIAN
+	$(Q)umask 022 && $(MAKE) --no-print-directory -s install O=$(O) PREFIX=/usr \
+		ZSH_COMPLETIONDIR=/usr/share/zsh/vendor-completions DESTDIR=$(abspath $(O)/deb/root) > /dev/null
+	$(Q)cd $(O)/deb/root && umask 022 && \
+		strip --remove-section=.comment --remove-section=.note --strip-unneeded usr/bin/dlsched && \
+		gzip -9n usr/share/man/man*/* && \
+		install -m 644 $(CURDIR)/man/copyright usr/share/doc/dlsched/copyright && \
+		printf 'dlsched (%s) unstable; urgency=medium\n\n  * Built by make deb from the source tree.\n\n -- %s  %s\n' \
+			'$(DEB_VERSION)' '$(DEB_MAINTAINER)' "$$(git log -1 --format=%aD 2> /dev/null || date -R)" | \
+			gzip -9n > usr/share/doc/dlsched/changelog.gz && \
+		chmod -R u+rwX,go=rX . && \
+		find usr -type f | LC_ALL=C sort | xargs md5sum > DEBIAN/md5sums
+	$(Q)printf 'Source: dlsched\nMaintainer: %s\n\nPackage: dlsched\nArchitecture: any\nDescription: %s\n' \
+		'$(DEB_MAINTAINER)' "$$DEB_DESCRIPTION" > $(O)/deb/debian/control
+	$(Q)cd $(O)/deb && depends=$$(dpkg-shlibdeps -O root/usr/bin/dlsched | sed -n 's/^shlibs:Depends=//p') && \
+		[ -n "$$depends" ] && \
+		printf 'Package: dlsched\nVersion: %s\nArchitecture: %s\nMaintainer: %s\nInstalled-Size: %s\nDepends: %s\nSection: science\nPriority: optional\nDescription: %s\n' \
+			'$(DEB_VERSION)' '$(DEB_ARCH)' '$(DEB_MAINTAINER)' "$$(du -sk --exclude=DEBIAN root | cut -f1)" \
+			"$$depends" "$$DEB_DESCRIPTION" > root/DEBIAN/control
+	$(Q)dpkg-deb --root-owner-group -Zxz --build $(O)/deb/root $(DEB) > /dev/null
+	@echo "$(DEB)"
 
 clean:
 	rm -rf build dlsched
