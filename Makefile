@@ -6,7 +6,7 @@
 #   make check           unit + CLI tests, then again under ASan+UBSan; ends "N passed, N failed"
 #   make demo            install the build's packages, run the main job on a bundled example
 #   make bench           benchmarks with ratios against baselines measured in the same run
-#   make install         PREFIX=/usr/local DESTDIR= : binary, dlsched-CMD symlinks, man, completions
+#   make install         PREFIX=/usr/local DESTDIR= : binary, dlsched-CMD symlinks, man, completions, examples
 #   make deb             build/dlsched_VERSION_ARCH.deb (dpkg-deb, dpkg-shlibdeps: apt-get install dpkg-dev)
 #   make fuzz            libFuzzer targets (clang), FUZZ_TIME seconds each
 #   make format-check    clang-format --dry-run -Werror on all C sources
