@@ -97,7 +97,7 @@ $(O)/libdlsched.a: $(LIB_OBJS)
 
 $(O)/dlsched: $(CMD_OBJS) $(O)/libdlsched.a
 	@$(if $(Q),echo "  LINK    $@")
-	$(Q)$(CC) $(CFLAGS) $(SAN_LDFLAGS) -o $@ $(CMD_OBJS) $(O)/libdlsched.a $(LIBS)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $(SAN_LDFLAGS) -o $@ $(CMD_OBJS) $(O)/libdlsched.a $(LIBS)
 
 $(O)/tests/unit/%: tests/unit/%.c tests/unit/tap.h $(O)/libdlsched.a
 	@mkdir -p $(dir $@)
@@ -222,7 +222,8 @@ install: $(O)/dlsched man completions
 # ---- Debian package ----
 
 # make deb: $(O)/dlsched_VERSION_ARCH.deb with Debian's own tools, from a staged `make install
-# PREFIX=/usr` (zsh's vendor path): the binary stripped, the man pages gzipped, a copyright
+# PREFIX=/usr` (zsh's vendor path) of a build of its own, $(O)/deb-build, with Debian's
+# hardening flags (dpkg-buildflags, bindnow too): the binary stripped, the man pages gzipped, a copyright
 # file (man/copyright), a changelog, md5sums, Depends computed by dpkg-shlibdeps from the
 # binary's shared libraries (it wants a debian/control, written beside the stage), and
 # root:root ownership from dpkg-deb itself. The maintainer is $$DEBFULLNAME <$$DEBEMAIL>
@@ -246,12 +247,15 @@ GPU-cluster scheduling for deep learning, from the terminal
 endef
 export DEB_DESCRIPTION
 
-deb: $(O)/dlsched man completions
-	@for t in dpkg-deb dpkg-shlibdeps; do command -v $$t > /dev/null || \
+deb:
+	@for t in dpkg-deb dpkg-shlibdeps dpkg-buildflags; do command -v $$t > /dev/null || \
 		{ echo "make deb: $$t not found (apt-get install dpkg-dev)" >&2; exit 1; }; done
 	@[ -n '$(DEB_MAINTAINER)' ] || { echo "make deb: no maintainer: set DEBFULLNAME and DEBEMAIL" >&2; exit 1; }
 	$(Q)rm -rf $(O)/deb && mkdir -p $(O)/deb/debian $(O)/deb/root/DEBIAN
-	$(Q)umask 022 && $(MAKE) --no-print-directory -s install O=$(O) PREFIX=/usr \
+	$(Q)export DEB_BUILD_MAINT_OPTIONS=hardening=+all && umask 022 && \
+		$(MAKE) --no-print-directory -s install O=$(O)/deb-build PREFIX=/usr \
+		CFLAGS="$$(dpkg-buildflags --get CFLAGS) $$(dpkg-buildflags --get CPPFLAGS)" \
+		LDFLAGS="$$(dpkg-buildflags --get LDFLAGS)" \
 		ZSH_COMPLETIONDIR=/usr/share/zsh/vendor-completions DESTDIR=$(abspath $(O)/deb/root) > /dev/null
 	$(Q)cd $(O)/deb/root && umask 022 && \
 		strip --remove-section=.comment --remove-section=.note --strip-unneeded usr/bin/dlsched && \

@@ -10,9 +10,9 @@ for t in dpkg-deb dpkg-shlibdeps lintian; do
 done
 run deb_build 0 "make -s -C '$SRCROOT' deb O='$BUILD'"
 deb=$(tail -n 1 out)
-version=$(dl --version | sed -n '1s/^dlsched //p' | tr - .)
-expect_eq deb_name "dlsched_${version}_$(dpkg --print-architecture).deb" "${deb##*/}"
 [ -f "$deb" ] || return 0
+version=$(dpkg-deb -f "$deb" Version)
+expect_eq deb_name "dlsched_${version}_$(dpkg --print-architecture).deb" "${deb##*/}"
 run deb_lintian 0 "lintian --fail-on error,warning '$deb'"
 expect deb_lintian_clean "! grep -q '^[EW]: ' out"
 
@@ -28,10 +28,13 @@ done
 for c in $(dl --list-commands | grep -vx help); do
 	expect "deb_has_link_$c" "grep -qx 'usr/bin/dlsched-$c' paths && grep -qx 'usr/share/man/man1/dlsched-$c.1.gz' paths"
 done
-# Depends names the package of every shared library the binary links to, as dpkg knows it
+# Depends names the package of every shared library the packaged binary links to, as dpkg
+# knows it
 depends=$(dpkg-deb -f "$deb" Depends)
-for so in $(objdump -p "$DLSCHED" | awk '$1 == "NEEDED" { print $2 }'); do
-	lib=$(ldd "$DLSCHED" | awk -v so="$so" '$1 == so { print $3 }')
+dpkg-deb -x "$deb" x
+bin=$SCRATCH/x/usr/bin/dlsched
+for so in $(objdump -p "$bin" | awk '$1 == "NEEDED" { print $2 }'); do
+	lib=$(ldd "$bin" | awk -v so="$so" '$1 == so { print $3 }')
 	pkg=$(dpkg -S "$(readlink -f "$lib")" 2> /dev/null | sed -n '1s/:.*//p')
 	[ -n "$pkg" ] || pkg=$(dpkg -S "$lib" 2> /dev/null | sed -n '1s/:.*//p')
 	expect "deb_depends_${lib##*/}" "test -n '$pkg' && printf '%s\n' '$depends' | tr ',' '\n' | grep -q '^ *$pkg ('"
@@ -52,7 +55,7 @@ while read -r p; do
 done < paths
 run deb_install 0 "dpkg -i '$deb'"
 run deb_version 0 "env -i PATH=/usr/bin:/bin dlsched --version"
-expect deb_version_is_build "head -1 out | grep -qx 'dlsched $(dl --version | head -1 | cut -d' ' -f2)'"
+expect_eq deb_version_is_package "dlsched $version" "$(head -1 out | tr - .)"
 run deb_link_runs 0 "env -i PATH=/usr/bin:/bin dlsched-simulate --help"
 if ! dpkg-query -L dlsched | grep -qx /usr/share/man/man1/dlsched-simulate.1.gz; then
 	skip deb_man "dpkg excludes /usr/share/man here (path-exclude in /etc/dpkg/dpkg.cfg.d)"
