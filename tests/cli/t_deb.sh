@@ -45,6 +45,12 @@ if [ "$(id -u)" -ne 0 ]; then
 	skip deb_install "dpkg -i needs root"
 	return 0
 fi
+# one test run at a time installs it (two suites on one machine, as on a shared CI host)
+exec 9> /tmp/dlsched-t_deb.lock
+if ! flock -w 900 9; then
+	skip deb_install "another test run held /tmp/dlsched-t_deb.lock for 15 minutes"
+	return 0
+fi
 if [ -e /usr/bin/dlsched ] || dpkg-query -W -f='${Status}' dlsched 2> /dev/null | grep -q ' installed'; then
 	skip deb_install "dlsched is already installed here; not replacing it"
 	return 0
@@ -86,3 +92,4 @@ while read -r p; do
 	if [ -e "/$p" ] || [ -L "/$p" ]; then left="$left /$p"; fi
 done < paths
 expect_eq deb_nothing_left "" "$left"
+exec 9>&-
