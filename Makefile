@@ -223,11 +223,11 @@ install: $(O)/dlsched man completions
 
 # make deb: $(O)/dlsched_VERSION_ARCH.deb with Debian's own tools, from a staged `make install
 # PREFIX=/usr` (zsh's vendor path) of a build of its own, $(O)/deb-build, with Debian's
-# hardening flags (dpkg-buildflags, bindnow too): the binary stripped, the man pages gzipped, a copyright
-# file (man/copyright), a changelog, md5sums, Depends computed by dpkg-shlibdeps from the
-# binary's shared libraries (it wants a debian/control, written beside the stage), and
-# root:root ownership from dpkg-deb itself. The maintainer is $$DEBFULLNAME <$$DEBEMAIL>
-# as for Debian's own tools, else the author of the last commit.
+# hardening flags (dpkg-buildflags, bindnow too): the binary stripped, the man pages
+# gzipped, a copyright file (man/copyright), a changelog, md5sums, Depends computed by
+# dpkg-shlibdeps from the binary's shared libraries (it wants a debian/control, written
+# beside the stage), and root:root ownership from dpkg-deb itself. The maintainer is
+# "$DEBFULLNAME <$DEBEMAIL>" as for Debian's own tools, else the author of the last commit.
 DEB_VERSION := $(subst -,.,$(VERSION))
 DEB_ARCH = $(shell dpkg --print-architecture 2>/dev/null)
 DEB = $(O)/dlsched_$(DEB_VERSION)_$(DEB_ARCH).deb
