@@ -8,7 +8,15 @@ heavy || return 0
 for t in dpkg-deb dpkg-shlibdeps lintian; do
 	command -v $t > /dev/null || { skip deb "$t not installed (tests/deps.d/package.txt)"; return 0; }
 done
-run deb_build 0 "make -s -C '$SRCROOT' deb O='$BUILD'"
+# without a maintainer to name, make deb says so and stops before building anything
+run deb_no_maintainer 2 "make -s -C '$SRCROOT' deb O='$BUILD/nodeb' DEB_MAINTAINER="
+expect deb_no_maintainer_says "grep -q '^make deb: no maintainer: set DEBFULLNAME and DEBEMAIL' err && test ! -e '$BUILD/nodeb'"
+# the maintainer is the last commit's author; a tree without git history (an unpacked
+# archive) has none, so the test names one the Debian way
+maint=
+git -C "$SRCROOT" log -1 > /dev/null 2>&1 || [ -n "$DEBEMAIL" ] ||
+	maint="DEBFULLNAME='dlsched test suite' DEBEMAIL=tests@dlsched.invalid"
+run deb_build 0 "$maint make -s -C '$SRCROOT' deb O='$BUILD'"
 deb=$(tail -n 1 out)
 [ -f "$deb" ] || return 0
 version=$(dpkg-deb -f "$deb" Version)
