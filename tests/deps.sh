@@ -1,11 +1,20 @@
 #!/bin/sh
-# deps.sh: install the Debian packages dlsched's build and tests need, when missing.
-# The list is the union of tests/deps.d/*.txt (one package per line, '#' comments),
-# so each part of the project names its own needs. Uses apt-get, with sudo when
-# not root; non-interactive, so it works from CI without standard input.
+# deps.sh: install the Debian packages dlsched's build, or its build and tests, need, when
+# missing.
+#   sh tests/deps.sh build   tests/deps.d/build.txt: compiler, libraries, scdoc (make demo)
+#   sh tests/deps.sh test    all of tests/deps.d/*.txt: the above and what the tests run
+#                            (make check, make deps; the default)
+# Each part of the project names its own test needs in a file of its own (one package per
+# line, '#' comments); a package the build itself needs goes to build.txt. Uses apt-get,
+# with sudo when not root; non-interactive, so it works from CI without standard input.
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-want=$(cat "$ROOT"/tests/deps.d/*.txt | sed 's/#.*//' | tr -s ' \t' '\n\n' | grep -v '^$' | sort -u)
+case ${1:-test} in
+build) set -- "$ROOT"/tests/deps.d/build.txt ;;
+test) set -- "$ROOT"/tests/deps.d/*.txt ;;
+*) echo "usage: tests/deps.sh [build|test]" >&2; exit 2 ;;
+esac
+want=$(cat "$@" | sed 's/#.*//' | tr -s ' \t' '\n\n' | grep -v '^$' | sort -u)
 missing=
 for p in $want; do
 	s=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)

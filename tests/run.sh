@@ -28,6 +28,9 @@ export RESULTS
 # seconds one dlsched run, unit test or fuzz replay may take before it counts as hung
 TEST_TIMEOUT=${DLSCHED_TEST_TIMEOUT:-900}
 TMPROOT=$(mktemp -d)
+# others may pass through (not list): a user other than the one running the tests reaches
+# the test Slurm's slurm.conf and munge socket inside (tests/cli/t_slurm_harness.sh)
+chmod 711 "$TMPROOT"
 trap 'rm -rf "$TMPROOT" "$RESULTS"' EXIT
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:exitcode=99
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1

@@ -19,7 +19,9 @@
 #   is not allowed); accounting through slurmdbd and MariaDB, so sacct works and
 #   AllocTRES lists gres/gpu, gres/gpu:v100 and gres/gpu:k80.
 # Needs root (daemons, mknod) and the packages of tests/deps.d/slurm.txt; `check`
-# says what is missing. start waits until the node is idle (about 10-20 s).
+# says what is missing. start waits until the node is idle (about 10-20 s). Once it runs,
+# any user who can reach DIR submits to it (munge's socket is open to all, as the system
+# munge's is), and it starts where no host name resolves (a minimal container or chroot).
 set -u
 SLURM_NODE=dlnode1
 SLURM_CPUS=${SLURM_TEST_CPUS:-4}
@@ -81,7 +83,9 @@ start() {
 	SPOOL=$(mktemp -d "${TMPDIR:-/tmp}/dlsched-slurm-spool.XXXXXX") || die "cannot make the spool directory"
 	chmod 755 "$SPOOL"
 	ln -s "$SPOOL" "$D/spool"
-	chmod 700 "$D/munge"
+	# every user who submits reaches munged's socket (munged wants its directory writable by
+	# its owner only; the key inside stays 0400)
+	chmod 755 "$D/munge"
 	set -- $(free_ports 4)
 	ctld_port=$1 slurmd_port=$2 dbd_port=$3 db_port=$4
 
@@ -93,11 +97,15 @@ start() {
 		--seed-file="$D/munge/munged.seed" 2>> "$D/log/munged.log" || die "munged failed (log: $D/log/munged.log)"
 	keep_pid munged "$D/munge/munged.pid" || return 1
 
-	# MariaDB: its own datadir, socket and port (loopback only)
+	# MariaDB: its own datadir, socket and port (loopback only). No host name is looked up:
+	# in a container or chroot neither this host's name nor localhost may resolve, and
+	# mariadb-install-db then stops unless --force (its grants use IP addresses instead;
+	# the server is told the same with --skip-name-resolve)
 	chown mysql:mysql "$DB"
 	mariadb-install-db --no-defaults --user=mysql --datadir="$DB/data" --auth-root-authentication-method=socket \
-		--skip-test-db > "$D/log/mariadb-install.log" 2>&1 || die "mariadb-install-db failed (log: $D/log/mariadb-install.log)"
-	setsid /usr/sbin/mariadbd --no-defaults --user=mysql --datadir="$DB/data" \
+		--skip-test-db --skip-name-resolve --force > "$D/log/mariadb-install.log" 2>&1 ||
+		die "mariadb-install-db failed (log: $D/log/mariadb-install.log)"
+	setsid /usr/sbin/mariadbd --no-defaults --user=mysql --datadir="$DB/data" --skip-name-resolve \
 		--socket="$DB/mysqld.sock" --port="$db_port" --bind-address=127.0.0.1 \
 		--pid-file="$DB/mysqld.pid" --log-error="$D/log/mariadb.log" \
 		--skip-log-bin --innodb-buffer-pool-size=64M --innodb-log-file-size=16M \
