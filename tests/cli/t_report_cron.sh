@@ -57,6 +57,8 @@ else
 	as_cron="env -i PATH='$SCRATCH/bin':/usr/bin:/bin sh -c \"\$(cat '$SCRATCH/cron.cmd')\""
 fi
 run report_cron_runs 0 "$as_cron"
+# an ordinary night (one CPU-only row skipped) says nothing on stderr, so cron mails nothing
+expect report_cron_ordinary_night_quiet "test ! -s err"
 page=www/$yesterday.html
 night=srv/$yesterday
 expect report_cron_page "test -s '$page'"
