@@ -513,6 +513,19 @@ DL_COMMAND(sweep, "run policy experiments over grids, here in parallel or as Slu
 	}
 	a.so.extra = a.extra.v;
 	a.so.nextra = a.extra.n;
+	struct dl_err verr = DL_ERR_INIT;
+	const char *ctl = dl_find_control(argv[argc - 1]);
+	if (ctl)
+		rc = dl_usage_error(ctx, "the sweep directory has a control character (0x%02x)",
+				    (unsigned)(unsigned char)*ctl);
+	else if (dl_sweep_slurm_check(&a.so, &verr))
+		rc = dl_usage_error(ctx, "%s", verr.msg);
+	if (rc) {
+		dl_strlist_free(&a.axes);
+		dl_strlist_free(&a.sets);
+		dl_strlist_free(&a.extra);
+		return rc;
+	}
 	if (a.slurm && jobs_set)
 		a.so.max_running = (long)a.jobs;
 	if (!jobs_set) {

@@ -77,6 +77,15 @@ static int value_arg(const struct dl_sweep_axis *a, int is_file, const char *v, 
 		if (!abs)
 			return dl_err_set(err, DL_EXIT_USAGE, "%s '%s': cannot use '%s': %s",
 					  a->flag ? "option" : "axis", a->name, v, strerror(errno));
+		const char *ctl = dl_find_control(abs);
+		if (ctl) {
+			dl_err_set(err, DL_EXIT_USAGE,
+				   "%s '%s': the path of '%s' has a control character (0x%02x)",
+				   a->flag ? "option" : "axis", a->name, v,
+				   (unsigned)(unsigned char)*ctl);
+			free(abs);
+			return -1;
+		}
 		*out = abs;
 		return 0;
 	}
@@ -256,6 +265,14 @@ int dl_sweep_spec_add(struct dl_sweep_spec *spec, const char *text, int fixed,
 			dl_err_set(err, DL_EXIT_USAGE,
 				   "%s '%s': --%s takes no value; its values are on and off", what,
 				   name, a.option);
+			goto fail;
+		}
+		const char *ctl = dl_find_control(a.values[i]);
+		if (ctl) {
+			dl_err_set(err, DL_EXIT_USAGE,
+				   "%s '%s': a value has a control character (0x%02x): runs are "
+				   "shell commands in plan.csv",
+				   what, name, (unsigned)(unsigned char)*ctl);
 			goto fail;
 		}
 		if (value_arg(&a, is_file, a.values[i], &a.args[i], err)) {

@@ -175,9 +175,17 @@ struct dl_sweep_slurm {
 };
 
 /*
- * Write DIR/sweep.sbatch: an array job over the rows in todo whose tasks run
- * `EXE sweep --task $SLURM_ARRAY_TASK_ID DIR` (dir and exe absolute). Slurm's
- * own output goes to DIR/slurm/.
+ * Usage errors (naming the option) for values that cannot go into the script:
+ * empty, a control character (a newline would start a new line of it), an
+ * --sbatch-option that is not an option or is one the script sets (--array,
+ * --output, --error, --wrap). Every value is also shell-quoted where it lands.
+ */
+int dl_sweep_slurm_check(const struct dl_sweep_slurm *opts, struct dl_err *err);
+
+/*
+ * Write DIR/sweep.sbatch (after dl_sweep_slurm_check(); dir and exe too): an array job over the
+ * rows in todo whose tasks run `EXE sweep --task $SLURM_ARRAY_TASK_ID DIR` (dir and exe absolute).
+ * Slurm's own output goes to DIR/slurm/.
  */
 int dl_sweep_write_sbatch(const char *dir, const char *exe, const size_t *todo, size_t ntodo,
 			  const struct dl_sweep_slurm *opts, struct dl_err *err);

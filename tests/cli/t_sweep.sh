@@ -76,6 +76,36 @@ run sweep_task_runs 0 "dl sweep --task 3 e"
 expect sweep_task_no_summary_yet "test ! -e e/summary.csv.new && grep -c . e/summary.csv | grep -qx 13"
 run sweep_task_bad 2 "dl sweep --task 12 e"
 
+# hostile values for the Slurm script: a newline (or any control character) in any value
+# that reaches it is a usage error naming the option, before any file is written
+nl='
+'
+H="--axis seed=1,2 --set cluster=1x1x8 --set load=0.5"
+for o in partition account time mem sbatch-option; do
+	run sweep_hostile_$o 2 "dl sweep --slurm $H --$o 'p${nl}#SBATCH --wrap=evil${nl}touch pwned' h"
+	expect sweep_hostile_${o}_msg "grep -q -- \"--$o has a control character (0x0a at byte 2)\" err && test ! -e h"
+done
+run sweep_hostile_tab 2 "dl sweep --slurm $H --partition \"$(printf 'a\tb')\" h"
+expect sweep_hostile_tab_msg "grep -q -- '--partition has a control character (0x09' err && test ! -e h"
+run sweep_hostile_axis 2 "dl sweep --slurm --axis 'seed=1,2${nl}touch pwned' --set cluster=1x1x8 --set load=0.5 h"
+expect sweep_hostile_axis_msg "grep -q \"axis 'seed': a value has a control character (0x0a)\" err && test ! -e h"
+run sweep_hostile_set 2 "dl sweep --slurm --axis seed=1,2 --set 'cluster=1x1x8${nl}x' --set load=0.5 h"
+expect sweep_hostile_set_msg "grep -q \"option 'cluster': a value has a control character\" err && test ! -e h"
+run sweep_hostile_dir 2 "dl sweep --slurm $H 'h${nl}touch pwned'"
+expect sweep_hostile_dir_msg "grep -q 'the sweep directory has a control character (0x0a)' err && ! ls | grep -q '^h'"
+mkdir "tr${nl}x" && dl trace gen --jobs 10 --load 1 --cluster 1x1x8 > "tr${nl}x/t.csv"
+run sweep_hostile_trace_path 2 "cd 'tr${nl}x' && dl sweep --slurm --axis trace=t.csv --axis seed=1,2 --set cluster=1x1x8 h"
+expect sweep_hostile_trace_path_msg "grep -q \"axis 'trace': the path of 't.csv' has a control character (0x0a)\" err"
+run sweep_hostile_sbatch_wrap 2 "dl sweep --slurm $H --sbatch-option=--wrap=evil h"
+expect sweep_hostile_sbatch_wrap_msg "grep -q -- \"--sbatch-option '--wrap=evil': the sweep writes\" err && test ! -e h"
+run sweep_hostile_sbatch_array 2 "dl sweep --slurm $H --sbatch-option=-a1-100 h"
+run sweep_hostile_sbatch_notopt 2 "dl sweep --slurm $H --sbatch-option='touch pwned' h"
+# without a control character a value is quoted where it lands: sh reads the script back
+# with every #SBATCH line one word, and only the sweep's command runs
+run sweep_quoted_values 0 "dl sweep --slurm $H --partition \"a b'c\" --account '\$(touch pwned)' --time '1;touch pwned' --mem '#x' --sbatch-option='--comment=x y #z' q"
+expect sweep_quoted_lines "grep -qxF \"#SBATCH '--partition=a b'\\\\''c'\" q/sweep.sbatch && grep -qxF \"#SBATCH '--account=\\\$(touch pwned)'\" q/sweep.sbatch && grep -qxF \"#SBATCH '--time=1;touch pwned'\" q/sweep.sbatch && grep -qxF \"#SBATCH '--mem=#x'\" q/sweep.sbatch && grep -qxF \"#SBATCH '--comment=x y #z'\" q/sweep.sbatch"
+expect sweep_quoted_one_command "sh -n q/sweep.sbatch && test \$(grep -vc '^#' q/sweep.sbatch) -eq 1 && grep -q '^exec ' q/sweep.sbatch && test ! -e pwned"
+
 # validation before any run: named axis, exit 2, no directory
 run sweep_bad_axis 2 "dl sweep --axis polcy=fifo --set cluster=1x1x8 v1"
 expect sweep_bad_axis_msg "grep -q \"unknown axis 'polcy'\" err && test ! -e v1"

@@ -23,6 +23,12 @@ expect sweep_slurm_summary_identical "cmp local/summary.csv arr/summary.csv"
 expect_eq sweep_slurm_twelve_tasks 12 "$(ls arr/slurm/ | grep -c "^${job}_[0-9]*\.out\$")"
 run sweep_slurm_status 0 "dl sweep --status arr"
 
+# a value with quotes, spaces, # and $(...) reaches Slurm as the text it is, runs nothing
+run sweep_slurm_quoted 0 "dl sweep -q --submit --axis seed=1 --set cluster=1x1x8 --set load=0.5 --set jobs=5 --sbatch-option=\"--comment=x y'z #w \\\$(touch pwned)\" quoted"
+qjob=$(cat out)
+expect sweep_slurm_quoted_comment "scontrol show job $qjob | grep -qF \"Comment=x y'z #w \\\$(touch pwned)\""
+expect sweep_slurm_quoted_done "slurm_wait $qjob && test -f quoted/summary.csv && test ! -e pwned && test ! -e quoted/pwned"
+
 # cancel a task mid-run: its trace is a FIFO nobody writes, so it blocks in simulate
 dl trace gen --jobs 30 --load 1 --cluster 1x1x8 --seed 1 > t1.csv
 dl trace gen --jobs 30 --load 1 --cluster 1x1x8 --seed 2 > t2.csv
