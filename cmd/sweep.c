@@ -401,6 +401,87 @@ static int do_task(struct dl_ctx *ctx, const struct dl_sweep_plan *plan, const c
 	return rc ? rc : crc;
 }
 
+/*
+ * The Slurm options of this --slurm: those of the command line, then those
+ * kept in DIR from the last --slurm for the ones not given (a rerun asks
+ * Slurm for what the first submit did). Says what it reuses and what a
+ * command-line value replaces. merged borrows from a and saved.
+ */
+static int merge_slurm_options(struct dl_ctx *ctx, const struct sweep_args *a,
+			       struct dl_sweep_slurm *merged, struct dl_sweep_slurm *saved)
+{
+	struct dl_err err = DL_ERR_INIT;
+	*merged = a->so;
+	int got = dl_sweep_slurm_read(a->dir, saved, &err);
+	if (got < 0)
+		return dl_fail(ctx, &err);
+	if (got > 0)
+		return 0;
+	struct strbuf reused = STRBUF_INIT, replaced = STRBUF_INIT;
+	const struct {
+		const char *name;
+		const char **cur;
+		const char *old;
+	} v[] = {{"partition", &merged->partition, saved->partition},
+		 {"time", &merged->time, saved->time},
+		 {"mem", &merged->mem, saved->mem},
+		 {"account", &merged->account, saved->account}};
+	for (size_t i = 0; i < DL_ARRAY_SIZE(v); i++) {
+		if (!v[i].old)
+			continue;
+		if (!*v[i].cur) {
+			*v[i].cur = v[i].old;
+			sb_addf(&reused, " --%s ", v[i].name);
+			sb_add_shell_word(&reused, v[i].old);
+		} else if (strcmp(*v[i].cur, v[i].old)) {
+			sb_addf(&replaced, "%s--%s ", replaced.len ? ", " : "", v[i].name);
+			sb_add_shell_word(&replaced, *v[i].cur);
+			sb_addstr(&replaced, " replaces ");
+			sb_add_shell_word(&replaced, v[i].old);
+		}
+	}
+	const struct {
+		const char *name;
+		long *cur, old;
+	} n[] = {{"jobs", &merged->max_running, saved->max_running},
+		 {"cpus-per-task", &merged->cpus_per_task, saved->cpus_per_task}};
+	for (size_t i = 0; i < DL_ARRAY_SIZE(n); i++) {
+		if (!n[i].old)
+			continue;
+		if (!*n[i].cur) {
+			*n[i].cur = n[i].old;
+			sb_addf(&reused, " --%s %ld", n[i].name, n[i].old);
+		} else if (*n[i].cur != n[i].old) {
+			sb_addf(&replaced, "%s--%s %ld replaces %ld", replaced.len ? ", " : "",
+				n[i].name, *n[i].cur, n[i].old);
+		}
+	}
+	if (saved->nextra && !merged->nextra) {
+		merged->extra = saved->extra;
+		merged->nextra = saved->nextra;
+		for (size_t i = 0; i < saved->nextra; i++) {
+			sb_addstr(&reused, " --sbatch-option=");
+			sb_add_shell_word(&reused, saved->extra[i]);
+		}
+	} else if (saved->nextra) {
+		int same = saved->nextra == merged->nextra;
+		for (size_t i = 0; same && i < saved->nextra; i++)
+			same = !strcmp(saved->extra[i], merged->extra[i]);
+		if (!same)
+			sb_addf(&replaced, "%sthe --sbatch-option list replaces the %zu kept",
+				replaced.len ? ", " : "", saved->nextra);
+	}
+	if (!ctx->quiet && reused.len)
+		fprintf(stderr, "dlsched %s: as the last --slurm of this sweep:%s\n", ctx->cmdname,
+			reused.buf);
+	if (!ctx->quiet && replaced.len)
+		fprintf(stderr, "dlsched %s: note: %s (the last --slurm's, in %s/slurm/options)\n",
+			ctx->cmdname, replaced.buf, a->dir);
+	sb_release(&reused);
+	sb_release(&replaced);
+	return 0;
+}
+
 static int do_run(struct dl_ctx *ctx, const struct sweep_args *a, const struct dl_sweep_plan *plan,
 		  const char *exe)
 {
@@ -424,9 +505,14 @@ static int do_run(struct dl_ctx *ctx, const struct sweep_args *a, const struct d
 			sb_release(&sb);
 		}
 	} else if (a->slurm) {
+		struct dl_sweep_slurm so, saved;
+		memset(&saved, 0, sizeof(saved));
 		if (!ntodo) {
 			rc = collect_if_done(ctx, plan, a->dir, 1);
-		} else if (dl_sweep_write_sbatch(a->dir, exe, todo, ntodo, &a->so, &err)) {
+		} else if ((rc = merge_slurm_options(ctx, a, &so, &saved))) {
+			/* said */
+		} else if (dl_sweep_write_sbatch(a->dir, exe, todo, ntodo, &so, &err) ||
+			   dl_sweep_slurm_write(a->dir, &so, &err)) {
 			rc = dl_fail(ctx, &err);
 		} else if (a->submit) {
 			rc = run_sbatch(ctx, a->dir);
@@ -435,6 +521,7 @@ static int do_run(struct dl_ctx *ctx, const struct sweep_args *a, const struct d
 				"dlsched sweep: wrote %s/sweep.sbatch; submit it with sbatch\n",
 				a->dir);
 		}
+		dl_sweep_slurm_release(&saved);
 	} else {
 		size_t nfailed = 0;
 		int tty = ctx->stderr_is_tty && !ctx->quiet;

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "core/io.h"
+#include "core/num.h"
 #include "sweep/sweep.h"
 #include "table/table.h"
 
@@ -417,5 +418,110 @@ int dl_sweep_write_sbatch(const char *dir, const char *exe, const size_t *todo, 
 				strerror(errno));
 	sb_release(&sb);
 	sb_release(&path);
+	return rc;
+}
+
+/* ---- the Slurm options kept in DIR/slurm/options ---- */
+
+static char *options_path(const char *dir)
+{
+	struct strbuf sb = STRBUF_INIT;
+	sb_addf(&sb, "%s/slurm/options", dir);
+	return sb_detach(&sb);
+}
+
+void dl_sweep_slurm_release(struct dl_sweep_slurm *o)
+{
+	free((char *)o->partition);
+	free((char *)o->time);
+	free((char *)o->mem);
+	free((char *)o->account);
+	for (size_t i = 0; i < o->nextra; i++)
+		free((char *)o->extra[i]);
+	free(o->extra);
+	memset(o, 0, sizeof(*o));
+}
+
+int dl_sweep_slurm_read(const char *dir, struct dl_sweep_slurm *o, struct dl_err *err)
+{
+	memset(o, 0, sizeof(*o));
+	char *path = options_path(dir);
+	struct strbuf text = STRBUF_INIT;
+	if (access(path, F_OK)) {
+		free(path);
+		return 1;
+	}
+	int rc = dl_read_file(path, &text, err);
+	long line = 0;
+	for (char *p = text.buf; !rc && p && *p;) {
+		char *nl = strchr(p, '\n');
+		if (nl)
+			*nl = 0;
+		line++;
+		char *eq = strchr(p, '=');
+		const char **slot = NULL;
+		long long n = 0;
+		if (!eq) {
+			rc = dl_err_at(err, path, line, "expected NAME=VALUE");
+			break;
+		}
+		*eq = 0;
+		const char *v = eq + 1;
+		if (!strcmp(p, "partition"))
+			slot = &o->partition;
+		else if (!strcmp(p, "time"))
+			slot = &o->time;
+		else if (!strcmp(p, "mem"))
+			slot = &o->mem;
+		else if (!strcmp(p, "account"))
+			slot = &o->account;
+		if (slot) {
+			free((char *)*slot);
+			*slot = xstrdup(v);
+		} else if (!strcmp(p, "sbatch-option")) {
+			o->extra = xreallocarray(o->extra, o->nextra + 1, sizeof(*o->extra));
+			o->extra[o->nextra++] = xstrdup(v);
+		} else if ((!strcmp(p, "jobs") || !strcmp(p, "cpus-per-task")) &&
+			   !dl_parse_int_range(v, 1, 100000, &n)) {
+			*(p[0] == 'j' ? &o->max_running : &o->cpus_per_task) = (long)n;
+		} else {
+			rc = dl_err_at(err, path, line, "bad option '%.40s=%.40s'", p, v);
+		}
+		p = nl ? nl + 1 : NULL;
+	}
+	if (!rc && dl_sweep_slurm_check(o, err)) {
+		dl_err_prefix(err, "%s: ", path);
+		err->code = DL_EXIT_DATA;
+		rc = -1;
+	}
+	if (rc)
+		dl_sweep_slurm_release(o);
+	sb_release(&text);
+	free(path);
+	return rc ? -1 : 0;
+}
+
+int dl_sweep_slurm_write(const char *dir, const struct dl_sweep_slurm *o, struct dl_err *err)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const struct {
+		const char *name, *value;
+	} v[] = {{"partition", o->partition},
+		 {"time", o->time},
+		 {"mem", o->mem},
+		 {"account", o->account}};
+	for (size_t i = 0; i < DL_ARRAY_SIZE(v); i++)
+		if (v[i].value)
+			sb_addf(&sb, "%s=%s\n", v[i].name, v[i].value);
+	if (o->max_running > 0)
+		sb_addf(&sb, "jobs=%ld\n", o->max_running);
+	if (o->cpus_per_task > 0)
+		sb_addf(&sb, "cpus-per-task=%ld\n", o->cpus_per_task);
+	for (size_t i = 0; i < o->nextra; i++)
+		sb_addf(&sb, "sbatch-option=%s\n", o->extra[i]);
+	char *path = options_path(dir);
+	int rc = write_atomic(path, sb.buf, err);
+	free(path);
+	sb_release(&sb);
 	return rc;
 }

@@ -191,6 +191,18 @@ int dl_sweep_write_sbatch(const char *dir, const char *exe, const size_t *todo, 
 			  const struct dl_sweep_slurm *opts, struct dl_err *err);
 
 /*
+ * The Slurm options of the last --slurm, kept in DIR/slurm/options (one
+ * NAME=VALUE line each: partition, time, mem, account, jobs (the %N of
+ * --array), cpus-per-task, sbatch-option, as the command line names them) so
+ * a rerun's script asks Slurm for the same. dl_sweep_slurm_read() returns 1
+ * when there is none, -1 on a bad file (line named); what it fills owns its
+ * strings: free them with dl_sweep_slurm_release().
+ */
+int dl_sweep_slurm_read(const char *dir, struct dl_sweep_slurm *opts, struct dl_err *err);
+int dl_sweep_slurm_write(const char *dir, const struct dl_sweep_slurm *opts, struct dl_err *err);
+void dl_sweep_slurm_release(struct dl_sweep_slurm *opts);
+
+/*
  * Write DIR/summary.csv from the done runs (atomically). *ndone receives
  * their number. A report column named like an axis is left out (the axis
  * value stands for it).

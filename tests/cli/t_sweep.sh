@@ -72,6 +72,18 @@ run sweep_slurm_script 0 "dl sweep --slurm -j 3 --partition debug --time 10 --me
 expect sweep_slurm_array "grep -qx '#SBATCH --array=3,7%3' e/sweep.sbatch"
 expect sweep_slurm_opts "grep -qx '#SBATCH --partition=debug' e/sweep.sbatch && grep -qx '#SBATCH --time=10' e/sweep.sbatch && grep -qx '#SBATCH --mem=200M' e/sweep.sbatch && grep -qx '#SBATCH --nice=5' e/sweep.sbatch"
 expect sweep_slurm_task "grep -q 'sweep --task \"\$SLURM_ARRAY_TASK_ID\" $SCRATCH/e\$' e/sweep.sbatch && sh -n e/sweep.sbatch"
+# a rerun's script asks Slurm for what the last --slurm did; a new value replaces one, said
+run sweep_slurm_rerun_keeps 0 "dl sweep --slurm e"
+expect sweep_slurm_rerun_keeps_opts "grep -qx '#SBATCH --array=3,7%3' e/sweep.sbatch && grep -qx '#SBATCH --partition=debug' e/sweep.sbatch && grep -qx '#SBATCH --time=10' e/sweep.sbatch && grep -qx '#SBATCH --mem=200M' e/sweep.sbatch && grep -qx '#SBATCH --nice=5' e/sweep.sbatch"
+expect sweep_slurm_rerun_keeps_says "grep -qF 'as the last --slurm of this sweep: --partition debug --time 10 --mem 200M --jobs 3 --sbatch-option=--nice=5' err"
+run sweep_slurm_rerun_override 0 "dl sweep --slurm --partition gpu -j 4 e"
+expect sweep_slurm_rerun_override_opts "grep -qx '#SBATCH --array=3,7%4' e/sweep.sbatch && grep -qx '#SBATCH --partition=gpu' e/sweep.sbatch && grep -qx '#SBATCH --time=10' e/sweep.sbatch && grep -qx 'partition=gpu' e/slurm/options"
+expect sweep_slurm_rerun_override_note "grep -qF 'note: --partition gpu replaces debug, --jobs 4 replaces 3 (the last --slurm' err"
+cp e/slurm/options options.good
+printf 'partition=gpu\ntime=10\nqueue=x\n' > e/slurm/options
+run sweep_slurm_options_bad 1 "dl sweep --slurm e"
+expect sweep_slurm_options_bad_msg "grep -q \"e/slurm/options:3: bad option 'queue=x'\" err"
+cp options.good e/slurm/options
 run sweep_task_runs 0 "dl sweep --task 3 e"
 expect sweep_task_no_summary_yet "test ! -e e/summary.csv.new && grep -c . e/summary.csv | grep -qx 13"
 run sweep_task_bad 2 "dl sweep --task 12 e"

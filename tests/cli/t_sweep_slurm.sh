@@ -33,7 +33,7 @@ expect sweep_slurm_quoted_done "slurm_wait $qjob && test -f quoted/summary.csv &
 dl trace gen --jobs 30 --load 1 --cluster 1x1x8 --seed 1 > t1.csv
 dl trace gen --jobs 30 --load 1 --cluster 1x1x8 --seed 2 > t2.csv
 mkfifo slow.csv
-run sweep_slurm_submit_slow 0 "dl sweep --submit --axis trace=t1.csv,t2.csv,slow.csv --axis policy=fifo --set cluster=1x1x8 c"
+run sweep_slurm_submit_slow 0 "dl sweep --submit --partition debug --time 7 --mem 200M -j 2 --axis trace=t1.csv,t2.csv,slow.csv --axis policy=fifo --set cluster=1x1x8 c"
 job=$(cat out)
 slow_running() { [ "$(squeue -h -j "${job}_2" -o %T 2> /dev/null)" = RUNNING ] && [ "$(ls c/runs/*/done 2> /dev/null | wc -l)" -eq 2 ]; }
 i=0; while [ $i -lt 300 ] && ! slow_running; do sleep 0.2; i=$((i + 1)); done
@@ -49,8 +49,13 @@ stat -c '%n %Y %i' c/runs/*/done | sort > before
 sleep 1
 run sweep_slurm_resubmit 0 "dl sweep --submit c"
 job=$(cat out)
-expect sweep_slurm_resubmit_one "grep -q '3 runs: 2 done, 1 to run' err && grep -qx '#SBATCH --array=2' c/sweep.sbatch"
+expect sweep_slurm_resubmit_one "grep -q '3 runs: 2 done, 1 to run' err && grep -qx '#SBATCH --array=2%2' c/sweep.sbatch"
+# the rerun keeps the first submit's partition, time limit and memory (Slurm's own record)
+expect sweep_slurm_resubmit_keeps "grep -qx '#SBATCH --partition=debug' c/sweep.sbatch"
 expect sweep_slurm_rerun_done "slurm_wait $job"
+# (accounting is asynchronous: an array's first row is a bare "JOB|||..."; wait for the task's)
+i=0; while [ $i -lt 100 ] && ! sacct -n -X -P -j $job --format=JobID,State 2> /dev/null | grep -q "^${job}_2|COMPLETED"; do sleep 0.2; i=$((i + 1)); done
+expect_eq sweep_slurm_resubmit_sacct "${job}_2|debug|7|200M|COMPLETED" "$(sacct -n -X -P -j $job --format=JobID,Partition,TimelimitRaw,ReqMem,State)"
 stat -c '%n %Y %i' c/runs/*/done | sort > after
 expect_eq sweep_slurm_only_missing_redone "" "$(diff before after | grep '^<')"
 expect_eq sweep_slurm_rerun_new 1 "$(diff before after | grep -c '^>')"
