@@ -211,10 +211,20 @@ int dl_group_read(struct dl_group *g, struct dl_reader *r, const char *const *by
 		overcol[c] = (int)o;
 	}
 	int runcol = dl_reader_col(r, "run");
+	struct strmap run_line = STRMAP_INIT; /* a run counted twice would weigh double */
 	struct dl_row row;
 	int got = 0;
 	struct strbuf key = STRBUF_INIT;
 	while (!rc && (got = dl_reader_next(r, &row, err)) > 0) {
+		const char *id = dl_field_str(&row, runcol);
+		const int64_t *before = *id ? strmap_get(&run_line, id) : NULL;
+		if (before) {
+			rc = dl_err_at(err, name, row.line, "run %.40s is also on line %lld", id,
+				       (long long)*before);
+			break;
+		}
+		if (*id)
+			strmap_put(&run_line, id, (int64_t)row.line);
 		sb_reset(&key);
 		for (size_t k = 0; k < nby; k++) {
 			sb_addstr(&key, row.f[keycol[k]]);
@@ -270,6 +280,7 @@ int dl_group_read(struct dl_group *g, struct dl_reader *r, const char *const *by
 	}
 	if (got < 0)
 		rc = -1;
+	strmap_free(&run_line);
 	sb_release(&key);
 	free(keycol);
 	free(mcol);

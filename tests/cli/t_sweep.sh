@@ -8,6 +8,26 @@ run sweep_small_status 0 "dl sweep --status s"
 run sweep_small_group 0 "dl report -f json --group-by policy s"
 expect_eq sweep_small_group_rows 2 "$(grep -c '\"runs\":2' out)"
 run sweep_small_bad 2 "dl sweep --axis policy=fifo,nope --set load=1 --set cluster=1x1x8 s2"
+# plan.csv is the contract: a copied row, an edited value or an edited command is refused
+# with its line, by every mode that reads the plan; the sweep's --axis options rewrite it
+expect sweep_small_plan_sum "test \$(wc -l < s/plan.sum) -eq 4"
+cp -r s dup && sed -n 3p dup/plan.csv >> dup/plan.csv
+run sweep_plan_duplicate 1 "dl sweep dup"
+expect sweep_plan_duplicate_msg "grep -q \"dup/plan.csv:6: run $(sed -n '3s/,.*//p' s/plan.csv) is also on line 3: each run is one row\" err"
+run sweep_plan_duplicate_status 1 "dl sweep --status dup"
+expect sweep_plan_duplicate_status_msg "grep -q 'dup/plan.csv:6: run' err && test ! -s out"
+cp -r s ed && sed -i '3s/,fifo,2,/,fifo,bogus,/' ed/plan.csv
+run sweep_plan_edited_value 1 "dl sweep --task 0 ed"
+expect sweep_plan_edited_value_msg "grep -q \"ed/plan.csv:3: run [0-9a-f]* is not the run of its values (policy=fifo, seed=bogus): the plan was edited\" err"
+cp -r s ec && sed -i '2s/--seed 1/--seed 5/g' ec/plan.csv
+run sweep_plan_edited_command 1 "dl sweep ec"
+expect sweep_plan_edited_command_msg "grep -q 'ec/plan.csv:2: the command of run [0-9a-f]* is not the one the sweep wrote' err"
+run sweep_plan_rewritten 0 "dl sweep -q --axis policy=fifo,sjf --axis seed=1..2 --set load=1 --set cluster=1x1x8 --set jobs=15 ec"
+expect sweep_plan_rewritten_same "cmp s/plan.csv ec/plan.csv && cmp s/summary.csv ec/summary.csv"
+# a summary with a run twice (edited by hand) is refused too, not weighted double
+sed -n 3p dup/summary.csv >> dup/summary.csv
+run sweep_summary_duplicate 1 "dl report -f json --group-by policy dup"
+expect sweep_summary_duplicate_msg "grep -q 'dup/summary.csv:6: run [0-9a-f]* is also on line 3' err && test ! -s out"
 heavy || return 0
 G="--axis policy=fifo,tiresias-las,sjf --axis load=0.8,1.6 --axis seed=1..2 --set cluster=1x1x8 --set jobs=60"
 
