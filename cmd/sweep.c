@@ -1,5 +1,6 @@
 /* sweep.c: policy experiments over grids, run here in parallel or as a Slurm job array */
 #include <errno.h>
+#include <time.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,7 +19,7 @@ int cmd_simulate(int argc, char **argv, struct dl_ctx *ctx);
 struct sweep_args {
 	struct dl_strlist axes, sets, extra;
 	int64_t jobs;
-	int emit, slurm, submit, status, timeline;
+	int emit, slurm, submit, status, timeline, wait, force;
 	int64_t task;
 	int64_t cpus;
 	struct dl_sweep_slurm so;
@@ -41,6 +42,12 @@ static const struct dl_opt sweep_opts[] = {
 	 "write DIR/sweep.sbatch, a Slurm array job of the runs to do", AT(slurm)},
 	{DL_OPT_FLAG, 0, "submit", NULL, "--slurm, then sbatch it and print the job id",
 	 AT(submit)},
+	{DL_OPT_FLAG, 0, "wait", NULL,
+	 "after --submit, or for DIR's last array: wait until its tasks end, then collect",
+	 AT(wait)},
+	{DL_OPT_FLAG, 0, "force", NULL,
+	 "--submit although an array of DIR has runs queued or running (submits the others)",
+	 AT(force)},
 	{DL_OPT_STRING, 0, "partition", "P", "--slurm: the partition", AT(so.partition)},
 	{DL_OPT_STRING, 0, "time", "T", "--slurm: the time limit of one run (sbatch --time)",
 	 AT(so.time)},
@@ -51,7 +58,7 @@ static const struct dl_opt sweep_opts[] = {
 	{DL_OPT_STRINGS, 0, "sbatch-option", "OPT", "--slurm: one more #SBATCH line (repeatable)",
 	 AT(extra)},
 	{DL_OPT_FLAG, 0, "status", NULL,
-	 "count done, failed and missing runs of DIR, name failures", AT(status)},
+	 "count done, queued, running, failed and missing runs of DIR, name failures", AT(status)},
 	{DL_OPT_INT, 0, "task", "I", "run row I (0-based) of DIR/plan.csv; Slurm array tasks do",
 	 AT(task), .imin = 0, .imax = LLONG_MAX / 2},
 	{DL_OPT_END},
@@ -63,6 +70,7 @@ static const struct dl_cmd_spec sweep_spec = {
 		 "--slurm [--submit]] DIR\n"
 		 "dlsched sweep DIR\n"
 		 "dlsched sweep --status DIR\n"
+		 "dlsched sweep --wait DIR\n"
 		 "dlsched sweep --task I DIR",
 	.description =
 		"Run the Cartesian product of the axes (options of trace gen and simulate, or\n"
@@ -223,31 +231,121 @@ static void describe(struct strbuf *sb, const struct dl_sweep_plan *plan, size_t
 	sb_addc(sb, ')');
 }
 
+/*
+ * What Slurm says of the tasks of DIR's recorded arrays (tasks[nrows]).
+ * 0 with *have = 0 when no array was submitted; -1 when Slurm cannot be asked
+ * (err). with_sacct: also Slurm's accounting (why a task ended).
+ */
+static int slurm_query(const struct dl_sweep_plan *plan, const char *dir, int with_sacct,
+		       struct dl_sweep_task *tasks, int *have, struct dl_err *err)
+{
+	struct dl_sweep_jobs jobs;
+	*have = 0;
+	memset(tasks, 0, plan->nrows * sizeof(*tasks));
+	if (dl_sweep_jobs_read(dir, &jobs, err))
+		return -1;
+	if (!jobs.n)
+		return 0;
+	struct strbuf list = STRBUF_INIT, q = STRBUF_INIT, a = STRBUF_INIT, e = STRBUF_INIT;
+	dl_sweep_jobs_list(&jobs, &list);
+	char *squeue[] = {"squeue", "-h", "-r", "-j", list.buf, "-o", "%i|%T", NULL};
+	char *sacct[] = {"sacct", "-n", "-X", "-P", "-j", list.buf, "-o", "JobID,State", NULL};
+	int rc = dl_sweep_capture(squeue, &q, &e, err);
+	/* squeue fails when it knows none of the jobs any more (they ended long ago) */
+	if (rc > 0 && strstr(e.buf, "Invalid job id")) {
+		sb_reset(&q);
+		rc = 0;
+	}
+	if (rc > 0) {
+		while (e.len && (e.buf[e.len - 1] == '\n' || e.buf[e.len - 1] == ' '))
+			sb_setlen(&e, e.len - 1);
+		dl_err_set(err, DL_EXIT_DATA, "cannot ask Slurm (squeue -j %s): %s", list.buf,
+			   e.len ? e.buf : "failed");
+		rc = -1;
+	}
+	if (!rc && with_sacct) {
+		sb_reset(&e);
+		/* without accounting (sacct fails) the failures Slurm caused stay missing */
+		if (dl_sweep_capture(sacct, &a, &e, err) != 0)
+			sb_reset(&a);
+	}
+	if (!rc) {
+		dl_sweep_slurm_states(&jobs, q.buf, a.buf, tasks, plan->nrows);
+		*have = 1;
+	}
+	sb_release(&list);
+	sb_release(&q);
+	sb_release(&a);
+	sb_release(&e);
+	dl_sweep_jobs_release(&jobs);
+	return rc ? -1 : 0;
+}
+
+enum { ST_DONE, ST_QUEUED, ST_RUNNING, ST_FAILED, ST_MISSING, ST_N };
+
+/* a row's state from its files and, for one not done, from Slurm */
+static int row_status(const struct dl_sweep_plan *plan, size_t i, const char *dir,
+		      const struct dl_sweep_task *t)
+{
+	enum dl_sweep_state s = dl_sweep_row_state(plan, i, dir);
+	if (s == DL_SWEEP_DONE)
+		return ST_DONE;
+	if (t && t->state == DL_TASK_QUEUED)
+		return ST_QUEUED;
+	if (t && t->state == DL_TASK_RUNNING)
+		return ST_RUNNING;
+	if (s == DL_SWEEP_FAILED || (t && t->state == DL_TASK_FAILED))
+		return ST_FAILED;
+	return ST_MISSING;
+}
+
 static int do_status(struct dl_ctx *ctx, const struct dl_sweep_plan *plan, const char *dir)
 {
-	size_t n[3] = {0, 0, 0};
+	struct dl_sweep_task *tasks = xcalloc(plan->nrows ? plan->nrows : 1, sizeof(*tasks));
+	struct dl_sweep_jobs jobs;
+	struct dl_err err = DL_ERR_INIT;
+	int have = 0;
+	if (slurm_query(plan, dir, 1, tasks, &have, &err))
+		dl_warn(ctx, "%s; counting from the files of '%s' alone", err.msg, dir);
+	err = (struct dl_err)DL_ERR_INIT;
+	if (dl_sweep_jobs_read(dir, &jobs, &err))
+		memset(&jobs, 0, sizeof(jobs));
+	static const char *const word[ST_N] = {"done", "queued", "running", "failed", "missing"};
+	size_t n[ST_N] = {0};
 	struct strbuf lines = STRBUF_INIT;
 	for (size_t i = 0; i < plan->nrows; i++) {
-		enum dl_sweep_state s = dl_sweep_row_state(plan, i, dir);
+		const struct dl_sweep_task *t = have ? &tasks[i] : NULL;
+		int s = row_status(plan, i, dir, t);
 		n[s]++;
-		if (s == DL_SWEEP_DONE)
+		if (s == ST_DONE)
 			continue;
-		sb_addstr(&lines, s == DL_SWEEP_FAILED ? "failed  " : "missing ");
+		sb_addf(&lines, "%-8s", word[s]);
 		describe(&lines, plan, i);
-		if (s == DL_SWEEP_FAILED) {
+		const char *job = t && (size_t)t->job < jobs.n ? jobs.id[t->job] : NULL;
+		if ((s == ST_QUEUED || s == ST_RUNNING) && job)
+			sb_addf(&lines, ": Slurm task %s_%zu", job, i);
+		if (s == ST_FAILED && dl_sweep_row_state(plan, i, dir) == DL_SWEEP_FAILED) {
 			struct strbuf why = STRBUF_INIT;
 			dl_sweep_row_failure(plan, i, dir, &why);
 			sb_addf(&lines, ": %s, see %s/runs/%s/stderr", why.buf, dir,
 				plan->rows[i].id);
 			sb_release(&why);
+		} else if (s == ST_FAILED && job) {
+			sb_addf(&lines,
+				": Slurm %s (task %s_%zu), see %s/slurm/%s_%zu.out and %s/runs/%s/stderr",
+				t->slurm_state, job, i, dir, job, i, dir, plan->rows[i].id);
+		} else if (s == ST_MISSING && job && !strncmp(t->slurm_state, "CANCELLED", 9)) {
+			sb_addf(&lines, ": cancelled in Slurm (task %s_%zu)", job, i);
 		}
 		sb_addc(&lines, '\n');
 	}
-	printf("%zu runs: %zu done, %zu failed, %zu missing\n%s", plan->nrows, n[DL_SWEEP_DONE],
-	       n[DL_SWEEP_FAILED], n[DL_SWEEP_MISSING], lines.buf);
+	printf("%zu runs: %zu done, %zu queued, %zu running, %zu failed, %zu missing\n%s",
+	       plan->nrows, n[ST_DONE], n[ST_QUEUED], n[ST_RUNNING], n[ST_FAILED], n[ST_MISSING],
+	       lines.buf);
 	sb_release(&lines);
-	(void)ctx;
-	return n[DL_SWEEP_DONE] == plan->nrows ? 0 : DL_EXIT_DATA;
+	dl_sweep_jobs_release(&jobs);
+	free(tasks);
+	return n[ST_DONE] == plan->nrows ? 0 : DL_EXIT_DATA;
 }
 
 /* summary.csv once every run is done (any executor's last task does it) */
@@ -272,45 +370,85 @@ static void progress_cb(void *arg, size_t finished, size_t total, size_t failed)
 		failed, finished == total ? "\n" : "");
 }
 
+/* sbatch the script, record the array job id in DIR and print it */
 static int run_sbatch(struct dl_ctx *ctx, const char *dir)
 {
-	struct strbuf script = STRBUF_INIT, out = STRBUF_INIT;
+	struct strbuf script = STRBUF_INIT, out = STRBUF_INIT, errout = STRBUF_INIT;
+	struct dl_err err = DL_ERR_INIT;
 	sb_addf(&script, "%s/sweep.sbatch", dir);
-	int fds[2];
-	if (pipe(fds))
-		return dl_error(ctx, "cannot make a pipe: %s", strerror(errno));
-	fflush(NULL);
-	pid_t pid = fork();
-	if (pid == 0) {
-		dup2(fds[1], STDOUT_FILENO);
-		close(fds[0]);
-		close(fds[1]);
-		char *argv[] = {"sbatch", "--parsable", script.buf, NULL};
-		execvp("sbatch", argv);
-		dprintf(STDERR_FILENO, "dlsched sweep: cannot run 'sbatch': %s\n", strerror(errno));
-		_exit(127);
-	}
-	close(fds[1]);
-	char buf[256];
-	ssize_t n;
-	while ((n = read(fds[0], buf, sizeof(buf))) > 0)
-		sb_add(&out, buf, (size_t)n);
-	close(fds[0]);
-	int status = 0;
-	if (pid > 0)
-		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-			;
+	char *argv[] = {"sbatch", "--parsable", script.buf, NULL};
+	int st = dl_sweep_capture(argv, &out, &errout, &err);
 	int rc = 0;
-	if (pid < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+	fputs(errout.buf, stderr);
+	if (st < 0) {
+		rc = dl_fail(ctx, &err);
+	} else if (st != 0) {
 		rc = dl_error(ctx, "sbatch '%s' failed", script.buf);
 	} else {
 		/* --parsable: "JOBID" or "JOBID;CLUSTER" */
 		out.len = strcspn(out.buf, ";\n");
 		out.buf[out.len] = 0;
+		if (dl_sweep_jobs_add(dir, out.buf, &err))
+			rc = dl_fail(ctx, &err);
 		printf("%s\n", out.buf);
+		fflush(stdout);
 	}
 	sb_release(&script);
 	sb_release(&out);
+	sb_release(&errout);
+	return rc;
+}
+
+/*
+ * --wait: until no task of DIR's arrays is queued or running (squeue), then
+ * until Slurm's accounting has the end of every task not done (it lags).
+ */
+static int wait_for_arrays(struct dl_ctx *ctx, const struct dl_sweep_plan *plan, const char *dir)
+{
+	struct dl_sweep_task *tasks = xcalloc(plan->nrows ? plan->nrows : 1, sizeof(*tasks));
+	struct dl_err err = DL_ERR_INIT;
+	int have = 0, rc = 0;
+	const struct timespec pause = {0, 500 * 1000 * 1000};
+	for (;;) {
+		if (slurm_query(plan, dir, 0, tasks, &have, &err)) {
+			rc = dl_fail(ctx, &err);
+			break;
+		}
+		if (!have) {
+			rc = dl_usage_error(ctx, "no Slurm array was submitted from '%s'", dir);
+			break;
+		}
+		size_t active = 0;
+		for (size_t i = 0; i < plan->nrows; i++)
+			active += tasks[i].state == DL_TASK_QUEUED ||
+				  tasks[i].state == DL_TASK_RUNNING;
+		if (!active)
+			break;
+		nanosleep(&pause, NULL);
+	}
+	/*
+	 * accounting: a run that started (its stderr exists) and ended without a marker
+	 * was ended by Slurm; wait for the row that says how (ten seconds at most)
+	 */
+	for (int tries = 0; !rc && tries < 20; tries++) {
+		if (slurm_query(plan, dir, 1, tasks, &have, &err)) {
+			rc = dl_fail(ctx, &err);
+			break;
+		}
+		size_t unknown = 0;
+		for (size_t i = 0; i < plan->nrows; i++) {
+			if (tasks[i].slurm_state[0] ||
+			    dl_sweep_row_state(plan, i, dir) != DL_SWEEP_MISSING)
+				continue;
+			char *e = dl_sweep_run_path(dir, plan->rows[i].id, "stderr");
+			unknown += access(e, F_OK) == 0;
+			free(e);
+		}
+		if (!unknown)
+			break;
+		nanosleep(&pause, NULL);
+	}
+	free(tasks);
 	return rc;
 }
 
@@ -482,6 +620,44 @@ static int merge_slurm_options(struct dl_ctx *ctx, const struct sweep_args *a,
 	return 0;
 }
 
+/*
+ * A --submit while runs of DIR are queued or running in a recorded array would
+ * queue them twice: refused, or with --force those runs are left to that array.
+ */
+static int skip_active(struct dl_ctx *ctx, const struct sweep_args *a,
+		       const struct dl_sweep_plan *plan, size_t *todo, size_t *ntodo)
+{
+	struct dl_sweep_task *tasks = xcalloc(plan->nrows ? plan->nrows : 1, sizeof(*tasks));
+	struct dl_err err = DL_ERR_INIT;
+	int have = 0, rc = 0;
+	if (slurm_query(plan, a->dir, 0, tasks, &have, &err)) {
+		free(tasks);
+		return dl_fail(ctx, &err);
+	}
+	size_t active = 0, kept = 0;
+	for (size_t k = 0; k < *ntodo; k++) {
+		enum dl_sweep_slurm_state s = tasks[todo[k]].state;
+		if (s == DL_TASK_QUEUED || s == DL_TASK_RUNNING)
+			active++;
+		else
+			todo[kept++] = todo[k];
+	}
+	if (active && !a->force)
+		rc = dl_error(ctx,
+			      "%zu runs of '%s' are queued or running in Slurm (see --status): "
+			      "--wait for them, scancel them, or give --force to submit the others",
+			      active, a->dir);
+	else if (active && !ctx->quiet)
+		fprintf(stderr,
+			"dlsched sweep: --force: %zu runs queued or running are left to "
+			"their array\n",
+			active);
+	if (!rc)
+		*ntodo = kept;
+	free(tasks);
+	return rc;
+}
+
 static int do_run(struct dl_ctx *ctx, const struct sweep_args *a, const struct dl_sweep_plan *plan,
 		  const char *exe)
 {
@@ -507,7 +683,15 @@ static int do_run(struct dl_ctx *ctx, const struct sweep_args *a, const struct d
 	} else if (a->slurm) {
 		struct dl_sweep_slurm so, saved;
 		memset(&saved, 0, sizeof(saved));
-		if (!ntodo) {
+		if (a->submit && ntodo)
+			rc = skip_active(ctx, a, plan, todo, &ntodo);
+		if (rc) {
+			/* said */
+		} else if (!ntodo && a->submit && a->force) {
+			if (!ctx->quiet)
+				fprintf(stderr, "dlsched sweep: nothing to submit: every run not "
+						"done is queued or running\n");
+		} else if (!ntodo) {
 			rc = collect_if_done(ctx, plan, a->dir, 1);
 		} else if ((rc = merge_slurm_options(ctx, a, &so, &saved))) {
 			/* said */
@@ -516,6 +700,13 @@ static int do_run(struct dl_ctx *ctx, const struct sweep_args *a, const struct d
 			rc = dl_fail(ctx, &err);
 		} else if (a->submit) {
 			rc = run_sbatch(ctx, a->dir);
+			if (!rc && a->wait)
+				rc = wait_for_arrays(ctx, plan, a->dir);
+			if (!rc && a->wait) {
+				rc = collect_if_done(ctx, plan, a->dir, 1);
+				int st = do_status(ctx, plan, a->dir);
+				rc = rc ? rc : st;
+			}
 		} else if (!ctx->quiet) {
 			fprintf(stderr,
 				"dlsched sweep: wrote %s/sweep.sbatch; submit it with sbatch\n",
@@ -582,9 +773,14 @@ DL_COMMAND(sweep, "run policy experiments over grids, here in parallel or as Slu
 	if (!rc && st.optind != argc - 1)
 		rc = dl_usage_error(ctx, st.optind >= argc ? "no sweep directory"
 							   : "one sweep directory at most");
-	int modes = a.status + task_set + a.emit + a.slurm;
+	int modes = a.status + task_set + a.emit + a.slurm + (a.wait && !a.submit);
 	if (!rc && modes > 1)
-		rc = dl_usage_error(ctx, "--status, --task, --emit and --slurm exclude each other");
+		rc = dl_usage_error(ctx, "--status, --task, --emit, --slurm and --wait (but with "
+					 "--submit) exclude each other");
+	if (!rc && a.force && !a.submit)
+		rc = dl_usage_error(ctx, "--force is for --submit");
+	if (!rc && a.wait && !a.submit && (a.axes.n || a.sets.n || a.timeline))
+		rc = dl_usage_error(ctx, "--wait alone reads the plan in DIR: no --axis or --set");
 	if (!rc && (a.status || task_set) && (a.axes.n || a.sets.n || a.timeline))
 		rc = dl_usage_error(ctx,
 				    "--status and --task read the plan in DIR: no --axis or --set");
@@ -629,9 +825,15 @@ DL_COMMAND(sweep, "run policy experiments over grids, here in parallel or as Slu
 	if (!rc)
 		rc = load_plan(ctx, &a, &plan);
 	if (!rc) {
-		if (a.status)
+		if (a.status) {
 			rc = do_status(ctx, &plan, dir);
-		else if (task_set)
+		} else if (a.wait && !a.submit) {
+			rc = wait_for_arrays(ctx, &plan, dir);
+			if (!rc)
+				rc = collect_if_done(ctx, &plan, dir, 1);
+			if (!rc)
+				rc = do_status(ctx, &plan, dir);
+		} else if (task_set)
 			rc = do_task(ctx, &plan, dir, exe, a.task);
 		else
 			rc = do_run(ctx, &a, &plan, exe);

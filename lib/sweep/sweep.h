@@ -202,6 +202,44 @@ int dl_sweep_slurm_read(const char *dir, struct dl_sweep_slurm *opts, struct dl_
 int dl_sweep_slurm_write(const char *dir, const struct dl_sweep_slurm *opts, struct dl_err *err);
 void dl_sweep_slurm_release(struct dl_sweep_slurm *opts);
 
+/* ---- the Slurm arrays of a sweep (slurm.c) ---- */
+
+/* DIR/slurm/jobs: the array job id of every --submit, oldest first */
+struct dl_sweep_jobs {
+	char **id;
+	size_t n;
+};
+/* none recorded: 0 with n == 0; a bad file: -1 (line named) */
+int dl_sweep_jobs_read(const char *dir, struct dl_sweep_jobs *jobs, struct dl_err *err);
+/* record one more (id: what sbatch --parsable printed, digits) */
+int dl_sweep_jobs_add(const char *dir, const char *id, struct dl_err *err);
+void dl_sweep_jobs_release(struct dl_sweep_jobs *jobs);
+/* "12,15": the ids for squeue -j and sacct -j */
+void dl_sweep_jobs_list(const struct dl_sweep_jobs *jobs, struct strbuf *sb);
+
+enum dl_sweep_slurm_state {
+	DL_TASK_NONE = 0, /* not queued or running; nor failed in Slurm's accounting */
+	DL_TASK_QUEUED,	  /* pending in squeue */
+	DL_TASK_RUNNING,  /* running (or completing, suspended) in squeue */
+	DL_TASK_FAILED,	  /* ended by Slurm: FAILED, TIMEOUT, OUT_OF_MEMORY, NODE_FAIL, ... */
+};
+
+/* what Slurm says of the array task of one plan row */
+struct dl_sweep_task {
+	enum dl_sweep_slurm_state state;
+	long job;	      /* index into dl_sweep_jobs of the array it was last seen in */
+	char slurm_state[32]; /* Slurm's word ("TIMEOUT", "CANCELLED by 0"), "" if none */
+};
+
+/*
+ * The state of every row's task, tasks[nrows], from the text of
+ * `squeue -h -r -j JOBS -o %i|%T` and `sacct -n -X -P -j JOBS -o JobID,State`
+ * (either may be NULL). squeue's word wins (it is live; sacct lags); among
+ * arrays the latest recorded wins. Rows of no task stay DL_TASK_NONE.
+ */
+void dl_sweep_slurm_states(const struct dl_sweep_jobs *jobs, const char *squeue, const char *sacct,
+			   struct dl_sweep_task *tasks, size_t nrows);
+
 /*
  * Write DIR/summary.csv from the done runs (atomically). *ndone receives
  * their number. A report column named like an axis is left out (the axis

@@ -64,7 +64,7 @@ lost=$(awk -F, 'NR == 5 { print $1 }' a/plan.csv)
 rm a/runs/$lost/done
 sleep 1
 run sweep_status_missing 1 "dl sweep --status a"
-expect sweep_status_missing_counts "grep -q '12 runs: 11 done, 0 failed, 1 missing' out && grep -q \"missing $lost (policy=fifo, load=1.6, seed=2)\" out"
+expect sweep_status_missing_counts "grep -q '12 runs: 11 done, 0 queued, 0 running, 0 failed, 1 missing' out && grep -q \"missing $lost (policy=fifo, load=1.6, seed=2)\" out"
 cp a/summary.csv summary.before
 run sweep_resume 0 "dl sweep $G a"
 expect sweep_resume_one "grep -q '12 runs: 11 done, 1 to run' err"
@@ -72,7 +72,7 @@ stat -c '%n %Y %i' a/runs/*/done | sort > after
 expect_eq sweep_resume_only_missing "a/runs/$lost/done" "$(diff before after | sed -n 's/^> \([^ ]*\) .*/\1/p')"
 expect sweep_resume_same_summary "cmp summary.before a/summary.csv"
 run sweep_status_done 0 "dl sweep --status a"
-expect_eq sweep_status_done_line "12 runs: 12 done, 0 failed, 0 missing" "$(cat out)"
+expect_eq sweep_status_done_line "12 runs: 12 done, 0 queued, 0 running, 0 failed, 0 missing" "$(cat out)"
 # a changed fixed option changes every command: every run is redone
 run sweep_changed_plan 0 "dl sweep -q --axis policy=fifo,tiresias-las,sjf --axis load=0.8,1.6 --axis seed=1..2 --set cluster=1x1x8 --set jobs=70 a"
 expect sweep_changed_plan_redone "grep -c 'jobs 70' a/plan.csv | grep -qx 12 && awk -F, 'NR > 1 && \$6 != 70 { exit 1 }' a/summary.csv"
@@ -169,7 +169,7 @@ expect_eq sweep_failing_summary 3 "$(wc -l < f/summary.csv)"
 bad=$(awk -F, '$2 == "bad.csv" && $3 == "fifo" { print $1 }' f/plan.csv)
 expect sweep_failing_stderr_kept "grep -q \"bad gpus value 'x'\" f/runs/$bad/stderr"
 run sweep_failing_status 1 "dl sweep --status f"
-expect sweep_failing_status_names "grep -q '4 runs: 2 done, 2 failed, 0 missing' out && grep -q \"failed  $bad (trace=bad.csv, policy=fifo): exit 1 in simulate\" out"
+expect sweep_failing_status_names "grep -q '4 runs: 2 done, 0 queued, 0 running, 2 failed, 0 missing' out && grep -q \"failed  $bad (trace=bad.csv, policy=fifo): exit 1 in simulate\" out"
 
 # --timeline: utilisation from each run's timeline; report --group-by in every format
 run sweep_timeline 0 "dl sweep -q --timeline --axis policy=fifo,tiresias-las --axis seed=1..3 --axis load=0.8,1.6 --set cluster=1x1x8 --set jobs=60 t"

@@ -40,8 +40,9 @@ i=0; while [ $i -lt 300 ] && ! slow_running; do sleep 0.2; i=$((i + 1)); done
 expect sweep_slurm_slow_running slow_running
 run sweep_slurm_scancel 0 "scancel ${job}_2"
 expect sweep_slurm_cancelled "slurm_wait $job"
+i=0; while [ $i -lt 100 ] && ! sacct -n -X -P -j $job -o JobID,State 2> /dev/null | grep -q "^${job}_2|CANCELLED"; do sleep 0.2; i=$((i + 1)); done
 run sweep_slurm_status_missing 1 "dl sweep --status c"
-expect sweep_slurm_one_missing "grep -q '3 runs: 2 done, 0 failed, 1 missing' out && grep -q 'missing .*(trace=slow.csv, policy=fifo)' out"
+expect sweep_slurm_one_missing "grep -q '3 runs: 2 done, 0 queued, 0 running, 0 failed, 1 missing' out && grep -q 'missing .*(trace=slow.csv, policy=fifo): cancelled in Slurm (task ${job}_2)' out"
 expect sweep_slurm_no_summary_yet "test ! -e c/summary.csv"
 # the trace becomes readable; the rerun (again as an array) does only the cancelled run
 rm slow.csv && cp t1.csv slow.csv
@@ -60,3 +61,31 @@ stat -c '%n %Y %i' c/runs/*/done | sort > after
 expect_eq sweep_slurm_only_missing_redone "" "$(diff before after | grep '^<')"
 expect_eq sweep_slurm_rerun_new 1 "$(diff before after | grep -c '^>')"
 expect_eq sweep_slurm_rerun_summary 4 "$(wc -l < c/summary.csv 2> /dev/null)"
+
+# Slurm-aware: one task at a time (-j 1), the second blocked on a FIFO, the third queued
+mkfifo block.csv
+run sweep_slurm_queue 0 "dl sweep --submit -j 1 --axis trace=t1.csv,block.csv,t2.csv --axis policy=fifo --set cluster=1x1x8 w"
+job=$(cat out)
+blocked() { [ "$(squeue -h -j "${job}_1" -o %T 2> /dev/null)" = RUNNING ] && [ "$(ls w/runs/*/done 2> /dev/null | wc -l)" -eq 1 ]; }
+i=0; while [ $i -lt 300 ] && ! blocked; do sleep 0.2; i=$((i + 1)); done
+run sweep_slurm_status_live 1 "dl sweep --status w"
+expect sweep_slurm_status_live_counts "grep -qx '3 runs: 1 done, 1 queued, 1 running, 0 failed, 0 missing' out"
+expect sweep_slurm_status_live_names "grep -q '^running [0-9a-f]* (trace=block.csv, policy=fifo): Slurm task ${job}_1\$' out && grep -q '^queued  [0-9a-f]* (trace=t2.csv, policy=fifo): Slurm task ${job}_2\$' out"
+# a second submit would queue those runs twice: refused; --force leaves them to the array
+run sweep_slurm_twice 1 "dl sweep --submit w"
+expect sweep_slurm_twice_msg "grep -q '2 runs of .*/w. are queued or running in Slurm (see --status): --wait for them, scancel them, or give --force' err && test ! -s out"
+run sweep_slurm_twice_force 0 "dl sweep --submit --force w"
+expect sweep_slurm_twice_force_msg "grep -q 'nothing to submit: every run not done is queued or running' err && test ! -s out"
+expect_eq sweep_slurm_one_array "$job" "$(cat w/slurm/jobs)"
+expect_eq sweep_slurm_one_array_in_slurm 2 "$(squeue -h -r -o %i | grep -c "^${job}_")"
+# --wait blocks until the array ends, then collects and says so
+cat t2.csv > block.csv &
+writer=$!
+run sweep_slurm_wait 0 "dl sweep --wait w"
+wait $writer
+expect sweep_slurm_wait_status "grep -qx '3 runs: 3 done, 0 queued, 0 running, 0 failed, 0 missing' out && test \$(wc -l < w/summary.csv) -eq 4 && test -z \"\$(squeue -h -j $job)\""
+# --submit --wait: a script's one call; the job id, then the status
+run sweep_slurm_submit_wait 0 "dl sweep --submit --wait -q --axis seed=1..3 --set load=1 --set cluster=1x1x8 --set jobs=15 sw"
+expect sweep_slurm_submit_wait_out "head -1 out | grep -Eqx '[0-9]+' && sed -n 2p out | grep -qx '3 runs: 3 done, 0 queued, 0 running, 0 failed, 0 missing' && test \$(wc -l < sw/summary.csv) -eq 4"
+run sweep_wait_no_array 2 "dl sweep --wait local"
+expect sweep_wait_no_array_msg "grep -q \"no Slurm array was submitted from '.*/local'\" err"
