@@ -4,7 +4,6 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -12,7 +11,7 @@
 #include "cmd.h"
 #include "sweep_run.h"
 
-/* the commands a sweep runs, called in-process only to read their options and dry-check */
+/* the commands a sweep runs, called in-process only to dry-check a run's options */
 int cmd_trace(int argc, char **argv, struct dl_ctx *ctx);
 int cmd_simulate(int argc, char **argv, struct dl_ctx *ctx);
 
@@ -82,121 +81,49 @@ static const struct dl_cmd_spec sweep_spec = {
 	.flags = DL_SPEC_NO_IO | DL_SPEC_NO_INPUT,
 };
 
+/* the options of trace gen and simulate, from their tables */
+static void read_options(struct dl_sweep_cmdinfo *gen, struct dl_sweep_cmdinfo *sim)
+{
+	const struct dl_opt *t[DL_OPT_MAX_GROUPS + 1];
+	memset(gen, 0, sizeof(*gen));
+	memset(sim, 0, sizeof(*sim));
+	gen->name = "trace gen";
+	sim->name = "simulate";
+	size_t n = dl_trace_gen_opt_tables(t, DL_ARRAY_SIZE(t));
+	for (size_t i = 0; i < n; i++)
+		dl_sweep_cmdinfo_add(gen, t[i]);
+	n = dl_simulate_opt_tables(t, DL_ARRAY_SIZE(t));
+	for (size_t i = 0; i < n; i++)
+		dl_sweep_cmdinfo_add(sim, t[i]);
+}
+
 /*
- * Call a command in this process with one descriptor (1 or 2) sent to a
- * memory file, whose text ends up in out. The commands print nothing else.
+ * Dry-check one stage: the command parses its options and stops before any
+ * data (ctx.dry_run); its diagnostics come back as text (ctx.diag).
  */
-static int call_captured(int (*fn)(int, char **, struct dl_ctx *), struct dl_ctx *ctx, int argc,
-			 char **argv, int fd, struct strbuf *out)
-{
-	FILE *fp = fd == STDOUT_FILENO ? stdout : stderr;
-	fflush(fp);
-	int saved = dup(fd);
-	int mem = memfd_create("dlsched-sweep", MFD_CLOEXEC);
-	if (saved < 0 || mem < 0) {
-		if (saved >= 0)
-			close(saved);
-		if (mem >= 0)
-			close(mem);
-		sb_addf(out, "cannot capture output: %s", strerror(errno));
-		return -1;
-	}
-	dup2(mem, fd);
-	/* getopt permutes argv: give it a copy of the pointers */
-	char **copy = xcalloc((size_t)argc + 1, sizeof(*copy));
-	memcpy(copy, argv, (size_t)argc * sizeof(*copy));
-	int rc = fn(argc, copy, ctx);
-	free(copy);
-	fflush(fp);
-	dup2(saved, fd);
-	close(saved);
-	char buf[4096];
-	ssize_t n;
-	lseek(mem, 0, SEEK_SET);
-	while ((n = read(mem, buf, sizeof(buf))) > 0)
-		sb_add(out, buf, (size_t)n);
-	close(mem);
-	return rc;
-}
-
-/* the options of `dlsched CMD [SUB]`, from its --list-options */
-static int read_options(const char *cmd, const char *sub, struct dl_sweep_cmdinfo *info)
-{
-	struct dl_ctx c = {0};
-	c.cmdname = cmd;
-	char *argv[] = {(char *)(sub ? "trace" : cmd), (char *)sub, "--list-options", NULL};
-	if (!sub)
-		argv[1] = "--list-options", argv[2] = NULL;
-	struct strbuf out = STRBUF_INIT;
-	int rc = call_captured(sub ? cmd_trace : cmd_simulate, &c, sub ? 3 : 2, argv, STDOUT_FILENO,
-			       &out);
-	memset(info, 0, sizeof(*info));
-	/* "--NAME<TAB>ARG<TAB>help" per line */
-	for (char *line = out.buf; rc == 0 && *line;) {
-		char *nl = strchr(line, '\n');
-		if (nl)
-			*nl = 0;
-		char *tab = strchr(line, '\t');
-		if (!strncmp(line, "--", 2) && tab) {
-			char *arg = tab + 1;
-			char *tab2 = strchr(arg, '\t');
-			if (tab2)
-				*tab2 = 0;
-			info->opts =
-				xreallocarray(info->opts, info->nopts + 1, sizeof(*info->opts));
-			struct dl_sweep_optinfo *o = &info->opts[info->nopts++];
-			o->name = xstrndup(line + 2, (size_t)(tab - line - 2));
-			o->takes_value = *arg != 0;
-			o->is_file = !strcmp(arg, "FILE") ? 1 : !strcmp(arg, "SPEC") ? 2 : 0;
-		}
-		if (!nl)
-			break;
-		line = nl + 1;
-	}
-	sb_release(&out);
-	return rc;
-}
-
-static void free_options(struct dl_sweep_cmdinfo *info)
-{
-	for (size_t i = 0; i < info->nopts; i++)
-		free(info->opts[i].name);
-	free(info->opts);
-}
-
-/* dry-check one stage: the command parses its options and stops before any data */
 static int check_stage(void *arg, int argc, char **argv, struct strbuf *why)
 {
 	(void)arg;
 	struct dl_ctx c = {0};
+	struct strbuf diag = STRBUF_INIT;
 	c.dry_run = 1;
 	c.quiet = 1;
+	c.diag = &diag;
 	int is_trace = argc > 1 && !strcmp(argv[1], "trace");
 	c.cmdname = argv[1];
-	struct strbuf err = STRBUF_INIT;
-	int rc = call_captured(is_trace ? cmd_trace : cmd_simulate, &c, argc - 1, argv + 1,
-			       STDERR_FILENO, &err);
-	if (rc == 0) {
-		sb_release(&err);
-		return 0;
+	/* getopt permutes argv: give it a copy of the pointers */
+	char **copy = xcalloc((size_t)argc + 1, sizeof(*copy));
+	memcpy(copy, argv, (size_t)argc * sizeof(*copy));
+	int rc = (is_trace ? cmd_trace : cmd_simulate)(argc - 1, copy + 1, &c);
+	free(copy);
+	if (rc != 0) {
+		/* the first message (a command says one) */
+		sb_setlen(&diag, strcspn(diag.buf, "\n"));
+		sb_addstr(why, is_trace ? "trace gen: " : "simulate: ");
+		sb_addstr(why, diag.len ? diag.buf : "rejected");
 	}
-	/* "dlsched simulate: MESSAGE; see 'dlsched simulate --help'\n" -> "simulate: MESSAGE" */
-	char *msg = err.buf;
-	if (!strncmp(msg, "dlsched ", 8))
-		msg += 8;
-	char *nl = strchr(msg, '\n');
-	if (nl)
-		*nl = 0;
-	char *see = strstr(msg, "; see 'dlsched");
-	if (see)
-		*see = 0;
-	if (is_trace && !strncmp(msg, "trace: ", 7)) {
-		sb_addstr(why, "trace gen: ");
-		msg += 7;
-	}
-	sb_addstr(why, *msg ? msg : "rejected");
-	sb_release(&err);
-	return -1;
+	sb_release(&diag);
+	return rc ? -1 : 0;
 }
 
 /* the running binary, absolute, so every run and Slurm task execs the same one */
@@ -466,8 +393,7 @@ static int load_plan(struct dl_ctx *ctx, const struct sweep_args *a, struct dl_s
 		return 0;
 	}
 	struct dl_sweep_cmdinfo gen, sim;
-	if (read_options("trace", "gen", &gen) || read_options("simulate", NULL, &sim))
-		return dl_error(ctx, "cannot read the options of trace gen and simulate");
+	read_options(&gen, &sim);
 	struct dl_sweep_spec spec;
 	dl_sweep_spec_init(&spec);
 	spec.timeline = a->timeline;
@@ -484,8 +410,8 @@ static int load_plan(struct dl_ctx *ctx, const struct sweep_args *a, struct dl_s
 		dl_sweep_plan_release(plan);
 		rc = -1;
 	}
-	free_options(&gen);
-	free_options(&sim);
+	dl_sweep_cmdinfo_release(&gen);
+	dl_sweep_cmdinfo_release(&sim);
 	dl_sweep_spec_release(&spec);
 	if (rc)
 		return err.code == DL_EXIT_USAGE ? dl_usage_error(ctx, "%s", err.msg)

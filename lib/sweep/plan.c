@@ -42,6 +42,58 @@ void dl_sweep_spec_release(struct dl_sweep_spec *spec)
 	dl_sweep_spec_init(spec);
 }
 
+void dl_sweep_cmdinfo_add(struct dl_sweep_cmdinfo *c, const struct dl_opt *table)
+{
+	for (const struct dl_opt *o = table; o->type != DL_OPT_END; o++) {
+		if (o->flags & DL_OPTF_HIDDEN)
+			continue;
+		struct dl_sweep_optinfo *info = NULL;
+		for (size_t i = 0; i < c->nopts && !info; i++)
+			if (!strcmp(c->opts[i].name, o->name))
+				info = &c->opts[i];
+		if (!info) {
+			c->opts = xreallocarray(c->opts, c->nopts + 1, sizeof(*c->opts));
+			info = &c->opts[c->nopts++];
+			memset(info, 0, sizeof(*info));
+			info->name = o->name;
+			info->takes_value = dl_opt_takes_value(o);
+			if (o->type == DL_OPT_FILE || o->type == DL_OPT_FILES)
+				info->is_file = o->arg && !strcmp(o->arg, "SPEC") ? 2 : 1;
+		}
+		if (info->ndefs < DL_SWEEP_MAX_DEFS)
+			info->defs[info->ndefs++] = o;
+	}
+}
+
+void dl_sweep_cmdinfo_release(struct dl_sweep_cmdinfo *c)
+{
+	free(c->opts);
+	c->opts = NULL;
+	c->nopts = 0;
+}
+
+/*
+ * The command's own check of one value: accepted when some entry of that
+ * name stores it (dl_opt_store into a scratch struct); else why, as the
+ * command says it.
+ */
+static int typed_check(const struct dl_sweep_optinfo *o, const char *v, struct strbuf *why)
+{
+	for (size_t d = 0; d < o->ndefs; d++) {
+		const struct dl_opt *def = o->defs[d];
+		void *scratch = xcalloc(1, def->offset + def->size + 16);
+		int bad = dl_opt_store(def, scratch, v);
+		if (!bad && (def->type == DL_OPT_STRINGS || def->type == DL_OPT_FILES))
+			dl_strlist_free((struct dl_strlist *)((char *)scratch + def->offset));
+		free(scratch);
+		if (!bad)
+			return 0;
+	}
+	if (o->ndefs)
+		dl_opt_bad_value_text(o->defs[0], v, why);
+	return o->ndefs ? -1 : 0;
+}
+
 static const struct dl_sweep_optinfo *find_opt(const struct dl_sweep_cmdinfo *c, const char *name)
 {
 	for (size_t i = 0; c && i < c->nopts; i++)
@@ -275,6 +327,18 @@ int dl_sweep_spec_add(struct dl_sweep_spec *spec, const char *text, int fixed,
 				   "shell commands in plan.csv",
 				   what, name, (unsigned)(unsigned char)*ctl);
 			goto fail;
+		}
+		const struct dl_sweep_optinfo *const checks[2] = {go, so};
+		const struct dl_sweep_cmdinfo *const cmds[2] = {gen, sim};
+		for (int k = 0; k < 2 && !a.flag; k++) {
+			struct strbuf why = STRBUF_INIT;
+			if (checks[k] && typed_check(checks[k], a.values[i], &why)) {
+				dl_err_set(err, DL_EXIT_USAGE, "%s '%s' value '%s': %s: %s", what,
+					   name, a.values[i], cmds[k]->name, why.buf);
+				sb_release(&why);
+				goto fail;
+			}
+			sb_release(&why);
 		}
 		if (value_arg(&a, is_file, a.values[i], &a.args[i], err)) {
 			/* name the axis as the user wrote it */

@@ -30,6 +30,7 @@
 #include <stddef.h>
 
 #include "core/common.h"
+#include "core/opt.h"
 
 /* where an axis or a fixed option goes */
 enum {
@@ -38,17 +39,29 @@ enum {
 	DL_SWEEP_TRACE = 1 << 2, /* the trace file simulate reads */
 };
 
-/* One option a command accepts (from its --list-options). */
+/*
+ * One option a command accepts, from its option table. Alternatives (the
+ * policies of simulate) may each own an option of the same name with its
+ * own type: defs holds every entry of that name.
+ */
+#define DL_SWEEP_MAX_DEFS 16
 struct dl_sweep_optinfo {
-	char *name;	 /* without "--" */
-	int takes_value; /* 0 for a flag */
-	int is_file;	 /* its value names a file (made absolute) */
+	const char *name; /* the table's, without "--" */
+	int takes_value;  /* 0 for a flag */
+	int is_file;	  /* 1: its value names a file (made absolute); 2: a file if one exists */
+	const struct dl_opt *defs[DL_SWEEP_MAX_DEFS];
+	size_t ndefs;
 };
 
 struct dl_sweep_cmdinfo {
+	const char *name; /* "trace gen", "simulate": in messages */
 	struct dl_sweep_optinfo *opts;
 	size_t nopts;
 };
+
+/* Add the options of a command's table (hidden ones left out); release frees opts. */
+void dl_sweep_cmdinfo_add(struct dl_sweep_cmdinfo *c, const struct dl_opt *table);
+void dl_sweep_cmdinfo_release(struct dl_sweep_cmdinfo *c);
 
 struct dl_sweep_axis {
 	char *name;	/* as given, e.g. "policy", "gen.seed", "trace" */
@@ -75,7 +88,9 @@ void dl_sweep_spec_release(struct dl_sweep_spec *spec);
  * Add "NAME=V1,V2,..." (an axis; ';' separates the values instead when the
  * text has one, for values with commas; "A..B" is the integers A to B) or,
  * with fixed set, "NAME=VALUE" or a bare flag "NAME" (a --set). Checks the
- * name against the options of gen and sim: usage errors name the axis.
+ * name against the options of gen and sim, and every value with the typed
+ * check of the command's own table (dl_opt_store): usage errors name the
+ * axis and say what the command expects.
  */
 int dl_sweep_spec_add(struct dl_sweep_spec *spec, const char *text, int fixed,
 		      const struct dl_sweep_cmdinfo *gen, const struct dl_sweep_cmdinfo *sim,

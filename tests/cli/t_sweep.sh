@@ -151,6 +151,13 @@ run sweep_rejected_gen_value 2 "dl sweep --axis load=0.5,-1 --set cluster=1x1x8 
 expect sweep_rejected_gen_value_msg "grep -q \"axis 'load' value '-1': trace gen: \" err && test ! -e v4"
 run sweep_rejected_seed 2 "dl sweep --axis seed=1,x --set cluster=1x1x8 --set load=1 v5"
 expect sweep_rejected_seed_msg "grep -q \"axis 'seed' value 'x'\" err"
+# a value is checked by the command's own typed check, so the sweep says what it says
+run sweep_typed_value 2 "dl sweep --axis load=0.5,abc --set cluster=1x1x8 v5"
+own=$(dl trace gen --load abc --cluster 1x1x8 2>&1 | sed 's/^dlsched trace: //')
+expect sweep_typed_value_same "grep -qF \"axis 'load' value 'abc': trace gen: $own; see\" err"
+run sweep_typed_policy_param 2 "dl sweep --axis quantum=300,x --set policy=tiresias-las --set load=1 --set cluster=1x1x8 v5"
+own=$(dl simulate --policy tiresias-las --quantum x --cluster 1x1x8 /dev/null 2>&1 | sed 's/^dlsched simulate: //')
+expect sweep_typed_policy_param_same "grep -qF \"axis 'quantum' value 'x': simulate: $own; see\" err"
 # no single axis explains a rejection: the run is named
 run sweep_rejected_run 2 "dl sweep --axis seed=1,2 --set cluster=1x1x8 v5"
 expect sweep_rejected_run_msg "grep -q \"run [0-9a-f]* (seed=1): trace gen: give exactly one of --rate and --load\" err"
