@@ -183,24 +183,60 @@ run sweep_timeline 0 "dl sweep -q --timeline --axis policy=fifo,tiresias-las --a
 expect sweep_timeline_files "ls t/runs/*/timeline.csv | wc -l | grep -qx 12"
 run sweep_group_csv 0 "dl report -f csv --group-by policy,load t"
 expect_eq sweep_group_csv_rows 5 "$(wc -l < out)"
-expect sweep_group_csv_header "head -1 out | grep -q '^policy,load,runs,jobs,jobs_ci95,finished,finished_ci95,avg_jct,avg_jct_ci95,'"
+expect sweep_group_csv_header "head -1 out | grep -q '^policy,load,runs,jobs,jobs_lo95,jobs_hi95,finished,finished_lo95,finished_hi95,avg_jct,avg_jct_lo95,avg_jct_hi95,'"
+# every interval holds its mean and stays in the metric's range (times >= 0, shares in 0..1)
+expect sweep_group_csv_ranges "awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next } { for (m in c) if ((m \"_lo95\") in c && \$c[m \"_lo95\"] != \"\") { lo = \$c[m \"_lo95\"]; hi = \$c[m \"_hi95\"]; v = \$c[m]; if (lo > v + 1e-9 || hi < v - 1e-9 || lo < 0) bad++; if ((m == \"utilization\" || m == \"comm_share\") && hi > 1) bad++ } } END { exit bad > 0 }' out"
 expect sweep_group_three_runs "awk -F, 'NR > 1 && \$3 != 3 { exit 1 }' out"
 # the mean is the mean of the three seeds' rows in summary.csv
 want=$(awk -F, 'NR > 1 && $2 == "fifo" && $4 == "0.8" { s += $8; n++ } END { printf "%.6f", s / n }' t/summary.csv)
-got=$(awk -F, '$1 == "fifo" && $2 == "0.8" { printf "%.6f", $8 }' out)
+got=$(awk -F, '$1 == "fifo" && $2 == "0.8" { printf "%.6f", $10 }' out)
 expect_eq sweep_group_mean "$want" "$got"
 run sweep_group_json 0 "dl report -f json --group-by policy t/summary.csv"
 expect sweep_group_json_rows "test \$(wc -l < out) -eq 2 && grep -q '\"policy\":\"fifo\",\"runs\":6' out"
 run sweep_group_text 0 "dl report -f text --group-by policy,load t"
-expect sweep_group_text_pm "grep -q '±' out && grep -q '^policy  *load  *runs' out"
+expect sweep_group_text_pm "grep -q '[0-9] \\[[0-9.]*, [0-9.]*\\]' out && grep -q '^policy  *load  *runs' out && grep -q 'percentile bootstrap' out"
 run sweep_group_md 0 "dl report -f markdown --group-by policy,load t"
 expect sweep_group_md_table "grep -q '^| policy ' out && grep -q '^| -' out"
 run sweep_group_html 0 "dl report --group-by policy,load -o g.html t"
 expect sweep_group_html_lines "test \$(grep -o 'class=\"mean\" data-label=\"fifo\"' g.html | wc -l) -ge 3 && grep -q 'class=\"band\"' g.html && grep -q 'id=\"group-avg_jct\"' g.html"
 # the fairness, first-feedback and communication metrics of each run's report, grouped
-expect sweep_group_fairness "head -1 t/summary.csv | grep -q ',avg_first_feedback,p95_first_feedback,avg_rho,p95_rho,max_rho,jain_rho,total_comm_overhead,avg_comm_overhead,comm_share' && grep -q 'id=\"group-max_rho\"' g.html && grep -q 'id=\"group-avg_first_feedback\"' g.html && grep -q 'id=\"group-comm_share\"' g.html"
+expect sweep_group_fairness "head -1 t/summary.csv | grep -q ',avg_first_feedback,p95_first_feedback,avg_rho,p95_rho,max_rho,jain_rho,total_comm_overhead,avg_comm_overhead,comm_share' && grep -q 'id=\"group-max_rho\"' g.html && grep -q 'id=\"group-avg_first_feedback\"' g.html && grep -q '<p class=\"note\" id=\"same\">.*comm GPU share 0.0%' g.html && ! grep -q 'id=\"group-comm_share\"' g.html"
 if command -v xmllint > /dev/null; then
 	expect sweep_group_html_xml "xmllint --noout g.html"
+fi
+# the page: human units, a metric the same in every run in a footnote, charts that say
+# which metric, an x axis over the loads (0.8 to 1.6, not from 0), n shown
+expect sweep_group_html_units "grep -q '<td title=\"mean [0-9.e+]* s, 95% interval [0-9.e+]* s to [0-9.e+]* s, n = 3\">[0-9.]* \\(s\\|min\\|h\\|d\\)<small' g.html"
+expect sweep_group_html_same "grep -q '<p class=\"note\" id=\"same\">The same in every run: jobs 60, finished 60' g.html && ! sed -n '/<table id=\"groups\"/,/<\/table>/p' g.html | grep -q '<th>jobs</th>'"
+expect sweep_group_html_titles "grep -q '<h2>95th percentile of job completion time (p95 JCT) against load</h2>' g.html && grep -q 'each point the mean over a group&#39;s n = 3 runs' g.html"
+expect_eq sweep_group_html_x_span "0.8 1.6" "$(sed -n '/id=\"group-avg_jct\"/,/<\/svg>/p' g.html | sed -n 's/.*<text class=\"tick\"[^>]*text-anchor=\"middle\">\([^<]*\)<.*/\1/p' | sed -n '1p;$p' | tr '\n' ' ' | sed 's/ $//')"
+CHROME=$(command -v chromium || command -v chromium-browser)
+if [ -n "$CHROME" ]; then
+	# real Chromium lays the page out; a script of the test's (not of the page) measures
+	# every band of every chart against the chart's zero line: none goes below it, since
+	# every charted metric is a time, a share or a ratio >= 0
+	sed 's#</body>#<script src="bandcheck.js"></script></body>#' g.html > gcheck.html
+	cat > bandcheck.js << 'EOF'
+var out = [], n = 0;
+document.querySelectorAll("figure[data-metric]").forEach(function (f) {
+	var zero = f.querySelector("line.zero").getBBox().y;
+	f.querySelectorAll("path.band").forEach(function (b) {
+		var r = b.getBBox();
+		n++;
+		if (r.y + r.height > zero + 0.5)
+			out.push(f.dataset.metric + " " + (r.y + r.height) + " > " + zero);
+	});
+});
+document.body.setAttribute("data-bands", n + " bands, " + out.length + " below zero" + (out.length ? ": " + out.join("; ") : ""));
+EOF
+	rm -rf "$SCRATCH/profile"
+	timeout 120 "$CHROME" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+		--disable-background-networking --disable-component-update --disable-sync \
+		--allow-file-access-from-files --user-data-dir="$SCRATCH/profile" \
+		--window-size=1280,1600 --dump-dom "file://$SCRATCH/gcheck.html" > gdom.html 2> chrome.err
+	expect sweep_group_html_bands_positive "grep -q 'data-bands=\"[1-9][0-9]* bands, 0 below zero\"' gdom.html"
+else
+	skip sweep_group_html_bands_positive "chromium not installed"
 fi
 # the page's footer: what each mean runs over, every run with its group and plan.csv's
 # exact command, the inputs with their sizes, the version and the command line
