@@ -254,8 +254,11 @@ static int do_status(struct dl_ctx *ctx, const struct dl_sweep_plan *plan, const
 		if (s == ST_FAILED && dl_sweep_row_state(plan, i, dir) == DL_SWEEP_FAILED) {
 			struct strbuf why = STRBUF_INIT;
 			dl_sweep_row_failure(plan, i, dir, &why);
-			sb_addf(&lines, ": %s, see %s/runs/%s/stderr", why.buf, dir,
-				plan->rows[i].id);
+			sb_addf(&lines, ": %s", why.buf);
+			char *e = dl_sweep_run_path(dir, plan->rows[i].id, "stderr");
+			if (access(e, F_OK) == 0)
+				sb_addf(&lines, ", see %s", e);
+			free(e);
 			sb_release(&why);
 		} else if (s == ST_FAILED && job) {
 			sb_addf(&lines,
@@ -375,6 +378,17 @@ static int wait_for_arrays(struct dl_ctx *ctx, const struct dl_sweep_plan *plan,
 			break;
 		nanosleep(&pause, NULL);
 	}
+	/* a task Slurm ended leaves its output and the reason with the run (collecting) */
+	struct dl_sweep_jobs jobs = {NULL, 0};
+	if (!rc && dl_sweep_jobs_read(dir, &jobs, &err))
+		rc = dl_fail(ctx, &err);
+	for (size_t i = 0; !rc && i < plan->nrows; i++)
+		if (tasks[i].state == DL_TASK_FAILED && (size_t)tasks[i].job < jobs.n &&
+		    dl_sweep_row_state(plan, i, dir) == DL_SWEEP_MISSING &&
+		    dl_sweep_run_ended_by_slurm(plan, i, dir, jobs.id[tasks[i].job],
+						tasks[i].slurm_state, &err))
+			rc = dl_fail(ctx, &err);
+	dl_sweep_jobs_release(&jobs);
 	free(tasks);
 	return rc;
 }

@@ -198,6 +198,26 @@ int dl_sweep_run_end(const struct dl_sweep_plan *plan, size_t i, const char *dir
 	return rc;
 }
 
+int dl_sweep_run_ended_by_slurm(const struct dl_sweep_plan *plan, size_t i, const char *dir,
+				const char *job, const char *state, struct dl_err *err)
+{
+	const char *id = plan->rows[i].id;
+	struct strbuf from = STRBUF_INIT, text = STRBUF_INIT, why = STRBUF_INIT;
+	sb_addf(&from, "%s/slurm/%s_%zu.out", dir, job, i);
+	int rc = dl_sweep_run_begin(plan, i, dir, err);
+	char *to = run_path(dir, id, "slurm.out");
+	if (!rc && access(from.buf, F_OK) == 0)
+		rc = dl_read_file(from.buf, &text, err) || write_atomic(to, text.buf, err) ? -1 : 0;
+	sb_addf(&why, "Slurm %s (task %s_%zu), see %s", state, job, i, to);
+	if (!rc)
+		rc = dl_sweep_run_end(plan, i, dir, why.buf, err);
+	free(to);
+	sb_release(&from);
+	sb_release(&text);
+	sb_release(&why);
+	return rc;
+}
+
 /* ---- summary.csv ---- */
 
 static int is_axis(const struct dl_sweep_plan *plan, const char *name)

@@ -180,6 +180,15 @@ int dl_sweep_run_begin(const struct dl_sweep_plan *plan, size_t i, const char *d
 int dl_sweep_run_end(const struct dl_sweep_plan *plan, size_t i, const char *dir, const char *why,
 		     struct dl_err *err);
 
+/*
+ * Run i's array task (of job) was ended by Slurm (state: "TIMEOUT", ...)
+ * without a marker: keep Slurm's output of the task (DIR/slurm/JOB_I.out) as
+ * runs/ID/slurm.out and mark the run failed with why, so that the failure
+ * outlives Slurm's memory of it and a rerun redoes the run.
+ */
+int dl_sweep_run_ended_by_slurm(const struct dl_sweep_plan *plan, size_t i, const char *dir,
+				const char *job, const char *state, struct dl_err *err);
+
 /* Slurm batch options of --slurm; NULL/0 members are left out. */
 struct dl_sweep_slurm {
 	const char *partition, *time, *mem, *account;

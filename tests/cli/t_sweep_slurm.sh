@@ -79,7 +79,7 @@ expect sweep_slurm_twice_force_msg "grep -q 'nothing to submit: every run not do
 expect_eq sweep_slurm_one_array "$job" "$(cat w/slurm/jobs)"
 expect_eq sweep_slurm_one_array_in_slurm 2 "$(squeue -h -r -o %i | grep -c "^${job}_")"
 # --wait blocks until the array ends, then collects and says so
-cat t2.csv > block.csv &
+timeout 120 sh -c 'cat t2.csv > block.csv' &
 writer=$!
 run sweep_slurm_wait 0 "dl sweep --wait w"
 wait $writer
@@ -89,3 +89,25 @@ run sweep_slurm_submit_wait 0 "dl sweep --submit --wait -q --axis seed=1..3 --se
 expect sweep_slurm_submit_wait_out "head -1 out | grep -Eqx '[0-9]+' && sed -n 2p out | grep -qx '3 runs: 3 done, 0 queued, 0 running, 0 failed, 0 missing' && test \$(wc -l < sw/summary.csv) -eq 4"
 run sweep_wait_no_array 2 "dl sweep --wait local"
 expect sweep_wait_no_array_msg "grep -q \"no Slurm array was submitted from '.*/local'\" err"
+
+# a task Slurm ends without its run (here: the plan was broken while the task waited, so
+# `sweep --task` refuses it): --status says so from sacct, --wait keeps Slurm's output of
+# the task and the reason with the run (failed, so a rerun redoes it)
+mkfifo block2.csv
+run sweep_slurm_queue2 0 "dl sweep --submit -j 1 --axis trace=block2.csv,t1.csv --axis policy=fifo --set cluster=1x1x8 sf"
+job=$(cat out)
+# (task 0 has read the plan once its run has a stderr; the FIFO's writer never outlives it)
+i=0; while [ $i -lt 300 ] && [ "$(ls sf/runs/*/stderr 2> /dev/null | wc -l)" -ne 1 ]; do sleep 0.2; i=$((i + 1)); done
+cp sf/plan.csv plan.keep && sed -n 2p sf/plan.csv >> sf/plan.csv
+timeout 120 sh -c 'cat t1.csv > block2.csv' &
+writer=$!
+expect sweep_slurm_task_ended "slurm_wait $job"
+wait $writer
+cp plan.keep sf/plan.csv
+i=0; while [ $i -lt 100 ] && ! sacct -n -X -P -j $job -o JobID,State 2> /dev/null | grep -q "^${job}_1|FAILED"; do sleep 0.2; i=$((i + 1)); done
+ended=$(awk -F, 'NR == 3 { print $1 }' sf/plan.csv)
+run sweep_slurm_status_failed 1 "dl sweep --status sf"
+expect sweep_slurm_status_failed_line "grep -qx '2 runs: 1 done, 0 queued, 0 running, 1 failed, 0 missing' out && grep -q \"^failed  $ended (trace=t1.csv, policy=fifo): Slurm FAILED (task ${job}_1), see .*/sf/slurm/${job}_1.out\" out"
+run sweep_slurm_wait_failed 1 "dl sweep --wait sf"
+expect sweep_slurm_wait_kept "grep -q 'plan.csv:4: run .* is also on line 2' sf/runs/$ended/slurm.out && grep -qx \"Slurm FAILED (task ${job}_1), see .*/sf/runs/$ended/slurm.out\" sf/runs/$ended/failed"
+expect sweep_slurm_wait_failed_line "grep -q \"^failed  $ended (trace=t1.csv, policy=fifo): Slurm FAILED (task ${job}_1), see .*/sf/runs/$ended/slurm.out\\$\" out"
