@@ -261,9 +261,12 @@ static int do_status(struct dl_ctx *ctx, const struct dl_sweep_plan *plan, const
 			free(e);
 			sb_release(&why);
 		} else if (s == ST_FAILED && job) {
-			sb_addf(&lines,
-				": Slurm %s (task %s_%zu), see %s/slurm/%s_%zu.out and %s/runs/%s/stderr",
-				t->slurm_state, job, i, dir, job, i, dir, plan->rows[i].id);
+			sb_addf(&lines, ": Slurm %s (task %s_%zu), see %s/slurm/%s_%zu.out",
+				t->slurm_state, job, i, dir, job, i);
+			char *e = dl_sweep_run_path(dir, plan->rows[i].id, "stderr");
+			if (access(e, F_OK) == 0)
+				sb_addf(&lines, " and %s", e);
+			free(e);
 		} else if (s == ST_MISSING && job && !strncmp(t->slurm_state, "CANCELLED", 9)) {
 			sb_addf(&lines, ": cancelled in Slurm (task %s_%zu)", job, i);
 		}
@@ -623,11 +626,12 @@ static int do_run(struct dl_ctx *ctx, const struct sweep_args *a, const struct d
 	} else if (a->slurm) {
 		struct dl_sweep_slurm so, saved;
 		memset(&saved, 0, sizeof(saved));
+		size_t before = ntodo;
 		if (a->submit && ntodo)
 			rc = skip_active(ctx, a, plan, todo, &ntodo);
 		if (rc) {
 			/* said */
-		} else if (!ntodo && a->submit && a->force) {
+		} else if (!ntodo && before) {
 			if (!ctx->quiet)
 				fprintf(stderr, "dlsched sweep: nothing to submit: every run not "
 						"done is queued or running\n");
