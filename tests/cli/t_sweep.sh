@@ -73,6 +73,9 @@ expect_eq sweep_resume_only_missing "a/runs/$lost/done" "$(diff before after | s
 expect sweep_resume_same_summary "cmp summary.before a/summary.csv"
 run sweep_status_done 0 "dl sweep --status a"
 expect_eq sweep_status_done_line "12 runs: 12 done, 0 queued, 0 running, 0 failed, 0 missing" "$(cat out)"
+# nothing to do: --submit (even --force) submits nothing, needs no Slurm and says so plainly
+run sweep_submit_done 0 "dl sweep --submit --force a"
+expect sweep_submit_done_msg "grep -q '12 runs: 12 done, 0 to run' err && ! grep -q 'queued or running' err && test ! -s out"
 # a changed fixed option changes every command: every run is redone
 run sweep_changed_plan 0 "dl sweep -q --axis policy=fifo,tiresias-las,sjf --axis load=0.8,1.6 --axis seed=1..2 --set cluster=1x1x8 --set jobs=70 a"
 expect sweep_changed_plan_redone "grep -c 'jobs 70' a/plan.csv | grep -qx 12 && awk -F, 'NR > 1 && \$6 != 70 { exit 1 }' a/summary.csv"
