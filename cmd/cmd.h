@@ -36,6 +36,8 @@ struct dl_ctx {
 	int quiet;
 	int stderr_is_tty;
 	int dry_run; /* check the options, then return 0 before reading or writing data (sweep) */
+	/* set: diagnostics are lines "MESSAGE" here instead of stderr (a command run in-process) */
+	struct strbuf *diag;
 };
 
 #define DL_COMMAND(name, summary) int cmd_##name(int argc, char **argv, struct dl_ctx *ctx)
@@ -200,6 +202,14 @@ const struct dl_subcmd *dl_subcmd_find(const struct dl_ctx *ctx, const struct dl
 char **dl_opt_inputs(const struct dl_optstate *st, int *n);
 /* the common options' man page entries (for dlsched(1)) */
 void dl_print_common_man(FILE *fp);
+
+/*
+ * The option tables of the commands a sweep runs, as data (not their help
+ * text): trace gen's; simulate's own, then each policy's and --compat's (a
+ * table several policies share once). At most max into out; returns how many.
+ */
+size_t dl_trace_gen_opt_tables(const struct dl_opt **out, size_t max);
+size_t dl_simulate_opt_tables(const struct dl_opt **out, size_t max);
 
 /* Diagnostics, on stderr, prefixed "dlsched CMD: ". Each returns the exit code. */
 int dl_error(const struct dl_ctx *ctx, const char *fmt, ...) DL_PRINTF(2, 3);

@@ -9,13 +9,24 @@
 #include "cmd.h"
 #include "core/num.h"
 
+/*
+ * One diagnostic: "dlsched CMD: KIND MESSAGE[SUFFIX]" on stderr, or just
+ * "KIND MESSAGE" as a line of ctx->diag for a command run in-process.
+ */
+static void emit(const struct dl_ctx *ctx, const char *kind, const char *msg, const char *suffix)
+{
+	if (ctx->diag) {
+		sb_addf(ctx->diag, "%s%s\n", kind, msg);
+		return;
+	}
+	fprintf(stderr, "dlsched %s: %s%s%s\n", ctx->cmdname, kind, msg, suffix);
+}
+
 static void vmsg(const struct dl_ctx *ctx, const char *kind, const char *fmt, va_list ap)
 {
 	struct strbuf sb = STRBUF_INIT;
-	sb_addf(&sb, "dlsched %s: %s", ctx->cmdname, kind);
 	sb_vaddf(&sb, fmt, ap);
-	sb_addc(&sb, '\n');
-	fputs(sb.buf, stderr);
+	emit(ctx, kind, sb.buf, "");
 	sb_release(&sb);
 }
 
@@ -30,20 +41,21 @@ int dl_error(const struct dl_ctx *ctx, const char *fmt, ...)
 
 int dl_usage_error(const struct dl_ctx *ctx, const char *fmt, ...)
 {
-	struct strbuf sb = STRBUF_INIT;
+	struct strbuf sb = STRBUF_INIT, see = STRBUF_INIT;
 	va_list ap;
 	va_start(ap, fmt);
 	sb_vaddf(&sb, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "dlsched %s: %s; see 'dlsched %s --help'\n", ctx->cmdname, sb.buf,
-		ctx->cmdname);
+	sb_addf(&see, "; see 'dlsched %s --help'", ctx->cmdname);
+	emit(ctx, "", sb.buf, see.buf);
 	sb_release(&sb);
+	sb_release(&see);
 	return DL_EXIT_USAGE;
 }
 
 int dl_fail(const struct dl_ctx *ctx, const struct dl_err *err)
 {
-	fprintf(stderr, "dlsched %s: %s\n", ctx->cmdname, err->msg[0] ? err->msg : "failed");
+	emit(ctx, "", err->msg[0] ? err->msg : "failed", "");
 	return err->code ? err->code : DL_EXIT_DATA;
 }
 
@@ -192,11 +204,10 @@ static int deferred(const struct dl_optstate *st, size_t g)
 
 static void bad_value(const struct dl_ctx *ctx, const struct dl_opt *o, const char *arg)
 {
-	struct strbuf why = STRBUF_INIT;
-	dl_opt_expect(o, &why);
-	fprintf(stderr, "dlsched %s: bad --%s value '%s'%s%s%s\n", ctx->cmdname, o->name, arg,
-		why.len ? " (" : "", why.buf, why.len ? ")" : "");
-	sb_release(&why);
+	struct strbuf msg = STRBUF_INIT;
+	dl_opt_bad_value_text(o, arg, &msg);
+	emit(ctx, "", msg.buf, "");
+	sb_release(&msg);
 }
 
 static const struct dl_opt *find_long(const struct dl_optstate *st, const char *name, size_t *k_out)

@@ -424,6 +424,21 @@ static void policy_groups(struct policy_groups *pg)
 		pg->g[i].title = pg->title[i].buf;
 }
 
+size_t dl_simulate_opt_tables(const struct dl_opt **out, size_t max)
+{
+	struct policy_groups pg;
+	policy_groups(&pg);
+	size_t n = 0;
+	if (max > 0)
+		out[n++] = sim_opts;
+	for (size_t i = 0; i < pg.n; i++) {
+		if (n < max)
+			out[n++] = pg.g[i].opts;
+		sb_release(&pg.title[i]);
+	}
+	return n;
+}
+
 /* the chosen policy's groups get its params; the others' options are refused */
 static int choose_policy(struct dl_optstate *st, struct sim_args *a, struct compat_args *ca,
 			 int compat)

@@ -1,9 +1,9 @@
 /* sweep.c: policy experiments over grids, run here in parallel or as a Slurm job array */
 #include <errno.h>
+#include <time.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -11,14 +11,14 @@
 #include "cmd.h"
 #include "sweep_run.h"
 
-/* the commands a sweep runs, called in-process only to read their options and dry-check */
+/* the commands a sweep runs, called in-process only to dry-check a run's options */
 int cmd_trace(int argc, char **argv, struct dl_ctx *ctx);
 int cmd_simulate(int argc, char **argv, struct dl_ctx *ctx);
 
 struct sweep_args {
 	struct dl_strlist axes, sets, extra;
 	int64_t jobs;
-	int emit, slurm, submit, status, timeline;
+	int emit, slurm, submit, status, timeline, wait, force;
 	int64_t task;
 	int64_t cpus;
 	struct dl_sweep_slurm so;
@@ -41,6 +41,11 @@ static const struct dl_opt sweep_opts[] = {
 	 "write DIR/sweep.sbatch, a Slurm array job of the runs to do", AT(slurm)},
 	{DL_OPT_FLAG, 0, "submit", NULL, "--slurm, then sbatch it and print the job id",
 	 AT(submit)},
+	{DL_OPT_FLAG, 0, "wait", NULL,
+	 "after --submit, or alone: wait until DIR's Slurm arrays end, then collect", AT(wait)},
+	{DL_OPT_FLAG, 0, "force", NULL,
+	 "--submit although an array of DIR has runs queued or running (submits the others)",
+	 AT(force)},
 	{DL_OPT_STRING, 0, "partition", "P", "--slurm: the partition", AT(so.partition)},
 	{DL_OPT_STRING, 0, "time", "T", "--slurm: the time limit of one run (sbatch --time)",
 	 AT(so.time)},
@@ -51,7 +56,7 @@ static const struct dl_opt sweep_opts[] = {
 	{DL_OPT_STRINGS, 0, "sbatch-option", "OPT", "--slurm: one more #SBATCH line (repeatable)",
 	 AT(extra)},
 	{DL_OPT_FLAG, 0, "status", NULL,
-	 "count done, failed and missing runs of DIR, name failures", AT(status)},
+	 "count done, queued, running, failed and missing runs of DIR, name failures", AT(status)},
 	{DL_OPT_INT, 0, "task", "I", "run row I (0-based) of DIR/plan.csv; Slurm array tasks do",
 	 AT(task), .imin = 0, .imax = LLONG_MAX / 2},
 	{DL_OPT_END},
@@ -63,6 +68,7 @@ static const struct dl_cmd_spec sweep_spec = {
 		 "--slurm [--submit]] DIR\n"
 		 "dlsched sweep DIR\n"
 		 "dlsched sweep --status DIR\n"
+		 "dlsched sweep --wait DIR\n"
 		 "dlsched sweep --task I DIR",
 	.description =
 		"Run the Cartesian product of the axes (options of trace gen and simulate, or\n"
@@ -74,121 +80,49 @@ static const struct dl_cmd_spec sweep_spec = {
 	.flags = DL_SPEC_NO_IO | DL_SPEC_NO_INPUT,
 };
 
+/* the options of trace gen and simulate, from their tables */
+static void read_options(struct dl_sweep_cmdinfo *gen, struct dl_sweep_cmdinfo *sim)
+{
+	const struct dl_opt *t[DL_OPT_MAX_GROUPS + 1];
+	memset(gen, 0, sizeof(*gen));
+	memset(sim, 0, sizeof(*sim));
+	gen->name = "trace gen";
+	sim->name = "simulate";
+	size_t n = dl_trace_gen_opt_tables(t, DL_ARRAY_SIZE(t));
+	for (size_t i = 0; i < n; i++)
+		dl_sweep_cmdinfo_add(gen, t[i]);
+	n = dl_simulate_opt_tables(t, DL_ARRAY_SIZE(t));
+	for (size_t i = 0; i < n; i++)
+		dl_sweep_cmdinfo_add(sim, t[i]);
+}
+
 /*
- * Call a command in this process with one descriptor (1 or 2) sent to a
- * memory file, whose text ends up in out. The commands print nothing else.
+ * Dry-check one stage: the command parses its options and stops before any
+ * data (ctx.dry_run); its diagnostics come back as text (ctx.diag).
  */
-static int call_captured(int (*fn)(int, char **, struct dl_ctx *), struct dl_ctx *ctx, int argc,
-			 char **argv, int fd, struct strbuf *out)
-{
-	FILE *fp = fd == STDOUT_FILENO ? stdout : stderr;
-	fflush(fp);
-	int saved = dup(fd);
-	int mem = memfd_create("dlsched-sweep", MFD_CLOEXEC);
-	if (saved < 0 || mem < 0) {
-		if (saved >= 0)
-			close(saved);
-		if (mem >= 0)
-			close(mem);
-		sb_addf(out, "cannot capture output: %s", strerror(errno));
-		return -1;
-	}
-	dup2(mem, fd);
-	/* getopt permutes argv: give it a copy of the pointers */
-	char **copy = xcalloc((size_t)argc + 1, sizeof(*copy));
-	memcpy(copy, argv, (size_t)argc * sizeof(*copy));
-	int rc = fn(argc, copy, ctx);
-	free(copy);
-	fflush(fp);
-	dup2(saved, fd);
-	close(saved);
-	char buf[4096];
-	ssize_t n;
-	lseek(mem, 0, SEEK_SET);
-	while ((n = read(mem, buf, sizeof(buf))) > 0)
-		sb_add(out, buf, (size_t)n);
-	close(mem);
-	return rc;
-}
-
-/* the options of `dlsched CMD [SUB]`, from its --list-options */
-static int read_options(const char *cmd, const char *sub, struct dl_sweep_cmdinfo *info)
-{
-	struct dl_ctx c = {0};
-	c.cmdname = cmd;
-	char *argv[] = {(char *)(sub ? "trace" : cmd), (char *)sub, "--list-options", NULL};
-	if (!sub)
-		argv[1] = "--list-options", argv[2] = NULL;
-	struct strbuf out = STRBUF_INIT;
-	int rc = call_captured(sub ? cmd_trace : cmd_simulate, &c, sub ? 3 : 2, argv, STDOUT_FILENO,
-			       &out);
-	memset(info, 0, sizeof(*info));
-	/* "--NAME<TAB>ARG<TAB>help" per line */
-	for (char *line = out.buf; rc == 0 && *line;) {
-		char *nl = strchr(line, '\n');
-		if (nl)
-			*nl = 0;
-		char *tab = strchr(line, '\t');
-		if (!strncmp(line, "--", 2) && tab) {
-			char *arg = tab + 1;
-			char *tab2 = strchr(arg, '\t');
-			if (tab2)
-				*tab2 = 0;
-			info->opts =
-				xreallocarray(info->opts, info->nopts + 1, sizeof(*info->opts));
-			struct dl_sweep_optinfo *o = &info->opts[info->nopts++];
-			o->name = xstrndup(line + 2, (size_t)(tab - line - 2));
-			o->takes_value = *arg != 0;
-			o->is_file = !strcmp(arg, "FILE") ? 1 : !strcmp(arg, "SPEC") ? 2 : 0;
-		}
-		if (!nl)
-			break;
-		line = nl + 1;
-	}
-	sb_release(&out);
-	return rc;
-}
-
-static void free_options(struct dl_sweep_cmdinfo *info)
-{
-	for (size_t i = 0; i < info->nopts; i++)
-		free(info->opts[i].name);
-	free(info->opts);
-}
-
-/* dry-check one stage: the command parses its options and stops before any data */
 static int check_stage(void *arg, int argc, char **argv, struct strbuf *why)
 {
 	(void)arg;
 	struct dl_ctx c = {0};
+	struct strbuf diag = STRBUF_INIT;
 	c.dry_run = 1;
 	c.quiet = 1;
+	c.diag = &diag;
 	int is_trace = argc > 1 && !strcmp(argv[1], "trace");
 	c.cmdname = argv[1];
-	struct strbuf err = STRBUF_INIT;
-	int rc = call_captured(is_trace ? cmd_trace : cmd_simulate, &c, argc - 1, argv + 1,
-			       STDERR_FILENO, &err);
-	if (rc == 0) {
-		sb_release(&err);
-		return 0;
+	/* getopt permutes argv: give it a copy of the pointers */
+	char **copy = xcalloc((size_t)argc + 1, sizeof(*copy));
+	memcpy(copy, argv, (size_t)argc * sizeof(*copy));
+	int rc = (is_trace ? cmd_trace : cmd_simulate)(argc - 1, copy + 1, &c);
+	free(copy);
+	if (rc != 0) {
+		/* the first message (a command says one) */
+		sb_setlen(&diag, strcspn(diag.buf, "\n"));
+		sb_addstr(why, is_trace ? "trace gen: " : "simulate: ");
+		sb_addstr(why, diag.len ? diag.buf : "rejected");
 	}
-	/* "dlsched simulate: MESSAGE; see 'dlsched simulate --help'\n" -> "simulate: MESSAGE" */
-	char *msg = err.buf;
-	if (!strncmp(msg, "dlsched ", 8))
-		msg += 8;
-	char *nl = strchr(msg, '\n');
-	if (nl)
-		*nl = 0;
-	char *see = strstr(msg, "; see 'dlsched");
-	if (see)
-		*see = 0;
-	if (is_trace && !strncmp(msg, "trace: ", 7)) {
-		sb_addstr(why, "trace gen: ");
-		msg += 7;
-	}
-	sb_addstr(why, *msg ? msg : "rejected");
-	sb_release(&err);
-	return -1;
+	sb_release(&diag);
+	return rc ? -1 : 0;
 }
 
 /* the running binary, absolute, so every run and Slurm task execs the same one */
@@ -223,31 +157,127 @@ static void describe(struct strbuf *sb, const struct dl_sweep_plan *plan, size_t
 	sb_addc(sb, ')');
 }
 
+/*
+ * What Slurm says of the tasks of DIR's recorded arrays (tasks[nrows]).
+ * 0 with *have = 0 when no array was submitted; -1 when Slurm cannot be asked
+ * (err). with_sacct: also Slurm's accounting (why a task ended).
+ */
+static int slurm_query(const struct dl_sweep_plan *plan, const char *dir, int with_sacct,
+		       struct dl_sweep_task *tasks, int *have, struct dl_err *err)
+{
+	struct dl_sweep_jobs jobs;
+	*have = 0;
+	memset(tasks, 0, plan->nrows * sizeof(*tasks));
+	if (dl_sweep_jobs_read(dir, &jobs, err))
+		return -1;
+	if (!jobs.n)
+		return 0;
+	struct strbuf list = STRBUF_INIT, q = STRBUF_INIT, a = STRBUF_INIT, e = STRBUF_INIT;
+	dl_sweep_jobs_list(&jobs, &list);
+	char *squeue[] = {"squeue", "-h", "-r", "-j", list.buf, "-o", "%i|%T", NULL};
+	char *sacct[] = {"sacct", "-n", "-X", "-P", "-j", list.buf, "-o", "JobID,State", NULL};
+	int rc = dl_sweep_capture(squeue, &q, &e, err);
+	/* squeue fails when it knows none of the jobs any more (they ended long ago) */
+	if (rc > 0 && strstr(e.buf, "Invalid job id")) {
+		sb_reset(&q);
+		rc = 0;
+	}
+	if (rc > 0) {
+		while (e.len && (e.buf[e.len - 1] == '\n' || e.buf[e.len - 1] == ' '))
+			sb_setlen(&e, e.len - 1);
+		dl_err_set(err, DL_EXIT_DATA, "cannot ask Slurm (squeue -j %s): %s", list.buf,
+			   e.len ? e.buf : "failed");
+		rc = -1;
+	}
+	if (!rc && with_sacct) {
+		sb_reset(&e);
+		/* without accounting (sacct fails) the failures Slurm caused stay missing */
+		if (dl_sweep_capture(sacct, &a, &e, err) != 0)
+			sb_reset(&a);
+	}
+	if (!rc) {
+		dl_sweep_slurm_states(&jobs, q.buf, a.buf, tasks, plan->nrows);
+		*have = 1;
+	}
+	sb_release(&list);
+	sb_release(&q);
+	sb_release(&a);
+	sb_release(&e);
+	dl_sweep_jobs_release(&jobs);
+	return rc ? -1 : 0;
+}
+
+enum { ST_DONE, ST_QUEUED, ST_RUNNING, ST_FAILED, ST_MISSING, ST_N };
+
+/* a row's state from its files and, for one not done, from Slurm */
+static int row_status(const struct dl_sweep_plan *plan, size_t i, const char *dir,
+		      const struct dl_sweep_task *t)
+{
+	enum dl_sweep_state s = dl_sweep_row_state(plan, i, dir);
+	if (s == DL_SWEEP_DONE)
+		return ST_DONE;
+	if (t && t->state == DL_TASK_QUEUED)
+		return ST_QUEUED;
+	if (t && t->state == DL_TASK_RUNNING)
+		return ST_RUNNING;
+	if (s == DL_SWEEP_FAILED || (t && t->state == DL_TASK_FAILED))
+		return ST_FAILED;
+	return ST_MISSING;
+}
+
 static int do_status(struct dl_ctx *ctx, const struct dl_sweep_plan *plan, const char *dir)
 {
-	size_t n[3] = {0, 0, 0};
+	struct dl_sweep_task *tasks = xcalloc(plan->nrows ? plan->nrows : 1, sizeof(*tasks));
+	struct dl_sweep_jobs jobs;
+	struct dl_err err = DL_ERR_INIT;
+	int have = 0;
+	if (slurm_query(plan, dir, 1, tasks, &have, &err))
+		dl_warn(ctx, "%s; counting from the files of '%s' alone", err.msg, dir);
+	err = (struct dl_err)DL_ERR_INIT;
+	if (dl_sweep_jobs_read(dir, &jobs, &err))
+		memset(&jobs, 0, sizeof(jobs));
+	static const char *const word[ST_N] = {"done", "queued", "running", "failed", "missing"};
+	size_t n[ST_N] = {0};
 	struct strbuf lines = STRBUF_INIT;
 	for (size_t i = 0; i < plan->nrows; i++) {
-		enum dl_sweep_state s = dl_sweep_row_state(plan, i, dir);
+		const struct dl_sweep_task *t = have ? &tasks[i] : NULL;
+		int s = row_status(plan, i, dir, t);
 		n[s]++;
-		if (s == DL_SWEEP_DONE)
+		if (s == ST_DONE)
 			continue;
-		sb_addstr(&lines, s == DL_SWEEP_FAILED ? "failed  " : "missing ");
+		sb_addf(&lines, "%-8s", word[s]);
 		describe(&lines, plan, i);
-		if (s == DL_SWEEP_FAILED) {
+		const char *job = t && (size_t)t->job < jobs.n ? jobs.id[t->job] : NULL;
+		if ((s == ST_QUEUED || s == ST_RUNNING) && job)
+			sb_addf(&lines, ": Slurm task %s_%zu", job, i);
+		if (s == ST_FAILED && dl_sweep_row_state(plan, i, dir) == DL_SWEEP_FAILED) {
 			struct strbuf why = STRBUF_INIT;
 			dl_sweep_row_failure(plan, i, dir, &why);
-			sb_addf(&lines, ": %s, see %s/runs/%s/stderr", why.buf, dir,
-				plan->rows[i].id);
+			sb_addf(&lines, ": %s", why.buf);
+			char *e = dl_sweep_run_path(dir, plan->rows[i].id, "stderr");
+			if (access(e, F_OK) == 0)
+				sb_addf(&lines, ", see %s", e);
+			free(e);
 			sb_release(&why);
+		} else if (s == ST_FAILED && job) {
+			sb_addf(&lines, ": Slurm %s (task %s_%zu), see %s/slurm/%s_%zu.out",
+				t->slurm_state, job, i, dir, job, i);
+			char *e = dl_sweep_run_path(dir, plan->rows[i].id, "stderr");
+			if (access(e, F_OK) == 0)
+				sb_addf(&lines, " and %s", e);
+			free(e);
+		} else if (s == ST_MISSING && job && !strncmp(t->slurm_state, "CANCELLED", 9)) {
+			sb_addf(&lines, ": cancelled in Slurm (task %s_%zu)", job, i);
 		}
 		sb_addc(&lines, '\n');
 	}
-	printf("%zu runs: %zu done, %zu failed, %zu missing\n%s", plan->nrows, n[DL_SWEEP_DONE],
-	       n[DL_SWEEP_FAILED], n[DL_SWEEP_MISSING], lines.buf);
+	printf("%zu runs: %zu done, %zu queued, %zu running, %zu failed, %zu missing\n%s",
+	       plan->nrows, n[ST_DONE], n[ST_QUEUED], n[ST_RUNNING], n[ST_FAILED], n[ST_MISSING],
+	       lines.buf);
 	sb_release(&lines);
-	(void)ctx;
-	return n[DL_SWEEP_DONE] == plan->nrows ? 0 : DL_EXIT_DATA;
+	dl_sweep_jobs_release(&jobs);
+	free(tasks);
+	return n[ST_DONE] == plan->nrows ? 0 : DL_EXIT_DATA;
 }
 
 /* summary.csv once every run is done (any executor's last task does it) */
@@ -272,45 +302,96 @@ static void progress_cb(void *arg, size_t finished, size_t total, size_t failed)
 		failed, finished == total ? "\n" : "");
 }
 
+/* sbatch the script, record the array job id in DIR and print it */
 static int run_sbatch(struct dl_ctx *ctx, const char *dir)
 {
-	struct strbuf script = STRBUF_INIT, out = STRBUF_INIT;
+	struct strbuf script = STRBUF_INIT, out = STRBUF_INIT, errout = STRBUF_INIT;
+	struct dl_err err = DL_ERR_INIT;
 	sb_addf(&script, "%s/sweep.sbatch", dir);
-	int fds[2];
-	if (pipe(fds))
-		return dl_error(ctx, "cannot make a pipe: %s", strerror(errno));
-	fflush(NULL);
-	pid_t pid = fork();
-	if (pid == 0) {
-		dup2(fds[1], STDOUT_FILENO);
-		close(fds[0]);
-		close(fds[1]);
-		char *argv[] = {"sbatch", "--parsable", script.buf, NULL};
-		execvp("sbatch", argv);
-		dprintf(STDERR_FILENO, "dlsched sweep: cannot run 'sbatch': %s\n", strerror(errno));
-		_exit(127);
-	}
-	close(fds[1]);
-	char buf[256];
-	ssize_t n;
-	while ((n = read(fds[0], buf, sizeof(buf))) > 0)
-		sb_add(&out, buf, (size_t)n);
-	close(fds[0]);
-	int status = 0;
-	if (pid > 0)
-		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-			;
+	char *argv[] = {"sbatch", "--parsable", script.buf, NULL};
+	int st = dl_sweep_capture(argv, &out, &errout, &err);
 	int rc = 0;
-	if (pid < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+	fputs(errout.buf, stderr);
+	if (st < 0) {
+		rc = dl_fail(ctx, &err);
+	} else if (st != 0) {
 		rc = dl_error(ctx, "sbatch '%s' failed", script.buf);
 	} else {
 		/* --parsable: "JOBID" or "JOBID;CLUSTER" */
 		out.len = strcspn(out.buf, ";\n");
 		out.buf[out.len] = 0;
+		if (dl_sweep_jobs_add(dir, out.buf, &err))
+			rc = dl_fail(ctx, &err);
 		printf("%s\n", out.buf);
+		fflush(stdout);
 	}
 	sb_release(&script);
 	sb_release(&out);
+	sb_release(&errout);
+	return rc;
+}
+
+/*
+ * --wait: until no task of DIR's arrays is queued or running (squeue), then
+ * until Slurm's accounting has the end of every task not done (it lags).
+ */
+static int wait_for_arrays(struct dl_ctx *ctx, const struct dl_sweep_plan *plan, const char *dir)
+{
+	struct dl_sweep_task *tasks = xcalloc(plan->nrows ? plan->nrows : 1, sizeof(*tasks));
+	struct dl_err err = DL_ERR_INIT;
+	int have = 0, rc = 0;
+	const struct timespec pause = {0, 500 * 1000 * 1000};
+	for (;;) {
+		if (slurm_query(plan, dir, 0, tasks, &have, &err)) {
+			rc = dl_fail(ctx, &err);
+			break;
+		}
+		if (!have) {
+			rc = dl_usage_error(ctx, "no Slurm array was submitted from '%s'", dir);
+			break;
+		}
+		size_t active = 0;
+		for (size_t i = 0; i < plan->nrows; i++)
+			active += tasks[i].state == DL_TASK_QUEUED ||
+				  tasks[i].state == DL_TASK_RUNNING;
+		if (!active)
+			break;
+		nanosleep(&pause, NULL);
+	}
+	/*
+	 * accounting: a run that started (its stderr exists) and ended without a marker
+	 * was ended by Slurm; wait for the row that says how (ten seconds at most)
+	 */
+	for (int tries = 0; !rc && tries < 20; tries++) {
+		if (slurm_query(plan, dir, 1, tasks, &have, &err)) {
+			rc = dl_fail(ctx, &err);
+			break;
+		}
+		size_t unknown = 0;
+		for (size_t i = 0; i < plan->nrows; i++) {
+			if (tasks[i].slurm_state[0] ||
+			    dl_sweep_row_state(plan, i, dir) != DL_SWEEP_MISSING)
+				continue;
+			char *e = dl_sweep_run_path(dir, plan->rows[i].id, "stderr");
+			unknown += access(e, F_OK) == 0;
+			free(e);
+		}
+		if (!unknown)
+			break;
+		nanosleep(&pause, NULL);
+	}
+	/* a task Slurm ended leaves its output and the reason with the run (collecting) */
+	struct dl_sweep_jobs jobs = {NULL, 0};
+	if (!rc && dl_sweep_jobs_read(dir, &jobs, &err))
+		rc = dl_fail(ctx, &err);
+	for (size_t i = 0; !rc && i < plan->nrows; i++)
+		if (tasks[i].state == DL_TASK_FAILED && (size_t)tasks[i].job < jobs.n &&
+		    dl_sweep_row_state(plan, i, dir) == DL_SWEEP_MISSING &&
+		    dl_sweep_run_ended_by_slurm(plan, i, dir, jobs.id[tasks[i].job],
+						tasks[i].slurm_state, &err))
+			rc = dl_fail(ctx, &err);
+	dl_sweep_jobs_release(&jobs);
+	free(tasks);
 	return rc;
 }
 
@@ -328,8 +409,7 @@ static int load_plan(struct dl_ctx *ctx, const struct sweep_args *a, struct dl_s
 		return 0;
 	}
 	struct dl_sweep_cmdinfo gen, sim;
-	if (read_options("trace", "gen", &gen) || read_options("simulate", NULL, &sim))
-		return dl_error(ctx, "cannot read the options of trace gen and simulate");
+	read_options(&gen, &sim);
 	struct dl_sweep_spec spec;
 	dl_sweep_spec_init(&spec);
 	spec.timeline = a->timeline;
@@ -346,8 +426,8 @@ static int load_plan(struct dl_ctx *ctx, const struct sweep_args *a, struct dl_s
 		dl_sweep_plan_release(plan);
 		rc = -1;
 	}
-	free_options(&gen);
-	free_options(&sim);
+	dl_sweep_cmdinfo_release(&gen);
+	dl_sweep_cmdinfo_release(&sim);
 	dl_sweep_spec_release(&spec);
 	if (rc)
 		return err.code == DL_EXIT_USAGE ? dl_usage_error(ctx, "%s", err.msg)
@@ -401,6 +481,125 @@ static int do_task(struct dl_ctx *ctx, const struct dl_sweep_plan *plan, const c
 	return rc ? rc : crc;
 }
 
+/*
+ * The Slurm options of this --slurm: those of the command line, then those
+ * kept in DIR from the last --slurm for the ones not given (a rerun asks
+ * Slurm for what the first submit did). Says what it reuses and what a
+ * command-line value replaces. merged borrows from a and saved.
+ */
+static int merge_slurm_options(struct dl_ctx *ctx, const struct sweep_args *a,
+			       struct dl_sweep_slurm *merged, struct dl_sweep_slurm *saved)
+{
+	struct dl_err err = DL_ERR_INIT;
+	*merged = a->so;
+	int got = dl_sweep_slurm_read(a->dir, saved, &err);
+	if (got < 0)
+		return dl_fail(ctx, &err);
+	if (got > 0)
+		return 0;
+	struct strbuf reused = STRBUF_INIT, replaced = STRBUF_INIT;
+	const struct {
+		const char *name;
+		const char **cur;
+		const char *old;
+	} v[] = {{"partition", &merged->partition, saved->partition},
+		 {"time", &merged->time, saved->time},
+		 {"mem", &merged->mem, saved->mem},
+		 {"account", &merged->account, saved->account}};
+	for (size_t i = 0; i < DL_ARRAY_SIZE(v); i++) {
+		if (!v[i].old)
+			continue;
+		if (!*v[i].cur) {
+			*v[i].cur = v[i].old;
+			sb_addf(&reused, " --%s ", v[i].name);
+			sb_add_shell_word(&reused, v[i].old);
+		} else if (strcmp(*v[i].cur, v[i].old)) {
+			sb_addf(&replaced, "%s--%s ", replaced.len ? ", " : "", v[i].name);
+			sb_add_shell_word(&replaced, *v[i].cur);
+			sb_addstr(&replaced, " replaces ");
+			sb_add_shell_word(&replaced, v[i].old);
+		}
+	}
+	const struct {
+		const char *name;
+		long *cur, old;
+	} n[] = {{"jobs", &merged->max_running, saved->max_running},
+		 {"cpus-per-task", &merged->cpus_per_task, saved->cpus_per_task}};
+	for (size_t i = 0; i < DL_ARRAY_SIZE(n); i++) {
+		if (!n[i].old)
+			continue;
+		if (!*n[i].cur) {
+			*n[i].cur = n[i].old;
+			sb_addf(&reused, " --%s %ld", n[i].name, n[i].old);
+		} else if (*n[i].cur != n[i].old) {
+			sb_addf(&replaced, "%s--%s %ld replaces %ld", replaced.len ? ", " : "",
+				n[i].name, *n[i].cur, n[i].old);
+		}
+	}
+	if (saved->nextra && !merged->nextra) {
+		merged->extra = saved->extra;
+		merged->nextra = saved->nextra;
+		for (size_t i = 0; i < saved->nextra; i++) {
+			sb_addstr(&reused, " --sbatch-option=");
+			sb_add_shell_word(&reused, saved->extra[i]);
+		}
+	} else if (saved->nextra) {
+		int same = saved->nextra == merged->nextra;
+		for (size_t i = 0; same && i < saved->nextra; i++)
+			same = !strcmp(saved->extra[i], merged->extra[i]);
+		if (!same)
+			sb_addf(&replaced, "%sthe --sbatch-option list replaces the %zu kept",
+				replaced.len ? ", " : "", saved->nextra);
+	}
+	if (!ctx->quiet && reused.len)
+		fprintf(stderr, "dlsched %s: as the last --slurm of this sweep:%s\n", ctx->cmdname,
+			reused.buf);
+	if (!ctx->quiet && replaced.len)
+		fprintf(stderr, "dlsched %s: note: %s (the last --slurm's, in %s/slurm/options)\n",
+			ctx->cmdname, replaced.buf, a->dir);
+	sb_release(&reused);
+	sb_release(&replaced);
+	return 0;
+}
+
+/*
+ * A --submit while runs of DIR are queued or running in a recorded array would
+ * queue them twice: refused, or with --force those runs are left to that array.
+ */
+static int skip_active(struct dl_ctx *ctx, const struct sweep_args *a,
+		       const struct dl_sweep_plan *plan, size_t *todo, size_t *ntodo)
+{
+	struct dl_sweep_task *tasks = xcalloc(plan->nrows ? plan->nrows : 1, sizeof(*tasks));
+	struct dl_err err = DL_ERR_INIT;
+	int have = 0, rc = 0;
+	if (slurm_query(plan, a->dir, 0, tasks, &have, &err)) {
+		free(tasks);
+		return dl_fail(ctx, &err);
+	}
+	size_t active = 0, kept = 0;
+	for (size_t k = 0; k < *ntodo; k++) {
+		enum dl_sweep_slurm_state s = tasks[todo[k]].state;
+		if (s == DL_TASK_QUEUED || s == DL_TASK_RUNNING)
+			active++;
+		else
+			todo[kept++] = todo[k];
+	}
+	if (active && !a->force)
+		rc = dl_error(ctx,
+			      "%zu runs of '%s' are queued or running in Slurm (see --status): "
+			      "--wait for them, scancel them, or give --force to submit the others",
+			      active, a->dir);
+	else if (active && !ctx->quiet)
+		fprintf(stderr,
+			"dlsched sweep: --force: %zu runs queued or running are left to "
+			"their array\n",
+			active);
+	if (!rc)
+		*ntodo = kept;
+	free(tasks);
+	return rc;
+}
+
 static int do_run(struct dl_ctx *ctx, const struct sweep_args *a, const struct dl_sweep_plan *plan,
 		  const char *exe)
 {
@@ -424,17 +623,39 @@ static int do_run(struct dl_ctx *ctx, const struct sweep_args *a, const struct d
 			sb_release(&sb);
 		}
 	} else if (a->slurm) {
-		if (!ntodo) {
+		struct dl_sweep_slurm so, saved;
+		memset(&saved, 0, sizeof(saved));
+		size_t before = ntodo;
+		if (a->submit && ntodo)
+			rc = skip_active(ctx, a, plan, todo, &ntodo);
+		if (rc) {
+			/* said */
+		} else if (!ntodo && before) {
+			if (!ctx->quiet)
+				fprintf(stderr, "dlsched sweep: nothing to submit: every run not "
+						"done is queued or running\n");
+		} else if (!ntodo) {
 			rc = collect_if_done(ctx, plan, a->dir, 1);
-		} else if (dl_sweep_write_sbatch(a->dir, exe, todo, ntodo, &a->so, &err)) {
+		} else if ((rc = merge_slurm_options(ctx, a, &so, &saved))) {
+			/* said */
+		} else if (dl_sweep_write_sbatch(a->dir, exe, todo, ntodo, &so, &err) ||
+			   dl_sweep_slurm_write(a->dir, &so, &err)) {
 			rc = dl_fail(ctx, &err);
 		} else if (a->submit) {
 			rc = run_sbatch(ctx, a->dir);
+			if (!rc && a->wait)
+				rc = wait_for_arrays(ctx, plan, a->dir);
+			if (!rc && a->wait) {
+				rc = collect_if_done(ctx, plan, a->dir, 1);
+				int st = do_status(ctx, plan, a->dir);
+				rc = rc ? rc : st;
+			}
 		} else if (!ctx->quiet) {
 			fprintf(stderr,
 				"dlsched sweep: wrote %s/sweep.sbatch; submit it with sbatch\n",
 				a->dir);
 		}
+		dl_sweep_slurm_release(&saved);
 	} else {
 		size_t nfailed = 0;
 		int tty = ctx->stderr_is_tty && !ctx->quiet;
@@ -495,9 +716,14 @@ DL_COMMAND(sweep, "run policy experiments over grids, here in parallel or as Slu
 	if (!rc && st.optind != argc - 1)
 		rc = dl_usage_error(ctx, st.optind >= argc ? "no sweep directory"
 							   : "one sweep directory at most");
-	int modes = a.status + task_set + a.emit + a.slurm;
+	int modes = a.status + task_set + a.emit + a.slurm + (a.wait && !a.submit);
 	if (!rc && modes > 1)
-		rc = dl_usage_error(ctx, "--status, --task, --emit and --slurm exclude each other");
+		rc = dl_usage_error(ctx, "--status, --task, --emit, --slurm and --wait (but with "
+					 "--submit) exclude each other");
+	if (!rc && a.force && !a.submit)
+		rc = dl_usage_error(ctx, "--force is for --submit");
+	if (!rc && a.wait && !a.submit && (a.axes.n || a.sets.n || a.timeline))
+		rc = dl_usage_error(ctx, "--wait alone reads the plan in DIR: no --axis or --set");
 	if (!rc && (a.status || task_set) && (a.axes.n || a.sets.n || a.timeline))
 		rc = dl_usage_error(ctx,
 				    "--status and --task read the plan in DIR: no --axis or --set");
@@ -513,6 +739,19 @@ DL_COMMAND(sweep, "run policy experiments over grids, here in parallel or as Slu
 	}
 	a.so.extra = a.extra.v;
 	a.so.nextra = a.extra.n;
+	struct dl_err verr = DL_ERR_INIT;
+	const char *ctl = dl_find_control(argv[argc - 1]);
+	if (ctl)
+		rc = dl_usage_error(ctx, "the sweep directory has a control character (0x%02x)",
+				    (unsigned)(unsigned char)*ctl);
+	else if (dl_sweep_slurm_check(&a.so, &verr))
+		rc = dl_usage_error(ctx, "%s", verr.msg);
+	if (rc) {
+		dl_strlist_free(&a.axes);
+		dl_strlist_free(&a.sets);
+		dl_strlist_free(&a.extra);
+		return rc;
+	}
 	if (a.slurm && jobs_set)
 		a.so.max_running = (long)a.jobs;
 	if (!jobs_set) {
@@ -529,9 +768,15 @@ DL_COMMAND(sweep, "run policy experiments over grids, here in parallel or as Slu
 	if (!rc)
 		rc = load_plan(ctx, &a, &plan);
 	if (!rc) {
-		if (a.status)
+		if (a.status) {
 			rc = do_status(ctx, &plan, dir);
-		else if (task_set)
+		} else if (a.wait && !a.submit) {
+			rc = wait_for_arrays(ctx, &plan, dir);
+			if (!rc)
+				rc = collect_if_done(ctx, &plan, dir, 1);
+			if (!rc)
+				rc = do_status(ctx, &plan, dir);
+		} else if (task_set)
 			rc = do_task(ctx, &plan, dir, exe, a.task);
 		else
 			rc = do_run(ctx, &a, &plan, exe);

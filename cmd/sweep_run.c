@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -221,4 +222,67 @@ int dl_sweep_run_local(const struct dl_sweep_plan *plan, const size_t *todo, siz
 			progress(arg, finished, ntodo, *nfailed);
 	}
 	return rc ? -1 : 0;
+}
+
+/* ---- other programs (sbatch, squeue, sacct) ---- */
+
+int dl_sweep_capture(char *const argv[], struct strbuf *out, struct strbuf *errout,
+		     struct dl_err *err)
+{
+	int o[2], e[2];
+	if (pipe2(o, O_CLOEXEC))
+		return dl_err_set(err, DL_EXIT_DATA, "cannot make a pipe: %s", strerror(errno));
+	if (pipe2(e, O_CLOEXEC)) {
+		close(o[0]);
+		close(o[1]);
+		return dl_err_set(err, DL_EXIT_DATA, "cannot make a pipe: %s", strerror(errno));
+	}
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid == 0) {
+		dup2(o[1], STDOUT_FILENO);
+		dup2(e[1], STDERR_FILENO);
+		execvp(argv[0], argv);
+		dprintf(STDERR_FILENO, "cannot run '%s': %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	close(o[1]);
+	close(e[1]);
+	if (pid < 0) {
+		close(o[0]);
+		close(e[0]);
+		return dl_err_set(err, DL_EXIT_DATA, "cannot fork: %s", strerror(errno));
+	}
+	struct pollfd fds[2] = {{o[0], POLLIN, 0}, {e[0], POLLIN, 0}};
+	struct strbuf *to[2] = {out, errout};
+	int open_fds = 2;
+	while (open_fds) {
+		if (poll(fds, 2, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		for (int k = 0; k < 2; k++) {
+			if (fds[k].fd < 0 || !fds[k].revents)
+				continue;
+			char buf[4096];
+			ssize_t n = read(fds[k].fd, buf, sizeof(buf));
+			if (n > 0) {
+				sb_add(to[k], buf, (size_t)n);
+			} else if (n == 0 || errno != EINTR) {
+				close(fds[k].fd);
+				fds[k].fd = -1;
+				open_fds--;
+			}
+		}
+	}
+	for (int k = 0; k < 2; k++)
+		if (fds[k].fd >= 0)
+			close(fds[k].fd);
+	int status = 0;
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
 }

@@ -30,4 +30,12 @@ int dl_sweep_run_local(const struct dl_sweep_plan *plan, const size_t *todo, siz
 		       const char *dir, const char *exe, long jobs, dl_sweep_progress_fn progress,
 		       void *arg, size_t *nfailed, struct dl_err *err);
 
+/*
+ * Run argv[0] (found on PATH) with argv, its standard output into out and its
+ * standard error into errout. Its exit status (128 + N for signal N, 127 when
+ * it cannot be run), or -1 on an error of ours (err).
+ */
+int dl_sweep_capture(char *const argv[], struct strbuf *out, struct strbuf *errout,
+		     struct dl_err *err);
+
 #endif

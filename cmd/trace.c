@@ -134,6 +134,14 @@ static const struct dl_opt gen_opts[] = {
 };
 #undef AT
 
+size_t dl_trace_gen_opt_tables(const struct dl_opt **out, size_t max)
+{
+	if (max < 1)
+		return 0;
+	out[0] = gen_opts;
+	return 1;
+}
+
 static int trace_import(int argc, char **argv, struct dl_ctx *ctx);
 static int trace_gen(int argc, char **argv, struct dl_ctx *ctx);
 static int trace_stats(int argc, char **argv, struct dl_ctx *ctx);

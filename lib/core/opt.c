@@ -221,6 +221,15 @@ void dl_opt_values(const struct dl_opt *o, const char *sep, struct strbuf *sb)
 	}
 }
 
+void dl_opt_bad_value_text(const struct dl_opt *o, const char *arg, struct strbuf *sb)
+{
+	struct strbuf why = STRBUF_INIT;
+	dl_opt_expect(o, &why);
+	sb_addf(sb, "bad --%s value '%s'%s%s%s", o->name, arg, why.len ? " (" : "", why.buf,
+		why.len ? ")" : "");
+	sb_release(&why);
+}
+
 void dl_opt_expect(const struct dl_opt *o, struct strbuf *sb)
 {
 	switch (o->type) {

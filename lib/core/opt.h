@@ -134,6 +134,8 @@ int dl_opt_store(const struct dl_opt *o, void *base, const char *arg);
 int dl_opt_set_defaults(const struct dl_opt *opts, void *base, const struct dl_opt **bad);
 /* what a good value of o looks like: "an integer in 1..64", "one of a, b" ("" if anything) */
 void dl_opt_expect(const struct dl_opt *o, struct strbuf *sb);
+/* the one message for a bad value: "bad --NAME value 'ARG' (EXPECT)" */
+void dl_opt_bad_value_text(const struct dl_opt *o, const char *arg, struct strbuf *sb);
 /* the i-th allowed value of a CHOICE, NULL after the last */
 const char *dl_opt_value(const struct dl_opt *o, size_t i);
 /* the allowed values joined by sep */

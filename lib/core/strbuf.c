@@ -130,6 +130,14 @@ void sb_add_shell_word(struct strbuf *sb, const char *w)
 	sb_addc(sb, '\'');
 }
 
+const char *dl_find_control(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return s;
+	return NULL;
+}
+
 void sb_add_command(struct strbuf *sb, const char *prefix, int argc, char *const *argv)
 {
 	sb_addstr(sb, prefix);

@@ -36,6 +36,12 @@ void sb_addf(struct strbuf *sb, const char *fmt, ...) __attribute__((format(prin
 void sb_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
 /* one word as sh reads it back: as it is when plain, else in '...' (' as '\'') */
 void sb_add_shell_word(struct strbuf *sb, const char *w);
+/*
+ * The first control character of s (newline, tab, ESC, DEL, ...), or NULL: a
+ * value with one cannot be written safely on one line of a script or a CSV cell
+ * meant for a shell, whatever the quoting.
+ */
+const char *dl_find_control(const char *s);
 /* prefix (as it is), then " WORD" per argument, each as sb_add_shell_word writes it */
 void sb_add_command(struct strbuf *sb, const char *prefix, int argc, char *const *argv);
 

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "core/num.h"
+#include "core/rng.h"
 #include "core/strmap.h"
 #include "report/group.h"
 #include "report/render.h"
@@ -46,6 +47,51 @@ void dl_mean_ci95(const double *v, size_t n, double *mean, double *half)
 		ss += (v[i] - m) * (v[i] - m);
 	double s = sqrt(ss / (double)(n - 1));
 	*half = dl_student_t975((long)n - 1) * s / sqrt((double)n);
+}
+
+static int cmp_mean(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+void dl_mean_boot95(const double *v, size_t n, double *mean, double *lo, double *hi)
+{
+	*mean = *lo = *hi = NAN;
+	if (!n)
+		return;
+	double sum = 0;
+	for (size_t i = 0; i < n; i++)
+		sum += v[i];
+	*mean = sum / (double)n;
+	if (n < 2)
+		return;
+	/* every ordered resample when there are few (n^n <= 3125), else seeded draws */
+	size_t nb = 1;
+	int exact = n <= DL_BOOT_EXACT_MAX;
+	if (exact)
+		for (size_t i = 0; i < n; i++)
+			nb *= n;
+	else
+		nb = DL_BOOT_DRAWS;
+	double *means = xcalloc(nb, sizeof(*means));
+	size_t *pick = xcalloc(n, sizeof(*pick));
+	struct dl_rng rng;
+	dl_rng_seed(&rng, DL_BOOT_SEED);
+	for (size_t b = 0; b < nb; b++) {
+		double s = 0;
+		for (size_t i = 0; i < n; i++)
+			s += v[exact ? pick[i] : (size_t)dl_rng_below(&rng, n)];
+		means[b] = s / (double)n;
+		/* the next tuple of indices (an odometer) */
+		for (size_t i = 0; exact && i < n && ++pick[i] == n; i++)
+			pick[i] = 0;
+	}
+	qsort(means, nb, sizeof(*means), cmp_mean);
+	*lo = means[(size_t)ceil(0.025 * (double)nb) - 1];
+	*hi = means[(size_t)ceil(0.975 * (double)nb) - 1];
+	free(pick);
+	free(means);
 }
 
 struct values {
@@ -211,10 +257,20 @@ int dl_group_read(struct dl_group *g, struct dl_reader *r, const char *const *by
 		overcol[c] = (int)o;
 	}
 	int runcol = dl_reader_col(r, "run");
+	struct strmap run_line = STRMAP_INIT; /* a run counted twice would weigh double */
 	struct dl_row row;
 	int got = 0;
 	struct strbuf key = STRBUF_INIT;
 	while (!rc && (got = dl_reader_next(r, &row, err)) > 0) {
+		const char *id = dl_field_str(&row, runcol);
+		const int64_t *before = *id ? strmap_get(&run_line, id) : NULL;
+		if (before) {
+			rc = dl_err_at(err, name, row.line, "run %.40s is also on line %lld", id,
+				       (long long)*before);
+			break;
+		}
+		if (*id)
+			strmap_put(&run_line, id, (int64_t)row.line);
 		sb_reset(&key);
 		for (size_t k = 0; k < nby; k++) {
 			sb_addstr(&key, row.f[keycol[k]]);
@@ -270,6 +326,7 @@ int dl_group_read(struct dl_group *g, struct dl_reader *r, const char *const *by
 	}
 	if (got < 0)
 		rc = -1;
+	strmap_free(&run_line);
 	sb_release(&key);
 	free(keycol);
 	free(mcol);
@@ -285,9 +342,17 @@ size_t dl_group_nruns(const struct dl_group *g)
 	return n;
 }
 
-static void stats_of(const struct group *gr, size_t c, double *mean, double *half)
+static void stats_of(const struct group *gr, size_t c, double *mean, double *lo, double *hi)
 {
-	dl_mean_ci95(gr->m[c].v, gr->m[c].n, mean, half);
+	dl_mean_boot95(gr->m[c].v, gr->m[c].n, mean, lo, hi);
+}
+
+static void write_num(struct dl_writer *w, size_t col, double v)
+{
+	if (isnan(v))
+		dl_writer_null(w, col);
+	else
+		dl_writer_double(w, col, v);
 }
 
 void dl_group_write_stream(const struct dl_group *g, struct dl_writer *w)
@@ -298,11 +363,14 @@ void dl_group_write_stream(const struct dl_group *g, struct dl_writer *w)
 	for (size_t c = 0; c < g->ncols; c++) {
 		if (!g->present[c])
 			continue;
-		struct strbuf sb = STRBUF_INIT;
-		sb_addf(&sb, "%s_ci95", dl_report_cols[c].name);
+		struct strbuf lo = STRBUF_INIT, hi = STRBUF_INIT;
+		sb_addf(&lo, "%s_lo95", dl_report_cols[c].name);
+		sb_addf(&hi, "%s_hi95", dl_report_cols[c].name);
 		dl_writer_add_column(w, dl_report_cols[c].name);
-		dl_writer_add_column(w, sb.buf);
-		sb_release(&sb);
+		dl_writer_add_column(w, lo.buf);
+		dl_writer_add_column(w, hi.buf);
+		sb_release(&lo);
+		sb_release(&hi);
 	}
 	for (size_t i = 0; i < g->ngroups; i++) {
 		const struct group *gr = &g->groups[i];
@@ -313,31 +381,38 @@ void dl_group_write_stream(const struct dl_group *g, struct dl_writer *w)
 		for (size_t c = 0; c < g->ncols; c++) {
 			if (!g->present[c])
 				continue;
-			double m, h;
-			stats_of(gr, c, &m, &h);
-			if (isnan(m))
-				dl_writer_null(w, col++);
-			else
-				dl_writer_double(w, col++, m);
-			if (isnan(h))
-				dl_writer_null(w, col++);
-			else
-				dl_writer_double(w, col++, h);
+			double m, lo, hi;
+			stats_of(gr, c, &m, &lo, &hi);
+			write_num(w, col++, m);
+			write_num(w, col++, lo);
+			write_num(w, col++, hi);
 		}
 		dl_writer_end_row(w);
 	}
 	dl_writer_finish(w);
 }
 
-/* "mean ± half" for people */
+/* a value for people: times in the nightly page's units on the page, seconds in text */
+static void human(struct strbuf *sb, const struct dl_report_col *col, double v, int page)
+{
+	if (page && col->kind == DL_COL_TIME && !isnan(v))
+		dl_html_fmt_time(sb, v);
+	else
+		dl_report_fmt_human(sb, col, v);
+}
+
+/* "mean [lo, hi]" for people */
 static void cell(struct strbuf *sb, const struct group *gr, size_t c)
 {
-	double m, h;
-	stats_of(gr, c, &m, &h);
+	double m, lo, hi;
+	stats_of(gr, c, &m, &lo, &hi);
 	dl_report_fmt_human(sb, &dl_report_cols[c], m);
-	if (!isnan(h)) {
-		sb_addstr(sb, " \xc2\xb1 ");
-		dl_report_fmt_human(sb, &dl_report_cols[c], h);
+	if (!isnan(lo)) {
+		sb_addstr(sb, " [");
+		dl_report_fmt_human(sb, &dl_report_cols[c], lo);
+		sb_addstr(sb, ", ");
+		dl_report_fmt_human(sb, &dl_report_cols[c], hi);
+		sb_addc(sb, ']');
 	}
 }
 
@@ -420,8 +495,8 @@ void dl_group_write_table(const struct dl_group *g, FILE *fp, enum dl_report_for
 		fputs(line.buf, fp);
 		sb_release(&line);
 	}
-	fputs("\nmean \xc2\xb1 half-width of the 95% confidence interval (Student t) over the runs "
-	      "of each group\n",
+	fputs("\nmean [95% interval of the mean: percentile bootstrap over the runs of each "
+	      "group]\n",
 	      fp);
 	for (size_t i = 0; i < nr * nc; i++)
 		sb_release(&cells[i]);
@@ -465,39 +540,81 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* what a charted metric is, for its chart's title */
+static const struct {
+	const char *name, *what;
+} charted[] = {
+	{"avg_jct", "Average job completion time"},
+	{"p95_jct", "95th percentile of job completion time (p95 JCT)"},
+	{"avg_queue_delay", "Average queueing delay"},
+	{"makespan", "Makespan (first submit to last end)"},
+	{"utilization", "GPU utilisation"},
+	{"max_rho", "Worst finish-time fairness (max rho: JCT over the time alone)"},
+	{"avg_first_feedback", "Average time to first feedback"},
+	{"comm_share", "Share of GPU time lost to communication"},
+};
+
+/* the unit of a time axis whose values reach y1 */
+static void time_unit(double y1, double *scale, const char **name)
+{
+	static const struct {
+		double sec, up_to;
+		const char *name;
+	} u[] = {{1, 120, "s"}, {60, 7200, "min"}, {3600, 172800, "h"}, {86400, INFINITY, "d"}};
+	size_t k = 0;
+	while (y1 >= u[k].up_to)
+		k++;
+	*scale = u[k].sec;
+	*name = u[k].name;
+}
+
 /* one metric against the numeric key: a line and a confidence band per series */
-static void line_chart(struct strbuf *sb, const struct dl_group *g, size_t c, int xk)
+static void line_chart(struct strbuf *sb, const struct dl_group *g, size_t c, int xk,
+		       const char *what)
 {
 	const struct dl_report_col *col = &dl_report_cols[c];
 	size_t ng = g->ngroups;
 	double *x = xcalloc(ng, sizeof(*x));
 	char **series = xcalloc(ng, sizeof(*series));
 	double x0 = INFINITY, x1 = -INFINITY, y0 = INFINITY, y1 = -INFINITY;
+	size_t nmin = SIZE_MAX, nmax = 0;
 	for (size_t i = 0; i < ng; i++) {
 		struct strbuf s = STRBUF_INIT;
 		series_name(&s, g, &g->groups[i], xk);
 		series[i] = sb_detach(&s);
 		dl_parse_double(g->groups[i].key[xk], &x[i]);
-		double m, h;
-		stats_of(&g->groups[i], c, &m, &h);
+		double m, lo, hi;
+		stats_of(&g->groups[i], c, &m, &lo, &hi);
 		if (isnan(m))
 			continue;
-		double hw = isnan(h) ? 0 : h;
+		size_t n = g->groups[i].m[c].n;
+		nmin = n < nmin ? n : nmin;
+		nmax = n > nmax ? n : nmax;
 		x0 = fmin(x0, x[i]);
 		x1 = fmax(x1, x[i]);
-		y0 = fmin(y0, m - hw);
-		y1 = fmax(y1, m + hw);
+		y0 = fmin(y0, isnan(lo) ? m : lo);
+		y1 = fmax(y1, isnan(hi) ? m : hi);
 	}
 	if (x0 > x1)
 		x0 = 0, x1 = 1, y0 = 0, y1 = 1;
 	int pct = col->kind == DL_COL_PERCENT;
-	struct strbuf id = STRBUF_INIT, title = STRBUF_INIT, yt = STRBUF_INIT;
+	double yscale = 1;
+	const char *unit = NULL;
+	if (col->kind == DL_COL_TIME)
+		time_unit(y1, &yscale, &unit);
+	struct strbuf id = STRBUF_INIT, title = STRBUF_INIT, yt = STRBUF_INIT, ns = STRBUF_INIT;
+	if (nmin == nmax)
+		sb_addf(&ns, "%zu", nmin);
+	else
+		sb_addf(&ns, "%zu to %zu", nmin, nmax);
 	sb_addf(&id, "group-%s", col->name);
-	sb_addf(&title, "%s against %s, mean and 95%% confidence band per series", col->header,
-		g->by[xk]);
-	sb_addf(&yt, "%s%s", col->header, col->kind == DL_COL_TIME ? " (s)" : "");
-	struct dl_html_chart *ch = dl_html_chart_open(sb, id.buf, title.buf, x0, x1,
-						      y0 < 0 ? y0 : 0, y1, g->by[xk], yt.buf, pct);
+	sb_addf(&title,
+		"%s against %s: each point the mean over a group's n = %s runs of each run's "
+		"value, its band the 95%% bootstrap interval of that mean",
+		what, g->by[xk], ns.buf);
+	sb_addf(&yt, "%s%s%s%s", col->header, unit ? " (" : "", unit ? unit : "", unit ? ")" : "");
+	struct dl_html_chart *ch = dl_html_chart_open_span(
+		sb, id.buf, title.buf, x0, x1, y0 < 0 ? y0 : 0, y1, yscale, g->by[xk], yt.buf, pct);
 	/* series in order of first appearance (first[i]: group i starts one), points in x order */
 	int *first = xcalloc(ng ? ng : 1, sizeof(*first));
 	for (size_t i = 0; i < ng; i++) {
@@ -506,59 +623,76 @@ static void line_chart(struct strbuf *sb, const struct dl_group *g, size_t c, in
 			first[i] = strcmp(series[i], series[j]) != 0;
 	}
 	size_t nseries = 0;
-	double *pts = xcalloc(ng * 3, sizeof(*pts));
+	enum { X, MEAN, LO, HI, N, NP };
+	double *pts = xcalloc(ng * NP, sizeof(*pts));
 	for (size_t i = 0; i < ng; i++) {
 		if (!first[i])
 			continue;
 		size_t np = 0;
 		for (size_t j = i; j < ng; j++) {
-			double m, h;
+			double m, lo, hi;
 			if (strcmp(series[i], series[j]))
 				continue;
-			stats_of(&g->groups[j], c, &m, &h);
+			stats_of(&g->groups[j], c, &m, &lo, &hi);
 			if (isnan(m))
 				continue;
-			pts[np * 3] = x[j];
-			pts[np * 3 + 1] = m;
-			pts[np * 3 + 2] = isnan(h) ? 0 : h;
+			double *p = &pts[np * NP];
+			p[X] = x[j];
+			p[MEAN] = m;
+			p[LO] = isnan(lo) ? m : lo;
+			p[HI] = isnan(hi) ? m : hi;
+			p[N] = (double)g->groups[j].m[c].n;
 			np++;
 		}
-		qsort(pts, np, 3 * sizeof(*pts), cmp_double);
+		qsort(pts, np, NP * sizeof(*pts), cmp_double);
 		const char *color = dl_html_color(nseries++);
 		if (!np)
 			continue;
+		/* a light fill and dashed edges: overlapping bands stay apart */
 		sb_addf(sb,
-			"<path class=\"band\" style=\"fill:%s;fill-opacity:0.18;stroke:none\" d=\"",
-			color);
+			"<path class=\"band\" style=\"fill:%s;fill-opacity:0.10;stroke:%s;"
+			"stroke-opacity:0.6;stroke-width:1;stroke-dasharray:4 3\" d=\"",
+			color, color);
 		for (size_t p = 0; p < np; p++)
-			sb_addf(sb, "%s%.1f %.1f", p ? "L" : "M", dl_html_chart_px(ch, pts[p * 3]),
-				dl_html_chart_py(ch, pts[p * 3 + 1] + pts[p * 3 + 2]));
+			sb_addf(sb, "%s%.1f %.1f", p ? "L" : "M",
+				dl_html_chart_px(ch, pts[p * NP + X]),
+				dl_html_chart_py(ch, pts[p * NP + HI]));
 		for (size_t p = np; p-- > 0;)
-			sb_addf(sb, "L%.1f %.1f", dl_html_chart_px(ch, pts[p * 3]),
-				dl_html_chart_py(ch, pts[p * 3 + 1] - pts[p * 3 + 2]));
+			sb_addf(sb, "L%.1f %.1f", dl_html_chart_px(ch, pts[p * NP + X]),
+				dl_html_chart_py(ch, pts[p * NP + LO]));
 		sb_addstr(sb, "Z\"/>\n<path class=\"mean\" data-label=\"");
 		dl_html_escape(sb, series[i]);
 		sb_addf(sb, "\" stroke=\"%s\" d=\"", color);
 		for (size_t p = 0; p < np; p++)
-			sb_addf(sb, "%s%.1f %.1f", p ? "L" : "M", dl_html_chart_px(ch, pts[p * 3]),
-				dl_html_chart_py(ch, pts[p * 3 + 1]));
+			sb_addf(sb, "%s%.1f %.1f", p ? "L" : "M",
+				dl_html_chart_px(ch, pts[p * NP + X]),
+				dl_html_chart_py(ch, pts[p * NP + MEAN]));
 		sb_addstr(sb, "\"/>\n");
 		for (size_t p = 0; p < np; p++) {
+			const double *q = &pts[p * NP];
 			struct strbuf tip = STRBUF_INIT;
-			sb_addf(&tip, "%s, %s=%g: ", series[i], g->by[xk], pts[p * 3]);
-			dl_report_fmt_human(&tip, col, pts[p * 3 + 1]);
-			sb_addstr(&tip, " \xc2\xb1 ");
-			dl_report_fmt_human(&tip, col, pts[p * 3 + 2]);
+			sb_addf(&tip, "%s, %s=%g: ", series[i], g->by[xk], q[X]);
+			human(&tip, col, q[MEAN], 1);
+			sb_addstr(&tip, " [");
+			human(&tip, col, q[LO], 1);
+			sb_addstr(&tip, ", ");
+			human(&tip, col, q[HI], 1);
+			sb_addf(&tip, "], n = %.0f", q[N]);
 			sb_addf(sb,
 				"<circle class=\"point\" cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\">"
 				"<title>",
-				dl_html_chart_px(ch, pts[p * 3]),
-				dl_html_chart_py(ch, pts[p * 3 + 1]), color);
+				dl_html_chart_px(ch, q[X]), dl_html_chart_py(ch, q[MEAN]), color);
 			dl_html_escape(sb, tip.buf);
 			sb_addstr(sb, "</title></circle>\n");
 			sb_release(&tip);
 		}
 	}
+	/* where 0 is, for checks of the bands against a metric's range */
+	sb_addf(sb,
+		"<line class=\"zero\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" "
+		"stroke=\"none\"/>\n",
+		dl_html_chart_px(ch, x0), dl_html_chart_px(ch, x1), dl_html_chart_py(ch, 0),
+		dl_html_chart_py(ch, 0));
 	dl_html_chart_close(sb, ch);
 	/* the legend: one swatch per series */
 	sb_addstr(sb, "<ul class=\"legend\">");
@@ -581,6 +715,23 @@ static void line_chart(struct strbuf *sb, const struct dl_group *g, size_t c, in
 	sb_release(&id);
 	sb_release(&title);
 	sb_release(&yt);
+	sb_release(&ns);
+}
+
+/* does metric c take more than one value over all runs (else: a footnote, not a column) */
+static int varies(const struct dl_group *g, size_t c)
+{
+	int have = 0;
+	double first = 0;
+	for (size_t i = 0; i < g->ngroups; i++)
+		for (size_t k = 0; k < g->groups[i].m[c].n; k++) {
+			double v = g->groups[i].m[c].v[k];
+			if (!have)
+				first = v, have = 1;
+			else if (v != first)
+				return 1;
+		}
+	return 0;
 }
 
 /* what a group's mean runs over, and every run with its command (plan.csv) when known */
@@ -644,6 +795,43 @@ static void runs_list(struct strbuf *sb, const struct dl_group *g,
 	strmap_free(&cmds);
 }
 
+/* metric columns per table of the page: with the keys, a table fits 1280 pixels */
+#define GROUP_TABLE_COLS 8
+
+/* one cell of the page's tables: the mean, the interval below, seconds and n in the tooltip */
+static void group_cell(struct strbuf *sb, const struct group *gr, size_t c)
+{
+	const struct dl_report_col *col = &dl_report_cols[c];
+	double m, lo, hi;
+	stats_of(gr, c, &m, &lo, &hi);
+	struct strbuf v = STRBUF_INIT, tip = STRBUF_INIT;
+	human(&v, col, m, 1);
+	if (col->kind == DL_COL_TIME && !isnan(m)) {
+		sb_addf(&tip, "mean %.9g s", m);
+		if (!isnan(lo))
+			sb_addf(&tip, ", 95%% interval %.9g s to %.9g s", lo, hi);
+		sb_addf(&tip, ", n = %zu", gr->m[c].n);
+	} else {
+		sb_addf(&tip, "n = %zu", gr->m[c].n);
+	}
+	sb_addstr(sb, "<td title=\"");
+	dl_html_escape(sb, tip.buf);
+	sb_addstr(sb, "\">");
+	dl_html_escape(sb, v.buf);
+	if (!isnan(lo)) {
+		sb_reset(&v);
+		human(&v, col, lo, 1);
+		sb_addstr(&v, " \xe2\x80\x93 ");
+		human(&v, col, hi, 1);
+		sb_addstr(sb, "<small style=\"display:block;color:#666;white-space:nowrap\">");
+		dl_html_escape(sb, v.buf);
+		sb_addstr(sb, "</small>");
+	}
+	sb_addstr(sb, "</td>");
+	sb_release(&v);
+	sb_release(&tip);
+}
+
 void dl_group_write_html(const struct dl_group *g, FILE *fp, const struct dl_report_page *page)
 {
 	const char *title = page && page->title ? page->title : "dlsched sweep report";
@@ -662,61 +850,96 @@ void dl_group_write_html(const struct dl_group *g, FILE *fp, const struct dl_rep
 			sb_addstr(&sb, ", ");
 		dl_html_escape(&sb, g->by[k]);
 	}
-	sb_addstr(&sb,
-		  "</p>\n</header>\n<section class=\"card\">\n<h2>Mean \xc2\xb1 95% confidence "
-		  "interval per group (times in seconds)</h2>\n<div class=\"scroll\"><table "
-		  "id=\"groups\">\n<thead><tr>");
-	for (size_t k = 0; k < g->nby; k++) {
-		sb_addstr(&sb, "<th class=\"s\">");
-		dl_html_escape(&sb, g->by[k]);
-		sb_addstr(&sb, "</th>");
-	}
-	sb_addstr(&sb, "<th>runs</th>");
+	sb_addstr(&sb, "</p>\n</header>\n<section class=\"card\">\n<h2>Mean per group, and the 95% "
+		       "interval of the mean</h2>\n");
+	/* the metrics that vary, at most GROUP_TABLE_COLS per table so that each fits the page */
+	size_t *cols = xcalloc(g->ncols, sizeof(*cols)), ncols = 0;
 	for (size_t c = 0; c < g->ncols; c++)
-		if (shown(g, c)) {
-			sb_addstr(&sb, "<th>");
-			dl_html_escape(&sb, dl_report_cols[c].header);
+		if (shown(g, c) && varies(g, c))
+			cols[ncols++] = c;
+	size_t ntables = (ncols + GROUP_TABLE_COLS - 1) / GROUP_TABLE_COLS;
+	size_t per = ntables ? (ncols + ntables - 1) / ntables : 1; /* balanced: 6, 6, 5 */
+	for (size_t t0 = 0; t0 < ncols || (!t0 && !ncols); t0 += per) {
+		size_t t1 = t0 + per < ncols ? t0 + per : ncols;
+		if (t0)
+			sb_addf(&sb,
+				"<div class=\"scroll\" style=\"margin-top:1em\"><table "
+				"id=\"groups-%zu\">\n<thead><tr>",
+				t0 / per + 1);
+		else
+			sb_addstr(&sb, "<div class=\"scroll\"><table id=\"groups\">\n<thead><tr>");
+		for (size_t k = 0; k < g->nby; k++) {
+			sb_addstr(&sb, "<th class=\"s\">");
+			dl_html_escape(&sb, g->by[k]);
 			sb_addstr(&sb, "</th>");
 		}
-	sb_addstr(&sb, "</tr></thead>\n<tbody>\n");
-	for (size_t i = 0; i < g->ngroups; i++) {
-		const struct group *gr = &g->groups[i];
-		sb_addstr(&sb, "<tr>");
-		for (size_t k = 0; k < g->nby; k++) {
-			sb_addstr(&sb, "<td class=\"s\">");
-			dl_html_escape(&sb, gr->key[k]);
-			sb_addstr(&sb, "</td>");
+		sb_addstr(&sb, "<th title=\"runs in the group\">n</th>");
+		for (size_t q = t0; q < t1; q++) {
+			sb_addstr(&sb, "<th>");
+			dl_html_escape(&sb, dl_report_cols[cols[q]].header);
+			sb_addstr(&sb, "</th>");
 		}
-		sb_addf(&sb, "<td>%zu</td>", gr->runs);
-		for (size_t c = 0; c < g->ncols; c++) {
-			if (!shown(g, c))
-				continue;
-			struct strbuf v = STRBUF_INIT;
-			cell(&v, gr, c);
-			sb_addstr(&sb, "<td>");
-			dl_html_escape(&sb, v.buf);
-			sb_addstr(&sb, "</td>");
-			sb_release(&v);
+		sb_addstr(&sb, "</tr></thead>\n<tbody>\n");
+		for (size_t i = 0; i < g->ngroups; i++) {
+			const struct group *gr = &g->groups[i];
+			sb_addstr(&sb, "<tr>");
+			for (size_t k = 0; k < g->nby; k++) {
+				sb_addstr(&sb, "<td class=\"s\">");
+				dl_html_escape(&sb, gr->key[k]);
+				sb_addstr(&sb, "</td>");
+			}
+			sb_addf(&sb, "<td>%zu</td>", gr->runs);
+			for (size_t q = t0; q < t1; q++)
+				group_cell(&sb, gr, cols[q]);
+			sb_addstr(&sb, "</tr>\n");
 		}
-		sb_addstr(&sb, "</tr>\n");
+		sb_addstr(&sb, "</tbody></table></div>\n");
+		if (!ncols)
+			break;
 	}
-	sb_addstr(&sb, "</tbody></table></div>\n</section>\n");
+	free(cols);
+	/* metrics with one value in every run: a footnote instead of a column of "200" */
+	struct strbuf same = STRBUF_INIT;
+	for (size_t c = 0; c < g->ncols; c++) {
+		if (!shown(g, c) || varies(g, c))
+			continue;
+		double m, lo, hi;
+		for (size_t i = 0; i < g->ngroups; i++) {
+			stats_of(&g->groups[i], c, &m, &lo, &hi);
+			if (!isnan(m))
+				break;
+		}
+		sb_addstr(&same, same.len ? ", " : "");
+		dl_html_escape(&same, dl_report_cols[c].header);
+		sb_addc(&same, ' ');
+		struct strbuf v = STRBUF_INIT;
+		human(&v, &dl_report_cols[c], m, 1);
+		dl_html_escape(&same, v.buf);
+		sb_release(&v);
+	}
+	if (same.len)
+		sb_addf(&sb, "<p class=\"note\" id=\"same\">The same in every run: %s.</p>\n",
+			same.buf);
+	sb_release(&same);
+	sb_addstr(&sb, "<p class=\"note\">Each cell: the mean over the group's runs, and below it "
+		       "the 95% interval of that mean (percentile bootstrap, see the end of the "
+		       "page); n is the number of runs. Times in human units; the cells' tooltips "
+		       "and the CSV and JSON outputs hold seconds.</p>\n</section>\n");
 	int xk = numeric_key(g);
 	if (xk >= 0) {
-		static const char *const charted[] = {
-			"avg_jct",     "p95_jct", "avg_queue_delay",	"makespan",
-			"utilization", "max_rho", "avg_first_feedback", "comm_share"};
 		sb_addstr(&sb, "<div class=\"grid2\">\n");
 		for (size_t m = 0; m < DL_ARRAY_SIZE(charted); m++) {
-			int c = metric_col(charted[m]);
-			if (c < 0 || !shown(g, (size_t)c) || !strcmp(g->by[xk], charted[m]))
+			int c = metric_col(charted[m].name);
+			/* a metric the same in every run is in the footnote, not a flat chart */
+			if (c < 0 || !shown(g, (size_t)c) || !varies(g, (size_t)c) ||
+			    !strcmp(g->by[xk], charted[m].name))
 				continue;
-			sb_addstr(&sb, "<figure>\n<h2>");
-			dl_html_escape(&sb, dl_report_cols[c].header);
+			sb_addf(&sb, "<figure data-metric=\"%s\">\n<h2>", charted[m].name);
+			dl_html_escape(&sb, charted[m].what);
 			sb_addstr(&sb, " against ");
 			dl_html_escape(&sb, g->by[xk]);
 			sb_addstr(&sb, "</h2>\n");
-			line_chart(&sb, g, (size_t)c, xk);
+			line_chart(&sb, g, (size_t)c, xk, charted[m].what);
 			sb_addstr(&sb, "</figure>\n");
 		}
 		sb_addstr(&sb, "</div>\n");
@@ -727,8 +950,13 @@ void dl_group_write_html(const struct dl_group *g, FILE *fp, const struct dl_rep
 	struct strbuf extra = STRBUF_INIT;
 	runs_list(&extra, g, page);
 	dl_html_footer(&sb, page,
-		       "Bands and \xc2\xb1 are the 95% confidence interval of the mean over the "
-		       "runs of a group: t(0.975, n-1) s / sqrt(n).",
+		       "Intervals and bands: the 95% percentile bootstrap interval of the mean "
+		       "over the runs of a group (the 2.5% and 97.5% points of the means of "
+		       "resamples with replacement: all n^n of them up to n = 5, else 2000 from "
+		       "a fixed seed). They lie between the smallest and the largest run's "
+		       "value, so never outside a metric's range (below 0 for a time); with "
+		       "few runs they are about the range of the runs, not a claim of "
+		       "precision. Nothing is clipped.",
 		       extra.buf);
 	sb_release(&extra);
 	sb_addstr(&sb, "</main>\n</body>\n</html>\n");

@@ -6,12 +6,11 @@
  * `dlsched report` (avg_jct, makespan, utilization, ...; any column named
  * like one). dl_group_read() groups the rows by the named key columns, in
  * order of first appearance, and for every metric gives, per group, the
- * number of values, their mean and the half-width of the 95% confidence
- * interval of the mean: t(0.975, n-1) * s / sqrt(n), with s the sample
- * standard deviation (n-1 in the denominator). Empty fields are left out;
- * with fewer than two values the interval is undefined (NaN). Columns that
- * are neither grouped nor metrics (seed, run, label) are what varies
- * within a group.
+ * number of values, their mean and the 95% percentile-bootstrap interval of
+ * the mean (dl_mean_boot95: it stays in the metric's range). Empty fields are
+ * left out; with fewer than two values the interval is undefined (NaN).
+ * Columns that are neither grouped nor metrics (seed, run, label) are what
+ * varies within a group; a run id on two rows is an error.
  *
  * Ownership: struct dl_group owns everything it holds; dl_group_free().
  */
@@ -26,6 +25,20 @@
 double dl_student_t975(long dof);
 /* mean and 95% half-width of v[0..n) (NaN half-width when n < 2) */
 void dl_mean_ci95(const double *v, size_t n, double *mean, double *half);
+
+/*
+ * Mean and 95% percentile-bootstrap interval [lo, hi] of the mean of v[0..n):
+ * the 2.5% and 97.5% points (nearest rank, ceil(q B)-th smallest) of the means
+ * of resamples with replacement: all n^n ordered ones when n <= 5, else
+ * 2000 drawn from a fixed seed (the same bytes every time). Every resample
+ * mean lies between the smallest and largest value, so the interval never
+ * leaves a metric's range (never below 0 for a time, above 1 for a share);
+ * with few runs it is about their range. NaN lo and hi when n < 2.
+ */
+#define DL_BOOT_EXACT_MAX 5
+#define DL_BOOT_DRAWS	  2000
+#define DL_BOOT_SEED	  20261128
+void dl_mean_boot95(const double *v, size_t n, double *mean, double *lo, double *hi);
 
 struct dl_group;
 
@@ -43,9 +56,9 @@ int dl_group_read(struct dl_group *g, struct dl_reader *r, const char *const *by
 /* runs read so far (rows of every input) */
 size_t dl_group_nruns(const struct dl_group *g);
 
-/* CSV or JSON Lines: the key columns, runs, then NAME and NAME_ci95 per metric */
+/* CSV or JSON Lines: the key columns, runs, then NAME, NAME_lo95 and NAME_hi95 per metric */
 void dl_group_write_stream(const struct dl_group *g, struct dl_writer *w);
-/* text or Markdown: "mean ± half" per metric */
+/* text or Markdown: "mean [lo, hi]" per metric */
 void dl_group_write_table(const struct dl_group *g, FILE *fp, enum dl_report_format fmt);
 /*
  * One HTML page: the table, and for each main metric a chart against the

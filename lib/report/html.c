@@ -1372,3 +1372,25 @@ void dl_html_chart_close(struct strbuf *sb, struct dl_html_chart *c)
 	sb_addstr(sb, "</svg>\n");
 	free(c);
 }
+
+/* ---- for the grouped page (group.c) ---- */
+
+void dl_html_fmt_time(struct strbuf *sb, double v)
+{
+	fmt_time(sb, v);
+}
+
+struct dl_html_chart *dl_html_chart_open_span(struct strbuf *sb, const char *id, const char *title,
+					      double x0, double x1, double y0, double y1,
+					      double yscale, const char *xtitle, const char *ytitle,
+					      int ypercent)
+{
+	struct dl_html_chart *c = xcalloc(1, sizeof(*c));
+	/* a hair inside, so that 0.6 / 0.2 rounding down to 2.999... does not start at 0.4 */
+	double in = 1e-9 * fabs(x1 - x0);
+	axis_span(&c->x, x0 + in, x1 - in, 1, ML, CW - MR);
+	axis_init(&c->y, y0, y1, 0, yscale, CH - MB, MT);
+	svg_open(sb, id, title);
+	svg_axes(sb, &c->x, &c->y, xtitle, ytitle, ypercent);
+	return c;
+}

@@ -51,6 +51,16 @@ struct dl_html_chart;
 struct dl_html_chart *dl_html_chart_open(struct strbuf *sb, const char *id, const char *title,
 					 double x0, double x1, double y0, double y1,
 					 const char *xtitle, const char *ytitle, int ypercent);
+/*
+ * The same with an x axis over the data's span, not from 0 (a sweep's loads
+ * 0.6-1.4), and y values shown divided by yscale (3600: hours)
+ */
+struct dl_html_chart *dl_html_chart_open_span(struct strbuf *sb, const char *id, const char *title,
+					      double x0, double x1, double y0, double y1,
+					      double yscale, const char *xtitle, const char *ytitle,
+					      int ypercent);
+/* a time for people, as the nightly page writes it: "3.75 min", "2 h" */
+void dl_html_fmt_time(struct strbuf *sb, double v);
 double dl_html_chart_px(const struct dl_html_chart *c, double x);
 double dl_html_chart_py(const struct dl_html_chart *c, double y);
 void dl_html_chart_close(struct strbuf *sb, struct dl_html_chart *c);

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "core/io.h"
+#include "core/num.h"
 #include "sweep/sweep.h"
 #include "table/table.h"
 
@@ -197,6 +198,26 @@ int dl_sweep_run_end(const struct dl_sweep_plan *plan, size_t i, const char *dir
 	return rc;
 }
 
+int dl_sweep_run_ended_by_slurm(const struct dl_sweep_plan *plan, size_t i, const char *dir,
+				const char *job, const char *state, struct dl_err *err)
+{
+	const char *id = plan->rows[i].id;
+	struct strbuf from = STRBUF_INIT, text = STRBUF_INIT, why = STRBUF_INIT;
+	sb_addf(&from, "%s/slurm/%s_%zu.out", dir, job, i);
+	int rc = dl_sweep_run_begin(plan, i, dir, err);
+	char *to = run_path(dir, id, "slurm.out");
+	if (!rc && access(from.buf, F_OK) == 0)
+		rc = dl_read_file(from.buf, &text, err) || write_atomic(to, text.buf, err) ? -1 : 0;
+	sb_addf(&why, "Slurm %s (task %s_%zu), see %s", state, job, i, to);
+	if (!rc)
+		rc = dl_sweep_run_end(plan, i, dir, why.buf, err);
+	free(to);
+	sb_release(&from);
+	sb_release(&text);
+	sb_release(&why);
+	return rc;
+}
+
 /* ---- summary.csv ---- */
 
 static int is_axis(const struct dl_sweep_plan *plan, const char *name)
@@ -288,10 +309,83 @@ int dl_sweep_collect(const struct dl_sweep_plan *plan, const char *dir, size_t *
 	return dl_output_commit(out, err);
 }
 
+/* a value that lands on a line of the script: none of a line's own characters */
+static int check_script_value(const char *what, const char *v, struct dl_err *err)
+{
+	const char *c = dl_find_control(v);
+	if (!*v)
+		return dl_err_set(err, DL_EXIT_USAGE, "%s is empty", what);
+	if (c)
+		return dl_err_set(err, DL_EXIT_USAGE,
+				  "%s has a control character (0x%02x at byte %zu): it cannot go "
+				  "into a Slurm script",
+				  what, (unsigned)(unsigned char)*c, (size_t)(c - v) + 1);
+	return 0;
+}
+
+/* sbatch options the script sets itself, or that would replace the script */
+static int owned_sbatch_option(const char *opt)
+{
+	static const char *const own[] = {"--array", "-a",	"--wrap", "--output",
+					  "-o",	     "--error", "-e"};
+	size_t len = strcspn(opt, "= ");
+	for (size_t i = 0; i < DL_ARRAY_SIZE(own); i++)
+		if (len == strlen(own[i]) && !strncmp(opt, own[i], len))
+			return 1;
+	/* -aN, -oFILE: a short option with its value attached */
+	return opt[0] == '-' && opt[1] && opt[1] != '-' && strchr("aoe", opt[1]);
+}
+
+int dl_sweep_slurm_check(const struct dl_sweep_slurm *o, struct dl_err *err)
+{
+	const struct {
+		const char *name, *value;
+	} v[] = {{"--partition", o->partition},
+		 {"--time", o->time},
+		 {"--mem", o->mem},
+		 {"--account", o->account}};
+	for (size_t i = 0; i < DL_ARRAY_SIZE(v); i++)
+		if (v[i].value && check_script_value(v[i].name, v[i].value, err))
+			return -1;
+	for (size_t i = 0; i < o->nextra; i++) {
+		const char *x = o->extra[i];
+		if (check_script_value("--sbatch-option", x, err))
+			return -1;
+		if (x[0] != '-')
+			return dl_err_set(err, DL_EXIT_USAGE,
+					  "--sbatch-option '%s' is not an option (one sbatch "
+					  "option, such as --qos=short)",
+					  x);
+		if (owned_sbatch_option(x))
+			return dl_err_set(
+				err, DL_EXIT_USAGE,
+				"--sbatch-option '%s': the sweep writes its array, output "
+				"and command itself",
+				x);
+	}
+	return 0;
+}
+
+/* "#SBATCH --NAME=VALUE", the option one shell-quoted word (sbatch reads quotes as sh does) */
+static void sbatch_line(struct strbuf *sb, const char *name, const char *value)
+{
+	struct strbuf w = STRBUF_INIT;
+	sb_addstr(&w, name);
+	if (value)
+		sb_addf(&w, "=%s", value);
+	sb_addstr(sb, "#SBATCH ");
+	sb_add_shell_word(sb, w.buf);
+	sb_addc(sb, '\n');
+	sb_release(&w);
+}
+
 int dl_sweep_write_sbatch(const char *dir, const char *exe, const size_t *todo, size_t ntodo,
 			  const struct dl_sweep_slurm *o, struct dl_err *err)
 {
-	struct strbuf sb = STRBUF_INIT, path = STRBUF_INIT;
+	if (dl_sweep_slurm_check(o, err) || check_script_value("the sweep directory", dir, err) ||
+	    check_script_value("the dlsched binary's path", exe, err))
+		return -1;
+	struct strbuf sb = STRBUF_INIT, path = STRBUF_INIT, line = STRBUF_INIT;
 	sb_addf(&path, "%s/slurm", dir);
 	if (mkdir_p(path.buf, err)) {
 		sb_release(&path);
@@ -299,33 +393,38 @@ int dl_sweep_write_sbatch(const char *dir, const char *exe, const size_t *todo, 
 	}
 	sb_addstr(&sb,
 		  "#!/bin/sh\n# written by dlsched sweep: one array task per run of plan.csv\n");
-	sb_addstr(&sb, "#SBATCH --job-name=dlsched-sweep\n#SBATCH --array=");
+	sb_addstr(&sb, "#SBATCH --job-name=dlsched-sweep\n");
 	for (size_t i = 0; i < ntodo;) {
 		size_t k = i;
 		while (k + 1 < ntodo && todo[k + 1] == todo[k] + 1)
 			k++;
-		sb_addf(&sb, "%s%zu", i ? "," : "", todo[i]);
+		sb_addf(&line, "%s%zu", i ? "," : "", todo[i]);
 		if (k > i)
-			sb_addf(&sb, "-%zu", todo[k]);
+			sb_addf(&line, "-%zu", todo[k]);
 		i = k + 1;
 	}
 	if (o->max_running > 0)
-		sb_addf(&sb, "%%%ld", o->max_running);
-	sb_addc(&sb, '\n');
-	sb_addstr(&sb, "#SBATCH --output=");
-	sb_addf(&sb, "%s/slurm/%%A_%%a.out\n", dir);
+		sb_addf(&line, "%%%ld", o->max_running);
+	sbatch_line(&sb, "--array", line.buf);
+	sb_reset(&line);
+	sb_addf(&line, "%s/slurm/%%A_%%a.out", dir);
+	sbatch_line(&sb, "--output", line.buf);
 	if (o->partition)
-		sb_addf(&sb, "#SBATCH --partition=%s\n", o->partition);
+		sbatch_line(&sb, "--partition", o->partition);
 	if (o->time)
-		sb_addf(&sb, "#SBATCH --time=%s\n", o->time);
+		sbatch_line(&sb, "--time", o->time);
 	if (o->mem)
-		sb_addf(&sb, "#SBATCH --mem=%s\n", o->mem);
+		sbatch_line(&sb, "--mem", o->mem);
 	if (o->account)
-		sb_addf(&sb, "#SBATCH --account=%s\n", o->account);
-	if (o->cpus_per_task > 0)
-		sb_addf(&sb, "#SBATCH --cpus-per-task=%ld\n", o->cpus_per_task);
+		sbatch_line(&sb, "--account", o->account);
+	if (o->cpus_per_task > 0) {
+		sb_reset(&line);
+		sb_addf(&line, "%ld", o->cpus_per_task);
+		sbatch_line(&sb, "--cpus-per-task", line.buf);
+	}
 	for (size_t i = 0; i < o->nextra; i++)
-		sb_addf(&sb, "#SBATCH %s\n", o->extra[i]);
+		sbatch_line(&sb, o->extra[i], NULL);
+	sb_release(&line);
 	sb_addstr(&sb, "exec ");
 	sb_add_shell_word(&sb, exe);
 	sb_addstr(&sb, " sweep --task \"$SLURM_ARRAY_TASK_ID\" ");
@@ -339,5 +438,110 @@ int dl_sweep_write_sbatch(const char *dir, const char *exe, const size_t *todo, 
 				strerror(errno));
 	sb_release(&sb);
 	sb_release(&path);
+	return rc;
+}
+
+/* ---- the Slurm options kept in DIR/slurm/options ---- */
+
+static char *options_path(const char *dir)
+{
+	struct strbuf sb = STRBUF_INIT;
+	sb_addf(&sb, "%s/slurm/options", dir);
+	return sb_detach(&sb);
+}
+
+void dl_sweep_slurm_release(struct dl_sweep_slurm *o)
+{
+	free((char *)o->partition);
+	free((char *)o->time);
+	free((char *)o->mem);
+	free((char *)o->account);
+	for (size_t i = 0; i < o->nextra; i++)
+		free((char *)o->extra[i]);
+	free(o->extra);
+	memset(o, 0, sizeof(*o));
+}
+
+int dl_sweep_slurm_read(const char *dir, struct dl_sweep_slurm *o, struct dl_err *err)
+{
+	memset(o, 0, sizeof(*o));
+	char *path = options_path(dir);
+	struct strbuf text = STRBUF_INIT;
+	if (access(path, F_OK)) {
+		free(path);
+		return 1;
+	}
+	int rc = dl_read_file(path, &text, err);
+	long line = 0;
+	for (char *p = text.buf; !rc && p && *p;) {
+		char *nl = strchr(p, '\n');
+		if (nl)
+			*nl = 0;
+		line++;
+		char *eq = strchr(p, '=');
+		const char **slot = NULL;
+		long long n = 0;
+		if (!eq) {
+			rc = dl_err_at(err, path, line, "expected NAME=VALUE");
+			break;
+		}
+		*eq = 0;
+		const char *v = eq + 1;
+		if (!strcmp(p, "partition"))
+			slot = &o->partition;
+		else if (!strcmp(p, "time"))
+			slot = &o->time;
+		else if (!strcmp(p, "mem"))
+			slot = &o->mem;
+		else if (!strcmp(p, "account"))
+			slot = &o->account;
+		if (slot) {
+			free((char *)*slot);
+			*slot = xstrdup(v);
+		} else if (!strcmp(p, "sbatch-option")) {
+			o->extra = xreallocarray(o->extra, o->nextra + 1, sizeof(*o->extra));
+			o->extra[o->nextra++] = xstrdup(v);
+		} else if ((!strcmp(p, "jobs") || !strcmp(p, "cpus-per-task")) &&
+			   !dl_parse_int_range(v, 1, 100000, &n)) {
+			*(p[0] == 'j' ? &o->max_running : &o->cpus_per_task) = (long)n;
+		} else {
+			rc = dl_err_at(err, path, line, "bad option '%.40s=%.40s'", p, v);
+		}
+		p = nl ? nl + 1 : NULL;
+	}
+	if (!rc && dl_sweep_slurm_check(o, err)) {
+		dl_err_prefix(err, "%s: ", path);
+		err->code = DL_EXIT_DATA;
+		rc = -1;
+	}
+	if (rc)
+		dl_sweep_slurm_release(o);
+	sb_release(&text);
+	free(path);
+	return rc ? -1 : 0;
+}
+
+int dl_sweep_slurm_write(const char *dir, const struct dl_sweep_slurm *o, struct dl_err *err)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const struct {
+		const char *name, *value;
+	} v[] = {{"partition", o->partition},
+		 {"time", o->time},
+		 {"mem", o->mem},
+		 {"account", o->account}};
+	for (size_t i = 0; i < DL_ARRAY_SIZE(v); i++)
+		if (v[i].value)
+			sb_addf(&sb, "%s=%s\n", v[i].name, v[i].value);
+	if (o->max_running > 0)
+		sb_addf(&sb, "jobs=%ld\n", o->max_running);
+	if (o->cpus_per_task > 0)
+		sb_addf(&sb, "cpus-per-task=%ld\n", o->cpus_per_task);
+	for (size_t i = 0; i < o->nextra; i++)
+		sb_addf(&sb, "sbatch-option=%s\n", o->extra[i]);
+	char *path = options_path(dir);
+	int rc = write_atomic(path, sb.buf, err);
+	free(path);
+	sb_release(&sb);
 	return rc;
 }

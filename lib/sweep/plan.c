@@ -7,6 +7,7 @@
 
 #include "core/io.h"
 #include "core/num.h"
+#include "core/strmap.h"
 #include "sweep/sweep.h"
 #include "table/table.h"
 
@@ -39,6 +40,58 @@ void dl_sweep_spec_release(struct dl_sweep_spec *spec)
 	free(spec->axes);
 	free(spec->fixed);
 	dl_sweep_spec_init(spec);
+}
+
+void dl_sweep_cmdinfo_add(struct dl_sweep_cmdinfo *c, const struct dl_opt *table)
+{
+	for (const struct dl_opt *o = table; o->type != DL_OPT_END; o++) {
+		if (o->flags & DL_OPTF_HIDDEN)
+			continue;
+		struct dl_sweep_optinfo *info = NULL;
+		for (size_t i = 0; i < c->nopts && !info; i++)
+			if (!strcmp(c->opts[i].name, o->name))
+				info = &c->opts[i];
+		if (!info) {
+			c->opts = xreallocarray(c->opts, c->nopts + 1, sizeof(*c->opts));
+			info = &c->opts[c->nopts++];
+			memset(info, 0, sizeof(*info));
+			info->name = o->name;
+			info->takes_value = dl_opt_takes_value(o);
+			if (o->type == DL_OPT_FILE || o->type == DL_OPT_FILES)
+				info->is_file = o->arg && !strcmp(o->arg, "SPEC") ? 2 : 1;
+		}
+		if (info->ndefs < DL_SWEEP_MAX_DEFS)
+			info->defs[info->ndefs++] = o;
+	}
+}
+
+void dl_sweep_cmdinfo_release(struct dl_sweep_cmdinfo *c)
+{
+	free(c->opts);
+	c->opts = NULL;
+	c->nopts = 0;
+}
+
+/*
+ * The command's own check of one value: accepted when some entry of that
+ * name stores it (dl_opt_store into a scratch struct); else why, as the
+ * command says it.
+ */
+static int typed_check(const struct dl_sweep_optinfo *o, const char *v, struct strbuf *why)
+{
+	for (size_t d = 0; d < o->ndefs; d++) {
+		const struct dl_opt *def = o->defs[d];
+		void *scratch = xcalloc(1, def->offset + def->size + 16);
+		int bad = dl_opt_store(def, scratch, v);
+		if (!bad && (def->type == DL_OPT_STRINGS || def->type == DL_OPT_FILES))
+			dl_strlist_free((struct dl_strlist *)((char *)scratch + def->offset));
+		free(scratch);
+		if (!bad)
+			return 0;
+	}
+	if (o->ndefs)
+		dl_opt_bad_value_text(o->defs[0], v, why);
+	return o->ndefs ? -1 : 0;
 }
 
 static const struct dl_sweep_optinfo *find_opt(const struct dl_sweep_cmdinfo *c, const char *name)
@@ -77,6 +130,15 @@ static int value_arg(const struct dl_sweep_axis *a, int is_file, const char *v, 
 		if (!abs)
 			return dl_err_set(err, DL_EXIT_USAGE, "%s '%s': cannot use '%s': %s",
 					  a->flag ? "option" : "axis", a->name, v, strerror(errno));
+		const char *ctl = dl_find_control(abs);
+		if (ctl) {
+			dl_err_set(err, DL_EXIT_USAGE,
+				   "%s '%s': the path of '%s' has a control character (0x%02x)",
+				   a->flag ? "option" : "axis", a->name, v,
+				   (unsigned)(unsigned char)*ctl);
+			free(abs);
+			return -1;
+		}
 		*out = abs;
 		return 0;
 	}
@@ -258,6 +320,26 @@ int dl_sweep_spec_add(struct dl_sweep_spec *spec, const char *text, int fixed,
 				   name, a.option);
 			goto fail;
 		}
+		const char *ctl = dl_find_control(a.values[i]);
+		if (ctl) {
+			dl_err_set(err, DL_EXIT_USAGE,
+				   "%s '%s': a value has a control character (0x%02x): runs are "
+				   "shell commands in plan.csv",
+				   what, name, (unsigned)(unsigned char)*ctl);
+			goto fail;
+		}
+		const struct dl_sweep_optinfo *const checks[2] = {go, so};
+		const struct dl_sweep_cmdinfo *const cmds[2] = {gen, sim};
+		for (int k = 0; k < 2 && !a.flag; k++) {
+			struct strbuf why = STRBUF_INIT;
+			if (checks[k] && typed_check(checks[k], a.values[i], &why)) {
+				dl_err_set(err, DL_EXIT_USAGE, "%s '%s' value '%s': %s: %s", what,
+					   name, a.values[i], cmds[k]->name, why.buf);
+				sb_release(&why);
+				goto fail;
+			}
+			sb_release(&why);
+		}
 		if (value_arg(&a, is_file, a.values[i], &a.args[i], err)) {
 			/* name the axis as the user wrote it */
 			goto fail;
@@ -437,14 +519,23 @@ static char *build_command(const struct dl_sweep_spec *spec, const size_t *vi, c
 	return sb_detach(&sb);
 }
 
-/* FNV-1a 64 of the axis names and values, sorted by name: independent of axis order */
-static char *run_id(const struct dl_sweep_spec *spec, const size_t *vi)
+static void fnv_add(uint64_t *h, const char *s)
 {
-	size_t n = spec->naxes;
+	for (const unsigned char *p = (const unsigned char *)s;; p++) {
+		*h ^= *p;
+		*h *= 1099511628211ULL;
+		if (!*p)
+			break;
+	}
+}
+
+/* FNV-1a 64 of the axis names and values, sorted by name: independent of axis order */
+static char *id_of(char *const *names, char *const *values, size_t n)
+{
 	size_t *order = xcalloc(n ? n : 1, sizeof(*order));
 	for (size_t i = 0; i < n; i++) {
 		size_t k = i;
-		while (k > 0 && strcmp(spec->axes[order[k - 1]].name, spec->axes[i].name) > 0) {
+		while (k > 0 && strcmp(names[order[k - 1]], names[i]) > 0) {
 			order[k] = order[k - 1];
 			k--;
 		}
@@ -452,20 +543,37 @@ static char *run_id(const struct dl_sweep_spec *spec, const size_t *vi)
 	}
 	uint64_t h = 14695981039346656037ULL;
 	for (size_t j = 0; j < n; j++) {
-		const struct dl_sweep_axis *a = &spec->axes[order[j]];
-		const char *parts[2] = {a->name, a->values[vi[order[j]]]};
-		for (int p = 0; p < 2; p++)
-			for (const unsigned char *s = (const unsigned char *)parts[p];; s++) {
-				h ^= *s;
-				h *= 1099511628211ULL;
-				if (!*s)
-					break;
-			}
+		fnv_add(&h, names[order[j]]);
+		fnv_add(&h, values[order[j]]);
 	}
 	free(order);
 	struct strbuf sb = STRBUF_INIT;
 	sb_addf(&sb, "%012llx", (unsigned long long)(h >> 16));
 	return sb_detach(&sb);
+}
+
+static char *run_id(const struct dl_sweep_spec *spec, const size_t *vi)
+{
+	size_t n = spec->naxes;
+	char **names = xcalloc(n ? n : 1, sizeof(*names));
+	char **values = xcalloc(n ? n : 1, sizeof(*values));
+	for (size_t i = 0; i < n; i++) {
+		names[i] = spec->axes[i].name;
+		values[i] = spec->axes[i].values[vi[i]];
+	}
+	char *id = id_of(names, values, n);
+	free(names);
+	free(values);
+	return id;
+}
+
+/* the fingerprint of a run's command in plan.sum: 16 hex digits of FNV-1a 64 */
+static void command_sum(const char *id, const char *command, struct strbuf *sb)
+{
+	uint64_t h = 14695981039346656037ULL;
+	fnv_add(&h, id);
+	fnv_add(&h, command);
+	sb_addf(sb, "%016llx", (unsigned long long)h);
 }
 
 static int cmp_id(const void *a, const void *b)
@@ -654,12 +762,104 @@ int dl_sweep_plan_write(const struct dl_sweep_plan *plan, const char *dir, struc
 	}
 	dl_writer_finish(w);
 	dl_writer_free(w);
-	return dl_output_commit(out, err);
+	if (dl_output_commit(out, err))
+		return -1;
+	/* plan.sum after plan.csv: a plan killed between the two is refused, never trusted */
+	struct strbuf sums = STRBUF_INIT, sum_path = STRBUF_INIT;
+	for (size_t r = 0; r < plan->nrows; r++) {
+		sb_addf(&sums, "%s ", plan->rows[r].id);
+		command_sum(plan->rows[r].id, plan->rows[r].command, &sums);
+		sb_addc(&sums, '\n');
+	}
+	sb_addf(&sum_path, "%s/plan.sum", dir);
+	out = dl_output_open(sum_path.buf, err);
+	int rc = -1;
+	if (out) {
+		fputs(sums.buf, dl_output_fp(out));
+		rc = dl_output_commit(out, err);
+	}
+	sb_release(&sums);
+	sb_release(&sum_path);
+	return rc;
+}
+
+/*
+ * The rows must be the ones the sweep wrote: a run id once (a copied row would
+ * be run and counted twice), the id of its axis values (an edited value would
+ * be reported but not used), and, with plan.sum, the command it was written
+ * with. The line of the first row that is not is named.
+ */
+static int check_rows(const struct dl_sweep_plan *plan, const long *lines, const char *path,
+		      const char *dir, struct dl_err *err)
+{
+	struct strmap seen = STRMAP_INIT;
+	for (size_t r = 0; r < plan->nrows; r++) {
+		const struct dl_sweep_row *row = &plan->rows[r];
+		const int64_t *first = strmap_get(&seen, row->id);
+		if (first) {
+			long at = lines[*first];
+			strmap_free(&seen);
+			return dl_err_at(err, path, lines[r],
+					 "run %s is also on line %ld: each run is one row", row->id,
+					 at);
+		}
+		strmap_put(&seen, row->id, (int64_t)r);
+		char *want = id_of(plan->axes, row->values, plan->naxes);
+		int same = !strcmp(want, row->id);
+		free(want);
+		if (!same) {
+			struct strbuf vals = STRBUF_INIT;
+			for (size_t k = 0; k < plan->naxes; k++)
+				sb_addf(&vals, "%s%s=%.40s", k ? ", " : "", plan->axes[k],
+					row->values[k]);
+			dl_err_at(err, path, lines[r],
+				  "run %s is not the run of its values (%s): the plan was edited; "
+				  "give the sweep its --axis options again to rewrite it",
+				  row->id, vals.buf);
+			sb_release(&vals);
+			strmap_free(&seen);
+			return -1;
+		}
+	}
+	strmap_free(&seen);
+	struct strbuf sum_path = STRBUF_INIT, text = STRBUF_INIT;
+	sb_addf(&sum_path, "%s/plan.sum", dir);
+	int rc = 0;
+	if (access(sum_path.buf, F_OK) == 0 && dl_read_file(sum_path.buf, &text, err) == 0) {
+		/* its lines, "ID SUM", as keys */
+		struct strmap sums = STRMAP_INIT;
+		for (char *p = text.buf; *p;) {
+			char *nl = strchr(p, '\n');
+			size_t len = nl ? (size_t)(nl - p) : strlen(p);
+			strmap_putn(&sums, p, len, 1);
+			p += len + (nl != NULL);
+		}
+		for (size_t r = 0; r < plan->nrows && !rc; r++) {
+			struct strbuf line = STRBUF_INIT;
+			sb_addf(&line, "%s ", plan->rows[r].id);
+			command_sum(plan->rows[r].id, plan->rows[r].command, &line);
+			if (!strmap_get(&sums, line.buf))
+				rc = dl_err_at(
+					err, path, lines[r],
+					"the command of run %s is not the one the sweep wrote "
+					"(plan.sum): the plan was edited; give the sweep its "
+					"--axis options again to rewrite it",
+					plan->rows[r].id);
+			sb_release(&line);
+		}
+		strmap_free(&sums);
+	} else if (access(sum_path.buf, F_OK) == 0) {
+		rc = -1;
+	}
+	sb_release(&text);
+	sb_release(&sum_path);
+	return rc;
 }
 
 int dl_sweep_plan_read(struct dl_sweep_plan *plan, const char *dir, struct dl_err *err)
 {
 	memset(plan, 0, sizeof(*plan));
+	long *lines = NULL; /* of each row in plan.csv */
 	char *path = plan_path(dir);
 	struct dl_reader *r = dl_reader_open(path, DL_IN_CSV, err);
 	free(path);
@@ -677,7 +877,7 @@ int dl_sweep_plan_read(struct dl_sweep_plan *plan, const char *dir, struct dl_er
 	plan->axes = xcalloc(plan->naxes, sizeof(*plan->axes));
 	for (size_t k = 0; k < plan->naxes; k++)
 		plan->axes[k] = xstrdup(cols[k + 1]);
-	size_t alloc = 0;
+	size_t alloc = 0, lalloc = 0;
 	struct dl_row row;
 	int got;
 	while ((got = dl_reader_next(r, &row, err)) > 0) {
@@ -690,6 +890,8 @@ int dl_sweep_plan_read(struct dl_sweep_plan *plan, const char *dir, struct dl_er
 			goto out;
 		}
 		DL_GROW(plan->rows, plan->nrows + 1, alloc);
+		DL_GROW(lines, plan->nrows + 1, lalloc);
+		lines[plan->nrows] = row.line;
 		struct dl_sweep_row *pr = &plan->rows[plan->nrows++];
 		pr->id = xstrdup(id);
 		pr->values = xcalloc(plan->naxes, sizeof(*pr->values));
@@ -701,7 +903,10 @@ int dl_sweep_plan_read(struct dl_sweep_plan *plan, const char *dir, struct dl_er
 		rc = -1;
 	else if (!plan->nrows)
 		rc = dl_err_at(err, dl_reader_name(r), 0, "no runs in the plan");
+	else
+		rc = check_rows(plan, lines, dl_reader_name(r), dir, err);
 out:
+	free(lines);
 	dl_reader_close(r);
 	if (rc)
 		dl_sweep_plan_release(plan);

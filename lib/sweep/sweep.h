@@ -30,6 +30,7 @@
 #include <stddef.h>
 
 #include "core/common.h"
+#include "core/opt.h"
 
 /* where an axis or a fixed option goes */
 enum {
@@ -38,17 +39,29 @@ enum {
 	DL_SWEEP_TRACE = 1 << 2, /* the trace file simulate reads */
 };
 
-/* One option a command accepts (from its --list-options). */
+/*
+ * One option a command accepts, from its option table. Alternatives (the
+ * policies of simulate) may each own an option of the same name with its
+ * own type: defs holds every entry of that name.
+ */
+#define DL_SWEEP_MAX_DEFS 16
 struct dl_sweep_optinfo {
-	char *name;	 /* without "--" */
-	int takes_value; /* 0 for a flag */
-	int is_file;	 /* its value names a file (made absolute) */
+	const char *name; /* the table's, without "--" */
+	int takes_value;  /* 0 for a flag */
+	int is_file;	  /* 1: its value names a file (made absolute); 2: a file if one exists */
+	const struct dl_opt *defs[DL_SWEEP_MAX_DEFS];
+	size_t ndefs;
 };
 
 struct dl_sweep_cmdinfo {
+	const char *name; /* "trace gen", "simulate": in messages */
 	struct dl_sweep_optinfo *opts;
 	size_t nopts;
 };
+
+/* Add the options of a command's table (hidden ones left out); release frees opts. */
+void dl_sweep_cmdinfo_add(struct dl_sweep_cmdinfo *c, const struct dl_opt *table);
+void dl_sweep_cmdinfo_release(struct dl_sweep_cmdinfo *c);
 
 struct dl_sweep_axis {
 	char *name;	/* as given, e.g. "policy", "gen.seed", "trace" */
@@ -75,7 +88,9 @@ void dl_sweep_spec_release(struct dl_sweep_spec *spec);
  * Add "NAME=V1,V2,..." (an axis; ';' separates the values instead when the
  * text has one, for values with commas; "A..B" is the integers A to B) or,
  * with fixed set, "NAME=VALUE" or a bare flag "NAME" (a --set). Checks the
- * name against the options of gen and sim: usage errors name the axis.
+ * name against the options of gen and sim, and every value with the typed
+ * check of the command's own table (dl_opt_store): usage errors name the
+ * axis and say what the command expects.
  */
 int dl_sweep_spec_add(struct dl_sweep_spec *spec, const char *text, int fixed,
 		      const struct dl_sweep_cmdinfo *gen, const struct dl_sweep_cmdinfo *sim,
@@ -165,6 +180,15 @@ int dl_sweep_run_begin(const struct dl_sweep_plan *plan, size_t i, const char *d
 int dl_sweep_run_end(const struct dl_sweep_plan *plan, size_t i, const char *dir, const char *why,
 		     struct dl_err *err);
 
+/*
+ * Run i's array task (of job) was ended by Slurm (state: "TIMEOUT", ...)
+ * without a marker: keep Slurm's output of the task (DIR/slurm/JOB_I.out) as
+ * runs/ID/slurm.out and mark the run failed with why, so that the failure
+ * outlives Slurm's memory of it and a rerun redoes the run.
+ */
+int dl_sweep_run_ended_by_slurm(const struct dl_sweep_plan *plan, size_t i, const char *dir,
+				const char *job, const char *state, struct dl_err *err);
+
 /* Slurm batch options of --slurm; NULL/0 members are left out. */
 struct dl_sweep_slurm {
 	const char *partition, *time, *mem, *account;
@@ -175,12 +199,70 @@ struct dl_sweep_slurm {
 };
 
 /*
- * Write DIR/sweep.sbatch: an array job over the rows in todo whose tasks run
- * `EXE sweep --task $SLURM_ARRAY_TASK_ID DIR` (dir and exe absolute). Slurm's
- * own output goes to DIR/slurm/.
+ * Usage errors (naming the option) for values that cannot go into the script:
+ * empty, a control character (a newline would start a new line of it), an
+ * --sbatch-option that is not an option or is one the script sets (--array,
+ * --output, --error, --wrap). Every value is also shell-quoted where it lands.
+ */
+int dl_sweep_slurm_check(const struct dl_sweep_slurm *opts, struct dl_err *err);
+
+/*
+ * Write DIR/sweep.sbatch (after dl_sweep_slurm_check(); dir and exe too): an array job over the
+ * rows in todo whose tasks run `EXE sweep --task $SLURM_ARRAY_TASK_ID DIR` (dir and exe absolute).
+ * Slurm's own output goes to DIR/slurm/.
  */
 int dl_sweep_write_sbatch(const char *dir, const char *exe, const size_t *todo, size_t ntodo,
 			  const struct dl_sweep_slurm *opts, struct dl_err *err);
+
+/*
+ * The Slurm options of the last --slurm, kept in DIR/slurm/options (one
+ * NAME=VALUE line each: partition, time, mem, account, jobs (the %N of
+ * --array), cpus-per-task, sbatch-option, as the command line names them) so
+ * a rerun's script asks Slurm for the same. dl_sweep_slurm_read() returns 1
+ * when there is none, -1 on a bad file (line named); what it fills owns its
+ * strings: free them with dl_sweep_slurm_release().
+ */
+int dl_sweep_slurm_read(const char *dir, struct dl_sweep_slurm *opts, struct dl_err *err);
+int dl_sweep_slurm_write(const char *dir, const struct dl_sweep_slurm *opts, struct dl_err *err);
+void dl_sweep_slurm_release(struct dl_sweep_slurm *opts);
+
+/* ---- the Slurm arrays of a sweep (slurm.c) ---- */
+
+/* DIR/slurm/jobs: the array job id of every --submit, oldest first */
+struct dl_sweep_jobs {
+	char **id;
+	size_t n;
+};
+/* none recorded: 0 with n == 0; a bad file: -1 (line named) */
+int dl_sweep_jobs_read(const char *dir, struct dl_sweep_jobs *jobs, struct dl_err *err);
+/* record one more (id: what sbatch --parsable printed, digits) */
+int dl_sweep_jobs_add(const char *dir, const char *id, struct dl_err *err);
+void dl_sweep_jobs_release(struct dl_sweep_jobs *jobs);
+/* "12,15": the ids for squeue -j and sacct -j */
+void dl_sweep_jobs_list(const struct dl_sweep_jobs *jobs, struct strbuf *sb);
+
+enum dl_sweep_slurm_state {
+	DL_TASK_NONE = 0, /* not queued or running; nor failed in Slurm's accounting */
+	DL_TASK_QUEUED,	  /* pending in squeue */
+	DL_TASK_RUNNING,  /* running (or completing, suspended) in squeue */
+	DL_TASK_FAILED,	  /* ended by Slurm: FAILED, TIMEOUT, OUT_OF_MEMORY, NODE_FAIL, ... */
+};
+
+/* what Slurm says of the array task of one plan row */
+struct dl_sweep_task {
+	enum dl_sweep_slurm_state state;
+	long job;	      /* index into dl_sweep_jobs of the array it was last seen in */
+	char slurm_state[32]; /* Slurm's word ("TIMEOUT", "CANCELLED by 0"), "" if none */
+};
+
+/*
+ * The state of every row's task, tasks[nrows], from the text of
+ * `squeue -h -r -j JOBS -o %i|%T` and `sacct -n -X -P -j JOBS -o JobID,State`
+ * (either may be NULL). squeue's word wins (it is live; sacct lags); among
+ * arrays the latest recorded wins. Rows of no task stay DL_TASK_NONE.
+ */
+void dl_sweep_slurm_states(const struct dl_sweep_jobs *jobs, const char *squeue, const char *sacct,
+			   struct dl_sweep_task *tasks, size_t nrows);
 
 /*
  * Write DIR/summary.csv from the done runs (atomically). *ndone receives

@@ -8,6 +8,26 @@ run sweep_small_status 0 "dl sweep --status s"
 run sweep_small_group 0 "dl report -f json --group-by policy s"
 expect_eq sweep_small_group_rows 2 "$(grep -c '\"runs\":2' out)"
 run sweep_small_bad 2 "dl sweep --axis policy=fifo,nope --set load=1 --set cluster=1x1x8 s2"
+# plan.csv is the contract: a copied row, an edited value or an edited command is refused
+# with its line, by every mode that reads the plan; the sweep's --axis options rewrite it
+expect sweep_small_plan_sum "test \$(wc -l < s/plan.sum) -eq 4"
+cp -r s dup && sed -n 3p dup/plan.csv >> dup/plan.csv
+run sweep_plan_duplicate 1 "dl sweep dup"
+expect sweep_plan_duplicate_msg "grep -q \"dup/plan.csv:6: run $(sed -n '3s/,.*//p' s/plan.csv) is also on line 3: each run is one row\" err"
+run sweep_plan_duplicate_status 1 "dl sweep --status dup"
+expect sweep_plan_duplicate_status_msg "grep -q 'dup/plan.csv:6: run' err && test ! -s out"
+cp -r s ed && sed -i '3s/,fifo,2,/,fifo,bogus,/' ed/plan.csv
+run sweep_plan_edited_value 1 "dl sweep --task 0 ed"
+expect sweep_plan_edited_value_msg "grep -q \"ed/plan.csv:3: run [0-9a-f]* is not the run of its values (policy=fifo, seed=bogus): the plan was edited\" err"
+cp -r s ec && sed -i '2s/--seed 1/--seed 5/g' ec/plan.csv
+run sweep_plan_edited_command 1 "dl sweep ec"
+expect sweep_plan_edited_command_msg "grep -q 'ec/plan.csv:2: the command of run [0-9a-f]* is not the one the sweep wrote' err"
+run sweep_plan_rewritten 0 "dl sweep -q --axis policy=fifo,sjf --axis seed=1..2 --set load=1 --set cluster=1x1x8 --set jobs=15 ec"
+expect sweep_plan_rewritten_same "cmp s/plan.csv ec/plan.csv && cmp s/summary.csv ec/summary.csv"
+# a summary with a run twice (edited by hand) is refused too, not weighted double
+sed -n 3p dup/summary.csv >> dup/summary.csv
+run sweep_summary_duplicate 1 "dl report -f json --group-by policy dup"
+expect sweep_summary_duplicate_msg "grep -q 'dup/summary.csv:6: run [0-9a-f]* is also on line 3' err && test ! -s out"
 heavy || return 0
 G="--axis policy=fifo,tiresias-las,sjf --axis load=0.8,1.6 --axis seed=1..2 --set cluster=1x1x8 --set jobs=60"
 
@@ -44,7 +64,7 @@ lost=$(awk -F, 'NR == 5 { print $1 }' a/plan.csv)
 rm a/runs/$lost/done
 sleep 1
 run sweep_status_missing 1 "dl sweep --status a"
-expect sweep_status_missing_counts "grep -q '12 runs: 11 done, 0 failed, 1 missing' out && grep -q \"missing $lost (policy=fifo, load=1.6, seed=2)\" out"
+expect sweep_status_missing_counts "grep -q '12 runs: 11 done, 0 queued, 0 running, 0 failed, 1 missing' out && grep -q \"missing $lost (policy=fifo, load=1.6, seed=2)\" out"
 cp a/summary.csv summary.before
 run sweep_resume 0 "dl sweep $G a"
 expect sweep_resume_one "grep -q '12 runs: 11 done, 1 to run' err"
@@ -52,7 +72,10 @@ stat -c '%n %Y %i' a/runs/*/done | sort > after
 expect_eq sweep_resume_only_missing "a/runs/$lost/done" "$(diff before after | sed -n 's/^> \([^ ]*\) .*/\1/p')"
 expect sweep_resume_same_summary "cmp summary.before a/summary.csv"
 run sweep_status_done 0 "dl sweep --status a"
-expect_eq sweep_status_done_line "12 runs: 12 done, 0 failed, 0 missing" "$(cat out)"
+expect_eq sweep_status_done_line "12 runs: 12 done, 0 queued, 0 running, 0 failed, 0 missing" "$(cat out)"
+# nothing to do: --submit (even --force) submits nothing, needs no Slurm and says so plainly
+run sweep_submit_done 0 "dl sweep --submit --force a"
+expect sweep_submit_done_msg "grep -q '12 runs: 12 done, 0 to run' err && ! grep -q 'queued or running' err && test ! -s out"
 # a changed fixed option changes every command: every run is redone
 run sweep_changed_plan 0 "dl sweep -q --axis policy=fifo,tiresias-las,sjf --axis load=0.8,1.6 --axis seed=1..2 --set cluster=1x1x8 --set jobs=70 a"
 expect sweep_changed_plan_redone "grep -c 'jobs 70' a/plan.csv | grep -qx 12 && awk -F, 'NR > 1 && \$6 != 70 { exit 1 }' a/summary.csv"
@@ -72,9 +95,51 @@ run sweep_slurm_script 0 "dl sweep --slurm -j 3 --partition debug --time 10 --me
 expect sweep_slurm_array "grep -qx '#SBATCH --array=3,7%3' e/sweep.sbatch"
 expect sweep_slurm_opts "grep -qx '#SBATCH --partition=debug' e/sweep.sbatch && grep -qx '#SBATCH --time=10' e/sweep.sbatch && grep -qx '#SBATCH --mem=200M' e/sweep.sbatch && grep -qx '#SBATCH --nice=5' e/sweep.sbatch"
 expect sweep_slurm_task "grep -q 'sweep --task \"\$SLURM_ARRAY_TASK_ID\" $SCRATCH/e\$' e/sweep.sbatch && sh -n e/sweep.sbatch"
+# a rerun's script asks Slurm for what the last --slurm did; a new value replaces one, said
+run sweep_slurm_rerun_keeps 0 "dl sweep --slurm e"
+expect sweep_slurm_rerun_keeps_opts "grep -qx '#SBATCH --array=3,7%3' e/sweep.sbatch && grep -qx '#SBATCH --partition=debug' e/sweep.sbatch && grep -qx '#SBATCH --time=10' e/sweep.sbatch && grep -qx '#SBATCH --mem=200M' e/sweep.sbatch && grep -qx '#SBATCH --nice=5' e/sweep.sbatch"
+expect sweep_slurm_rerun_keeps_says "grep -qF 'as the last --slurm of this sweep: --partition debug --time 10 --mem 200M --jobs 3 --sbatch-option=--nice=5' err"
+run sweep_slurm_rerun_override 0 "dl sweep --slurm --partition gpu -j 4 e"
+expect sweep_slurm_rerun_override_opts "grep -qx '#SBATCH --array=3,7%4' e/sweep.sbatch && grep -qx '#SBATCH --partition=gpu' e/sweep.sbatch && grep -qx '#SBATCH --time=10' e/sweep.sbatch && grep -qx 'partition=gpu' e/slurm/options"
+expect sweep_slurm_rerun_override_note "grep -qF 'note: --partition gpu replaces debug, --jobs 4 replaces 3 (the last --slurm' err"
+cp e/slurm/options options.good
+printf 'partition=gpu\ntime=10\nqueue=x\n' > e/slurm/options
+run sweep_slurm_options_bad 1 "dl sweep --slurm e"
+expect sweep_slurm_options_bad_msg "grep -q \"e/slurm/options:3: bad option 'queue=x'\" err"
+cp options.good e/slurm/options
 run sweep_task_runs 0 "dl sweep --task 3 e"
 expect sweep_task_no_summary_yet "test ! -e e/summary.csv.new && grep -c . e/summary.csv | grep -qx 13"
 run sweep_task_bad 2 "dl sweep --task 12 e"
+
+# hostile values for the Slurm script: a newline (or any control character) in any value
+# that reaches it is a usage error naming the option, before any file is written
+nl='
+'
+H="--axis seed=1,2 --set cluster=1x1x8 --set load=0.5"
+for o in partition account time mem sbatch-option; do
+	run sweep_hostile_$o 2 "dl sweep --slurm $H --$o 'p${nl}#SBATCH --wrap=evil${nl}touch pwned' h"
+	expect sweep_hostile_${o}_msg "grep -q -- \"--$o has a control character (0x0a at byte 2)\" err && test ! -e h"
+done
+run sweep_hostile_tab 2 "dl sweep --slurm $H --partition \"$(printf 'a\tb')\" h"
+expect sweep_hostile_tab_msg "grep -q -- '--partition has a control character (0x09' err && test ! -e h"
+run sweep_hostile_axis 2 "dl sweep --slurm --axis 'seed=1,2${nl}touch pwned' --set cluster=1x1x8 --set load=0.5 h"
+expect sweep_hostile_axis_msg "grep -q \"axis 'seed': a value has a control character (0x0a)\" err && test ! -e h"
+run sweep_hostile_set 2 "dl sweep --slurm --axis seed=1,2 --set 'cluster=1x1x8${nl}x' --set load=0.5 h"
+expect sweep_hostile_set_msg "grep -q \"option 'cluster': a value has a control character\" err && test ! -e h"
+run sweep_hostile_dir 2 "dl sweep --slurm $H 'h${nl}touch pwned'"
+expect sweep_hostile_dir_msg "grep -q 'the sweep directory has a control character (0x0a)' err && ! ls | grep -q '^h'"
+mkdir "tr${nl}x" && dl trace gen --jobs 10 --load 1 --cluster 1x1x8 > "tr${nl}x/t.csv"
+run sweep_hostile_trace_path 2 "cd 'tr${nl}x' && dl sweep --slurm --axis trace=t.csv --axis seed=1,2 --set cluster=1x1x8 h"
+expect sweep_hostile_trace_path_msg "grep -q \"axis 'trace': the path of 't.csv' has a control character (0x0a)\" err"
+run sweep_hostile_sbatch_wrap 2 "dl sweep --slurm $H --sbatch-option=--wrap=evil h"
+expect sweep_hostile_sbatch_wrap_msg "grep -q -- \"--sbatch-option '--wrap=evil': the sweep writes\" err && test ! -e h"
+run sweep_hostile_sbatch_array 2 "dl sweep --slurm $H --sbatch-option=-a1-100 h"
+run sweep_hostile_sbatch_notopt 2 "dl sweep --slurm $H --sbatch-option='touch pwned' h"
+# without a control character a value is quoted where it lands: sh reads the script back
+# with every #SBATCH line one word, and only the sweep's command runs
+run sweep_quoted_values 0 "dl sweep --slurm $H --partition \"a b'c\" --account '\$(touch pwned)' --time '1;touch pwned' --mem '#x' --sbatch-option='--comment=x y #z' q"
+expect sweep_quoted_lines "grep -qxF \"#SBATCH '--partition=a b'\\\\''c'\" q/sweep.sbatch && grep -qxF \"#SBATCH '--account=\\\$(touch pwned)'\" q/sweep.sbatch && grep -qxF \"#SBATCH '--time=1;touch pwned'\" q/sweep.sbatch && grep -qxF \"#SBATCH '--mem=#x'\" q/sweep.sbatch && grep -qxF \"#SBATCH '--comment=x y #z'\" q/sweep.sbatch"
+expect sweep_quoted_one_command "sh -n q/sweep.sbatch && test \$(grep -vc '^#' q/sweep.sbatch) -eq 1 && grep -q '^exec ' q/sweep.sbatch && test ! -e pwned"
 
 # validation before any run: named axis, exit 2, no directory
 run sweep_bad_axis 2 "dl sweep --axis polcy=fifo --set cluster=1x1x8 v1"
@@ -89,6 +154,13 @@ run sweep_rejected_gen_value 2 "dl sweep --axis load=0.5,-1 --set cluster=1x1x8 
 expect sweep_rejected_gen_value_msg "grep -q \"axis 'load' value '-1': trace gen: \" err && test ! -e v4"
 run sweep_rejected_seed 2 "dl sweep --axis seed=1,x --set cluster=1x1x8 --set load=1 v5"
 expect sweep_rejected_seed_msg "grep -q \"axis 'seed' value 'x'\" err"
+# a value is checked by the command's own typed check, so the sweep says what it says
+run sweep_typed_value 2 "dl sweep --axis load=0.5,abc --set cluster=1x1x8 v5"
+own=$(dl trace gen --load abc --cluster 1x1x8 2>&1 | sed 's/^dlsched trace: //')
+expect sweep_typed_value_same "grep -qF \"axis 'load' value 'abc': trace gen: $own; see\" err"
+run sweep_typed_policy_param 2 "dl sweep --axis quantum=300,x --set policy=tiresias-las --set load=1 --set cluster=1x1x8 v5"
+own=$(dl simulate --policy tiresias-las --quantum x --cluster 1x1x8 /dev/null 2>&1 | sed 's/^dlsched simulate: //')
+expect sweep_typed_policy_param_same "grep -qF \"axis 'quantum' value 'x': simulate: $own; see\" err"
 # no single axis explains a rejection: the run is named
 run sweep_rejected_run 2 "dl sweep --axis seed=1,2 --set cluster=1x1x8 v5"
 expect sweep_rejected_run_msg "grep -q \"run [0-9a-f]* (seed=1): trace gen: give exactly one of --rate and --load\" err"
@@ -107,31 +179,67 @@ expect_eq sweep_failing_summary 3 "$(wc -l < f/summary.csv)"
 bad=$(awk -F, '$2 == "bad.csv" && $3 == "fifo" { print $1 }' f/plan.csv)
 expect sweep_failing_stderr_kept "grep -q \"bad gpus value 'x'\" f/runs/$bad/stderr"
 run sweep_failing_status 1 "dl sweep --status f"
-expect sweep_failing_status_names "grep -q '4 runs: 2 done, 2 failed, 0 missing' out && grep -q \"failed  $bad (trace=bad.csv, policy=fifo): exit 1 in simulate\" out"
+expect sweep_failing_status_names "grep -q '4 runs: 2 done, 0 queued, 0 running, 2 failed, 0 missing' out && grep -q \"failed  $bad (trace=bad.csv, policy=fifo): exit 1 in simulate\" out"
 
 # --timeline: utilisation from each run's timeline; report --group-by in every format
 run sweep_timeline 0 "dl sweep -q --timeline --axis policy=fifo,tiresias-las --axis seed=1..3 --axis load=0.8,1.6 --set cluster=1x1x8 --set jobs=60 t"
 expect sweep_timeline_files "ls t/runs/*/timeline.csv | wc -l | grep -qx 12"
 run sweep_group_csv 0 "dl report -f csv --group-by policy,load t"
 expect_eq sweep_group_csv_rows 5 "$(wc -l < out)"
-expect sweep_group_csv_header "head -1 out | grep -q '^policy,load,runs,jobs,jobs_ci95,finished,finished_ci95,avg_jct,avg_jct_ci95,'"
+expect sweep_group_csv_header "head -1 out | grep -q '^policy,load,runs,jobs,jobs_lo95,jobs_hi95,finished,finished_lo95,finished_hi95,avg_jct,avg_jct_lo95,avg_jct_hi95,'"
+# every interval holds its mean and stays in the metric's range (times >= 0, shares in 0..1)
+expect sweep_group_csv_ranges "awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next } { for (m in c) if ((m \"_lo95\") in c && \$c[m \"_lo95\"] != \"\") { lo = \$c[m \"_lo95\"]; hi = \$c[m \"_hi95\"]; v = \$c[m]; if (lo > v + 1e-9 || hi < v - 1e-9 || lo < 0) bad++; if ((m == \"utilization\" || m == \"comm_share\") && hi > 1) bad++ } } END { exit bad > 0 }' out"
 expect sweep_group_three_runs "awk -F, 'NR > 1 && \$3 != 3 { exit 1 }' out"
 # the mean is the mean of the three seeds' rows in summary.csv
 want=$(awk -F, 'NR > 1 && $2 == "fifo" && $4 == "0.8" { s += $8; n++ } END { printf "%.6f", s / n }' t/summary.csv)
-got=$(awk -F, '$1 == "fifo" && $2 == "0.8" { printf "%.6f", $8 }' out)
+got=$(awk -F, '$1 == "fifo" && $2 == "0.8" { printf "%.6f", $10 }' out)
 expect_eq sweep_group_mean "$want" "$got"
 run sweep_group_json 0 "dl report -f json --group-by policy t/summary.csv"
 expect sweep_group_json_rows "test \$(wc -l < out) -eq 2 && grep -q '\"policy\":\"fifo\",\"runs\":6' out"
 run sweep_group_text 0 "dl report -f text --group-by policy,load t"
-expect sweep_group_text_pm "grep -q '±' out && grep -q '^policy  *load  *runs' out"
+expect sweep_group_text_pm "grep -q '[0-9] \\[[0-9.]*, [0-9.]*\\]' out && grep -q '^policy  *load  *runs' out && grep -q 'percentile bootstrap' out"
 run sweep_group_md 0 "dl report -f markdown --group-by policy,load t"
 expect sweep_group_md_table "grep -q '^| policy ' out && grep -q '^| -' out"
 run sweep_group_html 0 "dl report --group-by policy,load -o g.html t"
 expect sweep_group_html_lines "test \$(grep -o 'class=\"mean\" data-label=\"fifo\"' g.html | wc -l) -ge 3 && grep -q 'class=\"band\"' g.html && grep -q 'id=\"group-avg_jct\"' g.html"
 # the fairness, first-feedback and communication metrics of each run's report, grouped
-expect sweep_group_fairness "head -1 t/summary.csv | grep -q ',avg_first_feedback,p95_first_feedback,avg_rho,p95_rho,max_rho,jain_rho,total_comm_overhead,avg_comm_overhead,comm_share' && grep -q 'id=\"group-max_rho\"' g.html && grep -q 'id=\"group-avg_first_feedback\"' g.html && grep -q 'id=\"group-comm_share\"' g.html"
+expect sweep_group_fairness "head -1 t/summary.csv | grep -q ',avg_first_feedback,p95_first_feedback,avg_rho,p95_rho,max_rho,jain_rho,total_comm_overhead,avg_comm_overhead,comm_share' && grep -q 'id=\"group-max_rho\"' g.html && grep -q 'id=\"group-avg_first_feedback\"' g.html && grep -q '<p class=\"note\" id=\"same\">.*comm GPU share 0.0%' g.html && ! grep -q 'id=\"group-comm_share\"' g.html"
 if command -v xmllint > /dev/null; then
 	expect sweep_group_html_xml "xmllint --noout g.html"
+fi
+# the page: human units, a metric the same in every run in a footnote, charts that say
+# which metric, an x axis over the loads (0.8 to 1.6, not from 0), n shown
+expect sweep_group_html_units "grep -q '<td title=\"mean [0-9.e+]* s, 95% interval [0-9.e+]* s to [0-9.e+]* s, n = 3\">[0-9.]* \\(s\\|min\\|h\\|d\\)<small' g.html"
+expect sweep_group_html_same "grep -q '<p class=\"note\" id=\"same\">The same in every run: jobs 60, finished 60' g.html && ! sed -n '/<table id=\"groups\"/,/<\/table>/p' g.html | grep -q '<th>jobs</th>'"
+expect sweep_group_html_titles "grep -q '<h2>95th percentile of job completion time (p95 JCT) against load</h2>' g.html && grep -q 'each point the mean over a group&#39;s n = 3 runs' g.html"
+expect_eq sweep_group_html_x_span "0.8 1.6" "$(sed -n '/id=\"group-avg_jct\"/,/<\/svg>/p' g.html | sed -n 's/.*<text class=\"tick\"[^>]*text-anchor=\"middle\">\([^<]*\)<.*/\1/p' | sed -n '1p;$p' | tr '\n' ' ' | sed 's/ $//')"
+CHROME=$(command -v chromium || command -v chromium-browser)
+if [ -n "$CHROME" ]; then
+	# real Chromium lays the page out; a script of the test's (not of the page) measures
+	# every band of every chart against the chart's zero line: none goes below it, since
+	# every charted metric is a time, a share or a ratio >= 0
+	sed 's#</body>#<script src="bandcheck.js"></script></body>#' g.html > gcheck.html
+	cat > bandcheck.js << 'EOF'
+var out = [], n = 0;
+document.querySelectorAll("figure[data-metric]").forEach(function (f) {
+	var zero = f.querySelector("line.zero").getBBox().y;
+	f.querySelectorAll("path.band").forEach(function (b) {
+		var r = b.getBBox();
+		n++;
+		if (r.y + r.height > zero + 0.5)
+			out.push(f.dataset.metric + " " + (r.y + r.height) + " > " + zero);
+	});
+});
+document.body.setAttribute("data-bands", n + " bands, " + out.length + " below zero" + (out.length ? ": " + out.join("; ") : ""));
+EOF
+	rm -rf "$SCRATCH/profile"
+	timeout 120 "$CHROME" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+		--disable-background-networking --disable-component-update --disable-sync \
+		--allow-file-access-from-files --user-data-dir="$SCRATCH/profile" \
+		--window-size=1280,1600 --dump-dom "file://$SCRATCH/gcheck.html" > gdom.html 2> chrome.err
+	expect sweep_group_html_bands_positive "grep -q 'data-bands=\"[1-9][0-9]* bands, 0 below zero\"' gdom.html"
+else
+	skip sweep_group_html_bands_positive "chromium not installed"
 fi
 # the page's footer: what each mean runs over, every run with its group and plan.csv's
 # exact command, the inputs with their sizes, the version and the command line

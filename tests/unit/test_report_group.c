@@ -1,4 +1,4 @@
-/* test_report_group.c: Student t, mean and 95% confidence intervals on hand-computed data */
+/* test_report_group.c: Student t, bootstrap and t intervals of the mean on hand-computed data */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,6 +42,45 @@ static void test_ci(void)
 	is_double(h, 0, 0, "equal values: zero width");
 }
 
+static void test_boot(void)
+{
+	double m, lo, hi;
+	/* two runs: the 4 resample means 10, 11, 11, 12; ranks ceil(0.1) = 1, ceil(3.9) = 4 */
+	double w[] = {10, 12};
+	dl_mean_boot95(w, 2, &m, &lo, &hi);
+	is_double(m, 11, 0, "mean of 10, 12");
+	is_double(lo, 10, 0, "two runs: the interval is their range (low)");
+	is_double(hi, 12, 0, "two runs: the interval is their range (high)");
+	/* heavy tail, n = 3: the t-interval is 3 +- 4.303 * 2.6458 / 1.732 = [-3.57, 9.57];
+	 * the 27 resample means lie in [1, 6], ranks 1 and 27 */
+	double t[] = {1, 2, 6};
+	dl_mean_boot95(t, 3, &m, &lo, &hi);
+	is_double(m, 3, 1e-12, "mean of 1, 2, 6");
+	is_double(lo, 1, 0, "n = 3: low end 1, not below 0 as t gives (-3.57)");
+	is_double(hi, 6, 0, "n = 3: high end 6");
+	/* n = 4: 256 resamples. Below 1.5: 1111 (1 way), 1112 (4); at 1.5: 1122 (6), 1113 (4):
+	 * the 7th smallest is 1.5. Above 8: 10,10,10,10 (1), 10,10,10,3 (4); at 8: 10,10,10,2
+	 * (4), ranks 248-251: the 250th is 8 */
+	double f[] = {1, 2, 3, 10};
+	dl_mean_boot95(f, 4, &m, &lo, &hi);
+	is_double(m, 4, 1e-12, "mean of 1, 2, 3, 10");
+	is_double(lo, 1.5, 1e-12, "n = 4: 7th of 256 resample means");
+	is_double(hi, 8, 1e-12, "n = 4: 250th of 256");
+	/* a share: never above 1, never below 0 */
+	double u[] = {0.98, 1, 1, 0.99, 1, 0.97, 1, 1};
+	dl_mean_boot95(u, 8, &m, &lo, &hi);
+	ok(lo >= 0.97 && hi <= 1 && lo <= m && m <= hi, "n = 8 (drawn): inside [0.97, 1]: %g %g",
+	   lo, hi);
+	double lo2, hi2;
+	dl_mean_boot95(u, 8, &m, &lo2, &hi2);
+	ok(lo == lo2 && hi == hi2, "the same bytes every time (fixed seed)");
+	dl_mean_boot95(u, 1, &m, &lo, &hi);
+	ok(m == 0.98 && isnan(lo) && isnan(hi), "one run: no interval");
+	double same[] = {3, 3, 3};
+	dl_mean_boot95(same, 3, &m, &lo, &hi);
+	ok(lo == 3 && hi == 3, "equal values: zero width");
+}
+
 static void test_group(void)
 {
 	char path[] = "/tmp/test_report_group_XXXXXX";
@@ -66,13 +105,15 @@ static void test_group(void)
 	dl_group_write_stream(g, w);
 	dl_writer_free(w);
 	fclose(fp);
-	/* fifo: avg_jct 11 +- 12.706; utilisation: one value (0.5), no interval.
-	 * las: avg_jct 5 +- 0; utilisation 0.5 +- 12.706 * sqrt(0.125) / sqrt(2) = 3.1765 */
+	/* fifo: avg_jct 11 in [10, 12]; utilisation: one value (0.5), no interval.
+	 * las: avg_jct 5 in [5, 5]; utilisation 0.5 in [0.25, 0.75] (the t half-width,
+	 * 3.1765, would have given [-2.68, 3.68] for a share) */
 	is_str(buf,
-	       "policy,runs,avg_jct,avg_jct_ci95,utilization,utilization_ci95\n"
-	       "fifo,2,11,12.706,0.5,\n"
-	       "las,2,5,0,0.5,3.1765\n",
-	       "means and half-widths per policy");
+	       "policy,runs,avg_jct,avg_jct_lo95,avg_jct_hi95,utilization,utilization_lo95,"
+	       "utilization_hi95\n"
+	       "fifo,2,11,10,12,0.5,,\n"
+	       "las,2,5,5,5,0.5,0.25,0.75\n",
+	       "means and bootstrap intervals per policy");
 	free(buf);
 	dl_group_free(g);
 	/* a missing group column is an error naming it */
@@ -90,6 +131,7 @@ int main(void)
 {
 	test_t();
 	test_ci();
+	test_boot();
 	test_group();
 	return done_testing();
 }
