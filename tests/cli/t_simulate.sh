@@ -186,6 +186,14 @@ expect simulate_las_min_run_rows "grep -q '^b,10,1,1000,65,1065,1055,55,1000,0,'
 # for ever; with a start kept through its restore and a quantum past it, every job ends.
 run simulate_las_no_livelock 0 "timeout 120 dl simulate --cluster 1x1x8 --policy las -o res.csv '$S/las_livelock.csv'"
 expect simulate_las_no_livelock_all "[ \$(grep -c ',las,' res.csv) -eq 55 ] && ! grep -q 'never' res.csv"
+# the engine's livelock stop (a safety net, also in test_simulate): tiresias-las with
+# starvation promotion and restores longer than a job's time in Q0 keeps preempting promoted
+# jobs before their restores end; it stops with one line, exit 1, no -o file (4 s; normal
+# build only)
+if heavy; then
+	run simulate_livelock_stops 1 "timeout 120 dl simulate --cluster 1x1x8 --policy tiresias-las --starvation 0.01 --restore-cost 100000 -o res2.csv '$S/las_livelock.csv'"
+	expect simulate_livelock_said "[ \$(wc -l < err) -eq 1 ] && grep -q \"^dlsched simulate: policy 'tiresias-las' makes no progress: from time [0-9.]* on, jobs are preempted over and over\" err && [ ! -e res2.csv ]"
+fi
 run simulate_las_livelock_restore4 0 "timeout 120 dl simulate --cluster 1x1x8 --policy las --restore-cost 4 '$S/las_livelock.csv'"
 expect simulate_las_livelock_restore4_all "[ \$(grep -c ',las,' out) -eq 55 ] && ! grep -q 'never placed' out"
 
