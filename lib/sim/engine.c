@@ -475,6 +475,25 @@ dl_tick dl_sim_migrate_cost(const struct dl_sim *s)
 	return s->ckpt + s->restore;
 }
 
+int dl_sim_period_check(const struct dl_sim *s, const char *opt, double period,
+			const char *resume_opt, double resume, struct dl_err *err)
+{
+	if (!resume_opt) {
+		resume_opt = "--restore-cost";
+		resume = s->cfg->restore_cost;
+	}
+	double swap = s->cfg->checkpoint_cost + resume;
+	if (period > swap)
+		return 0;
+	char p[DL_NUM_BUF], c[DL_NUM_BUF];
+	dl_fmt_double(p, period);
+	dl_fmt_double(c, swap);
+	return dl_err_set(err, DL_EXIT_USAGE,
+			  "--%s %s is not longer than --checkpoint-cost + %s (%s s): a job "
+			  "given GPUs for one %s only to lose them would make no progress",
+			  opt, p, resume_opt, c, opt);
+}
+
 int dl_sim_node_free(const struct dl_sim *s, int node)
 {
 	return dl_state_node_free(s->state, node);

@@ -43,6 +43,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "core/num.h"
 #include "sim/gandiva.h"
 #include "sim/oset.h"
 #include "sim/policy.h"
@@ -53,10 +54,10 @@
 static const char *const slice_names[] = {"round-robin", "fluid", NULL};
 const struct dl_opt dl_gandiva_opts[] = {
 	{DL_OPT_SECONDS, 0, "quantum", "S", "time slice and introspection window", AT(quantum),
-	 .flags = DL_OPTF_GT, .def = "60"},
+	 .min = 1, .max = DL_SECONDS_MAX, .def = "60"},
 	{DL_OPT_SECONDS, 0, "suspend-cost", "S",
 	 "seconds without progress on every resume from a suspend (an estimate)", AT(suspend_cost),
-	 .def = "0.1"},
+	 .max = DL_SECONDS_MAX, .def = "0.1"},
 	{DL_OPT_CHOICE, 0, "slice", "MODE",
 	 "over-subscribed GPUs by round-robin slices or as fluid fair shares", AT(slice),
 	 .values = slice_names, .def = "round-robin"},

@@ -197,6 +197,32 @@ fi
 run simulate_las_livelock_restore4 0 "timeout 120 dl simulate --cluster 1x1x8 --policy las --restore-cost 4 '$S/las_livelock.csv'"
 expect simulate_las_livelock_restore4_all "[ \$(grep -c ',las,' out) -eq 55 ] && ! grep -q 'never placed' out"
 
+# parameters that cannot make progress are usage errors, up front (exit 2, nothing on
+# stdout), naming the option and its bound: periods below a second (a pass per microsecond
+# never ends in practice), leases and rounds not longer than a swap's cost (checkpoint +
+# restore: a job swapped in for one would not progress), costs past 1e10 s
+for c in "gavel --round 1e-300:bad --round value '1e-300' (a number of seconds in 1..10000000000)" \
+	"gavel --round 1e-6:bad --round value '1e-6' (a number of seconds in 1..10000000000)" \
+	"gavel --round 15:--round 15 is not longer than --checkpoint-cost + --restore-cost (15 s)" \
+	"themis --lease 12 --restore-cost 7:--lease 12 is not longer than --checkpoint-cost + --restore-cost (12 s)" \
+	"dally --lease 5:--lease 5 is not longer than --checkpoint-cost + --restart-cost (6 s)" \
+	"dally --restart-cost 1e308:bad --restart-cost value '1e308' (a number of seconds in 0..10000000000)" \
+	"las --quantum 0.5:--quantum 0.5 is shorter than 1 s (0: no quantum ticks)" \
+	"las --min-run 1e300:bad --min-run value '1e300' (a number of seconds in 0..10000000000)" \
+	"gandiva --quantum 1e-6:bad --quantum value '1e-6' (a number of seconds in 1..10000000000)" \
+	"fifo --restore-cost 1e308:bad --restore-cost value '1e308' (a number of seconds in 0..10000000000)"; do
+	args=${c%%:*} msg=${c#*:}
+	name=simulate_no_progress_$(printf '%s' "$args" | tr -c 'a-z0-9' _)
+	run "$name" 2 "timeout 30 dl simulate --cluster 1x1x2 --policy $args -o nope.csv '$S/small.csv'"
+	expect "${name}_said" "[ \$(wc -l < err) -eq 1 ] && grep -qF -- \"dlsched simulate: $msg\" err && [ ! -s out ] && [ ! -e nope.csv ]"
+done
+# the bounds themselves run: a round, lease or quantum just past a swap's cost, costs of 1e10 s
+run simulate_round_past_swap 0 "dl simulate --cluster 1x1x2 --policy gavel --round 15.5 '$S/small.csv' > /dev/null"
+run simulate_lease_past_swap 0 "dl simulate --cluster 1x1x2 --policy themis --lease 15.5 '$S/small.csv' > /dev/null"
+run simulate_quantum_one 0 "dl simulate --cluster 1x1x2 --policy las --quantum 1 '$S/small.csv' > /dev/null"
+# with --compat gavel preemption is free (as the reference): any round of a second or more
+run simulate_compat_round_one 0 "dl simulate --cluster 1x1x2 --compat gavel --round 1 '$S/small.csv' > /dev/null"
+
 # --provenance: the command line and seed on the first results row only, the trace's own
 # made_by and seed copied beside them; without it the results keep their columns (goldens)
 printf 'id,submit,gpus,duration,made_by,seed\nb,10,1,50,,\na,0,1,100,dlsched trace gen --seed 7,7\n' > prov.csv
