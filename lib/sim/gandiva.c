@@ -81,14 +81,13 @@ struct gjob {
 	int32_t model;	       /* index in the pair tables' models, -1 */
 	int inring;	       /* a unit's first job (a pair's other job is not in the ring) */
 	int waiting;	       /* in the waiting list */
+	int moved;	       /* moved off its set (defragment): its next resume is a migration */
 	dl_tick window;	       /* may be packed from this time on */
 	dl_tick packed_at;     /* when its pack formed */
 	double f;	       /* its share when packed: --interference x the table's, at most 1 */
 	double fpred;	       /* the table's normalised rate in its pack (the prediction) */
 	int measured;	       /* its pack ran a quantum and was measured */
 	uint32_t bad;	       /* index of the job a measurement unpacked it from, or NIL */
-	int moved;	       /* moved to another set while it ran (defragment): its next
-				  resume is a migration */
 };
 
 DL_SLAB_DEFINE(gjobs, struct gjob)
