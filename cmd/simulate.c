@@ -4,6 +4,7 @@
 
 #include "cmd.h"
 #include "cluster/netcost.h"
+#include "core/num.h"
 #include "policy/gittins.h"
 #include "policy/alloc_input.h"
 #include "policy/place.h"
@@ -62,9 +63,10 @@ static const struct dl_opt sim_opts[] = {
 	 AT(timeline)},
 	{DL_OPT_UINT64, 0, "seed", "N", "seed for randomised placement", AT(seed), .def = "1"},
 	{DL_OPT_SECONDS, 0, "checkpoint-cost", "S",
-	 "seconds a preempted job saves, holding its GPUs", AT(ckpt), .def = "5"},
+	 "seconds a preempted job saves, holding its GPUs", AT(ckpt), .max = DL_SECONDS_MAX,
+	 .def = "5"},
 	{DL_OPT_SECONDS, 0, "restore-cost", "S", "seconds a resumed job runs without progress",
-	 AT(restore), .def = "10"},
+	 AT(restore), .max = DL_SECONDS_MAX, .def = "10"},
 	{DL_OPT_FILE, 0, "profiles", "FILE", "model profiles (from profile) for placement slowdown",
 	 AT(profiles)},
 	{DL_OPT_FILE, 0, "throughputs", "FILE",

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/num.h"
 #include "policy/dally.h"
 
 /* --rack-delay, --network-delay: "auto" (stored as -1) or seconds >= 0 */
@@ -17,7 +18,8 @@ int dl_dally_store_delay(const struct dl_opt *o, void *base, const char *arg)
 	}
 	struct dl_opt secs = *o;
 	secs.type = DL_OPT_SECONDS;
-	secs.min = secs.max = 0;
+	secs.min = 0;
+	secs.max = DL_SECONDS_MAX;
 	secs.flags = 0;
 	return dl_opt_store(&secs, base, arg);
 }
@@ -25,13 +27,14 @@ int dl_dally_store_delay(const struct dl_opt *o, void *base, const char *arg)
 #define AT(f) DL_OPT_AT(struct dl_dally_opts, f)
 const struct dl_opt dl_dally_opt_table[] = {
 	{DL_OPT_SECONDS, 0, "lease", "SECONDS", "the lease: the unit of the timers", AT(lease),
-	 .flags = DL_OPTF_GT, .def = "20"},
+	 .min = 1, .max = DL_SECONDS_MAX, .def = "20"},
 	{DL_OPT_CALLBACK, 0, "rack-delay", "SECONDS",
 	 "wait before a job may span the nodes of a rack", AT(rack_delay),
-	 .fn = dl_dally_store_delay, .expect = "auto or a number of seconds >= 0", .def = "auto"},
-	{DL_OPT_CALLBACK, 0, "network-delay", "SECONDS", "wait before a job may span racks",
-	 AT(net_delay), .fn = dl_dally_store_delay, .expect = "auto or a number of seconds >= 0",
+	 .fn = dl_dally_store_delay, .expect = "auto or a number of seconds in 0..10000000000",
 	 .def = "auto"},
+	{DL_OPT_CALLBACK, 0, "network-delay", "SECONDS", "wait before a job may span racks",
+	 AT(net_delay), .fn = dl_dally_store_delay,
+	 .expect = "auto or a number of seconds in 0..10000000000", .def = "auto"},
 	{DL_OPT_INT, 0, "history", "N", "waits the auto-tuner remembers per GPU demand",
 	 AT(history), .imin = 1, .imax = 1000000, .def = "50"},
 	{DL_OPT_END},

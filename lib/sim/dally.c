@@ -50,6 +50,7 @@
 #include <string.h>
 
 #include "core/heap.h"
+#include "core/num.h"
 #include "policy/mlfq.h"
 #include "sim/dally.h"
 #include "sim/queueing.h"
@@ -60,7 +61,8 @@
 const struct dl_opt dl_sim_dally_opts[] = {
 	{DL_OPT_SECONDS, 0, "restart-cost", "S",
 	 "seconds per GPU a job resuming or moved runs without progress",
-	 DL_OPT_AT(struct dl_sim_dally, restart_cost), .def = DL_SIM_DALLY_RESTART},
+	 DL_OPT_AT(struct dl_sim_dally, restart_cost), .max = DL_SECONDS_MAX,
+	 .def = DL_SIM_DALLY_RESTART},
 	{DL_OPT_END},
 };
 
@@ -140,7 +142,10 @@ static void *create(struct dl_sim *s, const void *params, struct dl_err *err)
 		D->p.timers = (struct dl_dally_opts)DL_DALLY_OPTS_INIT;
 		D->p.restart_cost = 1;
 	}
-	if (dl_mlfq_from_params(&D->mlfq, &D->p.mlfq, DL_MLFQ_TIRESIAS_QUEUES, err) < 0) {
+	/* a 1-GPU job's swap: a wider one pays --restart-cost per GPU (the man page) */
+	if (dl_sim_period_check(s, "lease", D->p.timers.lease, "--restart-cost", D->p.restart_cost,
+				err) < 0 ||
+	    dl_mlfq_from_params(&D->mlfq, &D->p.mlfq, DL_MLFQ_TIRESIAS_QUEUES, err) < 0) {
 		free(D);
 		return NULL;
 	}

@@ -32,11 +32,12 @@
  */
 #define MAX_PASSES_PER_INSTANT 100000
 /*
- * Preemptions in a row, each of a job still paying its restore cost, with
- * no arrival or completion in between, after which a run is checked for a
- * livelock (stall_check).
+ * Preemptions with no arrival or completion in between, after which a run
+ * is looked at for a livelock (stall_check), and the share of the cluster's
+ * GPU time that must have gone to progress between two such looks.
  */
 #define STALL_PREEMPTIONS 1000000
+#define STALL_USEFUL	  1e-4
 #define PROGRESS_CALLS	  100 /* cfg->progress: about every 1% of the jobs */
 
 /* a completion (in `fin`, by slot) or a policy timer (in `timers`) */
@@ -100,10 +101,12 @@ struct dl_sim {
 	dl_tick now;	/* ticks after origin */
 	dl_tick ckpt, restore;
 	int overflow;	       /* a time passed HORIZON */
-	size_t stalled;	       /* see STALL_PREEMPTIONS */
-	int stall_looks;       /* stall_check's looks in a row that found no progress */
-	dl_tick stalled_since; /* when the preemptions without progress began */
-	int livelock;	       /* stall_check found that nothing can progress any more */
+	size_t stalled;	       /* preemptions since the last look, arrival or completion */
+	int stall_looks;       /* stall_check's looks since the last arrival or completion */
+	dl_tick stalled_since; /* the first of those preemptions */
+	dl_tick look_t;	       /* the last look: its time and the work done by then */
+	double look_work;
+	int livelock; /* stall_check found that the run no longer progresses */
 	/* active jobs */
 	uint32_t *slot_of; /* per job: its slot + 1 while active, else 0 */
 	struct dl_sim_job **chunk;
@@ -484,6 +487,25 @@ int dl_sim_total_gpus(const struct dl_sim *s)
 dl_tick dl_sim_migrate_cost(const struct dl_sim *s)
 {
 	return s->ckpt + s->restore;
+}
+
+int dl_sim_period_check(const struct dl_sim *s, const char *opt, double period,
+			const char *resume_opt, double resume, struct dl_err *err)
+{
+	if (!resume_opt) {
+		resume_opt = "--restore-cost";
+		resume = s->cfg->restore_cost;
+	}
+	double swap = s->cfg->checkpoint_cost + resume;
+	if (period > swap)
+		return 0;
+	char p[DL_NUM_BUF], c[DL_NUM_BUF];
+	dl_fmt_double(p, period);
+	dl_fmt_double(c, swap);
+	return dl_err_set(err, DL_EXIT_USAGE,
+			  "--%s %s is not longer than --checkpoint-cost + %s (%s s): a job "
+			  "given GPUs for one %s only to lose them would make no progress",
+			  opt, p, resume_opt, c, opt);
 }
 
 int dl_sim_node_free(const struct dl_sim *s, int node)
@@ -903,31 +925,51 @@ enum dl_decision dl_sim_start(struct dl_sim *s, struct dl_sim_job *j, const stru
 }
 
 /*
- * After STALL_PREEMPTIONS preemptions in a row of jobs that had not got past
- * their restore: is the run livelocked? It looks so when no running job
- * makes progress now either and no job is still to arrive (a policy that
- * keeps swapping jobs out before their restores end then does so for ever,
- * with the clock running: las under load with --restore-cost above the
- * time between checkpoint ends). Two such looks in a row, with nothing
- * progressing in between, and it is. Otherwise the count starts again.
+ * The GPU-ticks of reference work the active jobs have done by now (a
+ * running job's counters brought up to now as dl_sim_sync would, without
+ * touching them: a look must not change a run's arithmetic).
+ */
+static double work_done(struct dl_sim *s)
+{
+	double w = 0;
+	for (size_t slot = 0; slot < s->nslots; slot++) {
+		/* (a freed slot keeps its last job's final state: done or rejected) */
+		const struct dl_sim_job *j = dl_sim_slot_job(s, slot);
+		if (j->state == DL_SJ_DONE || j->state == DL_SJ_REJECTED)
+			continue;
+		double left = j->work_left;
+		if (j->state == DL_SJ_RUNNING) {
+			dl_tick from = j->restore_until > j->since ? j->restore_until : j->since;
+			if (s->now > from)
+				left -= (double)(s->now - from) * j->rate;
+			if (left < 0)
+				left = 0;
+		}
+		w += ((double)j->duration - left) * j->gpus;
+	}
+	return w;
+}
+
+/*
+ * Every STALL_PREEMPTIONS preemptions with no arrival or completion in
+ * between: is the run livelocked? A policy that keeps swapping jobs out
+ * before they get anywhere (before their restores end, or just after) lets
+ * the clock run with no completion: less than STALL_USEFUL of the cluster's
+ * GPU time goes to progress. The first look takes the measure, each next
+ * one compares (so the verdict covers at least STALL_PREEMPTIONS
+ * preemptions); a completion or arrival starts again.
  */
 static void stall_check(struct dl_sim *s)
 {
 	s->stalled = 0;
-	if (s->next_arrival < s->njobs) {
-		s->stall_looks = 0;
+	double w = work_done(s);
+	if (s->stall_looks++ && s->now > s->look_t &&
+	    w - s->look_work < STALL_USEFUL * (double)(s->now - s->look_t) * s->total_gpus) {
+		s->livelock = 1;
 		return;
 	}
-	for (size_t slot = 0; slot < s->nslots; slot++) {
-		/* (a freed slot keeps its last job's final state: never running) */
-		const struct dl_sim_job *j = dl_sim_slot_job(s, slot);
-		if (j->state == DL_SJ_RUNNING && j->rate > 0 && s->now > j->restore_until) {
-			s->stall_looks = 0;
-			return;
-		}
-	}
-	if (++s->stall_looks >= 2)
-		s->livelock = 1;
+	s->look_t = s->now;
+	s->look_work = w;
 }
 
 void dl_sim_preempt(struct dl_sim *s, struct dl_sim_job *j)
@@ -935,15 +977,10 @@ void dl_sim_preempt(struct dl_sim *s, struct dl_sim_job *j)
 	if (j->state != DL_SJ_RUNNING)
 		return;
 	dl_sim_sync(s, j);
-	if (s->now <= j->restore_until || !(j->rate > 0)) {
-		if (!s->stalled++ && !s->stall_looks)
-			s->stalled_since = s->now;
-		if (s->stalled >= STALL_PREEMPTIONS)
-			stall_check(s);
-	} else {
-		s->stalled = 0;
-		s->stall_looks = 0;
-	}
+	if (!s->stalled++ && !s->stall_looks)
+		s->stalled_since = s->now;
+	if (s->stalled >= STALL_PREEMPTIONS)
+		stall_check(s);
 	j->preemptions++;
 	s->running--;
 	emit(s, j, "preempt", NULL, 0);
@@ -1108,6 +1145,8 @@ static void arrive(struct dl_sim *s, size_t idx)
 {
 	const struct dl_sim_tjob *t = &s->trace->jobs[idx];
 	struct dl_sim_job *j = activate(s, idx);
+	s->stalled = 0; /* an arrival may end a stall: the looks start again */
+	s->stall_looks = 0;
 	j->idx = (uint32_t)idx;
 	j->id = dl_sim_trace_id(s->trace, idx);
 	j->id_len = (uint32_t)strlen(j->id);
@@ -1430,11 +1469,12 @@ static int instant(struct dl_sim *s, dl_tick t, struct dl_err *err)
 			return dl_err_set(
 				err, DL_EXIT_DATA,
 				"policy '%s' makes no progress: from time %s on, jobs are "
-				"preempted before their --restore-cost ends (%d million "
-				"preemptions in a row), none progresses and none is left "
-				"to arrive; try a lower --restore-cost, or a policy that "
-				"keeps jobs longer (tiresias-las)",
-				cfg->policy->name, tx, 2 * STALL_PREEMPTIONS / 1000000);
+				"preempted over and over (%d million times) with no "
+				"completion or arrival, and less than 1/%.0f of the GPU "
+				"time goes to progress; try lower --checkpoint-cost and "
+				"--restore-cost, or longer quanta, leases or rounds",
+				cfg->policy->name, tx, 2 * STALL_PREEMPTIONS / 1000000,
+				1 / STALL_USEFUL);
 		}
 		const struct saving *sv = saving_head(s);
 		if (!(ev_due(&s->fin, s->now) || (sv && sv->t <= s->now) ||

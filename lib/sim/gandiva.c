@@ -31,7 +31,9 @@
  * one job moves onto one node when the time its network slowdown would
  * still cost exceeds the migration cost (checkpoint + restore); and idle GPUs
  * take a suspended job from the most crowded set of their size when its wait
- * saved exceeds that cost (a job that never ran moves for free).
+ * saved exceeds that cost (a job that never ran moves for free); and when the
+ * first waiting job has no set of its size and too few free GPUs, sets are
+ * emptied into others of their size until it fits (defragment).
  *
  * Per-job state lives in arrays indexed by the job's slot (policy.h); GPU
  * sets in an array indexed by set id, ordered per gang size by residents.
@@ -41,6 +43,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "core/num.h"
 #include "sim/gandiva.h"
 #include "sim/oset.h"
 #include "sim/policy.h"
@@ -51,10 +54,10 @@
 static const char *const slice_names[] = {"round-robin", "fluid", NULL};
 const struct dl_opt dl_gandiva_opts[] = {
 	{DL_OPT_SECONDS, 0, "quantum", "S", "time slice and introspection window", AT(quantum),
-	 .flags = DL_OPTF_GT, .def = "60"},
+	 .min = 1, .max = DL_SECONDS_MAX, .def = "60"},
 	{DL_OPT_SECONDS, 0, "suspend-cost", "S",
 	 "seconds without progress on every resume from a suspend (an estimate)", AT(suspend_cost),
-	 .def = "0.1"},
+	 .max = DL_SECONDS_MAX, .def = "0.1"},
 	{DL_OPT_CHOICE, 0, "slice", "MODE",
 	 "over-subscribed GPUs by round-robin slices or as fluid fair shares", AT(slice),
 	 .values = slice_names, .def = "round-robin"},
@@ -78,6 +81,7 @@ struct gjob {
 	int32_t model;	       /* index in the pair tables' models, -1 */
 	int inring;	       /* a unit's first job (a pair's other job is not in the ring) */
 	int waiting;	       /* in the waiting list */
+	int moved;	       /* moved off its set (defragment): its next resume is a migration */
 	dl_tick window;	       /* may be packed from this time on */
 	dl_tick packed_at;     /* when its pack formed */
 	double f;	       /* its share when packed: --interference x the table's, at most 1 */
@@ -392,8 +396,9 @@ static void run_at(struct gandiva *G, struct dl_sim *s, uint32_t x, double f)
 			dl_sim_set_share(s, j, f);
 		return;
 	}
-	struct dl_sim_how how = {DL_ANY_TYPE, g->gpus, 1, f, 0};
-	dl_sim_start(s, j, &how);
+	struct dl_sim_how how = {DL_ANY_TYPE, g->gpus, 1, f, G->j[x].moved};
+	if (dl_sim_start(s, j, &how) == DL_PLACED)
+		G->j[x].moved = 0;
 }
 
 /* round-robin: make unit i the running one (a fresh slice) */
@@ -584,22 +589,40 @@ static void fluid_update(struct gandiva *G, struct dl_sim *s, size_t id)
 		g->stamp = 0;
 }
 
+/*
+ * The least crowded set of j's size that j may join (of its type, if it has
+ * one, and one its model can run on), other than `not`, or DL_ONIL
+ */
+static size_t set_for(struct gandiva *G, struct dl_sim *s, const struct dl_sim_job *j, size_t not )
+{
+	if (j->gpus > G->maxg)
+		return DL_ONIL;
+	size_t id = dl_oset_first(&G->pool, &G->bysize[j->gpus]);
+	while (id != DL_ONIL &&
+	       (id == not || (j->type != DL_ANY_TYPE && G->g[id].type != j->type) ||
+		!(job_speed(s, j, G->g[id].type) > 0)))
+		id = dl_oset_next(&G->pool, id);
+	return id;
+}
+
+static void join_set(struct gandiva *G, struct dl_sim *s, uint32_t x, size_t id);
+
 /* x (waiting) joins the least crowded set of its size: 1, or 0 when there is none */
 static int oversubscribe(struct gandiva *G, struct dl_sim *s, uint32_t x)
 {
-	struct dl_sim_job *j = sj(s, x);
-	if (j->gpus > G->maxg)
-		return 0;
-	struct dl_oset *set = &G->bysize[j->gpus];
-	size_t id = dl_oset_first(&G->pool, set);
-	/* a set of its type, if it has one, on which it can run (its model's speed) */
-	while (id != DL_ONIL && ((j->type != DL_ANY_TYPE && G->g[id].type != j->type) ||
-				 !(job_speed(s, j, G->g[id].type) > 0)))
-		id = dl_oset_next(&G->pool, id);
+	size_t id = set_for(G, s, sj(s, x), DL_ONIL);
 	if (id == DL_ONIL)
 		return 0;
-	struct gset *g = &G->g[id];
 	q_del(G, x);
+	join_set(G, s, x, id);
+	return 1;
+}
+
+/* x (waiting, or moved off a set) joins set id as a new unit at the ring's end */
+static void join_set(struct gandiva *G, struct dl_sim *s, uint32_t x, size_t id)
+{
+	struct dl_sim_job *j = sj(s, x);
+	struct gset *g = &G->g[id];
 	struct gjob *gj = &G->j[x];
 	gj->grp = (int32_t)id;
 	gj->partner = NIL;
@@ -614,13 +637,13 @@ static int oversubscribe(struct gandiva *G, struct dl_sim *s, uint32_t x)
 	dl_sim_note(s, j, "oversubscribe", NULL);
 	if (G->fluid) {
 		fluid_update(G, s, id);
-		return 1;
+		return;
 	}
 	uint32_t out = g->ring[g->cur];
 	int was_pair = G->j[out].partner != NIL;
 	if (G->p.no_introspection && pack_pass(G, s, id) && !was_pair && G->j[out].partner != NIL) {
 		run_unit(G, s, id, ring_index(g, lead_of(G, out))); /* it packs with the runner */
-		return 1;
+		return;
 	}
 	if (before == 1) {
 		/* time slicing starts: the running unit has one quantum from now */
@@ -630,7 +653,6 @@ static int oversubscribe(struct gandiva *G, struct dl_sim *s, uint32_t x)
 				from = sj(s, g->run[r])->restore_until;
 		arm(G, s, id, from + G->quantum);
 	}
-	return 1;
 }
 
 /* ---- migration ---- */
@@ -763,6 +785,97 @@ static void deoversubscribe(struct gandiva *G, struct dl_sim *s)
 				g->stamp = 0; /* one unit left: no more slices */
 			id = prev;
 		}
+	}
+}
+
+/*
+ * Can every resident of set v join another set of its size (set_for)? Then
+ * v can be emptied.
+ */
+static int can_vacate(struct gandiva *G, struct dl_sim *s, size_t v)
+{
+	const struct gset *g = &G->g[v];
+	for (size_t i = 0; i < g->n; i++) {
+		uint32_t a = g->ring[i], b = G->j[a].partner;
+		if (set_for(G, s, sj(s, a), v) == DL_ONIL ||
+		    (b != NIL && set_for(G, s, sj(s, b), v) == DL_ONIL))
+			return 0;
+	}
+	return 1;
+}
+
+/* empty set v: its residents join other sets of their size (a pack is undone), v closes */
+static void vacate(struct gandiva *G, struct dl_sim *s, size_t v)
+{
+	struct gset *g = &G->g[v];
+	while (g->n) {
+		uint32_t a = g->ring[0], unit[2] = {a, G->j[a].partner};
+		size_t before = g->n;
+		ring_remove(g, 0);
+		set_ring_size_changed(G, g, before);
+		for (int r = 0; r < 2; r++) {
+			uint32_t y = unit[r];
+			if (y == NIL)
+				continue;
+			struct dl_sim_job *j = sj(s, y);
+			struct gjob *gy = &G->j[y];
+			gy->partner = NIL;
+			if (j->state == DL_SJ_RUNNING)
+				dl_sim_suspend(s, j, G->suspend);
+			/* its state moves to other GPUs: a migration, unless it never ran */
+			gy->moved = j->start >= 0;
+			set_nres(G, v, g->nres - 1);
+			dl_tick window = gy->window; /* it was profiled already */
+			join_set(G, s, y, set_for(G, s, j, v));
+			gy = &G->j[y];
+			gy->window = window;
+			g = &G->g[v];
+		}
+	}
+	g->run[0] = g->run[1] = NIL;
+	set_close(G, v);
+}
+
+/*
+ * Defragment for x, the first waiting job, which can neither start (too few
+ * free GPUs) nor join a set (none of its size): empty the sets whose
+ * residents can all move to other sets of their size, those that make room
+ * for x with the fewest residents first, until x's GPUs are free. Without
+ * this, x would wait until sets empty by themselves, while later jobs of
+ * other sizes keep joining the least crowded sets, the very ones about to
+ * empty: x could wait for ever with GPUs idle. Returns whether it moved jobs.
+ */
+static int defragment(struct gandiva *G, struct dl_sim *s, uint32_t x)
+{
+	const struct dl_sim_job *jx = sj(s, x);
+	int moved = 0;
+	for (;;) {
+		int need = jx->gpus - dl_sim_free_gpus(s);
+		if (need <= 0)
+			return moved;
+		size_t best = DL_ONIL;
+		for (size_t v = 0; v < G->ng; v++) {
+			const struct gset *g = &G->g[v];
+			if (!g->live || (jx->type != DL_ANY_TYPE && g->type != jx->type) ||
+			    !(job_speed(s, jx, g->type) > 0))
+				continue;
+			if (best != DL_ONIL) {
+				const struct gset *b = &G->g[best];
+				int short_v = g->k < need, short_b = b->k < need;
+				/* room for x first, then the fewest jobs to move, then fewer GPUs
+				 */
+				if (short_v > short_b ||
+				    (short_v == short_b &&
+				     (g->nres > b->nres || (g->nres == b->nres && g->k >= b->k))))
+					continue;
+			}
+			if (can_vacate(G, s, v))
+				best = v;
+		}
+		if (best == DL_ONIL)
+			return moved;
+		vacate(G, s, best);
+		moved = 1;
 	}
 }
 
@@ -952,8 +1065,19 @@ static void schedule(void *st, struct dl_sim *s)
 				continue;
 			}
 		}
-		if (!oversubscribe(G, s, x))
-			blocked = 1;
+		if (oversubscribe(G, s, x))
+			continue;
+		if (!blocked && G->migrating && defragment(G, s, x) &&
+		    j->gpus <= dl_sim_free_gpus(s)) {
+			enum dl_decision d = dl_sim_start(s, j, NULL);
+			if (d != DL_WAIT) {
+				q_del(G, x);
+				if (d == DL_PLACED)
+					set_open(G, s, x);
+				continue;
+			}
+		}
+		blocked = 1;
 	}
 	/*
 	 * Migrations answer contention: only while the cluster is overloaded

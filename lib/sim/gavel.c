@@ -75,8 +75,8 @@ static const char *const mechanisms[] = {"rounds", "exact", NULL};
 const struct dl_opt dl_gavel_opts[] = {
 	{DL_OPT_CHOICE, 0, "alloc", "POLICY", "the allocation policy the rounds realise", AT(alloc),
 	 .value_at = dl_alloc_policy_at, .def = "max-min-fairness-perf"},
-	{DL_OPT_SECONDS, 0, "round", "S", "seconds a round lasts", AT(round), .flags = DL_OPTF_GT,
-	 .def = "360"},
+	{DL_OPT_SECONDS, 0, "round", "S", "seconds a round lasts", AT(round), .min = 1,
+	 .max = DL_SECONDS_MAX, .def = "360"},
 	{DL_OPT_CHOICE, 0, "mechanism", "M", "rounds, or exact (continuous) shares", AT(mechanism),
 	 .values = mechanisms, .def = "rounds"},
 	{DL_OPT_FLAG, 0, "work-conserving", NULL, "backfill GPUs freed mid-round",
@@ -85,7 +85,8 @@ const struct dl_opt dl_gavel_opts[] = {
 	{DL_OPT_FLAG, 0, "gavel-compat", NULL, "what simulate --compat gavel sets", AT(compat),
 	 .flags = DL_OPTF_HIDDEN},
 	{DL_OPT_SECONDS, 0, "reset-interval", "S",
-	 "least seconds between resets of the time received", AT(reset), .def = "1920"},
+	 "least seconds between resets of the time received", AT(reset), .max = DL_SECONDS_MAX,
+	 .def = "1920"},
 	{DL_OPT_END},
 };
 #undef AT
@@ -239,6 +240,9 @@ static void *create(struct dl_sim *s, const void *params, struct dl_err *err)
 			   G->p.compat ? "--compat gavel" : "--work-conserving");
 		goto fail;
 	}
+	if (G->p.mechanism == DL_GAVEL_ROUNDS &&
+	    dl_sim_period_check(s, "round", G->p.round, NULL, 0, err) < 0)
+		goto fail;
 	if (G->p.pack && !dl_sim_tputs(s)) {
 		dl_err_set(err, DL_EXIT_USAGE,
 			   "--pack needs --throughputs (the pairs' throughputs)");

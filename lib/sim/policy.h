@@ -250,6 +250,16 @@ int dl_sim_free_gpus(const struct dl_sim *s);
 int dl_sim_node_free(const struct dl_sim *s, int node);
 /* what dl_sim_migrate costs a job: --checkpoint-cost + --restore-cost, in ticks */
 dl_tick dl_sim_migrate_cost(const struct dl_sim *s);
+/*
+ * A policy's period after which a running job may lose its GPUs to another
+ * (a lease, a round): 0 if it is longer than a swap costs, --checkpoint-cost
+ * plus the resume's cost (resume seconds, its option named resume_opt;
+ * --restore-cost when resume_opt is NULL), else
+ * -1 with a usage error naming --opt and that bound (the policy would thrash:
+ * a job swapped in for one period would spend it saving and restoring).
+ */
+int dl_sim_period_check(const struct dl_sim *s, const char *opt, double period,
+			const char *resume_opt, double resume, struct dl_err *err);
 /* bring j's executed/waited/work_left up to now */
 void dl_sim_sync(struct dl_sim *s, struct dl_sim_job *j);
 /* seconds to ticks, rounded to the nearest (saturates far beyond any run) */

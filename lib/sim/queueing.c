@@ -10,7 +10,8 @@
  *   sjf               shortest duration first (oracle), backfill, no preemption
  *   srtf              shortest remaining work first (oracle), preemptive
  *   las               least executed seconds first, preemptive, re-evaluated
- *                     at every event and every --quantum seconds
+ *                     at arrivals, completions and every --quantum seconds;
+ *                     a start is kept through its restore and --min-run
  *   tiresias-las      2D-LAS: MLFQ on attained GPU-seconds (--queues,
  *                     --thresholds, --starvation), FIFO inside a queue
  *   tiresias-gittins  2D-Gittins: the same queues, inside a queue by the
@@ -47,6 +48,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/heap.h"
 #include "policy/gittins.h"
 #include "sim/oset.h"
 #include "sim/queueing.h"
@@ -73,6 +75,25 @@ DL_SLAB_DEFINE(sq_refused, int)
  * job they look at
  */
 DL_SLAB_DEFINE(sq_jptr, struct dl_sim_job *)
+/* las: the guard that keeps a job from being preempted (see run_add), 0: none */
+DL_SLAB_DEFINE(sq_guard_of, uint64_t)
+
+/*
+ * las: a running job is kept out of the running order (so that no pass can
+ * preempt it) until `until`: its restore is over and it has run --min-run
+ * seconds past it. The guards are a min-heap on that time; one whose job has
+ * finished is stale (sq_guard_of no longer holds its seq) and is dropped.
+ */
+struct guard {
+	dl_tick until;
+	uint64_t seq;
+	size_t slot;
+};
+static int guard_first(const struct guard *a, const struct guard *b)
+{
+	return a->until < b->until || (a->until == b->until && a->seq < b->seq);
+}
+DL_HEAP_DEFINE(guards, struct guard, guard_first)
 
 /* a queue's best waiting job is to be found again (pend_best) */
 #define BEST_STALE SIZE_MAX
@@ -107,8 +128,15 @@ struct prio {
 	/* scratch: the jobs one pass starts and preempts (about total GPUs at most) */
 	size_t *buf, *rbuf, buf_alloc, rbuf_alloc;
 	dl_tick quantum, next_tick;
-	double gittins_zero; /* minus the Gittins index of no service */
-	dl_tick *limit;	     /* per queue: its limit in GPU-ticks (the last: none) */
+	/* las: the anti-thrash rule (run_add, one_queue_pass) */
+	dl_tick min_run;     /* a job runs this long past its restore before a preemption */
+	struct guard *guard; /* a heap */
+	size_t nguard, guard_alloc;
+	uint64_t guard_seq;
+	struct sq_guard_of guard_of; /* per slot */
+	int rerank;		     /* an arrival, completion or tick since the last pass */
+	double gittins_zero;	     /* minus the Gittins index of no service */
+	dl_tick *limit;		     /* per queue: its limit in GPU-ticks (the last: none) */
 };
 
 /* ---- parameters ---- */
@@ -188,6 +216,7 @@ void *dl_sq_create(struct dl_sim *s, struct dl_sq_setup *u)
 	for (size_t q = 0; P->mlfq && q + 1 < P->nq; q++)
 		P->limit[q] = dl_sim_ticks(dl_mlfq_limit(&P->queues, q));
 	P->quantum = u->quantum > 0 ? dl_sim_ticks(u->quantum) : 0;
+	P->min_run = u->min_run > 0 ? dl_sim_ticks(u->min_run) : P->quantum;
 	if (P->gittins)
 		P->gittins_zero = -dl_gittins_index(P->gittins, 0);
 	P->next_tick = -1;
@@ -201,6 +230,8 @@ void dl_sq_destroy(void *st)
 	sq_jobs_release(&P->jobs);
 	sq_refused_release(&P->refused);
 	sq_jptr_release(&P->jp);
+	sq_guard_of_release(&P->guard_of);
+	free(P->guard);
 	free(P->pend);
 	free(P->qcount);
 	free(P->best);
@@ -392,7 +423,9 @@ static void run_erase(struct prio *P, size_t q, size_t slot)
 {
 	struct dl_oset *r = &P->run[q];
 	if (!P->mlfq) {
-		if (P->preemptive)
+		if (P->kind == DL_SQ_LAS && P->guard_of.v[slot])
+			P->guard_of.v[slot] = 0; /* not in the order; its guard goes stale */
+		else if (P->preemptive)
 			dl_oset_erase(&P->pool, r, slot);
 		return;
 	}
@@ -428,6 +461,43 @@ static size_t run_prev(const struct prio *P, size_t i)
 	return n == UINT32_MAX ? DL_ONIL : n;
 }
 
+/* las: keep running job j out of the running order until `until` (a guard) */
+static void guard_push(struct prio *P, struct dl_sim_job *j, dl_tick until)
+{
+	DL_GROW(P->guard, P->nguard + 1, P->guard_alloc);
+	struct guard g = {until, ++P->guard_seq, j->slot};
+	size_t i = P->nguard++;
+	while (i > 0 && guard_first(&g, &P->guard[(i - 1) / 2])) {
+		P->guard[i] = P->guard[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	P->guard[i] = g;
+	P->guard_of.v[j->slot] = g.seq;
+}
+
+/*
+ * las: the jobs whose guards have ended join the running order, where a
+ * pass may pick them as victims. Their key, executed - now, is the one
+ * run_add would have given them at their start (it does not change while
+ * they run).
+ */
+static void guards_end(struct prio *P, struct dl_sim *s)
+{
+	dl_tick now = dl_sim_now(s);
+	while (P->nguard && P->guard[0].until <= now) {
+		struct guard g = P->guard[0];
+		P->guard[0] = P->guard[--P->nguard];
+		if (P->nguard)
+			guards_down(P->guard, P->nguard, 0);
+		if (P->guard_of.v[g.slot] != g.seq)
+			continue; /* its job has finished */
+		P->guard_of.v[g.slot] = 0;
+		struct dl_sim_job *j = job_of(P, g.slot);
+		dl_sim_sync(s, j);
+		run_insert(P, 0, g.slot, (double)(j->executed - now), (double)j->submit, P->seq++);
+	}
+}
+
 /*
  * Running jobs are ordered by a key that does not change while they run:
  * MLFQ: start order; las: executed - now (executed grows one second per
@@ -440,6 +510,17 @@ static void run_add(struct prio *P, struct dl_sim *s, struct dl_sim_job *j)
 	double k0 = 0;
 	dl_tick now = dl_sim_now(s);
 	if (P->kind == DL_SQ_LAS) {
+		/*
+		 * The anti-thrash rule: a job that starts or resumes is not
+		 * preempted before its restore is over and it has run --min-run
+		 * seconds past it, so that every start buys progress.
+		 */
+		dl_tick until = j->restore_until + P->min_run;
+		if (until > now) {
+			guard_push(P, j, until);
+			P->run_gpus[0] += j->gpus;
+			return;
+		}
 		k0 = (double)(j->executed - now);
 	} else if (P->kind == DL_SQ_SRTF) {
 		dl_tick from = j->restore_until > now ? j->restore_until : now;
@@ -481,7 +562,10 @@ void dl_sq_arrive(void *st, struct dl_sim *s, struct dl_sim_job *j)
 		q->in_run = 0;
 	} else if (P->preemptive) {
 		*sq_refused_at(&P->refused, j->slot) = -1;
+		if (P->kind == DL_SQ_LAS)
+			*sq_guard_of_at(&P->guard_of, j->slot) = 0;
 	}
+	P->rerank = 1;
 	pend_add(P, j);
 }
 
@@ -499,6 +583,7 @@ void dl_sq_finish(void *st, struct dl_sim *s, struct dl_sim_job *j)
 {
 	struct prio *P = st;
 	P->epoch++; /* placements refused before may work now */
+	P->rerank = 1;
 	size_t q = qof(P, j);
 	run_erase(P, q, j->slot);
 	P->run_gpus[q] -= j->gpus;
@@ -510,6 +595,7 @@ int dl_sq_timer(void *st, struct dl_sim *s, size_t ji, int kind, uint64_t stamp)
 	struct prio *P = st;
 	if (kind == T_TICK) {
 		P->next_tick = -1;
+		P->rerank = 1;
 		return 1;
 	}
 	struct dl_sim_job *j = dl_sim_job(s, ji);
@@ -670,10 +756,21 @@ static double run_cur_key(struct prio *P, struct dl_sim *s, size_t r)
  * Returns 1 when the best
  * waiting job is waiting for checkpoints to finish (then nothing else may
  * take those GPUs), 0 to let fill() start what fits.
+ *
+ * las re-ranks (preempts) only after an arrival, a completion or a quantum
+ * tick, never after checkpoint ends alone: a checkpoint end only hands the
+ * GPUs it frees to the jobs waiting for them. Its guarded jobs (run_add) are
+ * not in the running order, so they are never victims.
  */
 static int one_queue_pass(struct prio *P, struct dl_sim *s)
 {
 	const int total = dl_sim_total_gpus(s);
+	int may_preempt = 1;
+	if (P->kind == DL_SQ_LAS) {
+		may_preempt = P->rerank;
+		if (may_preempt)
+			guards_end(P, s);
+	}
 	for (;;) {
 		if (!P->qcount[0])
 			return 0;
@@ -693,6 +790,8 @@ static int one_queue_pass(struct prio *P, struct dl_sim *s)
 		int soon = total - (int)P->run_gpus[0];
 		if (j->gpus <= soon)
 			return 1;
+		if (!may_preempt)
+			return 0;
 		/*
 		 * Preempt only if the running jobs it outranks, worst first, free
 		 * enough for it: a victim that would not make room would just be
@@ -818,8 +917,9 @@ void dl_sq_schedule(void *st, struct dl_sim *s)
 	struct prio *P = st;
 	if (!P->preemptive || !preemptive_pass(P, s))
 		fill(P, s);
+	P->rerank = 0;
 	/* las: look again after a quantum while jobs wait behind running ones */
-	if (P->kind == DL_SQ_LAS && P->qcount[0] && P->run[0].count && P->next_tick < 0 &&
+	if (P->kind == DL_SQ_LAS && P->qcount[0] && P->run_gpus[0] && P->next_tick < 0 &&
 	    P->quantum > 0) {
 		P->next_tick = dl_sim_now(s) + P->quantum;
 		dl_sim_timer(s, P->next_tick, DL_SIM_NOJOB, T_TICK, 0);

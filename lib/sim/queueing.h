@@ -28,6 +28,7 @@ struct dl_sq_setup {
 	struct dl_mlfq queues;	    /* TLAS, TGITTINS: moved in (dl_sq_destroy releases it) */
 	struct dl_gittins *gittins; /* TGITTINS: moved in; NULL for an empty trace */
 	double quantum;		    /* LAS: seconds between looks (0: none) */
+	double min_run; /* LAS: seconds past a restore before a preemption (0: quantum) */
 };
 
 /* the policy state; never fails */

@@ -74,6 +74,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/num.h"
 #include "core/opt.h"
 #include "core/rng.h"
 #include "lp/lp.h"
@@ -92,8 +93,8 @@
 
 #define AT(f) DL_OPT_AT(struct dl_themis_params, f)
 const struct dl_opt dl_themis_opts[] = {
-	{DL_OPT_SECONDS, 0, "lease", "S", "GPUs are leased for S seconds", AT(lease),
-	 .flags = DL_OPTF_GT, .def = "600"},
+	{DL_OPT_SECONDS, 0, "lease", "S", "GPUs are leased for S seconds", AT(lease), .min = 1,
+	 .max = DL_SECONDS_MAX, .def = "600"},
 	{DL_OPT_DOUBLE, 0, "fairness-knob", "F",
 	 "share of the worst-rho jobs offered the GPUs per round (0: strictly worst first)",
 	 AT(knob), .min = 0, .max = 1, .def = "0.2"},
@@ -296,6 +297,8 @@ static void *create(struct dl_sim *s, const void *params, struct dl_err *err)
 		}
 		p = &def;
 	}
+	if (dl_sim_period_check(s, "lease", p->lease, NULL, 0, err) < 0)
+		return NULL;
 	struct themis *T = xcalloc(1, sizeof(*T));
 	T->p = *p;
 	T->p.seed = dl_sim_seed(s);

@@ -42,7 +42,7 @@ expect options_count "test $n -ge 50"
 
 # each message names what a good value is, from the table
 run options_lease 2 'dl place --lease abc'
-expect_eq options_lease_msg "dlsched place: bad --lease value 'abc' (a number of seconds > 0)" "$(cat "$SCRATCH/err")"
+expect_eq options_lease_msg "dlsched place: bad --lease value 'abc' (a number of seconds in 1..10000000000)" "$(cat "$SCRATCH/err")"
 run options_queues 2 'dl prioritize --queues x'
 expect_eq options_queues_msg "dlsched prioritize: bad --queues value 'x' (an integer in 1..1000000)" "$(cat "$SCRATCH/err")"
 run options_choice 2 'dl place -c 1x1x8 -P best'

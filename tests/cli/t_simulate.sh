@@ -6,9 +6,14 @@ Z='--checkpoint-cost 0 --restore-cost 0'
 
 # small.csv on one 8-GPU node: a(4 GPUs,100s)@0 b(4,50)@10 c(8,30)@20 d(1,10)@25.
 # fifo: c blocks d (head of line); backfill/sjf: d starts when b ends; srtf/las preempt.
+# las keeps each start for its default 300 s quantum (the anti-thrash rule), longer than
+# any job here, so it never preempts: c (8 GPUs) waits for a, d backfills when b ends.
 for p in fifo fifo-backfill sjf srtf las tiresias-las tiresias-gittins; do
 	run "simulate_small_$p" 0 "dl simulate --cluster 1x1x8 --policy $p $Z '$S/small.csv'"
 done
+# with --quantum 0 (and free preemption: nothing to restore) las keeps no start: c preempts
+# a and b at 20, d preempts c at 25, and so on: the continuous LAS the rule replaces by default
+run simulate_small_las_quantum_0 0 "dl simulate --cluster 1x1x8 --policy las --quantum 0 $Z '$S/small.csv'"
 # 2D-LAS with tiny limits: a demotes at 25 (100 GPU-s / 4), b at 35, c at 47.5
 run simulate_tlas_demote 0 "dl simulate --cluster 1x1x8 --policy tiresias-las \
 	--thresholds 100,400 $Z --events ev.jsonl --timeline tl.csv '$S/small.csv'"
@@ -148,30 +153,75 @@ run simulate_gittins_bad_distribution 1 "dl simulate --cluster 1x1x8 --policy ti
 	--distribution baddist.csv '$S/small.csv'"
 expect simulate_gittins_bad_distribution_line 'grep -q "baddist.csv:3" err'
 run simulate_delta_not_gittins 2 "dl simulate --cluster 1x1x8 --policy tiresias-las --delta 5 '$S/small.csv'"
-# --quantum 0: las looks again only at events (no ticks). b (arriving at 10, no
+# --quantum 0: las looks again only at arrivals and completions (no ticks), and with
+# --min-run 0 too a job is kept only through its restore (none here). b (arriving at 10, no
 # service) preempts a (10 s run); with no ticks b keeps the GPU until it ends at 1010, then
-# a runs its last 990 s. With the default 300 s, ticks swap them (preemptions on both).
+# a runs its last 990 s. With the default 300 s, a new start is kept for a quantum (the
+# anti-thrash rule): b waits until the tick at 310 (a has run 310 s), runs to the tick at
+# 910 (at 610 it has run 300 s, less than a's 310), a then runs to 1210 (610 s against b's
+# 600), b to 1510, a to 1810, and b's last 100 s end at 1910: b preempted twice, a three
+# times, a ends at 2000.
 printf 'id,submit,gpus,duration\na,0,1,1000\nb,10,1,1000\n' > q.csv
 run simulate_las_quantum_0 0 "dl simulate --cluster 1x1x1 --policy las $Z --quantum 0 q.csv"
 expect simulate_las_quantum_0_rows "grep -q '^b,10,1,1000,10,1010,1000,0,1000,0,' out && grep -q '^a,0,1,1000,0,2000,2000,1000,1000,1,' out"
 run simulate_las_quantum_default 0 "dl simulate --cluster 1x1x1 --policy las $Z q.csv"
-expect simulate_las_quantum_default_swaps "grep -q '^b,10,1,1000,10,1910,1900,900,1000,3,' out"
-# a checkpoint end is an event too (the man page's --quantum example): b preempts a (100 s
-# run) at 100; at the end of a's checkpoint (105) b starts, and a preempts c, which has run
-# 103 s by then; c's checkpoint ends at 110 and a resumes
+expect simulate_las_quantum_default_swaps "grep -q '^b,10,1,1000,310,1910,1900,900,1000,2,' out && grep -q '^a,0,1,1000,0,2000,2000,1000,1000,3,' out"
+# a checkpoint end never re-ranks (the man page's --quantum example): b preempts a (100 s
+# run) at 100; at the end of a's checkpoint (105) b starts, and a does not preempt c,
+# although c has run 103 s by then: a waits for c's completion at 1002, resumes there and
+# ends at 1912 (10 s restore + 900 s).
 printf 'id,submit,gpus,duration\na,0,1,1000\nc,2,1,1000\nb,100,1,1000\n' > q2.csv
 run simulate_las_checkpoint_end 0 "dl simulate --cluster 1x1x2 --policy las --quantum 0 --events ev.jsonl q2.csv"
-expect simulate_las_checkpoint_end_swap "grep -q '\"time\":105,\"job\":\"c\",\"event\":\"preempt\"' ev.jsonl && grep -q '\"time\":110,\"job\":\"a\",\"event\":\"resume\"' ev.jsonl && grep -q '^c,2,1,1000,2,1927,1925,915,1010,1,' out"
+expect simulate_las_checkpoint_end_no_swap "! grep -q '\"job\":\"c\",\"event\":\"preempt\"' ev.jsonl && grep -q '\"time\":105,\"job\":\"b\",\"event\":\"start\"' ev.jsonl && grep -q '\"time\":1002,\"job\":\"a\",\"event\":\"resume\"' ev.jsonl && grep -q '^c,2,1,1000,2,1002,1000,0,1000,0,' out && grep -q '^a,0,1,1000,0,1912,1912,902,1010,1,' out"
+# --min-run apart from --quantum: with --quantum 0 --min-run 50, b (arriving at 10) cannot
+# preempt a before a has run 50 s; the next arrival (c at 60) re-ranks: b (0 s) preempts a
+# (60 s, checkpoint 60..65), b runs from 65, c waits: b is kept until 115 and nothing re-ranks
+# before b ends at 1065 (no tick), then c (0 s) starts before a (60 s)
+printf 'id,submit,gpus,duration\na,0,1,1000\nb,10,1,1000\nc,60,1,10\n' > q3.csv
+run simulate_las_min_run 0 "dl simulate --cluster 1x1x1 --policy las --quantum 0 --min-run 50 q3.csv"
+expect simulate_las_min_run_rows "grep -q '^b,10,1,1000,65,1065,1055,55,1000,0,' out && grep -q '^c,60,1,10,1065,1075,1015,1005,10,0,' out"
 
-# a livelock is an error, not a run that never ends: on las_livelock.csv, one 8-GPU node,
-# las ends up preempting every job before its 10 s restore is over (checkpoint ends come
-# every 5 s), for ever; after two million such preemptions in a row, with nothing running
-# past its restore and nothing left to arrive, it stops (exit 1, one line, no -o file).
-# With restores shorter than the checkpoints the same trace runs to the end.
-run simulate_las_livelock 1 "timeout 120 dl simulate --cluster 1x1x8 --policy las -o res.csv '$S/las_livelock.csv'"
-expect simulate_las_livelock_said "[ \$(wc -l < err) -eq 1 ] && grep -q \"^dlsched simulate: policy 'las' makes no progress: from time [0-9.]* on, jobs are preempted before their --restore-cost ends\" err && [ ! -e res.csv ]"
+# the anti-thrash rule: on las_livelock.csv, one 8-GPU node, default costs, las used to
+# preempt every job before its 10 s restore was over (a checkpoint end every 5 s re-ranked),
+# for ever; with a start kept through its restore and a quantum past it, every job ends.
+run simulate_las_no_livelock 0 "timeout 120 dl simulate --cluster 1x1x8 --policy las -o res.csv '$S/las_livelock.csv'"
+expect simulate_las_no_livelock_all "[ \$(grep -c ',las,' res.csv) -eq 55 ] && ! grep -q 'never' res.csv"
+# the engine's livelock stop (a safety net, also in test_simulate): tiresias-las with
+# starvation promotion and restores longer than a job's time in Q0 keeps preempting promoted
+# jobs before their restores end; it stops with one line, exit 1, no -o file (4 s; normal
+# build only)
+if heavy; then
+	run simulate_livelock_stops 1 "timeout 120 dl simulate --cluster 1x1x8 --policy tiresias-las --starvation 0.01 --restore-cost 100000 -o res2.csv '$S/las_livelock.csv'"
+	expect simulate_livelock_said "[ \$(wc -l < err) -eq 1 ] && grep -q \"^dlsched simulate: policy 'tiresias-las' makes no progress: from time [0-9.]* on, jobs are preempted over and over\" err && [ ! -e res2.csv ]"
+fi
 run simulate_las_livelock_restore4 0 "timeout 120 dl simulate --cluster 1x1x8 --policy las --restore-cost 4 '$S/las_livelock.csv'"
 expect simulate_las_livelock_restore4_all "[ \$(grep -c ',las,' out) -eq 55 ] && ! grep -q 'never placed' out"
+
+# parameters that cannot make progress are usage errors, up front (exit 2, nothing on
+# stdout), naming the option and its bound: periods below a second (a pass per microsecond
+# never ends in practice), leases and rounds not longer than a swap's cost (checkpoint +
+# restore: a job swapped in for one would not progress), costs past 1e10 s
+for c in "gavel --round 1e-300:bad --round value '1e-300' (a number of seconds in 1..10000000000)" \
+	"gavel --round 1e-6:bad --round value '1e-6' (a number of seconds in 1..10000000000)" \
+	"gavel --round 15:--round 15 is not longer than --checkpoint-cost + --restore-cost (15 s)" \
+	"themis --lease 12 --restore-cost 7:--lease 12 is not longer than --checkpoint-cost + --restore-cost (12 s)" \
+	"dally --lease 5:--lease 5 is not longer than --checkpoint-cost + --restart-cost (6 s)" \
+	"dally --restart-cost 1e308:bad --restart-cost value '1e308' (a number of seconds in 0..10000000000)" \
+	"las --quantum 0.5:--quantum 0.5 is shorter than 1 s (0: no quantum ticks)" \
+	"las --min-run 1e300:bad --min-run value '1e300' (a number of seconds in 0..10000000000)" \
+	"gandiva --quantum 1e-6:bad --quantum value '1e-6' (a number of seconds in 1..10000000000)" \
+	"fifo --restore-cost 1e308:bad --restore-cost value '1e308' (a number of seconds in 0..10000000000)"; do
+	args=${c%%:*} msg=${c#*:}
+	name=simulate_no_progress_$(printf '%s' "$args" | tr -c 'a-z0-9' _)
+	run "$name" 2 "timeout 30 dl simulate --cluster 1x1x2 --policy $args -o nope.csv '$S/small.csv'"
+	expect "${name}_said" "[ \$(wc -l < err) -eq 1 ] && grep -qF -- \"dlsched simulate: $msg\" err && [ ! -s out ] && [ ! -e nope.csv ]"
+done
+# the bounds themselves run: a round, lease or quantum just past a swap's cost, costs of 1e10 s
+run simulate_round_past_swap 0 "dl simulate --cluster 1x1x2 --policy gavel --round 15.5 '$S/small.csv' > /dev/null"
+run simulate_lease_past_swap 0 "dl simulate --cluster 1x1x2 --policy themis --lease 15.5 '$S/small.csv' > /dev/null"
+run simulate_quantum_one 0 "dl simulate --cluster 1x1x2 --policy las --quantum 1 '$S/small.csv' > /dev/null"
+# with --compat gavel preemption is free (as the reference): any round of a second or more
+run simulate_compat_round_one 0 "dl simulate --cluster 1x1x2 --compat gavel --round 1 '$S/small.csv' > /dev/null"
 
 # --provenance: the command line and seed on the first results row only, the trace's own
 # made_by and seed copied beside them; without it the results keep their columns (goldens)

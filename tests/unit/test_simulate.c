@@ -549,7 +549,8 @@ static void test_lookup(void)
 {
 	size_t n;
 	const struct dl_sim_policy_ops *const *all = dl_sim_policies(&n);
-	is_int(n, 11, "eleven built-in policies (the seven queueing ones, gavel, gandiva, themis and dally)");
+	is_int(n, 11,
+	       "eleven built-in policies (the seven queueing ones, gavel, gandiva, themis and dally)");
 	int found = 1;
 	for (size_t i = 0; i < n; i++)
 		found &= dl_sim_policy_find(all[i]->name) == all[i];
@@ -701,7 +702,8 @@ static void test_results_stream(void)
 				sb_addf(&want, strchr(id, ',') ? "\"%s\"," : "%s,", id);
 				char *end = strchr(line + 1, '\n');
 				int rejected = end && end[-1] != ',';
-				if (strncmp(line + 1, want.buf, want.len) || rejected != (rows % 7 == 3))
+				if (strncmp(line + 1, want.buf, want.len) ||
+				    rejected != (rows % 7 == 3))
 					in_order = 0;
 			}
 			sb_release(&want);
@@ -715,6 +717,116 @@ static void test_results_stream(void)
 	dl_cluster_free(cl);
 }
 
+/*
+ * ---- the livelock detector ----
+ * A policy that swaps two 1-GPU jobs on one GPU, each run `slice` ticks past
+ * its restore (checkpoints 5 s, restores 10 s): with a microsecond slice the
+ * jobs progress a microsecond in 15 s, so no job would complete for ages
+ * (1000 s of work) while the clock runs; the run must stop with the
+ * livelock error. With a second's slice (a sixteenth of the GPU time goes
+ * to progress) the jobs swap more than the detector's two million
+ * preemptions without a completion, yet the run is no livelock: it ends.
+ */
+struct swapper {
+	dl_tick slice;
+	size_t next;
+};
+
+static void *sw_create(struct dl_sim *s, const void *p, struct dl_err *err)
+{
+	(void)s, (void)err;
+	struct swapper *W = xcalloc(1, sizeof(*W));
+	W->slice = *(const dl_tick *)p;
+	return W;
+}
+
+static void sw_nop(void *st, struct dl_sim *s, struct dl_sim_job *j)
+{
+	(void)st, (void)s, (void)j;
+}
+
+static int sw_timer(void *st, struct dl_sim *s, size_t job, int kind, uint64_t stamp)
+{
+	(void)st, (void)kind;
+	struct dl_sim_job *j = dl_sim_job(s, job);
+	if (!j || j->version != stamp || j->state != DL_SJ_RUNNING)
+		return 0;
+	dl_sim_preempt(s, j);
+	return 1;
+}
+
+static void sw_schedule(void *st, struct dl_sim *s)
+{
+	struct swapper *W = st;
+	if (!dl_sim_free_gpus(s))
+		return;
+	for (size_t k = 0; k < 2; k++) {
+		struct dl_sim_job *j = dl_sim_job(s, (W->next + k) % 2);
+		if (j && j->state == DL_SJ_QUEUED && dl_sim_start(s, j, NULL) == DL_PLACED) {
+			W->next = (j->idx + 1) % 2;
+			dl_sim_timer(s, j->restore_until + W->slice, j->idx, 0, j->version);
+			return;
+		}
+	}
+}
+
+static const struct dl_sim_policy_ops swapper_ops = {
+	.name = "swapper",
+	.summary = "test",
+	.create = sw_create,
+	.destroy = free,
+	.arrive = sw_nop,
+	.saved = sw_nop,
+	.finish = sw_nop,
+	.timer = sw_timer,
+	.schedule = sw_schedule,
+};
+
+static int swap_run(dl_tick slice, double duration, struct dl_sim_stats *st, struct dl_err *err)
+{
+	struct dl_cluster *cl = NULL;
+	dl_cluster_load("1x1x1", &cl, err);
+	struct dl_jobset js;
+	dl_jobset_init(&js);
+	for (int k = 0; k < 2; k++) {
+		struct dl_job j = {0};
+		j.id = k ? "b" : "a";
+		j.gpus = 1;
+		j.duration = duration;
+		j.model = j.user = j.vc = j.gpu_type = j.state = "";
+		j.weight = 1;
+		j.steps = -1;
+		dl_jobset_add(&js, &j);
+	}
+	struct dl_sim_config cfg = {0};
+	cfg.cluster = cl;
+	cfg.jobs = &js;
+	cfg.policy = &swapper_ops;
+	cfg.params = &slice;
+	cfg.place = (struct dl_place_opts)DL_PLACE_OPTS_INIT;
+	cfg.checkpoint_cost = 5;
+	cfg.restore_cost = 10;
+	int rc = dl_sim_run(&cfg, st, err);
+	dl_jobset_free(&js);
+	dl_cluster_free(cl);
+	return rc;
+}
+
+static void test_livelock(void)
+{
+	struct dl_err err = DL_ERR_INIT;
+	struct dl_sim_stats st;
+	ok(swap_run(1, 1000, &st, &err) < 0 && err.code == DL_EXIT_DATA &&
+		   strstr(err.msg, "policy 'swapper' makes no progress: from time 1e-06 on"),
+	   "a swap that progresses a microsecond in 15 s is a livelock: %s", err.msg);
+	is_int(st.completed, 0, "livelock: no completion");
+	ok(st.passes < 5000000, "livelock: stopped after its two million preemptions (%zu passes)",
+	   (size_t)st.passes);
+	err = (struct dl_err)DL_ERR_INIT;
+	ok(swap_run(DL_TICKS_PER_SECOND, 1100000, &st, &err) == 0 && st.completed == 2,
+	   "a slow swap (a sixteenth of the time) is no livelock: %s", err.msg);
+}
+
 int main(void)
 {
 	test_oset();
@@ -726,5 +838,6 @@ int main(void)
 	test_params();
 	test_slab();
 	test_results_stream();
+	test_livelock();
 	return done_testing();
 }
