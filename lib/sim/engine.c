@@ -137,6 +137,14 @@ struct dl_sim {
 	int *gpu_node;	  /* node of each GPU */
 	void *pst;	  /* the policy's state */
 	void *own_params; /* the policy's defaults when cfg->params is NULL */
+	/*
+	 * per GPU, the integral over time of 1/occ while occupied (ticks), as of
+	 * occ_since: a job's occupied time on a GPU is its growth while it is
+	 * there, so the jobs packed on a GPU share its time and their sum is the
+	 * time it was occupied (results' occupied_gpu_s)
+	 */
+	double *occ_share;
+	dl_tick *occ_since;
 	size_t running, queued;
 	int total_gpus;
 	/* timeline de-duplication */
@@ -418,6 +426,7 @@ static void result_row(struct dl_sim *s, const struct dl_sim_job *j, dl_tick end
 	x->executed = j->executed;
 	x->slowdown = j->slowdown;
 	x->comm = j->comm;
+	x->occupied = j->occupied;
 	x->gpus = j->gpus;
 	x->preemptions = j->preemptions;
 	x->migrations = j->migrations;
@@ -440,6 +449,7 @@ static void rejected_row(struct dl_sim *s, const struct dl_sim_job *j, const cha
 	x->unknown_type = j->type == -2;
 	x->submit = j->submit;
 	x->duration = j->duration;
+	x->occupied = j->occupied; /* > 0 only when it held GPUs (left at zero speed) */
 	x->gpus = t->gpus;
 	dl_sim_results_put(s->res);
 }
@@ -765,12 +775,32 @@ static void sort_gpus(int *g, int n)
 	}
 }
 
+/* GPU g's occ_share brought up to now (before its occupancy changes) */
+static void occ_settle(struct dl_sim *s, int g)
+{
+	if (s->occ[g])
+		s->occ_share[g] += (double)(s->now - s->occ_since[g]) / s->occ[g];
+	s->occ_since[g] = s->now;
+}
+
+/* j comes onto GPU g: the jobs per GPU, and j's occupied time from here */
+static int occ_join(struct dl_sim *s, struct dl_sim_job *j, int g)
+{
+	occ_settle(s, g);
+	j->occupied -= s->occ_share[g];
+	return s->occ[g]++;
+}
+
 static void release_gpus(struct dl_sim *s, struct dl_sim_job *j)
 {
 	int n = 0;
-	for (int k = 0; k < j->ngpu; k++)
-		if (--s->occ[j->gpu[k]] == 0)
-			s->gpubuf[n++] = j->gpu[k];
+	for (int k = 0; k < j->ngpu; k++) {
+		int g = j->gpu[k];
+		occ_settle(s, g);
+		j->occupied += s->occ_share[g];
+		if (--s->occ[g] == 0)
+			s->gpubuf[n++] = g;
+	}
 	if (n)
 		dl_place_release(s->placer, s->gpubuf, n);
 	j->ngpu = 0;
@@ -848,7 +878,7 @@ enum dl_decision dl_sim_start(struct dl_sim *s, struct dl_sim_job *j, const stru
 		}
 		for (int k = 0; k < j->gpus; k++) {
 			int g = how->gpus[k];
-			if (s->occ[g]++ == 0)
+			if (occ_join(s, j, g) == 0)
 				dl_state_take_gpu(s->state, g);
 			j->gpu[k] = g;
 		}
@@ -875,7 +905,7 @@ enum dl_decision dl_sim_start(struct dl_sim *s, struct dl_sim_job *j, const stru
 		if (pl.decision != DL_PLACED)
 			return DL_WAIT;
 		for (int k = 0; k < j->gpus; k++)
-			s->occ[j->gpu[k]]++;
+			occ_join(s, j, j->gpu[k]);
 		j->tier = (uint8_t)pl.tier; /* the placer sorted the GPUs and described them */
 		tier_known = 1;
 	}
@@ -990,7 +1020,7 @@ int dl_sim_migrate_pause(struct dl_sim *s, struct dl_sim_job *j, const int *gpus
 	dl_sim_sync(s, j);
 	release_gpus(s, j);
 	for (int k = 0; k < n; k++) {
-		s->occ[gpus[k]]++;
+		occ_join(s, j, gpus[k]);
 		dl_state_take_gpu(s->state, gpus[k]);
 		j->gpu[k] = gpus[k];
 	}
@@ -1213,6 +1243,8 @@ static int setup(struct dl_sim *s, struct dl_err *err)
 	s->placer = dl_placer_new(s->state, &cfg->place);
 	dl_netcost_init(&s->nc, cfg->cluster, cfg->comm);
 	s->occ = xcalloc((size_t)s->total_gpus + 1, sizeof(*s->occ));
+	s->occ_share = xcalloc((size_t)s->total_gpus + 1, sizeof(*s->occ_share));
+	s->occ_since = xcalloc((size_t)s->total_gpus + 1, sizeof(*s->occ_since));
 	s->gpubuf = xcalloc((size_t)s->total_gpus + 1, sizeof(int));
 	s->gpu_node = xcalloc((size_t)s->total_gpus + 1, sizeof(int));
 	s->policy_len = strlen(cfg->policy->name);
@@ -1235,6 +1267,8 @@ static void teardown(struct dl_sim *s)
 	dl_placer_free(s->placer);
 	dl_state_free(s->state);
 	free(s->occ);
+	free(s->occ_share);
+	free(s->occ_since);
 	free(s->gpubuf);
 	free(s->gpu_node);
 	free(s->fin.a);

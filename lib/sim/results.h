@@ -53,6 +53,7 @@ struct dl_sim_result {
 	const char *type_name; /* rejected: the trace's gpu_type ("": none) */
 	dl_tick submit, duration, start, end, executed; /* ticks; submit, start, end from origin */
 	double slowdown, comm;
+	double occupied; /* GPU-ticks held, shared with the jobs packed alongside */
 	uint32_t id_len;
 	int32_t gpus; /* finished: the engine's; rejected: the trace's */
 	int32_t preemptions, migrations;

@@ -10,7 +10,7 @@ run nightly_empty_import 0 "dl trace import --from sacct --skipped skipped.csv e
 expect_eq nightly_empty_jobs "id,submit,gpus,duration,start,end,partition" "$(cat jobs.csv)"
 for p in fifo fifo-backfill sjf srtf las tiresias-las tiresias-gittins; do
 	run "nightly_empty_simulate_$p" 0 "dl simulate --cluster 1x4x8:v100 --policy $p --timeline $p.timeline.csv jobs.csv > $p.csv"
-	expect "nightly_empty_results_$p" "[ \$(wc -l < $p.csv) -eq 1 ] && grep -q '^id,submit,.*,policy,rho,comm_overhead_s,rejected$' $p.csv && [ \$(wc -l < $p.timeline.csv) -eq 1 ]"
+	expect "nightly_empty_results_$p" "[ \$(wc -l < $p.csv) -eq 1 ] && grep -q '^id,submit,.*,policy,rho,comm_overhead_s,rejected,occupied_gpu_s$' $p.csv && [ \$(wc -l < $p.timeline.csv) -eq 1 ]"
 done
 run nightly_empty_report 0 "dl report --skipped skipped.csv -t fifo.timeline.csv -t las.timeline.csv fifo.csv las.csv"
 expect_eq nightly_empty_report_rows "label,jobs,finished,avg_jct,median_jct,p90_jct,p95_jct,p99_jct,makespan,avg_queue_delay,p95_queue_delay,utilization,preemptions_per_job,migrations_per_job,jain_slowdown,speedup_jct,speedup_makespan,dropped,dropped_reasons,avg_first_feedback,p95_first_feedback,avg_rho,p95_rho,max_rho,jain_rho,total_comm_overhead,avg_comm_overhead,comm_share
