@@ -411,6 +411,12 @@ static void row_id(struct dl_sim_result *x, const struct dl_sim_job *j)
 	}
 }
 
+/* j's occupied GPU-ticks, rounded (never negative: a packed share's rounding stays at 0) */
+static dl_tick occupied_ticks(const struct dl_sim_job *j)
+{
+	return j->occupied > 0 ? (dl_tick)(j->occupied + 0.5) : 0;
+}
+
 /* a finished job's row, handed to the results stream */
 static void result_row(struct dl_sim *s, const struct dl_sim_job *j, dl_tick end)
 {
@@ -426,7 +432,7 @@ static void result_row(struct dl_sim *s, const struct dl_sim_job *j, dl_tick end
 	x->executed = j->executed;
 	x->slowdown = j->slowdown;
 	x->comm = j->comm;
-	x->occupied = j->occupied;
+	x->occupied = occupied_ticks(j);
 	x->gpus = j->gpus;
 	x->preemptions = j->preemptions;
 	x->migrations = j->migrations;
@@ -449,7 +455,7 @@ static void rejected_row(struct dl_sim *s, const struct dl_sim_job *j, const cha
 	x->unknown_type = j->type == -2;
 	x->submit = j->submit;
 	x->duration = j->duration;
-	x->occupied = j->occupied; /* > 0 only when it held GPUs (left at zero speed) */
+	x->occupied = occupied_ticks(j); /* > 0 only when it held GPUs (left at zero speed) */
 	x->gpus = t->gpus;
 	dl_sim_results_put(s->res);
 }
@@ -775,16 +781,22 @@ static void sort_gpus(int *g, int n)
 	}
 }
 
-/* GPU g's occ_share brought up to now (before its occupancy changes) */
-static void occ_settle(struct dl_sim *s, int g)
+/*
+ * GPU g's occ_share brought up to now (before its occupancy changes); a GPU
+ * held alone (the usual case) adds whole ticks, which stay exact
+ */
+static inline void occ_settle(struct dl_sim *s, int g)
 {
-	if (s->occ[g])
-		s->occ_share[g] += (double)(s->now - s->occ_since[g]) / s->occ[g];
+	unsigned o = s->occ[g];
+	if (o) {
+		double dt = (double)(s->now - s->occ_since[g]);
+		s->occ_share[g] += o == 1 ? dt : dt / o;
+	}
 	s->occ_since[g] = s->now;
 }
 
 /* j comes onto GPU g: the jobs per GPU, and j's occupied time from here */
-static int occ_join(struct dl_sim *s, struct dl_sim_job *j, int g)
+static inline int occ_join(struct dl_sim *s, struct dl_sim_job *j, int g)
 {
 	occ_settle(s, g);
 	j->occupied -= s->occ_share[g];

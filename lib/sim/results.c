@@ -213,7 +213,7 @@ static int result_line(struct dl_sim_results *r, const struct dl_sim_result *x, 
 	p += dl_fmt_micros(p, (dl_tick)llround(x->comm));
 	*p++ = ',';
 	*p++ = ','; /* rejected: empty */
-	p += dl_fmt_micros(p, (dl_tick)llround(x->occupied));
+	p += dl_fmt_micros(p, x->occupied);
 	dl_writer_line_end(w, (size_t)(p - p0), RC_OCCUPIED + 1);
 	dl_writer_end_row(w);
 	return 1;
@@ -256,7 +256,7 @@ static void result_row(struct dl_sim_results *r, const struct dl_sim_result *x)
 	else
 		dl_writer_double(w, RC_RHO, rho); /* beyond int64 micros; NaN: empty */
 	dl_writer_micros(w, RC_COMM, (dl_tick)llround(x->comm));
-	dl_writer_micros(w, RC_OCCUPIED, (dl_tick)llround(x->occupied));
+	dl_writer_micros(w, RC_OCCUPIED, x->occupied);
 	dl_writer_end_row(w);
 }
 
@@ -279,7 +279,7 @@ static void rejected_row(struct dl_sim_results *r, const struct dl_sim_result *x
 		dl_writer_str(w, RC_REJECTED, x->why);
 	}
 	if (x->occupied > 0) /* it held GPUs before it was given up */
-		dl_writer_micros(w, RC_OCCUPIED, (dl_tick)llround(x->occupied));
+		dl_writer_micros(w, RC_OCCUPIED, x->occupied);
 	dl_writer_end_row(w);
 }
 
