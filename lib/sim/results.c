@@ -21,8 +21,8 @@
 #include "core/num.h"
 
 /*
- * 8192 rows of about 110 bytes (under a megabyte, about the cache the
- * cores share), 8 batches, so that neither side waits on the other's every
+ * 8192 rows of 128 bytes (struct dl_sim_result: a megabyte, about the
+ * cache the cores share), 8 batches, so that neither side waits on the other's every
  * batch. A batch of 1024 makes the threads meet about 1,000 times in a
  * million rows: each meeting may wake the writer thread (a system call on
  * the simulating one), which at 256 a batch showed in its profile.
