@@ -15,6 +15,7 @@ static const char *const group_cols[NGROUPS] = {"user", "account", "partition"};
 struct job {
 	double submit, duration, start, end, jct, qdelay, run_time; /* NaN = empty */
 	double rho, comm; /* the results' rho and comm_overhead_s: NaN when absent or empty */
+	double occupied;  /* the results' occupied_gpu_s: NaN when absent or empty */
 	int64_t gpus, preemptions, migrations;
 	int reason;	/* -1: a job that ran (or waits); else why the simulator rejected it */
 	int unfinished; /* unfinished at the dump (as run): out of every label (its reason says) */
@@ -420,6 +421,7 @@ static int read_jobs(struct dl_report *rep, struct dl_reader *r, const char *lab
 	/* absent in results of older versions (and in jobs streams): the metrics are then too */
 	int c_rho = dl_reader_col(r, "rho");
 	int c_comm = dl_reader_col(r, "comm_overhead_s");
+	int c_occ = dl_reader_col(r, "occupied_gpu_s");
 	/* provenance (dlsched-formats(5)): what made the trace, then what made this stream */
 	int c_made[2] = {dl_reader_col(r, "trace_" DL_COL_MADE_BY),
 			 dl_reader_col(r, DL_COL_MADE_BY)};
@@ -502,6 +504,7 @@ static int read_jobs(struct dl_report *rep, struct dl_reader *r, const char *lab
 		    opt_num(r, &row, c_rt, NUM_DURATION, &j.run_time, err) ||
 		    opt_num(r, &row, c_rho, NUM_NONNEG, &j.rho, err) ||
 		    opt_num(r, &row, c_comm, NUM_DURATION, &j.comm, err) ||
+		    opt_num(r, &row, c_occ, NUM_DURATION, &j.occupied, err) ||
 		    opt_count(r, &row, c_pre, &j.preemptions, err) ||
 		    opt_count(r, &row, c_mig, &j.migrations, err)) {
 			rc = -1;
@@ -862,6 +865,12 @@ static void metrics(const struct dl_report *rep, struct label *l, enum dl_report
 	double sum_jct = 0, sum_qd = 0, busy = 0, min_submit = INFINITY, max_end = -INFINITY;
 	double sum_rho = 0, sum_fb = 0, sum_comm = 0, comm_gpu = 0, held_gpu = 0;
 	double pre = 0, mig = 0; /* sums of any int64 counts cannot overflow a double */
+	/*
+	 * the GPU-seconds the simulator says each job occupied (its GPUs' time shared
+	 * with the jobs packed alongside), when every job that ran has them
+	 */
+	double occupied = 0;
+	int occupied_all = 1;
 	int64_t jobs = 0;
 	memset(rejected, 0, (nreasons ? nreasons : 1) * sizeof(*rejected));
 	for (size_t i = 0; i < l->njobs; i++) {
@@ -873,6 +882,9 @@ static void metrics(const struct dl_report *rep, struct label *l, enum dl_report
 		if (j->reason >= 0) {
 			rejected[j->reason]++;
 			row->dropped++;
+			/* given up after it held GPUs (at zero speed): they were occupied */
+			if (!isnan(j->occupied) && !v->period)
+				occupied += j->occupied;
 			continue;
 		}
 		jobs++;
@@ -881,15 +893,20 @@ static void metrics(const struct dl_report *rep, struct label *l, enum dl_report
 		if (j->submit < min_submit)
 			min_submit = j->submit;
 		if (!isnan(j->run_time)) {
-			if (!v->period)
-				busy += (double)j->gpus * j->run_time;
-			else if (j->end > j->start) {
+			double held = (double)j->gpus * j->run_time;
+			if (isnan(j->occupied))
+				occupied_all = 0;
+			if (!v->period) {
+				busy += held;
+				occupied += j->occupied;
+			} else if (j->end > j->start) {
 				/* the run time spread over the job's span, clipped to the period */
 				double s = j->start > v->a ? j->start : v->a;
 				double e = j->end < v->b ? j->end : v->b;
-				if (e > s)
-					busy += (double)j->gpus * j->run_time * (e - s) /
-						(j->end - j->start);
+				if (e > s) {
+					busy += held * (e - s) / (j->end - j->start);
+					occupied += j->occupied * (e - s) / (j->end - j->start);
+				}
 			}
 		}
 		if (!isnan(j->qdelay)) {
@@ -957,11 +974,15 @@ static void metrics(const struct dl_report *rep, struct label *l, enum dl_report
 	if (cls < 0) {
 		/*
 		 * utilisation is a property of the whole run, not of a class; without a
-		 * timeline, GPU-seconds occupied: jobs sharing GPUs count them once
+		 * timeline, GPU-seconds occupied: the simulator's occupied_gpu_s counts a
+		 * packed GPU once, exactly; results without it (older files, other tools)
+		 * take gpus x run_time, less what exceeds the capacity at any instant
 		 */
 		if (v->period) {
 			double len = v->b - v->a;
-			if (capacity > 0 && len > 0 && !l->has_tl) {
+			if (occupied_all) {
+				busy = occupied;
+			} else if (capacity > 0 && len > 0 && !l->has_tl) {
 				double x = shared_excess(l, v->in, capacity, v->a, v->b);
 				row->gpus_shared = x > 0;
 				busy -= x;
@@ -972,6 +993,8 @@ static void metrics(const struct dl_report *rep, struct label *l, enum dl_report
 					(capacity * len);
 		} else if (l->has_tl) {
 			row->utilization = timeline_util(&l->tl, capacity);
+		} else if (capacity > 0 && nj && row->makespan > 0 && occupied_all) {
+			row->utilization = occupied / (capacity * row->makespan);
 		} else if (capacity > 0 && nj && row->makespan > 0) {
 			double x = shared_excess(l, NULL, capacity, -INFINITY, INFINITY);
 			row->gpus_shared = x > 0;

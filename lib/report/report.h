@@ -26,8 +26,10 @@
  *   - slowdown of a finished job = jct / duration (jobs with duration 0 are
  *     left out), and Jain's index = (sum s)^2 / (n * sum s^2);
  *   - utilisation = busy GPU-seconds / (capacity * window): from a timeline,
- *     busy_gpus integrated over [first time, last time]; otherwise
- *     sum(gpus * run_time) over the makespan window; with a --window, over
+ *     busy_gpus integrated over [first time, last time]; otherwise the sum
+ *     of the results' occupied_gpu_s (a packed GPU once) over the makespan
+ *     window, or without that column sum(gpus * run_time) less what exceeds
+ *     the capacity at any instant (gpus_shared); with a --window, over
  *     the measurement period instead (see struct dl_report_window);
  *   - speedup = baseline value / this value (for avg JCT and makespan);
  *   - time to first feedback = start - submit of every started job;
@@ -118,7 +120,8 @@ struct dl_report_row {
 	double avg_rho, p95_rho, max_rho, jain_rho;    /* the results' rho of finished jobs */
 	double total_comm_overhead, avg_comm_overhead; /* the results' comm_overhead_s */
 	double comm_share; /* sum(comm_overhead_s x gpus) / sum(run_time x gpus), 0..1 */
-	int gpus_shared;   /* without a timeline: jobs claimed more GPUs than the cluster has */
+	int gpus_shared; /* estimated without occupied_gpu_s: jobs claimed more GPUs than there are
+			  */
 	const char *dropped_json; /* dropped_reasons as a JSON object of counts: {"no GPUs":2} */
 };
 

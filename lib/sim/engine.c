@@ -140,6 +140,14 @@ struct dl_sim {
 	int *gpu_node;	  /* node of each GPU */
 	void *pst;	  /* the policy's state */
 	void *own_params; /* the policy's defaults when cfg->params is NULL */
+	/*
+	 * per GPU, the integral over time of 1/occ while occupied (ticks), as of
+	 * occ_since: a job's occupied time on a GPU is its growth while it is
+	 * there, so the jobs packed on a GPU share its time and their sum is the
+	 * time it was occupied (results' occupied_gpu_s)
+	 */
+	double *occ_share;
+	dl_tick *occ_since;
 	size_t running, queued;
 	int total_gpus;
 	/* timeline de-duplication */
@@ -406,6 +414,12 @@ static void row_id(struct dl_sim_result *x, const struct dl_sim_job *j)
 	}
 }
 
+/* j's occupied GPU-ticks, rounded (never negative: a packed share's rounding stays at 0) */
+static dl_tick occupied_ticks(const struct dl_sim_job *j)
+{
+	return j->occupied > 0 ? (dl_tick)(j->occupied + 0.5) : 0;
+}
+
 /* a finished job's row, handed to the results stream */
 static void result_row(struct dl_sim *s, const struct dl_sim_job *j, dl_tick end)
 {
@@ -421,6 +435,7 @@ static void result_row(struct dl_sim *s, const struct dl_sim_job *j, dl_tick end
 	x->executed = j->executed;
 	x->slowdown = j->slowdown;
 	x->comm = j->comm;
+	x->occupied = occupied_ticks(j);
 	x->gpus = j->gpus;
 	x->preemptions = j->preemptions;
 	x->migrations = j->migrations;
@@ -443,6 +458,7 @@ static void rejected_row(struct dl_sim *s, const struct dl_sim_job *j, const cha
 	x->unknown_type = j->type == -2;
 	x->submit = j->submit;
 	x->duration = j->duration;
+	x->occupied = occupied_ticks(j); /* > 0 only when it held GPUs (left at zero speed) */
 	x->gpus = t->gpus;
 	dl_sim_results_put(s->res);
 }
@@ -787,12 +803,38 @@ static void sort_gpus(int *g, int n)
 	}
 }
 
+/*
+ * GPU g's occ_share brought up to now (before its occupancy changes); a GPU
+ * held alone (the usual case) adds whole ticks, which stay exact
+ */
+static inline void occ_settle(struct dl_sim *s, int g)
+{
+	unsigned o = s->occ[g];
+	if (o) {
+		double dt = (double)(s->now - s->occ_since[g]);
+		s->occ_share[g] += o == 1 ? dt : dt / o;
+	}
+	s->occ_since[g] = s->now;
+}
+
+/* j comes onto GPU g: the jobs per GPU, and j's occupied time from here */
+static inline int occ_join(struct dl_sim *s, struct dl_sim_job *j, int g)
+{
+	occ_settle(s, g);
+	j->occupied -= s->occ_share[g];
+	return s->occ[g]++;
+}
+
 static void release_gpus(struct dl_sim *s, struct dl_sim_job *j)
 {
 	int n = 0;
-	for (int k = 0; k < j->ngpu; k++)
-		if (--s->occ[j->gpu[k]] == 0)
-			s->gpubuf[n++] = j->gpu[k];
+	for (int k = 0; k < j->ngpu; k++) {
+		int g = j->gpu[k];
+		occ_settle(s, g);
+		j->occupied += s->occ_share[g];
+		if (--s->occ[g] == 0)
+			s->gpubuf[n++] = g;
+	}
 	if (n)
 		dl_place_release(s->placer, s->gpubuf, n);
 	j->ngpu = 0;
@@ -870,7 +912,7 @@ enum dl_decision dl_sim_start(struct dl_sim *s, struct dl_sim_job *j, const stru
 		}
 		for (int k = 0; k < j->gpus; k++) {
 			int g = how->gpus[k];
-			if (s->occ[g]++ == 0)
+			if (occ_join(s, j, g) == 0)
 				dl_state_take_gpu(s->state, g);
 			j->gpu[k] = g;
 		}
@@ -897,7 +939,7 @@ enum dl_decision dl_sim_start(struct dl_sim *s, struct dl_sim_job *j, const stru
 		if (pl.decision != DL_PLACED)
 			return DL_WAIT;
 		for (int k = 0; k < j->gpus; k++)
-			s->occ[j->gpu[k]]++;
+			occ_join(s, j, j->gpu[k]);
 		j->tier = (uint8_t)pl.tier; /* the placer sorted the GPUs and described them */
 		tier_known = 1;
 	}
@@ -1027,7 +1069,7 @@ int dl_sim_migrate_pause(struct dl_sim *s, struct dl_sim_job *j, const int *gpus
 	dl_sim_sync(s, j);
 	release_gpus(s, j);
 	for (int k = 0; k < n; k++) {
-		s->occ[gpus[k]]++;
+		occ_join(s, j, gpus[k]);
 		dl_state_take_gpu(s->state, gpus[k]);
 		j->gpu[k] = gpus[k];
 	}
@@ -1252,6 +1294,8 @@ static int setup(struct dl_sim *s, struct dl_err *err)
 	s->placer = dl_placer_new(s->state, &cfg->place);
 	dl_netcost_init(&s->nc, cfg->cluster, cfg->comm);
 	s->occ = xcalloc((size_t)s->total_gpus + 1, sizeof(*s->occ));
+	s->occ_share = xcalloc((size_t)s->total_gpus + 1, sizeof(*s->occ_share));
+	s->occ_since = xcalloc((size_t)s->total_gpus + 1, sizeof(*s->occ_since));
 	s->gpubuf = xcalloc((size_t)s->total_gpus + 1, sizeof(int));
 	s->gpu_node = xcalloc((size_t)s->total_gpus + 1, sizeof(int));
 	s->policy_len = strlen(cfg->policy->name);
@@ -1274,6 +1318,8 @@ static void teardown(struct dl_sim *s)
 	dl_placer_free(s->placer);
 	dl_state_free(s->state);
 	free(s->occ);
+	free(s->occ_share);
+	free(s->occ_since);
 	free(s->gpubuf);
 	free(s->gpu_node);
 	free(s->fin.a);

@@ -155,6 +155,7 @@ struct dl_sim_job {
 	const char *id;	  /* the trace's id (a copy inside the job when short) */
 	uint32_t id_len;
 	char id_copy[16]; /* engine: short ids, so that a completion need not fetch the trace's */
+	double occupied;  /* engine: GPU-ticks held, shared with the jobs packed alongside */
 };
 
 struct dl_sim;

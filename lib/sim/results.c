@@ -21,8 +21,8 @@
 #include "core/num.h"
 
 /*
- * 8192 rows of about 110 bytes (under a megabyte, about the cache the
- * cores share), 8 batches, so that neither side waits on the other's every
+ * 8192 rows of 128 bytes (struct dl_sim_result: a megabyte, about the
+ * cache the cores share), 8 batches, so that neither side waits on the other's every
  * batch. A batch of 1024 makes the threads meet about 1,000 times in a
  * million rows: each meeting may wake the writer thread (a system call on
  * the simulating one), which at 256 a batch showed in its profile.
@@ -49,14 +49,19 @@ enum {
 	RC_RHO,
 	RC_COMM,
 	RC_REJECTED,
+	RC_OCCUPIED,
 	RC_N
 };
 
+/* occupied_gpu_s last: it came after the others, and readers by position keep theirs */
+/* clang-format off */
 static const char *const result_cols[RC_N] = {
-	"id",	    "submit",	   "gpus",     "duration",    "start",		 "end",
-	"jct",	    "queue_delay", "run_time", "preemptions", "migrations",	 "tier",
-	"slowdown", "gpu_type",	   "policy",   "rho",	      "comm_overhead_s", "rejected",
+	"id",       "submit",      "gpus",     "duration",    "start",      "end",
+	"jct",      "queue_delay", "run_time", "preemptions", "migrations", "tier",
+	"slowdown", "gpu_type",    "policy",   "rho",         "comm_overhead_s",
+	"rejected", "occupied_gpu_s",
 };
+/* clang-format on */
 
 struct dl_sim_results {
 	/* formatting: the writer thread's (or the caller's, in place) alone */
@@ -206,7 +211,10 @@ static int result_line(struct dl_sim_results *r, const struct dl_sim_result *x, 
 		p += dl_fmt_double(p, rho);
 	*p++ = ',';
 	p += dl_fmt_micros(p, (dl_tick)llround(x->comm));
-	dl_writer_line_end(w, (size_t)(p - p0), RC_COMM + 1);
+	*p++ = ',';
+	*p++ = ','; /* rejected: empty */
+	p += dl_fmt_micros(p, x->occupied);
+	dl_writer_line_end(w, (size_t)(p - p0), RC_OCCUPIED + 1);
 	dl_writer_end_row(w);
 	return 1;
 }
@@ -248,6 +256,7 @@ static void result_row(struct dl_sim_results *r, const struct dl_sim_result *x)
 	else
 		dl_writer_double(w, RC_RHO, rho); /* beyond int64 micros; NaN: empty */
 	dl_writer_micros(w, RC_COMM, (dl_tick)llround(x->comm));
+	dl_writer_micros(w, RC_OCCUPIED, x->occupied);
 	dl_writer_end_row(w);
 }
 
@@ -269,6 +278,8 @@ static void rejected_row(struct dl_sim_results *r, const struct dl_sim_result *x
 	} else {
 		dl_writer_str(w, RC_REJECTED, x->why);
 	}
+	if (x->occupied > 0) /* it held GPUs before it was given up */
+		dl_writer_micros(w, RC_OCCUPIED, x->occupied);
 	dl_writer_end_row(w);
 }
 

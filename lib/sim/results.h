@@ -52,6 +52,7 @@ struct dl_sim_result {
 	const char *why;       /* rejected: why (static text); NULL: finished */
 	const char *type_name; /* rejected: the trace's gpu_type ("": none) */
 	dl_tick submit, duration, start, end, executed; /* ticks; submit, start, end from origin */
+	dl_tick occupied; /* GPU-ticks held, shared with the jobs packed alongside */
 	double slowdown, comm;
 	uint32_t id_len;
 	int32_t gpus; /* finished: the engine's; rejected: the trace's */

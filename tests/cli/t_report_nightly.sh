@@ -10,7 +10,7 @@ run nightly_empty_import 0 "dl trace import --from sacct --skipped skipped.csv e
 expect_eq nightly_empty_jobs "id,submit,gpus,duration,start,end,partition" "$(cat jobs.csv)"
 for p in fifo fifo-backfill sjf srtf las tiresias-las tiresias-gittins; do
 	run "nightly_empty_simulate_$p" 0 "dl simulate --cluster 1x4x8:v100 --policy $p --timeline $p.timeline.csv jobs.csv > $p.csv"
-	expect "nightly_empty_results_$p" "[ \$(wc -l < $p.csv) -eq 1 ] && grep -q '^id,submit,.*,policy,rho,comm_overhead_s,rejected$' $p.csv && [ \$(wc -l < $p.timeline.csv) -eq 1 ]"
+	expect "nightly_empty_results_$p" "[ \$(wc -l < $p.csv) -eq 1 ] && grep -q '^id,submit,.*,policy,rho,comm_overhead_s,rejected,occupied_gpu_s$' $p.csv && [ \$(wc -l < $p.timeline.csv) -eq 1 ]"
 done
 run nightly_empty_report 0 "dl report --skipped skipped.csv -t fifo.timeline.csv -t las.timeline.csv fifo.csv las.csv"
 expect_eq nightly_empty_report_rows "label,jobs,finished,avg_jct,median_jct,p90_jct,p95_jct,p99_jct,makespan,avg_queue_delay,p95_queue_delay,utilization,preemptions_per_job,migrations_per_job,jain_slowdown,speedup_jct,speedup_makespan,dropped,dropped_reasons,avg_first_feedback,p95_first_feedback,avg_rho,p95_rho,max_rho,jain_rho,total_comm_overhead,avg_comm_overhead,comm_share
@@ -108,14 +108,45 @@ expect nightly_asrun_results_says "grep -q 'a policy column: --as-run takes the 
 # ---- utilisation: GPU-seconds occupied, a packed pair's GPU once (gandiva packs A and B on
 # the one GPU from 0 to 100, C runs alone 200-250: 150 GPU-s over 250 s = 0.6, as the
 # timeline says; counting each job's GPUs gave 250 / 250 = 1); over the arrivals [0, 200]:
-# 100 / 200 = 0.5
+# 100 / 200 = 0.5. The results' occupied_gpu_s gives it: A and B 50 each, C 50.
 printf 'id,submit,gpus,duration,model\nA,0,1,70,ma\nB,0,1,60,mb\nC,200,1,50,ma\n' > pack.csv
 printf 'model,gpu_type,gpus,throughput,partner,partner_throughput\nma,v100,1,10,,\nmb,v100,1,20,,\nma,v100,1,7,mb,12\n' > tp.csv
 dl simulate -q --cluster 1x1x1 --policy gandiva --suspend-cost 0 --throughputs tp.csv --no-introspection --timeline pack.tl.csv pack.csv > pack.res.csv
+expect_eq nightly_util_packed_occupied "A 50 B 50 C 50" "$(awk -F, 'NR == 1 {for (i = 1; i <= NF; i++) c[$i] = i; next} {printf "%s %s ", $1, $c["occupied_gpu_s"]}' pack.res.csv | sed 's/ $//')"
 run nightly_util_packed 0 "dl report --gpus 1 pack.res.csv | cut -d, -f12 && dl report --gpus 1 -t pack.tl.csv pack.res.csv | cut -d, -f12 && dl report --gpus 1 --window arrivals pack.res.csv | cut -d, -f12"
 expect_eq nightly_util_packed_values "utilization 0.6 utilization 0.6 utilization 0.5" "$(cat out | tr '\n' ' ' | sed 's/ $//')"
-run nightly_util_packed_note 0 "dl report -f text --gpus 1 pack.res.csv"
-expect nightly_util_packed_note_says "grep -q 'gandiva: jobs shared GPUs (more held than the cluster has): utilisation counts each GPU once' out"
+# exact: no note; results without the column (older files) get the estimate, with its note
+run nightly_util_packed_exact 0 "dl report -f text --gpus 1 pack.res.csv"
+expect nightly_util_packed_exact_quiet "! grep -q 'jobs shared GPUs' out"
+cut -d, -f1-18 pack.res.csv > pack.old.csv
+run nightly_util_packed_note 0 "dl report -f text --gpus 1 pack.old.csv"
+expect nightly_util_packed_note_says "grep -q 'gandiva: jobs shared GPUs (more held than the cluster has): utilisation counts each GPU once' out && grep -q '60.0%' out"
+
+# Packing while other GPUs idle, which no estimate from start, end and run_time can see: A
+# and B packed on one of 2 GPUs over 0-100, the other idle: 100 GPU-s over 100 s x 2 = 0.5;
+# the estimate counts 200 (never more GPUs held than the cluster has): 1
+printf 'id,submit,gpus,duration,start,end,run_time,policy,rejected,occupied_gpu_s\nA,0,1,70,0,100,100,gandiva,,50\nB,0,1,60,0,100,100,gandiva,,50\n' > idle.csv
+cut -d, -f1-9 idle.csv > idle.old.csv
+run nightly_util_packed_idle 0 "dl report --gpus 2 idle.csv | cut -d, -f12 && dl report --gpus 2 idle.old.csv | cut -d, -f12"
+expect_eq nightly_util_packed_idle_values "utilization 0.5 utilization 1" "$(cat out | tr '\n' ' ' | sed 's/ $//')"
+# without a timeline the figure is the timeline's (to rounding), on a generated gandiva run
+# and a gavel --pack run with packing (some job occupied less than gpus x run_time), and
+# the estimate of the same results without the column is not
+TPG=$TESTDATA/allocate/gavel_throughputs.csv.gz
+util_of() { awk -F, 'NR == 2 {printf "%.9f", $12}' "$1"; }
+dl trace gen -q --preset gavel --throughputs "$TPG" --jobs 200 --load 1.6 --cluster 1x4x8:v100 --seed 3 > gen.csv
+dl trace gen -q --preset gavel --throughputs "$TPG" --jobs 200 --load 1.6 --cluster 1x4x8:v100,1x4x8:k80 --seed 3 > genh.csv
+for c in "gandiva 32 1x4x8:v100 gen.csv" "gavel 64 1x4x8:v100,1x4x8:k80 genh.csv --pack"; do
+	set -- $c
+	run "nightly_util_$1_sim" 0 "dl simulate -q --cluster $3 --policy $1 $5 --throughputs '$TPG' --timeline $1.tl.csv $4 > $1.res.csv"
+	expect "nightly_util_$1_packs" "awk -F, 'NR == 1 {for (i = 1; i <= NF; i++) c[\$i] = i; next} \$c[\"occupied_gpu_s\"] < \$c[\"gpus\"] * \$c[\"run_time\"] - 1 {n++} END {exit !n}' $1.res.csv"
+	dl report --gpus $2 $1.res.csv > u.csv
+	dl report --gpus $2 -t $1.tl.csv $1.res.csv > u_tl.csv
+	cut -d, -f1-18 $1.res.csv > $1.old.csv
+	dl report --gpus $2 $1.old.csv > u_old.csv
+	expect_eq "nightly_util_$1_as_timeline" "$(util_of u_tl.csv)" "$(util_of u.csv)"
+	expect "nightly_util_$1_estimate_differs" "[ '$(util_of u_old.csv)' != '$(util_of u_tl.csv)' ]"
+done
 
 # ---- streams for jq: ids are strings everywhere, dropped_reasons an object of counts
 run nightly_jq_join 0 "dl trace import -q -f json --from sacct '$T/sacct_real_sample.psv' > j.jsonl && dl trace import -q --from sacct '$T/sacct_real_sample.psv' | dl simulate -q -f json --cluster 1x1x4 --policy fifo > r.jsonl && jq -s -r '[.[0:14], .[14:]] | (.[1] | map({(.id): .}) | add) as \$r | [.[0][] | select(\$r[.id])] | length' j.jsonl r.jsonl"

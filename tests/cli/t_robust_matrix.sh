@@ -173,7 +173,7 @@ rm -f tp_big.json tp_big.json.gz
 printf '{"v100": {"(\047m\047, 1)": {"null": 0}, "(\047m\047, 2)": {"null": 0}}, "k80": {"(\047m\047, 1)": {"null": 0}}}\n' > tp_zero.json
 good simulate_throughputs_all_zero 'simulate --policy gavel --cluster 1x1x8 --throughputs tp_zero.json -q j_model.csv'
 expect_eq matrix_simulate_throughputs_all_zero_reason "no throughput above 0 on any GPU type
-no throughput above 0 on any GPU type" "$(tail -n +2 out.csv | awk -F, '{print $NF}')"
+no throughput above 0 on any GPU type" "$(tail -n +2 out.csv | awk -F, '{print $(NF - 1)}')"
 printf 'model,skew\nx,1\n' > prof_bad.csv
 bad simulate_bad_profiles 1 'prof_bad.csv' "simulate --cluster 1x2x8 --profiles prof_bad.csv $TESTDATA/simulate/spread.csv"
 bad simulate_congestion_twice 2 "bad --congestion value 'rack=2,rack=3' \\(.*each once" "simulate --cluster 1x2x8 --congestion rack=2,rack=3 $TESTDATA/simulate/small.csv"

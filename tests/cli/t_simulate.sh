@@ -27,7 +27,8 @@ run simulate_tlas_starve 0 "dl simulate --cluster 1x1x8 --policy tiresias-las \
 expect simulate_tlas_promotes 'grep -q "\"event\":\"promote\"" ev2.jsonl'
 
 # costs: srtf preempts a (100 s) for b (10 s) at 20; a saves 5 s, b runs 25..35,
-# a resumes at 35 and restores 10 s: a ends at 125 (run 110, queue 15)
+# a resumes at 35 and restores 10 s: a ends at 125 (run 110, queue 15); a holds its 4 GPUs
+# 0..25 (the save included) and 35..125: occupied_gpu_s 460, more than gpus x run_time
 run simulate_costs 0 "dl simulate --cluster 1x1x4 --policy srtf --checkpoint-cost 5 \
 	--restore-cost 10 '$S/preempt.csv'"
 # GPU speed: k80 runs at 0.3, so 'slow' takes 100 s; 'any' waits for the v100s
@@ -227,16 +228,16 @@ run simulate_compat_round_one 0 "dl simulate --cluster 1x1x2 --compat gavel --ro
 # made_by and seed copied beside them; without it the results keep their columns (goldens)
 printf 'id,submit,gpus,duration,made_by,seed\nb,10,1,50,,\na,0,1,100,dlsched trace gen --seed 7,7\n' > prov.csv
 run simulate_provenance 0 "dl simulate --provenance --cluster 1x1x8 --policy fifo --seed 3 'prov.csv'"
-expect_eq simulate_provenance_rows "id,submit,gpus,duration,start,end,jct,queue_delay,run_time,preemptions,migrations,tier,slowdown,gpu_type,policy,rho,comm_overhead_s,rejected,made_by,seed,trace_made_by,trace_seed
-b,10,1,50,10,60,50,0,50,0,0,node,1,v100,fifo,1,0,,dlsched simulate --provenance --cluster 1x1x8 --policy fifo --seed 3 prov.csv,3,dlsched trace gen --seed 7,7
-a,0,1,100,0,100,100,0,100,0,0,node,1,v100,fifo,1,0,,,,," "$(cat out)"
+expect_eq simulate_provenance_rows "id,submit,gpus,duration,start,end,jct,queue_delay,run_time,preemptions,migrations,tier,slowdown,gpu_type,policy,rho,comm_overhead_s,rejected,occupied_gpu_s,made_by,seed,trace_made_by,trace_seed
+b,10,1,50,10,60,50,0,50,0,0,node,1,v100,fifo,1,0,,50,dlsched simulate --provenance --cluster 1x1x8 --policy fifo --seed 3 prov.csv,3,dlsched trace gen --seed 7,7
+a,0,1,100,0,100,100,0,100,0,0,node,1,v100,fifo,1,0,,100,,,," "$(cat out)"
 # the default seed is recorded too, and a path with a space is quoted as sh would read it
 cp prov.csv 'my trace.csv'
 run simulate_provenance_quoted 0 "dl simulate -f json --provenance --cluster 1x1x8 --policy fifo 'my trace.csv' | head -1"
 expect simulate_provenance_quoted_cmd "grep -qF '\"made_by\":\"dlsched simulate -f json --provenance --cluster 1x1x8 --policy fifo '\\''my trace.csv'\\''\",\"seed\":1,' out"
 # an empty trace: a header with the columns, no row to carry them
 run simulate_provenance_empty 0 "printf 'id,submit,gpus,duration\n' | dl simulate --provenance --cluster 1x1x8 --policy fifo"
-expect_eq simulate_provenance_empty_header "id,submit,gpus,duration,start,end,jct,queue_delay,run_time,preemptions,migrations,tier,slowdown,gpu_type,policy,rho,comm_overhead_s,rejected,made_by,seed,trace_made_by,trace_seed" "$(cat out)"
+expect_eq simulate_provenance_empty_header "id,submit,gpus,duration,start,end,jct,queue_delay,run_time,preemptions,migrations,tier,slowdown,gpu_type,policy,rho,comm_overhead_s,rejected,occupied_gpu_s,made_by,seed,trace_made_by,trace_seed" "$(cat out)"
 run simulate_provenance_compat 2 "dl simulate --compat tiresias --policy dlas-gpu --provenance '$TESTDATA/trace/60_job.csv'"
 
 # --congestion (#18.2): the engine costs a placement with the divided bandwidth, as place does

@@ -9,7 +9,7 @@ printf 'id,submit,gpus,duration\na,8388548.314,8,84059\n' > repro.csv
 for p in tiresias-las tiresias-gittins; do
 	run "simulate_exact_repro_$p" 0 "timeout 60 dl simulate --cluster 1x1x8 --policy $p \
 		--events ev.jsonl repro.csv > r.csv"
-	expect "simulate_exact_repro_${p}_row" "grep -q '^a,8388548.314,8,84059,8388548.314,8472607.314,84059,0,84059,0,0,node,1,v100,$p,1,0,\$' r.csv"
+	expect "simulate_exact_repro_${p}_row" "grep -q '^a,8388548.314,8,84059,8388548.314,8472607.314,84059,0,84059,0,0,node,1,v100,$p,1,0,,672472\$' r.csv"
 	expect "simulate_exact_repro_${p}_demotes" "grep -q '\"time\":8388954.564,\"job\":\"a\",\"event\":\"demote\"' ev.jsonl && grep -q '\"time\":8389448.314,\"job\":\"a\",\"event\":\"demote\"' ev.jsonl"
 done
 

@@ -9,28 +9,28 @@ Z='--checkpoint-cost 0 --restore-cost 0'
 # take 400 s on a k80 (its flat speed 0.3 would give 333.333333)
 printf 'id,submit,gpus,duration,model\na,0,1,100,m\n' > one.csv
 run sim_tput_k80 0 "dl simulate --cluster 1x1x1:k80 --policy fifo --throughputs '$TP' one.csv"
-expect_eq sim_tput_k80_row "a,0,1,100,0,400,400,0,400,0,0,node,1,k80,fifo,4,0," "$(sed -n 2p out)"
+expect_eq sim_tput_k80_row "a,0,1,100,0,400,400,0,400,0,0,node,1,k80,fifo,4,0,,400" "$(sed -n 2p out)"
 run sim_tput_flat_k80 0 "dl simulate --cluster 1x1x1:k80 --policy fifo one.csv"
-expect_eq sim_tput_flat_k80_row "a,0,1,100,0,333.333333,333.333333,0,333.333333,0,0,node,1,k80,fifo,3.333333,0," "$(sed -n 2p out)"
+expect_eq sim_tput_flat_k80_row "a,0,1,100,0,333.333333,333.333333,0,333.333333,0,0,node,1,k80,fifo,3.333333,0,,333.333333" "$(sed -n 2p out)"
 # the reference type may be another one: on k80 terms the v100 is 4x as fast
 run sim_tput_reference 0 "dl simulate --cluster 1x1x1:v100 --policy fifo --throughputs '$TP' --gpu-type k80 one.csv"
-expect_eq sim_tput_reference_row "a,0,1,100,0,25,25,0,25,0,0,node,1,v100,fifo,0.25,0," "$(sed -n 2p out)"
+expect_eq sim_tput_reference_row "a,0,1,100,0,25,25,0,25,0,0,node,1,v100,fifo,0.25,0,,25" "$(sed -n 2p out)"
 
 # a throughput of 0 (2 GPUs of k80): the job goes to the v100s although the k80s come
 # first and are free; the event log names the type of every start
 printf 'id,submit,gpus,duration,model\nw,0,2,100,m\n' > two.csv
 run sim_tput_zero_skipped 0 "dl simulate --cluster 1x1x2:k80,1x1x2:v100 --policy fifo \
 	--throughputs '$TP' --events ev.jsonl two.csv"
-expect_eq sim_tput_zero_skipped_row "w,0,2,100,0,100,100,0,100,0,0,node,1,v100,fifo,1,0," "$(sed -n 2p out)"
+expect_eq sim_tput_zero_skipped_row "w,0,2,100,0,100,100,0,100,0,0,node,1,v100,fifo,1,0,,200" "$(sed -n 2p out)"
 expect sim_tput_events_type 'grep -q "\"event\":\"start\",\"gpus\":2,\"placement\":\"r1n0:0-1\",\"detail\":\"v100\"" ev.jsonl'
 # only k80s: rejected with its reason, the run goes on
 run sim_tput_zero_rejected 0 "dl simulate --cluster 1x1x2:k80 --policy fifo --throughputs '$TP' two.csv"
-expect sim_tput_zero_rejected_reason 'grep -q "^w,0,2,100,.*,its throughput is 0 on every GPU type with room for it$" out'
+expect sim_tput_zero_rejected_reason 'grep -q "^w,0,2,100,.*,its throughput is 0 on every GPU type with room for it,$" out'
 
 # spread over two nodes: the table's v100_unconsolidated (4 steps/s against 8) is the
 # cost: 200 s, slowdown 2
 run sim_tput_spread 0 "dl simulate --cluster 1x2x1:v100 --policy fifo --throughputs '$TP' two.csv"
-expect_eq sim_tput_spread_row "w,0,2,100,0,200,200,0,200,0,0,rack,2,v100,fifo,2,100," "$(sed -n 2p out)"
+expect_eq sim_tput_spread_row "w,0,2,100,0,200,200,0,200,0,0,rack,2,v100,fifo,2,100,,400" "$(sed -n 2p out)"
 
 # models without an entry run at the type's speed, with one warning naming them
 printf 'id,submit,gpus,duration,model\na,0,1,100,m\nb,0,1,100,zz\nc,0,1,100,zz\nd,0,1,100,\n' > miss.csv
@@ -53,8 +53,8 @@ FR="$SRCROOT/tests/cli/gavel_fractions.awk"
 #    tie goes to the first job; A 0-360, B 360-720, A 720-1080 (done), B 1080-1440
 printf 'id,submit,gpus,duration\nA,0,1,720\nB,0,1,720\n' > alt.csv
 run gavel_alternation 0 "$G --alloc max-min-fairness --cluster 1x1x1 $Z alt.csv"
-expect_eq gavel_alternation_rows "A,0,1,720,0,1080,1080,360,720,1,0,node,1,v100,gavel,1.5,0,
-B,0,1,720,360,1440,1440,720,720,1,0,node,1,v100,gavel,2,0," "$(sed 1d out)"
+expect_eq gavel_alternation_rows "A,0,1,720,0,1080,1080,360,720,1,0,node,1,v100,gavel,1.5,0,,720
+B,0,1,720,360,1440,1440,720,720,1,0,node,1,v100,gavel,2,0,,720" "$(sed 1d out)"
 #    the exact mechanism: each at 1/2 all along, both end at 1440
 run gavel_exact 0 "$G --alloc max-min-fairness --mechanism exact --cluster 1x1x1 $Z alt.csv"
 expect gavel_exact_both_1440 'awk -F, "NR>1{if (\$6 != 1440) bad++; n++} END{exit !(n==2 && !bad)}" out'
@@ -97,9 +97,9 @@ expect gavel_compat_shuffle 'grep -q k80 first_types && grep -q v100 first_types
 #    --compat gavel it waits for the boundary (queue_delay 260), otherwise it starts at once
 printf 'id,submit,gpus,duration\na,0,1,1000\nb,100,1,1000\n' > adm.csv
 run gavel_admission_compat 0 "$G --compat gavel --alloc max-min-fairness --cluster 1x1x2 adm.csv"
-expect_eq gavel_admission_compat_row "b,100,1,1000,360,1360,1260,260,1000,0,0,node,1,v100,gavel,1.26,0," "$(grep '^b,' out)"
+expect_eq gavel_admission_compat_row "b,100,1,1000,360,1360,1260,260,1000,0,0,node,1,v100,gavel,1.26,0,,1000" "$(grep '^b,' out)"
 run gavel_admission_native 0 "$G --alloc max-min-fairness --cluster 1x1x2 adm.csv"
-expect_eq gavel_admission_native_row "b,100,1,1000,100,1100,1000,0,1000,0,0,node,1,v100,gavel,1,0," "$(grep '^b,' out)"
+expect_eq gavel_admission_native_row "b,100,1,1000,100,1100,1000,0,1000,0,0,node,1,v100,gavel,1,0,,1000" "$(grep '^b,' out)"
 
 # 4. the idle tail: a (100 s) and c run in round [0, 360) on 2 GPUs, b waits; a's GPU stays
 #    idle from 100 to 360 (b starts at 360), unless --work-conserving (b starts at 100).
@@ -107,26 +107,28 @@ expect_eq gavel_admission_native_row "b,100,1,1000,100,1100,1000,0,1000,0,0,node
 #    default costs)
 printf 'id,submit,gpus,duration\na,0,1,100\nc,0,1,1000\nb,0,1,1000\n' > tail.csv
 run gavel_idle_tail 0 "$G --alloc max-min-fairness --cluster 1x1x2 --events te.jsonl tail.csv"
-expect_eq gavel_idle_tail_b "b,0,1,1000,360,1360,1360,360,1000,0,0,node,1,v100,gavel,1.36,0," "$(grep '^b,' out)"
+expect_eq gavel_idle_tail_b "b,0,1,1000,360,1360,1360,360,1000,0,0,node,1,v100,gavel,1.36,0,,1000" "$(grep '^b,' out)"
 run gavel_idle_tail_compat 0 "$G --compat gavel --alloc max-min-fairness --cluster 1x1x2 tail.csv"
-expect_eq gavel_idle_tail_compat_b "b,0,1,1000,360,1360,1360,360,1000,0,0,node,1,v100,gavel,1.36,0," "$(grep '^b,' out)"
+expect_eq gavel_idle_tail_compat_b "b,0,1,1000,360,1360,1360,360,1000,0,0,node,1,v100,gavel,1.36,0,,1000" "$(grep '^b,' out)"
 run gavel_work_conserving 0 "$G --alloc max-min-fairness --work-conserving --cluster 1x1x2 tail.csv"
-expect_eq gavel_work_conserving_b "b,0,1,1000,100,1100,1100,100,1000,0,0,node,1,v100,gavel,1.1,0," "$(grep '^b,' out)"
+expect_eq gavel_work_conserving_b "b,0,1,1000,100,1100,1100,100,1000,0,0,node,1,v100,gavel,1.1,0,,1000" "$(grep '^b,' out)"
 
 # 5. lease extension: c held its GPU through the boundaries at 360 and 720: two extend
 #    events, no preemption, no restore (run_time = duration although --restore-cost is 10)
 expect_eq gavel_lease_extensions "2" "$(grep -c '"job":"c","event":"extend"' "$SCRATCH/te.jsonl")"
-expect_eq gavel_lease_no_restore "c,0,1,1000,0,1000,1000,0,1000,0,0,node,1,v100,gavel,1,0," "$(grep '^c,' "$SCRATCH/out")"
+expect_eq gavel_lease_no_restore "c,0,1,1000,0,1000,1000,0,1000,0,0,node,1,v100,gavel,1,0,,1000" "$(grep '^c,' "$SCRATCH/out")"
 
 # 6. a packed pair: p and q do 10 steps/s alone, 7 and 6 together on one v100 (1.3 > 1:
 #    max-throughput packs them, X = 1). p ends at 1000 / 0.7 = 1428.571429; q has done
 #    857.142857 s of work by then and runs alone at full speed: 1571.428571. The pair
 #    keeps its GPU across rounds (extend events), and a pack event names the partner.
+#    occupied_gpu_s shares the GPU while packed: 1428.571429 / 2 each, and Q's 142.857142
+#    alone after: 714.285715 and 857.142857, 1571.428571 GPU-s together (to the microsecond).
 printf 'id,submit,gpus,duration,model\nP,0,1,1000,p\nQ,0,1,1000,q\n' > pair.csv
 run gavel_packed_pair 0 "$G --alloc max-throughput --pack --cluster 1x1x1 \
 	--throughputs '$S/gavel_pack.csv' --events pe.jsonl pair.csv"
-expect_eq gavel_packed_pair_rows "P,0,1,1000,0,1428.571429,1428.571429,0,1428.571429,0,0,node,1,v100,gavel,1.428571,0,
-Q,0,1,1000,0,1571.428571,1571.428571,0,1571.428571,0,0,node,1,v100,gavel,1.571429,0," "$(sed 1d out)"
+expect_eq gavel_packed_pair_rows "P,0,1,1000,0,1428.571429,1428.571429,0,1428.571429,0,0,node,1,v100,gavel,1.428571,0,,714.285715
+Q,0,1,1000,0,1571.428571,1571.428571,0,1571.428571,0,0,node,1,v100,gavel,1.571429,0,,857.142857" "$(sed 1d out)"
 expect gavel_packed_pair_event 'grep -q "\"job\":\"Q\",\"event\":\"pack\",\"gpus\":1,\"placement\":null,\"detail\":\"P\"" pe.jsonl'
 #    without --pack the two take turns: 2000 s of work on one GPU
 run gavel_unpacked_pair 0 "$G --alloc max-throughput --cluster 1x1x1 $Z \
@@ -242,7 +244,7 @@ for a in max-min-fairness-perf max-throughput gandiva; do
 done
 # a gang wider than every type is rejected on arrival with its reason, the others run
 run gavel_too_wide 0 "$G --cluster 1x2x2:v100,1x2x2:p100,1x2x2:k80 --throughputs '$GT' g60.csv"
-expect gavel_too_wide_rejected 'grep -q ",gavel,,,needs more GPUs than any one GPU type has\$" out && [ "$(awk -F, "NR > 1 && \$6 > 0" out | wc -l)" -eq "$(awk -F, "NR > 1 && \$3 <= 4" g60.csv | wc -l)" ]'
+expect gavel_too_wide_rejected 'grep -q ",gavel,,,needs more GPUs than any one GPU type has,\$" out && [ "$(awk -F, "NR > 1 && \$6 > 0" out | wc -l)" -eq "$(awk -F, "NR > 1 && \$3 <= 4" g60.csv | wc -l)" ]'
 # same inputs and seed, same bytes (compat shuffles the type order with --seed)
 for k in 1 2; do
 	dl simulate --policy gavel --compat gavel --alloc max-min-fairness --seed 4 \

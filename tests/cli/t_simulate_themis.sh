@@ -145,7 +145,7 @@ printf 'id,submit,gpus,duration,model\nw,0,2,100,m\n' > two.csv
 printf 'id,submit,gpus,duration,model\na,0,1,100,m\n' > one.csv
 TP=$S/tputs.csv
 run simulate_themis_tput_zero 0 "dl simulate --cluster 1x1x2:k80,1x1x2:v100 --policy themis --throughputs '$TP' two.csv"
-expect simulate_themis_tput_zero_v100 '[ "$(rho_of out)" = "w 1.000000" ] && grep -q ",v100,themis,1,0,$" out'
+expect simulate_themis_tput_zero_v100 '[ "$(rho_of out)" = "w 1.000000" ] && grep -q ",v100,themis,1,0,,200$" out'
 run simulate_themis_tput_k80 0 "dl simulate --cluster 1x1x1:k80 --policy themis --throughputs '$TP' one.csv"
 expect simulate_themis_tput_k80_rho4 '[ "$(rho_of out)" = "a 4.000000" ]'
 run simulate_themis_tput_spread 0 "dl simulate --cluster 1x2x1:v100 --policy themis --throughputs '$TP' two.csv"

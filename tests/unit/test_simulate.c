@@ -220,18 +220,26 @@ static void test_interface(void)
 	is_int(st.rejected, 1, "the 99-GPU job is rejected");
 	ok(!strcmp(st.first_rejected, "huge"), "rejected job named");
 	/* mig: 10 s of work, migrate at 10 (3 + 7 s without progress), 90 s left: 110 */
-	ok(strstr(buf, "\nmig,0,2,100,0,110,110,0,110,0,1,node,1,v100,script,1.1,0,\n") != NULL,
+	ok(strstr(buf, "\nmig,0,2,100,0,110,110,0,110,0,1,node,1,v100,script,1.1,0,,220\n") != NULL,
 	   "migration costs checkpoint + restore");
-	/* packed jobs at half speed: 50 s of work takes 100 s */
-	ok(strstr(buf, "\npackA,0,1,50,0,100,100,0,100,0,0,node,1,v100,script,2,0,\n") != NULL,
-	   "packing: half speed");
-	/* pre: 20 s done, saves 3 s (20..23), resumes at 28, restores 7 s, 20 s left: 55 */
-	ok(strstr(buf, "\npre,0,1,40,0,55,55,8,47,1,0,node,1,v100,script,1.375,0,\n") != NULL,
+	/*
+	 * packed jobs at half speed: 50 s of work takes 100 s, and each occupied
+	 * half of GPU 2's 100 s
+	 */
+	ok(strstr(buf, "\npackA,0,1,50,0,100,100,0,100,0,0,node,1,v100,script,2,0,,50\n") != NULL,
+	   "packing: half speed, half the GPU");
+	ok(strstr(buf, "\npackB,0,1,50,0,100,100,0,100,0,0,node,1,v100,script,2,0,,50\n") != NULL,
+	   "packing: the partner's half");
+	/*
+	 * pre: 20 s done, saves 3 s (20..23), resumes at 28, restores 7 s, 20 s
+	 * left: 55; it held its GPU 0..23 and 28..55 (the save included): 50
+	 */
+	ok(strstr(buf, "\npre,0,1,40,0,55,55,8,47,1,0,node,1,v100,script,1.375,0,,50\n") != NULL,
 	   "preemption: checkpoint, wait, restore");
 	/* the rejected job keeps a row: no times, the reason in 'rejected' */
 	ok(strstr(buf, "\nhuge,") &&
 		   strstr(strstr(buf, "\nhuge,"),
-			  ",,,,,,,,,,script,,,needs more GPUs than the cluster has\n"),
+			  ",,,,,,,,,,script,,,needs more GPUs than the cluster has,\n"),
 	   "a rejected job's row says why");
 	if (!strstr(buf, "\npre,"))
 		printf("# %s", buf);
@@ -331,22 +339,24 @@ static void test_rho_comm(void)
 	dl_writer_finish(w);
 	dl_writer_free(w);
 	fclose(f);
-	ok(strstr(buf, ",policy,rho,comm_overhead_s,rejected\n") != NULL, "the columns");
+	ok(strstr(buf, ",policy,rho,comm_overhead_s,rejected,occupied_gpu_s\n") != NULL,
+	   "the columns");
 	/* a job alone on its ideal placement: rho 1, no overhead */
-	ok(strstr(buf, "\nalone,0,1,50,0,50,50,0,50,0,0,node,1,v100,comm,1,0,\n") != NULL,
+	ok(strstr(buf, "\nalone,0,1,50,0,50,50,0,50,0,0,node,1,v100,comm,1,0,,50\n") != NULL,
 	   "alone: rho 1, comm 0");
 	/* 100 s of work at slowdown 1.25: 125 s running, 25 of them lost; rho = slowdown */
-	ok(strstr(buf, "\nspread,0,2,100,0,125,125,0,125,0,0,rack,1.25,v100,comm,1.25,25,\n") !=
+	ok(strstr(buf, "\nspread,0,2,100,0,125,125,0,125,0,0,rack,1.25,v100,comm,1.25,25,,250\n") !=
 		   NULL,
 	   "spread: rho 1.25, comm 25");
 	/*
 	 * 50 s at 0.8 (40 done), 3 + 7 s without progress on the new GPUs (not
 	 * communication), 60 left at 0.8: 75 s; overhead (50 + 75) x 0.2 = 25
 	 */
-	ok(strstr(buf, "\nhop,0,2,100,0,135,135,0,135,0,1,rack,1.25,v100,comm,1.35,25,\n") != NULL,
+	ok(strstr(buf, "\nhop,0,2,100,0,135,135,0,135,0,1,rack,1.25,v100,comm,1.35,25,,270\n") !=
+		   NULL,
 	   "migrated across nodes: restores are not communication");
 	/* 20 s at 0.8 (16 done), 10 s moving, 84 s on one node: overhead 20 x 0.2 = 4 */
-	ok(strstr(buf, "\nfix,0,2,100,0,114,114,0,114,0,1,node,1,v100,comm,1.14,4,\n") != NULL,
+	ok(strstr(buf, "\nfix,0,2,100,0,114,114,0,114,0,1,node,1,v100,comm,1.14,4,,228\n") != NULL,
 	   "consolidated by a migration: overhead only while spread");
 	if (!strstr(buf, "\nfix,0,2,100,0,114,"))
 		printf("# %s", buf);
@@ -529,11 +539,12 @@ static void test_suspend(void)
 	dl_writer_free(ew);
 	fclose(f);
 	fclose(ef);
-	ok(strstr(buf, "\nc,0,1,50,10,60,60,10,50,0,0,node,1,v100,suspend,1.2,0,\n") != NULL,
+	ok(strstr(buf, "\nc,0,1,50,10,60,60,10,50,0,0,node,1,v100,suspend,1.2,0,,50\n") != NULL,
 	   "suspend: c runs 10..60");
-	ok(strstr(buf, "\na,0,1,100,0,152,152,50,102,1,0,node,1,v100,suspend,1.52,0,\n") != NULL,
+	ok(strstr(buf, "\na,0,1,100,0,152,152,50,102,1,0,node,1,v100,suspend,1.52,0,,102\n") !=
+		   NULL,
 	   "suspend: a waits 50 s, pays 2 s on resume");
-	ok(strstr(buf, "\nb,0,1,100,0,110,110,0,110,1,1,node,1,v100,suspend,1.1,0,\n") != NULL,
+	ok(strstr(buf, "\nb,0,1,100,0,110,110,0,110,1,1,node,1,v100,suspend,1.1,0,,110\n") != NULL,
 	   "a moved resume pays checkpoint + restore");
 	ok(strstr(ebuf, "10,a,suspend,1,,\n") && strstr(ebuf, "20,b,migrate,1,r0n0:1,\n"),
 	   "suspend and migrate events");
@@ -700,8 +711,11 @@ static void test_results_stream(void)
 				const char *id = ids[rows];
 				sb_reset(&want);
 				sb_addf(&want, strchr(id, ',') ? "\"%s\"," : "%s,", id);
-				char *end = strchr(line + 1, '\n');
-				int rejected = end && end[-1] != ',';
+				char *end = strchr(line + 1, '\n'), *last = end;
+				/* rejected: a reason before the last field (occupied_gpu_s) */
+				while (last && last > line + 2 && last[-1] != ',')
+					last--;
+				int rejected = last && last[-2] != ',';
 				if (strncmp(line + 1, want.buf, want.len) ||
 				    rejected != (rows % 7 == 3))
 					in_order = 0;
