@@ -78,11 +78,11 @@ int main(void)
 	char *buf = NULL;
 	ok(run("1x1x2:k80,1x1x2:v100,1x1x2:k80", &js, &t, &st, &buf) == 0, "run");
 	is_int(st.completed, 4, "every job completes");
-	ok(strstr(buf, "\nw,0,2,60,0,60,60,0,60,0,0,node,1,v100,fifo-backfill,1,0,\n") != NULL,
+	ok(strstr(buf, "\nw,0,2,60,0,60,60,0,60,0,0,node,1,v100,fifo-backfill,1,0,,120\n") != NULL,
 	   "a type where the model's throughput is 0 is skipped: w on the v100s");
-	ok(strstr(buf, "\na,1,1,100,1,401,400,0,400,0,0,node,1,k80,fifo-backfill,4,0,\n") != NULL,
+	ok(strstr(buf, "\na,1,1,100,1,401,400,0,400,0,0,node,1,k80,fifo-backfill,4,0,,400\n") != NULL,
 	   "m on a k80 at 1/4 of its v100 throughput: 400 s");
-	ok(strstr(buf, "\nx,2,1,30,2,102,100,0,100,0,0,node,1,k80,fifo-backfill,3.333333,0,\n") != NULL,
+	ok(strstr(buf, "\nx,2,1,30,2,102,100,0,100,0,0,node,1,k80,fifo-backfill,3.333333,0,,100\n") != NULL,
 	   "a model without an entry at the type's speed");
 	is_int(st.tput_fallback, 2, "two jobs fell back to type speeds");
 	ok(!strcmp(st.tput_missing, "'other'"), "the missing model is named (%s)", st.tput_missing);
@@ -101,7 +101,7 @@ int main(void)
 	buf = NULL;
 	ok(run("1x1x4:k80", &js, &t, &st, &buf) == 0, "run on k80s");
 	is_int(st.rejected, 1, "w rejected");
-	ok(strstr(buf, ",its throughput is 0 on every GPU type with room for it\n") != NULL,
+	ok(strstr(buf, ",its throughput is 0 on every GPU type with room for it,\n") != NULL,
 	   "with its reason");
 	free(buf);
 
