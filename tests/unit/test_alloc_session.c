@@ -212,7 +212,7 @@ static void run_variant(const struct variant *v, uint64_t seed)
 	}
 	int64_t *live = xcalloc((size_t)steps + 1, sizeof(int64_t));
 	size_t nlive = 0, solves = 0, agree = 0, solved = 0, feasible = 0;
-	double worst_rel = 0, worst_viol = 0, now = 0;
+	double worst_rel = 0, worst_viol = 0;
 	long next_id = 0;
 	for (int step = 0; step < steps; step++) {
 		double u = dl_rng_uniform(&r);
@@ -234,7 +234,6 @@ static void run_variant(const struct variant *v, uint64_t seed)
 		} else {
 			/* time passes: every job ages and runs some steps */
 			double dt = 60 + dl_rng_uniform(&r) * 600;
-			now += dt;
 			const struct dl_alloc_problem *vp = dl_alloc_session_problem(s);
 			for (size_t i = 0; i < vp->njobs; i++) {
 				const struct dl_alloc_job *j = &vp->jobs[i];
