@@ -1,5 +1,6 @@
 # b_report.sh: summarising 1,000,000 results rows (17 columns, 4 policies, 2% unfinished),
-# beside `dlsched cat` of the same file (reading and writing every field) and wc -l.
+# beside `dlsched cat` of the same file (reading and writing every field) and wc -l. Each
+# policy runs the same 250,000 jobs (row i is job i/4), as report requires of its labels.
 N=1000000
 F=$BENCH_TMP/results.csv
 awk -v n=$N 'BEGIN {
@@ -7,12 +8,12 @@ awk -v n=$N 'BEGIN {
 	srand(1)
 	split("fifo,tiresias-las,tiresias-gittins,srtf", pol, ",")
 	for (i = 0; i < n; i++) {
-		s = i * 3; d = int(10^(1 + rand() * 4)); q = int(rand() * rand() * 5000)
+		j = int(i / 4); s = j * 12; d = int(10^(1 + rand() * 4)); q = int(rand() * rand() * 5000)
 		g = 2^int(rand() * 4)
 		if (i % 50 == 7)
-			printf "%d,%d,%d,%d,,,,,,0,0,,,v100,%s,,\n", i, s, g, d, pol[i % 4 + 1]
+			printf "%d,%d,%d,%d,,,,,,0,0,,,v100,%s,,\n", j, s, g, d, pol[i % 4 + 1]
 		else
-			printf "%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,node,1,v100,%s,%.6f,0\n", i, s, g, d,
+			printf "%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,node,1,v100,%s,%.6f,0\n", j, s, g, d,
 				s + q, s + q + d, q + d, q, d, int(rand() * 3), int(rand() * 2),
 				pol[i % 4 + 1], (q + d) / d
 	}
