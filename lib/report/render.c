@@ -180,18 +180,24 @@ static void md_escape(struct strbuf *sb, const char *s)
 	}
 }
 
+/* a note's label: a list item in Markdown, plain text otherwise */
+static void note_label(struct strbuf *sb, const char *label, int markdown)
+{
+	if (markdown) {
+		sb_addstr(sb, "- ");
+		md_escape(sb, label);
+	} else {
+		sb_addstr(sb, label);
+	}
+}
+
 void dl_report_notes(const struct dl_report *rep, struct strbuf *sb, int markdown)
 {
 	for (size_t i = 0; i < dl_report_nrows(rep); i++) {
 		const struct dl_report_row *r = dl_report_row(rep, i);
 		if (strcmp(r->cls, "all") || (r->finished && !r->dropped))
 			continue;
-		if (markdown) {
-			sb_addstr(sb, "- ");
-			md_escape(sb, r->label);
-		} else {
-			sb_addstr(sb, r->label);
-		}
+		note_label(sb, r->label, markdown);
 		if (!r->jobs)
 			sb_addstr(sb, ": no jobs");
 		else if (!r->finished)
@@ -212,12 +218,7 @@ void dl_report_notes(const struct dl_report *rep, struct strbuf *sb, int markdow
 		const struct dl_report_row *r = dl_report_row(rep, i);
 		if (strcmp(r->cls, "all") || !r->gpus_shared)
 			continue;
-		if (markdown) {
-			sb_addstr(sb, "- ");
-			md_escape(sb, r->label);
-		} else {
-			sb_addstr(sb, r->label);
-		}
+		note_label(sb, r->label, markdown);
 		sb_addstr(sb, ": jobs shared GPUs (more held than the cluster has): utilisation "
 			      "counts each GPU once; its timeline (-t) gives it exactly\n");
 	}
