@@ -9,7 +9,7 @@
 #include "policy/alloc_input.h"
 #include "policy/place.h"
 #include "sim/sim.h"
-#include "sim/tiresias.h"
+#include "compat/tiresias.h"
 #include "trace/jobs.h"
 
 struct sim_args {

@@ -11,7 +11,7 @@
 #include "fuzz_util.h"
 #include "policy/mlfq.h"
 #include "sim/sim.h"
-#include "sim/tiresias.h"
+#include "compat/tiresias.h"
 
 static void compat(const char *path)
 {

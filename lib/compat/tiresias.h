@@ -1,7 +1,8 @@
 /*
  * tiresias.h: `simulate --compat tiresias`, a row-for-row reimplementation of
  * the reference Tiresias simulator (SymbioticLab/Tiresias simulator/, the
- * Python 2 code at 959f9b0; semantics in notes/tiresias.md).
+ * Python 2 code at 959f9b0; the semantics, quirks included, are written up in
+ * dlsched-simulate(1), TIRESIAS COMPATIBILITY).
  *
  * It reads the reference's own formats (a job trace with job_id, num_gpu,
  * submit_time, duration; a one-row cluster_spec CSV) and writes its job.csv
@@ -33,8 +34,8 @@
  * matching _free. dl_tiresias_run borrows everything and writes rows to the
  * writers it is given (it never touches stdout itself).
  */
-#ifndef DL_SIM_TIRESIAS_H
-#define DL_SIM_TIRESIAS_H
+#ifndef DL_COMPAT_TIRESIAS_H
+#define DL_COMPAT_TIRESIAS_H
 
 #include <stdint.h>
 

@@ -3,8 +3,9 @@
  * statement-for-statement equivalent where the order of operations decides
  * the results (list orders, stable sorts, integer arithmetic). Each loop
  * names the reference function it mirrors; the semantics are written up in
- * notes/tiresias.md. Costs are the reference's (O(jobs) per event): this
- * mode is for reproducing published numbers, the native engine is for speed.
+ * dlsched-simulate(1), TIRESIAS COMPATIBILITY. Costs are the reference's
+ * (O(jobs) per event): this mode is for reproducing published numbers, the
+ * native engine (lib/sim) is for speed.
  */
 #include <limits.h>
 #include <math.h>
@@ -13,7 +14,7 @@
 
 #include "core/num.h"
 #include "core/sort.h"
-#include "sim/tiresias.h"
+#include "compat/tiresias.h"
 
 #define T_MAX INT64_MAX
 
