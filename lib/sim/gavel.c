@@ -1,6 +1,6 @@
 /*
  * gavel.c: Gavel's round-based mechanism (OSDI'20; scheduler.py of the
- * reference, notes/gavel.md section 2) realising an allocation policy of
+ * reference; dlsched-simulate(1), GAVEL) realising an allocation policy of
  * lib/policy/alloc.h on the native engine (policy.h).
  *
  * The allocation X (job i gets fraction X_it of the time on GPU type t) is

@@ -2,7 +2,7 @@
  * themis.c: Themis (Mahajan et al., NSDI'20), finish-time fairness by
  * leases and a partial-allocation auction, as a policy of the native engine.
  * The mechanism follows the public reference (cluster-sim's
- * ThemisInterJobScheduler; notes/wave2_drivers.md section 3); where it is
+ * ThemisInterJobScheduler; dlsched-simulate(1), THEMIS); where it is
  * unclear or needs a commercial solver, the choices below are ours and
  * dlsched-simulate(1) documents them.
  *
