@@ -10,7 +10,7 @@
  * time on a type where its throughput is 0. With packing, a pair c = {a, b}
  * of jobs with the same s shares the same GPUs: X_cj counts against both
  * jobs' time and once against capacity. The formulas are in
- * dlsched-allocate(1); notes/gavel.md has their source.
+ * dlsched-allocate(1), POLICIES, with the papers they come from.
  *
  * Ownership: struct dl_alloc_problem owns everything inside it (ids,
  * throughput arrays, pair tables) once built with the dl_alloc_problem_*

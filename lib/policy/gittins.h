@@ -13,7 +13,7 @@
  * "completions per mega-second of service" (299.701 rather than 0.000299701).
  *
  * Arithmetic (enum dl_gittins_arith), because the reference simulator
- * (SymbioticLab/Tiresias simulator/jobs.py, see notes/tiresias.md 4.2) does
+ * (SymbioticLab/Tiresias simulator/jobs.py, Python 2) does
  * not compute the textbook formula:
  *   TIRESIAS      the reference under Python 2, bit for bit: a table with one
  *                 value per sample d, computed at a = d - 1 and used for the

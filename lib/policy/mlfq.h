@@ -7,7 +7,8 @@
  * "Service" is whatever the policy attains: seconds for las, GPU-seconds for
  * 2d-las and 2d-gittins. Q0 is the highest priority.
  *
- * Starvation promotion (Tiresias' STARVELIMIT, notes/tiresias.md 4.1): a job
+ * Starvation promotion (Tiresias' STARVELIMIT; dlsched-prioritize(1),
+ * MULTI-LEVEL FEEDBACK QUEUES): a job
  * in a lower queue (q > 0) that has run (executed > 0) and has since waited
  * at least N times as long as it ran goes back to Q0. As in the reference the
  * comparison uses wall-clock executed time, even when queues are on

@@ -15,7 +15,8 @@ run prioritize_2d_las_mlfq 0 "dl prioritize -p 2d-las --thresholds 3250,7200 --s
 run prioritize_2d_gittins 0 "dl prioritize -p 2d-gittins --distribution $Y --queues 3 $Q"
 run prioritize_ftf 0 "dl prioritize -p ftf --now 100 --cluster-gpus 8 -f json $Q"
 
-# the Gittins values are the reference simulator's (notes/tiresias.md 4.2)
+# the Gittins values are the reference simulator's (Tiresias simulator/jobs.py under
+# Python 2, lib/policy/gittins.h)
 run prioritize_gittins_ref 0 "printf 'id,submit,executed\n1,0,0\n2,0,120\n3,0,3250\n4,0,10000\n5,0,121\n' | dl prioritize -p gittins --distribution $Y"
 expect_eq prioritize_gittins_values "299.701 299.701 299.2165 87.4493 29.9396" \
 	"$(tail -n +2 "$SCRATCH/out" | cut -d, -f6 | tr '\n' ' ' | sed 's/ $//')"

@@ -1,5 +1,5 @@
-# t_simulate_dally.sh: simulate --policy dally (#18.3-5): the notes' hand-computable cases
-# (../shared/notes/wave2_drivers.md 4c), each checked against arithmetic written out here,
+# t_simulate_dally.sh: simulate --policy dally (#18.3-5): hand-computable cases, each
+# checked against arithmetic written out here,
 # then seeded directional tests of the published effects.
 DL='--policy dally --rack-delay 20 --network-delay 40'
 row() { # ID FILE: the results row of job ID

@@ -1,5 +1,5 @@
-# t_simulate_gandiva.sh: simulate --policy gandiva (issue 17): the hand-computable cases of
-# notes/wave2_drivers.md section 1c, migrations, fifo equivalence without overload, and
+# t_simulate_gandiva.sh: simulate --policy gandiva (issue 17): the hand-computable cases
+# (worked out in the comments), migrations, fifo equivalence without overload, and
 # seeded directional tests of the published effects. Expected times are worked out in the
 # comments; results columns: 1 id, 5 start, 6 end, 10 preemptions, 11 migrations, 12 tier.
 Z='--checkpoint-cost 0 --restore-cost 0'

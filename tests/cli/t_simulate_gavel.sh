@@ -44,8 +44,8 @@ run sim_tput_gavel_json 0 "printf 'id,submit,gpus,duration,model\nr,0,1,100,ResN
 expect sim_tput_gavel_json_slower 'awk -F, "NR==2{exit !(\$6 > 100 && \$14 == \"k80\")}" out'
 run sim_tput_bad_file 1 "dl simulate --cluster 1x1x1 --throughputs /nonexistent one.csv"
 
-# ---- --policy gavel: Gavel's rounds (#15.2, 15.5); the hand-computed cases of
-# ../shared/notes/wave2_drivers.md section 2c ----
+# ---- --policy gavel: Gavel's rounds (#15.2, 15.5); the hand-computed cases
+# (each worked out in its comment) ----
 G="dl simulate --policy gavel"
 FR="$SRCROOT/tests/cli/gavel_fractions.awk"
 

@@ -1,5 +1,5 @@
 # t_simulate_themis.sh: simulate --policy themis (issue 16): leases, the rho-ranked auction,
-# the fairness knob, the hand-computable cases of notes/wave2_drivers.md section 3c and the
+# the fairness knob, the hand-computable cases (worked out in the comments below) and the
 # published effect's direction. rho is computed here from the results' end, submit and
 # duration (JCT over the time alone on an ideal placement).
 S=$TESTDATA/simulate

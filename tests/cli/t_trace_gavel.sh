@@ -1,6 +1,6 @@
 # t_trace_gavel.sh: trace gen --preset gavel, Gavel's continuous-trace generator
-# (notes/gavel.md section 2): its distributions checked on seeded samples of 20,000 jobs
-# generated here, against the closed forms.
+# (dlsched-trace(1), GEN OPTIONS): its distributions checked on seeded samples of 20,000
+# jobs generated here, against the closed forms.
 # shellcheck shell=sh
 
 GT=$TESTDATA/allocate/gavel_throughputs.csv.gz
