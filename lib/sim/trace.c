@@ -182,7 +182,7 @@ static int plain_row(const struct dl_jobs_cols *jc, const struct dl_row *row, st
 	if (*sub < 0 || *work < 1 || gpus < 1)
 		return -1;
 	/* every field as dl_jobs_parse_row sets it (weight and steps: empty, so their defaults) */
-	*job = (struct dl_job){0};
+	*job = (struct dl_job)DL_JOB_INIT;
 	job->id = row->f[col[DL_JC_ID]];
 	job->line = row->line;
 	job->submit = (double)*sub / DL_TICKS_PER_SECOND;
@@ -193,8 +193,6 @@ static int plain_row(const struct dl_jobs_cols *jc, const struct dl_row *row, st
 	job->vc = dl_field_str(row, col[DL_JC_VC]);
 	job->gpu_type = dl_field_str(row, col[DL_JC_GPU_TYPE]);
 	job->state = dl_field_str(row, col[DL_JC_STATE]);
-	job->weight = 1;
-	job->steps = -1;
 	return 0;
 }
 

@@ -312,10 +312,7 @@ int dl_gen_next(struct dl_gen *g, struct dl_job *j, struct dl_err *err)
 	if (g->k >= o->jobs)
 		return 0;
 	int64_t k = g->k++;
-	memset(j, 0, sizeof(*j));
-	j->model = j->user = j->vc = j->gpu_type = j->state = "";
-	j->weight = 1;
-	j->steps = -1;
+	*j = (struct dl_job)DL_JOB_INIT;
 	if (k > 0)
 		g->t += dl_rng_exp(&g->r_arr, g->gap_mean);
 	j->submit = round(g->t * 1000) / 1000;

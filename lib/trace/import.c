@@ -166,15 +166,6 @@ static void add_skip(struct dl_skips *sk, enum dl_skip_reason r)
 		sk->n[r]++;
 }
 
-static struct dl_job new_job(void)
-{
-	struct dl_job j = {0};
-	j.id = j.model = j.user = j.vc = j.gpu_type = j.state = "";
-	j.weight = 1;
-	j.steps = -1;
-	return j;
-}
-
 /* ---- Slurm TRES ---- */
 
 int dl_sacct_gpus(const char *tres, int64_t *gpus, const char **type, size_t *typelen)
@@ -311,7 +302,7 @@ static int import_tiresias(struct dl_jobset *js, const char *path, struct dl_ski
 	struct dl_row row;
 	int got;
 	while ((got = dl_reader_next(r, &row, err)) > 0) {
-		struct dl_job j = new_job();
+		struct dl_job j = DL_JOB_INIT;
 		j.line = row.line;
 		j.id = row.f[cid];
 		if (!*j.id) {
@@ -378,7 +369,7 @@ static int import_gavel(struct dl_jobset *js, const char *path, const struct dl_
 		const char *steps_s = n == 10 ? f[5] : f[4];
 		const char *scale_s = f[6]; /* the same place in both forms */
 		const char *arr_s = n == 10 ? f[9] : f[5];
-		struct dl_job j = new_job();
+		struct dl_job j = DL_JOB_INIT;
 		j.line = l.line;
 		j.model = f[0];
 		if (!*j.model) {
@@ -476,7 +467,7 @@ static int philly_job(struct dl_jobset *js, json_t *job, const char *name, long 
 	int bad;
 	if (!json_is_object(job))
 		return dl_err_at(err, name, line, "expected a job object");
-	struct dl_job j = new_job();
+	struct dl_job j = DL_JOB_INIT;
 	j.line = line;
 	j.id = philly_str(job, "jobid");
 	if (!*j.id)
@@ -681,7 +672,7 @@ static int import_helios(struct dl_jobset *js, const char *path, struct dl_skips
 	struct dl_row row;
 	int got;
 	while ((got = dl_reader_next(r, &row, err)) > 0) {
-		struct dl_job j = new_job();
+		struct dl_job j = DL_JOB_INIT;
 		j.line = row.line;
 		j.id = row.f[cid];
 		if (!*j.id) {
@@ -913,7 +904,7 @@ static int import_sacct(struct dl_jobset *js, const char *path, const struct dl_
 				  "expected %zu '|'-separated fields, found %zu", ncols, n);
 			goto out;
 		}
-		struct dl_job j = new_job();
+		struct dl_job j = DL_JOB_INIT;
 		j.line = l.line;
 		j.id = f[col[SC_JOBID]];
 		if (!*j.id) {
@@ -1198,7 +1189,7 @@ static int pai_jobs(struct dl_jobset *js, struct pai_state *ps, struct lines *l,
 				  "expected 6 fields of the PAI job table, found %zu", n);
 			goto out;
 		}
-		struct dl_job j = new_job();
+		struct dl_job j = DL_JOB_INIT;
 		j.line = l->line;
 		j.id = f[0];
 		j.user = f[2];

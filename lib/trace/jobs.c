@@ -138,7 +138,7 @@ int dl_jobs_parse_row(const struct dl_jobs_cols *jc, const struct dl_reader *r,
 {
 	const int *col = jc->col;
 	const char *v;
-	memset(job, 0, sizeof(*job));
+	*job = (struct dl_job)DL_JOB_INIT;
 	job->line = row->line;
 
 	job->id = row->f[col[DL_JC_ID]];
@@ -163,11 +163,9 @@ int dl_jobs_parse_row(const struct dl_jobs_cols *jc, const struct dl_reader *r,
 	job->gpu_type = dl_field_str(row, col[DL_JC_GPU_TYPE]);
 	job->state = dl_field_str(row, col[DL_JC_STATE]);
 
-	job->weight = 1;
 	v = dl_field_str(row, col[DL_JC_WEIGHT]);
 	if (*v && dl_parse_nonneg(v, &job->weight))
 		return bad(r, row, "weight", v, "expected a number >= 0", err);
-	job->steps = -1;
 	v = dl_field_str(row, col[DL_JC_STEPS]);
 	if (*v && dl_parse_nonneg(v, &job->steps))
 		return bad(r, row, "steps", v, "expected a number >= 0", err);

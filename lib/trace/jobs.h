@@ -73,6 +73,17 @@ struct dl_job {
 };
 
 /*
+ * A job with every optional field absent, as a row that leaves them empty
+ * reads: "" texts (id too, until it is set), weight 1, steps -1, all else 0.
+ * `struct dl_job j = DL_JOB_INIT;` or `*job = (struct dl_job)DL_JOB_INIT;`.
+ */
+#define DL_JOB_INIT                                                                       \
+	{                                                                                 \
+		.id = "", .model = "", .user = "", .vc = "", .gpu_type = "", .state = "", \
+		.weight = 1, .steps = -1                                                  \
+	}
+
+/*
  * The largest values a job may have (dlsched-formats(5)): submit and duration
  * DL_SECONDS_MAX (core/num.h, 1e10 s), and these.
  */

@@ -21,15 +21,12 @@ static void add_tput(struct dl_tputs *t, const char *model, const char *type, in
 static void add_job(struct dl_jobset *js, const char *id, double submit, int gpus, double dur,
 		    const char *model)
 {
-	struct dl_job j = {0};
+	struct dl_job j = DL_JOB_INIT;
 	j.id = id;
 	j.submit = submit;
 	j.gpus = gpus;
 	j.duration = dur;
 	j.model = model;
-	j.user = j.vc = j.gpu_type = j.state = "";
-	j.weight = 1;
-	j.steps = -1;
 	dl_jobset_add(js, &j);
 }
 

@@ -174,13 +174,10 @@ static void script_jobs(struct dl_jobset *js)
 	static const int gpus[5] = {2, 1, 1, 1, 99};
 	static const double dur[5] = {100, 50, 40, 50, 10};
 	for (int k = 0; k < 5; k++) {
-		struct dl_job j = {0};
+		struct dl_job j = DL_JOB_INIT;
 		j.id = ids[k];
 		j.gpus = gpus[k];
 		j.duration = dur[k];
-		j.model = j.user = j.vc = j.gpu_type = j.state = "";
-		j.weight = 1;
-		j.steps = -1;
 		dl_jobset_add(js, &j);
 	}
 }
@@ -311,13 +308,10 @@ static void test_rho_comm(void)
 	static const int gpus[4] = {1, 2, 2, 2};
 	static const double dur[4] = {50, 100, 100, 100};
 	for (int k = 0; k < 4; k++) {
-		struct dl_job j = {0};
+		struct dl_job j = DL_JOB_INIT;
 		j.id = ids[k];
 		j.gpus = gpus[k];
 		j.duration = dur[k];
-		j.model = j.user = j.vc = j.gpu_type = j.state = "";
-		j.weight = 1;
-		j.steps = -1;
 		dl_jobset_add(&js, &j);
 	}
 	char *buf = NULL;
@@ -509,13 +503,10 @@ static void test_suspend(void)
 	static const char *const ids[3] = {"a", "b", "c"};
 	static const double dur[3] = {100, 100, 50};
 	for (int k = 0; k < 3; k++) {
-		struct dl_job j = {0};
+		struct dl_job j = DL_JOB_INIT;
 		j.id = ids[k];
 		j.gpus = 1;
 		j.duration = dur[k];
-		j.model = j.user = j.vc = j.gpu_type = j.state = "";
-		j.weight = 1;
-		j.steps = -1;
 		dl_jobset_add(&js, &j);
 	}
 	char *buf = NULL, *ebuf = NULL;
@@ -641,14 +632,11 @@ static void results_jobs(struct dl_jobset *js, char (*ids)[48])
 			snprintf(ids[k], sizeof(ids[k]), "a-rather-long-job-identifier-%d", k);
 		else
 			snprintf(ids[k], sizeof(ids[k]), "j%d", k);
-		struct dl_job j = {0};
+		struct dl_job j = DL_JOB_INIT;
 		j.id = ids[k];
 		j.submit = k;
 		j.gpus = k % 7 == 3 ? 99 : 1;
 		j.duration = 0.5;
-		j.model = j.user = j.vc = j.gpu_type = j.state = "";
-		j.weight = 1;
-		j.steps = -1;
 		dl_jobset_add(js, &j);
 	}
 }
@@ -803,13 +791,10 @@ static int swap_run(dl_tick slice, double duration, struct dl_sim_stats *st, str
 	struct dl_jobset js;
 	dl_jobset_init(&js);
 	for (int k = 0; k < 2; k++) {
-		struct dl_job j = {0};
+		struct dl_job j = DL_JOB_INIT;
 		j.id = k ? "b" : "a";
 		j.gpus = 1;
 		j.duration = duration;
-		j.model = j.user = j.vc = j.gpu_type = j.state = "";
-		j.weight = 1;
-		j.steps = -1;
 		dl_jobset_add(&js, &j);
 	}
 	struct dl_sim_config cfg = {0};

@@ -116,8 +116,10 @@ static void test_write_numbers(void)
 			break;
 		}
 		vals[i] = v;
-		struct dl_job j = {
-			.id = "x", .submit = v, .gpus = 1, .duration = 1, .weight = 1, .steps = -1};
+		struct dl_job j = DL_JOB_INIT;
+		j.id = "x";
+		j.submit = v;
+		j.gpus = j.duration = 1;
 		dl_jobset_add(&js, &j);
 	}
 	char *buf = NULL;
@@ -152,14 +154,13 @@ static void test_filter_stats(void)
 	for (int i = 0; i < 5; i++) {
 		char id[8];
 		snprintf(id, sizeof(id), "%d", i);
-		struct dl_job j = {.id = id,
-				   .submit = 10.0 * i,
-				   .gpus = 1 << i,
-				   .duration = 100 + i,
-				   .weight = 1,
-				   .steps = -1,
-				   .vc = vcs[i],
-				   .state = "COMPLETED"};
+		struct dl_job j = DL_JOB_INIT;
+		j.id = id;
+		j.submit = 10.0 * i;
+		j.gpus = 1 << i;
+		j.duration = 100 + i;
+		j.vc = vcs[i];
+		j.state = "COMPLETED";
 		dl_jobset_add(&js, &j);
 	}
 	struct dl_trace_stats st;

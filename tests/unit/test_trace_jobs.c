@@ -115,13 +115,11 @@ static void test_jobs(void)
 
 	/* jobs built in memory: optional columns appear once set */
 	dl_jobset_init(&js);
-	struct dl_job j = {.id = "x",
-			   .submit = 0,
-			   .gpus = 1,
-			   .duration = 3,
-			   .weight = 1,
-			   .steps = -1,
-			   .vc = "vc1"};
+	struct dl_job j = DL_JOB_INIT;
+	j.id = "x";
+	j.duration = 3;
+	j.gpus = 1;
+	j.vc = "vc1";
 	dl_jobset_add(&js, &j);
 	ok(js.has & (1u << DL_JC_VC), "vc column in use after a job sets it");
 	ok(!(js.has & (1u << DL_JC_MODEL)), "model column unused");
