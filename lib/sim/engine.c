@@ -344,6 +344,7 @@ static void deactivate(struct dl_sim *s, struct dl_sim_job *j)
 /* ---- output ---- */
 
 enum { EC_TIME, EC_JOB, EC_EVENT, EC_GPUS, EC_PLACEMENT, EC_DETAIL, EC_N };
+enum { TC_TIME, TC_BUSY_GPUS, TC_RUNNING, TC_PENDING, TC_POLICY, TC_N };
 
 static void emit_row(struct dl_sim *s, const struct dl_sim_job *j, const char *what,
 		     const char *detail, int with_place)
@@ -391,11 +392,11 @@ static void timeline_row(struct dl_sim *s)
 	s->tl_busy = busy;
 	s->tl_running = s->running;
 	s->tl_pending = s->queued;
-	dl_writer_micros(w, 0, s->origin + s->now);
-	dl_writer_int(w, 1, busy);
-	dl_writer_int(w, 2, (int64_t)s->running);
-	dl_writer_int(w, 3, (int64_t)s->queued);
-	dl_writer_strn(w, 4, s->cfg->policy->name, s->policy_len); /* report's label for it */
+	dl_writer_micros(w, TC_TIME, s->origin + s->now);
+	dl_writer_int(w, TC_BUSY_GPUS, busy);
+	dl_writer_int(w, TC_RUNNING, (int64_t)s->running);
+	dl_writer_int(w, TC_PENDING, (int64_t)s->queued);
+	dl_writer_strn(w, TC_POLICY, s->cfg->policy->name, s->policy_len); /* report's label */
 	dl_writer_end_row(w);
 }
 
@@ -1242,9 +1243,9 @@ static void set_columns(const struct dl_sim_config *cfg)
 		dl_writer_set_columns(cfg->events, ec, EC_N);
 	}
 	if (cfg->timeline) {
-		static const char *const tc[5] = {"time", "busy_gpus", "running", "pending",
-						  "policy"};
-		dl_writer_set_columns(cfg->timeline, tc, 5);
+		static const char *const tc[TC_N] = {"time", "busy_gpus", "running", "pending",
+						     "policy"};
+		dl_writer_set_columns(cfg->timeline, tc, TC_N);
 	}
 }
 
