@@ -76,6 +76,8 @@ for b in $BUILDS; do
 	mkdir -p "$TMPROOT/bin-$kind"
 	printf '#!/bin/sh\nexec timeout --foreground -k 10 %s "%s" "$@"\n' "$TEST_TIMEOUT" "$B/dlsched" > "$TMPROOT/bin-$kind/dl"
 	chmod +x "$TMPROOT/bin-$kind/dl"
+	# `cols` picks CSV columns by header name, also inside run()'s `sh -c` (tests/cli/cols)
+	ln -sf "$ROOT/tests/cli/cols" "$TMPROOT/bin-$kind/cols"
 	for t in "$B"/tests/unit/test_*; do
 		[ -x "$t" ] || continue
 		n=$(basename "$t")

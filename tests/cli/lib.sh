@@ -21,6 +21,10 @@
 #                                  exported); else records a skip with the reason. Files
 #                                  using it say "# needs: slurm" so tests/run.sh starts it.
 # `dl` is a function calling the binary, so commands read: run x 0 'dl cat a.csv'
+#   cols LIST [FILE...]            the named columns of a CSV with a header, header included:
+#                                  `cols id,end,tier out` (tests/cli/cols). Pick results,
+#                                  report and timeline columns by name, never by position:
+#                                  a column added to the stream must not move a test's value.
 
 # (`dl` itself is a tiny script on PATH that execs $DLSCHED; tests/run.sh makes it.)
 
