@@ -50,5 +50,5 @@ run cluster_sinfo_aggregated 1 "dl cluster show '$S/sinfo_aggregated.txt'"
 expect_eq cluster_sinfo_aggregated_msg "dlsched cluster: $S/sinfo_aggregated.txt:2: 'gpu[01-02]' is a list of nodes: run sinfo with -N (one line per node)" "$(cat "$SCRATCH/err")"
 # every --cluster takes it: a typed job runs on its type, one larger than its type is dropped
 printf 'id,submit,gpus,duration,gpu_type\na,0,8,10,a100\nb,0,2,10,v100\nc,0,4,10,\nd,0,3,10,v100\n' > typed.csv
-run cluster_slurm_simulate 0 "dl simulate -q --policy fifo --cluster '$S/scontrol_show_node_o.txt' typed.csv | cut -d, -f1,5,6,14"
+run cluster_slurm_simulate 0 "dl simulate -q --policy fifo --cluster '$S/scontrol_show_node_o.txt' typed.csv | cols id,start,end,gpu_type"
 expect cluster_slurm_simulate_types "grep -qx 'a,0,10,a100' out && grep -qx 'b,0,10,v100' out"

@@ -37,13 +37,13 @@ run simulate_hetero 0 "dl simulate --cluster 1x1x4:k80,1x1x4:v100 --policy fifo-
 # network slowdown: spread puts an 8-GPU vgg16 across two nodes (rack tier)
 run simulate_spread_slowdown 0 "dl simulate --cluster 1x2x8 --place spread --policy fifo \
 	'$S/spread.csv'"
-expect simulate_spread_slower 'cols end,tier out | awk -F, "NR==2{exit !(\$1 > 100 && \$2 == \"rack\")}"'
+expect simulate_spread_slower 'cols end,tier out -e "NR==2{exit !(\$1 > 100 && \$2 == \"rack\")}"'
 # alone but badly placed: rho (16) is its slowdown (13), and every second beyond its
 # 100 s of work is communication overhead (17) (both rounded to the microsecond)
-expect simulate_spread_rho_is_slowdown 'cols rho,slowdown out | awk -F, "NR==2{d=\$1-\$2; exit !(\$2 > 1.5 && d < 1e-6 && d > -1e-6)}"'
-expect simulate_spread_comm_overhead 'cols comm_overhead_s,run_time,duration out | awk -F, "NR==2{d=\$1-(\$2-\$3); exit !(\$1 > 50 && d < 1e-6 && d > -1e-6)}"'
+expect simulate_spread_rho_is_slowdown 'cols rho,slowdown out -e "NR==2{d=\$1-\$2; exit !(\$2 > 1.5 && d < 1e-6 && d > -1e-6)}"'
+expect simulate_spread_comm_overhead 'cols comm_overhead_s,run_time,duration out -e "NR==2{d=\$1-(\$2-\$3); exit !(\$1 > 50 && d < 1e-6 && d > -1e-6)}"'
 run simulate_consolidate 0 "dl simulate --cluster 1x2x8 --policy fifo '$S/spread.csv'"
-expect simulate_consolidate_ideal 'cols end,tier,rho,comm_overhead_s out | awk -F, "NR==2{exit !(\$1 == 100 && \$2 == \"node\" && \$3 == 1 && \$4 == 0)}"'
+expect simulate_consolidate_ideal 'cols end,tier,rho,comm_overhead_s out -e "NR==2{exit !(\$1 == 100 && \$2 == \"node\" && \$3 == 1 && \$4 == 0)}"'
 
 # result rows are written as whole CSV lines (engine.c, result_line); set field by
 # field (JSON, converted back by cat) they must read the same: ids that need quotes
@@ -77,12 +77,12 @@ if heavy; then
 	done
 	expect simulate_deterministic 'cmp -s r1.csv r2.csv && cmp -s e1.jsonl e2.jsonl && cmp -s t1.csv t2.csv'
 	expect simulate_all_finish '[ "$(wc -l < r1.csv)" -eq 401 ]'
-	expect simulate_preempts_under_load 'cols preemptions r1.csv | awk -F, "NR>1{p+=\$1} END{exit !(p>0)}"'
+	expect simulate_preempts_under_load 'cols preemptions r1.csv -e "NR>1{p+=\$1} END{exit !(p>0)}"'
 	# every policy finishes every job of a contended trace, and JCT = queue + run
 	# (each is rounded to the microsecond on its own: they may differ by 1.5 us)
 	for p in fifo fifo-backfill sjf srtf las tiresias-las tiresias-gittins dally; do
 		dl simulate --cluster 2x4x8 --policy $p g.csv > rp.csv 2>/dev/null
-		expect "simulate_conserve_$p" 'cols jct,queue_delay,run_time,duration rp.csv | awk -F, "NR>1{n++; d=\$1-\$2-\$3; if (d>2e-6||d<-2e-6) bad++; if (\$3 < \$4 - 1e-6) bad++} END{exit !(n==400 && !bad)}"'
+		expect "simulate_conserve_$p" 'cols jct,queue_delay,run_time,duration rp.csv -e "NR>1{n++; d=\$1-\$2-\$3; if (d>2e-6||d<-2e-6) bad++; if (\$3 < \$4 - 1e-6) bad++} END{exit !(n==400 && !bad)}"'
 		# rho = JCT / duration (to 6 decimals) on every row; on these v100s at full share the run time is
 		# the work, the communication overhead and up to a 10 s restore per preemption (a
 		# job preempted while restoring pays less); dally instead pays its --restart-cost,
@@ -90,7 +90,7 @@ if heavy; then
 		# columns 1-5: rho, jct, duration, run_time, comm_overhead_s; 6-8: what a restore costs
 		restore='10*\$6'
 		[ $p = dally ] && restore='\$7*(\$6+\$8)'
-		expect "simulate_rho_comm_$p" 'cols rho,jct,duration,run_time,comm_overhead_s,preemptions,gpus,migrations rp.csv | awk -F, "NR>1{n++; d=\$1-\$2/\$3; if (d>5.000001e-7||d<-5.000001e-7) bad++; d=\$4-\$3-\$5; if (d<-3e-6||d>'"$restore"'+3e-6||\$5<0) bad++} END{exit !(n==400 && !bad)}"'
+		expect "simulate_rho_comm_$p" 'cols rho,jct,duration,run_time,comm_overhead_s,preemptions,gpus,migrations rp.csv -e "NR>1{n++; d=\$1-\$2/\$3; if (d>5.000001e-7||d<-5.000001e-7) bad++; d=\$4-\$3-\$5; if (d<-3e-6||d>'"$restore"'+3e-6||\$5<0) bad++} END{exit !(n==400 && !bad)}"'
 	done
 	# JSON output has the same rows
 	dl simulate -f json --cluster 2x4x8 --policy fifo g.csv > rj.jsonl
@@ -119,7 +119,7 @@ expect simulate_any_type_runs 'grep -q "^odd," out && grep -q "1 of 4 jobs can n
 # --profiles overrides the built-in model: an insensitive vgg16 is not slowed down by spread
 run simulate_profiles 0 "dl simulate --cluster 1x2x8 --place spread --policy fifo \
 	--profiles '$S/profiles_insensitive.csv' '$S/spread.csv'"
-expect simulate_profiles_no_slowdown 'cols end,tier,slowdown out | awk -F, "NR==2{exit !(\$1 == 100 && \$2 == \"rack\" && \$3 == 1)}"'
+expect simulate_profiles_no_slowdown 'cols end,tier,slowdown out -e "NR==2{exit !(\$1 == 100 && \$2 == \"rack\" && \$3 == 1)}"'
 printf 'model,bytes,skew_rr,sensitivity\nvgg16,1,1,zz\n' > badprof.csv
 run simulate_profiles_bad 1 "dl simulate --cluster 1x2x8 --profiles badprof.csv '$S/spread.csv'"
 expect simulate_profiles_bad_line 'grep -q "badprof.csv:2:" err'
@@ -133,7 +133,7 @@ done
 # with the reference's costs (none), native fifo on its cluster gives its avg JCT
 dl simulate --cluster "$TESTDATA/tiresias/n2g4_custom.csv" --policy fifo --place first-fit \
 	$Z t60.csv > f60.csv 2>/dev/null
-expect simulate_fifo_matches_reference 'cols jct f60.csv | awk "NR>1{s+=\$1; n++} END{exit !(n==60 && s/n > 1556.47 && s/n < 1556.49)}"'
+expect simulate_fifo_matches_reference 'cols jct f60.csv -e "NR>1{s+=\$1; n++} END{exit !(n==60 && s/n > 1556.47 && s/n < 1556.49)}"'
 # On one 8-GPU node with free preemption, the native engine starts and ends every job of
 # the reference's 60-job trace exactly when the reference simulator does (GPU counting
 # there, one node here): fifo = fifo, fifo-backfill = fjf, tiresias-las = dlas-gpu.
@@ -247,7 +247,7 @@ run simulate_congestion 0 "dl place -c 2x2x4 -P spread --congestion cluster=4 cj
 expect_eq simulate_congestion_slowdown \
 	"$(cols slowdown "$SCRATCH/p.csv" | awk 'NR == 2 { printf "%.5f", $1 }')" \
 	"$(cols slowdown "$SCRATCH/out" | awk 'NR == 2 { printf "%.5f", $1 }')"
-expect simulate_congestion_run_time "cols run_time,slowdown out | awk -F, 'NR == 2 { d = \$1 - 100 * \$2; exit !(\$2 > 6 && d < 1e-3 && d > -1e-3) }'"
+expect simulate_congestion_run_time "cols run_time,slowdown out -e 'NR == 2 { d = \$1 - 100 * \$2; exit !(\$2 > 6 && d < 1e-3 && d > -1e-3) }'"
 run simulate_congestion_compat 2 "dl simulate --compat tiresias --policy fifo --congestion rack=2 cj.csv"
 
 # The results stream is written by a thread of the run's own (lib/sim/results.h): 10,000 jobs,
@@ -256,7 +256,7 @@ run simulate_congestion_compat 2 "dl simulate --compat tiresias --policy fifo --
 # same standard output the rows are written in place, in turn with the events: the same bytes.
 awk 'BEGIN { print "id,submit,gpus,duration"
 	for (i = 0; i < 10000; i++) printf "j%d,%d,%d,0.5\n", i, i, (i % 7 == 3 ? 99 : 1) }' > "$SCRATCH/rows.csv"
-run simulate_rows_order 0 "dl simulate -q --cluster 1x1x8 --policy fifo rows.csv > rows.out && cols id,rejected rows.out | awk -F, 'NR > 1 { if (\$1 != \"j\" (NR - 2) || ((\$2 != \"\") != ((NR - 2) % 7 == 3))) bad++ } END { exit bad || NR != 10001 }'"
+run simulate_rows_order 0 "dl simulate -q --cluster 1x1x8 --policy fifo rows.csv > rows.out && cols id,rejected rows.out -e 'NR > 1 { if (\$1 != \"j\" (NR - 2) || ((\$2 != \"\") != ((NR - 2) % 7 == 3))) bad++ } END { exit bad || NR != 10001 }'"
 run simulate_rows_in_place 0 "dl simulate -q --cluster 1x1x8 --policy fifo --events - rows.csv | grep -v '^{' | cmp - rows.out"
 run simulate_rows_json 0 "dl simulate -q -f json --cluster 1x1x8 --policy fifo rows.csv > rows.jsonl && dl simulate -q -f json --cluster 1x1x8 --policy fifo --timeline - rows.csv | grep '^{\"id\"' | cmp - rows.jsonl"
 # a write error while the run goes on: exit 1, one message

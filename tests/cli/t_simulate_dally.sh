@@ -2,8 +2,8 @@
 # checked against arithmetic written out here,
 # then seeded directional tests of the published effects.
 DL='--policy dally --rack-delay 20 --network-delay 40'
-row() { # ID FILE: the results row of job ID
-	awk -F, -v id="$1" '$1 == id' "$SCRATCH/$2"
+row() { # ID FILE COLUMNS: those columns (cols) of job ID's results row
+	cols "id,$3" "$SCRATCH/$2" | awk -F, -v id="$1" '$1 == id' | cut -d, -f2-
 }
 
 # 1. delay then rack: 1 rack x 2 nodes x 4 GPUs, each node keeps 2 GPUs busy until 100
@@ -14,12 +14,12 @@ row() { # ID FILE: the results row of job ID
 printf 'id,submit,gpus,duration\nb0,0,2,100\nf,0,2,1\nb1,0,2,100\nj,0,4,50\n' > "$SCRATCH/t1.csv"
 run dally_rack_after_a_lease 0 "dl simulate -c 1x2x4 $DL --events ev1.jsonl t1.csv > r1.csv"
 expect_eq "dally 1: j starts at 20 (one lease), tier rack, queue 20" "20,rack,20" \
-	"$(row j r1.csv | awk -F, '{ print $5 "," $12 "," $8 }')"
+	"$(row j r1.csv start,tier,queue_delay)"
 expect "dally 1: placed 2 + 2" "grep -q '\"time\":20,\"job\":\"j\",\"event\":\"start\",\"gpus\":4,\"placement\":\"r0n0:2-3;r0n1:2-3\"' ev1.jsonl"
 expect_eq "dally 1: run time = 50 x the rack slowdown" \
 	"$(awk 'BEGIN { B = 102440820; c = 0.089; f = 3 / 4
 		printf "%.4f", 50 * (c + 2 * f * B / 12.5e9 + 6 * 10e-6) / (c + 2 * f * B / 150e9 + 6 * 2e-6) }')" \
-	"$(row j r1.csv | awk -F, '{ printf "%.4f", $9 }')"
+	"$(row j r1.csv run_time | awk '{ printf "%.4f", $1 }')"
 # the same with the auto-tuned timers: the rack timer starts at 6 leases (120 s), so at the
 # lease end 20 only a node will do: j (new, ratio 0) bids against the blockers' expired leases
 # (ratio 1, a worse class) and takes node 1, which costs one victim's 2 GPUs (b1: the later
@@ -28,7 +28,7 @@ expect_eq "dally 1: run time = 50 x the rack slowdown" \
 run dally_auto_takes_a_node 0 "dl simulate -c 1x2x4 --policy dally --events ev1a.jsonl t1.csv > r1a.csv"
 expect_eq "dally 1 auto: j starts at 25 on one node, b1 ends at 107 after 1 preemption" \
 	"25,node,1 107,1 100,0" \
-	"$(row j r1a.csv | awk -F, '{ printf "%s,%s,%s", $5, $12, $13 }') $(row b1 r1a.csv | awk -F, '{ printf "%s,%s", $6, $10 }') $(row b0 r1a.csv | awk -F, '{ printf "%s,%s", $6, $10 }')"
+	"$(row j r1a.csv start,tier,slowdown) $(row b1 r1a.csv end,preemptions) $(row b0 r1a.csv end,preemptions)"
 expect "dally 1 auto: j placed on node 1" "grep -q '\"time\":25,\"job\":\"j\",\"event\":\"start\",\"gpus\":4,\"placement\":\"r0n1:0-3\"' ev1a.jsonl"
 
 # 2. consolidation wins: the blocker on node 0 ends at 10, before the rack timer: j takes
@@ -36,7 +36,7 @@ expect "dally 1 auto: j placed on node 1" "grep -q '\"time\":25,\"job\":\"j\",\"
 printf 'id,submit,gpus,duration\nb0,0,2,10\nf,0,2,1\nb1,0,2,100\nj,0,4,50\n' > "$SCRATCH/t2.csv"
 run dally_node_when_free 0 "dl simulate -c 1x2x4 $DL t2.csv > r2.csv"
 expect_eq "dally 2: j starts at 10 on one node" "10,60,node,1" \
-	"$(row j r2.csv | awk -F, '{ print $5 "," $6 "," $12 "," $13 }')"
+	"$(row j r2.csv start,end,tier,slowdown)"
 
 # 3. a lease end consolidates: as 1 on three nodes, the third busy until 30 (c). j (200 s)
 #    starts at 20 at tier rack (slowdown s); at the lease end 40 node 2 is free: j moves there
@@ -48,13 +48,13 @@ S1=$(awk 'BEGIN { B = 102440820; c = 0.089; f = 3 / 4
 	printf "%.12g", (c + 2 * f * B / 12.5e9 + 6 * 10e-6) / (c + 2 * f * B / 150e9 + 6 * 2e-6) }')
 expect_eq "dally 3: moved once, ends at 44 + 200 - 20/s, tier node" \
 	"$(awk -v s="$S1" 'BEGIN { printf "%.4f,1,node", 44 + 200 - 20 / s }')" \
-	"$(row j r3.csv | awk -F, '{ printf "%.4f,%s,%s", $6, $11, $12 }')"
+	"$(row j r3.csv end,migrations,tier | awk -F, '{ printf "%.4f,%s,%s", $1, $2, $3 }')"
 expect "dally 3: the move is an event at 40" "grep -q '\"time\":40,\"job\":\"j\",\"event\":\"migrate\",\"gpus\":4,\"placement\":\"r0n2:0-3\"' ev3.jsonl"
 # --restart-cost 0: the move is free
 run dally_restart_cost_zero 0 "dl simulate -c 1x3x4 $DL --restart-cost 0 t3.csv > r3z.csv"
 expect_eq "dally 3: restart cost 0: ends at 40 + 200 - 20/s" \
 	"$(awk -v s="$S1" 'BEGIN { printf "%.4f", 40 + 200 - 20 / s }')" \
-	"$(row j r3z.csv | awk -F, '{ printf "%.4f", $6 }')"
+	"$(row j r3z.csv end | awk '{ printf "%.4f", $1 }')"
 
 # 4. the lowest progress ratio wins. Consolidation: ja (alexnet) and jb (resnet50), 4 GPUs
 #    each, both spread 2 + 2 at 20 (nodes 0-3 keep 2 GPUs busy); at 40 node 4 is free: ja,
@@ -74,11 +74,11 @@ printf 'id,submit,gpus,duration\nB,0,1,1000\nA,0,1,1000\nX,10,1,10\nY,50,2,10\nW
 run dally_lowest_ratio_resumes_first 0 "dl simulate -c 1x1x2 --policy dally --rack-delay 0 --network-delay 0 t6.csv > r6.csv"
 expect_eq "dally 4: starts and ends (X 25, Y 65, W 75; A resumes at 75, B at 175)" \
 	"X,25,35 Y,65,75 W,75,175 B,0,1016,1 A,0,1132,2" \
-	"$(awk -F, 'NR > 1 { printf "%s%s,%s,%s%s", (NR > 2 ? " " : ""), $1, $5, $6, ($10 > 0 ? "," $10 : "") }' "$SCRATCH/r6.csv")"
+	"$(cols id,start,end,preemptions "$SCRATCH/r6.csv" | awk -F, 'NR > 1 { printf "%s%s,%s,%s%s", (NR > 2 ? " " : ""), $1, $2, $3, ($4 > 0 ? "," $4 : "") }')"
 # with the auto-tuned timers the same: one node holds Y, and a node is open at once
 run dally_auto_node_at_once 0 "dl simulate -c 1x1x2 --policy dally t6.csv > r6a.csv"
 expect_eq "dally: auto timers: Y (2 GPUs, one node) takes both leases at 60, starts at 65" "65" \
-	"$(awk -F, '$1 == "Y" { print $5 }' "$SCRATCH/r6a.csv")"
+	"$(row Y r6a.csv start)"
 
 # GPU types: N needs a k80 (1 rack of 2 v100s, 1 rack of 2 k80s, all four busy with 1000 s
 #    jobs from 0); at the lease end 20 it takes the k80 lease of Q (the later submitted k80
@@ -87,7 +87,7 @@ expect_eq "dally: auto timers: Y (2 GPUs, one node) takes both leases at 60, sta
 printf 'id,submit,gpus,duration,gpu_type\nP,0,1,1000,k80\nQ,0,1,1000,k80\nV1,0,1,1000,v100\nV2,0,1,1000,v100\nN,10,1,10,k80\n' > "$SCRATCH/ty.csv"
 run dally_typed_lease 0 "dl simulate --cluster 1x1x2:v100,1x1x2:k80 --policy dally ty.csv > rty.csv"
 expect_eq "dally: a typed job takes a lease of its type only" "N,25,58.333333 Q,1 V1,0 V2,0" \
-	"$(row N rty.csv | cut -d, -f1,5,6) $(row Q rty.csv | cut -d, -f1,10) $(row V1 rty.csv | cut -d, -f1,10) $(row V2 rty.csv | cut -d, -f1,10)"
+	"$(row N rty.csv id,start,end) $(row Q rty.csv id,preemptions) $(row V1 rty.csv id,preemptions) $(row V2 rty.csv id,preemptions)"
 
 # Classes: the queues of tiresias-las (its options, shared). On 1 GPU, A (1000 s) runs from
 #    0; B (new) arrives at 30 and takes A's lease at 40 (A saves until 45, B runs from 45).
@@ -99,10 +99,10 @@ expect_eq "dally: a typed job takes a lease of its type only" "N,25,58.333333 Q,
 printf 'id,submit,gpus,duration\nA,0,1,1000\nB,30,1,1000\n' > "$SCRATCH/q.csv"
 run dally_queues_rank 0 "dl simulate -c 1x1x1 --policy dally --thresholds 100 q.csv > rq.csv"
 expect_eq "dally: a job of a better queue takes a worse queue's lease (A 0..1126, B 45..2012)" \
-	"A,0,1126,1 B,45,2012,1" "$(awk -F, 'NR > 1 { printf "%s%s,%s,%s,%s", (NR > 2 ? " " : ""), $1, $5, $6, $10 }' "$SCRATCH/rq.csv" | tr ' ' '\n' | sort | tr '\n' ' ' | sed 's/ $//')"
+	"A,0,1126,1 B,45,2012,1" "$(cols id,start,end,preemptions "$SCRATCH/rq.csv" | awk -F, 'NR > 1 { printf "%s%s,%s,%s,%s", (NR > 2 ? " " : ""), $1, $2, $3, $4 }' | tr ' ' '\n' | sort | tr '\n' ' ' | sed 's/ $//')"
 run dally_one_queue 0 "dl simulate -c 1x1x1 --policy dally --queues 1 q.csv > rq1.csv"
 expect_eq "dally --queues 1: the ratio alone ranks (B 45..1045, A ends at 2006)" \
-	"A,0,2006,1 B,45,1045,0" "$(awk -F, 'NR > 1 { printf "%s%s,%s,%s,%s", (NR > 2 ? " " : ""), $1, $5, $6, $10 }' "$SCRATCH/rq1.csv" | tr ' ' '\n' | sort | tr '\n' ' ' | sed 's/ $//')"
+	"A,0,2006,1 B,45,1045,0" "$(cols id,start,end,preemptions "$SCRATCH/rq1.csv" | awk -F, 'NR > 1 { printf "%s%s,%s,%s,%s", (NR > 2 ? " " : ""), $1, $2, $3, $4 }' | tr ' ' '\n' | sort | tr '\n' ' ' | sed 's/ $//')"
 # --starvation 1 with --thresholds 10 (both jobs in queue 1 after 10 s): A, preempted at 40
 #    after 40 s of running, is promoted when it has waited 40 s (at 85) and takes B's lease
 #    at 100 (resumes at 105); B, which ran 45..100, is promoted at 105 + 55 = 160
@@ -129,8 +129,8 @@ heavy || return 0
 dl trace gen --preset dally --network-heavy 0.7 --seed 1 --jobs 600 --load 1.0 -c 4x4x8 > "$SCRATCH/w.csv"
 Z='--checkpoint-cost 0 --restore-cost 0'
 summary() { # FILE: mean JCT, mean queue delay, placement loss
-	awk -F, 'NR == 1 && $17 != "comm_overhead_s" { exit 1 }
-		NR > 1 { n++; j += $7; q += $8; l += $17 } END { printf "%.6g %.6g %.6g", j / n, q / n, l }' "$SCRATCH/$1"
+	cols jct,queue_delay,comm_overhead_s "$SCRATCH/$1" |
+		awk -F, 'NR > 1 { n++; j += $1; q += $2; l += $3 } END { printf "%.6g %.6g %.6g", j / n, q / n, l }'
 }
 for g in none cluster=2 cluster=4; do
 	c=

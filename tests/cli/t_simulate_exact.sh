@@ -77,9 +77,9 @@ fi
 expect_eq simulate_exact_shift_all_ran "" "$(cat fails.txt)"
 # the runs did something worth comparing: preemptions, demotions, slowed and slow jobs
 if heavy; then
-	expect simulate_exact_shift_preempts 'awk -F, "NR>1{p+=\$10} END{exit !(p>0)}" res_gen_tiresias-las_0.csv'
+	expect simulate_exact_shift_preempts 'cols preemptions res_gen_tiresias-las_0.csv -e "NR>1{p+=\$1} END{exit !(p>0)}"'
 	expect simulate_exact_shift_demotes 'grep -q "\"event\":\"demote\"" evs_gen_tiresias-las_0.jsonl && grep -q "\"event\":\"promote\"" evs_gen_tiresias-las_0.jsonl'
-	expect simulate_exact_shift_rates 'grep -q ",k80," res_mixed_fifo_0.csv && awk -F, "NR>1 && \$13 > 1 {n++} END{exit !(n>0)}" res_mixed_fifo_0.csv'
+	expect simulate_exact_shift_rates 'grep -q ",k80," res_mixed_fifo_0.csv && cols slowdown res_mixed_fifo_0.csv -e "NR>1 && \$1 > 1 {n++} END{exit !(n>0)}"'
 	# times near 1e10 s keep all six decimals (a double there holds five or six)
 	expect simulate_exact_shift_big_times 'grep -Eq ",9999[0-9]{6}\.[0-9]{6}," o_gen_fifo_9999000000.csv'
 fi

@@ -41,7 +41,7 @@ expect sim_tput_missing_rows 'grep -q "^b,0,1,100,0,333.333333," out && grep -q 
 # Gavel's own JSON is read as well (as allocate and trace import read it)
 run sim_tput_gavel_json 0 "printf 'id,submit,gpus,duration,model\nr,0,1,100,ResNet-18 (batch size 64)\n' |
 	dl simulate --cluster 1x1x1:k80 --policy fifo --throughputs '$TESTDATA/trace/gavel_throughputs_small.json'"
-expect sim_tput_gavel_json_slower 'awk -F, "NR==2{exit !(\$6 > 100 && \$14 == \"k80\")}" out'
+expect sim_tput_gavel_json_slower 'cols end,gpu_type out -e "NR==2{exit !(\$1 > 100 && \$2 == \"k80\")}"'
 run sim_tput_bad_file 1 "dl simulate --cluster 1x1x1 --throughputs /nonexistent one.csv"
 
 # ---- --policy gavel: Gavel's rounds (#15.2, 15.5); the hand-computed cases
@@ -57,7 +57,7 @@ expect_eq gavel_alternation_rows "A,0,1,720,0,1080,1080,360,720,1,0,node,1,v100,
 B,0,1,720,360,1440,1440,720,720,1,0,node,1,v100,gavel,2,0,,720" "$(sed 1d out)"
 #    the exact mechanism: each at 1/2 all along, both end at 1440
 run gavel_exact 0 "$G --alloc max-min-fairness --mechanism exact --cluster 1x1x1 $Z alt.csv"
-expect gavel_exact_both_1440 'awk -F, "NR>1{if (\$6 != 1440) bad++; n++} END{exit !(n==2 && !bad)}" out'
+expect gavel_exact_both_1440 'cols end out -e "NR>1{if (\$1 != 1440) bad++; n++} END{exit !(n==2 && !bad)}"'
 
 # 2. heterogeneous alternation: 1 v100 (2 steps/s) and 1 k80 (1 step/s), two identical
 #    jobs of 3600 steps; agnostic LAS gives X = 1/2 on each type (allocate says so); the
@@ -67,7 +67,7 @@ expect gavel_exact_both_1440 'awk -F, "NR>1{if (\$6 != 1440) bad++; n++} END{exi
 printf 'id,submit,gpus,duration,model\nA,0,1,1800,g\nB,0,1,1800,g\n' > halt.csv
 HET="--cluster 1x1x1:v100,1x1x1:k80 --throughputs '$S/gavel_alt.csv'"
 run gavel_hetero_alternation 0 "$G --alloc max-min-fairness $HET $Z --events he.jsonl halt.csv"
-expect_eq gavel_hetero_alternation_ends "A,2340 B,2520" "$(awk -F, 'NR > 1 {printf "%s%s,%s", (NR > 2 ? " " : ""), $1, $6}' "$SCRATCH/out")"
+expect_eq gavel_hetero_alternation_ends "A,2340 B,2520" "$(cols id,end "$SCRATCH/out" | awk 'NR > 1 {printf "%s%s", (NR > 2 ? " " : ""), $0}')"
 dl allocate --cluster 1x1x1:v100,1x1x1:k80 --policy max-min-fairness \
 	--throughputs "$S/gavel_alt.csv" halt.csv > halt_x.csv 2>/dev/null
 expect_eq gavel_hetero_x_half "4" "$(grep -c ',0.5,' halt_x.csv)"
@@ -81,7 +81,7 @@ expect gavel_hetero_swaps_types '[ "$(grep -c "\"job\":\"A\",\"event\":\"resume\
 #    the exact mechanism: both progress at 1/2 x 2 + 1/2 x 1 = 1.5 steps/s all along and
 #    end together at 3600 / 1.5 = 2400 s (the bound the rounds approximate)
 run gavel_hetero_exact 0 "$G --alloc max-min-fairness --mechanism exact $HET $Z halt.csv"
-expect_eq gavel_hetero_exact_ends "A,2400 B,2400" "$(awk -F, 'NR > 1 {printf "%s%s,%s", (NR > 2 ? " " : ""), $1, $6}' "$SCRATCH/out")"
+expect_eq gavel_hetero_exact_ends "A,2400 B,2400" "$(cols id,end "$SCRATCH/out" | awk 'NR > 1 {printf "%s%s", (NR > 2 ? " " : ""), $0}')"
 
 #    --compat gavel shuffles the type order of agnostic policies every round (seeded): A
 #    starts on the k80 under some seeds, on the v100 under others; the fractions still
@@ -133,7 +133,7 @@ expect gavel_packed_pair_event 'grep -q "\"job\":\"Q\",\"event\":\"pack\",\"gpus
 #    without --pack the two take turns: 2000 s of work on one GPU
 run gavel_unpacked_pair 0 "$G --alloc max-throughput --cluster 1x1x1 $Z \
 	--throughputs '$S/gavel_pack.csv' pair.csv"
-expect gavel_unpacked_pair_2000 'awk -F, "NR>1 && \$6 > m {m = \$6} END{exit !(m == 2000)}" out'
+expect gavel_unpacked_pair_2000 'cols end out -e "NR>1 && \$1 > m {m = \$1} END{exit !(m == 2000)}"'
 
 # 7. realised long-run fractions match allocate's X within 2%: three long jobs whose
 #    v100/k80 speedups (4, 2, 1.2) make the heterogeneity-aware allocation unique; the
@@ -155,51 +155,51 @@ expect gavel_stationary_x_checked '[ "$(grep -c "," three_f.csv)" -eq 4 ] && [ "
 # machine with its LPs through a stand-in for cvxpy) gave on the same jobs: a model of 1
 # step/s on every type (the engine's speeds here), Gavel's trace steps = duration.
 GC="$G --compat gavel"
-row() { grep "^$1," "$SCRATCH/out" | cut -d, -f"$2"; }
+row() { cols "id,$2" "$SCRATCH/out" | awk -F, -v id="$1" '$1 == id' | cut -d, -f2-; } # ID COLUMNS
 # 1. a job arriving between re-solves waits for the next one (the reset is due 1920 s after
 #    the one at 360) and is never started before: b (arrived 500) starts at 2520, ends 3520,
 #    while a GPU is idle from 500 on; c (arrived 100) joined the re-solve at 360
 printf 'id,submit,gpus,duration\na,0,1,5000\nc,100,1,5000\nb,500,1,1000\n' > between.csv
 run gavel_compat_waits_for_allocation 0 "$GC --alloc max-min-fairness-perf --cluster 1x1x3 between.csv"
-expect_eq gavel_compat_waits_for_allocation_b "2520,3520" "$(row b 5,6)"
-expect_eq gavel_compat_waits_for_allocation_c "360,5360" "$(row c 5,6)"
+expect_eq gavel_compat_waits_for_allocation_b "2520,3520" "$(row b start,end)"
+expect_eq gavel_compat_waits_for_allocation_c "360,5360" "$(row c start,end)"
 #    --work-conserving backfills idle GPUs, but not with a job that has no allocation yet
 run gavel_compat_wc_waits_for_allocation 0 "$GC --work-conserving --alloc max-min-fairness-perf --cluster 1x1x3 between.csv"
-expect_eq gavel_compat_wc_waits_for_allocation_b "2520,3520" "$(row b 5,6)"
+expect_eq gavel_compat_wc_waits_for_allocation_b "2520,3520" "$(row b start,end)"
 #    native: b starts on the idle GPU when it arrives
 run gavel_native_starts_at_once 0 "$G --alloc max-min-fairness-perf --cluster 1x1x3 between.csv"
-expect_eq gavel_native_starts_at_once_b "500,1500" "$(row b 5,6)"
+expect_eq gavel_native_starts_at_once_b "500,1500" "$(row b start,end)"
 # 2. a reset at trace time 0 is no reset for the reference: b (arrived 100) is allocated at
 #    the boundary at 360, a keeps the tie (a 360-720, b 720-1080, ...): b's JCT is 2340
 #    (it was 4140, waiting for the reset at 1920)
 printf 'id,submit,gpus,duration\na,0,1,5000\nb,100,1,1000\n' > reset0.csv
 run gavel_compat_reset_at_zero 0 "$GC --alloc max-min-fairness-perf --cluster 1x1x1 reset0.csv"
-expect_eq gavel_compat_reset_at_zero_b "720,2440,2340" "$(row b 5,6,7)"
-expect_eq gavel_compat_reset_at_zero_a "6000" "$(row a 6)"
+expect_eq gavel_compat_reset_at_zero_b "720,2440,2340" "$(row b start,end,jct)"
+expect_eq gavel_compat_reset_at_zero_a "6000" "$(row a end)"
 #    a trace whose first job arrives at 50: the reset at 50 is a real one and b waits for the
 #    round at 2210 (50 + 1920 + 240); there the reference has counted a's first round from
 #    trace time 0 (410 s, not 360), so a's deficit is -50 and b wins the tie: b 2210-3930
 printf 'id,submit,gpus,duration\na,50,1,5000\nb,150,1,1000\n' > reset50.csv
 run gavel_compat_reset_late_start 0 "$GC --alloc max-min-fairness-perf --cluster 1x1x1 reset50.csv"
-expect_eq gavel_compat_reset_late_start_b "2210,3930" "$(row b 5,6)"
+expect_eq gavel_compat_reset_late_start_b "2210,3930" "$(row b start,end)"
 # 4. jobs admitted at one boundary enter in arrival order: y (400) and z (410) wait for the
 #    boundary at 720, z in the slot a freed at 405; fifo-perf gives the one free GPU to y
 #    (720-820) and z waits for the next re-solve (reset due at 2640: the round at 2880)
 printf 'id,submit,gpus,duration\na,0,1,405\nb,0,1,5000\ny,400,1,100\nz,410,1,100\n' > order.csv
 run gavel_compat_arrival_order 0 "$GC --alloc fifo-perf --cluster 1x1x2 order.csv"
-expect_eq gavel_compat_arrival_order_y "720,820" "$(row y 5,6)"
-expect_eq gavel_compat_arrival_order_z "2880,2980" "$(row z 5,6)"
+expect_eq gavel_compat_arrival_order_y "720,820" "$(row y start,end)"
+expect_eq gavel_compat_arrival_order_z "2880,2980" "$(row z start,end)"
 # 5. fifo: b waits on an idle GPU for the re-solve at a's completion, then runs (JCT 200; it
 #    was rejected as never placed)
 printf 'id,submit,gpus,duration\na,0,1,100\nb,0,1,100\n' > fifo2.csv
 run gavel_compat_fifo_second 0 "$GC --alloc fifo --cluster 1x1x1 fifo2.csv"
-expect_eq gavel_compat_fifo_second_b "100,200,200" "$(row b 5,6,7)"
+expect_eq gavel_compat_fifo_second_b "100,200,200" "$(row b start,end,jct)"
 # 3. fifo-perf stops at the first job that fits nowhere: b (2 GPUs) blocks c while a runs
 printf 'id,submit,gpus,duration\na,0,1,1000\nb,0,2,100\nc,0,1,100\n' > hol.csv
 run gavel_compat_head_of_line 0 "$GC --alloc fifo-perf --cluster 1x1x2 hol.csv"
-expect_eq gavel_compat_head_of_line_c "1100,1200" "$(row c 5,6)"
+expect_eq gavel_compat_head_of_line_c "1100,1200" "$(row c start,end)"
 run gavel_native_fifo_passes_over 0 "$G --alloc fifo-perf --cluster 1x1x2 hol.csv"
-expect_eq gavel_native_fifo_passes_over_c "0,100" "$(row c 5,6)"
+expect_eq gavel_native_fifo_passes_over_c "0,100" "$(row c start,end)"
 # 6. Gavel's fifo sends each job to the listed type last by name (v100); when the v100 is
 #    full a type drawn among those with room leaves the list: the v100 itself (b and c go to
 #    the k80s at 0, as the reference did with its seed) or a k80 (then all three take turns
@@ -208,7 +208,7 @@ printf 'id,submit,gpus,duration\na,0,1,100\nb,0,1,100\nc,0,1,100\n' > fifo3.csv
 : > fifo3_kinds
 for seed in 1 2 3 4 5 6; do
 	dl simulate --compat gavel --alloc fifo --seed $seed --cluster 1x1x1:v100,1x1x2:k80 fifo3.csv |
-		awk -F, 'NR > 1 {printf "%s:%s:%s ", $1, $5, $14} END {print ""}' >> fifo3_kinds
+		cols id,start,gpu_type | awk -F, 'NR > 1 {printf "%s:%s:%s ", $1, $2, $3} END {print ""}' >> fifo3_kinds
 done
 expect_eq gavel_compat_fifo_last_type "a:0:v100 b:0:k80 c:0:k80 
 a:0:v100 b:100:v100 c:200:v100 " "$(sort -u "$SCRATCH/fifo3_kinds")"
@@ -218,8 +218,8 @@ a:0:v100 b:100:v100 c:200:v100 " "$(sort -u "$SCRATCH/fifo3_kinds")"
 printf 'model,gpu_type,gpus,throughput\nE,v100,1,1.001\n' > e_tput.csv
 printf 'id,submit,gpus,duration,model\na,0,1,1000,E\nb,0,1,1000,E\n' > steps.csv
 run gavel_compat_steps_per_round 0 "$GC --alloc max-min-fairness-perf --cluster 1x1x1 --throughputs e_tput.csv steps.csv"
-expect_eq gavel_compat_steps_per_round_a "1719.28072" "$(row a 6)"
-expect_eq gavel_compat_steps_per_round_b "359.64036,2000" "$(row b 5,6)"
+expect_eq gavel_compat_steps_per_round_a "1719.28072" "$(row a end)"
+expect_eq gavel_compat_steps_per_round_b "359.64036,2000" "$(row b start,end)"
 
 # hierarchical water-filling: the trace's users are the entities; user A's three jobs share
 # half of the GPU (1/6 each), user B's one job has the other half
@@ -235,16 +235,16 @@ for a in max-min-fairness max-min-fairness-perf finish-time-fairness min-makespa
 	min-cost water-filling fifo fifo-perf isolated gandiva; do
 	run "gavel_alloc_$a" 0 "$G --alloc $a --cluster 1x2x4:v100,1x2x4:p100,1x2x4:k80 \
 		--throughputs '$GT' g60.csv > r.csv"
-	expect "gavel_alloc_${a}_all_done" '[ "$(awk -F, "NR > 1 && \$6 > 0" r.csv | wc -l)" -eq 60 ]'
+	expect "gavel_alloc_${a}_all_done" '[ "$(cols end r.csv | awk "NR > 1 && \$1 > 0" | wc -l)" -eq 60 ]'
 done
 for a in max-min-fairness-perf max-throughput gandiva; do
 	run "gavel_pack_$a" 0 "$G --alloc $a --pack --cluster 1x2x4:v100,1x2x4:p100,1x2x4:k80 \
 		--throughputs '$GT' g60.csv > r.csv"
-	expect "gavel_pack_${a}_all_done" '[ "$(awk -F, "NR > 1 && \$6 > 0" r.csv | wc -l)" -eq 60 ]'
+	expect "gavel_pack_${a}_all_done" '[ "$(cols end r.csv | awk "NR > 1 && \$1 > 0" | wc -l)" -eq 60 ]'
 done
 # a gang wider than every type is rejected on arrival with its reason, the others run
 run gavel_too_wide 0 "$G --cluster 1x2x2:v100,1x2x2:p100,1x2x2:k80 --throughputs '$GT' g60.csv"
-expect gavel_too_wide_rejected 'grep -q ",gavel,,,needs more GPUs than any one GPU type has,\$" out && [ "$(awk -F, "NR > 1 && \$6 > 0" out | wc -l)" -eq "$(awk -F, "NR > 1 && \$3 <= 4" g60.csv | wc -l)" ]'
+expect gavel_too_wide_rejected 'grep -q ",gavel,,,needs more GPUs than any one GPU type has,\$" out && [ "$(cols end out | awk "NR > 1 && \$1 > 0" | wc -l)" -eq "$(cols gpus g60.csv | awk "NR > 1 && \$1 <= 4" | wc -l)" ]'
 # same inputs and seed, same bytes (compat shuffles the type order with --seed)
 for k in 1 2; do
 	dl simulate --policy gavel --compat gavel --alloc max-min-fairness --seed 4 \
@@ -266,20 +266,24 @@ expect gavel_deterministic 'cmp -s gr1.csv gr2.csv && cmp -s ge1.jsonl ge2.jsonl
 # the reference itself, run with another LP solver, has 55 within a round of its own).
 REF=$S/gavel_ref_200.csv
 dl trace gen --preset gavel --throughputs "$GT" --seed 1 --jobs 200 --rate 0.8 > ref200.csv 2>/dev/null
+cols job,gpus,steps,arrival "$REF" > ref_jobs.csv
+cols id,submit,gpus,steps ref200.csv > gen_jobs.csv
 expect_eq gavel_ref_same_trace "200 same" "$(awk -F, 'FNR == NR { if (FNR > 1) r[$1] = $2 " " $3 " " $4; next }
 	FNR > 1 { split(r[$1], v, " "); d = $2 - v[3]; if (d < 0) d = -d
-		if (v[1] != $3 || v[2] != $6 || d > 1e-3) bad++; n++ }
-	END { print n, (bad ? bad " differ" : "same") }' "$REF" "$SCRATCH/ref200.csv")"
+		if (v[1] != $3 || v[2] != $4 || d > 1e-3) bad++; n++ }
+	END { print n, (bad ? bad " differ" : "same") }' "$SCRATCH/ref_jobs.csv" "$SCRATCH/gen_jobs.csv")"
 C8="--cluster 1x1x8:v100,1x1x8:p100,1x1x8:k80 --throughputs '$GT'"
 # RESULTS REF_COLUMN -> "average JCT (dlsched, reference), jobs within 1 s, within a round"
 compare_ref() {
-	awk -F, -v c="$2" 'FNR == NR { if (FNR > 1) r[$1] = $c; next }
-		FNR > 1 && ($1 in r) { d = $7 - r[$1]; a += $7; b += r[$1]; n++
+	cols "job,$2" "$REF" > "$SCRATCH/ref_jct.csv"
+	cols id,jct "$SCRATCH/$1" | awk -F, 'FNR == NR { if (FNR > 1) r[$1] = $2; next }
+		FNR > 1 && ($1 in r) { d = $2 - r[$1]; a += $2; b += r[$1]; n++
 			if (d < 0) d = -d; s += d <= 1; q += d <= 360 }
-		END { printf "%.1f %.1f %d %d\n", a / n, b / n, s, q }' "$REF" "$SCRATCH/$1"
+		END { printf "%.1f %.1f %d %d\n", a / n, b / n, s, q }' "$SCRATCH/ref_jct.csv" -
 }
 # policy, reference column, tolerance on the average, least jobs within 1 s, within a round
-for pc in max-min-fairness-perf:5:0.05:0:55 max-throughput:6:0.01:90:0 fifo-perf:7:0.000001:200:200; do
+for pc in max-min-fairness-perf:jct_max_min_fairness_perf:0.05:0:55 \
+	max-throughput:jct_max_sum_throughput_perf:0.01:90:0 fifo-perf:jct_fifo_perf:0.000001:200:200; do
 	a=${pc%%:*} lim=${pc#*:}
 	col=${lim%%:*} lim=${lim#*:}
 	run "gavel_ref_$a" 0 "$GC --alloc $a $C8 ref200.csv > ref_$a.csv"
@@ -315,7 +319,7 @@ if heavy; then
 		done
 		run "gavel_effect_${r}_pack" 0 "$G --alloc max-min-fairness-perf --pack $C36 load$r.csv > e_${r}_pack.csv"
 	done
-	avg() { awk -F, 'NR > 1 && $1 + 0 >= 300 && $1 + 0 < 600 { s += $7; n++ } END { printf "%.0f", s / n }' "$SCRATCH/$1"; }
+	avg() { cols id,jct "$SCRATCH/$1" | awk -F, 'NR > 1 && $1 + 0 >= 300 && $1 + 0 < 600 { s += $2; n++ } END { printf "%.0f", s / n }'; }
 	lo=$(awk -v a="$(avg e_0.7_max-min-fairness.csv)" -v b="$(avg e_0.7_max-min-fairness-perf.csv)" 'BEGIN{printf "%.4f", a / b}')
 	hi=$(awk -v a="$(avg e_2.0_max-min-fairness.csv)" -v b="$(avg e_2.0_max-min-fairness-perf.csv)" 'BEGIN{printf "%.4f", a / b}')
 	expect "gavel_effect_perf_beats_agnostic (ratios $lo at low load, $hi at high load)" "awk 'BEGIN{exit !($lo > 1.1 && $hi > $lo)}'"

@@ -26,8 +26,8 @@ themis --lease 16
 dally --lease 7'
 PLACES='first-fit consolidate spread random tiresias gandiva dally'
 
-# the serial bound of trace $1 (columns submit, duration: 2 and 4)
-serial_bound() { awk -F, 'NR == 2 { f = $2 } NR > 1 { s += $4; l = $2 } END { printf "%.6f", l - f + s }' "$1"; }
+# the serial bound of trace $1
+serial_bound() { cols submit,duration "$1" | awk -F, 'NR == 2 { f = $1 } NR > 1 { s += $2; l = $1 } END { printf "%.6f", l - f + s }'; }
 
 # run policy $1 (with its options) under placement $2 on trace $3 of $4 jobs on cluster
 # $5; prints nothing when the property holds, else what broke
@@ -39,8 +39,9 @@ check_run() {
 		echo "$1 / $2 / $3: exit $_rc: $(head -c 300 "$SCRATCH/prop.err")"
 		return
 	fi
-	printf '%s\n' "$_out" | awk -F, -v n="$4" -v b="$(serial_bound "$SCRATCH/$3")" -v what="$1 / $2 / $3" '
-		NR > 1 { k++; if ($18 != "") bad = bad " " $1 " rejected (" $18 ")"; if ($7 > m) { m = $7; who = $1 } }
+	printf '%s\n' "$_out" | cols id,rejected,jct |
+		awk -F, -v n="$4" -v b="$(serial_bound "$SCRATCH/$3")" -v what="$1 / $2 / $3" '
+		NR > 1 { k++; if ($2 != "") bad = bad " " $1 " rejected (" $2 ")"; if ($3 > m) { m = $3; who = $1 } }
 		END {
 			if (k != n) print what ": " k " rows of " n
 			else if (bad != "") print what ":" bad

@@ -13,11 +13,11 @@ summary() { awk -F, 'NR==1{for(i=1;i<=NF;i++)c[$i]=i; next} {r=($(c["end"])-$(c[
 # (30 s leases, 100 s of work: no preemption): rho exactly 1
 printf 'id,submit,gpus,duration\nS,5,4,100\n' > alone.csv
 run simulate_themis_alone 0 "dl simulate --cluster 1x1x8 --policy themis --lease 30 alone.csv"
-expect simulate_themis_alone_rho1 '[ "$(rho_of out)" = "S 1.000000" ] && awk -F, "NR==2{exit !(\$10 == 0)}" out'
+expect simulate_themis_alone_rho1 '[ "$(rho_of out)" = "S 1.000000" ] && cols preemptions out -e "NR==2{exit !(\$1 == 0)}"'
 # ... and when badly placed, its slowdown: X and Y (2 GPUs each) take one node each of
 # 1x2x3 (best fit), so Z (2-GPU vgg16) must span both nodes (rack tier) at once
 run simulate_themis_spread 0 "dl simulate --cluster 1x2x3 --policy themis $Z '$S/themis_spread.csv'"
-expect simulate_themis_spread_rho_is_slowdown 'awk -F, "\$1==\"Z\"{r=(\$6-\$2)/\$4; d=r-\$13; exit !(\$12==\"rack\" && \$13>1 && d<1e-6 && d>-1e-6)}" out'
+expect simulate_themis_spread_rho_is_slowdown 'cols id,end,submit,duration,slowdown,tier out -e "\$1==\"Z\"{r=(\$2-\$3)/\$4; d=r-\$5; exit !(\$6==\"rack\" && \$5>1 && d<1e-6 && d>-1e-6)}"'
 
 # 2. two 120 s jobs at 0 on one GPU, 60 s leases: the worse rho wins each lease end, so
 # they alternate A 0-60, B 60-120, A 120-180, B 180-240 (reviewed golden): rho 1.5, 2.0.
@@ -32,7 +32,7 @@ expect simulate_themis_alternate_leases '[ "$(grep -c "\"event\":\"preempt\"" ev
 # 1,200 s of work on one GPU: the last job ends at 1,200, so max rho is at least B's
 # (1200 - 30) / 600 = 1.95 (A last: 2.0); FIFO reaches that floor, and so does themis.
 run simulate_themis_late 0 "dl simulate --cluster 1x1x1 --policy themis --lease 60 $Z '$S/themis_late.csv'"
-expect simulate_themis_late_wins_next_lease 'awk -F, "\$1==\"B\"{exit !(\$5 == 60)}" out'
+expect simulate_themis_late_wins_next_lease 'cols id,start out -e "\$1==\"B\"{exit !(\$2 == 60)}"'
 dl simulate --cluster 1x1x1 --policy fifo $Z "$S/themis_late.csv" > late_fifo.csv 2> /dev/null
 expect simulate_themis_late_max_rho '[ "$(summary out | cut -d" " -f1)" = "1.950000" ] && [ "$(summary late_fifo.csv | cut -d" " -f1)" = "1.950000" ]'
 
@@ -41,10 +41,10 @@ expect simulate_themis_late_max_rho '[ "$(summary out | cut -d" " -f1)" = "1.950
 # 1, both bid together and the auction keeps A (log 1.5 > log 1.33): B starts at 120
 run simulate_themis_knob0 0 "dl simulate --cluster 1x1x1 --policy themis --lease 60 --seed 2 \
 	--fairness-knob 0 $Z '$S/themis_alternate.csv'"
-expect simulate_themis_knob0_worst_first 'awk -F, "\$1==\"B\"{exit !(\$5 == 60)}" out'
+expect simulate_themis_knob0_worst_first 'cols id,start out -e "\$1==\"B\"{exit !(\$2 == 60)}"'
 run simulate_themis_knob1 0 "dl simulate --cluster 1x1x1 --policy themis --lease 60 --seed 2 \
 	--fairness-knob 1 $Z '$S/themis_alternate.csv'"
-expect simulate_themis_knob1_efficient 'awk -F, "\$1==\"B\"{exit !(\$5 == 120)} \$1==\"A\"{if (\$10 != 0) exit 1}" out'
+expect simulate_themis_knob1_efficient 'cols id,start,preemptions out -e "\$1==\"B\"{exit !(\$2 == 120)} \$1==\"A\"{if (\$3 != 0) exit 1}"'
 
 # options belong to themis; bad values are usage errors
 run simulate_themis_opt_other_policy 2 "dl simulate --cluster 1x1x1 --policy fifo --lease 60 '$S/themis_alternate.csv'"
@@ -86,24 +86,24 @@ expect simulate_themis_deterministic 'cmp -s again.csv load_themis.csv'
 printf 'id,submit,gpus,duration\nA,0,1,100\nB,10,1,100\n' > adm.csv
 run simulate_themis_admission 0 "dl simulate --cluster 1x1x1 --policy themis --lease 60 \
 	--admission 1 $Z adm.csv"
-expect simulate_themis_admission_holds 'awk -F, "\$1==\"B\"{if (\$5 != 100) exit 1} \$1==\"A\"{if (\$6 != 100 || \$10 != 0) exit 1}" out'
+expect simulate_themis_admission_holds 'cols id,start,end,preemptions out -e "\$1==\"B\"{if (\$2 != 100) exit 1} \$1==\"A\"{if (\$3 != 100 || \$4 != 0) exit 1}"'
 run simulate_themis_no_admission 0 "dl simulate --cluster 1x1x1 --policy themis --lease 60 $Z adm.csv"
-expect simulate_themis_no_admission_preempts 'awk -F, "\$1==\"B\"{exit !(\$5 == 60)}" out'
+expect simulate_themis_no_admission_preempts 'cols id,start out -e "\$1==\"B\"{exit !(\$2 == 60)}"'
 
 # the exact auction: on 2 nodes x 2 GPUs with knob 1 (one round), W (4 GPUs, 100 s) bids
 # log(700/100) = 1.95, U and V (2 GPUs, 300 s each) log(900/300) = 1.10 each. Greedy takes
 # the most valuable bid, W, and U and V wait; GLPK's MIP finds U + V = 2.20 > 1.95.
 printf 'id,submit,gpus,duration\nW,0,4,100\nU,0,2,300\nV,0,2,300\n' > mip.csv
 run simulate_themis_mip 0 "dl simulate --cluster 1x2x2 --policy themis --fairness-knob 1 mip.csv"
-expect simulate_themis_mip_optimal 'awk -F, "\$1==\"W\"{if (\$5 != 300) exit 1} \$1==\"U\"||\$1==\"V\"{if (\$5 != 0) exit 1}" out'
+expect simulate_themis_mip_optimal 'cols id,start out -e "\$1==\"W\"{if (\$2 != 300) exit 1} \$1==\"U\"||\$1==\"V\"{if (\$2 != 0) exit 1}"'
 run simulate_themis_greedy 0 "dl simulate --cluster 1x2x2 --policy themis --fairness-knob 1 --mip-max 0 mip.csv"
-expect simulate_themis_greedy_value_first 'awk -F, "\$1==\"W\"{exit !(\$5 == 0)}" out'
+expect simulate_themis_greedy_value_first 'cols id,start out -e "\$1==\"W\"{exit !(\$2 == 0)}"'
 
 # GPU types: a job free to run anywhere bids for the faster type first (v100, rho 1); a
 # job bound to k80 (speed 0.3) runs there, rho 1 / 0.3
 printf 'id,submit,gpus,duration,gpu_type\nany,0,2,100,\nslow,0,2,30,k80\n' > het.csv
 run simulate_themis_types 0 "dl simulate --cluster 1x1x4:k80,1x1x4:v100 --policy themis het.csv"
-expect simulate_themis_types_fastest 'awk -F, "\$1==\"any\"{if (\$14 != \"v100\" || \$6 != 100) exit 1} \$1==\"slow\"{if (\$14 != \"k80\" || \$6 != 100) exit 1}" out'
+expect simulate_themis_types_fastest 'cols id,gpu_type,end out -e "\$1==\"any\"{if (\$2 != \"v100\" || \$3 != 100) exit 1} \$1==\"slow\"{if (\$2 != \"k80\" || \$3 != 100) exit 1}"'
 
 # a job never waits forever on an idle cluster (each run below hung before: timeout 60 makes
 # a hang fail fast). 1. The best-fit nodes for one GPU are the 4-GPU k80s, where 520 s of
@@ -117,7 +117,7 @@ expect simulate_themis_worthless_skipped_v100 '[ "$(rho_of out)" = "L 1.000000" 
 # the v100s (with the v100's rate as its ideal, G would wait for V to end at 3000 s)
 printf 'id,submit,gpus,duration\nV,0,2,3000\nG,10,4,5000\n' > gang.csv
 run simulate_themis_best_has_room 0 "timeout 60 dl simulate --cluster 1x1x2:v100,1x1x4:k80 --policy themis gang.csv"
-expect simulate_themis_best_has_room_k80 'awk -F, "\$1==\"G\"{ok = \$5 == 10 && \$14 == \"k80\"} END{exit !ok}" out'
+expect simulate_themis_best_has_room_k80 'cols id,start,gpu_type out -e "\$1==\"G\"{ok = \$2 == 10 && \$3 == \"k80\"} END{exit !ok}"'
 # 3. one rack of a v100 and a k80 node (the only rack that holds 8 GPUs) and one of a v100:
 # its best rate is the v100's, its only rack-tier placement runs at the k80's, never worth
 # waiting for; on an idle cluster it bids anyway and runs there (rho 1 / 0.3)
@@ -129,13 +129,13 @@ cat > mixed.json <<'JSON'
 JSON
 printf 'id,submit,gpus,duration\nR,0,8,5000\n' > rack8.csv
 run simulate_themis_idle_bids 0 "timeout 60 dl simulate --cluster mixed.json --policy themis rack8.csv"
-expect simulate_themis_idle_bids_runs 'awk -F, "NR==2{ok = \$5 == 0 && \$12 == \"rack\" && \$14 == \"k80\"} END{exit !ok}" out'
+expect simulate_themis_idle_bids_runs 'cols start,tier,gpu_type out -e "NR==2{ok = \$1 == 0 && \$2 == \"rack\" && \$3 == \"k80\"} END{exit !ok}"'
 
 # ties in a seeded order: A and B tie at 0 (rho 1 each); seed 2 gives the first lease to A
 # (above), seed 1 to B, and either way they end with rho 1.5 and 2.0
 run simulate_themis_seed1 0 "dl simulate --cluster 1x1x1 --policy themis --lease 60 --seed 1 $Z \
 	'$S/themis_alternate.csv'"
-expect simulate_themis_seed1_b_first 'awk -F, "\$1==\"B\"{exit !(\$5 == 0)}" out && [ "$(rho_of out | sort -k2 | awk "{printf \"%s \", \$2}")" = "1.500000 2.000000 " ]'
+expect simulate_themis_seed1_b_first 'cols id,start out -e "\$1==\"B\"{exit !(\$2 == 0)}" && [ "$(rho_of out | sort -k2 | awk "{printf \"%s \", \$2}")" = "1.500000 2.000000 " ]'
 
 # per-model throughputs (--throughputs, testdata/simulate/tputs.csv): model m cannot run
 # on 2 k80s (throughput 0), so w bids only for the v100s (rho 1); alone on a k80, a runs at

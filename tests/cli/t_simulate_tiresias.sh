@@ -74,7 +74,7 @@ expect simulate_tiresias_gittins_n_quirk 'cmp -s a.csv b.csv && [ "$(wc -l < a.c
 # starvation promotion happens on the x10 trace with N=1 (the promote column is used)
 dl simulate --compat tiresias --cluster "$T/n2g4_custom.csv" --place count \
 	--policy dlas-gpu-1 "$T/60_job_x10.csv" > p.csv 2>/dev/null
-expect simulate_tiresias_promotes 'awk -F, "NR>1{s+=\$13} END{exit !(s>0)}" p.csv'
+expect simulate_tiresias_promotes 'cols promote p.csv -e "NR>1{s+=\$1} END{exit !(s>0)}"'
 
 # yarn in the preemptive loops leaks memory like the reference: jobs left unfinished warn
 run simulate_tiresias_yarn_leak 0 "dl simulate --compat tiresias --cluster '$T/n2g4_custom.csv' \
