@@ -833,249 +833,272 @@ static int parse_elapsed(const char *s, double *out)
 	return 0;
 }
 
+/* one sacct file's reading: its columns and what the rows reuse */
+struct sacct {
+	int col[SC_N];	/* field index of each SC_ column, -1 = absent */
+	size_t ncols;	/* fields of the header; 0 before it */
+	char **f;	/* the current line's fields */
+	size_t pass[4]; /* pass-through column + 1 of start, end, alloc type, partition */
+	int keep_unfinished;
+	struct dl_timecache tc;
+	struct strbuf state, gtype, atype; /* the row's State, GPU type asked for, type run on */
+	const char *extra[64];		   /* the row's pass-through fields */
+	char startbuf[DL_NUM_BUF], endbuf[DL_NUM_BUF];
+};
+
+/* the header line (sacct -P, or -p with a trailing '|'): find the columns, declare the
+ * pass-through ones. 0, or -1 when a column the jobs need is missing */
+static int sacct_header(struct sacct *s, struct dl_jobset *js, const struct lines *l,
+			struct dl_err *err)
+{
+	int *col = s->col;
+	size_t n = count_fields(l->sb.buf, '|');
+	s->f = xcalloc(n, sizeof(*s->f));
+	split(l->sb.buf, '|', s->f, n);
+	s->ncols = n;
+	for (size_t i = 0; i < n; i++)
+		for (int c = 0; c < SC_N; c++)
+			if (!strcmp(s->f[i], sacct_cols[c]) && col[c] < 0)
+				col[c] = (int)i;
+	if (col[SC_JOBID] < 0)
+		col[SC_JOBID] = col[SC_JOBIDRAW];
+	if (col[SC_JOBID] < 0)
+		return dl_err_at(err, l->name, l->line,
+				 "no sacct header with a JobID column (run sacct -P "
+				 "without -n/--noheader)");
+	if (col[SC_SUBMIT] < 0)
+		return dl_err_at(err, l->name, l->line, "missing required column 'Submit'");
+	if (col[SC_ALLOCTRES] < 0 && col[SC_ALLOCGRES] < 0)
+		return dl_err_at(err, l->name, l->line,
+				 "missing required column 'AllocTRES' (or AllocGRES)");
+	if (col[SC_ELAPSEDRAW] < 0 && col[SC_ELAPSED] < 0 && (col[SC_START] < 0 || col[SC_END] < 0))
+		return dl_err_at(err, l->name, l->line,
+				 "missing required column 'ElapsedRaw' (or Elapsed, or "
+				 "Start and End)");
+	/* Slurm's real schedule, for report --as-run */
+	for (int k = 0; k < 2; k++)
+		if (col[k ? SC_END : SC_START] >= 0)
+			s->pass[k] = dl_jobset_pass_col(js, asrun_cols[k]) + 1;
+	if (col[SC_REQTRES] >= 0)
+		s->pass[2] = dl_jobset_pass_col(js, ALLOC_TYPE_COL) + 1;
+	/* vc is the Account when there is one: the partition for report --by */
+	if (col[SC_PARTITION] >= 0)
+		s->pass[3] = dl_jobset_pass_col(js, "partition") + 1;
+	return 0;
+}
+
+/*
+ * The job's run time: ElapsedRaw, else Elapsed, else End - Start (each when
+ * there); 0 when none is known. 0, or -1 on a bad value.
+ */
+static int sacct_duration(const struct sacct *s, const struct lines *l, int have_times,
+			  double start, double end, double *duration, struct dl_err *err)
+{
+	const int *col = s->col;
+	const char *v;
+	*duration = 0;
+	if (col[SC_ELAPSEDRAW] >= 0) {
+		v = s->f[col[SC_ELAPSEDRAW]];
+		int64_t e;
+		if (dl_parse_int64(v, &e) || e < 0)
+			return dl_err_at(err, l->name, l->line,
+					 "bad ElapsedRaw value '%.64s': expected seconds", v);
+		*duration = (double)e;
+	} else if (col[SC_ELAPSED] >= 0) {
+		v = s->f[col[SC_ELAPSED]];
+		if (parse_elapsed(v, duration))
+			return dl_err_at(err, l->name, l->line,
+					 "bad Elapsed value '%.64s': expected [D-]HH:MM:SS", v);
+	} else if (have_times) {
+		*duration = end - start;
+	}
+	return 0;
+}
+
+/* the job's pass-through fields (its start, end, GPU type run on, partition) in s->extra */
+static size_t sacct_extra(struct sacct *s, int have_start, double start, int have_end, double end)
+{
+	const char **extra = s->extra;
+	size_t nx = 0;
+	for (int k = 0; k < 4; k++) {
+		if (!s->pass[k])
+			continue;
+		while (nx < s->pass[k] - 1 && nx < DL_ARRAY_SIZE(s->extra))
+			extra[nx++] = "";
+		const char *val = k == 3 ? s->f[s->col[SC_PARTITION]] : s->atype.buf;
+		if (k < 2) {
+			int have = k ? have_end : have_start;
+			char *buf = k ? s->endbuf : s->startbuf;
+			if (have)
+				dl_fmt_double(buf, k ? end : start);
+			val = have ? buf : "";
+		}
+		if (nx < DL_ARRAY_SIZE(s->extra))
+			extra[nx++] = val;
+	}
+	return nx;
+}
+
+/*
+ * One job line: the job added to js, or skipped (a step, not started, still
+ * running or pending without --keep-unfinished, no GPUs, no run time; counted
+ * in sk). 0, or -1 on a bad line.
+ */
+static int sacct_row(struct sacct *s, struct dl_jobset *js, const struct lines *l,
+		     struct dl_skips *sk, struct dl_err *err)
+{
+	const int *col = s->col;
+	char **f = s->f;
+	size_t n = split(l->sb.buf, '|', f, s->ncols);
+	if (n != s->ncols)
+		return dl_err_at(err, l->name, l->line,
+				 "expected %zu '|'-separated fields, found %zu", s->ncols, n);
+	struct dl_job j = DL_JOB_INIT;
+	j.line = l->line;
+	j.id = f[col[SC_JOBID]];
+	if (!*j.id)
+		return dl_err_at(err, l->name, l->line, "empty JobID value");
+	const char *v = f[col[SC_SUBMIT]];
+	if (local_time_field(l->name, l->line, "Submit", SACCT_TIME, v, &s->tc, &j.submit, err))
+		return -1;
+	j.user = col[SC_USER] >= 0 ? f[col[SC_USER]] : "";
+	j.vc = col[SC_ACCOUNT] >= 0	? f[col[SC_ACCOUNT]]
+	       : col[SC_PARTITION] >= 0 ? f[col[SC_PARTITION]]
+					: "";
+	if (col[SC_STATE] >= 0) {
+		/* "CANCELLED by 123" -> "CANCELLED" */
+		const char *st = f[col[SC_STATE]];
+		sb_reset(&s->state);
+		sb_add(&s->state, st, strcspn(st, " +"));
+		j.state = s->state.buf;
+	}
+	if (strchr(j.id, '.')) {
+		add_skip(sk, DL_SKIP_STEP);
+		return 0;
+	}
+	double start = 0, end = 0;
+	int have_start = 0, have_end = 0;
+	/* unfinished at dump time: pending (no Start, no End) or running (no End) */
+	int pending = 0, running = 0;
+	int end_unknown = col[SC_END] >= 0 && is_unknown(f[col[SC_END]]);
+	if (col[SC_START] >= 0) {
+		v = f[col[SC_START]];
+		if (is_unknown(v) && s->keep_unfinished && end_unknown) {
+			pending = 1;
+		} else if (is_unknown(v)) {
+			add_skip(sk, end_unknown ? DL_SKIP_PENDING : not_started(j.state));
+			return 0;
+		} else {
+			if (local_time_field(l->name, l->line, "Start", SACCT_TIME, v, &s->tc,
+					     &start, err))
+				return -1;
+			have_start = 1;
+		}
+	}
+	if (col[SC_END] >= 0 && !pending) {
+		v = f[col[SC_END]];
+		if (end_unknown && s->keep_unfinished) {
+			running = 1;
+		} else if (end_unknown) {
+			add_skip(sk, DL_SKIP_RUNNING);
+			return 0;
+		} else {
+			if (local_time_field(l->name, l->line, "End", SACCT_TIME, v, &s->tc, &end,
+					     err))
+				return -1;
+			have_end = 1;
+		}
+	}
+	const char *tres = col[SC_ALLOCTRES] >= 0 ? f[col[SC_ALLOCTRES]] : f[col[SC_ALLOCGRES]];
+	const char *tres_col = col[SC_ALLOCTRES] >= 0 ? "AllocTRES" : "AllocGRES";
+	if (pending && col[SC_REQTRES] >= 0) {
+		tres = f[col[SC_REQTRES]]; /* nothing is allocated yet */
+		tres_col = "ReqTRES";
+	}
+	const char *type;
+	size_t typelen;
+	if (dl_sacct_gpus(tres, &j.gpus, &type, &typelen))
+		return dl_err_at(err, l->name, l->line,
+				 "bad %s value '%.80s': expected gres/gpu[:TYPE]=N entries",
+				 tres_col, tres);
+	sb_reset(&s->gtype);
+	if (type)
+		sb_add(&s->gtype, type, typelen);
+	/* what it ran on, for the as-run label; what it asked for, for the what-if */
+	sb_reset(&s->atype);
+	sb_addstr(&s->atype, pending ? "" : s->gtype.buf);
+	if (col[SC_REQTRES] >= 0) {
+		const char *req = f[col[SC_REQTRES]];
+		int64_t asked;
+		sb_reset(&s->gtype);
+		if (dl_sacct_gpus(req, &asked, &type, &typelen))
+			return dl_err_at(err, l->name, l->line,
+					 "bad ReqTRES value '%.80s': expected gres/gpu[:TYPE]=N "
+					 "entries",
+					 req);
+		if (type)
+			sb_add(&s->gtype, type, typelen);
+	}
+	j.gpu_type = s->gtype.buf;
+	if (sacct_duration(s, l, have_start && have_end, start, end, &j.duration, err))
+		return -1;
+	if (!j.gpus) {
+		/* a job cancelled while it waited: Slurm gives it Start = End (the
+		 * cancel time) and no AllocTRES, but it asked for GPUs (ReqTRES) */
+		int64_t asked = 0;
+		if (col[SC_REQTRES] >= 0 &&
+		    dl_sacct_gpus(f[col[SC_REQTRES]], &asked, &type, &typelen))
+			asked = 0;
+		add_skip(sk, asked > 0 ? not_started(j.state) : DL_SKIP_NO_GPUS);
+		return 0;
+	}
+	if (pending || running) {
+		/* the time limit bounds the run: what Slurm's own backfill assumes */
+		double limit =
+			col[SC_TIMELIMITRAW] >= 0 ? timelimit_seconds(f[col[SC_TIMELIMITRAW]]) : -1;
+		if (limit < 0) {
+			add_skip(sk, DL_SKIP_NO_LIMIT);
+			return 0;
+		}
+		if (!running || limit > j.duration)
+			j.duration = limit;
+	}
+	if (!(j.duration > 0)) {
+		add_skip(sk, DL_SKIP_ZERO_RUNTIME);
+		return 0;
+	}
+	j.nextra = sacct_extra(s, have_start, start, have_end, end);
+	j.extra = j.nextra ? s->extra : NULL;
+	dl_jobset_add(js, &j);
+	return 0;
+}
+
 static int import_sacct(struct dl_jobset *js, const char *path, const struct dl_import_opts *o,
 			struct dl_skips *sk, struct dl_err *err)
 {
-	int keep_unfinished = o && o->keep_unfinished;
-	size_t pass[4] = {0, 0, 0, 0};
-	const char *extra[64];
 	struct lines l;
 	if (lines_open(&l, path, err))
 		return -1;
-	int rc = -1, got;
-	int col[SC_N];
-	size_t ncols = 0;
-	char **f = NULL;
-	struct dl_timecache tc = DL_TIMECACHE_INIT;
-	struct strbuf state = STRBUF_INIT, gtype = STRBUF_INIT, atype = STRBUF_INIT;
+	struct sacct s = {.keep_unfinished = o && o->keep_unfinished, .tc = DL_TIMECACHE_INIT};
+	sb_init(&s.state);
+	sb_init(&s.gtype);
+	sb_init(&s.atype);
 	for (int c = 0; c < SC_N; c++)
-		col[c] = -1;
-	while ((got = lines_next(&l, err)) > 0) {
+		s.col[c] = -1;
+	int rc = 0, got = 0;
+	while (!rc && (got = lines_next(&l, err)) > 0) {
 		if (blank(l.sb.buf))
 			continue;
-		if (!ncols) {
-			/* the header: sacct -P (or -p, with a trailing '|') */
-			size_t n = count_fields(l.sb.buf, '|');
-			f = xcalloc(n, sizeof(*f));
-			split(l.sb.buf, '|', f, n);
-			ncols = n;
-			for (size_t i = 0; i < n; i++)
-				for (int c = 0; c < SC_N; c++)
-					if (!strcmp(f[i], sacct_cols[c]) && col[c] < 0)
-						col[c] = (int)i;
-			if (col[SC_JOBID] < 0)
-				col[SC_JOBID] = col[SC_JOBIDRAW];
-			if (col[SC_JOBID] < 0) {
-				dl_err_at(err, l.name, l.line,
-					  "no sacct header with a JobID column (run sacct -P "
-					  "without -n/--noheader)");
-				goto out;
-			}
-			if (col[SC_SUBMIT] < 0) {
-				dl_err_at(err, l.name, l.line, "missing required column 'Submit'");
-				goto out;
-			}
-			if (col[SC_ALLOCTRES] < 0 && col[SC_ALLOCGRES] < 0) {
-				dl_err_at(err, l.name, l.line,
-					  "missing required column 'AllocTRES' (or AllocGRES)");
-				goto out;
-			}
-			if (col[SC_ELAPSEDRAW] < 0 && col[SC_ELAPSED] < 0 &&
-			    (col[SC_START] < 0 || col[SC_END] < 0)) {
-				dl_err_at(err, l.name, l.line,
-					  "missing required column 'ElapsedRaw' (or Elapsed, or "
-					  "Start and End)");
-				goto out;
-			}
-			/* Slurm's real schedule, for report --as-run */
-			for (int k = 0; k < 2; k++)
-				if (col[k ? SC_END : SC_START] >= 0)
-					pass[k] = dl_jobset_pass_col(js, asrun_cols[k]) + 1;
-			if (col[SC_REQTRES] >= 0)
-				pass[2] = dl_jobset_pass_col(js, ALLOC_TYPE_COL) + 1;
-			/* vc is the Account when there is one: the partition for report --by */
-			if (col[SC_PARTITION] >= 0)
-				pass[3] = dl_jobset_pass_col(js, "partition") + 1;
-			continue;
-		}
-		size_t n = split(l.sb.buf, '|', f, ncols);
-		if (n != ncols) {
-			dl_err_at(err, l.name, l.line,
-				  "expected %zu '|'-separated fields, found %zu", ncols, n);
-			goto out;
-		}
-		struct dl_job j = DL_JOB_INIT;
-		j.line = l.line;
-		j.id = f[col[SC_JOBID]];
-		if (!*j.id) {
-			dl_err_at(err, l.name, l.line, "empty JobID value");
-			goto out;
-		}
-		const char *v = f[col[SC_SUBMIT]];
-		if (local_time_field(l.name, l.line, "Submit", SACCT_TIME, v, &tc, &j.submit, err))
-			goto out;
-		j.user = col[SC_USER] >= 0 ? f[col[SC_USER]] : "";
-		j.vc = col[SC_ACCOUNT] >= 0	? f[col[SC_ACCOUNT]]
-		       : col[SC_PARTITION] >= 0 ? f[col[SC_PARTITION]]
-						: "";
-		if (col[SC_STATE] >= 0) {
-			/* "CANCELLED by 123" -> "CANCELLED" */
-			const char *st = f[col[SC_STATE]];
-			sb_reset(&state);
-			sb_add(&state, st, strcspn(st, " +"));
-			j.state = state.buf;
-		}
-		if (strchr(j.id, '.')) {
-			add_skip(sk, DL_SKIP_STEP);
-			continue;
-		}
-		double start = 0, end = 0;
-		int have_start = 0, have_end = 0;
-		/* unfinished at dump time: pending (no Start, no End) or running (no End) */
-		int pending = 0, running = 0;
-		int end_unknown = col[SC_END] >= 0 && is_unknown(f[col[SC_END]]);
-		if (col[SC_START] >= 0) {
-			v = f[col[SC_START]];
-			if (is_unknown(v) && keep_unfinished && end_unknown) {
-				pending = 1;
-			} else if (is_unknown(v)) {
-				add_skip(sk, end_unknown ? DL_SKIP_PENDING : not_started(j.state));
-				continue;
-			} else {
-				if (local_time_field(l.name, l.line, "Start", SACCT_TIME, v, &tc,
-						     &start, err))
-					goto out;
-				have_start = 1;
-			}
-		}
-		if (col[SC_END] >= 0 && !pending) {
-			v = f[col[SC_END]];
-			if (end_unknown && keep_unfinished) {
-				running = 1;
-			} else if (end_unknown) {
-				add_skip(sk, DL_SKIP_RUNNING);
-				continue;
-			} else {
-				if (local_time_field(l.name, l.line, "End", SACCT_TIME, v, &tc,
-						     &end, err))
-					goto out;
-				have_end = 1;
-			}
-		}
-		const char *tres =
-			col[SC_ALLOCTRES] >= 0 ? f[col[SC_ALLOCTRES]] : f[col[SC_ALLOCGRES]];
-		const char *tres_col = col[SC_ALLOCTRES] >= 0 ? "AllocTRES" : "AllocGRES";
-		if (pending && col[SC_REQTRES] >= 0) {
-			tres = f[col[SC_REQTRES]]; /* nothing is allocated yet */
-			tres_col = "ReqTRES";
-		}
-		const char *type;
-		size_t typelen;
-		if (dl_sacct_gpus(tres, &j.gpus, &type, &typelen)) {
-			dl_err_at(err, l.name, l.line,
-				  "bad %s value '%.80s': expected gres/gpu[:TYPE]=N entries",
-				  tres_col, tres);
-			goto out;
-		}
-		sb_reset(&gtype);
-		if (type)
-			sb_add(&gtype, type, typelen);
-		/* what it ran on, for the as-run label; what it asked for, for the what-if */
-		sb_reset(&atype);
-		sb_addstr(&atype, pending ? "" : gtype.buf);
-		if (col[SC_REQTRES] >= 0) {
-			const char *req = f[col[SC_REQTRES]];
-			int64_t asked;
-			sb_reset(&gtype);
-			if (dl_sacct_gpus(req, &asked, &type, &typelen)) {
-				dl_err_at(err, l.name, l.line,
-					  "bad ReqTRES value '%.80s': expected gres/gpu[:TYPE]=N "
-					  "entries",
-					  req);
-				goto out;
-			}
-			if (type)
-				sb_add(&gtype, type, typelen);
-		}
-		j.gpu_type = gtype.buf;
-		if (col[SC_ELAPSEDRAW] >= 0) {
-			v = f[col[SC_ELAPSEDRAW]];
-			int64_t e;
-			if (dl_parse_int64(v, &e) || e < 0) {
-				dl_err_at(err, l.name, l.line,
-					  "bad ElapsedRaw value '%.64s': expected seconds", v);
-				goto out;
-			}
-			j.duration = (double)e;
-		} else if (col[SC_ELAPSED] >= 0) {
-			v = f[col[SC_ELAPSED]];
-			if (parse_elapsed(v, &j.duration)) {
-				dl_err_at(err, l.name, l.line,
-					  "bad Elapsed value '%.64s': expected [D-]HH:MM:SS", v);
-				goto out;
-			}
-		} else if (have_start && have_end) {
-			j.duration = end - start;
-		}
-		if (!j.gpus) {
-			/* a job cancelled while it waited: Slurm gives it Start = End (the
-			 * cancel time) and no AllocTRES, but it asked for GPUs (ReqTRES) */
-			int64_t asked = 0;
-			if (col[SC_REQTRES] >= 0 &&
-			    dl_sacct_gpus(f[col[SC_REQTRES]], &asked, &type, &typelen))
-				asked = 0;
-			add_skip(sk, asked > 0 ? not_started(j.state) : DL_SKIP_NO_GPUS);
-			continue;
-		}
-		if (pending || running) {
-			/* the time limit bounds the run: what Slurm's own backfill assumes */
-			double limit = col[SC_TIMELIMITRAW] >= 0
-					       ? timelimit_seconds(f[col[SC_TIMELIMITRAW]])
-					       : -1;
-			if (limit < 0) {
-				add_skip(sk, DL_SKIP_NO_LIMIT);
-				continue;
-			}
-			if (!running || limit > j.duration)
-				j.duration = limit;
-		}
-		if (!(j.duration > 0)) {
-			add_skip(sk, DL_SKIP_ZERO_RUNTIME);
-			continue;
-		}
-		char sbuf[DL_NUM_BUF], ebuf[DL_NUM_BUF];
-		size_t nx = 0;
-		for (int k = 0; k < 4; k++) {
-			if (!pass[k])
-				continue;
-			while (nx < pass[k] - 1 && nx < DL_ARRAY_SIZE(extra))
-				extra[nx++] = "";
-			const char *val = k == 3 ? f[col[SC_PARTITION]] : atype.buf;
-			if (k < 2) {
-				int have = k ? have_end : have_start;
-				if (have)
-					dl_fmt_double(k ? ebuf : sbuf, k ? end : start);
-				val = have ? (k ? ebuf : sbuf) : "";
-			}
-			if (nx < DL_ARRAY_SIZE(extra))
-				extra[nx++] = val;
-		}
-		j.extra = nx ? extra : NULL;
-		j.nextra = nx;
-		dl_jobset_add(js, &j);
+		rc = s.ncols ? sacct_row(&s, js, &l, sk, err) : sacct_header(&s, js, &l, err);
 	}
-	if (got < 0)
-		goto out;
-	if (!ncols) {
-		dl_err_at(err, l.name, 0, "empty input: no sacct header line");
-		goto out;
-	}
-	rc = 0;
-out:
-	free(f);
-	sb_release(&state);
-	sb_release(&gtype);
-	sb_release(&atype);
+	if (!rc && got < 0)
+		rc = -1;
+	if (!rc && !s.ncols)
+		rc = dl_err_at(err, l.name, 0, "empty input: no sacct header line");
+	free(s.f);
+	sb_release(&s.state);
+	sb_release(&s.gtype);
+	sb_release(&s.atype);
 	lines_close(&l);
 	return rc;
 }
