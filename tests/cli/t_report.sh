@@ -29,8 +29,9 @@ expect_eq report_by_duration4_classes "all:57940:14485:1260:48260:48460:2370
 10min-1h:1260:1260:1260:1260:1260:60
 1h-10h:8360:8360:8360:8360:8360:1160
 >=10h:48260:48260:48260:48260:48260:8260" \
-	"$(awk -F, 'NR > 1 {print $2 ":" $5 * $4 ":" $5 ":" $6 ":" $7 ":" $10 ":" $11}' out)"
-run report_by_gpus4 0 "dl report --by gpus $R/gittins.csv | cut -d, -f2,3,14,15"
+	"$(cols class,avg_jct,finished,median_jct,p90_jct,makespan,avg_queue_delay out |
+		awk -F, 'NR > 1 {print $1 ":" $2 * $3 ":" $2 ":" $4 ":" $5 ":" $6 ":" $7}')"
+run report_by_gpus4 0 "dl report --by gpus $R/gittins.csv | cols class,jobs,preemptions_per_job,migrations_per_job"
 expect_eq report_by_gpus4_classes "class,jobs,preemptions_per_job,migrations_per_job
 all,4,0.5,0.75
 1,1,0,0
@@ -41,13 +42,13 @@ all,4,0.5,0.75
 # rho 1 1.25 6 1.65 -> avg 2.475, p95 (rank 4 of 4) = max = 6, Jain 9.9^2 / (4 * 41.285);
 # first feedback 0 0 10 80 160 -> avg 50, p95 160; comm 0 12.5 0 50 -> 62.5 total, 15.625
 # a job; GPU share (2*12.5 + 4*50) / (100 + 2*62.5 + 10 + 4*250) = 225 / 1235
-run report_fairness 0 "dl report --allow-unequal $R/placed.csv $R/fifo.csv | cut -d, -f1,20-"
+run report_fairness 0 "dl report --allow-unequal $R/placed.csv $R/fifo.csv | cols label,avg_first_feedback.."
 expect_eq report_fairness_rows "label,avg_first_feedback,p95_first_feedback,avg_rho,p95_rho,max_rho,jain_rho,total_comm_overhead,avg_comm_overhead,comm_share
 placed,50,160,2.475,6,6,0.5934964272738283,62.5,15.625,0.18218623481781376
 fifo,135,320,,,,,,," "$(cat out)"
 # per class: 1 GPU (jobs 1, 4): rho 1 6 -> Jain 49 / 74; 2-4 GPUs (2, 3, 5): rho 1.25 1.65
 # -> Jain 8.41 / 8.57, comm 62.5 over 2*62.5 + 4*250 GPU-s = 0.2; >8: only a rejected job
-run report_fairness_by 0 "dl report --by gpus $R/placed.csv | cut -d, -f2,21-"
+run report_fairness_by 0 "dl report --by gpus $R/placed.csv | cols class,avg_first_feedback.."
 expect_eq report_fairness_by_rows "class,avg_first_feedback,p95_first_feedback,avg_rho,p95_rho,max_rho,jain_rho,total_comm_overhead,avg_comm_overhead,comm_share
 all,50,160,2.475,6,6,0.5934964272738283,62.5,15.625,0.18218623481781376
 1,5,10,3.5,6,6,0.6621621621621622,0,0,0
@@ -67,14 +68,14 @@ run report_old_text 0 "dl report -f text $R/fifo.csv"
 expect report_old_text_no_rho "grep -q 'first feedback' out && ! grep -q 'rho\|comm' out"
 run report_timeline 0 "dl report --gpus 8 -t $R/fifo.timeline.csv $R/fifo.csv $R/las.csv"
 # utilisation from the timeline: 1010 GPU-s over 360 s on 8 GPUs
-expect_eq report_timeline_util "0.3506944444444444" "$(awk -F, '$1 == "fifo" {print $12}' out)"
+expect_eq report_timeline_util "0.3506944444444444" "$(cols label,utilization out | awk -F, '$1 == "fifo" {print $2}')"
 
 # labels: --label in input order, file name without a policy column, stdin
-run report_labels 0 "dl report -l A -l B $R/fifo.csv $R/las.csv | cut -d, -f1-4"
+run report_labels 0 "dl report -l A -l B $R/fifo.csv $R/las.csv | cols label..avg_jct"
 expect_eq report_labels_out "label,jobs,finished,avg_jct
 A,4,4,225
 B,4,4,112.5" "$(cat out)"
-run report_stdin 0 "dl report < $R/stuck.csv | cut -d, -f1-3"
+run report_stdin 0 "dl report < $R/stuck.csv | cols label..finished"
 expect_eq report_stdin_label "stdin,2,0" "$(tail -1 out)"
 # two inputs under one label: an error unless both are named so on purpose; then a job
 # id twice in the label is an error too (the same file twice), disjoint ids pool
@@ -84,7 +85,7 @@ run report_same_label_dup_ids 1 "dl report -l x -l x $R/fifo.csv $R/fifo.csv"
 expect report_dup_id_line "grep -q \"fifo.csv:2: job id '1' appears twice under label 'x' (first at .*fifo.csv:2)\" err"
 head -3 $R/fifo.csv > part1.csv
 { head -1 $R/fifo.csv; tail -n +4 $R/fifo.csv; } > part2.csv
-run report_pooled 0 "dl report -l fifo -l fifo part1.csv part2.csv | cut -d, -f1-4"
+run report_pooled 0 "dl report -l fifo -l fifo part1.csv part2.csv | cols label..avg_jct"
 expect_eq report_pooled_rows "fifo,4,4,225" "$(tail -1 out)"
 # UTF-8 labels line up by characters, not bytes
 printf 'id,submit,gpus,duration,start,end,policy\n1,0,1,5,0,5,\303\251t\303\251\n2,0,1,5,0,7,ab\n' > utf8.csv
@@ -102,9 +103,9 @@ printf 'id,submit,gpus,start,end\n1,0,1,0,5\n' > nodur.csv
 printf 'id,submit,gpus,duration,start,end\n1,0,1,5,0,5\n2,0,two,5,0,5\n' > badgpus.csv
 # a night without jobs: a header only is a label without jobs, not an error, and so is
 # 0 bytes (a stream without rows, as JSON Lines writes one; dlsched-formats(5), EMPTY INPUT)
-run report_header_only 0 "dl report header.csv | cut -d, -f1-3,18,19"
+run report_header_only 0 "dl report header.csv | cols label..finished,dropped,dropped_reasons"
 expect_eq report_header_only_row "header,0,0,0," "$(tail -1 out)"
-run report_empty 0 "dl report empty.csv | cut -d, -f1-3,18,19"
+run report_empty 0 "dl report empty.csv | cols label..finished,dropped,dropped_reasons"
 expect_eq report_empty_row "empty,0,0,0," "$(tail -1 out)"
 run report_err_missing 1 "dl report nodur.csv"
 run report_err_value 1 "dl report badgpus.csv"
@@ -133,7 +134,7 @@ run report_o_json 0 "dl report -o r.jsonl $R/fifo.csv && head -c 18 r.jsonl"
 expect_eq report_o_json_is_json '{"label":"fifo","j' "$(cat out)"
 
 # --cluster takes the GPU count of any cluster SPEC (1 rack x 1 node x 4 GPUs = 4)
-run report_cluster 0 "dl report --cluster 1x1x4:v100 $R/fifo.csv | cut -d, -f12"
+run report_cluster 0 "dl report --cluster 1x1x4:v100 $R/fifo.csv | cols utilization"
 expect_eq report_cluster_util "0.7013888888888888" "$(tail -1 out)"
 
 # ---- HTML ----

@@ -24,19 +24,19 @@ command -v xmllint > /dev/null && expect nightly_empty_page_xml "xmllint --noout
 # a night of CPU jobs only: nothing to simulate, and the page says what trace import left out
 printf 'JobID|Submit|Start|End|ElapsedRaw|AllocTRES|State\n1|2026-11-21T10:00:00|2026-11-21T10:00:00|2026-11-21T10:05:00|300|cpu=4|COMPLETED\n2|2026-11-21T11:00:00|Unknown|Unknown|0|cpu=4|PENDING\n' > cpu.psv
 run nightly_cpu_import 0 "dl trace import -q --from sacct --skipped cpu.skipped.csv cpu.psv > cpu.jobs.csv && dl simulate -q --cluster 1x4x8 --policy fifo cpu.jobs.csv > cpu.fifo.csv"
-run nightly_cpu_report 0 "dl report --skipped cpu.skipped.csv cpu.fifo.csv | cut -d, -f1,2,18,19"
+run nightly_cpu_report 0 "dl report --skipped cpu.skipped.csv cpu.fifo.csv | cols label,jobs,dropped,dropped_reasons"
 expect_eq nightly_cpu_report_dropped "cpu.fifo,0,2,1 no GPUs; 1 pending at the dump" "$(tail -1 out)"
 run nightly_cpu_page 0 "dl report -o cpu.html --skipped cpu.skipped.csv cpu.fifo.csv"
 expect nightly_cpu_page_left_out "grep -q 'No job of the inputs could be compared' cpu.html && grep -q '<td>2</td><td class=\"s w\">1 no GPUs; 1 pending at the dump</td>' cpu.html"
 
 # ---- jobs left out: simulate's rejections per reason, trace import's skips for every label ----
-run nightly_rejected 0 "dl report -b fifo --gpus 4 $R/rejected.csv | cut -d, -f1-4,18,19"
+run nightly_rejected 0 "dl report -b fifo --gpus 4 $R/rejected.csv | cols label..avg_jct,dropped,dropped_reasons"
 expect_eq nightly_rejected_row "fifo,3,3,190,3,1 needs more GPUs than the cluster has; 2 unknown GPU type 'a100'" "$(tail -1 out)"
 printf 'reason,count\nnever started,2\nno GPUs,1\n' > sk.csv
-run nightly_rejected_skipped 0 "dl report --allow-unequal --skipped sk.csv $R/rejected.csv $R/las.csv | cut -d, -f1,2,18,19"
+run nightly_rejected_skipped 0 "dl report --allow-unequal --skipped sk.csv $R/rejected.csv $R/las.csv | cols label,jobs,dropped,dropped_reasons"
 expect_eq nightly_rejected_skipped_rows "fifo,3,6,2 never started; 1 no GPUs; 1 needs more GPUs than the cluster has; 2 unknown GPU type 'a100'
 las,4,3,2 never started; 1 no GPUs" "$(tail -2 out)"
-run nightly_rejected_by_gpus 0 "dl report --by gpus $R/rejected.csv | cut -d, -f2,3,19,20"
+run nightly_rejected_by_gpus 0 "dl report --by gpus $R/rejected.csv | cols class,jobs,dropped,dropped_reasons"
 expect_eq nightly_rejected_by_gpus_rows "all,3,3,1 needs more GPUs than the cluster has; 2 unknown GPU type 'a100'
 1,1,1,1 unknown GPU type 'a100'
 2-4,2,1,1 unknown GPU type 'a100'
@@ -48,20 +48,20 @@ expect nightly_skipped_bad_line "grep -q 'bad.csv:2: bad skipped row' err"
 
 # simulate writes the rows report counts: a typed job on a cluster without its type
 printf 'id,submit,gpus,duration,gpu_type\na,0,1,10,v100\nb,0,2,10,a100\nc,1,64,10,\n' > typed.csv
-run nightly_simulate_rejects 0 "dl simulate -q --cluster 1x4x8:v100 --policy fifo typed.csv | dl report - | cut -d, -f1,2,18,19"
+run nightly_simulate_rejects 0 "dl simulate -q --cluster 1x4x8:v100 --policy fifo typed.csv | dl report - | cols label,jobs,dropped,dropped_reasons"
 expect_eq nightly_simulate_rejects_row "fifo,1,2,1 unknown GPU type 'a100'; 1 needs more GPUs than the cluster has" "$(tail -1 out)"
 
 # ---- labels: timelines by label, no silent merges ----
 dl simulate -q --cluster 1x1x8 --policy fifo --timeline tf.csv "$TESTDATA/simulate/small.csv" > rf.csv
 dl simulate -q --cluster 1x1x8 --policy las --timeline tl.csv "$TESTDATA/simulate/small.csv" > rl.csv
 # the one timeline given belongs to las (its policy column), not to the first input
-run nightly_timeline_by_policy 0 "dl report --gpus 8 -t tl.csv rf.csv rl.csv | cut -d, -f1,12"
-want=$(awk -F, 'NR > 2 {a += pb * ($1 - pt)} NR > 1 {pt = $1; pb = $2; if (NR == 2) t0 = $1} END {printf "%.15g", a / (8 * (pt - t0))}' tl.csv)
-got=$(awk -F, '$1 == "las" {print $2}' out)
+run nightly_timeline_by_policy 0 "dl report --gpus 8 -t tl.csv rf.csv rl.csv | cols label,utilization"
+want=$(cols time,busy_gpus tl.csv | awk -F, 'NR > 2 {a += pb * ($1 - pt)} NR > 1 {pt = $1; pb = $2; if (NR == 2) t0 = $1} END {printf "%.15g", a / (8 * (pt - t0))}')
+got=$(cols label,utilization out | awk -F, '$1 == "las" {print $2}')
 expect nightly_timeline_by_policy_util "awk -v w=$want -v g=$got 'BEGIN{d = w - g; exit !(d < 1e-12 && d > -1e-12)}'"
 run nightly_timeline_order 0 "dl report --gpus 8 -t tl.csv -t tf.csv rf.csv rl.csv > a.csv && dl report --gpus 8 -t tf.csv -t tl.csv rf.csv rl.csv | cmp - a.csv"
-run nightly_timeline_relabel 0 "dl report --gpus 8 -l A -l B -t tl.csv -t tf.csv rf.csv rl.csv | cut -d, -f12 > b.csv && cut -d, -f12 a.csv | cmp - b.csv"
-run nightly_timeline_named 0 "dl report --gpus 8 -l A -l B -t B=tl.csv -t A=tf.csv rf.csv rl.csv | cut -d, -f12 | tail -n +2 > c.csv && cut -d, -f12 a.csv | tail -n +2 | cmp - c.csv"
+run nightly_timeline_relabel 0 "dl report --gpus 8 -l A -l B -t tl.csv -t tf.csv rf.csv rl.csv | cols utilization > b.csv && cols utilization a.csv | cmp - b.csv"
+run nightly_timeline_named 0 "dl report --gpus 8 -l A -l B -t B=tl.csv -t A=tf.csv rf.csv rl.csv | cols utilization | tail -n +2 > c.csv && cols utilization a.csv | tail -n +2 | cmp - c.csv"
 run nightly_timeline_unknown 2 "dl report -t tl.csv rf.csv"
 expect nightly_timeline_unknown_says "grep -q \"timeline tl.csv has label 'las', which no results input has (labels: 'fifo')\" err"
 run nightly_timeline_twice 2 "dl report -t tf.csv -t tf.csv rf.csv"
@@ -72,7 +72,7 @@ expect nightly_timeline_ambiguous_says "grep -q \"policy 'fifo' is under several
 # ---- Slurm's real schedule beside the policies ----
 dl trace import -q --from sacct "$T/sacct_real_sample.psv" > real.jobs.csv
 dl simulate -q --cluster 1x1x4 --policy fifo --timeline real.fifo.timeline.csv real.jobs.csv > real.fifo.csv
-run nightly_asrun 0 "dl report --gpus 4 -b 'as run' --as-run real.jobs.csv -t real.fifo.timeline.csv real.fifo.csv | cut -d, -f1-5,9,12,16-17"
+run nightly_asrun 0 "dl report --gpus 4 -b 'as run' --as-run real.jobs.csv -t real.fifo.timeline.csv real.fifo.csv | cols label..median_jct,makespan,utilization,speedup_jct,speedup_makespan"
 # as run: JCT = End - Submit of the 14 GPU jobs: 2 2 5 5 8 20 7 10 10 13 13 16 16 19 -> 146 / 14;
 # busy 24 GPU-s over 20 s on 4 GPUs = 0.3; Slurm ran 2 jobs at a time (2 CPUs), fifo on 4 GPUs
 # packs them all: 62 / 14 and 24 GPU-s over 6 s = 1
@@ -80,12 +80,12 @@ expect_eq nightly_asrun_rows "fifo,14,14,4.428571428571429,5,6,1,2.3548387096774
 as run,14,14,10.428571428571429,10,20,0.3,1,1" "$(tail -2 out)"
 run nightly_asrun_page 0 "dl report -o asrun.html --gpus 4 --as-run real.jobs.csv real.fifo.csv"
 expect nightly_asrun_page_label "grep -q 'data-label=\"as run\"' asrun.html && grep -q \"(Slurm's real schedule)\" asrun.html && grep -q 'class=\"tl-util\" data-label=\"as run\"' asrun.html"
-run nightly_asrun_unfinished 0 "dl trace import -q --from sacct --keep-unfinished --skipped live.sk.csv '$T/sacct_live_limits.psv' > live.csv && dl report --as-run live.csv | cut -d, -f1-3,18,19"
+run nightly_asrun_unfinished 0 "dl trace import -q --from sacct --keep-unfinished --skipped live.sk.csv '$T/sacct_live_limits.psv' > live.csv && dl report --as-run live.csv | cols label..finished,dropped,dropped_reasons"
 expect_eq nightly_asrun_unfinished_row "as run,1,1,2,2 unfinished at the dump" "$(tail -1 out)"
 # ---- one job set for every label: the running and the pending job at the dump are left
 # out of the what-if too (fifo ran them to their time limits), and counted once on the page
 dl simulate -q --cluster 1x1x4:a100 --policy fifo live.csv > live.fifo.csv
-run nightly_sets_equal 0 "dl report --as-run live.csv live.fifo.csv | cut -d, -f1-3,18,19"
+run nightly_sets_equal 0 "dl report --as-run live.csv live.fifo.csv | cols label..finished,dropped,dropped_reasons"
 expect_eq nightly_sets_equal_rows "fifo,1,1,2,2 unfinished at the dump
 as run,1,1,2,2 unfinished at the dump" "$(tail -2 out)"
 run nightly_sets_page 0 "dl report -o sets.html --skipped live.sk.csv --as-run live.csv live.fifo.csv"
@@ -97,7 +97,7 @@ expect_eq nightly_sets_refused_says "dlsched report: labels 'fifo' (0 jobs) and 
 run nightly_sets_allowed 0 "dl report --allow-unequal -o unequal.html --as-run live.csv part.fifo.csv"
 expect nightly_sets_allowed_header "grep -q '<span id=\"night\">2 labels of different jobs (fifo 0, as run 1)' unequal.html"
 # without ids, the counts decide
-cut -d, -f2- live.fifo.csv > noid.csv
+cols submit.. live.fifo.csv > noid.csv
 run nightly_sets_counts 1 "head -2 noid.csv > noid1.csv && dl report -l noid -l noid1 noid.csv noid1.csv"
 expect nightly_sets_counts_says "grep -q \"labels 'noid' (3 jobs) and 'noid1' (1 jobs) cover different jobs\" err"
 run nightly_asrun_not_jobs 1 "dl trace gen --jobs 3 --rate 1 > gen.csv && dl report --as-run gen.csv"
@@ -113,12 +113,12 @@ printf 'id,submit,gpus,duration,model\nA,0,1,70,ma\nB,0,1,60,mb\nC,200,1,50,ma\n
 printf 'model,gpu_type,gpus,throughput,partner,partner_throughput\nma,v100,1,10,,\nmb,v100,1,20,,\nma,v100,1,7,mb,12\n' > tp.csv
 dl simulate -q --cluster 1x1x1 --policy gandiva --suspend-cost 0 --throughputs tp.csv --no-introspection --timeline pack.tl.csv pack.csv > pack.res.csv
 expect_eq nightly_util_packed_occupied "A 50 B 50 C 50" "$(awk -F, 'NR == 1 {for (i = 1; i <= NF; i++) c[$i] = i; next} {printf "%s %s ", $1, $c["occupied_gpu_s"]}' pack.res.csv | sed 's/ $//')"
-run nightly_util_packed 0 "dl report --gpus 1 pack.res.csv | cut -d, -f12 && dl report --gpus 1 -t pack.tl.csv pack.res.csv | cut -d, -f12 && dl report --gpus 1 --window arrivals pack.res.csv | cut -d, -f12"
+run nightly_util_packed 0 "dl report --gpus 1 pack.res.csv | cols utilization && dl report --gpus 1 -t pack.tl.csv pack.res.csv | cols utilization && dl report --gpus 1 --window arrivals pack.res.csv | cols utilization"
 expect_eq nightly_util_packed_values "utilization 0.6 utilization 0.6 utilization 0.5" "$(cat out | tr '\n' ' ' | sed 's/ $//')"
 # exact: no note; results without the column (older files) get the estimate, with its note
 run nightly_util_packed_exact 0 "dl report -f text --gpus 1 pack.res.csv"
 expect nightly_util_packed_exact_quiet "! grep -q 'jobs shared GPUs' out"
-cut -d, -f1-18 pack.res.csv > pack.old.csv
+cols id..rejected pack.res.csv > pack.old.csv
 run nightly_util_packed_note 0 "dl report -f text --gpus 1 pack.old.csv"
 expect nightly_util_packed_note_says "grep -q 'gandiva: jobs shared GPUs (more held than the cluster has): utilisation counts each GPU once' out && grep -q '60.0%' out"
 
@@ -126,14 +126,14 @@ expect nightly_util_packed_note_says "grep -q 'gandiva: jobs shared GPUs (more h
 # and B packed on one of 2 GPUs over 0-100, the other idle: 100 GPU-s over 100 s x 2 = 0.5;
 # the estimate counts 200 (never more GPUs held than the cluster has): 1
 printf 'id,submit,gpus,duration,start,end,run_time,policy,rejected,occupied_gpu_s\nA,0,1,70,0,100,100,gandiva,,50\nB,0,1,60,0,100,100,gandiva,,50\n' > idle.csv
-cut -d, -f1-9 idle.csv > idle.old.csv
-run nightly_util_packed_idle 0 "dl report --gpus 2 idle.csv | cut -d, -f12 && dl report --gpus 2 idle.old.csv | cut -d, -f12"
+cols id..rejected idle.csv > idle.old.csv
+run nightly_util_packed_idle 0 "dl report --gpus 2 idle.csv | cols utilization && dl report --gpus 2 idle.old.csv | cols utilization"
 expect_eq nightly_util_packed_idle_values "utilization 0.5 utilization 1" "$(cat out | tr '\n' ' ' | sed 's/ $//')"
 # without a timeline the figure is the timeline's (to rounding), on a generated gandiva run
 # and a gavel --pack run with packing (some job occupied less than gpus x run_time), and
 # the estimate of the same results without the column is not
 TPG=$TESTDATA/allocate/gavel_throughputs.csv.gz
-util_of() { awk -F, 'NR == 2 {printf "%.9f", $12}' "$1"; }
+util_of() { cols utilization "$1" | awk 'NR == 2 {printf "%.9f", $1}'; }
 dl trace gen -q --preset gavel --throughputs "$TPG" --jobs 200 --load 1.6 --cluster 1x4x8:v100 --seed 3 > gen.csv
 dl trace gen -q --preset gavel --throughputs "$TPG" --jobs 200 --load 1.6 --cluster 1x4x8:v100,1x4x8:k80 --seed 3 > genh.csv
 for c in "gandiva 32 1x4x8:v100 gen.csv" "gavel 64 1x4x8:v100,1x4x8:k80 genh.csv --pack"; do
@@ -142,7 +142,7 @@ for c in "gandiva 32 1x4x8:v100 gen.csv" "gavel 64 1x4x8:v100,1x4x8:k80 genh.csv
 	expect "nightly_util_$1_packs" "awk -F, 'NR == 1 {for (i = 1; i <= NF; i++) c[\$i] = i; next} \$c[\"occupied_gpu_s\"] < \$c[\"gpus\"] * \$c[\"run_time\"] - 1 {n++} END {exit !n}' $1.res.csv"
 	dl report --gpus $2 $1.res.csv > u.csv
 	dl report --gpus $2 -t $1.tl.csv $1.res.csv > u_tl.csv
-	cut -d, -f1-18 $1.res.csv > $1.old.csv
+	cols id..rejected $1.res.csv > $1.old.csv
 	dl report --gpus $2 $1.old.csv > u_old.csv
 	expect_eq "nightly_util_$1_as_timeline" "$(util_of u_tl.csv)" "$(util_of u.csv)"
 	expect "nightly_util_$1_estimate_differs" "[ '$(util_of u_old.csv)' != '$(util_of u_tl.csv)' ]"
@@ -160,26 +160,26 @@ expect_eq nightly_jq_dropped_object '{"never started":2,"no GPUs":1,"needs more 
 # label; user0's jobs ran 200 (JCT 7200 s), 204 (1860), 208 (2520), 212 (3600): 15180 / 4
 dl trace import -q --from sacct --skipped ty.sk.csv "$R/sacct_typed.psv" > ty.jobs.csv
 dl simulate -q --cluster 2x4x8:a100,2x4x8:v100 --policy fifo ty.jobs.csv > ty.fifo.csv
-run nightly_by_user 0 "dl report --by user --as-run ty.jobs.csv ty.fifo.csv | cut -d, -f1-5"
+run nightly_by_user 0 "dl report --by user --as-run ty.jobs.csv ty.fifo.csv | cols label..avg_jct"
 expect_eq nightly_by_user_asrun "as run,user0,4,4,3795" "$(grep '^as run,user0,' out)"
-expect_eq nightly_by_user_classes "fifo,all fifo,user0 fifo,user1 fifo,user2 fifo,user3 as run,all as run,user0 as run,user1 as run,user2 as run,user3" "$(tail -n +2 out | cut -d, -f1,2 | tr '\n' ' ' | sed 's/ $//')"
-run nightly_by_partition 0 "dl report --by partition --as-run ty.jobs.csv ty.fifo.csv | cut -d, -f1-3"
+expect_eq nightly_by_user_classes "fifo,all fifo,user0 fifo,user1 fifo,user2 fifo,user3 as run,all as run,user0 as run,user1 as run,user2 as run,user3" "$(cols label,class out | tail -n +2 | tr '\n' ' ' | sed 's/ $//')"
+run nightly_by_partition 0 "dl report --by partition --as-run ty.jobs.csv ty.fifo.csv | cols label..jobs"
 expect_eq nightly_by_partition_rows "fifo,all,16 fifo,gpu,16 as run,all,16 as run,gpu,16" "$(tail -n +2 out | tr '\n' ' ' | sed 's/ $//')"
 # without the jobs stream nothing says whose a job is
-run nightly_by_user_unknown 0 "dl report --by user ty.fifo.csv | cut -d, -f1-3"
+run nightly_by_user_unknown 0 "dl report --by user ty.fifo.csv | cols label..jobs"
 expect_eq nightly_by_user_unknown_rows "fifo,all,16 fifo,(unknown),16" "$(tail -n +2 out | tr '\n' ' ' | sed 's/ $//')"
 
 # ---- steady state: --window ----
-run nightly_window_jobs 0 "dl report --gpus 4 --window jobs:1-3 -t $R/fifo.timeline.csv $R/fifo.csv | cut -d, -f1-5,9,12"
+run nightly_window_jobs 0 "dl report --gpus 4 --window jobs:1-3 -t $R/fifo.timeline.csv $R/fifo.csv | cols label..median_jct,makespan,utilization"
 expect_eq nightly_window_jobs_row "fifo,2,2,235,140,340,0.25" "$(tail -1 out)"
-run nightly_window_time 0 "dl report --gpus 4 --window time:15-35 -t $R/fifo.timeline.csv $R/fifo.csv | cut -d, -f1-4,9,12"
+run nightly_window_time 0 "dl report --gpus 4 --window time:15-35 -t $R/fifo.timeline.csv $R/fifo.csv | cols label..avg_jct,makespan,utilization"
 expect_eq nightly_window_time_row "fifo,2,2,330,340,0.25" "$(tail -1 out)"
-run nightly_window_arrivals_spread 0 "dl report --gpus 4 --window arrivals $R/las.csv | cut -d, -f1,12"
+run nightly_window_arrivals_spread 0 "dl report --gpus 4 --window arrivals $R/las.csv | cols label,utilization"
 expect_eq nightly_window_arrivals_spread_util "las,0.5606060606060607" "$(tail -1 out)"
 # one 49-day straggler: over the whole run it hides a fully busy cluster
-run nightly_straggler_whole 0 "dl report --gpus 4 $R/straggler.csv | cut -d, -f12"
+run nightly_straggler_whole 0 "dl report --gpus 4 $R/straggler.csv | cols utilization"
 expect_eq nightly_straggler_whole_util "0.25007085498346715" "$(tail -1 out)"
-run nightly_straggler_arrivals 0 "dl report --gpus 4 --window arrivals $R/straggler.csv | cut -d, -f12"
+run nightly_straggler_arrivals 0 "dl report --gpus 4 --window arrivals $R/straggler.csv | cols utilization"
 expect_eq nightly_straggler_arrivals_util "1" "$(tail -1 out)"
 run nightly_window_bad 2 "dl report --window jobs:5-2 $R/fifo.csv"
 run nightly_window_bad_kind 2 "dl report --window weekly $R/fifo.csv"
@@ -188,9 +188,9 @@ run nightly_window_bad_kind 2 "dl report --window weekly $R/fifo.csv"
 if heavy; then
 	dl trace gen --seed 1 --jobs 2000 --load 1.2 --cluster 1x4x8:v100 > g.csv
 	dl simulate -q --cluster 1x4x8:v100 --policy fifo --timeline g.tl.csv g.csv > g.fifo.csv
-	u_all=$(dl report --cluster 1x4x8 -t g.tl.csv g.fifo.csv | awk -F, 'NR==2{print $12}')
-	u_arr=$(dl report --window arrivals --cluster 1x4x8 -t g.tl.csv g.fifo.csv | awk -F, 'NR==2{print $12}')
-	u_mid=$(dl report --window jobs:500-1500 --cluster 1x4x8 -t g.tl.csv g.fifo.csv | awk -F, 'NR==2{print $2 "," $12}')
+	u_all=$(dl report --cluster 1x4x8 -t g.tl.csv g.fifo.csv | cols utilization | sed -n 2p)
+	u_arr=$(dl report --window arrivals --cluster 1x4x8 -t g.tl.csv g.fifo.csv | cols utilization | sed -n 2p)
+	u_mid=$(dl report --window jobs:500-1500 --cluster 1x4x8 -t g.tl.csv g.fifo.csv | cols jobs,utilization | sed -n 2p)
 	expect nightly_window_load_direction "awk -v a=$u_all -v b=$u_arr 'BEGIN{exit !(b > a + 0.15 && b > 0.7)}'"
 	expect nightly_window_load_middle "awk -F, -v m='$u_mid' 'BEGIN{split(m, x, \",\"); exit !(x[1] == 1000 && x[2] > 0.75)}'"
 fi
