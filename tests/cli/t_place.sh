@@ -22,9 +22,9 @@ run place_random_seed 0 "dl place -c 4x8x8 -P random -s 1 $P/queue.csv > a && dl
 
 # the network cost: one node is 1; across racks VGG slows more than ResNet-50
 run place_slowdown 0 "printf 'id,submit,gpus,duration,model\nv,0,8,1,vgg16\nr,0,8,1,resnet50\n' | dl place -c 2x8x1 -P spread"
-expect place_slowdown_order "awk -F, 'NR==2{v=\$7} NR==3{r=\$7} END{exit !(v > r && r > 1)}' out"
+expect place_slowdown_order "cols slowdown out -e 'NR==2{v=\$1} NR==3{r=\$1} END{exit !(v > r && r > 1)}'"
 run place_slowdown_node 0 "printf 'id,submit,gpus,duration,model\nv,0,8,1,vgg16\n' | dl place -c 1x1x8"
-expect place_slowdown_node_is_1 "test \"\$(cut -d, -f7 out | tail -1)\" = 1"
+expect place_slowdown_node_is_1 "test \"\$(cols slowdown out | tail -1)\" = 1"
 
 # a job larger than the cluster is rejected with its reason; the queue goes on
 run place_reject 0 "printf 'id,submit,gpus,duration\nbig,0,99,1\nsmall,0,1,1\n' | dl place -c 1x2x4"
@@ -86,11 +86,11 @@ expect_eq place_congestion_formula_value \
 		x = c + 2 * f * B / (25 / 4 * 1e9 / 8) + 14 * 30e-6
 		y = c + 2 * f * B / (100 * 1e9 / 8) + 14 * 10e-6
 		printf "%.5f", x / y }')" \
-	"$(awk -F, '$1 == "a" { printf "%.5f", $7 }' "$SCRATCH/out")"
+	"$(cols id,slowdown "$SCRATCH/out" | awk -F, '$1 == "a" { printf "%.5f", $2 }')"
 # the rack tier divided below the cluster tier's bandwidth makes it the bottleneck of both:
 # spreading across racks then costs nothing more than the rack placement it is compared with
 run place_congestion_bottleneck 0 "dl place -c 2x2x4 -P spread --congestion rack=8 cj.csv"
-expect_eq place_congestion_bottleneck_a "cluster,1.00037" "$(awk -F, '$1 == "a" { print $6 "," $7 }' "$SCRATCH/out")"
+expect_eq place_congestion_bottleneck_a "cluster,1.00037" "$(cols id,tier,slowdown "$SCRATCH/out" | awk -F, '$1 == "a" { print $2 "," $3 }')"
 run place_congestion_bad_tier 2 "dl place -c 2x2x4 --congestion spine=2 cj.csv"
 expect_eq place_congestion_bad_tier_msg "dlsched place: bad --congestion value 'spine=2' (TIER=DIVISOR[,...] with tiers node, rack, cluster (each once) and divisors >= 1)" "$(cat "$SCRATCH/err")"
 run place_congestion_below_one 2 "dl place -c 2x2x4 --congestion rack=0.5 cj.csv"

@@ -19,11 +19,11 @@ run prioritize_ftf 0 "dl prioritize -p ftf --now 100 --cluster-gpus 8 -f json $Q
 # Python 2, lib/policy/gittins.h)
 run prioritize_gittins_ref 0 "printf 'id,submit,executed\n1,0,0\n2,0,120\n3,0,3250\n4,0,10000\n5,0,121\n' | dl prioritize -p gittins --distribution $Y"
 expect_eq prioritize_gittins_values "299.701 299.701 299.2165 87.4493 29.9396" \
-	"$(tail -n +2 "$SCRATCH/out" | cut -d, -f6 | tr '\n' ' ' | sed 's/ $//')"
+	"$(cols priority "$SCRATCH/out" | tail -n +2 | tr '\n' ' ' | sed 's/ $//')"
 
 # Tiresias' discretised LAS is FIFO inside each queue: las and fifo with the same queues agree
-run prioritize_fifo_queues 0 "dl prioritize -p fifo --thresholds 500,5000 $Q | cut -d, -f1,8,9"
-dl prioritize -p las --thresholds 500,5000 "$Q" | cut -d, -f1,8,9 > "$SCRATCH/las_q"
+run prioritize_fifo_queues 0 "dl prioritize -p fifo --thresholds 500,5000 $Q | cols id,rank,queue"
+dl prioritize -p las --thresholds 500,5000 "$Q" | cols id,rank,queue > "$SCRATCH/las_q"
 expect prioritize_fifo_las_queues 'cmp -s las_q out'
 run prioritize_srtf_queues 0 "dl prioritize -p srtf --queues 2 --thresholds 1000 $Q"
 
@@ -50,7 +50,7 @@ expect prioritize_again_same 'cmp -s sjf out'
 # weights
 printf 'id,submit,executed,weight\n1,0,100,1\n2,1,300,4\n3,2,200,1\n' > "$SCRATCH/w.csv"
 run prioritize_weights 0 "dl prioritize -p las --weights w.csv"
-expect_eq prioritize_weights_order "2 1 3" "$(tail -n +2 "$SCRATCH/out" | cut -d, -f1 | tr '\n' ' ' | sed 's/ $//')"
+expect_eq prioritize_weights_order "2 1 3" "$(cols id "$SCRATCH/out" | tail -n +2 | tr '\n' ' ' | sed 's/ $//')"
 
 # bad input: the column and the policy that needs it; file:line; nothing written with -o
 run prioritize_missing_executed 1 "dl prioritize -p las history.csv"

@@ -39,18 +39,18 @@ expect_eq sweep_summary_rows 13 "$(wc -l < a/summary.csv)"
 expect sweep_summary_header "head -1 a/summary.csv | grep -q '^run,policy,load,seed,label,jobs,finished,avg_jct,'"
 # the exact command of a run, run by sh from the directory, gives the same report
 cmd=$(awk -F, 'NR == 2 { sub(/^[^,]*,[^,]*,[^,]*,[^,]*,/, ""); print }' a/plan.csv)
-id=$(awk -F, 'NR == 2 { print $1 }' a/plan.csv)
+id=$(cols run a/plan.csv | sed -n 2p)
 mkdir -p byhand && cp -r a/runs byhand/ && rm byhand/runs/$id/report.csv
 run sweep_command_is_exact 0 "cd byhand && PATH='$(dirname "$DLSCHED")':\$PATH; $cmd"
 expect sweep_command_same_report "cmp byhand/runs/$id/report.csv a/runs/$id/report.csv"
 expect sweep_runs_kept "test -s a/runs/$id/results.csv && test -f a/runs/$id/done && test -f a/runs/$id/stderr"
 # policies really differ on this loaded cluster (fifo waits longest)
-expect sweep_policies_differ "awk -F, 'NR > 1 && \$2 == \"fifo\" { f += \$8 } NR > 1 && \$2 == \"tiresias-las\" { l += \$8 } END { exit !(f > l) }' a/summary.csv"
+expect sweep_policies_differ "cols policy,avg_jct a/summary.csv -e 'NR > 1 && \$1 == \"fifo\" { f += \$2 } NR > 1 && \$1 == \"tiresias-las\" { l += \$2 } END { exit !(f > l) }'"
 
 # stable ids: the same grid, axes in another order, gives the same ids and summary rows
 run sweep_reordered 0 "dl sweep -q --axis seed=1..2 --axis load=0.8,1.6 --axis policy=fifo,tiresias-las,sjf --set cluster=1x1x8 --set jobs=60 -j 2 b"
-expect_eq sweep_ids_stable "$(cut -d, -f1 a/plan.csv | sort)" "$(cut -d, -f1 b/plan.csv | sort)"
-expect_eq sweep_same_results "$(cut -d, -f1,5- a/summary.csv | sort)" "$(cut -d, -f1,5- b/summary.csv | sort)"
+expect_eq sweep_ids_stable "$(cols run a/plan.csv | sort)" "$(cols run b/plan.csv | sort)"
+expect_eq sweep_same_results "$(cols run,label.. a/summary.csv | sort)" "$(cols run,label.. b/summary.csv | sort)"
 
 # -j 1 and -j 2 write byte-identical summaries
 run sweep_local_j1 0 "dl sweep -q $G -j 1 c"
@@ -60,7 +60,7 @@ expect sweep_j1_equals_j2 "cmp a/summary.csv c/summary.csv"
 stat -c '%n %Y %i' a/runs/*/done | sort > before
 run sweep_rerun_nothing 0 "dl sweep a"
 expect sweep_rerun_nothing_msg "grep -q '12 runs: 12 done, 0 to run' err"
-lost=$(awk -F, 'NR == 5 { print $1 }' a/plan.csv)
+lost=$(cols run a/plan.csv | sed -n 5p)
 rm a/runs/$lost/done
 sleep 1
 run sweep_status_missing 1 "dl sweep --status a"
@@ -78,7 +78,7 @@ run sweep_submit_done 0 "dl sweep --submit --force a"
 expect sweep_submit_done_msg "grep -q '12 runs: 12 done, 0 to run' err && ! grep -q 'queued or running' err && test ! -s out"
 # a changed fixed option changes every command: every run is redone
 run sweep_changed_plan 0 "dl sweep -q --axis policy=fifo,tiresias-las,sjf --axis load=0.8,1.6 --axis seed=1..2 --set cluster=1x1x8 --set jobs=70 a"
-expect sweep_changed_plan_redone "grep -c 'jobs 70' a/plan.csv | grep -qx 12 && awk -F, 'NR > 1 && \$6 != 70 { exit 1 }' a/summary.csv"
+expect sweep_changed_plan_redone "grep -c 'jobs 70' a/plan.csv | grep -qx 12 && cols jobs a/summary.csv -e 'NR > 1 && \$1 != 70 { exit 1 }'"
 
 # --emit: one command per run to do, for xargs -P; the last one collects
 run sweep_emit 0 "dl sweep --emit $G e"
@@ -90,7 +90,7 @@ expect sweep_emit_same_summary "cmp a/summary.csv e/summary.csv || cmp c/summary
 expect sweep_emit_equals_local "cmp c/summary.csv e/summary.csv"
 
 # --slurm: the array job script, only the runs to do
-rm e/runs/$lost/done e/runs/$(awk -F, 'NR == 9 { print $1 }' e/plan.csv)/done
+rm e/runs/$lost/done e/runs/$(cols run e/plan.csv | sed -n 9p)/done
 run sweep_slurm_script 0 "dl sweep --slurm -j 3 --partition debug --time 10 --mem 200M --sbatch-option=--nice=5 e"
 expect sweep_slurm_array "grep -qx '#SBATCH --array=3,7%3' e/sweep.sbatch"
 expect sweep_slurm_opts "grep -qx '#SBATCH --partition=debug' e/sweep.sbatch && grep -qx '#SBATCH --time=10' e/sweep.sbatch && grep -qx '#SBATCH --mem=200M' e/sweep.sbatch && grep -qx '#SBATCH --nice=5' e/sweep.sbatch"
@@ -176,7 +176,7 @@ printf 'id,submit,gpus,duration\nj1,0,x,10\n' > bad.csv
 run sweep_failing_run 1 "dl sweep --axis trace=good.csv,bad.csv --axis policy=fifo,sjf --set cluster=1x1x8 -j 2 f"
 expect sweep_failing_msg "grep -q 'run .* (trace=bad.csv, policy=fifo) failed: exit 1 in simulate' err && grep -q '2 of 4 runs failed' err"
 expect_eq sweep_failing_summary 3 "$(wc -l < f/summary.csv)"
-bad=$(awk -F, '$2 == "bad.csv" && $3 == "fifo" { print $1 }' f/plan.csv)
+bad=$(cols run,trace,policy f/plan.csv | awk -F, '$2 == "bad.csv" && $3 == "fifo" { print $1 }')
 expect sweep_failing_stderr_kept "grep -q \"bad gpus value 'x'\" f/runs/$bad/stderr"
 run sweep_failing_status 1 "dl sweep --status f"
 expect sweep_failing_status_names "grep -q '4 runs: 2 done, 0 queued, 0 running, 2 failed, 0 missing' out && grep -q \"failed  $bad (trace=bad.csv, policy=fifo): exit 1 in simulate\" out"
@@ -189,10 +189,10 @@ expect_eq sweep_group_csv_rows 5 "$(wc -l < out)"
 expect sweep_group_csv_header "head -1 out | grep -q '^policy,load,runs,jobs,jobs_lo95,jobs_hi95,finished,finished_lo95,finished_hi95,avg_jct,avg_jct_lo95,avg_jct_hi95,'"
 # every interval holds its mean and stays in the metric's range (times >= 0, shares in 0..1)
 expect sweep_group_csv_ranges "awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next } { for (m in c) if ((m \"_lo95\") in c && \$c[m \"_lo95\"] != \"\") { lo = \$c[m \"_lo95\"]; hi = \$c[m \"_hi95\"]; v = \$c[m]; if (lo > v + 1e-9 || hi < v - 1e-9 || lo < 0) bad++; if ((m == \"utilization\" || m == \"comm_share\") && hi > 1) bad++ } } END { exit bad > 0 }' out"
-expect sweep_group_three_runs "awk -F, 'NR > 1 && \$3 != 3 { exit 1 }' out"
+expect sweep_group_three_runs "cols runs out -e 'NR > 1 && \$1 != 3 { exit 1 }'"
 # the mean is the mean of the three seeds' rows in summary.csv
-want=$(awk -F, 'NR > 1 && $2 == "fifo" && $4 == "0.8" { s += $8; n++ } END { printf "%.6f", s / n }' t/summary.csv)
-got=$(awk -F, '$1 == "fifo" && $2 == "0.8" { printf "%.6f", $10 }' out)
+want=$(cols policy,load,avg_jct t/summary.csv | awk -F, 'NR > 1 && $1 == "fifo" && $2 == "0.8" { s += $3; n++ } END { printf "%.6f", s / n }')
+got=$(cols policy,load,avg_jct out | awk -F, '$1 == "fifo" && $2 == "0.8" { printf "%.6f", $3 }')
 expect_eq sweep_group_mean "$want" "$got"
 run sweep_group_json 0 "dl report -f json --group-by policy t/summary.csv"
 expect sweep_group_json_rows "test \$(wc -l < out) -eq 2 && grep -q '\"policy\":\"fifo\",\"runs\":6' out"
@@ -245,8 +245,8 @@ fi
 # exact command, the inputs with their sizes, the version and the command line
 expect sweep_group_html_over "grep -q '<p id=\"over\">Each mean is over runs that differ in seed (1, 2, 3).</p>' g.html"
 expect_eq sweep_group_html_runs 12 "$(sed -n '/<table id=\"runs\">/,/<\/table>/p' g.html | grep -c '^<tr><td')"
-run1=$(awk -F, '$2 == "tiresias-las" && $3 == "2" && $4 == "1.6" { print $1 }' t/plan.csv)
-cmd1=$(awk -F, '$2 == "tiresias-las" && $3 == "2" && $4 == "1.6" { print $5 }' t/plan.csv | sed 's/&/\&amp;/g')
+run1=$(cols run,policy,seed,load t/plan.csv | awk -F, '$2 == "tiresias-las" && $3 == "2" && $4 == "1.6" { print $1 }')
+cmd1=$(cols policy,seed,load,command t/plan.csv | awk -F, '$1 == "tiresias-las" && $2 == "2" && $3 == "1.6" { print $4 }' | sed 's/&/\&amp;/g')
 expect sweep_group_html_run_command "grep -qF '<tr><td class=\"s\">tiresias-las</td><td class=\"s\">1.6</td><td class=\"s\">seed=2</td><td class=\"s\">$run1</td><td class=\"s\"><code>$cmd1</code></td></tr>' g.html"
 expect sweep_group_html_inputs "grep -q '<tr><td class=\"s\">summary</td><td class=\"s\">t/summary.csv</td><td>[0-9]*</td><td>12</td></tr>' g.html && grep -q '<tr><td class=\"s\">plan</td><td class=\"s\">t/plan.csv</td><td>[0-9]*</td><td>12</td></tr>' g.html && grep -q '<code id=\"command\">dlsched report --group-by policy,load -o g.html t</code>' g.html && grep -q 'id=\"version\"' g.html"
 # a summary without its plan: the runs without commands; a broken plan: a warning
