@@ -22,7 +22,7 @@ run trace_tiresias_missing_col 1 "printf 'job_id,num_gpu,duration\n0,1,5\n' > m.
 # ---- gavel: 10-field and legacy 7-field TSV, steps -> seconds through the throughputs
 run trace_import_gavel 0 "dl trace import --from gavel --throughputs '$T/gavel_throughputs_small.json' '$T/gavel_physical.trace' '$T/gavel_msr_legacy.trace'"
 # job 0: 2931 steps of ResNet-50 (batch size 64) on 1 v100 at 4.3947... steps/s (Gavel's simulation_throughputs.json)
-expect_eq trace_gavel_duration 666.93 "$(awk -F, 'NR==2{printf "%.2f", $4}' out)"
+expect_eq trace_gavel_duration 666.93 "$(cols duration out | awk 'NR==2{printf "%.2f", $1}')"
 run trace_import_gavel_k80 0 "dl trace import --from gavel --gpu-type k80 --throughputs '$T/gavel_throughputs_small.json' '$T/gavel_physical.trace' | dl trace stats -f csv"
 expect trace_gavel_k80_slower "awk -F, '\$2==\"duration_mean\"{exit !(\$3 > 2000)}' out"
 run trace_gavel_needs_tputs 2 "dl trace import --from gavel '$T/gavel_physical.trace'"
@@ -52,7 +52,7 @@ run trace_pai_bad_plan 1 "printf 'j,w,1,T,1,2,600,29,lots,V100\n' > t.csv; dl tr
 # ---- helios: CRLF, CPU jobs, never-started and zero-duration jobs; local time zone
 run trace_import_helios 0 "dl trace import --from helios --tz Asia/Shanghai '$T/helios_cluster_log.csv'"
 run trace_helios_keep_epoch 0 "dl trace import -q --from helios --tz UTC --keep-epoch '$T/helios_cluster_log.csv'"
-expect_eq trace_helios_epoch "1585699200" "$(awk -F, 'NR==2{print $2}' out)"
+expect_eq trace_helios_epoch "1585699200" "$(cols submit out | sed -n 2p)"
 
 # ---- sacct: typed gres counted once, CANCELLED by N, steps, Unknown/None, DST in --tz
 run trace_import_sacct_quirks 0 "dl trace import --from sacct --tz Europe/Berlin '$T/sacct_quirks.psv'"
@@ -138,7 +138,7 @@ expect_eq trace_sacct_pre_epoch_msg "dlsched trace: old.psv:2: bad Submit value 
 
 # Slurm's real schedule: Start/End kept as start/end, shifted like submit (job 3 started
 # 3 s after the first submit and ended 2 s later)
-run trace_sacct_asrun_cols 0 "dl trace import --from sacct '$T/sacct_real_sample.psv' | cut -d, -f1,2,8,9"
+run trace_sacct_asrun_cols 0 "dl trace import --from sacct '$T/sacct_real_sample.psv' | cols id,submit,start,end"
 expect_eq trace_sacct_asrun_header "id,submit,start,end" "$(head -1 out)"
 expect_eq trace_sacct_asrun_job3 "3,0,3,5" "$(grep '^3,' out)"
 run trace_sacct_asrun_epoch 0 "dl trace import --from sacct --tz UTC --keep-epoch '$T/sacct_real_sample.psv' | grep '^3,'"
@@ -186,8 +186,8 @@ cancelled while pending,1" "$(cat sk.csv)"
 # default; import: none), nothing on the others, the jobs otherwise unchanged
 run trace_gen_provenance 0 "dl trace gen --provenance --jobs 3 --rate 60"
 dl trace gen --jobs 3 --rate 60 > plain.csv
-expect_eq trace_gen_provenance_first "dlsched trace gen --provenance --jobs 3 --rate 60,1" "$(sed -n 2p out | cut -d, -f5-)"
-cut -d, -f1-4 out > cut.csv
+expect_eq trace_gen_provenance_first "dlsched trace gen --provenance --jobs 3 --rate 60,1" "$(cols made_by.. out | sed -n 2p)"
+cols id..duration out > cut.csv
 expect trace_gen_provenance_rest "head -1 out | grep -qx 'id,submit,gpus,duration,made_by,seed' && [ \"\$(sed -n '3,4p' out | grep -c ',,\$')\" = 2 ] && cmp -s cut.csv plain.csv"
 run trace_import_provenance 0 "dl trace import -q --from sacct --provenance '$T/sacct_real_cancelled.psv'"
 expect_eq trace_import_provenance_rows "id,submit,gpus,duration,user,vc,gpu_type,state,start,end,alloc_gpu_type,partition,origin,made_by,seed

@@ -9,32 +9,33 @@ expect_eq "dally preset: gang shares" "1 ok
 2 ok
 4 ok
 8 ok
-16 ok" "$(awk -F, 'BEGIN { w[1] = 0.5; w[2] = 0.15; w[4] = 0.15; w[8] = 0.12; w[16] = 0.08 }
-	NR > 1 { c[$3]++; n++ }
-	END { for (g in c) { d = c[g] / n - w[g]; print g, (d < 0.015 && d > -0.015) ? "ok" : c[g] / n } }' \
-	"$SCRATCH/d.csv" | sort -n)"
+16 ok" "$(cols gpus "$SCRATCH/d.csv" | awk -F, 'BEGIN { w[1] = 0.5; w[2] = 0.15; w[4] = 0.15; w[8] = 0.12; w[16] = 0.08 }
+	NR > 1 { c[$1]++; n++ }
+	END { for (g in c) { d = c[g] / n - w[g]; print g, (d < 0.015 && d > -0.015) ? "ok" : c[g] / n } }' |
+	sort -n)"
 # half network-heavy by default; heavy means sensitivity >= 0.25 in the cost table
 run trace_gen_dally_models 0 "dl cluster models > m.csv"
+cols model,sensitivity m.csv > m.sensitivity
 expect_eq "dally preset: heavy share 0.5 (within 0.01)" "ok" \
-	"$(awk -F, 'NR == FNR { if (FNR > 1) h[$1] = ($5 >= 0.25); next }
-		FNR > 1 { n++; if (!($5 in h)) bad++; k += h[$5] }
+	"$(cols model "$SCRATCH/d.csv" | awk -F, 'NR == FNR { if (FNR > 1) h[$1] = ($2 >= 0.25); next }
+		FNR > 1 { n++; if (!($1 in h)) bad++; k += h[$1] }
 		END { d = k / n - 0.5; print (!bad && d < 0.01 && d > -0.01) ? "ok" : k / n " " bad }' \
-		"$SCRATCH/m.csv" "$SCRATCH/d.csv")"
+		"$SCRATCH/m.sensitivity" -)"
 run trace_gen_dally_heavy_all 0 "dl trace gen --preset dally --jobs 500 --rate 60 --network-heavy 1"
 expect_eq "network-heavy 1: only alexnet and vgg16" "alexnet vgg16" \
-	"$(awk -F, 'NR > 1 { c[$5] = 1 } END { for (m in c) print m }' "$SCRATCH/out" | sort | tr '\n' ' ' | sed 's/ $//')"
+	"$(cols model "$SCRATCH/out" | awk 'NR > 1 { c[$1] = 1 } END { for (m in c) print m }' | sort | tr '\n' ' ' | sed 's/ $//')"
 run trace_gen_dally_heavy_none 0 "dl trace gen --preset dally --jobs 500 --rate 60 --network-heavy 0"
 expect "network-heavy 0: no heavy model" "! grep -q ',alexnet$\|,vgg16$' out"
 run trace_gen_dally_heavy_share 0 "dl trace gen --preset dally --seed 2 --jobs 20000 --rate 60 --network-heavy 0.3"
 expect "network-heavy 0.3: 30% heavy (within 1 point)" \
-	"awk -F, 'NR > 1 { n++; k += (\$5 == \"alexnet\" || \$5 == \"vgg16\") } END { exit !(k / n > 0.29 && k / n < 0.31) }' out"
+	"cols model out -e 'NR > 1 { n++; k += (\$1 == \"alexnet\" || \$1 == \"vgg16\") } END { exit !(k / n > 0.29 && k / n < 0.31) }'"
 # the model draw has its own stream: arrivals, gangs and durations are those of the same mix
 # without models, whatever P is
 run trace_gen_dally_streams 0 "dl trace gen --seed 5 --jobs 300 --rate 60 --gpus $MIX > plain.csv &&
-	dl trace gen --preset dally --seed 5 --jobs 300 --rate 60 --network-heavy 0.9 | cut -d, -f1-4 > d9.csv &&
-	cmp plain.csv d9.csv && dl trace gen --preset dally --seed 5 --jobs 300 --rate 60 | cut -d, -f1-4 | cmp - plain.csv"
+	dl trace gen --preset dally --seed 5 --jobs 300 --rate 60 --network-heavy 0.9 | cols id..duration > d9.csv &&
+	cmp plain.csv d9.csv && dl trace gen --preset dally --seed 5 --jobs 300 --rate 60 | cols id..duration | cmp - plain.csv"
 # --network-heavy without the preset keeps the default (Philly) mix and adds models
-run trace_gen_network_heavy_alone 0 "dl trace gen --seed 5 --jobs 300 --rate 60 --network-heavy 0.2 | cut -d, -f1-4 > a.csv && dl trace gen --seed 5 --jobs 300 --rate 60 | cmp - a.csv"
+run trace_gen_network_heavy_alone 0 "dl trace gen --seed 5 --jobs 300 --rate 60 --network-heavy 0.2 | cols id..duration > a.csv && dl trace gen --seed 5 --jobs 300 --rate 60 | cmp - a.csv"
 # --load uses the preset's mean GPUs (3.64) and Philly's mean duration
 run trace_gen_dally_load 0 "dl trace gen --preset dally --jobs 10 --load 1.2 -c 2x4x8 -v"
 expect "dally preset: the rate for load 1.2 on 64 GPUs" \

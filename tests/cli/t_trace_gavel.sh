@@ -10,9 +10,12 @@ G="dl trace gen --preset gavel --throughputs '$GT'"
 # checked by hand: steps / duration is the model's throughput on that many v100s
 run trace_gen_gavel_preset 0 "$G --seed 3 --jobs 6 --rate 5.6 --weights 1:0.8,5:0.2"
 expect_eq "gavel preset: steps / duration is the v100 throughput" "" \
-	"$(zcat "$GT" | awk -F, 'FNR == NR { if ($2 == "v100" && $5 == "") t[$1 "," $3] = $4; next }
-		FNR > 1 { r = $7 / $4; w = t[$5 "," $3]; d = r / w - 1; if (d > 1e-9 || d < -1e-9) print $1 }' \
-		- "$SCRATCH/out")"
+	"$(cols id,gpus,duration,model,steps "$SCRATCH/out" > "$SCRATCH/out.cols" &&
+		zcat "$GT" | cols model,gpu_type,gpus,throughput,partner |
+		awk -F, 'FNR == NR { if ($2 == "v100" && $5 == "") t[$1 "," $3] = $4; next }
+		FNR > 1 { r = $5 / $3; w = t[$4 "," $2]; if (!w) { print $1 " not in the table"; next }
+			d = r / w - 1; if (d > 1e-9 || d < -1e-9) print $1 }' \
+		- "$SCRATCH/out.cols")"
 
 # ---- gang sizes 1/2/4/8 with shares 0.7/0.1/0.15/0.05 (5 standard deviations) ----
 run "gavel preset: 20,000 jobs" 0 "$G --seed 11 --jobs 20000 --rate 5.6 > g.csv && dl trace stats -f csv g.csv > s.csv"
@@ -43,39 +46,41 @@ expect "gavel preset --iid: median within 3% of 60*10^2.4375" \
 # (1/sqrt(n) relative), and the gaps exponential: half of them below ln 2 x the mean ----
 expect "gavel preset: 5.6 arrivals per hour" \
 	"awk -F, '\$2 == \"arrivals_per_hour\" { d = \$3 / 5.6 - 1; exit !(d < 5 / sqrt(20000) && d > -5 / sqrt(20000)) }' s.csv"
-expect "gavel preset: the first job arrives at 0" "awk -F, 'NR == 2 { exit !(\$2 == 0) }' g.csv"
+expect "gavel preset: the first job arrives at 0" "cols submit g.csv -e 'NR == 2 { exit !(\$1 == 0) }'"
 expect "gavel preset: exponential gaps (median ln 2 x mean)" \
-	"awk -F, 'NR > 2 { g = \$2 - last; n++; if (g < log(2) * 3600 / 5.6) below++ } NR > 1 { last = \$2 }
-		END { p = below / n; exit !(p > 0.5 - 5 * 0.5 / sqrt(n) && p < 0.5 + 5 * 0.5 / sqrt(n)) }' g.csv"
+	"cols submit g.csv -e 'NR > 2 { g = \$1 - last; n++; if (g < log(2) * 3600 / 5.6) below++ } NR > 1 { last = \$1 }
+		END { p = below / n; exit !(p > 0.5 - 5 * 0.5 / sqrt(n) && p < 0.5 + 5 * 0.5 / sqrt(n)) }'"
 
 # ---- models: every model of the table with a throughput on that many v100s, uniformly ----
 expect_eq "gavel preset: every (model, gpus) is in the table" "" \
-	"$(zcat "$GT" | awk -F, 'FNR == NR { if ($2 == "v100" && $5 == "") t[$1 "," $3] = 1; next }
-		FNR > 1 && !(($5 "," $3) in t) { print $1; exit }' - "$SCRATCH/g.csv")"
+	"$(cols id,gpus,model "$SCRATCH/g.csv" > "$SCRATCH/g.cols" &&
+		zcat "$GT" | cols model,gpu_type,gpus,throughput,partner |
+		awk -F, 'FNR == NR { if ($2 == "v100" && $5 == "") t[$1 "," $3] = 1; next }
+		FNR > 1 && !(($3 "," $2) in t) { print $1; exit }' - "$SCRATCH/g.cols")"
 run "gavel preset --single-gpu" 0 "$G --seed 13 --jobs 20000 --rate 5.6 --single-gpu > s1.csv"
 expect_eq "gavel preset --single-gpu: every job on 1 GPU" "" \
-	"$(awk -F, 'NR > 1 && $3 != 1 { print $1; exit }' "$SCRATCH/s1.csv")"
+	"$(cols id,gpus "$SCRATCH/s1.csv" | awk -F, 'NR > 1 && $2 != 1 { print $1; exit }')"
 expect_eq "gavel preset --single-gpu: the table's 26 models" 26 \
-	"$(awk -F, 'NR > 1 { print $5 }' "$SCRATCH/s1.csv" | sort -u | wc -l | tr -d ' ')"
+	"$(cols model "$SCRATCH/s1.csv" | tail -n +2 | sort -u | wc -l | tr -d ' ')"
 expect "gavel preset --single-gpu: each model 1/26 of the jobs (5 standard deviations)" \
-	"awk -F, 'NR > 1 { n[\$5]++ } END { p = 1 / 26; sd = sqrt(20000 * p * (1 - p)); for (m in n) if (n[m] < 20000 * p - 5 * sd || n[m] > 20000 * p + 5 * sd) exit 1 }' s1.csv"
+	"cols model s1.csv -e 'NR > 1 { n[\$1]++ } END { p = 1 / 26; sd = sqrt(20000 * p * (1 - p)); for (m in n) if (n[m] < 20000 * p - 5 * sd || n[m] > 20000 * p + 5 * sd) exit 1 }'"
 expect_eq "gavel preset: 8-GPU jobs only of the 19 distributed models" 19 \
-	"$(awk -F, 'NR > 1 && $3 == 8 { print $5 }' "$SCRATCH/g.csv" | sort -u | wc -l | tr -d ' ')"
+	"$(cols gpus,model "$SCRATCH/g.csv" | awk -F, 'NR > 1 && $1 == 8 { print $2 }' | sort -u | wc -l | tr -d ' ')"
 
 # ---- Gavel's multi-priority weights: 20% of the jobs at weight 5 ----
 run "gavel preset --weights" 0 "$G --seed 14 --jobs 20000 --rate 5.6 --weights 1:0.8,5:0.2 > w.csv"
 expect "gavel preset --weights: a fifth of the jobs at weight 5" \
-	"awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if (\$i == \"weight\") c = i; next } \$c == 5 { k++ } \$c != 1 && \$c != 5 { exit 1 }
-		END { p = k / 20000; exit !(p > 0.2 - 5 * 0.002828 && p < 0.2 + 5 * 0.002828) }' w.csv"
+	"cols weight w.csv -e 'NR > 1 && \$1 == 5 { k++ } NR > 1 && \$1 != 1 && \$1 != 5 { exit 1 }
+		END { p = k / 20000; exit !(p > 0.2 - 5 * 0.002828 && p < 0.2 + 5 * 0.002828) }'"
 expect "gavel preset --weights: the other columns do not move" \
-	"cut -d, -f1-5 w.csv > a && dl trace gen --preset gavel --throughputs '$GT' --seed 14 --jobs 20000 --rate 5.6 | cut -d, -f1-5 > b && cmp -s a b"
+	"cols id..model w.csv > a && dl trace gen --preset gavel --throughputs '$GT' --seed 14 --jobs 20000 --rate 5.6 | cols id..model > b && cmp -s a b"
 
 # ---- deterministic per seed; Gavel's JSON as well as the stream; streaming ----
 run "gavel preset: same seed, same bytes" 0 "$G --seed 5 --jobs 3000 --rate 2 > a.csv && $G --seed 5 --jobs 3000 --rate 2 > b.csv && cmp a.csv b.csv"
 run "gavel preset: another seed, another trace" 1 "$G --seed 5 --jobs 300 --rate 2 > a.csv && $G --seed 6 --jobs 300 --rate 2 > b.csv && cmp -s a.csv b.csv"
 run "gavel preset: Gavel's JSON" 0 "dl trace gen --preset gavel --throughputs '$TESTDATA/trace/gavel_throughputs_small.json' --jobs 50 --rate 1 --single-gpu > j.csv"
 expect_eq "gavel preset: Gavel's JSON gives its models" "" \
-	"$(awk -F, 'NR > 1 { print $5 }' "$SCRATCH/j.csv" | sort -u | while read -r m; do
+	"$(cols model "$SCRATCH/j.csv" | tail -n +2 | sort -u | while read -r m; do
 		grep -qF "('$m', 1)" "$TESTDATA/trace/gavel_throughputs_small.json" || echo "$m"; done)"
 run "gavel preset: streams (any --jobs)" 0 "$G --jobs 1000000000000 --rate 5.6 | head -3 > h.csv; test \$(wc -l < h.csv) = 3"
 
