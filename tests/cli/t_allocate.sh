@@ -30,10 +30,10 @@ close() { awk -v a="$1" -v b="$2" -v t="${3:-1e-7}" 'BEGIN {
 
 # Gavel's base constraints on an allocation: fractions in [0,1], each job's
 # time <= 1, GPUs per type <= capacity (a pair's two rows use its GPUs once).
-# check_alloc JOBS GPUS_COLUMN CAPS ALLOCATION -> "ok" or the first violation
+# check_alloc JOBS CAPS ALLOCATION -> "ok" or the first violation
 check_alloc() {
-	awk -F, -v gc="$2" -v caps="$3" '
-	FNR == NR { if (FNR > 1) g[$1] = $gc; next }
+	cols id,gpus "$1" | awk -F, -v caps="$2" '
+	FNR == NR { if (FNR > 1) g[$1] = $2; next }
 	FNR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
 	{
 		j = $(col["job"]); t = $(col["gpu_type"]); f = $(col["fraction"]) + 0
@@ -52,7 +52,7 @@ check_alloc() {
 		for (j in time) if (time[j] > 1 + 1e-7) bad = bad " time " j "=" time[j]
 		if (!rows) bad = "no rows"
 		print (bad == "" ? "ok" : bad)
-	}' "$1" "$4"
+	}' - "$3"
 }
 
 # ---- hand-solved tiny case (see tests/unit/test_alloc.c for the arithmetic) ----
@@ -67,7 +67,7 @@ done
 # ---- every policy: constraints hold ----
 for p in $LP_POLICIES fifo fifo-perf isolated gandiva; do
 	run "allocate $p" 0 "dl allocate --cluster $CL --costs $COSTS --throughputs $TP --policy $p $JOBS > a.csv"
-	expect_eq "$p: constraints hold" ok "$(check_alloc "$JOBS" 3 "$CAPS" "$SCRATCH/a.csv")"
+	expect_eq "$p: constraints hold" ok "$(check_alloc "$JOBS" "$CAPS" "$SCRATCH/a.csv")"
 	expect_eq "$p: one row per job and type" 31 "$(wc -l < "$SCRATCH/a.csv" | tr -d ' ')"
 done
 # fifo and the job that fits nowhere (#28.3): b needs 2 GPUs where 1 is left. By default it
@@ -76,9 +76,9 @@ done
 printf 'id,gpus,throughput_v100\na,1,1\nb,2,1\nc,1,1\n' > hol.csv
 for p in fifo fifo-perf; do
 	run "allocate $p passes over" 0 "dl allocate --policy $p --cluster 2:0:0 hol.csv"
-	expect_eq "$p: c takes the GPU b cannot" "1 0 1" "$(awk -F, 'NR > 1 {printf "%s%s", (NR > 2 ? " " : ""), $3}' "$SCRATCH/out")"
+	expect_eq "$p: c takes the GPU b cannot" "1 0 1" "$(cols fraction "$SCRATCH/out" | awk 'NR > 1 {printf "%s%s", (NR > 2 ? " " : ""), $1}')"
 	run "allocate $p --head-of-line" 0 "dl allocate --policy $p --head-of-line --cluster 2:0:0 hol.csv"
-	expect_eq "$p --head-of-line: b stops the queue (Gavel)" "1 0 0" "$(awk -F, 'NR > 1 {printf "%s%s", (NR > 2 ? " " : ""), $3}' "$SCRATCH/out")"
+	expect_eq "$p --head-of-line: b stops the queue (Gavel)" "1 0 0" "$(cols fraction "$SCRATCH/out" | awk 'NR > 1 {printf "%s%s", (NR > 2 ? " " : ""), $1}')"
 done
 
 for p in max-min-fairness-perf max-throughput gandiva; do
@@ -86,14 +86,14 @@ for p in max-min-fairness-perf max-throughput gandiva; do
 		run "allocate $p --pack --partitions $k" 0 \
 			"dl allocate --cluster 2:2:2 --throughputs $TP --pack --partitions $k --policy $p $JOBS > a.csv"
 		expect_eq "$p packed, $k partitions: constraints hold" ok \
-			"$(check_alloc "$JOBS" 3 v100=2,p100=2,k80=2 "$SCRATCH/a.csv")"
+			"$(check_alloc "$JOBS" v100=2,p100=2,k80=2 "$SCRATCH/a.csv")"
 		[ $p = max-throughput ] || expect "$p packed, $k partitions: some pair shares GPUs" \
-			"awk -F, 'NR > 1 && \$5 != \"\" && \$3 > 0' a.csv | grep -q ."
+			"cols partner,fraction a.csv | awk -F, 'NR > 1 && \$1 != \"\" && \$2 > 0' | grep -q ."
 	done
 done
 run "allocate water-filling with entities" 0 \
 	"dl allocate --cluster $CL --throughputs $TP --policy water-filling --entity-weights alice=2,bob=1 --entity-policy fifo $JOBS > a.csv"
-expect_eq "water-filling with entities: constraints hold" ok "$(check_alloc "$JOBS" 3 "$CAPS" "$SCRATCH/a.csv")"
+expect_eq "water-filling with entities: constraints hold" ok "$(check_alloc "$JOBS" "$CAPS" "$SCRATCH/a.csv")"
 sed '1s/entity$/user/' "$JOBS" > "$SCRATCH/users.csv"
 run "allocate --entity-column user" 0 \
 	"dl allocate --cluster $CL --throughputs $TP --policy water-filling --entity-weights alice=2,bob=1 --entity-policy fifo --entity-column user users.csv > b.csv"
@@ -131,8 +131,8 @@ for p in $LP_POLICIES; do
 done
 
 # ---- identical GPU types: agnostic and aware agree ----
-awk -F, 'NR == 1 { print "id,gpus,weight,throughput_v100,throughput_p100,throughput_k80"; next }
-	{ v = (NR * 37 % 11) + 1; print $1 "," $3 "," $4 "," v "," v "," v }' "$JOBS" > "$SCRATCH/same.csv"
+cols id,gpus,weight "$JOBS" | awk -F, 'NR == 1 { print "id,gpus,weight,throughput_v100,throughput_p100,throughput_k80"; next }
+	{ v = (NR * 37 % 11) + 1; print $1 "," $2 "," $3 "," v "," v "," v }' > "$SCRATCH/same.csv"
 run "allocate identical agnostic" 0 "dl allocate -v --cluster 1x2x2:v100,1x1x3:p100,1x1x4:k80 --policy max-min-fairness same.csv > /dev/null"
 a=$(obj)
 run "allocate identical aware" 0 "dl allocate -v --cluster 1x2x2:v100,1x1x3:p100,1x1x4:k80 --policy max-min-fairness-perf same.csv > /dev/null"
@@ -161,9 +161,9 @@ for p in $LP_POLICIES; do
 	run "allocate $p --per-job" 0 "dl allocate -v --per-job --cluster $CL --throughputs $TP --policy $p dups.csv > a2.csv"
 	expect "$p: merged objective $a equals per-job $(obj)" "close '$a' '$(obj)' 1e-6"
 	expect_eq "$p merged: identical jobs get identical fractions" "" \
-		"$(awk -F, 'NR > 1 { k = $1; sub(/_[0-9]$/, "", k); v = $2 "," $3; if ((k, $2) in f && f[k, $2] != v) print $1; f[k, $2] = v }' "$SCRATCH/a1.csv")"
-	expect_eq "$p per-job: constraints hold" ok "$(check_alloc "$SCRATCH/dups.csv" 3 "$CAPS" "$SCRATCH/a2.csv")"
-	expect_eq "$p merged: constraints hold" ok "$(check_alloc "$SCRATCH/dups.csv" 3 "$CAPS" "$SCRATCH/a1.csv")"
+		"$(cols job,gpu_type,fraction "$SCRATCH/a1.csv" | awk -F, 'NR > 1 { k = $1; sub(/_[0-9]$/, "", k); v = $2 "," $3; if ((k, $2) in f && f[k, $2] != v) print $1; f[k, $2] = v }')"
+	expect_eq "$p per-job: constraints hold" ok "$(check_alloc "$SCRATCH/dups.csv" "$CAPS" "$SCRATCH/a2.csv")"
+	expect_eq "$p merged: constraints hold" ok "$(check_alloc "$SCRATCH/dups.csv" "$CAPS" "$SCRATCH/a1.csv")"
 done
 
 # ---- merged packing is Gavel's packed LP over every pair of jobs ----
@@ -177,9 +177,9 @@ for p in max-min-fairness-perf max-throughput; do
 	run "allocate $p --pack --per-job, every pair" 0 \
 		"dl allocate -v --cluster 2:2:2 --throughputs $TP --pack --policy $p --per-job --pair-candidates 1000 dups.csv > a2.csv"
 	expect "$p --pack: merged objective $a equals Gavel's per-job LP's $(obj)" "close '$a' '$(obj)' 1e-9"
-	expect_eq "$p --pack merged: constraints hold" ok "$(check_alloc "$SCRATCH/dups.csv" 3 v100=2,p100=2,k80=2 "$SCRATCH/a1.csv")"
+	expect_eq "$p --pack merged: constraints hold" ok "$(check_alloc "$SCRATCH/dups.csv" v100=2,p100=2,k80=2 "$SCRATCH/a1.csv")"
 	[ $p = max-throughput ] || expect "$p --pack merged: some pair shares GPUs" \
-		"awk -F, 'NR > 1 && \$5 != \"\" && \$3 > 0' a1.csv | grep -q ."
+		"cols partner,fraction a1.csv | awk -F, 'NR > 1 && \$1 != \"\" && \$2 > 0' | grep -q ."
 	if command -v glpsol > /dev/null 2>&1; then
 		glpsol --lp "$SCRATCH/m.lp" -o "$SCRATCH/sol.txt" > /dev/null 2>&1
 		theirs=$(sed -n 's/^Objective: .* = \([^ ]*\) .*/\1/p' "$SCRATCH/sol.txt")
@@ -209,13 +209,13 @@ run "allocate water-filling entities, 5 rounds" 0 \
 expect_eq "water-filling entities: the allocation before warm re-solves" ok \
 	"$(same_alloc "$A/wf_entities.expect.csv" "$SCRATCH/a.csv")"
 expect_eq "water-filling entities: the expected allocation is feasible" ok \
-	"$(check_alloc "$A/wf_entities.csv" 3 v100=12,p100=10,k80=12 "$A/wf_entities.expect.csv")"
+	"$(check_alloc "$A/wf_entities.csv" v100=12,p100=10,k80=12 "$A/wf_entities.expect.csv")"
 run "allocate water-filling fifo entities, 4 rounds" 0 \
 	"dl allocate --per-job --policy water-filling --cluster 2:2:1 --throughputs $TP --entity-weights alice=2,bob=1 --entity-policy fifo $JOBS > a.csv"
 expect_eq "water-filling fifo: the allocation before warm re-solves" ok \
 	"$(same_alloc "$A/wf_fifo.expect.csv" "$SCRATCH/a.csv")"
 expect_eq "water-filling fifo: the expected allocation is feasible" ok \
-	"$(check_alloc "$JOBS" 3 v100=2,p100=2,k80=1 "$A/wf_fifo.expect.csv")"
+	"$(check_alloc "$JOBS" v100=2,p100=2,k80=1 "$A/wf_fifo.expect.csv")"
 
 # ---- determinism ----
 for args in "--policy gandiva --pack" "--pack --partitions 3 --seed 5" "--policy fifo --seed 9"; do
