@@ -42,7 +42,7 @@ run advise_negnice_json 0 "$A -p 2d-las -f csv --queue negnice.json --sacct sacc
 expect advise_negnice_same 'cmp -s negnice_text.csv out && grep -q "^10,bin,,debug,2,2,4294901750,4294901750,Nice,-7,-7," out'
 run advise_priority_csv 0 "$A -p 2d-las -m priority -f csv --queue queue.txt --sacct sacct.psv"
 expect_eq advise_priority_values "9,4294901751 6,4294901717" \
-	"$(awk -F, 'NR > 1 && $12 != "" { printf "%s%s,%s", s, $1, $11; s = " " }' out)"
+	"$(cols job,after,command out | awk -F, 'NR > 1 && $3 != "" { printf "%s%s,%s", s, $1, $2; s = " " }')"
 run advise_sjf 0 "$A -p sjf --queue queue.txt"
 expect_eq advise_sjf_order "12 10 11 6 9" "$(order out)"
 run advise_srtf 0 "$A -p srtf --queue queue.txt --sacct sacct.psv"

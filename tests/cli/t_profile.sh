@@ -18,7 +18,7 @@ run profile_all_tensors 0 'cd "$P" && "$DLSCHED" profile --all-tensors -f json t
 
 # the same weights in every container give the same figures
 run profile_same 0 'cd "$P" && "$DLSCHED" profile tiny.pt tiny_legacy.pt renamed_root.pt zip64.pt proto4.pt checkpoint.pt'
-expect profile_same_rows '[ "$(cut -d, -f4- out | sort -u | wc -l)" -eq 2 ]'
+expect profile_same_rows '[ "$(cols tensors.. out | sort -u | wc -l)" -eq 2 ]'
 
 # a sharded checkpoint's index is one model: its shards' tensors in shard order
 run profile_sharded 0 'cd "$P" && "$DLSCHED" profile --tensors sharded/model.safetensors.index.json'
@@ -35,7 +35,7 @@ run profile_name 0 '"$DLSCHED" profile --name resnet --ps 2 --threshold 1 "$P/ti
 expect profile_name_col 'tail -1 out | grep -q "^resnet,"'
 expect profile_ps_col 'tail -1 out | grep -q ",2,[0-9.]*,true$"'
 run profile_key 0 '"$DLSCHED" profile --key model.state_dict --tensors --all-tensors "$P/checkpoint.pt"'
-expect profile_key_names '[ "$(cut -d, -f2 out | sed -n 2p)" = "0.weight" ] && [ "$(wc -l < out)" -eq 10 ]'
+expect profile_key_names '[ "$(cols name out | sed -n 2p)" = "0.weight" ] && [ "$(wc -l < out)" -eq 10 ]'
 run profile_key_missing 1 '"$DLSCHED" profile --key nope "$P/checkpoint.pt" "$P/tiny.npy"'
 expect profile_key_missing_msg 'grep -q "checkpoint.pt: no tensor under the key .nope." err'
 run profile_threshold 0 '"$DLSCHED" profile --threshold 100 "$P/tiny.npy"'
@@ -99,6 +99,6 @@ if heavy && [ -x /usr/bin/time ]; then
 	{ printf '\223NUMPY\1\0'; printf "\\$(printf %03o $(( ${#h} + 1 )))\\0"; printf '%s\n' "$h"; } > sparse.npy
 	truncate -s +4294967296 sparse.safetensors sparse.npy
 	run profile_sparse 0 '/usr/bin/time -f "faults %R" -o faults "$DLSCHED" profile sparse.safetensors sparse.npy'
-	expect profile_sparse_rows '[ "$(cut -d, -f5 out | tail -2 | tr "\n" " ")" = "1073741824 1073741824 " ]'
+	expect profile_sparse_rows '[ "$(cols params out | tail -2 | tr "\n" " ")" = "1073741824 1073741824 " ]'
 	expect profile_sparse_few_pages '[ "$(sed -n "s/^faults //p" faults)" -lt 5000 ]'
 fi

@@ -102,7 +102,7 @@ bad import_sacct_date 1 "s_date.psv:2: bad Submit value '2024-02-30T00:00:00'" '
 # a UTF-8 BOM before the header (a file saved by a Windows editor) is skipped, as in CSV
 printf '\357\273\277JobID|State|Submit|Start|End|AllocTRES\n7|COMPLETED|2024-03-01T00:00:00|2024-03-01T00:00:10|2024-03-01T01:00:10|gres/gpu=2\n' > s_bom.psv
 good import_sacct_bom 'trace import --from sacct --tz UTC s_bom.psv'
-expect_eq matrix_import_sacct_bom_job "7,0,2,3600" "$(cut -d, -f1-4 out.csv | sed -n 2p)"
+expect_eq matrix_import_sacct_bom_job "7,0,2,3600" "$(cols id..duration out.csv | sed -n 2p)"
 printf 'JobID|State|Submit|Start|End|AllocTRES\n1|COMPLETED|1971-01-01T00:00:00|1971-01-01T00:00:00|2299-01-01T00:00:00|gres/gpu=1\n' > s_long.psv
 bad import_sacct_duration 1 's_long.psv:2: bad duration value .*over the maximum' 'trace import --from sacct --tz UTC s_long.psv'
 printf '{"v100": {"A": {"null": 1.0' > tp_cut.json
@@ -173,7 +173,7 @@ rm -f tp_big.json tp_big.json.gz
 printf '{"v100": {"(\047m\047, 1)": {"null": 0}, "(\047m\047, 2)": {"null": 0}}, "k80": {"(\047m\047, 1)": {"null": 0}}}\n' > tp_zero.json
 good simulate_throughputs_all_zero 'simulate --policy gavel --cluster 1x1x8 --throughputs tp_zero.json -q j_model.csv'
 expect_eq matrix_simulate_throughputs_all_zero_reason "no throughput above 0 on any GPU type
-no throughput above 0 on any GPU type" "$(tail -n +2 out.csv | awk -F, '{print $(NF - 1)}')"
+no throughput above 0 on any GPU type" "$(cols rejected out.csv | tail -n +2)"
 printf 'model,skew\nx,1\n' > prof_bad.csv
 bad simulate_bad_profiles 1 'prof_bad.csv' "simulate --cluster 1x2x8 --profiles prof_bad.csv $TESTDATA/simulate/spread.csv"
 bad simulate_congestion_twice 2 "bad --congestion value 'rack=2,rack=3' \\(.*each once" "simulate --cluster 1x2x8 --congestion rack=2,rack=3 $TESTDATA/simulate/small.csv"
