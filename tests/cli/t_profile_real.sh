@@ -26,17 +26,17 @@ expect_eq profile_real_no_errors "" "$(grep '^dlsched' "$SCRATCH/gen.log")"
 
 # file -> "tensors params largest_share" from dlsched, compared with torch's numbers
 while IFS=$(printf '\t') read -r f tensors params share; do
-	got=$(awk -F, -v f="$f" '$2 == f { print $4, $5, $7 }' "$SCRATCH/got.csv")
+	got=$(cols file,tensors,params,largest_share "$SCRATCH/got.csv" | awk -F, -v f="$f" '$1 == f { print $2, $3, $4 }')
 	set -- $got
 	expect_eq "profile_real_$f" "$tensors $params ok" \
 		"$1 $2 $(awk -v a="${3:-x}" -v b="$share" 'BEGIN { d = a - b; print (a != "x" && d < 5e-6 && d > -5e-6) ? "ok" : a }')"
 done < "$M/expected.tsv"
 
 # the anchors of the research note (Tiresias: skewed VGG/AlexNet, balanced ResNet)
-share3() { awk -F, -v f="$1" '$2 == f { printf "%.3f", $7 }' "$SCRATCH/got.csv"; }
+share3() { cols file,largest_share "$SCRATCH/got.csv" | awk -F, -v f="$1" '$1 == f { printf "%.3f", $2 }'; }
 expect_eq profile_real_vgg16_share 0.743 "$(share3 vgg16.pt)"
 expect_eq profile_real_alexnet_share 0.618 "$(share3 alexnet.pt)"
 expect_eq profile_real_resnet50_share 0.092 "$(share3 resnet50.pt)"
-consol() { awk -F, -v f="$1" '$2 == f { print $12 }' "$SCRATCH/got.csv"; }
+consol() { cols file,consolidate "$SCRATCH/got.csv" | awk -F, -v f="$1" '$1 == f { print $2 }'; }
 expect_eq profile_real_consolidate "true true false false false" \
 	"$(consol vgg16.pt) $(consol alexnet.safetensors) $(consol resnet50.npz) $(consol resnet18.gguf) $(consol mobilenet_v2_legacy.pt)"
