@@ -68,7 +68,7 @@ if heavy; then
 	# generated for 64 GPUs, run on 16: queues, preemptions, demotions and promotions
 	check_shifts gen gen.csv 1x2x8 "--starvation 2" "--checkpoint-cost 0 --restore-cost 0"
 	printf 'id,submit,gpus,duration,gpu_type,model\n' > mixed.csv
-	awk -F, 'NR > 1 && NR < 150 { t = (NR % 3 == 0) ? "k80" : (NR % 3 == 1) ? "v100" : ""; m = (NR % 2) ? "vgg16" : "resnet50"; print $1 "," $2 "," $3 "," $4 "," t "," m }' gen.csv >> mixed.csv
+	cols id..duration gen.csv | awk 'NR > 1 && NR < 150 { t = (NR % 3 == 0) ? "k80" : (NR % 3 == 1) ? "v100" : ""; m = (NR % 2) ? "vgg16" : "resnet50"; print $0 "," t "," m }' >> mixed.csv
 	check_shifts mixed mixed.csv 1x2x8:k80,1x2x8:v100 "--thresholds 500,2000" "--place spread"
 else
 	shifts="8388608 9999000000"

@@ -60,7 +60,8 @@ run simulate_tiresias_alias_episodes 0 "dl simulate --compat tiresias --cluster 
 expect simulate_tiresias_alias_episodes_rows "cmp -s '$A/episodes.job.csv' got.csv"
 expect simulate_tiresias_alias_episodes_cluster "cmp -s '$A/episodes.cluster.csv' cl.csv"
 # the native engine keeps the correct semantics: job 0 of issue 12's case ends at 4150
-tr -d '\r' < "$A/three.csv" | awk -F, 'NR==1{print "id,submit,gpus,duration"; next} {print $1","$3","$2","$6}' > three_native.csv
+tr -d '\r' < "$A/three.csv" | cols job_id,submit_time,num_gpu,duration |
+	awk 'NR == 1 { $0 = "id,submit,gpus,duration" } { print }' > three_native.csv
 run simulate_tiresias_alias_native 0 "dl simulate --cluster 1x1x1 --policy tiresias-las \
 	--checkpoint-cost 0 --restore-cost 0 three_native.csv > got.csv"
 expect simulate_tiresias_alias_native_job0 "grep -q '^0,0,1,4000,0,4150,4150,150,4000,2,' got.csv"

@@ -5,7 +5,7 @@ T=$TESTDATA/trace
 run trace_import_tiresias 0 "dl trace import --from tiresias '$T/60_job.csv'"
 expect trace_tiresias_rows "test \$(wc -l < out) -eq 61"
 run trace_stats_60job 0 "dl trace import --from tiresias '$T/60_job.csv' | dl trace stats -f csv"
-g() { awk -F, -v m="$1" '$1=="all" && $2==m {print $3}' "$SCRATCH/out"; }
+g() { cols scope,metric,value "$SCRATCH/out" | awk -F, -v m="$1" '$1=="all" && $2==m {print $3}'; }
 expect_eq trace_60job_jobs 60 "$(g jobs)"
 expect_eq trace_60job_mix "30 10 10 10" "$(g jobs_with_1_gpus) $(g jobs_with_2_gpus) $(g jobs_with_4_gpus) $(g jobs_with_8_gpus)"
 expect_eq trace_60job_mean 178.42 "$(awk -v v="$(g duration_mean)" 'BEGIN{printf "%.2f", v}')"
@@ -24,7 +24,7 @@ run trace_import_gavel 0 "dl trace import --from gavel --throughputs '$T/gavel_t
 # job 0: 2931 steps of ResNet-50 (batch size 64) on 1 v100 at 4.3947... steps/s (Gavel's simulation_throughputs.json)
 expect_eq trace_gavel_duration 666.93 "$(cols duration out | awk 'NR==2{printf "%.2f", $1}')"
 run trace_import_gavel_k80 0 "dl trace import --from gavel --gpu-type k80 --throughputs '$T/gavel_throughputs_small.json' '$T/gavel_physical.trace' | dl trace stats -f csv"
-expect trace_gavel_k80_slower "awk -F, '\$2==\"duration_mean\"{exit !(\$3 > 2000)}' out"
+expect trace_gavel_k80_slower "cols metric,value out -e '\$1==\"duration_mean\"{exit !(\$2 > 2000)}'"
 run trace_gavel_needs_tputs 2 "dl trace import --from gavel '$T/gavel_physical.trace'"
 run trace_gavel_bad_fields 1 "printf 'a\tb\tc\n' > g.trace; dl trace import --from gavel --throughputs '$T/gavel_throughputs_small.json' g.trace"
 run trace_gavel_unknown_model 1 "printf 'NoSuchModel\tcmd\t-n\t1\t10\t0\t1\n' > g.trace; dl trace import --from gavel --throughputs '$T/gavel_throughputs_small.json' g.trace"
@@ -97,22 +97,22 @@ run trace_gen_small 0 "dl trace gen --seed 7 --jobs 5 --rate 60 --users 3 --vcs 
 run trace_gen_same_seed 0 "dl trace gen --seed 3 --jobs 2000 --rate 10 > a.csv && dl trace gen --seed 3 --jobs 2000 --rate 10 > b.csv && cmp a.csv b.csv"
 run trace_gen_other_seed 1 "dl trace gen --seed 3 --jobs 200 --rate 10 > a.csv && dl trace gen --seed 4 --jobs 200 --rate 10 > b.csv && cmp -s a.csv b.csv"
 run trace_gen_mix 0 "dl trace gen --jobs 10000 --rate 100 --gpus 2:1,16:3 | dl trace stats -f csv"
-expect trace_gen_mix_ratio "awk -F, '\$2==\"jobs_with_16_gpus\"{exit !(\$3 > 7200 && \$3 < 7800)} ' out"
+expect trace_gen_mix_ratio "cols metric,value out -e '\$1==\"jobs_with_16_gpus\"{exit !(\$2 > 7200 && \$2 < 7800)} '"
 expect trace_gen_mix_only "! grep -q jobs_with_1_gpus out"
 run trace_gen_models 0 "dl trace gen --seed 2 --jobs 4 --rate 60 --duration gavel --throughputs '$T/gavel_throughputs_small.json'"
 run trace_gen_exp 0 "dl trace gen --jobs 20000 --rate 100 --duration exp:500 | dl trace stats -f csv"
-expect trace_gen_exp_mean "awk -F, '\$2==\"duration_mean\"{exit !(\$3 > 490 && \$3 < 510)}' out"
+expect trace_gen_exp_mean "cols metric,value out -e '\$1==\"duration_mean\"{exit !(\$2 > 490 && \$2 < 510)}'"
 run trace_gen_lognormal 0 "dl trace gen --jobs 20000 --rate 100 --duration lognormal:6:1 | dl trace stats -f csv"
-expect trace_gen_lognormal_median "awk -F, '\$2==\"duration_p50\"{exit !(\$3 > 395 && \$3 < 412)}' out"
+expect trace_gen_lognormal_median "cols metric,value out -e '\$1==\"duration_p50\"{exit !(\$2 > 395 && \$2 < 412)}'"
 run trace_gen_gavel 0 "dl trace gen --jobs 20000 --rate 100 --duration gavel | dl trace stats -f csv"
 # 80% in 60*10^[1.5,3] = [1897, 60000] s: p25 and p75 of the mixture are 60*10^(1.5+1.5*0.3125) and 60*10^(1.5+1.5*0.9375)
-expect trace_gen_gavel_p25 "awk -F, '\$2==\"duration_p25\"{exit !(\$3 > 5520 && \$3 < 5630)}' out"
-expect trace_gen_gavel_p75 "awk -F, '\$2==\"duration_p75\"{exit !(\$3 > 47800 && \$3 < 48900)}' out"
+expect trace_gen_gavel_p25 "cols metric,value out -e '\$1==\"duration_p25\"{exit !(\$2 > 5520 && \$2 < 5630)}'"
+expect trace_gen_gavel_p75 "cols metric,value out -e '\$1==\"duration_p75\"{exit !(\$2 > 47800 && \$2 < 48900)}'"
 run trace_gen_samples 0 "printf 'duration\n10\n20\n30\n' > s.csv; dl trace gen --jobs 3000 --rate 100 --duration samples:s.csv | dl trace stats -f csv"
-expect trace_gen_samples_mix "awk -F, '\$2==\"duration_min\"{a=\$3} \$2==\"duration_max\"{b=\$3} \$2==\"duration_mean\"{c=\$3} END{exit !(a==10 && b==30 && c==20)}' out"
+expect trace_gen_samples_mix "cols metric,value out -e '\$1==\"duration_min\"{a=\$2} \$1==\"duration_max\"{b=\$2} \$1==\"duration_mean\"{c=\$2} END{exit !(a==10 && b==30 && c==20)}'"
 run trace_gen_load 0 "dl trace gen --jobs 20000 --load 0.5 --cluster 2x4x8:v100 --duration exp:1000 --gpus 1:1 | dl trace stats -f csv"
 # 0.5 x 64 GPUs / (1 GPU x 1000 s) = 0.032 jobs/s = 115.2 per hour
-expect trace_gen_load_rate "awk -F, '\$2==\"arrivals_per_hour\"{exit !(\$3 > 112 && \$3 < 118.5)}' out"
+expect trace_gen_load_rate "cols metric,value out -e '\$1==\"arrivals_per_hour\"{exit !(\$2 > 112 && \$2 < 118.5)}'"
 run trace_gen_need_rate 2 "dl trace gen --jobs 5"
 run trace_gen_load_needs_cluster 2 "dl trace gen --jobs 5 --load 1"
 run trace_gen_bad_mix 2 "dl trace gen --jobs 5 --rate 1 --gpus 1:x"
@@ -125,11 +125,11 @@ if heavy; then
 	run trace_gen_philly_quartiles 0 "dl trace gen --seed 1 --jobs 100000 --rate 100 | dl trace stats -f csv"
 	for q in 25:131 50:1186 75:3342; do
 		p=${q%:*} want=${q#*:}
-		expect "trace_gen_philly_p$p" "awk -F, -v w=$want '\$2==\"duration_p$p\"{d=(\$3-w)/w; exit !(d < 0.02 && d > -0.02)}' out"
+		expect "trace_gen_philly_p$p" "cols metric,value out -v w=$want -e '\$1==\"duration_p$p\"{d=(\$2-w)/w; exit !(d < 0.02 && d > -0.02)}'"
 	done
 	# and against the shipped sample file itself, through samples:FILE
 	run trace_gen_philly_samples 0 "dl trace gen --seed 5 --jobs 100000 --rate 100 --duration 'samples:$T/philly_runtime.csv' | dl trace stats -f csv"
-	expect trace_gen_philly_samples_p50 "awk -F, '\$2==\"duration_p50\"{d=(\$3-1186)/1186; exit !(d < 0.02 && d > -0.02)}' out"
+	expect trace_gen_philly_samples_p50 "cols metric,value out -e '\$1==\"duration_p50\"{d=(\$2-1186)/1186; exit !(d < 0.02 && d > -0.02)}'"
 fi
 
 # a time before the epoch cannot become a submit of the jobs stream (submit >= 0)

@@ -22,7 +22,7 @@ run "gavel preset: 20,000 jobs" 0 "$G --seed 11 --jobs 20000 --rate 5.6 > g.csv 
 for gp in 1:0.7 2:0.1 4:0.15 8:0.05; do
 	g=${gp%:*} p=${gp#*:}
 	expect "gavel preset: share of $g-GPU jobs is $p" \
-		"awk -F, -v p=$p '\$2 == \"jobs_with_${g}_gpus\" { s = \$3 / 20000; sd = sqrt(p * (1 - p) / 20000); exit !(s > p - 5 * sd && s < p + 5 * sd) }' s.csv"
+		"cols metric,value s.csv -v p=$p -e '\$1 == \"jobs_with_${g}_gpus\" { s = \$2 / 20000; sd = sqrt(p * (1 - p) / 20000); exit !(s > p - 5 * sd && s < p + 5 * sd) }'"
 done
 expect_eq "gavel preset: no other gang size" 4 "$(grep -c 'jobs_with_' "$SCRATCH/s.csv")"
 
@@ -32,20 +32,20 @@ expect_eq "gavel preset: no other gang size" 4 "$(grep -c 'jobs_with_' "$SCRATCH
 # which moves a duration by at most half a step) ----
 for q in 25 50 75 90 99; do
 	expect "gavel preset: duration p$q is the closed form's" \
-		"awk -F, -v q=$q 'BEGIN { u = q / 100; w = u < 0.8 ? 60 * 10 ^ (1.5 + 1.5 * u / 0.8) : 60 * 10 ^ (3 + (u - 0.8) / 0.2) }
-			\$2 == \"duration_p$q\" { d = \$3 / w - 1; exit !(d < 0.005 && d > -0.005) }' s.csv"
+		"cols metric,value s.csv -v q=$q -e 'BEGIN { u = q / 100; w = u < 0.8 ? 60 * 10 ^ (1.5 + 1.5 * u / 0.8) : 60 * 10 ^ (3 + (u - 0.8) / 0.2) }
+			\$1 == \"duration_p$q\" { d = \$2 / w - 1; exit !(d < 0.005 && d > -0.005) }'"
 done
 expect "gavel preset: durations within [60*10^1.5, 60*10^4] s" \
-	"awk -F, '\$2 == \"duration_min\" { a = \$3 } \$2 == \"duration_max\" { b = \$3 } END { exit !(a >= 1897 && b <= 600001) }' s.csv"
+	"cols metric,value s.csv -e '\$1 == \"duration_min\" { a = \$2 } \$1 == \"duration_max\" { b = \$2 } END { exit !(a >= 1897 && b <= 600001) }'"
 # the same with independent draws: quantiles within 3%
 run "gavel preset --iid" 0 "$G --seed 12 --jobs 20000 --rate 5.6 --iid | dl trace stats -f csv"
 expect "gavel preset --iid: median within 3% of 60*10^2.4375" \
-	"awk -F, '\$2 == \"duration_p50\" { d = \$3 / (60 * 10 ^ 2.4375) - 1; exit !(d < 0.03 && d > -0.03) }' out"
+	"cols metric,value out -e '\$1 == \"duration_p50\" { d = \$2 / (60 * 10 ^ 2.4375) - 1; exit !(d < 0.03 && d > -0.03) }'"
 
 # ---- Poisson arrivals at --rate jobs per hour: the rate within 5 standard deviations
 # (1/sqrt(n) relative), and the gaps exponential: half of them below ln 2 x the mean ----
 expect "gavel preset: 5.6 arrivals per hour" \
-	"awk -F, '\$2 == \"arrivals_per_hour\" { d = \$3 / 5.6 - 1; exit !(d < 5 / sqrt(20000) && d > -5 / sqrt(20000)) }' s.csv"
+	"cols metric,value s.csv -e '\$1 == \"arrivals_per_hour\" { d = \$2 / 5.6 - 1; exit !(d < 5 / sqrt(20000) && d > -5 / sqrt(20000)) }'"
 expect "gavel preset: the first job arrives at 0" "cols submit g.csv -e 'NR == 2 { exit !(\$1 == 0) }'"
 expect "gavel preset: exponential gaps (median ln 2 x mean)" \
 	"cols submit g.csv -e 'NR > 2 { g = \$1 - last; n++; if (g < log(2) * 3600 / 5.6) below++ } NR > 1 { last = \$1 }
