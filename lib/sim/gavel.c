@@ -740,7 +740,7 @@ static void start_assigned(struct gavel *G, struct dl_sim *s, struct dl_sim_job 
 		return;
 	if (g->partner >= 0 && !g->lead)
 		return; /* its lead starts it */
-	struct dl_sim_how how = {g->assigned, NULL, 0, 0};
+	struct dl_sim_how how = {.type = g->assigned, .pause = DL_SIM_PAUSE_RULE};
 	struct dl_sim_job *o = g->partner >= 0 ? dl_sim_slot_job(s, (size_t)g->partner) : NULL;
 	if (o && o->state != DL_SJ_QUEUED)
 		return; /* still saving: it comes back through saved */
@@ -753,7 +753,7 @@ static void start_assigned(struct gavel *G, struct dl_sim *s, struct dl_sim_job 
 	unfresh(G, g);
 	if (!o)
 		return;
-	struct dl_sim_how ph = {DL_ANY_TYPE, j->gpu, 1, 0};
+	struct dl_sim_how ph = DL_SIM_HOW(.gpus = j->gpu, .shared = 1);
 	if (dl_sim_start(s, o, &ph) != DL_PLACED)
 		return;
 	dl_sim_note(s, o, "pack", j->id); /* on the GPUs of j */
@@ -1117,7 +1117,7 @@ static void exact(struct gavel *G, struct dl_sim *s)
 		}
 		if (n == j->gpus) {
 			G->cursor = (gp[n - 1] + 1) % tot;
-			struct dl_sim_how how = {DL_ANY_TYPE, gp, 1, share};
+			struct dl_sim_how how = DL_SIM_HOW(.gpus = gp, .shared = 1, .share = share);
 			dl_sim_start(s, j, &how);
 		}
 		free(gp);
