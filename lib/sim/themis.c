@@ -849,7 +849,7 @@ static void hold_gpus(struct themis *T, struct dl_sim *s, struct dl_sim_job *j)
 
 static void start_won(struct themis *T, struct dl_sim *s, struct dl_sim_job *j)
 {
-	struct dl_sim_how how = {DL_ANY_TYPE, tj(T, j->slot)->hold, 0, 0};
+	struct dl_sim_how how = DL_SIM_HOW(.gpus = tj(T, j->slot)->hold);
 	if (dl_sim_start(s, j, &how) == DL_PLACED)
 		hold_gpus(T, s, j);
 	else if (tj(T, j->slot)->st != S_RESV)
