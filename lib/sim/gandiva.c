@@ -396,7 +396,8 @@ static void run_at(struct gandiva *G, struct dl_sim *s, uint32_t x, double f)
 			dl_sim_set_share(s, j, f);
 		return;
 	}
-	struct dl_sim_how how = {DL_ANY_TYPE, g->gpus, 1, f, G->j[x].moved};
+	struct dl_sim_how how =
+		DL_SIM_HOW(.gpus = g->gpus, .shared = 1, .share = f, .moved = G->j[x].moved);
 	if (dl_sim_start(s, j, &how) == DL_PLACED)
 		G->j[x].moved = 0;
 }
@@ -701,7 +702,7 @@ static void consolidate(struct gandiva *G, struct dl_sim *s)
 		for (int gg = node->first_gpu; gg < node->first_gpu + node->gpus && n < g->k; gg++)
 			if (G->gowner[gg] == (int)id || G->gowner[gg] < 0)
 				G->buf[n++] = gg;
-		if (n < g->k || dl_sim_migrate(s, j, G->buf, g->k) < 0) {
+		if (n < g->k || dl_sim_migrate(s, j, G->buf, g->k, DL_SIM_PAUSE_RULE) < 0) {
 			q++;
 			continue;
 		}
@@ -765,7 +766,7 @@ static void deoversubscribe(struct gandiva *G, struct dl_sim *s)
 			/* fluid: it runs on the set now; it leaves with a migration */
 			if (j->state == DL_SJ_RUNNING)
 				dl_sim_suspend(s, j, -1);
-			struct dl_sim_how how = {DL_ANY_TYPE, NULL, 0, 0, 1};
+			struct dl_sim_how how = DL_SIM_HOW(.moved = 1);
 			if (dl_sim_start(s, j, &how) != DL_PLACED) {
 				if (G->fluid) /* back on its set */
 					fluid_update(G, s, id);
