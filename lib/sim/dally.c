@@ -483,8 +483,7 @@ static void offer(struct dally *D, struct dl_sim *s)
 		double wait = (double)j->waited / DL_TICKS_PER_SECOND;
 		enum dl_tier open = dl_dally_open_tier(D->tuner, j->gpus, wait);
 		struct dl_sim_how how = {.type = DL_ANY_TYPE,
-					 .has_restore = 1,
-					 .restore = D->p.restart_cost * j->gpus,
+					 .pause = D->p.restart_cost * j->gpus,
 					 .within = (int)open + 1};
 		enum dl_decision dec = dl_sim_start(s, j, &how);
 		if (dec == DL_PLACED) {
@@ -820,7 +819,7 @@ static int consolidate(struct dally *D, struct dl_sim *s)
 		/* the engine takes the GPUs itself */
 		dl_place_release(D->placer, pl.gpus, pl.ngpus);
 		hold_end(D, s, j);
-		if (dl_sim_migrate_pause(s, j, pl.gpus, pl.ngpus, pause) < 0)
+		if (dl_sim_migrate(s, j, pl.gpus, pl.ngpus, pause) < 0)
 			continue; /* cannot happen: the placer chose free GPUs */
 		dl_sim_note(s, j, "consolidate", dl_tier_name((enum dl_tier)j->tier));
 		hold_begin(D, s, j);
