@@ -143,7 +143,6 @@ struct dl_sim {
 	struct dl_netcost nc;
 	uint16_t *occ;	  /* jobs per GPU (packing; gavel's exact shares) */
 	int *gpubuf;	  /* scratch, one per GPU */
-	int *gpu_node;	  /* node of each GPU */
 	void *pst;	  /* the policy's state */
 	void *own_params; /* the policy's defaults when cfg->params is NULL */
 	/*
@@ -774,7 +773,7 @@ static inline __attribute__((always_inline)) double pace(struct dl_sim *s,
 	double speed = c->ntypes == 1 && n > 0 ? dl_sim_job_speed(s, j, 0) : INFINITY;
 	*type = 0;
 	for (int k = 0; k < n && c->ntypes > 1; k++) {
-		int ty = c->nodes[s->gpu_node[gpus[k]]].type;
+		int ty = c->nodes[dl_cluster_gpu_node(c, gpus[k])].type;
 		double v = dl_sim_job_speed(s, j, ty);
 		if (v < speed) {
 			speed = v;
@@ -1328,14 +1327,11 @@ static int setup(struct dl_sim *s, struct dl_err *err)
 	s->occ_share = xcalloc((size_t)s->total_gpus + 1, sizeof(*s->occ_share));
 	s->occ_since = xcalloc((size_t)s->total_gpus + 1, sizeof(*s->occ_since));
 	s->gpubuf = xcalloc((size_t)s->total_gpus + 1, sizeof(int));
-	s->gpu_node = xcalloc((size_t)s->total_gpus + 1, sizeof(int));
 	s->policy_len = strlen(cfg->policy->name);
 	s->ref_type = cfg->ref_type ? cfg->ref_type : "v100";
 	s->trow_index = (struct strmap)STRMAP_INIT;
 	s->model_missing = xcalloc(s->trace->nnames + 1, 1);
 	s->type_order = xcalloc(cfg->cluster->ntypes + 1, sizeof(int));
-	for (int g = 0; g < s->total_gpus; g++)
-		s->gpu_node[g] = dl_cluster_gpu_node(cfg->cluster, g);
 	return 0;
 }
 
@@ -1352,7 +1348,6 @@ static void teardown(struct dl_sim *s)
 	free(s->occ_share);
 	free(s->occ_since);
 	free(s->gpubuf);
-	free(s->gpu_node);
 	free(s->fin.a);
 	free(s->timers.a);
 	free(s->sv);
