@@ -127,10 +127,10 @@ struct gandiva {
 	size_t nsizes;
 	size_t *spread; /* ids of spread sets */
 	size_t nspread, spread_alloc;
-	size_t crowded; /* sets with two units or more */
-	int *gowner;	/* per GPU: its set, -1 */
-	int *gpu_node;	/* per GPU: its node */
-	int *node_free; /* per node: GPUs in no set */
+	size_t crowded;	     /* sets with two units or more */
+	int *gowner;	     /* per GPU: its set, -1 */
+	const int *gpu_node; /* per GPU: its node (the cluster's index) */
+	int *node_free;	     /* per node: GPUs in no set */
 	int *buf;
 	uint64_t seq;
 	int departed;
@@ -897,7 +897,6 @@ static void destroy(void *st)
 	free(G->spread);
 	free(G->gowner);
 	free(G->node_free);
-	free(G->gpu_node);
 	free(G->buf);
 	gjobs_release(&G->slab);
 	for (size_t k = 0; k < G->nkeys; k++)
@@ -963,9 +962,7 @@ static void *create(struct dl_sim *s, const void *params, struct dl_err *err)
 	G->gowner = xcalloc((size_t)G->maxg + 1, sizeof(int));
 	for (int g = 0; g < G->maxg; g++)
 		G->gowner[g] = -1;
-	G->gpu_node = xcalloc((size_t)G->maxg + 1, sizeof(int));
-	for (int g = 0; g < G->maxg; g++)
-		G->gpu_node[g] = dl_cluster_gpu_node(c, g);
+	G->gpu_node = c->gpu_node;
 	G->node_free = xcalloc(c->nnodes + 1, sizeof(int));
 	for (size_t nd = 0; nd < c->nnodes; nd++)
 		G->node_free[nd] = c->nodes[nd].gpus;
