@@ -16,7 +16,7 @@
  * destroy and the callbacks), one line in registry.c and in policies.h, and
  * one section in man/dlsched-simulate.1.scd; `dlsched simulate`'s options,
  * --help and completions follow the registry. tests/unit/test_sim_policy.c
- * is a whole one in 100 lines.
+ * holds a whole one (round-robin) in about 120 lines.
  *
  * What the engine tells a policy (struct dl_sim_policy_ops):
  *   create/destroy  its state, from its parsed params (check() ran before)
@@ -46,11 +46,14 @@
  *                                --checkpoint-cost + --restore-cost
  *   dl_sim_set_share(s, j, f)    run at fraction f of full speed (time slices
  *                                in one GPU set, interference when packed)
- *   dl_sim_timer(s, t, j, k, n)  be called back at time t (exact: no steps)
+ *   dl_sim_timer(s, t, job, kind, stamp)
+ *                                be called back at time t (exact: no time
+ *                                steps) with those three values
  *   dl_sim_note(s, j, what, d)   add a policy event to --events
  *   dl_sim_policy_warning, dl_sim_policy_summary
  *                                a line for the user (stderr, simulate -v)
- * and ask: the clock, the cluster, free GPUs, a job's speed on a type or
+ * and ask: the clock, the cluster (with its indexes: each GPU's node, the
+ * types fastest first; cluster.h), free GPUs, a job's speed on a type or
  * rate on given GPUs (dl_sim_rate_on), its counters brought up to now
  * (dl_sim_executed, dl_sim_waited, dl_sim_work_left), the run's placer for
  * trial placements (dl_sim_placer), and dl_sim_period_check for a policy
@@ -157,7 +160,7 @@ struct dl_sim_job {
 	const struct dl_net_model *model; /* (from the trace) */
 	double share;			  /* policy-set speed fraction, 1 by default */
 	dl_tick start;			  /* first start (-1 before) */
-	dl_tick resume_cost; /* after dl_sim_suspend: the next resume's cost (-1: --restore-cost) */
+	dl_tick resume_cost; /* engine: after dl_sim_suspend, the next resume's pause (else -1) */
 	double comm;	     /* ticks lost to placements (dl_sim_sync; comm_overhead_s) */
 	int preemptions;
 	int32_t tput_row; /* engine: its throughputs entry (-1: none) */
