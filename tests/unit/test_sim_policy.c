@@ -71,14 +71,14 @@ static void rr_destroy(void *st)
 
 static void rr_push(struct rr *R, const struct dl_sim_job *j)
 {
-	if (R->tail == R->cap) {
+	if (R->tail == R->cap && R->head > 0) { /* full at the end: move the queue down */
 		memmove(R->queue, R->queue + R->head, (R->tail - R->head) * sizeof(*R->queue));
 		R->tail -= R->head;
 		R->head = 0;
-		if (R->tail == R->cap) {
-			R->cap = R->cap ? 2 * R->cap : 16;
-			R->queue = xrealloc(R->queue, R->cap * sizeof(*R->queue));
-		}
+	}
+	if (R->tail == R->cap) {
+		R->cap = R->cap ? 2 * R->cap : 16;
+		R->queue = xrealloc(R->queue, R->cap * sizeof(*R->queue));
 	}
 	R->queue[R->tail++] = j->idx;
 }
@@ -230,6 +230,18 @@ static void test_turns(void)
 	csv = run("1x1x1", &js, "60", &st);
 	ok(has_row(csv, "\na,0,1,15,0,15,15,") && has_row(csv, "\nb,0,1,5,15,20,20,"),
 	   "--slice longer than a job: arrival order");
+	free(csv);
+	dl_jobset_free(&js);
+
+	/* one after another, each as the last ends: the queue wraps and grows */
+	static const char *const ids[20] = {"j0",  "j1",  "j2",	 "j3",	"j4",  "j5",  "j6",
+					    "j7",  "j8",  "j9",	 "j10", "j11", "j12", "j13",
+					    "j14", "j15", "j16", "j17", "j18", "j19"};
+	dl_jobset_init(&js);
+	for (int k = 0; k < 20; k++)
+		add_job(&js, ids[k], 5 * k, 5);
+	csv = run("1x1x1", &js, "60", &st);
+	ok(st.completed == 20 && has_row(csv, "\nj19,95,1,5,95,100,5,"), "20 jobs in turn");
 	free(csv);
 	dl_jobset_free(&js);
 }
