@@ -5,11 +5,13 @@
  * the GPUs and what each change costs. A policy only chooses: which queued
  * job starts, on which GPUs or GPU type, which running job stops, moves or
  * shares its GPUs. It keeps its own queues and per-job state, and it never
- * writes a field of struct dl_sim_job, sets a cost or counts a preemption:
+ * writes a field of struct dl_sim_job, charges time or counts a preemption:
  * a verb below does, the same way for every policy, so that two policies'
- * results differ only by their choices. (Linux's struct sched_class draws
- * the same line: the core switches tasks and accounts for them, a class
- * picks the next one.)
+ * results differ only by their choices. Where a policy's model prices a
+ * resume or move its own way (Dally's restart cost, Gandiva's suspend) it
+ * names the price (how.pause, dl_sim_suspend's cost) and the engine charges
+ * it. (Linux's struct sched_class draws the same line: the core switches
+ * tasks and accounts for them, a class picks the next one.)
  *
  * A new policy is one file in lib/sim that defines a struct
  * dl_sim_policy_ops (below: name, summary, option table and params, create,
