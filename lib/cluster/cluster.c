@@ -93,22 +93,6 @@ int dl_cluster_node_index(const struct dl_cluster *c, const char *name)
 	return -1;
 }
 
-int dl_cluster_gpu_node(const struct dl_cluster *c, int gpu)
-{
-	int lo = 0, hi = (int)c->nnodes - 1;
-	while (lo < hi) {
-		int mid = lo + (hi - lo + 1) / 2;
-		if (c->nodes[mid].first_gpu <= gpu)
-			lo = mid;
-		else
-			hi = mid - 1;
-	}
-	/* zero-GPU nodes share first_gpu with the next node: step back to the owner */
-	while (lo > 0 && c->nodes[lo].gpus == 0)
-		lo--;
-	return lo;
-}
-
 void dl_cluster_free(struct dl_cluster *c)
 {
 	if (!c)
@@ -122,6 +106,8 @@ void dl_cluster_free(struct dl_cluster *c)
 	free(c->types);
 	free(c->racks);
 	free(c->nodes);
+	free(c->gpu_node);
+	free(c->type_order);
 	free(c->source);
 	free(c);
 }
@@ -243,6 +229,18 @@ static int finish(struct build *b, struct dl_err *err)
 	if (g <= 0)
 		return dl_err_at(err, b->where, 0, "the cluster has no GPUs");
 	c->total_gpus = (int)g;
+	c->gpu_node = xmalloc((size_t)g * sizeof(int));
+	for (size_t i = 0; i < c->nnodes; i++)
+		for (int k = 0; k < c->nodes[i].gpus; k++)
+			c->gpu_node[c->nodes[i].first_gpu + k] = (int)i;
+	/* insertion by speed, strictly faster moving ahead: ties keep the spec's order */
+	c->type_order = xcalloc(c->ntypes + 1, sizeof(int));
+	for (size_t t = 0; t < c->ntypes; t++) {
+		size_t k = t;
+		for (; k > 0 && c->types[c->type_order[k - 1]].speed < c->types[t].speed; k--)
+			c->type_order[k] = c->type_order[k - 1];
+		c->type_order[k] = (int)t;
+	}
 	return 0;
 }
 

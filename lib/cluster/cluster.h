@@ -68,6 +68,14 @@ struct dl_cluster {
 	struct dl_node *nodes;
 	size_t nnodes;
 	int total_gpus;
+	/*
+	 * Indexes built once at load, for every user of the cluster: gpu_node[g]
+	 * is global GPU g's node (total_gpus entries: dl_cluster_gpu_node);
+	 * type_order is the type indices fastest first (ties: the spec's order),
+	 * ntypes entries.
+	 */
+	int *gpu_node;
+	int *type_order;
 	struct dl_link link[DL_NTIERS];
 	/*
 	 * congestion: each tier's link bandwidth is divided by this (>= 1; 1 =
@@ -104,8 +112,11 @@ void dl_cluster_default_links(struct dl_link link[DL_NTIERS]);
 const char *dl_tier_name(enum dl_tier t);
 /* index of a node by name, or -1 (linear; callers that look up often build a map) */
 int dl_cluster_node_index(const struct dl_cluster *c, const char *name);
-/* the node holding global GPU index gpu (0 <= gpu < total_gpus); O(log nodes) */
-int dl_cluster_gpu_node(const struct dl_cluster *c, int gpu);
+/* the node holding global GPU index gpu (0 <= gpu < total_gpus) */
+static inline int dl_cluster_gpu_node(const struct dl_cluster *c, int gpu)
+{
+	return c->gpu_node[gpu];
+}
 /* Refuse specs larger than this (a typo such as 1000x1000x1000 is an error, not an OOM). */
 #define DL_CLUSTER_MAX_GPUS  (1 << 24)
 #define DL_CLUSTER_MAX_NODES (1 << 21)

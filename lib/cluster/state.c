@@ -203,7 +203,7 @@ struct dl_cluster_state *dl_state_new(const struct dl_cluster *c)
 	st->open = xmalloc(((size_t)N + 1) * sizeof(int));
 	st->open_n = xcalloc(c->nracks + 1, sizeof(int));
 	st->open_pos = xmalloc(((size_t)N + 1) * sizeof(int));
-	st->gpu_node = xmalloc(((size_t)c->total_gpus + 1) * sizeof(int));
+	st->gpu_node = c->gpu_node;
 	st->bstride = (size_t)(st->bwords + st->bsum);
 	st->ni = xcalloc((size_t)N + 1, sizeof(*st->ni));
 	/* nodes of one power-of-two size: a GPU's node is a shift, without the table */
@@ -228,9 +228,6 @@ struct dl_cluster_state *dl_state_new(const struct dl_cluster *c)
 		ni->rf_all = n->rack * (T + 1) + T;
 		ni->open_base = c->racks[n->rack].first_node;
 	}
-	for (int i = 0; i < N; i++)
-		for (int k = 0; k < c->nodes[i].gpus; k++)
-			st->gpu_node[c->nodes[i].first_gpu + k] = i;
 	dl_state_reset(st);
 	return st;
 }
@@ -296,7 +293,6 @@ void dl_state_free(struct dl_cluster_state *st)
 	free(st->hist);
 	free(st->bbits);
 	free(st->tree);
-	free(st->gpu_node);
 	free(st->ni);
 	free(st->stale);
 	free(st->is_stale);

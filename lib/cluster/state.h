@@ -51,10 +51,10 @@ struct dl_cluster_state {
 	 * every entry, cleared by best fit when it finds the bucket empty); maxg < 64 only */
 	uint64_t *bmay;
 	/* max-trees over nodes (one per type and one for all), for first fit */
-	int tsize;     /* leaves (power of two) */
-	int *tree;     /* [(ntypes+1) * 2 * tsize] */
-	int *gpu_node; /* per GPU: its node (dl_cluster_gpu_node, without the search) */
-	int gpu_shift; /* every node has 1 << gpu_shift GPUs (-1: no): gpu_node is a shift */
+	int tsize;	     /* leaves (power of two) */
+	int *tree;	     /* [(ntypes+1) * 2 * tsize] */
+	const int *gpu_node; /* per GPU: its node (the cluster's index) */
+	int gpu_shift;	     /* every node has 1 << gpu_shift GPUs (-1: no): gpu_node is a shift */
 	/* nodes whose tree leaves are out of date (first-fit queries bring them up) */
 	int *stale, nstale;
 	unsigned char *is_stale;

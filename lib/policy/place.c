@@ -559,14 +559,8 @@ static int cmp_int(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* node of gpu: from the state's table when there is one (the placer's), else a search */
-static int node_of(const struct dl_cluster *c, const int *gpu_node, int gpu)
-{
-	return gpu_node ? gpu_node[gpu] : dl_cluster_gpu_node(c, gpu);
-}
-
-static void describe(const struct dl_cluster *c, const int *gpu_node, const int *gpus, int n,
-		     int *nnodes, int *nracks, enum dl_tier *tier)
+void dl_placement_describe(const struct dl_cluster *c, const int *gpus, int n, int *nnodes,
+			   int *nracks, enum dl_tier *tier)
 {
 	/* few GPUs per placement: count distinct nodes and racks by a quadratic-free
 	 * pass when sorted, with a fallback check for unsorted input */
@@ -578,20 +572,20 @@ static void describe(const struct dl_cluster *c, const int *gpu_node, const int 
 	int nn = 0, nr = 0, prev_node = -1, prev_rack = -1, first_rack = -1, multi = 0;
 	int sorted = 1; /* so far: then nodes and racks come in order, each new one is new */
 	for (int i = 0; i < n; i++) {
-		int nd = node_of(c, gpu_node, gpus[i]);
+		int nd = dl_cluster_gpu_node(c, gpus[i]);
 		int r = c->nodes[nd].rack;
 		if (i && gpus[i] < gpus[i - 1])
 			sorted = 0;
 		if (nd != prev_node) {
 			int seen = 0;
 			for (int j = 0; j < i && !seen && !sorted; j++)
-				seen = gpus[j] > gpus[i] && node_of(c, gpu_node, gpus[j]) == nd;
+				seen = gpus[j] > gpus[i] && dl_cluster_gpu_node(c, gpus[j]) == nd;
 			nn += !seen;
 		}
 		if (r != prev_rack) {
 			int seen = 0;
 			for (int j = 0; j < i && !seen && !sorted; j++)
-				seen = c->nodes[node_of(c, gpu_node, gpus[j])].rack == r;
+				seen = c->nodes[dl_cluster_gpu_node(c, gpus[j])].rack == r;
 			nr += !seen;
 		}
 		if (first_rack < 0)
@@ -604,12 +598,6 @@ static void describe(const struct dl_cluster *c, const int *gpu_node, const int 
 	*nnodes = nn;
 	*nracks = nr;
 	*tier = multi ? DL_TIER_CLUSTER : nn > 1 ? DL_TIER_RACK : DL_TIER_NODE;
-}
-
-void dl_placement_describe(const struct dl_cluster *c, const int *gpus, int n, int *nnodes,
-			   int *nracks, enum dl_tier *tier)
-{
-	describe(c, NULL, gpus, n, nnodes, nracks, tier);
 }
 
 /* one policy decision for a job restricted to `type` (or any type when the cluster has one);
@@ -700,9 +688,8 @@ place_typed(struct dl_placer *p, const struct dl_place_req *req, struct dl_place
 		}
 	}
 	if (p->revisits) {
-		describe(p->c, p->st->gpu_node, out->gpus, k, &out->nnodes, &out->nracks,
-			 &out->tier);
-	} else { /* what describe() would say, from the takes */
+		dl_placement_describe(p->c, out->gpus, k, &out->nnodes, &out->nracks, &out->tier);
+	} else { /* what dl_placement_describe would say, from the takes */
 		out->nnodes = p->took_nodes;
 		out->nracks = p->took_racks;
 		out->tier = out->nracks > 1   ? DL_TIER_CLUSTER

@@ -119,7 +119,7 @@ struct dally {
 	struct rk *worst;
 	size_t nworst, nheap;
 	int *gbuf;
-	int *gnode; /* per GPU: its node */
+	const int *gnode; /* per GPU: its node (the cluster's index) */
 	/*
 	 * At a lease end: per node, the GPUs a waiting job may take (free, or
 	 * held by a job chosen as a victim) and not promised yet (nopen);
@@ -178,10 +178,7 @@ static void *create(struct dl_sim *s, const void *params, struct dl_err *err)
 	D->cur = xcalloc(2 * D->ncls + 1, sizeof(*D->cur));
 	D->gbuf = xcalloc((size_t)D->maxg + 1, sizeof(*D->gbuf));
 	D->c = dl_sim_cluster(s);
-	D->gnode = xcalloc((size_t)D->maxg + 1, sizeof(*D->gnode));
-	for (size_t nd = 0; nd < D->c->nnodes; nd++)
-		for (int k = 0; k < D->c->nodes[nd].gpus; k++)
-			D->gnode[D->c->nodes[nd].first_gpu + k] = (int)nd;
+	D->gnode = D->c->gpu_node;
 	D->nopen = xcalloc(D->c->nnodes + 1, sizeof(*D->nopen));
 	D->ucount = xcalloc(D->c->nnodes + D->c->nracks + 1, sizeof(*D->ucount));
 	D->ucost = xcalloc(D->c->nnodes + D->c->nracks + 1, sizeof(*D->ucost));
@@ -206,7 +203,6 @@ static void destroy(void *st)
 	free(D->vcode);
 	free(D->worst);
 	free(D->gbuf);
-	free(D->gnode);
 	free(D->nopen);
 	free(D->chosen);
 	free(D->ucount);
@@ -483,8 +479,7 @@ static void offer(struct dally *D, struct dl_sim *s)
 		double wait = (double)j->waited / DL_TICKS_PER_SECOND;
 		enum dl_tier open = dl_dally_open_tier(D->tuner, j->gpus, wait);
 		struct dl_sim_how how = {.type = DL_ANY_TYPE,
-					 .has_restore = 1,
-					 .restore = D->p.restart_cost * j->gpus,
+					 .pause = D->p.restart_cost * j->gpus,
 					 .within = (int)open + 1};
 		enum dl_decision dec = dl_sim_start(s, j, &how);
 		if (dec == DL_PLACED) {
@@ -820,7 +815,7 @@ static int consolidate(struct dally *D, struct dl_sim *s)
 		/* the engine takes the GPUs itself */
 		dl_place_release(D->placer, pl.gpus, pl.ngpus);
 		hold_end(D, s, j);
-		if (dl_sim_migrate_pause(s, j, pl.gpus, pl.ngpus, pause) < 0)
+		if (dl_sim_migrate(s, j, pl.gpus, pl.ngpus, pause) < 0)
 			continue; /* cannot happen: the placer chose free GPUs */
 		dl_sim_note(s, j, "consolidate", dl_tier_name((enum dl_tier)j->tier));
 		hold_begin(D, s, j);

@@ -26,6 +26,12 @@
 #define HORIZON	   (INT64_C(1) << 62)
 #define SLOT_CHUNK 1024 /* job slots are allocated this many at a time (they never move) */
 /*
+ * j->type of a job whose trace names a GPU type the cluster does not have
+ * (beside DL_ANY_TYPE and the type indices): rejected on arrival, so no
+ * policy ever sees it
+ */
+#define UNKNOWN_TYPE (-2)
+/*
  * Scheduling passes at one instant before a run ends with "does not settle":
  * each pass is only run after events at that instant (a preemption at zero
  * cost frees GPUs at once), so a policy that needs more is thrashing.
@@ -137,7 +143,6 @@ struct dl_sim {
 	struct dl_netcost nc;
 	uint16_t *occ;	  /* jobs per GPU (packing; gavel's exact shares) */
 	int *gpubuf;	  /* scratch, one per GPU */
-	int *gpu_node;	  /* node of each GPU */
 	void *pst;	  /* the policy's state */
 	void *own_params; /* the policy's defaults when cfg->params is NULL */
 	/*
@@ -456,7 +461,7 @@ static void rejected_row(struct dl_sim *s, const struct dl_sim_job *j, const cha
 	row_id(x, j);
 	x->why = why;
 	x->type_name = t->type ? s->trace->names[t->type - 1] : "";
-	x->unknown_type = j->type == -2;
+	x->unknown_type = j->type == UNKNOWN_TYPE;
 	x->submit = j->submit;
 	x->duration = j->duration;
 	x->occupied = occupied_ticks(j); /* > 0 only when it held GPUs (left at zero speed) */
@@ -696,6 +701,24 @@ void dl_sim_sync(struct dl_sim *s, struct dl_sim_job *j)
 	j->since = t;
 }
 
+dl_tick dl_sim_executed(struct dl_sim *s, struct dl_sim_job *j)
+{
+	dl_sim_sync(s, j);
+	return j->executed;
+}
+
+dl_tick dl_sim_waited(struct dl_sim *s, struct dl_sim_job *j)
+{
+	dl_sim_sync(s, j);
+	return j->waited;
+}
+
+double dl_sim_work_left(struct dl_sim *s, struct dl_sim_job *j)
+{
+	dl_sim_sync(s, j);
+	return j->work_left;
+}
+
 /* (re)compute j's completion event after a change of rate or placement */
 static void plan_finish(struct dl_sim *s, struct dl_sim_job *j)
 {
@@ -751,7 +774,7 @@ static inline __attribute__((always_inline)) double pace(struct dl_sim *s,
 	double speed = c->ntypes == 1 && n > 0 ? dl_sim_job_speed(s, j, 0) : INFINITY;
 	*type = 0;
 	for (int k = 0; k < n && c->ntypes > 1; k++) {
-		int ty = c->nodes[s->gpu_node[gpus[k]]].type;
+		int ty = c->nodes[dl_cluster_gpu_node(c, gpus[k])].type;
 		double v = dl_sim_job_speed(s, j, ty);
 		if (v < speed) {
 			speed = v;
@@ -898,6 +921,22 @@ static void place_where_it_runs(struct dl_sim *s, const struct dl_sim_job *j,
 	pl->reason = "its throughput is 0 on every GPU type with room for it";
 }
 
+/*
+ * The ticks without progress of j resuming or moving now: pause seconds when
+ * the policy gave them, else the engine's rule: a move (its state comes from
+ * other GPUs) pays --checkpoint-cost + --restore-cost, a resume after
+ * dl_sim_suspend the suspension's cost, any other resume --restore-cost.
+ */
+static dl_tick pause_ticks(const struct dl_sim *s, const struct dl_sim_job *j, double pause,
+			   int moved)
+{
+	if (pause >= 0)
+		return dl_sim_ticks(pause);
+	if (moved)
+		return s->ckpt + s->restore;
+	return j->resume_cost >= 0 ? j->resume_cost : s->restore;
+}
+
 enum dl_decision dl_sim_start(struct dl_sim *s, struct dl_sim_job *j, const struct dl_sim_how *how)
 {
 	if (j->state != DL_SJ_QUEUED)
@@ -947,15 +986,12 @@ enum dl_decision dl_sim_start(struct dl_sim *s, struct dl_sim_job *j, const stru
 	j->ngpu = j->gpus;
 	j->share = share;
 	describe(s, j, tier_known);
-	int resumed = j->start >= 0, moved = resumed && how && how->migrate;
-	dl_tick cost = j->resume_cost >= 0 ? j->resume_cost : s->restore;
-	if (how && how->has_restore)
-		cost = dl_sim_ticks(how->restore);
-	if (moved) {
-		cost = s->ckpt + s->restore; /* its state moves here from elsewhere */
+	int resumed = j->start >= 0, moved = resumed && how && how->moved;
+	if (moved)
 		j->migrations++;
-	}
-	j->restore_until = resumed ? s->now + cost : s->now;
+	j->restore_until =
+		resumed ? s->now + pause_ticks(s, j, how ? how->pause : DL_SIM_PAUSE_RULE, moved)
+			: s->now;
 	j->resume_cost = -1;
 	if (!resumed)
 		j->start = s->now;
@@ -1052,13 +1088,7 @@ static int holds(const struct dl_sim_job *j, int g)
 	return lo < j->ngpu && j->gpu[lo] == g;
 }
 
-int dl_sim_migrate(struct dl_sim *s, struct dl_sim_job *j, const int *gpus, int n)
-{
-	return dl_sim_migrate_pause(s, j, gpus, n, -1);
-}
-
-int dl_sim_migrate_pause(struct dl_sim *s, struct dl_sim_job *j, const int *gpus, int n,
-			 double pause)
+int dl_sim_migrate(struct dl_sim *s, struct dl_sim_job *j, const int *gpus, int n, double pause)
 {
 	if (j->state != DL_SJ_RUNNING || n != j->gpus)
 		return -1;
@@ -1078,7 +1108,7 @@ int dl_sim_migrate_pause(struct dl_sim *s, struct dl_sim_job *j, const int *gpus
 	sort_gpus(j->gpu, n);
 	describe(s, j, 0);
 	j->migrations++;
-	j->restore_until = s->now + (pause >= 0 ? dl_sim_ticks(pause) : s->ckpt + s->restore);
+	j->restore_until = s->now + pause_ticks(s, j, pause, 1);
 	plan_finish(s, j);
 	emit(s, j, "migrate", NULL, 1);
 	return 0;
@@ -1211,7 +1241,7 @@ static void arrive(struct dl_sim *s, size_t idx)
 	j->since = s->now;
 	s->queued++;
 	emit(s, j, "arrive", NULL, 0);
-	if (j->type == -2) {
+	if (j->type == UNKNOWN_TYPE) {
 		reject(s, j, "unknown gpu_type");
 		return;
 	}
@@ -1249,7 +1279,7 @@ static void set_columns(const struct dl_sim_config *cfg)
 	}
 }
 
-/* per distinct name of the trace: its GPU type (-2 unknown) and model */
+/* per distinct name of the trace: its GPU type (UNKNOWN_TYPE: not the cluster's) and model */
 static void resolve_names(struct dl_sim *s)
 {
 	const struct dl_sim_config *cfg = s->cfg;
@@ -1262,7 +1292,7 @@ static void resolve_names(struct dl_sim *s)
 		if (!cfg->any_type) {
 			ty = dl_cluster_type_index(cfg->cluster, name);
 			if (ty < 0)
-				ty = -2; /* rejected on arrival */
+				ty = UNKNOWN_TYPE;
 		}
 		s->type_of_name[k] = ty;
 		if (cfg->models)
@@ -1298,14 +1328,11 @@ static int setup(struct dl_sim *s, struct dl_err *err)
 	s->occ_share = xcalloc((size_t)s->total_gpus + 1, sizeof(*s->occ_share));
 	s->occ_since = xcalloc((size_t)s->total_gpus + 1, sizeof(*s->occ_since));
 	s->gpubuf = xcalloc((size_t)s->total_gpus + 1, sizeof(int));
-	s->gpu_node = xcalloc((size_t)s->total_gpus + 1, sizeof(int));
 	s->policy_len = strlen(cfg->policy->name);
 	s->ref_type = cfg->ref_type ? cfg->ref_type : "v100";
 	s->trow_index = (struct strmap)STRMAP_INIT;
 	s->model_missing = xcalloc(s->trace->nnames + 1, 1);
 	s->type_order = xcalloc(cfg->cluster->ntypes + 1, sizeof(int));
-	for (int g = 0; g < s->total_gpus; g++)
-		s->gpu_node[g] = dl_cluster_gpu_node(cfg->cluster, g);
 	return 0;
 }
 
@@ -1322,7 +1349,6 @@ static void teardown(struct dl_sim *s)
 	free(s->occ_share);
 	free(s->occ_since);
 	free(s->gpubuf);
-	free(s->gpu_node);
 	free(s->fin.a);
 	free(s->timers.a);
 	free(s->sv);

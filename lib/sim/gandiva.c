@@ -127,10 +127,10 @@ struct gandiva {
 	size_t nsizes;
 	size_t *spread; /* ids of spread sets */
 	size_t nspread, spread_alloc;
-	size_t crowded; /* sets with two units or more */
-	int *gowner;	/* per GPU: its set, -1 */
-	int *gpu_node;	/* per GPU: its node */
-	int *node_free; /* per node: GPUs in no set */
+	size_t crowded;	     /* sets with two units or more */
+	int *gowner;	     /* per GPU: its set, -1 */
+	const int *gpu_node; /* per GPU: its node (the cluster's index) */
+	int *node_free;	     /* per node: GPUs in no set */
 	int *buf;
 	uint64_t seq;
 	int departed;
@@ -396,7 +396,8 @@ static void run_at(struct gandiva *G, struct dl_sim *s, uint32_t x, double f)
 			dl_sim_set_share(s, j, f);
 		return;
 	}
-	struct dl_sim_how how = {DL_ANY_TYPE, g->gpus, 1, f, G->j[x].moved};
+	struct dl_sim_how how =
+		DL_SIM_HOW(.gpus = g->gpus, .shared = 1, .share = f, .moved = G->j[x].moved);
 	if (dl_sim_start(s, j, &how) == DL_PLACED)
 		G->j[x].moved = 0;
 }
@@ -701,7 +702,7 @@ static void consolidate(struct gandiva *G, struct dl_sim *s)
 		for (int gg = node->first_gpu; gg < node->first_gpu + node->gpus && n < g->k; gg++)
 			if (G->gowner[gg] == (int)id || G->gowner[gg] < 0)
 				G->buf[n++] = gg;
-		if (n < g->k || dl_sim_migrate(s, j, G->buf, g->k) < 0) {
+		if (n < g->k || dl_sim_migrate(s, j, G->buf, g->k, DL_SIM_PAUSE_RULE) < 0) {
 			q++;
 			continue;
 		}
@@ -765,7 +766,7 @@ static void deoversubscribe(struct gandiva *G, struct dl_sim *s)
 			/* fluid: it runs on the set now; it leaves with a migration */
 			if (j->state == DL_SJ_RUNNING)
 				dl_sim_suspend(s, j, -1);
-			struct dl_sim_how how = {DL_ANY_TYPE, NULL, 0, 0, 1};
+			struct dl_sim_how how = DL_SIM_HOW(.moved = 1);
 			if (dl_sim_start(s, j, &how) != DL_PLACED) {
 				if (G->fluid) /* back on its set */
 					fluid_update(G, s, id);
@@ -896,7 +897,6 @@ static void destroy(void *st)
 	free(G->spread);
 	free(G->gowner);
 	free(G->node_free);
-	free(G->gpu_node);
 	free(G->buf);
 	gjobs_release(&G->slab);
 	for (size_t k = 0; k < G->nkeys; k++)
@@ -962,9 +962,7 @@ static void *create(struct dl_sim *s, const void *params, struct dl_err *err)
 	G->gowner = xcalloc((size_t)G->maxg + 1, sizeof(int));
 	for (int g = 0; g < G->maxg; g++)
 		G->gowner[g] = -1;
-	G->gpu_node = xcalloc((size_t)G->maxg + 1, sizeof(int));
-	for (int g = 0; g < G->maxg; g++)
-		G->gpu_node[g] = dl_cluster_gpu_node(c, g);
+	G->gpu_node = c->gpu_node;
 	G->node_free = xcalloc(c->nnodes + 1, sizeof(int));
 	for (size_t nd = 0; nd < c->nnodes; nd++)
 		G->node_free[nd] = c->nodes[nd].gpus;

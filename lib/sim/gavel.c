@@ -133,7 +133,7 @@ struct gavel {
 	int *ctype;	      /* [na] cluster type of each */
 	size_t nt;	      /* cluster types */
 	int *type_gpus;	      /* [nt] */
-	int *order;	      /* [nt] types fastest first */
+	const int *order;     /* [nt] types fastest first (the cluster's) */
 	int agnostic;	      /* the reference shuffles the type order for these */
 	int fifo;	      /* skip priority 0 */
 	int progress;	      /* the policy reads the jobs\' progress (steps, elapsed) */
@@ -203,16 +203,10 @@ static void *create(struct dl_sim *s, const void *params, struct dl_err *err)
 	const struct dl_cluster *c = dl_sim_cluster(s);
 	G->nt = c->ntypes;
 	G->type_gpus = xcalloc(G->nt + 1, sizeof(int));
-	G->order = xcalloc(G->nt + 1, sizeof(int));
+	G->order = c->type_order; /* fastest first (Gavel: v100, p100, k80) */
 	G->worker_time = xcalloc(G->nt + 1, sizeof(double));
-	for (size_t t = 0; t < G->nt; t++) {
+	for (size_t t = 0; t < G->nt; t++)
 		G->type_gpus[t] = dl_cluster_type_gpus(c, (int)t);
-		/* fastest first (Gavel: v100, p100, k80); ties in the cluster's order */
-		size_t k = t;
-		for (; k > 0 && c->types[G->order[k - 1]].speed < c->types[t].speed; k--)
-			G->order[k] = G->order[k - 1];
-		G->order[k] = (int)t;
-	}
 	G->agnostic = !G->p.pack &&
 		      (G->policy == DL_ALLOC_MAX_MIN_FAIRNESS || G->policy == DL_ALLOC_FIFO ||
 		       G->policy == DL_ALLOC_ISOLATED || G->policy == DL_ALLOC_GANDIVA);
@@ -293,7 +287,6 @@ static void destroy(void *st)
 	free(G->ctype);
 	free(G->tput);
 	free(G->type_gpus);
-	free(G->order);
 	free(G->worker_time);
 	free(G->ent);
 	free(G->tmp);
@@ -740,7 +733,7 @@ static void start_assigned(struct gavel *G, struct dl_sim *s, struct dl_sim_job 
 		return;
 	if (g->partner >= 0 && !g->lead)
 		return; /* its lead starts it */
-	struct dl_sim_how how = {g->assigned, NULL, 0, 0};
+	struct dl_sim_how how = {.type = g->assigned, .pause = DL_SIM_PAUSE_RULE};
 	struct dl_sim_job *o = g->partner >= 0 ? dl_sim_slot_job(s, (size_t)g->partner) : NULL;
 	if (o && o->state != DL_SJ_QUEUED)
 		return; /* still saving: it comes back through saved */
@@ -753,7 +746,7 @@ static void start_assigned(struct gavel *G, struct dl_sim *s, struct dl_sim_job 
 	unfresh(G, g);
 	if (!o)
 		return;
-	struct dl_sim_how ph = {DL_ANY_TYPE, j->gpu, 1, 0};
+	struct dl_sim_how ph = DL_SIM_HOW(.gpus = j->gpu, .shared = 1);
 	if (dl_sim_start(s, o, &ph) != DL_PLACED)
 		return;
 	dl_sim_note(s, o, "pack", j->id); /* on the GPUs of j */
@@ -1117,7 +1110,7 @@ static void exact(struct gavel *G, struct dl_sim *s)
 		}
 		if (n == j->gpus) {
 			G->cursor = (gp[n - 1] + 1) % tot;
-			struct dl_sim_how how = {DL_ANY_TYPE, gp, 1, share};
+			struct dl_sim_how how = DL_SIM_HOW(.gpus = gp, .shared = 1, .share = share);
 			dl_sim_start(s, j, &how);
 		}
 		free(gp);

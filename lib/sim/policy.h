@@ -1,30 +1,65 @@
 /*
- * policy.h: how a scheduling policy drives the simulator (lib/sim/engine.c).
+ * policy.h: the page a scheduling policy's author reads.
  *
- * The engine owns time, jobs, GPUs and costs; a policy owns only its queues
- * and decides, through the calls below, which jobs run where. Everything a
- * policy can do is one of:
+ * The engine (lib/sim/engine.c) is the mechanism: it owns time, every job,
+ * the GPUs and what each change costs. A policy only chooses: which queued
+ * job starts, on which GPUs or GPU type, which running job stops, moves or
+ * shares its GPUs. It keeps its own queues and per-job state, and it never
+ * writes a field of struct dl_sim_job, charges time or counts a preemption:
+ * a verb below does, the same way for every policy, so that two policies'
+ * results differ only by their choices. Where a policy's model prices a
+ * resume or move its own way (Dally's restart cost, Gandiva's suspend) it
+ * names the price (how.pause, dl_sim_suspend's cost) and the engine charges
+ * it. (Linux's struct sched_class draws the same line: the core switches
+ * tasks and accounts for them, a class picks the next one.)
  *
- *   dl_sim_start(s, j, how)    place and start (or resume) a queued job, with
- *                              the run's placement policy (lib/policy/place.h)
- *                              or on explicit GPUs (migration targets, packing
- *                              onto GPUs another job holds), optionally
- *                              restricted to one GPU type (heterogeneity)
- *   dl_sim_preempt(s, j)       stop a running job: it saves a checkpoint for
- *                              --checkpoint-cost seconds (holding its GPUs,
- *                              state SAVING), then is QUEUED again and pays
- *                              --restore-cost seconds without progress when
- *                              it next starts
- *   dl_sim_migrate(s, j, g, n) move a running job to other GPUs: it pays
- *                              checkpoint + restore without progress there
- *   dl_sim_set_share(s, j, f)  run at fraction f of full speed: time slices
- *                              (Gandiva's suspend/resume in one GPU set),
- *                              interference when packed (f < 1 for both jobs)
- *   dl_sim_timer(s, t, j, k)   be woken at time t (exact; no time steps): MLFQ
- *                              threshold crossings, starvation promotion,
- *                              round or lease ends (Gavel, Themis), time-slice
- *                              ends, delay-scheduling timers (Dally)
- *   dl_sim_note(s, j, what)    add a policy event to --events (demote, ...)
+ * A new policy is one file in lib/sim that defines a struct
+ * dl_sim_policy_ops (below: name, summary, option table and params, create,
+ * destroy and the callbacks), one line in registry.c and in policies.h, and
+ * one section in man/dlsched-simulate.1.scd; `dlsched simulate`'s options,
+ * --help and completions follow the registry. tests/unit/test_sim_policy.c
+ * holds a whole one (round-robin) in about 120 lines.
+ *
+ * What the engine tells a policy (struct dl_sim_policy_ops):
+ *   create/destroy  its state, from its parsed params (check() ran before)
+ *   arrive          a job was submitted and is QUEUED
+ *   saved           a preempted job's checkpoint is written: QUEUED again
+ *   finish          a job completed; its GPUs are free (the job goes away)
+ *   timer           a dl_sim_timer it set fired (or was superseded: stale)
+ *   schedule        decide: once per instant, after that instant's events
+ *
+ * What a policy may do (the verbs; each counts, logs and costs itself):
+ *   dl_sim_start(s, j, how)      start or resume a QUEUED job: with the run's
+ *                                placer (--place, lib/policy/place.h), on a
+ *                                GPU type, or on explicit GPUs, shared with
+ *                                other jobs (packing) or not. A resume pauses
+ *                                without progress (how.pause, or the engine's
+ *                                rule: --restore-cost, or a suspension's
+ *                                cost); how.moved makes it a migration.
+ *   dl_sim_preempt(s, j)         stop a running job: it saves a checkpoint
+ *                                for --checkpoint-cost seconds holding its
+ *                                GPUs (SAVING), then is QUEUED (saved())
+ *   dl_sim_suspend(s, j, cost)   stop it at once, no checkpoint (Gandiva's
+ *                                suspend): QUEUED now, its GPUs free now, its
+ *                                next resume pauses cost ticks
+ *   dl_sim_migrate(s, j, g, n, pause)
+ *                                move a running job to other GPUs; it pauses
+ *                                pause seconds, or DL_SIM_PAUSE_RULE:
+ *                                --checkpoint-cost + --restore-cost
+ *   dl_sim_set_share(s, j, f)    run at fraction f of full speed (time slices
+ *                                in one GPU set, interference when packed)
+ *   dl_sim_timer(s, t, job, kind, stamp)
+ *                                be called back at time t (exact: no time
+ *                                steps) with those three values
+ *   dl_sim_note(s, j, what, d)   add a policy event to --events
+ *   dl_sim_policy_warning, dl_sim_policy_summary
+ *                                a line for the user (stderr, simulate -v)
+ * and ask: the clock, the cluster (with its indexes: each GPU's node, the
+ * types fastest first; cluster.h), free GPUs, a job's speed on a type or
+ * rate on given GPUs (dl_sim_rate_on), its counters brought up to now
+ * (dl_sim_executed, dl_sim_waited, dl_sim_work_left), the run's placer for
+ * trial placements (dl_sim_placer), and dl_sim_period_check for a policy
+ * whose rounds or leases could be shorter than a swap costs.
  *
  * Time and events. The engine keeps exact next-event times in a binary heap
  * (O(log n) per event): arrivals (from the submit-sorted trace), completions
@@ -33,10 +68,10 @@
  * checkpoint ends, then arrivals, then timers, each in a fixed order), then
  * ops->schedule runs once (only if one of them was real: superseded
  * completions and timers the policy calls stale do not count, so passes
- * happen at meaningful instants only); if that created more events at the same instant
- * (a zero-cost preemption frees GPUs at once), they are delivered and
- * schedule runs again. Accounting is lazy and exact: a job's service is
- * brought up to date (dl_sim_sync) only when something asks.
+ * happen at meaningful instants only); if that created more events at the
+ * same instant (a zero-cost preemption frees GPUs at once), they are
+ * delivered and schedule runs again. Accounting is lazy and exact: a job's
+ * counters are brought up to date (dl_sim_sync) only when something asks.
  *
  * Exact time. Every time is an integer number of ticks (microseconds,
  * dl_tick) counted from the run's first submit, so differences are exact and
@@ -62,25 +97,9 @@
  * measured cost of spreading, reported as its slowdown) instead of the
  * network model's.
  *
- * Recipes for the policies still to come (each uses only the calls above):
- *   Gandiva time slicing: keep more jobs than GPUs "resident"; at every slice
- *     end (a job-less timer) preempt the running set and start the next one,
- *     or, for suspend/resume inside one GPU set, start jobs on the same
- *     explicit GPUs with shared = 1 and give each share = 1 / jobs in the set.
- *   Gandiva packing and migration: start a job on GPUs another job holds
- *     (shared = 1) and dl_sim_set_share() both to their interference factor;
- *     when the profile says the pair hurts, dl_sim_migrate() one of them.
- *   Gavel and Themis rounds/leases: a job-less timer every round; at each,
- *     compute the allocation (lib/policy allocate), then preempt the jobs that
- *     lose their lease and start the winners with how.type set to the GPU
- *     type the allocation gave them (heterogeneity; speed follows the type).
- *   Dally delay scheduling: when dl_sim_start() returns DL_WAIT because the
- *     placer's timers say "not yet" (place.h, policy dally), set a timer for
- *     the instant the next tier opens (dl_place_dally_timers()) and retry.
- *
  * Ownership: the engine owns every struct dl_sim_job (a pointer stays valid
  * while its job is active: see below) and the GPU arrays inside; policies
- * read its fields and change them only through the calls above. A policy's
+ * read its fields and change them only through the verbs above. A policy's
  * own state is created by ops->create and freed by ops->destroy; what it
  * keeps per job lives there too, indexed by j->slot (sim/slab.h sizes it).
  * Nothing here is global.
@@ -128,7 +147,7 @@ struct dl_sim_job {
 	uint8_t state;	/* enum dl_sim_state */
 	uint8_t tier;	/* enum dl_tier of the GPUs held */
 
-	/* engine state; read-only to policies (dl_sim_sync first for the counters) */
+	/* engine state; read-only to policies (the counters: dl_sim_executed, ...) */
 	dl_tick since;	       /* the counters below are exact as of this time */
 	dl_tick executed;      /* ticks running (restores included) */
 	dl_tick waited;	       /* ticks queued */
@@ -143,7 +162,7 @@ struct dl_sim_job {
 	const struct dl_net_model *model; /* (from the trace) */
 	double share;			  /* policy-set speed fraction, 1 by default */
 	dl_tick start;			  /* first start (-1 before) */
-	dl_tick resume_cost; /* after dl_sim_suspend: the next resume's cost (-1: --restore-cost) */
+	dl_tick resume_cost; /* engine: after dl_sim_suspend, the next resume's pause (else -1) */
 	double comm;	     /* ticks lost to placements (dl_sim_sync; comm_overhead_s) */
 	int preemptions;
 	int32_t tput_row; /* engine: its throughputs entry (-1: none) */
@@ -249,7 +268,7 @@ int dl_sim_total_gpus(const struct dl_sim *s);
 int dl_sim_free_gpus(const struct dl_sim *s);
 /* free GPUs on node `node` (an index of the cluster's nodes) */
 int dl_sim_node_free(const struct dl_sim *s, int node);
-/* what dl_sim_migrate costs a job: --checkpoint-cost + --restore-cost, in ticks */
+/* what a move costs by the engine's rule: --checkpoint-cost + --restore-cost, in ticks */
 dl_tick dl_sim_migrate_cost(const struct dl_sim *s);
 /*
  * A policy's period after which a running job may lose its GPUs to another
@@ -263,6 +282,10 @@ int dl_sim_period_check(const struct dl_sim *s, const char *opt, double period,
 			const char *resume_opt, double resume, struct dl_err *err);
 /* bring j's executed/waited/work_left up to now */
 void dl_sim_sync(struct dl_sim *s, struct dl_sim_job *j);
+/* j's counters as of now (each brings them up to date first) */
+dl_tick dl_sim_executed(struct dl_sim *s, struct dl_sim_job *j); /* ticks running */
+dl_tick dl_sim_waited(struct dl_sim *s, struct dl_sim_job *j);	 /* ticks queued */
+double dl_sim_work_left(struct dl_sim *s, struct dl_sim_job *j); /* reference-GPU ticks */
 /* seconds to ticks, rounded to the nearest (saturates far beyond any run) */
 dl_tick dl_sim_ticks(double seconds);
 /* the run's seed (--seed; also the random placement's) */
@@ -284,38 +307,51 @@ double dl_sim_job_speed(const struct dl_sim *s, const struct dl_sim_job *j, int 
  */
 double dl_sim_job_ref_tput(const struct dl_sim *s, const struct dl_sim_job *j);
 
+/* dl_sim_how.pause and dl_sim_migrate's pause: the engine's rule, not a number of seconds */
+#define DL_SIM_PAUSE_RULE (-1.0)
+
+/*
+ * How dl_sim_start places a job. Build one with DL_SIM_HOW(...), whose
+ * defaults are any type and the engine's pause, naming only what differs:
+ * DL_SIM_HOW(.gpus = g, .shared = 1). A literal that sets .type or .pause
+ * itself spells out both (zero would be GPU type 0, or no pause at all).
+ */
 struct dl_sim_how {
-	int type;	 /* restrict to a GPU type index, or DL_ANY_TYPE (default) */
+	int type;	 /* restrict to a GPU type index, or DL_ANY_TYPE */
 	const int *gpus; /* explicit GPUs (global indices), or NULL for the placer */
 	int shared;	 /* with explicit GPUs: they may be held by other jobs (packing) */
 	double share;	 /* speed fraction (0 means 1) */
-	/*
-	 * a resume whose state moves here from other GPUs (a suspended job
-	 * leaving an over-subscribed GPU set): it counts as a migration, pays
-	 * checkpoint + restore and is logged as "migrate"
-	 */
-	int migrate;
-	/* resuming: with has_restore, restore seconds without progress instead of --restore-cost */
-	int has_restore;
-	double restore;
 	int within; /* with the placer: its req.within (place.h: Dally's tiers), 0 = its policy */
+	/*
+	 * resuming: seconds without progress, or DL_SIM_PAUSE_RULE: a move pays
+	 * --checkpoint-cost + --restore-cost, a resume after dl_sim_suspend the
+	 * suspension's cost, any other resume --restore-cost
+	 */
+	double pause;
+	/*
+	 * resuming: the job's state comes here from other GPUs (a suspended job
+	 * leaving an over-subscribed GPU set): counted as a migration and logged
+	 * as "migrate"
+	 */
+	int moved;
 };
+#define DL_SIM_HOW(...) \
+	((struct dl_sim_how){.type = DL_ANY_TYPE, .pause = DL_SIM_PAUSE_RULE, __VA_ARGS__})
 
 /*
  * Start (or resume) queued job j now. Returns DL_PLACED, DL_WAIT (no room
  * now: try later) or DL_REJECT (it can never run here: the engine marks it
- * REJECTED, reports it, and j is gone). how may be NULL.
+ * REJECTED, reports it, and j is gone). how may be NULL: DL_SIM_HOW().
  */
 enum dl_decision dl_sim_start(struct dl_sim *s, struct dl_sim_job *j, const struct dl_sim_how *how);
 void dl_sim_preempt(struct dl_sim *s, struct dl_sim_job *j);
 /*
- * move running j to n explicit GPUs, each free or held by j alone; -1 if
- * one is not
+ * Move running j to n explicit GPUs, each free or held by j alone, pausing
+ * pause seconds without progress (DL_SIM_PAUSE_RULE: --checkpoint-cost +
+ * --restore-cost); counted as a migration. -1 (nothing done) if a GPU is
+ * not free.
  */
-int dl_sim_migrate(struct dl_sim *s, struct dl_sim_job *j, const int *gpus, int n);
-/* the same, paying pause seconds without progress instead of checkpoint + restore */
-int dl_sim_migrate_pause(struct dl_sim *s, struct dl_sim_job *j, const int *gpus, int n,
-			 double pause);
+int dl_sim_migrate(struct dl_sim *s, struct dl_sim_job *j, const int *gpus, int n, double pause);
 /*
  * The run's placer (its policy is --place's): for policies that place with
  * req.within and hand the GPUs to dl_sim_migrate (after dl_place_release:

@@ -347,8 +347,7 @@ static void pend_del(struct prio *P, struct dl_sim_job *j)
 static void account(struct prio *P, struct dl_sim *s, struct dl_sim_job *j)
 {
 	struct sq_job *q = pj(P, j);
-	dl_sim_sync(s, j);
-	dl_tick ran = j->executed - q->mark;
+	dl_tick ran = dl_sim_executed(s, j) - q->mark;
 	/* saturate far beyond any queue limit rather than overflow */
 	if (ran > (INT64_MAX / 4 - q->service) / j->gpus)
 		q->service = INT64_MAX / 4;
@@ -493,8 +492,8 @@ static void guards_end(struct prio *P, struct dl_sim *s)
 			continue; /* its job has finished */
 		P->guard_of.v[g.slot] = 0;
 		struct dl_sim_job *j = job_of(P, g.slot);
-		dl_sim_sync(s, j);
-		run_insert(P, 0, g.slot, (double)(j->executed - now), (double)j->submit, P->seq++);
+		run_insert(P, 0, g.slot, (double)(dl_sim_executed(s, j) - now), (double)j->submit,
+			   P->seq++);
 	}
 }
 
@@ -618,9 +617,8 @@ int dl_sq_timer(void *st, struct dl_sim *s, size_t ji, int kind, uint64_t stamp)
 		run_add(P, s, j);
 		return 1;
 	} else if (kind == T_PROMOTE && j->state == DL_SJ_QUEUED && q->queue > 0) {
-		dl_sim_sync(s, j);
 		if (!dl_mlfq_starving(&P->queues, (size_t)q->queue, (double)q->exec,
-				      (double)(j->waited - q->mark))) {
+				      (double)(dl_sim_waited(s, j) - q->mark))) {
 			set_promote_timer(P, s, j);
 			return 0;
 		}
@@ -746,8 +744,7 @@ static double run_cur_key(struct prio *P, struct dl_sim *s, size_t r)
 {
 	struct dl_sim_job *j = job_of(P, r);
 	/* exact, not k0 + now: a rounding error must not break a tie (it would thrash) */
-	dl_sim_sync(s, j);
-	return P->kind == DL_SQ_LAS ? (double)j->executed : j->work_left;
+	return P->kind == DL_SQ_LAS ? (double)dl_sim_executed(s, j) : dl_sim_work_left(s, j);
 }
 
 /*

@@ -1,9 +1,10 @@
 /*
  * registry.c: the simulator's policies, in the order --help lists them.
- * Adding a policy: its file in lib/sim (ops, option table, params struct,
- * check and create beside its driver), its line here and in policies.h;
- * nothing in cmd/ (simulate's --help, man page, completions and option
- * parsing follow the registry).
+ * Adding a policy (policy.h is its author's page): its file in lib/sim (ops,
+ * option table, params struct, check and create beside its driver), its
+ * line here and in policies.h, its section in man/dlsched-simulate.1.scd;
+ * nothing in cmd/ (simulate's --help, options of the man page, completions
+ * and option parsing follow the registry).
  */
 #include <stdlib.h>
 #include <string.h>

@@ -143,11 +143,11 @@ struct themis {
 	dl_tick lease;
 	int total, ntypes, maxg;
 	double best_any, *best_type;
-	int *type_order; /* type indices, fastest first (ties: index) */
+	const int *type_order; /* type indices, fastest first (ties: index; the cluster's) */
 	/* the offered GPUs, by node (bucketed by type and count), rack and type */
 	unsigned char *offered;
 	unsigned char *leased;	    /* during an auction: held under a lease that ended now */
-	int *gnode;		    /* node of each GPU */
+	const int *gnode;	    /* node of each GPU (the cluster's index) */
 	int *noff;		    /* per node */
 	int *bhead, *bnext, *bprev; /* buckets [type * (maxg + 1) + count] of nodes */
 	int *roff;		    /* [rack * ntypes + type] */
@@ -320,17 +320,11 @@ static void *create(struct dl_sim *s, const void *params, struct dl_err *err)
 	if (!(T->best_any > 0))
 		T->best_any = 1;
 	T->grid_at = T->expired_at = -1;
-	T->type_order = xcalloc((size_t)T->ntypes + 1, sizeof(int));
-	for (int t = 0; t < T->ntypes; t++) {
-		int k = t;
-		for (; k > 0 && T->best_type[T->type_order[k - 1]] < T->best_type[t]; k--)
-			T->type_order[k] = T->type_order[k - 1];
-		T->type_order[k] = t;
-	}
+	T->type_order = T->c->type_order;
 	size_t ng = (size_t)T->total + 1, nn = T->c->nnodes + 1;
 	T->offered = xcalloc(ng, 1);
 	T->leased = xcalloc(ng, 1);
-	T->gnode = xcalloc(ng, sizeof(int));
+	T->gnode = T->c->gpu_node;
 	T->gmark = xcalloc(ng, sizeof(uint64_t));
 	T->grow = xcalloc(ng, sizeof(int));
 	T->gfirst = xcalloc(ng, sizeof(int));
@@ -345,11 +339,8 @@ static void *create(struct dl_sim *s, const void *params, struct dl_err *err)
 		T->bhead[k] = -1;
 	T->roff = xcalloc(T->c->nracks * (size_t)T->ntypes + 1, sizeof(int));
 	T->toff = xcalloc((size_t)T->ntypes + 1, sizeof(int));
-	for (size_t n = 0; n < T->c->nnodes; n++) {
-		for (int k = 0; k < T->c->nodes[n].gpus; k++)
-			T->gnode[T->c->nodes[n].first_gpu + k] = (int)n;
+	for (size_t n = 0; n < T->c->nnodes; n++)
 		bucket_add(T, (int)n);
-	}
 	for (int g = 0; g < T->total; g++)
 		off_set(T, g, 1);
 	return T;
@@ -377,10 +368,8 @@ static void destroy(void *st)
 	free(T->tmp2);
 	free(T->winners);
 	free(T->best_type);
-	free(T->type_order);
 	free(T->offered);
 	free(T->leased);
-	free(T->gnode);
 	free(T->noff);
 	free(T->bhead);
 	free(T->bnext);
@@ -849,7 +838,7 @@ static void hold_gpus(struct themis *T, struct dl_sim *s, struct dl_sim_job *j)
 
 static void start_won(struct themis *T, struct dl_sim *s, struct dl_sim_job *j)
 {
-	struct dl_sim_how how = {DL_ANY_TYPE, tj(T, j->slot)->hold, 0, 0};
+	struct dl_sim_how how = DL_SIM_HOW(.gpus = tj(T, j->slot)->hold);
 	if (dl_sim_start(s, j, &how) == DL_PLACED)
 		hold_gpus(T, s, j);
 	else if (tj(T, j->slot)->st != S_RESV)

@@ -152,8 +152,29 @@ static void test_slurm(void)
 	ok(!c && strstr(err.msg, ":2: expected a NodeName= line"), "stray line: %s", err.msg);
 }
 
+/* the indexes built at load: every GPU's node, and the types fastest first */
+static void test_indexes(void)
+{
+	struct dl_err err = DL_ERR_INIT;
+	struct dl_cluster *c = load("1x2x4:k80,1x1x8:v100m32,1x3x2:a100,1x1x2:v100", &err);
+	if (!ok(c != NULL, "indexes: cluster (%s)", err.msg))
+		return;
+	int bad = 0;
+	for (size_t i = 0; i < c->nnodes; i++)
+		for (int k = 0; k < c->nodes[i].gpus; k++)
+			bad += dl_cluster_gpu_node(c, c->nodes[i].first_gpu + k) != (int)i;
+	ok(!bad && c->total_gpus == 24, "indexes: each of the 24 GPUs is on its node");
+	int want[4] = {2, 1, 3, 0}; /* a100; v100m32 and v100 tie in the spec's order; k80 */
+	int same = c->ntypes == 4;
+	for (size_t t = 0; same && t < 4; t++)
+		same = c->type_order[t] == want[t];
+	ok(same, "indexes: types fastest first, ties in the spec's order");
+	dl_cluster_free(c);
+}
+
 int main(void)
 {
+	test_indexes();
 	struct dl_err err = DL_ERR_INIT;
 	struct dl_cluster *c;
 

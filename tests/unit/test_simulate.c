@@ -116,7 +116,7 @@ static int sc_timer(void *st, struct dl_sim *s, size_t job, int kind, uint64_t s
 	struct dl_sim_job *j = dl_sim_job(s, job);
 	if (kind == K_MIGRATE) {
 		static const int to[2] = {6, 7};
-		dl_sim_migrate(s, j, to, 2);
+		dl_sim_migrate(s, j, to, 2, DL_SIM_PAUSE_RULE);
 	} else if (kind == K_PREEMPT) {
 		dl_sim_preempt(s, j);
 	} else if (kind == K_RESUME) {
@@ -138,7 +138,7 @@ static void sc_schedule(void *st, struct dl_sim *s)
 		return;
 	S->phase = 1;
 	static const int g01[2] = {0, 1}, g2[1] = {2};
-	struct dl_sim_how how = {DL_ANY_TYPE, g01, 0, 0};
+	struct dl_sim_how how = DL_SIM_HOW(.gpus = g01);
 	ok(dl_sim_start(s, dl_sim_job(s, 0), &how) == DL_PLACED, "explicit GPUs: placed");
 	how.gpus = g2;
 	how.shared = 1;
@@ -262,7 +262,7 @@ static void cm_schedule(void *st, struct dl_sim *s)
 		return;
 	*done = 1;
 	for (size_t k = 0; k < 4; k++) {
-		struct dl_sim_how how = {DL_ANY_TYPE, comm_at[k], 0, 0};
+		struct dl_sim_how how = DL_SIM_HOW(.gpus = comm_at[k]);
 		dl_sim_start(s, dl_sim_job(s, k), &how);
 		if (comm_when[k] > 0)
 			dl_sim_timer(s, dl_sim_ticks(comm_when[k]), k, K_MIGRATE, 0);
@@ -272,7 +272,7 @@ static void cm_schedule(void *st, struct dl_sim *s)
 static int cm_timer(void *st, struct dl_sim *s, size_t job, int kind, uint64_t stamp)
 {
 	(void)st, (void)kind, (void)stamp;
-	return dl_sim_migrate(s, dl_sim_job(s, job), comm_to[job], 2) == 0;
+	return dl_sim_migrate(s, dl_sim_job(s, job), comm_to[job], 2, DL_SIM_PAUSE_RULE) == 0;
 }
 
 static const struct dl_sim_policy_ops comm_ops = {
@@ -420,7 +420,7 @@ static void test_steps(void)
  * 2 GPUs, a and b (100 s) start alone; at 10 c (50 s) starts shared on a's
  * GPU and a is suspended with a resume cost of 2 s; c's finish at 60 hands
  * the GPU back to a, which restores 2 s and ends at 62 + 90 = 152. At 20 b
- * is suspended and restarted at once as a move (how.migrate): checkpoint +
+ * is suspended and restarted at once as a move (how.moved): checkpoint +
  * restore (3 + 7 s) without progress, 80 s left: 110.
  */
 static void su_arrive(void *st, struct dl_sim *s, struct dl_sim_job *j)
@@ -433,7 +433,7 @@ static void su_finish(void *st, struct dl_sim *s, struct dl_sim_job *j)
 	(void)st;
 	static const int g0[1] = {0};
 	if (j->idx == 2) {
-		struct dl_sim_how how = {DL_ANY_TYPE, g0, 1, 0, 0};
+		struct dl_sim_how how = DL_SIM_HOW(.gpus = g0, .shared = 1);
 		ok(dl_sim_start(s, dl_sim_job(s, 0), &how) == DL_PLACED, "suspend: resumed");
 		ok(dl_sim_job(s, 0)->restore_until == dl_sim_now(s) + dl_sim_ticks(2),
 		   "suspend: the resume pays its own cost");
@@ -445,7 +445,7 @@ static int su_timer(void *st, struct dl_sim *s, size_t job, int kind, uint64_t s
 	(void)st, (void)job, (void)stamp;
 	static const int g0[1] = {0}, g1[1] = {1};
 	if (kind == 1) {
-		struct dl_sim_how how = {DL_ANY_TYPE, g0, 1, 0, 0};
+		struct dl_sim_how how = DL_SIM_HOW(.gpus = g0, .shared = 1);
 		ok(dl_sim_start(s, dl_sim_job(s, 2), &how) == DL_PLACED,
 		   "suspend: c shares a's GPU");
 		dl_sim_suspend(s, dl_sim_job(s, 0), dl_sim_ticks(2));
@@ -454,7 +454,7 @@ static int su_timer(void *st, struct dl_sim *s, size_t job, int kind, uint64_t s
 	} else {
 		struct dl_sim_job *b = dl_sim_job(s, 1);
 		dl_sim_suspend(s, b, dl_sim_ticks(1));
-		struct dl_sim_how how = {DL_ANY_TYPE, g1, 0, 0, 1};
+		struct dl_sim_how how = DL_SIM_HOW(.gpus = g1, .moved = 1);
 		ok(dl_sim_start(s, b, &how) == DL_PLACED && b->migrations == 1,
 		   "a moved resume counts as a migration");
 	}
@@ -468,7 +468,7 @@ static void su_schedule(void *st, struct dl_sim *s)
 		return;
 	*done = 1;
 	static const int g0[1] = {0}, g1[1] = {1};
-	struct dl_sim_how how = {DL_ANY_TYPE, g0, 0, 0, 0};
+	struct dl_sim_how how = DL_SIM_HOW(.gpus = g0);
 	dl_sim_start(s, dl_sim_job(s, 0), &how);
 	how.gpus = g1;
 	dl_sim_start(s, dl_sim_job(s, 1), &how);
