@@ -146,19 +146,15 @@ static int parse_args(struct dl_ctx *ctx, int argc, char **argv, struct allocate
 	a->jobs = first < argc ? argv[first] : "-";
 	if (!a->cluster)
 		return dl_usage_error(ctx, "--cluster is required");
-	enum dl_alloc_policy p = a->o.policy;
-	const char *name = dl_alloc_policy_name(p);
-	if (a->o.pack && !dl_alloc_policy_packs(p))
-		return dl_usage_error(ctx,
-				      "--pack works with max-min-fairness-perf, "
-				      "max-throughput and gandiva, not %s",
-				      name);
+	struct dl_err err = DL_ERR_INIT;
+	const struct dl_alloc_policy_info *info = dl_alloc_policy_info(a->o.policy);
+	if (dl_alloc_check_pack(a->o.policy, a->o.pack, &err) < 0)
+		return dl_usage_error(ctx, "%s", err.msg);
 	if (a->o.pack && !a->throughputs)
 		return dl_usage_error(ctx, "--pack needs --throughputs (pair throughputs)");
-	int lp_policy = p <= DL_ALLOC_WATER_FILLING;
-	if (a->o.dump_model && !lp_policy)
-		return dl_usage_error(ctx, "--dump-model: %s solves no LP", name);
-	if (a->strict_slo && p != DL_ALLOC_MIN_COST)
+	if (a->o.dump_model && !info->lp)
+		return dl_usage_error(ctx, "--dump-model: %s solves no LP", info->name);
+	if (a->strict_slo && a->o.policy != DL_ALLOC_MIN_COST)
 		return dl_usage_error(ctx, "--strict-slo applies to min-cost only");
 	a->o.lp.verbose = ctx->verbose > 1; /* -vv: GLPK's own log */
 	return 0;
@@ -200,7 +196,7 @@ DL_COMMAND(allocate, "heterogeneity-aware allocation policies (Gavel) as LPs on 
 		rc = dl_fail(ctx, &err);
 		goto out;
 	}
-	if (a.o.pack && a.o.policy != DL_ALLOC_GANDIVA)
+	if (a.o.pack && dl_alloc_policy_info(a.o.policy)->lp) /* (gandiva pairs its own way) */
 		dl_alloc_prune_pairs(&p, a.pairs);
 	if (a.o.policy == DL_ALLOC_MIN_COST && a.strict_slo)
 		a.o.strict_slo = 1;
