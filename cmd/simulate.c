@@ -459,7 +459,7 @@ static int choose_policy(struct dl_optstate *st, struct sim_args *a, struct comp
 			dl_opt_choose(st, a->pol->shared[g].opts,
 				      (char *)a->params + a->pol->shared[g].at);
 	int rc = dl_opt_apply(st, "--policy");
-	if (!rc && a->pol->check && a->pol->check(a->params, &err) < 0)
+	if (!rc && dl_sim_params_check(a->pol, a->params, &err) < 0)
 		rc = dl_usage_error(st->ctx, "%s", err.msg);
 	return rc;
 }

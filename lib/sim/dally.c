@@ -854,7 +854,6 @@ const struct dl_sim_policy_ops dl_sim_dally = {
 	.summary = "Dally: delay scheduling over node/rack/cluster tiers, leases, consolidation",
 	.opts = dl_sim_dally_opts,
 	.params_size = sizeof(struct dl_sim_dally),
-	.check = dl_sq_mlfq_check,
 	.create = create,
 	.destroy = destroy,
 	.arrive = on_arrive,
@@ -864,5 +863,6 @@ const struct dl_sim_policy_ops dl_sim_dally = {
 	.schedule = on_schedule,
 	/* the timers: place's dally options; the queues: tiresias-las' (each declared once) */
 	.shared = {{dl_dally_opt_table, offsetof(struct dl_sim_dally, timers), NULL},
-		   {dl_mlfq_opts, offsetof(struct dl_sim_dally, mlfq), dl_sq_tiresias_defaults}},
+		   {dl_mlfq_opts, offsetof(struct dl_sim_dally, mlfq), dl_sq_tiresias_defaults,
+		    dl_sq_mlfq_check}},
 };

@@ -1232,7 +1232,7 @@ static void on_schedule(void *st, struct dl_sim *s)
 }
 
 /* option rules the parser cannot see (create() checks them again for library callers) */
-static int check(void *params, struct dl_err *err)
+static int check(const void *params, struct dl_err *err)
 {
 	const struct dl_gavel_params *p = params;
 	if (dl_alloc_check_pack((enum dl_alloc_policy)p->alloc, p->pack, err) < 0)
