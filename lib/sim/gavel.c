@@ -227,8 +227,6 @@ static void *create(struct dl_sim *s, const void *params, struct dl_err *err)
 	G->last_ran = -G->origin; /* trace time 0 */
 	G->pair_index = (struct strmap)STRMAP_INIT;
 	dl_rng_seed_stream(&G->rng, dl_sim_seed(s), 15);
-	if (dl_alloc_check_pack(G->policy, G->p.pack, err) < 0)
-		goto fail;
 	if (G->p.mechanism == DL_GAVEL_EXACT && (G->p.work_conserving || G->p.compat)) {
 		dl_err_set(err, DL_EXIT_USAGE, "%s is for --mechanism rounds",
 			   G->p.compat ? "--compat gavel" : "--work-conserving");
@@ -1231,7 +1229,7 @@ static void on_schedule(void *st, struct dl_sim *s)
 		fill(G, s);
 }
 
-/* option rules the parser cannot see (create() checks them again for library callers) */
+/* option rules the parser cannot see (the engine applies them before create()) */
 static int check(const void *params, struct dl_err *err)
 {
 	const struct dl_gavel_params *p = params;
