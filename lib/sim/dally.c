@@ -135,13 +135,7 @@ struct dally {
 static void *create(struct dl_sim *s, const void *params, struct dl_err *err)
 {
 	struct dally *D = xcalloc(1, sizeof(*D));
-	(void)err;
-	if (params) {
-		D->p = *(const struct dl_sim_dally *)params;
-	} else {
-		D->p.timers = (struct dl_dally_opts)DL_DALLY_OPTS_INIT;
-		D->p.restart_cost = 1;
-	}
+	D->p = *(const struct dl_sim_dally *)params; /* (the engine's defaults when none given) */
 	/* a 1-GPU job's swap: a wider one pays --restart-cost per GPU (the man page) */
 	if (dl_sim_period_check(s, "lease", D->p.timers.lease, "--restart-cost", D->p.restart_cost,
 				err) < 0 ||
