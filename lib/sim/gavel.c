@@ -1241,6 +1241,9 @@ static int check(const void *params, struct dl_err *err)
 	return 0;
 }
 
+/* the reference's choices: admission at boundaries, idle tails, free preemption */
+static const struct dl_sim_compat gavel_compat = {"gavel", "gavel-compat", 1};
+
 const struct dl_sim_policy_ops dl_sim_gavel = {
 	.name = "gavel",
 	.summary = "Gavel's rounds realising an allocate policy (--alloc)",
@@ -1254,4 +1257,5 @@ const struct dl_sim_policy_ops dl_sim_gavel = {
 	.finish = on_finish,
 	.timer = on_timer,
 	.schedule = on_schedule,
+	.compat = &gavel_compat,
 };

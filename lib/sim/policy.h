@@ -185,6 +185,17 @@ struct dl_sim_shared {
 };
 #define DL_SIM_MAX_SHARED 2
 
+/*
+ * simulate --compat NAME: the policy behaves like its reference simulator.
+ * The command sets the policy's own (hidden) option `param` to 1, and the
+ * engine settings the reference implies.
+ */
+struct dl_sim_compat {
+	const char *name;  /* --compat's value: the reference ("gavel") */
+	const char *param; /* the policy's flag that turns the reference's choices on */
+	int no_swap_costs; /* preemption is free there: no --checkpoint-cost, --restore-cost */
+};
+
 struct dl_sim_policy_ops {
 	const char *name;
 	const char *summary;	   /* one line for --help and the man page */
@@ -213,6 +224,8 @@ struct dl_sim_policy_ops {
 	struct dl_sim_shared shared[DL_SIM_MAX_SHARED];
 	/* the placement policy it implies unless --place is given ("gandiva"), or NULL */
 	const char *place;
+	/* its reference simulator's behaviour (simulate --compat), or NULL */
+	const struct dl_sim_compat *compat;
 };
 
 #define DL_SIM_NOJOB SIZE_MAX
