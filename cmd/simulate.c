@@ -16,7 +16,7 @@ struct sim_args {
 	const char *cluster, *policy, *place, *events, *timeline, *profiles, *throughputs,
 		*ref_type;
 	const char *trace;
-	int compat; /* given: compat_names[] */
+	int compat; /* given: compat_at() */
 	uint64_t seed;
 	double ckpt, restore;
 	int set_ckpt, set_restore, any_type, set_seed;
@@ -43,8 +43,25 @@ static const char *sim_policy_at(size_t i)
 	return i < n ? all[i]->name : NULL;
 }
 
-enum { COMPAT_TIRESIAS, COMPAT_GAVEL };
-static const char *const compat_names[] = {"tiresias", "gavel", NULL};
+/*
+ * --compat: 0 is the reference Tiresias simulator (its own engine, run_compat),
+ * then the registry's policies that declare a reference (ops->compat)
+ */
+static const struct dl_sim_policy_ops *compat_policy(size_t i)
+{
+	size_t n;
+	const struct dl_sim_policy_ops *const *all = dl_sim_policies(&n);
+	for (size_t k = 0; k < n; k++)
+		if (all[k]->compat && --i == 0)
+			return all[k];
+	return NULL;
+}
+
+static const char *compat_at(size_t i)
+{
+	const struct dl_sim_policy_ops *ops = i ? compat_policy(i) : NULL;
+	return !i ? "tiresias" : ops ? ops->compat->name : NULL;
+}
 
 #define AT(f) DL_OPT_AT(struct sim_args, f)
 static const struct dl_opt sim_opts[] = {
@@ -56,7 +73,7 @@ static const struct dl_opt sim_opts[] = {
 	{DL_OPT_CHOICE, 0, "place", "Q", "placement policy (compat: count or yarn)", AT(place),
 	 .value_at = dl_place_policy_at, .def = "consolidate", .flags = DL_OPTF_OPEN},
 	{DL_OPT_CHOICE, 0, "compat", "SIM", "behave like a reference simulator", AT(compat),
-	 .values = compat_names},
+	 .value_at = compat_at},
 	{DL_OPT_FILE, 0, "events", "FILE", "write every job state change to FILE (JSON Lines)",
 	 AT(events)},
 	{DL_OPT_FILE, 0, "timeline", "FILE", "write busy GPUs, running and pending jobs over time",
@@ -481,19 +498,27 @@ DL_COMMAND(simulate, "replay a trace on a cluster under a scheduling policy")
 	a.set_restore = dl_opt_given(&st, "restore-cost");
 	a.set_policy = dl_opt_given(&st, "policy");
 	a.set_place = dl_opt_given(&st, "place");
-	int compat = dl_opt_given(&st, "compat") > 0 && a.compat == COMPAT_TIRESIAS;
-	int gavel = dl_opt_given(&st, "compat") > 0 && a.compat == COMPAT_GAVEL;
-	if (gavel) {
-		/* the reference's choices: admission at boundaries, idle tails, free preemption */
-		if (a.set_policy && strcmp(a.policy, "gavel"))
-			rc = dl_usage_error(ctx, "--compat gavel is for --policy gavel");
-		else if (a.set_ckpt || a.set_restore)
-			rc = dl_usage_error(ctx, "--compat gavel has no checkpoint or restore "
-						 "costs (as the reference)");
+	int given = dl_opt_given(&st, "compat") > 0;
+	int compat = given && a.compat == 0; /* the Tiresias reference */
+	/* a policy's reference: the policy, its own flag and the engine settings it declares */
+	const struct dl_sim_policy_ops *ref =
+		given && a.compat > 0 ? compat_policy(a.compat) : NULL;
+	if (ref) {
+		const struct dl_sim_compat *cp = ref->compat;
+		if (a.set_policy && strcmp(a.policy, ref->name))
+			rc = dl_usage_error(ctx, "--compat %s is for --policy %s", cp->name,
+					    ref->name);
+		else if (cp->no_swap_costs && (a.set_ckpt || a.set_restore))
+			rc = dl_usage_error(
+				ctx,
+				"--compat %s has no checkpoint or restore costs (as the "
+				"reference)",
+				cp->name);
 		if (rc)
 			goto out;
-		a.policy = "gavel";
-		a.ckpt = a.restore = 0;
+		a.policy = ref->name;
+		if (cp->no_swap_costs)
+			a.ckpt = a.restore = 0;
 	}
 	/* --policy and --place name the reference's schedules and schemes with --compat */
 	if (!compat && !dl_sim_policy_find(a.policy))
@@ -508,8 +533,8 @@ DL_COMMAND(simulate, "replay a trace on a cluster under a scheduling policy")
 	a.trace = st.optind < argc ? argv[st.optind] : "-";
 	if ((rc = choose_policy(&st, &a, &ca, compat)))
 		goto out;
-	if (gavel) /* its params know what the reference does */
-		dl_sim_params_set(a.pol, a.params, "gavel-compat", "1");
+	if (ref) /* its params know what the reference does */
+		dl_sim_params_set(a.pol, a.params, ref->compat->param, "1");
 	if (compat) {
 		rc = run_compat(ctx, &a, &ca);
 		goto out;
