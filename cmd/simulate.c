@@ -242,16 +242,14 @@ static void stamp_provenance(struct dl_writer *w, const struct sim_args *a,
 {
 	char seed[32];
 	snprintf(seed, sizeof(seed), "%llu", (unsigned long long)a->seed);
-	dl_writer_stamp(w, DL_COL_MADE_BY, a->command);
-	dl_writer_stamp(w, DL_COL_SEED, seed);
+	dl_stamp_provenance(w, a->command, seed);
 	dl_writer_stamp(w, "trace_" DL_COL_MADE_BY, trace->made_by ? trace->made_by : "");
 	dl_writer_stamp(w, "trace_" DL_COL_SEED, trace->seed ? trace->seed : "");
 }
 
 /* the results, --events and --timeline streams (only the results when the others are not asked) */
 struct sim_outputs {
-	struct dl_output *out[3];
-	struct dl_writer *w[3];
+	struct dl_table_out t[3];
 };
 
 static int outputs_open(struct dl_ctx *ctx, const struct sim_args *a, struct sim_outputs *o,
@@ -259,31 +257,18 @@ static int outputs_open(struct dl_ctx *ctx, const struct sim_args *a, struct sim
 {
 	const char *path[3] = {ctx->output, a->events, a->timeline};
 	const enum dl_out_format fmt[3] = {ctx->format, DL_OUT_JSON, ctx->format};
-	for (int i = 0; i < 3; i++) {
-		if (i && !path[i])
-			continue;
-		if (!(o->out[i] = dl_out_open(ctx, path[i])))
+	for (int i = 0; i < 3; i++)
+		if ((!i || path[i]) && dl_table_out_open(ctx, path[i], fmt[i], &o->t[i]))
 			return DL_EXIT_DATA;
-		o->w[i] = dl_writer_new(dl_output_fp(o->out[i]), fmt[i]);
-	}
 	if (a->command)
-		stamp_provenance(o->w[0], a, trace);
+		stamp_provenance(o->t[0].w, a, trace);
 	return 0;
 }
 
 /* commit the outputs when rc is 0 (or remove them); the final exit code */
 static int outputs_close(struct dl_ctx *ctx, struct sim_outputs *o, int rc)
 {
-	for (int i = 0; i < 3; i++)
-		if (o->w[i]) {
-			if (!rc)
-				dl_writer_finish(o->w[i]);
-			dl_writer_free(o->w[i]);
-		}
-	for (int i = 3; i-- > 0;)
-		if (o->out[i])
-			rc = dl_out_close(ctx, o->out[i], rc);
-	return rc;
+	return dl_table_out_close(ctx, o->t, 3, rc);
 }
 
 /* the trace (and --profiles), read whole before the run */
@@ -361,9 +346,9 @@ static int run_native(struct dl_ctx *ctx, const struct sim_args *a)
 		cfg.cluster = cl;
 		cfg.trace = &trace;
 		cfg.models = &models;
-		cfg.results = o.w[0];
-		cfg.events = o.w[1];
-		cfg.timeline = o.w[2];
+		cfg.results = o.t[0].w;
+		cfg.events = o.t[1].w;
+		cfg.timeline = o.t[2].w;
 		if (a->throughputs) {
 			cfg.tputs = &tputs;
 			cfg.ref_type = a->ref_type;
@@ -548,12 +533,8 @@ DL_COMMAND(simulate, "replay a trace on a cluster under a scheduling policy")
 					 "which is not given");
 		goto out;
 	}
-	if (a.provenance) {
-		struct strbuf cmd = STRBUF_INIT;
-		sb_addf(&cmd, "dlsched %s", ctx->cmdname);
-		sb_add_command(&cmd, "", argc - 1, argv + 1);
-		a.command = sb_detach(&cmd);
-	}
+	if (a.provenance)
+		a.command = dl_command_line(ctx, argc, argv);
 	rc = run_native(ctx, &a);
 	free(a.command);
 out:

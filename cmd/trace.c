@@ -215,35 +215,27 @@ static void provenance_init(struct provenance *p, const struct dl_ctx *ctx, int 
 	p->command = NULL;
 	p->origin[0] = '\0';
 	p->seed[0] = '\0';
-	if (!asked)
-		return;
-	struct strbuf sb = STRBUF_INIT;
-	sb_addf(&sb, "dlsched %s", ctx->cmdname);
-	sb_add_command(&sb, "", argc, argv); /* argv[0] is the subcommand */
-	p->command = sb_detach(&sb);
+	if (asked)
+		p->command = dl_command_line(ctx, argc, argv); /* argv[0] is the subcommand */
 }
 
 static void provenance_stamp(const struct provenance *p, struct dl_writer *w)
 {
 	if (p->origin[0])
 		dl_writer_stamp(w, "origin", p->origin);
-	if (!p->command)
-		return;
-	dl_writer_stamp(w, DL_COL_MADE_BY, p->command);
-	dl_writer_stamp(w, DL_COL_SEED, p->seed);
+	if (p->command)
+		dl_stamp_provenance(w, p->command, p->seed);
 }
 
 static int write_jobs(const struct dl_ctx *ctx, const struct dl_jobset *js,
 		      const struct provenance *prov)
 {
-	struct dl_output *out = dl_out_open(ctx, ctx->output);
-	if (!out)
+	struct dl_table_out t;
+	if (dl_table_out_open(ctx, ctx->output, ctx->format, &t))
 		return DL_EXIT_DATA;
-	struct dl_writer *w = dl_out_writer(ctx, out);
-	provenance_stamp(prov, w);
-	dl_jobset_write(js, w);
-	dl_writer_free(w);
-	return dl_out_close(ctx, out, 0);
+	provenance_stamp(prov, t.w);
+	dl_jobset_write(js, t.w);
+	return dl_table_out_close(ctx, &t, 1, 0);
 }
 
 static int set_tz(const struct dl_ctx *ctx, const char *tz)
@@ -273,22 +265,19 @@ static int parse_when(const struct dl_optstate *st, const char *opt, const char 
 /* the skipped rows per reason (reason, count), for report --skipped */
 static int write_skips(const struct dl_ctx *ctx, const struct dl_skips *sk, const char *path)
 {
-	struct dl_output *out = dl_out_open(ctx, path);
-	if (!out)
+	struct dl_table_out t;
+	if (dl_table_out_open(ctx, path, ctx->format, &t))
 		return DL_EXIT_DATA;
-	struct dl_writer *w = dl_writer_new(dl_output_fp(out), ctx->format);
 	static const char *const cols[] = {"reason", "count"};
-	dl_writer_set_columns(w, cols, 2);
+	dl_writer_set_columns(t.w, cols, 2);
 	for (int r = 0; r < DL_SKIP_NREASONS; r++) {
 		if (!sk->n[r])
 			continue;
-		dl_writer_str(w, 0, dl_skip_reason_name((enum dl_skip_reason)r));
-		dl_writer_int(w, 1, sk->n[r]);
-		dl_writer_end_row(w);
+		dl_writer_str(t.w, 0, dl_skip_reason_name((enum dl_skip_reason)r));
+		dl_writer_int(t.w, 1, sk->n[r]);
+		dl_writer_end_row(t.w);
 	}
-	dl_writer_finish(w);
-	dl_writer_free(w);
-	return dl_out_close(ctx, out, 0);
+	return dl_table_out_close(ctx, &t, 1, 0);
 }
 
 /*
@@ -326,17 +315,11 @@ static int import_throughputs(const struct dl_ctx *ctx, char **files, int nfiles
 	for (int i = 0; i < nfiles && !rc; i++)
 		if (dl_tputs_import_gavel(&t, files[i], &err))
 			rc = dl_fail(ctx, &err);
-	if (!rc) {
+	struct dl_table_out out;
+	if (!rc && !(rc = dl_table_out_open(ctx, ctx->output, ctx->format, &out))) {
 		dl_tputs_sort(&t);
-		struct dl_output *out = dl_out_open(ctx, ctx->output);
-		if (!out) {
-			rc = DL_EXIT_DATA;
-		} else {
-			struct dl_writer *w = dl_out_writer(ctx, out);
-			dl_tputs_write(&t, w);
-			dl_writer_free(w);
-			rc = dl_out_close(ctx, out, 0);
-		}
+		dl_tputs_write(&t, out.w);
+		rc = dl_table_out_close(ctx, &out, 1, 0);
 	}
 	dl_tputs_free(&t);
 	return rc;
@@ -561,32 +544,28 @@ static int write_generated(const struct dl_ctx *ctx, const struct dl_gen_opts *o
 	struct dl_gen *g = dl_gen_new(o, &err);
 	if (!g)
 		return dl_fail(ctx, &err);
-	struct dl_output *out = dl_out_open(ctx, ctx->output);
-	if (!out) {
+	struct dl_table_out t;
+	if (dl_table_out_open(ctx, ctx->output, ctx->format, &t)) {
 		dl_gen_free(g);
 		return DL_EXIT_DATA;
 	}
-	struct dl_writer *w = dl_out_writer(ctx, out);
-	provenance_stamp(prov, w);
+	provenance_stamp(prov, t.w);
 	struct dl_jobset cols;
 	dl_jobset_init(&cols);
 	dl_gen_use_columns(g, &cols);
-	size_t first = dl_jobset_write_columns(&cols, w);
+	size_t first = dl_jobset_write_columns(&cols, t.w);
 	struct dl_job j;
 	int got = 0, rc = 0;
 	/* a write error (a reader that went away, with SIGPIPE ignored) ends the run */
-	while (!ferror(dl_output_fp(out)) && (got = dl_gen_next(g, &j, &err)) > 0) {
-		dl_job_write_row(&cols, w, first, &j);
-		dl_writer_end_row(w);
+	while (!ferror(dl_output_fp(t.out)) && (got = dl_gen_next(g, &j, &err)) > 0) {
+		dl_job_write_row(&cols, t.w, first, &j);
+		dl_writer_end_row(t.w);
 	}
 	if (got < 0)
 		rc = dl_fail(ctx, &err);
-	else
-		dl_writer_finish(w);
-	dl_writer_free(w);
 	dl_jobset_free(&cols);
 	dl_gen_free(g);
-	return dl_out_close(ctx, out, rc);
+	return dl_table_out_close(ctx, &t, 1, rc);
 }
 
 static int trace_gen(int argc, char **argv, struct dl_ctx *ctx)
