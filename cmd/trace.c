@@ -23,7 +23,8 @@ struct trace_args {
 	struct dl_gen_opts o;
 	double rate, load;
 	const char *cluster, *mix, *dur, *weights;
-	int preset, single_gpu;
+	int preset; /* dl_gen_preset_at() */
+	int single_gpu;
 	double network_heavy;
 	const char *skipped;
 	/* import and gen */
@@ -40,8 +41,6 @@ static const char *from_at(size_t i)
 }
 
 static const char *const philly_modes[] = {"span", "sum", NULL}; /* io.philly_sum_attempts */
-enum { PRESET_NONE, PRESET_GAVEL, PRESET_DALLY };
-static const char *const gen_presets[] = {"none", "gavel", "dally", NULL}; /* gen's preset */
 
 #define AT(f) DL_OPT_AT(struct trace_args, f)
 #define OPT_THROUGHPUTS                                                             \
@@ -120,7 +119,7 @@ static const struct dl_opt gen_opts[] = {
 	 AT(o.iid)},
 	{DL_OPT_CHOICE, 0, "preset", "NAME",
 	 "gavel: Gavel's continuous traces (needs --throughputs); dally: Dally's mixed workload",
-	 AT(preset), .values = gen_presets, .def = "none"},
+	 AT(preset), .value_at = dl_gen_preset_name_at, .def = "none"},
 	{DL_OPT_DOUBLE, 0, "network-heavy", "P",
 	 "draw models from the network cost table, a share P of them network-heavy",
 	 AT(network_heavy), .min = 0, .max = 1, .def_doc = "0.5 with --preset dally"},
@@ -585,22 +584,24 @@ static int trace_gen(int argc, char **argv, struct dl_ctx *ctx)
 		return dl_usage_error(ctx, "give exactly one of --rate and --load");
 	if (a.single_gpu && mix)
 		return dl_usage_error(ctx, "give one of --single-gpu and --gpus");
-	/* Gavel's generator: its durations and GPU mix (the default), models from the table */
-	if (a.preset == PRESET_GAVEL && !tput_path)
-		return dl_usage_error(ctx, "--preset gavel needs --throughputs (its models)");
+	/* the preset's choices, where the options leave them open */
+	const struct dl_gen_preset *pre = dl_gen_preset_at((size_t)a.preset);
+	if (pre->needs_tputs && !tput_path)
+		return dl_usage_error(ctx, "--preset %s needs --throughputs (its models)",
+				      pre->name);
 	if (dl_opt_given(&st, "gpu-type") && !tput_path)
 		return dl_usage_error(ctx, "--gpu-type is the reference type of --throughputs, "
 					   "which is not given");
-	if (a.preset == PRESET_GAVEL && !dl_opt_given(&st, "duration"))
-		dur = "gavel";
-	/* Dally's: Philly durations (the default), its gang mix, models by network sensitivity */
-	int net = a.preset == PRESET_DALLY || dl_opt_given(&st, "network-heavy");
+	if (pre->duration && !dl_opt_given(&st, "duration"))
+		dur = pre->duration;
+	int net = pre->net_share >= 0 || dl_opt_given(&st, "network-heavy");
 	if (net && tput_path)
 		return dl_usage_error(ctx,
 				      "models come from --throughputs or from the network "
 				      "cost table (--preset dally, --network-heavy), not both");
-	if (a.preset == PRESET_DALLY && a.single_gpu)
-		return dl_usage_error(ctx, "--preset dally is about gangs: not with --single-gpu");
+	if (pre->gangs && a.single_gpu)
+		return dl_usage_error(ctx, "--preset %s is about gangs: not with --single-gpu",
+				      pre->name);
 	int64_t cluster_gpus = 0;
 	if (have_load && !cluster)
 		return dl_usage_error(ctx, "--load needs --cluster");
@@ -625,10 +626,10 @@ static int trace_gen(int argc, char **argv, struct dl_ctx *ctx)
 			mg[i] = (int64_t)mv[i];
 		o.mix_gpus = mg;
 		o.mix_w = mw;
-	} else if (a.preset == PRESET_DALLY) {
-		o.mix_gpus = dl_gen_dally_mix_gpus;
-		o.mix_w = dl_gen_dally_mix_w;
-		o.nmix = DL_ARRAY_SIZE(dl_gen_dally_mix_w);
+	} else if (pre->mix_gpus) {
+		o.mix_gpus = pre->mix_gpus;
+		o.mix_w = pre->mix_w;
+		o.nmix = pre->nmix;
 	} else if (a.single_gpu) {
 		o.mix_gpus = &one_gpu;
 		o.mix_w = &all_of_them;
@@ -648,7 +649,7 @@ static int trace_gen(int argc, char **argv, struct dl_ctx *ctx)
 		goto out;
 	if (net) {
 		o.net = &models;
-		o.net_share = dl_opt_given(&st, "network-heavy") ? a.network_heavy : 0.5;
+		o.net_share = dl_opt_given(&st, "network-heavy") ? a.network_heavy : pre->net_share;
 	}
 	if (tput_path) {
 		if ((rc = load_tputs(ctx, &t, tput_path)))
