@@ -103,10 +103,10 @@ static void write_job(struct dl_writer *w, const struct dl_alloc_problem *p,
 static int write_allocation(const struct dl_ctx *ctx, const struct dl_alloc_problem *p,
 			    const struct dl_alloc_result *res, int partner_col)
 {
-	struct dl_output *out = dl_out_open(ctx, ctx->output);
-	if (!out)
+	struct dl_table_out out;
+	if (dl_table_out_open(ctx, ctx->output, ctx->format, &out))
 		return DL_EXIT_DATA;
-	struct dl_writer *w = dl_out_writer(ctx, out);
+	struct dl_writer *w = out.w;
 	static const char *const cols[] = {"job", "gpu_type", "fraction", "effective_throughput",
 					   "partner"};
 	dl_writer_set_columns(w, cols, partner_col ? 5 : 4);
@@ -127,12 +127,10 @@ static int write_allocation(const struct dl_ctx *ctx, const struct dl_alloc_prob
 	}
 	for (size_t i = 0; i < m; i++)
 		write_job(w, p, res, i, pstart, padj, partner_col);
-	dl_writer_finish(w);
-	dl_writer_free(w);
 	free(pstart);
 	free(padj);
 	free(fill);
-	return dl_out_close(ctx, out, 0);
+	return dl_table_out_close(ctx, &out, 1, 0);
 }
 
 static int parse_args(struct dl_ctx *ctx, int argc, char **argv, struct allocate_args *a)
