@@ -103,10 +103,10 @@ static void write_job(struct dl_writer *w, const struct dl_alloc_problem *p,
 static int write_allocation(const struct dl_ctx *ctx, const struct dl_alloc_problem *p,
 			    const struct dl_alloc_result *res, int partner_col)
 {
-	struct dl_output *out = dl_out_open(ctx, ctx->output);
-	if (!out)
+	struct dl_table_out out;
+	if (dl_table_out_open(ctx, ctx->output, ctx->format, &out))
 		return DL_EXIT_DATA;
-	struct dl_writer *w = dl_out_writer(ctx, out);
+	struct dl_writer *w = out.w;
 	static const char *const cols[] = {"job", "gpu_type", "fraction", "effective_throughput",
 					   "partner"};
 	dl_writer_set_columns(w, cols, partner_col ? 5 : 4);
@@ -127,12 +127,10 @@ static int write_allocation(const struct dl_ctx *ctx, const struct dl_alloc_prob
 	}
 	for (size_t i = 0; i < m; i++)
 		write_job(w, p, res, i, pstart, padj, partner_col);
-	dl_writer_finish(w);
-	dl_writer_free(w);
 	free(pstart);
 	free(padj);
 	free(fill);
-	return dl_out_close(ctx, out, 0);
+	return dl_table_out_close(ctx, &out, 1, 0);
 }
 
 static int parse_args(struct dl_ctx *ctx, int argc, char **argv, struct allocate_args *a)
@@ -146,19 +144,15 @@ static int parse_args(struct dl_ctx *ctx, int argc, char **argv, struct allocate
 	a->jobs = first < argc ? argv[first] : "-";
 	if (!a->cluster)
 		return dl_usage_error(ctx, "--cluster is required");
-	enum dl_alloc_policy p = a->o.policy;
-	const char *name = dl_alloc_policy_name(p);
-	if (a->o.pack && !dl_alloc_policy_packs(p))
-		return dl_usage_error(ctx,
-				      "--pack works with max-min-fairness-perf, "
-				      "max-throughput and gandiva, not %s",
-				      name);
+	struct dl_err err = DL_ERR_INIT;
+	const struct dl_alloc_policy_info *info = dl_alloc_policy_info(a->o.policy);
+	if (dl_alloc_check_pack(a->o.policy, a->o.pack, &err) < 0)
+		return dl_usage_error(ctx, "%s", err.msg);
 	if (a->o.pack && !a->throughputs)
 		return dl_usage_error(ctx, "--pack needs --throughputs (pair throughputs)");
-	int lp_policy = p <= DL_ALLOC_WATER_FILLING;
-	if (a->o.dump_model && !lp_policy)
-		return dl_usage_error(ctx, "--dump-model: %s solves no LP", name);
-	if (a->strict_slo && p != DL_ALLOC_MIN_COST)
+	if (a->o.dump_model && !info->lp)
+		return dl_usage_error(ctx, "--dump-model: %s solves no LP", info->name);
+	if (a->strict_slo && a->o.policy != DL_ALLOC_MIN_COST)
 		return dl_usage_error(ctx, "--strict-slo applies to min-cost only");
 	a->o.lp.verbose = ctx->verbose > 1; /* -vv: GLPK's own log */
 	return 0;
@@ -200,7 +194,7 @@ DL_COMMAND(allocate, "heterogeneity-aware allocation policies (Gavel) as LPs on 
 		rc = dl_fail(ctx, &err);
 		goto out;
 	}
-	if (a.o.pack && a.o.policy != DL_ALLOC_GANDIVA)
+	if (a.o.pack && dl_alloc_policy_info(a.o.policy)->lp) /* (gandiva pairs its own way) */
 		dl_alloc_prune_pairs(&p, a.pairs);
 	if (a.o.policy == DL_ALLOC_MIN_COST && a.strict_slo)
 		a.o.strict_slo = 1;

@@ -230,6 +230,33 @@ void dl_out_discard_pending(void);
 /* a table writer on out in the -f format (default CSV) */
 struct dl_writer *dl_out_writer(const struct dl_ctx *ctx, struct dl_output *out);
 
+/*
+ * A table a command writes: dl_out_open(path) and a writer on it in fmt.
+ * dl_table_out_open() returns 0, or DL_EXIT_DATA (the error said) with
+ * nothing to close. dl_table_out_close() ends n tables: when rc is 0 it
+ * finishes their writers in order (a table without rows still gets its
+ * header); it frees them, then commits (rc 0) or removes the files, the
+ * last first, and returns the final exit code. A zeroed struct (never
+ * opened) is skipped.
+ */
+struct dl_table_out {
+	struct dl_output *out;
+	struct dl_writer *w;
+};
+int dl_table_out_open(const struct dl_ctx *ctx, const char *path, enum dl_out_format fmt,
+		      struct dl_table_out *t);
+int dl_table_out_close(const struct dl_ctx *ctx, struct dl_table_out *t, size_t n, int rc);
+
+/*
+ * --provenance (dlsched-formats(5), PROVENANCE). dl_command_line() is the
+ * command line that made a stream, "dlsched CMD ARG...", each argument
+ * shell-quoted where it needs it; argv is the command's own (argv[0] its
+ * name, or a subcommand's, which is then written after CMD); free() it.
+ * dl_stamp_provenance() puts it and the seed ("" for none) on the first row.
+ */
+char *dl_command_line(const struct dl_ctx *ctx, int argc, char **argv);
+void dl_stamp_provenance(struct dl_writer *w, const char *command, const char *seed);
+
 /* Open an input table honouring --input-format; prints the error itself. */
 struct dl_reader *dl_in_open(const struct dl_ctx *ctx, const char *path);
 

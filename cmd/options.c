@@ -999,6 +999,48 @@ struct dl_writer *dl_out_writer(const struct dl_ctx *ctx, struct dl_output *out)
 	return dl_writer_new(dl_output_fp(out), ctx->format);
 }
 
+int dl_table_out_open(const struct dl_ctx *ctx, const char *path, enum dl_out_format fmt,
+		      struct dl_table_out *t)
+{
+	t->w = NULL;
+	if (!(t->out = dl_out_open(ctx, path)))
+		return DL_EXIT_DATA;
+	t->w = dl_writer_new(dl_output_fp(t->out), fmt);
+	return 0;
+}
+
+int dl_table_out_close(const struct dl_ctx *ctx, struct dl_table_out *t, size_t n, int rc)
+{
+	for (size_t i = 0; i < n; i++)
+		if (t[i].w) {
+			if (!rc)
+				dl_writer_finish(t[i].w);
+			dl_writer_free(t[i].w);
+			t[i].w = NULL;
+		}
+	for (size_t i = n; i-- > 0;)
+		if (t[i].out) {
+			rc = dl_out_close(ctx, t[i].out, rc);
+			t[i].out = NULL;
+		}
+	return rc;
+}
+
+char *dl_command_line(const struct dl_ctx *ctx, int argc, char **argv)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int sub = argc > 0 && strcmp(argv[0], ctx->cmdname);
+	sb_addf(&sb, "dlsched %s", ctx->cmdname);
+	sb_add_command(&sb, "", sub ? argc : argc - 1, sub ? argv : argv + 1);
+	return sb_detach(&sb);
+}
+
+void dl_stamp_provenance(struct dl_writer *w, const char *command, const char *seed)
+{
+	dl_writer_stamp(w, DL_COL_MADE_BY, command);
+	dl_writer_stamp(w, DL_COL_SEED, seed);
+}
+
 struct dl_reader *dl_in_open(const struct dl_ctx *ctx, const char *path)
 {
 	struct dl_err err = DL_ERR_INIT;

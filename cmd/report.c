@@ -147,15 +147,6 @@ static int cluster_gpus(const char *spec, double *gpus, struct dl_report_page *p
 	return 0;
 }
 
-/* the footer's command line: each argument shell-quoted where it needs it */
-static char *command_line(const struct dl_ctx *ctx, int argc, char **argv)
-{
-	struct strbuf sb = STRBUF_INIT;
-	sb_addf(&sb, "dlsched %s", ctx->cmdname);
-	sb_add_command(&sb, "", argc - 1, argv + 1);
-	return sb_detach(&sb);
-}
-
 /* one input of the footer, with its size when it is a file */
 static void note_input(struct dl_report_input *in, const char *role, const char *path, int64_t rows)
 {
@@ -434,7 +425,7 @@ DL_COMMAND(report, "summarise results: JCT percentiles, makespan, utilisation, H
 			fmt = !output && isatty(STDOUT_FILENO) ? DL_REPORT_TEXT : DL_REPORT_CSV;
 	}
 
-	char *command = command_line(ctx, argc, argv);
+	char *command = dl_command_line(ctx, argc, argv); /* the footer's */
 	page.version = DLSCHED_VERSION;
 	page.command = command;
 	if (!rc && a.index) {

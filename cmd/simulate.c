@@ -16,7 +16,7 @@ struct sim_args {
 	const char *cluster, *policy, *place, *events, *timeline, *profiles, *throughputs,
 		*ref_type;
 	const char *trace;
-	int compat; /* given: compat_names[] */
+	int compat; /* given: compat_at() */
 	uint64_t seed;
 	double ckpt, restore;
 	int set_ckpt, set_restore, any_type, set_seed;
@@ -43,8 +43,25 @@ static const char *sim_policy_at(size_t i)
 	return i < n ? all[i]->name : NULL;
 }
 
-enum { COMPAT_TIRESIAS, COMPAT_GAVEL };
-static const char *const compat_names[] = {"tiresias", "gavel", NULL};
+/*
+ * --compat: 0 is the reference Tiresias simulator (its own engine, run_compat),
+ * then the registry's policies that declare a reference (ops->compat)
+ */
+static const struct dl_sim_policy_ops *compat_policy(size_t i)
+{
+	size_t n;
+	const struct dl_sim_policy_ops *const *all = dl_sim_policies(&n);
+	for (size_t k = 0; k < n; k++)
+		if (all[k]->compat && --i == 0)
+			return all[k];
+	return NULL;
+}
+
+static const char *compat_at(size_t i)
+{
+	const struct dl_sim_policy_ops *ops = i ? compat_policy(i) : NULL;
+	return !i ? "tiresias" : ops ? ops->compat->name : NULL;
+}
 
 #define AT(f) DL_OPT_AT(struct sim_args, f)
 static const struct dl_opt sim_opts[] = {
@@ -56,7 +73,7 @@ static const struct dl_opt sim_opts[] = {
 	{DL_OPT_CHOICE, 0, "place", "Q", "placement policy (compat: count or yarn)", AT(place),
 	 .value_at = dl_place_policy_at, .def = "consolidate", .flags = DL_OPTF_OPEN},
 	{DL_OPT_CHOICE, 0, "compat", "SIM", "behave like a reference simulator", AT(compat),
-	 .values = compat_names},
+	 .value_at = compat_at},
 	{DL_OPT_FILE, 0, "events", "FILE", "write every job state change to FILE (JSON Lines)",
 	 AT(events)},
 	{DL_OPT_FILE, 0, "timeline", "FILE", "write busy GPUs, running and pending jobs over time",
@@ -225,16 +242,14 @@ static void stamp_provenance(struct dl_writer *w, const struct sim_args *a,
 {
 	char seed[32];
 	snprintf(seed, sizeof(seed), "%llu", (unsigned long long)a->seed);
-	dl_writer_stamp(w, DL_COL_MADE_BY, a->command);
-	dl_writer_stamp(w, DL_COL_SEED, seed);
+	dl_stamp_provenance(w, a->command, seed);
 	dl_writer_stamp(w, "trace_" DL_COL_MADE_BY, trace->made_by ? trace->made_by : "");
 	dl_writer_stamp(w, "trace_" DL_COL_SEED, trace->seed ? trace->seed : "");
 }
 
 /* the results, --events and --timeline streams (only the results when the others are not asked) */
 struct sim_outputs {
-	struct dl_output *out[3];
-	struct dl_writer *w[3];
+	struct dl_table_out t[3];
 };
 
 static int outputs_open(struct dl_ctx *ctx, const struct sim_args *a, struct sim_outputs *o,
@@ -242,31 +257,18 @@ static int outputs_open(struct dl_ctx *ctx, const struct sim_args *a, struct sim
 {
 	const char *path[3] = {ctx->output, a->events, a->timeline};
 	const enum dl_out_format fmt[3] = {ctx->format, DL_OUT_JSON, ctx->format};
-	for (int i = 0; i < 3; i++) {
-		if (i && !path[i])
-			continue;
-		if (!(o->out[i] = dl_out_open(ctx, path[i])))
+	for (int i = 0; i < 3; i++)
+		if ((!i || path[i]) && dl_table_out_open(ctx, path[i], fmt[i], &o->t[i]))
 			return DL_EXIT_DATA;
-		o->w[i] = dl_writer_new(dl_output_fp(o->out[i]), fmt[i]);
-	}
 	if (a->command)
-		stamp_provenance(o->w[0], a, trace);
+		stamp_provenance(o->t[0].w, a, trace);
 	return 0;
 }
 
 /* commit the outputs when rc is 0 (or remove them); the final exit code */
 static int outputs_close(struct dl_ctx *ctx, struct sim_outputs *o, int rc)
 {
-	for (int i = 0; i < 3; i++)
-		if (o->w[i]) {
-			if (!rc)
-				dl_writer_finish(o->w[i]);
-			dl_writer_free(o->w[i]);
-		}
-	for (int i = 3; i-- > 0;)
-		if (o->out[i])
-			rc = dl_out_close(ctx, o->out[i], rc);
-	return rc;
+	return dl_table_out_close(ctx, o->t, 3, rc);
 }
 
 /* the trace (and --profiles), read whole before the run */
@@ -344,9 +346,9 @@ static int run_native(struct dl_ctx *ctx, const struct sim_args *a)
 		cfg.cluster = cl;
 		cfg.trace = &trace;
 		cfg.models = &models;
-		cfg.results = o.w[0];
-		cfg.events = o.w[1];
-		cfg.timeline = o.w[2];
+		cfg.results = o.t[0].w;
+		cfg.events = o.t[1].w;
+		cfg.timeline = o.t[2].w;
 		if (a->throughputs) {
 			cfg.tputs = &tputs;
 			cfg.ref_type = a->ref_type;
@@ -459,7 +461,7 @@ static int choose_policy(struct dl_optstate *st, struct sim_args *a, struct comp
 			dl_opt_choose(st, a->pol->shared[g].opts,
 				      (char *)a->params + a->pol->shared[g].at);
 	int rc = dl_opt_apply(st, "--policy");
-	if (!rc && a->pol->check && a->pol->check(a->params, &err) < 0)
+	if (!rc && dl_sim_params_check(a->pol, a->params, &err) < 0)
 		rc = dl_usage_error(st->ctx, "%s", err.msg);
 	return rc;
 }
@@ -481,19 +483,27 @@ DL_COMMAND(simulate, "replay a trace on a cluster under a scheduling policy")
 	a.set_restore = dl_opt_given(&st, "restore-cost");
 	a.set_policy = dl_opt_given(&st, "policy");
 	a.set_place = dl_opt_given(&st, "place");
-	int compat = dl_opt_given(&st, "compat") > 0 && a.compat == COMPAT_TIRESIAS;
-	int gavel = dl_opt_given(&st, "compat") > 0 && a.compat == COMPAT_GAVEL;
-	if (gavel) {
-		/* the reference's choices: admission at boundaries, idle tails, free preemption */
-		if (a.set_policy && strcmp(a.policy, "gavel"))
-			rc = dl_usage_error(ctx, "--compat gavel is for --policy gavel");
-		else if (a.set_ckpt || a.set_restore)
-			rc = dl_usage_error(ctx, "--compat gavel has no checkpoint or restore "
-						 "costs (as the reference)");
+	int given = dl_opt_given(&st, "compat") > 0;
+	int compat = given && a.compat == 0; /* the Tiresias reference */
+	/* a policy's reference: the policy, its own flag and the engine settings it declares */
+	const struct dl_sim_policy_ops *ref =
+		given && a.compat > 0 ? compat_policy(a.compat) : NULL;
+	if (ref) {
+		const struct dl_sim_compat *cp = ref->compat;
+		if (a.set_policy && strcmp(a.policy, ref->name))
+			rc = dl_usage_error(ctx, "--compat %s is for --policy %s", cp->name,
+					    ref->name);
+		else if (cp->no_swap_costs && (a.set_ckpt || a.set_restore))
+			rc = dl_usage_error(
+				ctx,
+				"--compat %s has no checkpoint or restore costs (as the "
+				"reference)",
+				cp->name);
 		if (rc)
 			goto out;
-		a.policy = "gavel";
-		a.ckpt = a.restore = 0;
+		a.policy = ref->name;
+		if (cp->no_swap_costs)
+			a.ckpt = a.restore = 0;
 	}
 	/* --policy and --place name the reference's schedules and schemes with --compat */
 	if (!compat && !dl_sim_policy_find(a.policy))
@@ -508,8 +518,8 @@ DL_COMMAND(simulate, "replay a trace on a cluster under a scheduling policy")
 	a.trace = st.optind < argc ? argv[st.optind] : "-";
 	if ((rc = choose_policy(&st, &a, &ca, compat)))
 		goto out;
-	if (gavel) /* its params know what the reference does */
-		dl_sim_params_set(a.pol, a.params, "gavel-compat", "1");
+	if (ref) /* its params know what the reference does */
+		dl_sim_params_set(a.pol, a.params, ref->compat->param, "1");
 	if (compat) {
 		rc = run_compat(ctx, &a, &ca);
 		goto out;
@@ -523,12 +533,8 @@ DL_COMMAND(simulate, "replay a trace on a cluster under a scheduling policy")
 					 "which is not given");
 		goto out;
 	}
-	if (a.provenance) {
-		struct strbuf cmd = STRBUF_INIT;
-		sb_addf(&cmd, "dlsched %s", ctx->cmdname);
-		sb_add_command(&cmd, "", argc - 1, argv + 1);
-		a.command = sb_detach(&cmd);
-	}
+	if (a.provenance)
+		a.command = dl_command_line(ctx, argc, argv);
 	rc = run_native(ctx, &a);
 	free(a.command);
 out:

@@ -23,7 +23,8 @@ struct trace_args {
 	struct dl_gen_opts o;
 	double rate, load;
 	const char *cluster, *mix, *dur, *weights;
-	int preset, single_gpu;
+	int preset; /* dl_gen_preset_at() */
+	int single_gpu;
 	double network_heavy;
 	const char *skipped;
 	/* import and gen */
@@ -40,8 +41,6 @@ static const char *from_at(size_t i)
 }
 
 static const char *const philly_modes[] = {"span", "sum", NULL}; /* io.philly_sum_attempts */
-enum { PRESET_NONE, PRESET_GAVEL, PRESET_DALLY };
-static const char *const gen_presets[] = {"none", "gavel", "dally", NULL}; /* gen's preset */
 
 #define AT(f) DL_OPT_AT(struct trace_args, f)
 #define OPT_THROUGHPUTS                                                             \
@@ -120,7 +119,7 @@ static const struct dl_opt gen_opts[] = {
 	 AT(o.iid)},
 	{DL_OPT_CHOICE, 0, "preset", "NAME",
 	 "gavel: Gavel's continuous traces (needs --throughputs); dally: Dally's mixed workload",
-	 AT(preset), .values = gen_presets, .def = "none"},
+	 AT(preset), .value_at = dl_gen_preset_name_at, .def = "none"},
 	{DL_OPT_DOUBLE, 0, "network-heavy", "P",
 	 "draw models from the network cost table, a share P of them network-heavy",
 	 AT(network_heavy), .min = 0, .max = 1, .def_doc = "0.5 with --preset dally"},
@@ -215,35 +214,27 @@ static void provenance_init(struct provenance *p, const struct dl_ctx *ctx, int 
 	p->command = NULL;
 	p->origin[0] = '\0';
 	p->seed[0] = '\0';
-	if (!asked)
-		return;
-	struct strbuf sb = STRBUF_INIT;
-	sb_addf(&sb, "dlsched %s", ctx->cmdname);
-	sb_add_command(&sb, "", argc, argv); /* argv[0] is the subcommand */
-	p->command = sb_detach(&sb);
+	if (asked)
+		p->command = dl_command_line(ctx, argc, argv); /* argv[0] is the subcommand */
 }
 
 static void provenance_stamp(const struct provenance *p, struct dl_writer *w)
 {
 	if (p->origin[0])
 		dl_writer_stamp(w, "origin", p->origin);
-	if (!p->command)
-		return;
-	dl_writer_stamp(w, DL_COL_MADE_BY, p->command);
-	dl_writer_stamp(w, DL_COL_SEED, p->seed);
+	if (p->command)
+		dl_stamp_provenance(w, p->command, p->seed);
 }
 
 static int write_jobs(const struct dl_ctx *ctx, const struct dl_jobset *js,
 		      const struct provenance *prov)
 {
-	struct dl_output *out = dl_out_open(ctx, ctx->output);
-	if (!out)
+	struct dl_table_out t;
+	if (dl_table_out_open(ctx, ctx->output, ctx->format, &t))
 		return DL_EXIT_DATA;
-	struct dl_writer *w = dl_out_writer(ctx, out);
-	provenance_stamp(prov, w);
-	dl_jobset_write(js, w);
-	dl_writer_free(w);
-	return dl_out_close(ctx, out, 0);
+	provenance_stamp(prov, t.w);
+	dl_jobset_write(js, t.w);
+	return dl_table_out_close(ctx, &t, 1, 0);
 }
 
 static int set_tz(const struct dl_ctx *ctx, const char *tz)
@@ -273,22 +264,19 @@ static int parse_when(const struct dl_optstate *st, const char *opt, const char 
 /* the skipped rows per reason (reason, count), for report --skipped */
 static int write_skips(const struct dl_ctx *ctx, const struct dl_skips *sk, const char *path)
 {
-	struct dl_output *out = dl_out_open(ctx, path);
-	if (!out)
+	struct dl_table_out t;
+	if (dl_table_out_open(ctx, path, ctx->format, &t))
 		return DL_EXIT_DATA;
-	struct dl_writer *w = dl_writer_new(dl_output_fp(out), ctx->format);
 	static const char *const cols[] = {"reason", "count"};
-	dl_writer_set_columns(w, cols, 2);
+	dl_writer_set_columns(t.w, cols, 2);
 	for (int r = 0; r < DL_SKIP_NREASONS; r++) {
 		if (!sk->n[r])
 			continue;
-		dl_writer_str(w, 0, dl_skip_reason_name((enum dl_skip_reason)r));
-		dl_writer_int(w, 1, sk->n[r]);
-		dl_writer_end_row(w);
+		dl_writer_str(t.w, 0, dl_skip_reason_name((enum dl_skip_reason)r));
+		dl_writer_int(t.w, 1, sk->n[r]);
+		dl_writer_end_row(t.w);
 	}
-	dl_writer_finish(w);
-	dl_writer_free(w);
-	return dl_out_close(ctx, out, 0);
+	return dl_table_out_close(ctx, &t, 1, 0);
 }
 
 /*
@@ -326,17 +314,11 @@ static int import_throughputs(const struct dl_ctx *ctx, char **files, int nfiles
 	for (int i = 0; i < nfiles && !rc; i++)
 		if (dl_tputs_import_gavel(&t, files[i], &err))
 			rc = dl_fail(ctx, &err);
-	if (!rc) {
+	struct dl_table_out out;
+	if (!rc && !(rc = dl_table_out_open(ctx, ctx->output, ctx->format, &out))) {
 		dl_tputs_sort(&t);
-		struct dl_output *out = dl_out_open(ctx, ctx->output);
-		if (!out) {
-			rc = DL_EXIT_DATA;
-		} else {
-			struct dl_writer *w = dl_out_writer(ctx, out);
-			dl_tputs_write(&t, w);
-			dl_writer_free(w);
-			rc = dl_out_close(ctx, out, 0);
-		}
+		dl_tputs_write(&t, out.w);
+		rc = dl_table_out_close(ctx, &out, 1, 0);
 	}
 	dl_tputs_free(&t);
 	return rc;
@@ -561,32 +543,28 @@ static int write_generated(const struct dl_ctx *ctx, const struct dl_gen_opts *o
 	struct dl_gen *g = dl_gen_new(o, &err);
 	if (!g)
 		return dl_fail(ctx, &err);
-	struct dl_output *out = dl_out_open(ctx, ctx->output);
-	if (!out) {
+	struct dl_table_out t;
+	if (dl_table_out_open(ctx, ctx->output, ctx->format, &t)) {
 		dl_gen_free(g);
 		return DL_EXIT_DATA;
 	}
-	struct dl_writer *w = dl_out_writer(ctx, out);
-	provenance_stamp(prov, w);
+	provenance_stamp(prov, t.w);
 	struct dl_jobset cols;
 	dl_jobset_init(&cols);
 	dl_gen_use_columns(g, &cols);
-	size_t first = dl_jobset_write_columns(&cols, w);
+	size_t first = dl_jobset_write_columns(&cols, t.w);
 	struct dl_job j;
 	int got = 0, rc = 0;
 	/* a write error (a reader that went away, with SIGPIPE ignored) ends the run */
-	while (!ferror(dl_output_fp(out)) && (got = dl_gen_next(g, &j, &err)) > 0) {
-		dl_job_write_row(&cols, w, first, &j);
-		dl_writer_end_row(w);
+	while (!ferror(dl_output_fp(t.out)) && (got = dl_gen_next(g, &j, &err)) > 0) {
+		dl_job_write_row(&cols, t.w, first, &j);
+		dl_writer_end_row(t.w);
 	}
 	if (got < 0)
 		rc = dl_fail(ctx, &err);
-	else
-		dl_writer_finish(w);
-	dl_writer_free(w);
 	dl_jobset_free(&cols);
 	dl_gen_free(g);
-	return dl_out_close(ctx, out, rc);
+	return dl_table_out_close(ctx, &t, 1, rc);
 }
 
 static int trace_gen(int argc, char **argv, struct dl_ctx *ctx)
@@ -606,22 +584,24 @@ static int trace_gen(int argc, char **argv, struct dl_ctx *ctx)
 		return dl_usage_error(ctx, "give exactly one of --rate and --load");
 	if (a.single_gpu && mix)
 		return dl_usage_error(ctx, "give one of --single-gpu and --gpus");
-	/* Gavel's generator: its durations and GPU mix (the default), models from the table */
-	if (a.preset == PRESET_GAVEL && !tput_path)
-		return dl_usage_error(ctx, "--preset gavel needs --throughputs (its models)");
+	/* the preset's choices, where the options leave them open */
+	const struct dl_gen_preset *pre = dl_gen_preset_at((size_t)a.preset);
+	if (pre->needs_tputs && !tput_path)
+		return dl_usage_error(ctx, "--preset %s needs --throughputs (its models)",
+				      pre->name);
 	if (dl_opt_given(&st, "gpu-type") && !tput_path)
 		return dl_usage_error(ctx, "--gpu-type is the reference type of --throughputs, "
 					   "which is not given");
-	if (a.preset == PRESET_GAVEL && !dl_opt_given(&st, "duration"))
-		dur = "gavel";
-	/* Dally's: Philly durations (the default), its gang mix, models by network sensitivity */
-	int net = a.preset == PRESET_DALLY || dl_opt_given(&st, "network-heavy");
+	if (pre->duration && !dl_opt_given(&st, "duration"))
+		dur = pre->duration;
+	int net = pre->net_share >= 0 || dl_opt_given(&st, "network-heavy");
 	if (net && tput_path)
 		return dl_usage_error(ctx,
 				      "models come from --throughputs or from the network "
 				      "cost table (--preset dally, --network-heavy), not both");
-	if (a.preset == PRESET_DALLY && a.single_gpu)
-		return dl_usage_error(ctx, "--preset dally is about gangs: not with --single-gpu");
+	if (pre->gangs && a.single_gpu)
+		return dl_usage_error(ctx, "--preset %s is about gangs: not with --single-gpu",
+				      pre->name);
 	int64_t cluster_gpus = 0;
 	if (have_load && !cluster)
 		return dl_usage_error(ctx, "--load needs --cluster");
@@ -646,10 +626,10 @@ static int trace_gen(int argc, char **argv, struct dl_ctx *ctx)
 			mg[i] = (int64_t)mv[i];
 		o.mix_gpus = mg;
 		o.mix_w = mw;
-	} else if (a.preset == PRESET_DALLY) {
-		o.mix_gpus = dl_gen_dally_mix_gpus;
-		o.mix_w = dl_gen_dally_mix_w;
-		o.nmix = DL_ARRAY_SIZE(dl_gen_dally_mix_w);
+	} else if (pre->mix_gpus) {
+		o.mix_gpus = pre->mix_gpus;
+		o.mix_w = pre->mix_w;
+		o.nmix = pre->nmix;
 	} else if (a.single_gpu) {
 		o.mix_gpus = &one_gpu;
 		o.mix_w = &all_of_them;
@@ -669,7 +649,7 @@ static int trace_gen(int argc, char **argv, struct dl_ctx *ctx)
 		goto out;
 	if (net) {
 		o.net = &models;
-		o.net_share = dl_opt_given(&st, "network-heavy") ? a.network_heavy : 0.5;
+		o.net_share = dl_opt_given(&st, "network-heavy") ? a.network_heavy : pre->net_share;
 	}
 	if (tput_path) {
 		if ((rc = load_tputs(ctx, &t, tput_path)))

@@ -9,46 +9,6 @@
 #include "policy/alloc.h"
 #include "policy/alloc_int.h"
 
-static const char *const policy_names[DL_ALLOC_NPOLICIES] = {
-	[DL_ALLOC_MAX_MIN_FAIRNESS] = "max-min-fairness",
-	[DL_ALLOC_MAX_MIN_FAIRNESS_PERF] = "max-min-fairness-perf",
-	[DL_ALLOC_FINISH_TIME_FAIRNESS] = "finish-time-fairness",
-	[DL_ALLOC_MIN_MAKESPAN] = "min-makespan",
-	[DL_ALLOC_MAX_THROUGHPUT] = "max-throughput",
-	[DL_ALLOC_MIN_COST] = "min-cost",
-	[DL_ALLOC_WATER_FILLING] = "water-filling",
-	[DL_ALLOC_FIFO] = "fifo",
-	[DL_ALLOC_FIFO_PERF] = "fifo-perf",
-	[DL_ALLOC_ISOLATED] = "isolated",
-	[DL_ALLOC_GANDIVA] = "gandiva",
-};
-
-int dl_alloc_policy_parse(const char *name, enum dl_alloc_policy *out)
-{
-	for (int i = 0; i < DL_ALLOC_NPOLICIES; i++)
-		if (!strcmp(name, policy_names[i])) {
-			*out = (enum dl_alloc_policy)i;
-			return 0;
-		}
-	return -1;
-}
-
-const char *dl_alloc_policy_name(enum dl_alloc_policy p)
-{
-	return (unsigned)p < DL_ALLOC_NPOLICIES ? policy_names[p] : "?";
-}
-
-const char *dl_alloc_policy_at(size_t i)
-{
-	return i < DL_ALLOC_NPOLICIES ? policy_names[i] : NULL;
-}
-
-int dl_alloc_policy_packs(enum dl_alloc_policy p)
-{
-	return p == DL_ALLOC_MAX_MIN_FAIRNESS_PERF || p == DL_ALLOC_MAX_THROUGHPUT ||
-	       p == DL_ALLOC_GANDIVA;
-}
-
 /* ---- problem ---- */
 
 void dl_alloc_problem_init(struct dl_alloc_problem *p, size_t ntypes)
@@ -1244,76 +1204,233 @@ void dl_alloc_prune_pairs(struct dl_alloc_problem *p, int per_job)
 	free(cursor);
 }
 
+/* ---- objectives (a policy's row names its own) ---- */
+
+static double min_time_share(const struct dl_alloc_problem *p, const struct dl_alloc_result *res,
+			     const double *rate, const char **what)
+{
+	(void)rate;
+	size_t n = p->ntypes;
+	double v = INFINITY;
+	*what = "min weighted share of time";
+	for (size_t i = 0; i < p->njobs; i++) {
+		double s = 0;
+		for (size_t t = 0; t < n; t++)
+			s += res->x[i * n + t];
+		s *= p->jobs[i].gpus / p->jobs[i].weight;
+		v = s < v ? s : v;
+	}
+	return v;
+}
+
+static double min_norm_tput(const struct dl_alloc_problem *p, const struct dl_alloc_result *res,
+			    const double *rate, const char **what)
+{
+	(void)res;
+	double v = INFINITY;
+	*what = "min weighted normalised throughput";
+	for (size_t i = 0; i < p->njobs; i++) {
+		double s =
+			p->jobs[i].gpus * rate[i] / (p->jobs[i].weight * dl_alloc_prop_tput(p, i));
+		v = s < v ? s : v;
+	}
+	return v;
+}
+
+static double max_rho(const struct dl_alloc_problem *p, const struct dl_alloc_result *res,
+		      const double *rate, const char **what)
+{
+	(void)res;
+	double v = 0;
+	*what = "max finish-time fairness rho";
+	for (size_t i = 0; i < p->njobs; i++) {
+		const struct dl_alloc_job *j = &p->jobs[i];
+		if (!(j->steps > 0))
+			continue;
+		double iso = dl_alloc_iso_tput(p, i);
+		double rho = j->iso_done >= 0 ? (j->elapsed + j->steps / rate[i]) /
+							(j->iso_done + j->steps / iso)
+					      : (j->elapsed + j->steps / rate[i]) * iso /
+							(j->steps_done + j->steps);
+		v = rho > v ? rho : v;
+	}
+	return v;
+}
+
+static double makespan(const struct dl_alloc_problem *p, const struct dl_alloc_result *res,
+		       const double *rate, const char **what)
+{
+	(void)res;
+	double v = 0;
+	*what = "makespan in seconds";
+	for (size_t i = 0; i < p->njobs; i++)
+		if (p->jobs[i].steps > 0) {
+			double s = p->jobs[i].steps / rate[i];
+			v = s > v ? s : v;
+		}
+	return v;
+}
+
+static double tput_per_dollar(const struct dl_alloc_problem *p, const struct dl_alloc_result *res,
+			      const double *rate, const char **what)
+{
+	(void)rate;
+	size_t n = p->ntypes;
+	double v = 0;
+	*what = "steps/s per dollar per hour";
+	for (size_t i = 0; i < p->njobs; i++)
+		for (size_t t = 0; t < n; t++)
+			if (p->cost[t] > 0)
+				v += p->jobs[i].tput[t] * res->x[i * n + t] / p->cost[t];
+	for (size_t k = 0; k < res->npairs; k++)
+		for (size_t t = 0; t < n; t++)
+			if (p->cost[t] > 0)
+				v += (res->pairs[k].tput_a[t] + res->pairs[k].tput_b[t]) *
+				     res->px[k * n + t] / p->cost[t];
+	return v;
+}
+
+static double total_tput(const struct dl_alloc_problem *p, const struct dl_alloc_result *res,
+			 const double *rate, const char **what)
+{
+	(void)res;
+	double v = 0;
+	*what = "total steps per second";
+	for (size_t i = 0; i < p->njobs; i++)
+		v += rate[i];
+	return v;
+}
+
+/* ---- the policies ---- */
+
+static int solve_max_min(const struct dl_alloc_problem *p, const struct dl_alloc_opts *o,
+			 struct dl_alloc_result *res, struct dl_err *err)
+{
+	return max_min(p, o, res, dl_alloc_policy_info(o->policy)->agnostic, err);
+}
+
+static int solve_max_throughput(const struct dl_alloc_problem *p, const struct dl_alloc_opts *o,
+				struct dl_alloc_result *res, struct dl_err *err)
+{
+	return max_sum(p, o, res, 0, err);
+}
+
+static int solve_min_cost(const struct dl_alloc_problem *p, const struct dl_alloc_opts *o,
+			  struct dl_alloc_result *res, struct dl_err *err)
+{
+	return max_sum(p, o, res, 1, err);
+}
+
+static int solve_fifo(const struct dl_alloc_problem *p, const struct dl_alloc_opts *o,
+		      struct dl_alloc_result *res, struct dl_err *err)
+{
+	(void)err; /* fifo-perf: the fastest type, fifo (agnostic) a random one */
+	fifo(p, o, !dl_alloc_policy_info(o->policy)->agnostic, res);
+	return 0;
+}
+
+static int solve_isolated(const struct dl_alloc_problem *p, const struct dl_alloc_opts *o,
+			  struct dl_alloc_result *res, struct dl_err *err)
+{
+	(void)o;
+	(void)err;
+	isolated(p, res);
+	return 0;
+}
+
+static int solve_gandiva(const struct dl_alloc_problem *p, const struct dl_alloc_opts *o,
+			 struct dl_alloc_result *res, struct dl_err *err)
+{
+	(void)err;
+	if (o->pack)
+		gandiva(p, o, res);
+	else
+		isolated(p, res);
+	return 0;
+}
+
+/* clang-format off */
+static const struct dl_alloc_policy_info policies[DL_ALLOC_NPOLICIES] = {
+	/* name                      lp packs agn fifo prog ent  solve                 objective */
+	[DL_ALLOC_MAX_MIN_FAIRNESS] =
+	{"max-min-fairness",          1, 0,   1,  0,   0,   0,   solve_max_min,        min_time_share},
+	[DL_ALLOC_MAX_MIN_FAIRNESS_PERF] =
+	{"max-min-fairness-perf",     1, 1,   0,  0,   0,   0,   solve_max_min,        min_norm_tput},
+	[DL_ALLOC_FINISH_TIME_FAIRNESS] =
+	{"finish-time-fairness",      1, 0,   0,  0,   1,   0,   finish_time_fairness, max_rho},
+	[DL_ALLOC_MIN_MAKESPAN] =
+	{"min-makespan",              1, 0,   0,  0,   1,   0,   min_makespan,         makespan},
+	[DL_ALLOC_MAX_THROUGHPUT] =
+	{"max-throughput",            1, 1,   0,  0,   0,   0,   solve_max_throughput, total_tput},
+	[DL_ALLOC_MIN_COST] =
+	{"min-cost",                  1, 0,   0,  0,   1,   0,   solve_min_cost,       tput_per_dollar},
+	[DL_ALLOC_WATER_FILLING] =
+	{"water-filling",             1, 0,   0,  0,   0,   1,   water_filling,        min_norm_tput},
+	[DL_ALLOC_FIFO] =
+	{"fifo",                      0, 0,   1,  1,   0,   0,   solve_fifo,           total_tput},
+	[DL_ALLOC_FIFO_PERF] =
+	{"fifo-perf",                 0, 0,   0,  1,   0,   0,   solve_fifo,           total_tput},
+	[DL_ALLOC_ISOLATED] =
+	{"isolated",                  0, 0,   1,  0,   0,   0,   solve_isolated,       total_tput},
+	[DL_ALLOC_GANDIVA] =
+	{"gandiva",                   0, 1,   1,  0,   0,   0,   solve_gandiva,        total_tput},
+};
+/* clang-format on */
+
+const struct dl_alloc_policy_info *dl_alloc_policy_info(enum dl_alloc_policy p)
+{
+	return (unsigned)p < DL_ALLOC_NPOLICIES ? &policies[p] : NULL;
+}
+
+int dl_alloc_policy_parse(const char *name, enum dl_alloc_policy *out)
+{
+	for (int i = 0; i < DL_ALLOC_NPOLICIES; i++)
+		if (!strcmp(name, policies[i].name)) {
+			*out = (enum dl_alloc_policy)i;
+			return 0;
+		}
+	return -1;
+}
+
+const char *dl_alloc_policy_name(enum dl_alloc_policy p)
+{
+	return (unsigned)p < DL_ALLOC_NPOLICIES ? policies[p].name : "?";
+}
+
+const char *dl_alloc_policy_at(size_t i)
+{
+	return i < DL_ALLOC_NPOLICIES ? policies[i].name : NULL;
+}
+
+int dl_alloc_check_pack(enum dl_alloc_policy p, int pack, struct dl_err *err)
+{
+	const struct dl_alloc_policy_info *info = dl_alloc_policy_info(p);
+	if (!pack || (info && info->packs))
+		return 0;
+	struct strbuf can = STRBUF_INIT;
+	size_t left = 0;
+	for (size_t i = 0; i < DL_ALLOC_NPOLICIES; i++)
+		left += policies[i].packs;
+	for (size_t i = 0; i < DL_ALLOC_NPOLICIES; i++)
+		if (policies[i].packs)
+			sb_addf(&can, "%s%s", policies[i].name,
+				--left > 1 ? ", "
+				: left	   ? " and "
+					   : "");
+	dl_err_set(err, DL_EXIT_USAGE, "--pack works with %s, not %s", can.buf,
+		   dl_alloc_policy_name(p));
+	sb_release(&can);
+	return -1;
+}
+
 /* ---- driver ---- */
 
 static double evaluate(const struct dl_alloc_problem *p, const struct dl_alloc_opts *o,
 		       const struct dl_alloc_result *res, const char **what)
 {
-	size_t m = p->njobs, n = p->ntypes;
-	double *rate = xcalloc(m + 1, sizeof(double)), v = 0;
+	double *rate = xcalloc(p->njobs + 1, sizeof(double));
 	rates(p, res, rate);
-	switch (o->policy) {
-	case DL_ALLOC_MAX_MIN_FAIRNESS:
-		*what = "min weighted share of time";
-		v = INFINITY;
-		for (size_t i = 0; i < m; i++) {
-			double s = 0;
-			for (size_t t = 0; t < n; t++)
-				s += res->x[i * n + t];
-			s *= p->jobs[i].gpus / p->jobs[i].weight;
-			v = s < v ? s : v;
-		}
-		break;
-	case DL_ALLOC_MAX_MIN_FAIRNESS_PERF:
-	case DL_ALLOC_WATER_FILLING:
-		*what = "min weighted normalised throughput";
-		v = INFINITY;
-		for (size_t i = 0; i < m; i++) {
-			double s = p->jobs[i].gpus * rate[i] /
-				   (p->jobs[i].weight * dl_alloc_prop_tput(p, i));
-			v = s < v ? s : v;
-		}
-		break;
-	case DL_ALLOC_FINISH_TIME_FAIRNESS:
-		*what = "max finish-time fairness rho";
-		for (size_t i = 0; i < m; i++) {
-			const struct dl_alloc_job *j = &p->jobs[i];
-			if (!(j->steps > 0))
-				continue;
-			double iso = dl_alloc_iso_tput(p, i);
-			double rho = j->iso_done >= 0 ? (j->elapsed + j->steps / rate[i]) /
-								(j->iso_done + j->steps / iso)
-						      : (j->elapsed + j->steps / rate[i]) * iso /
-								(j->steps_done + j->steps);
-			v = rho > v ? rho : v;
-		}
-		break;
-	case DL_ALLOC_MIN_MAKESPAN:
-		*what = "makespan in seconds";
-		for (size_t i = 0; i < m; i++)
-			if (p->jobs[i].steps > 0) {
-				double s = p->jobs[i].steps / rate[i];
-				v = s > v ? s : v;
-			}
-		break;
-	case DL_ALLOC_MIN_COST:
-		*what = "steps/s per dollar per hour";
-		for (size_t i = 0; i < m; i++)
-			for (size_t t = 0; t < n; t++)
-				if (p->cost[t] > 0)
-					v += p->jobs[i].tput[t] * res->x[i * n + t] / p->cost[t];
-		for (size_t k = 0; k < res->npairs; k++)
-			for (size_t t = 0; t < n; t++)
-				if (p->cost[t] > 0)
-					v += (res->pairs[k].tput_a[t] + res->pairs[k].tput_b[t]) *
-					     res->px[k * n + t] / p->cost[t];
-		break;
-	default:
-		*what = "total steps per second";
-		for (size_t i = 0; i < m; i++)
-			v += rate[i];
-		break;
-	}
+	double v = dl_alloc_policy_info(o->policy)->objective(p, res, rate, what);
 	free(rate);
 	return v;
 }
@@ -1322,22 +1439,11 @@ static double evaluate(const struct dl_alloc_problem *p, const struct dl_alloc_o
 
 static int merges(const struct dl_alloc_opts *o)
 {
-	if (o->per_job)
+	const struct dl_alloc_policy_info *info = dl_alloc_policy_info(o->policy);
+	if (o->per_job || !info->lp)
 		return 0;
-	switch (o->policy) {
-	case DL_ALLOC_MAX_MIN_FAIRNESS:
-	case DL_ALLOC_MAX_MIN_FAIRNESS_PERF:
-	case DL_ALLOC_FINISH_TIME_FAIRNESS:
-	case DL_ALLOC_MIN_MAKESPAN:
-	case DL_ALLOC_MAX_THROUGHPUT:
-	case DL_ALLOC_MIN_COST:
-		return 1;
-	case DL_ALLOC_WATER_FILLING:
-		/* fifo inside an entity treats identical jobs differently */
-		return !o->entity_fifo;
-	default:
-		return 0;
-	}
+	/* fifo inside an entity treats identical jobs differently */
+	return !(info->entities && o->entity_fifo);
 }
 
 /* the bytes of every field the policy's LP reads */
@@ -1350,10 +1456,10 @@ static void job_key(struct strbuf *sb, const struct dl_alloc_problem *p,
 	sb_add(sb, &j->gpus, sizeof(j->gpus));
 	sb_add(sb, &j->weight, sizeof(j->weight));
 	sb_add(sb, j->tput, p->ntypes * sizeof(double));
-	if (policy == DL_ALLOC_WATER_FILLING)
+	const struct dl_alloc_policy_info *info = dl_alloc_policy_info(policy);
+	if (info->entities)
 		sb_add(sb, &j->entity, sizeof(j->entity));
-	if (policy == DL_ALLOC_FINISH_TIME_FAIRNESS || policy == DL_ALLOC_MIN_MAKESPAN ||
-	    policy == DL_ALLOC_MIN_COST) {
+	if (info->progress) {
 		sb_add(sb, &j->steps, sizeof(j->steps));
 		sb_add(sb, &j->steps_done, sizeof(j->steps_done));
 		sb_add(sb, &j->iso_done, sizeof(j->iso_done));
@@ -1601,7 +1707,7 @@ static int solve_one(const struct dl_alloc_problem *p, const struct dl_alloc_opt
 			return rc < 0 ? -1 : 0;
 	}
 	res->x = xcalloc(p->njobs * n + 1, sizeof(double));
-	if (o->pack && o->policy != DL_ALLOC_GANDIVA) {
+	if (o->pack && dl_alloc_policy_info(o->policy)->lp) {
 		/* the result keeps its own copy of the candidate pairs */
 		res->npairs = p->npairs;
 		res->pairs = xcalloc(p->npairs + 1, sizeof(*res->pairs));
@@ -1614,37 +1720,7 @@ static int solve_one(const struct dl_alloc_problem *p, const struct dl_alloc_opt
 		}
 		res->px = xcalloc(p->npairs * n + 1, sizeof(double));
 	}
-	switch (o->policy) {
-	case DL_ALLOC_MAX_MIN_FAIRNESS:
-		return max_min(p, o, res, 1, err);
-	case DL_ALLOC_MAX_MIN_FAIRNESS_PERF:
-		return max_min(p, o, res, 0, err);
-	case DL_ALLOC_FINISH_TIME_FAIRNESS:
-		return finish_time_fairness(p, o, res, err);
-	case DL_ALLOC_MIN_MAKESPAN:
-		return min_makespan(p, o, res, err);
-	case DL_ALLOC_MAX_THROUGHPUT:
-		return max_sum(p, o, res, 0, err);
-	case DL_ALLOC_MIN_COST:
-		return max_sum(p, o, res, 1, err);
-	case DL_ALLOC_WATER_FILLING:
-		return water_filling(p, o, res, err);
-	case DL_ALLOC_FIFO:
-	case DL_ALLOC_FIFO_PERF:
-		fifo(p, o, o->policy == DL_ALLOC_FIFO_PERF, res);
-		return 0;
-	case DL_ALLOC_ISOLATED:
-		isolated(p, res);
-		return 0;
-	case DL_ALLOC_GANDIVA:
-		if (o->pack)
-			gandiva(p, o, res);
-		else
-			isolated(p, res);
-		return 0;
-	default:
-		return dl_err_set(err, DL_EXIT_USAGE, "unknown policy");
-	}
+	return dl_alloc_policy_info(o->policy)->solve(p, o, res, err);
 }
 
 /* POP: K random groups of jobs, each with N_j / K GPUs of every type */
@@ -1765,6 +1841,8 @@ int dl_alloc_solve(const struct dl_alloc_problem *p, const struct dl_alloc_opts 
 		res->objective_name = "no jobs";
 		return 0;
 	}
+	if (!dl_alloc_policy_info(o->policy))
+		return dl_err_set(err, DL_EXIT_USAGE, "unknown policy");
 	int rc = o->partitions > 1 && p->njobs > 1 ? solve_partitioned(p, o, res, err)
 						   : solve_one(p, o, res, err);
 	if (rc) {

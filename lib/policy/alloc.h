@@ -49,8 +49,6 @@ int dl_alloc_policy_parse(const char *name, enum dl_alloc_policy *out);
 const char *dl_alloc_policy_name(enum dl_alloc_policy p);
 /* the i-th name, NULL after the last (an option table's value list) */
 const char *dl_alloc_policy_at(size_t i);
-/* does the policy support --pack (space sharing in the LP)? */
-int dl_alloc_policy_packs(enum dl_alloc_policy p);
 
 struct dl_alloc_job {
 	char *id;
@@ -204,6 +202,36 @@ struct dl_alloc_result {
 int dl_alloc_solve(const struct dl_alloc_problem *p, const struct dl_alloc_opts *o,
 		   struct dl_alloc_result *res, struct dl_err *err);
 void dl_alloc_result_free(struct dl_alloc_result *res);
+
+/*
+ * What a policy is, one row per policy (alloc.c), for every caller:
+ * allocate, simulate --policy gavel and the re-solve session ask the row,
+ * never the enum. The same shape as the simulator's policy registry
+ * (lib/sim/registry.c): a new policy is its solver and its row.
+ */
+struct dl_alloc_policy_info {
+	const char *name;
+	int lp;	      /* solves linear programs (--dump-model writes them) */
+	int packs;    /* --pack: space sharing (LP pair columns, or gandiva's own pairs) */
+	int agnostic; /* blind to the types' speeds (Gavel shuffles the type order for these) */
+	int fifo;     /* first come, first served: priority 0 never runs (Gavel's rounds) */
+	int progress; /* reads each job's progress (steps, elapsed, SLO): no merging in a session */
+	int entities; /* reads the jobs' entities (hierarchical: entity weights and policy) */
+	/* the allocation in res (x, and px with pairs): 0, or -1 with *err */
+	int (*solve)(const struct dl_alloc_problem *p, const struct dl_alloc_opts *o,
+		     struct dl_alloc_result *res, struct dl_err *err);
+	/* its objective on an allocation; *what names it */
+	double (*objective)(const struct dl_alloc_problem *p, const struct dl_alloc_result *res,
+			    const double *rate, const char **what);
+};
+
+/* the row of policy p, or NULL for a value out of the enum */
+const struct dl_alloc_policy_info *dl_alloc_policy_info(enum dl_alloc_policy p);
+/*
+ * --pack with a policy that cannot pack: -1 and a usage error naming the
+ * policies that can (0 when pack is 0 or the policy packs)
+ */
+int dl_alloc_check_pack(enum dl_alloc_policy p, int pack, struct dl_err *err);
 
 /*
  * Re-solve sessions: one allocation problem whose jobs arrive, progress and

@@ -86,7 +86,7 @@ struct dl_alloc_session {
 	int warm;		   /* LP kept between solves (else dl_alloc_solve each time) */
 	int per_job;		   /* a class per job */
 	int pack;		   /* pairs of classes in the LP */
-	int agnostic;		   /* max-min-fairness: time, not steps */
+	int agnostic;		   /* max-min-fairness: time, not steps (its row in alloc.c) */
 	struct strmap keys;	   /* job key -> class (merged); -1 once the class is gone */
 	struct strbuf key;
 	struct sclass *cls;
@@ -112,13 +112,6 @@ struct dl_alloc_session {
 	size_t aind;
 	struct dl_alloc_session_stats st;
 };
-
-/* policies whose LP reads a job's progress: a class per job, changed in place */
-static int progress_policy(enum dl_alloc_policy p)
-{
-	return p == DL_ALLOC_FINISH_TIME_FAIRNESS || p == DL_ALLOC_MIN_MAKESPAN ||
-	       p == DL_ALLOC_MIN_COST;
-}
 
 /* ---- the LP's pools of rows and columns ---- */
 
@@ -451,12 +444,11 @@ struct dl_alloc_session *dl_alloc_session_new(const struct dl_alloc_problem *p,
 					      const struct dl_alloc_opts *o, struct dl_err *err)
 {
 	enum dl_alloc_policy pol = o->policy;
-	if ((unsigned)pol >= DL_ALLOC_NPOLICIES)
+	const struct dl_alloc_policy_info *info = dl_alloc_policy_info(pol);
+	if (!info)
 		return dl_err_set(err, DL_EXIT_USAGE, "unknown policy"), NULL;
-	if (o->pack && !dl_alloc_policy_packs(pol))
-		return dl_err_set(err, DL_EXIT_USAGE, "%s does not pack",
-				  dl_alloc_policy_name(pol)),
-		       NULL;
+	if (dl_alloc_check_pack(pol, o->pack, err) < 0)
+		return NULL;
 	if (pol == DL_ALLOC_MIN_COST)
 		for (size_t t = 0; t < p->ntypes; t++)
 			if (p->capacity[t] > 0 && !(p->cost[t] > 0))
@@ -476,15 +468,17 @@ struct dl_alloc_session *dl_alloc_session_new(const struct dl_alloc_problem *p,
 	 * primal half the dual's on finish-time fairness and two thirds on
 	 * min-cost.
 	 */
-	s->lp_opts.dual = !progress_policy(pol);
+	s->lp_opts.dual = !info->progress;
 	dl_alloc_problem_copy(&s->p, p, 0);
 	int has_pairs = s->p.pair_self && s->p.nclasses;
-	s->pack = o->pack && has_pairs && pol != DL_ALLOC_GANDIVA;
-	s->per_job = o->per_job || progress_policy(pol);
-	/* the LP policies (alloc.h lists them first), water-filling's rounds aside */
-	s->warm = pol < DL_ALLOC_WATER_FILLING && o->partitions <= 1 &&
+	/* (gandiva packs by its own rule, without LP pair columns) */
+	s->pack = o->pack && has_pairs && info->lp;
+	/* a policy that reads a job's progress: a class per job, changed in place */
+	s->per_job = o->per_job || info->progress;
+	/* the LP policies, water-filling's rounds aside */
+	s->warm = info->lp && pol != DL_ALLOC_WATER_FILLING && o->partitions <= 1 &&
 		  !(s->pack && (s->per_job || !alloc_pairs_symmetric(&s->p)));
-	s->agnostic = pol == DL_ALLOC_MAX_MIN_FAIRNESS;
+	s->agnostic = info->agnostic; /* (read by the max-min fairness rows only) */
 	s->rho = NAN;
 	if (s->warm) {
 		s->nlp = pol == DL_ALLOC_FINISH_TIME_FAIRNESS ? 2 : 1;
@@ -1045,7 +1039,7 @@ int dl_alloc_session_solve(struct dl_alloc_session *s, struct dl_alloc_result *r
 		sync_lp(s);
 	if (warm && s->pack)
 		warm = pairs_within_budget(s); /* prunes p's pairs when it says no */
-	else if (s->o.pack && s->o.policy != DL_ALLOC_GANDIVA)
+	else if (s->o.pack && dl_alloc_policy_info(s->o.policy)->lp)
 		dl_alloc_prune_pairs(&s->p, s->o.pair_candidates > 0 ? s->o.pair_candidates : 4);
 	if (!warm) {
 		s->st.scratch++;

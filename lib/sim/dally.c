@@ -135,13 +135,7 @@ struct dally {
 static void *create(struct dl_sim *s, const void *params, struct dl_err *err)
 {
 	struct dally *D = xcalloc(1, sizeof(*D));
-	(void)err;
-	if (params) {
-		D->p = *(const struct dl_sim_dally *)params;
-	} else {
-		D->p.timers = (struct dl_dally_opts)DL_DALLY_OPTS_INIT;
-		D->p.restart_cost = 1;
-	}
+	D->p = *(const struct dl_sim_dally *)params; /* (the engine's defaults when none given) */
 	/* a 1-GPU job's swap: a wider one pays --restart-cost per GPU (the man page) */
 	if (dl_sim_period_check(s, "lease", D->p.timers.lease, "--restart-cost", D->p.restart_cost,
 				err) < 0 ||
@@ -849,7 +843,6 @@ const struct dl_sim_policy_ops dl_sim_dally = {
 	.summary = "Dally: delay scheduling over node/rack/cluster tiers, leases, consolidation",
 	.opts = dl_sim_dally_opts,
 	.params_size = sizeof(struct dl_sim_dally),
-	.check = dl_sq_mlfq_check,
 	.create = create,
 	.destroy = destroy,
 	.arrive = on_arrive,
@@ -859,5 +852,6 @@ const struct dl_sim_policy_ops dl_sim_dally = {
 	.schedule = on_schedule,
 	/* the timers: place's dally options; the queues: tiresias-las' (each declared once) */
 	.shared = {{dl_dally_opt_table, offsetof(struct dl_sim_dally, timers), NULL},
-		   {dl_mlfq_opts, offsetof(struct dl_sim_dally, mlfq), dl_sq_tiresias_defaults}},
+		   {dl_mlfq_opts, offsetof(struct dl_sim_dally, mlfq), dl_sq_tiresias_defaults,
+		    dl_sq_mlfq_check}},
 };

@@ -22,7 +22,7 @@
 #define DL_SIM_DALLY_RESTART "1"
 
 struct dl_sim_dally {
-	struct dl_mlfq_params mlfq; /* first: dl_sq_mlfq_check reads it there */
+	struct dl_mlfq_params mlfq;
 	struct dl_dally_opts timers;
 	double restart_cost; /* seconds per GPU */
 };

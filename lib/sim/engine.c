@@ -1439,7 +1439,10 @@ static struct dl_sim *sim_new(const struct dl_sim_config *cfg, struct dl_sim_sta
 	}
 	/* policies may keep a pointer to their params for the run */
 	s->own_params = cfg->params ? NULL : dl_sim_params_new(cfg->policy);
-	s->pst = cfg->policy->create(s, cfg->params ? cfg->params : s->own_params, err);
+	const void *params = cfg->params ? cfg->params : s->own_params;
+	/* the option parser's rules hold for library callers too */
+	if (dl_sim_params_check(cfg->policy, params, err) == 0)
+		s->pst = cfg->policy->create(s, params, err);
 	if (!s->pst) {
 		dl_sim_free(s);
 		return NULL;

@@ -207,12 +207,10 @@ static void *create(struct dl_sim *s, const void *params, struct dl_err *err)
 	G->worker_time = xcalloc(G->nt + 1, sizeof(double));
 	for (size_t t = 0; t < G->nt; t++)
 		G->type_gpus[t] = dl_cluster_type_gpus(c, (int)t);
-	G->agnostic = !G->p.pack &&
-		      (G->policy == DL_ALLOC_MAX_MIN_FAIRNESS || G->policy == DL_ALLOC_FIFO ||
-		       G->policy == DL_ALLOC_ISOLATED || G->policy == DL_ALLOC_GANDIVA);
-	G->fifo = G->policy == DL_ALLOC_FIFO || G->policy == DL_ALLOC_FIFO_PERF;
-	G->progress = G->policy == DL_ALLOC_FINISH_TIME_FAIRNESS ||
-		      G->policy == DL_ALLOC_MIN_MAKESPAN || G->policy == DL_ALLOC_MIN_COST;
+	const struct dl_alloc_policy_info *info = dl_alloc_policy_info(G->policy);
+	G->agnostic = !G->p.pack && info->agnostic;
+	G->fifo = info->fifo;
+	G->progress = info->progress;
 	G->round_len = dl_sim_ticks(G->p.round);
 	if (G->round_len < 1)
 		G->round_len = 1;
@@ -223,12 +221,6 @@ static void *create(struct dl_sim *s, const void *params, struct dl_err *err)
 	G->last_ran = -G->origin; /* trace time 0 */
 	G->pair_index = (struct strmap)STRMAP_INIT;
 	dl_rng_seed_stream(&G->rng, dl_sim_seed(s), 15);
-	if (G->p.pack && !dl_alloc_policy_packs(G->policy)) {
-		dl_err_set(err, DL_EXIT_USAGE, "--alloc %s cannot --pack (%s)",
-			   dl_alloc_policy_name(G->policy),
-			   "max-min-fairness-perf, max-throughput and gandiva can");
-		goto fail;
-	}
 	if (G->p.mechanism == DL_GAVEL_EXACT && (G->p.work_conserving || G->p.compat)) {
 		dl_err_set(err, DL_EXIT_USAGE, "%s is for --mechanism rounds",
 			   G->p.compat ? "--compat gavel" : "--work-conserving");
@@ -318,7 +310,7 @@ static int admit(struct gavel *G, struct dl_sim *s, struct dl_sim_job *j)
 	aj.elapsed = secs(dl_sim_now(s) - j->submit);
 	aj.entity = -1;
 	const char *user = dl_sim_job_user(s, j);
-	if (G->policy == DL_ALLOC_WATER_FILLING && user) /* hierarchical: users are entities */
+	if (dl_alloc_policy_info(G->policy)->entities && user) /* users are the entities */
 		aj.entity = dl_alloc_session_entity(G->ses, user);
 	aj.klass = -1;
 	const char *model = dl_sim_job_model(s, j);
@@ -1230,19 +1222,20 @@ static void on_schedule(void *st, struct dl_sim *s)
 		fill(G, s);
 }
 
-/* option rules the parser cannot see (create() checks them again for library callers) */
-static int check(void *params, struct dl_err *err)
+/* option rules the parser cannot see (the engine applies them before create()) */
+static int check(const void *params, struct dl_err *err)
 {
 	const struct dl_gavel_params *p = params;
-	if (p->pack && !dl_alloc_policy_packs((enum dl_alloc_policy)p->alloc))
-		return dl_err_set(err, DL_EXIT_USAGE, "--alloc %s cannot --pack (%s)",
-				  dl_alloc_policy_name((enum dl_alloc_policy)p->alloc),
-				  "max-min-fairness-perf, max-throughput and gandiva can");
+	if (dl_alloc_check_pack((enum dl_alloc_policy)p->alloc, p->pack, err) < 0)
+		return -1;
 	if (p->mechanism == DL_GAVEL_EXACT && p->work_conserving)
 		return dl_err_set(err, DL_EXIT_USAGE,
 				  "--work-conserving is for --mechanism rounds");
 	return 0;
 }
+
+/* the reference's choices: admission at boundaries, idle tails, free preemption */
+static const struct dl_sim_compat gavel_compat = {"gavel", "gavel-compat", 1};
 
 const struct dl_sim_policy_ops dl_sim_gavel = {
 	.name = "gavel",
@@ -1257,4 +1250,5 @@ const struct dl_sim_policy_ops dl_sim_gavel = {
 	.finish = on_finish,
 	.timer = on_timer,
 	.schedule = on_schedule,
+	.compat = &gavel_compat,
 };

@@ -28,7 +28,7 @@ static const struct dl_opt las_opts[] = {
  * A tick every microsecond would take a pass per microsecond of a run that
  * lasts months: a quantum is 0 (none) or a second at least.
  */
-static int check(void *params, struct dl_err *err)
+static int check(const void *params, struct dl_err *err)
 {
 	const struct las_params *p = params;
 	if (p->quantum > 0 && p->quantum < 1) {

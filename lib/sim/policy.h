@@ -187,9 +187,11 @@ struct dl_sim;
  * own) and refuses the others'. An option group that several policies or
  * commands share (the MLFQ options: lib/policy/mlfq.h; Dally's timers) is
  * declared once and named in shared[], stored at its offset inside the
- * params. Library
- * callers get the defaults from dl_sim_params_new(). Setup that depends on
- * the parameters or the trace (MLFQ limits, a Gittins table) is create()'s.
+ * params (anywhere: its check hook gets its own struct). Library callers get
+ * the defaults from dl_sim_params_new(); dl_sim_params_check() applies the
+ * groups' and the policy's rules, as the command line does, and the engine
+ * applies it again before create(). Setup that depends on the parameters or
+ * the trace (MLFQ limits, a Gittins table) is create()'s.
  */
 /* an option group the policy shares with others (struct dl_sim_policy_ops.shared) */
 struct dl_sim_shared {
@@ -197,8 +199,21 @@ struct dl_sim_shared {
 	size_t at;		   /* where in the policy's params it stores */
 	const char *const
 		*doc_defaults; /* "name=text" its users document, NULL-terminated, or NULL */
+	/* the group's rules on its own struct (params + at): 0, or -1 with *err (optional) */
+	int (*check)(const void *group, struct dl_err *err);
 };
 #define DL_SIM_MAX_SHARED 2
+
+/*
+ * simulate --compat NAME: the policy behaves like its reference simulator.
+ * The command sets the policy's own (hidden) option `param` to 1, and the
+ * engine settings the reference implies.
+ */
+struct dl_sim_compat {
+	const char *name;  /* --compat's value: the reference ("gavel") */
+	const char *param; /* the policy's flag that turns the reference's choices on */
+	int no_swap_costs; /* preemption is free there: no --checkpoint-cost, --restore-cost */
+};
 
 struct dl_sim_policy_ops {
 	const char *name;
@@ -206,7 +221,7 @@ struct dl_sim_policy_ops {
 	const struct dl_opt *opts; /* the policy's option table, or NULL */
 	size_t params_size;	   /* size of the struct the tables store into */
 	/* rules spanning options, after parsing: 0, or -1 with a usage message (optional) */
-	int (*check)(void *params, struct dl_err *err);
+	int (*check)(const void *params, struct dl_err *err);
 	/* create the policy's state (NULL with *err filled on failure); params as above */
 	void *(*create)(struct dl_sim *s, const void *params, struct dl_err *err);
 	void (*destroy)(void *st);
@@ -228,6 +243,8 @@ struct dl_sim_policy_ops {
 	struct dl_sim_shared shared[DL_SIM_MAX_SHARED];
 	/* the placement policy it implies unless --place is given ("gandiva"), or NULL */
 	const char *place;
+	/* its reference simulator's behaviour (simulate --compat), or NULL */
+	const struct dl_sim_compat *compat;
 };
 
 #define DL_SIM_NOJOB SIZE_MAX
@@ -247,6 +264,9 @@ void *dl_sim_params_new(const struct dl_sim_policy_ops *ops);
  */
 int dl_sim_params_set(const struct dl_sim_policy_ops *ops, void *params, const char *name,
 		      const char *value);
+/* the shared groups' rules, then the policy's: 0, or -1 with a usage error in *err */
+int dl_sim_params_check(const struct dl_sim_policy_ops *ops, const void *params,
+			struct dl_err *err);
 
 /* ---- calls for policies ---- */
 

@@ -157,10 +157,10 @@ static size_t qof(struct prio *P, const struct dl_sim_job *j)
 
 const char *const dl_sq_tiresias_defaults[] = {"queues=3", "thresholds=3250,7200", NULL};
 
-int dl_sq_mlfq_check(void *params, struct dl_err *err)
+int dl_sq_mlfq_check(const void *group, struct dl_err *err)
 {
 	struct dl_mlfq m;
-	if (dl_mlfq_from_params(&m, params, DL_MLFQ_TIRESIAS_QUEUES, err) < 0)
+	if (dl_mlfq_from_params(&m, group, DL_MLFQ_TIRESIAS_QUEUES, err) < 0)
 		return -1;
 	size_t k = m.nqueues;
 	dl_mlfq_release(&m);

@@ -44,11 +44,10 @@ void dl_sq_schedule(void *st, struct dl_sim *s);
 	.destroy = dl_sq_destroy, .arrive = dl_sq_arrive, .saved = dl_sq_saved, \
 	.finish = dl_sq_finish, .timer = dl_sq_timer, .schedule = dl_sq_schedule
 
-/* the MLFQ policies: their params begin with struct dl_mlfq_params */
 #define DL_SQ_MAX_QUEUES 64 /* "Q<queue>" in the events has two digits */
 /* simulate's MLFQ defaults, Tiresias' 3 queues (for --help: the tables have none) */
 extern const char *const dl_sq_tiresias_defaults[];
-/* check: the MLFQ options make at most DL_SQ_MAX_QUEUES queues */
-int dl_sq_mlfq_check(void *params, struct dl_err *err);
+/* the MLFQ group's check (struct dl_mlfq_params): at most DL_SQ_MAX_QUEUES queues */
+int dl_sq_mlfq_check(const void *group, struct dl_err *err);
 
 #endif

@@ -72,3 +72,12 @@ int dl_sim_params_set(const struct dl_sim_policy_ops *ops, void *params, const c
 				return dl_opt_store(o, (char *)params + at[t], value) ? -1 : 0;
 	return 1;
 }
+
+int dl_sim_params_check(const struct dl_sim_policy_ops *ops, const void *params, struct dl_err *err)
+{
+	for (size_t g = 0; g < DL_SIM_MAX_SHARED; g++)
+		if (ops->shared[g].check &&
+		    ops->shared[g].check((const char *)params + ops->shared[g].at, err) < 0)
+			return -1;
+	return ops->check ? ops->check(params, err) : 0;
+}

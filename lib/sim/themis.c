@@ -286,17 +286,7 @@ static int *hold_room(struct themis *T, size_t slot, int n)
 
 static void *create(struct dl_sim *s, const void *params, struct dl_err *err)
 {
-	const struct dl_themis_params *p = params;
-	struct dl_themis_params def = {0};
-	if (!p) { /* a library caller without parameters: the table's defaults */
-		const struct dl_opt *bad = NULL;
-		if (dl_opt_set_defaults(dl_themis_opts, &def, &bad) < 0) {
-			dl_err_set(err, DL_EXIT_USAGE, "internal: bad default of themis --%s",
-				   bad ? bad->name : "?");
-			return NULL;
-		}
-		p = &def;
-	}
+	const struct dl_themis_params *p = params; /* (the engine's defaults when none given) */
 	if (dl_sim_period_check(s, "lease", p->lease, NULL, 0, err) < 0)
 		return NULL;
 	struct themis *T = xcalloc(1, sizeof(*T));

@@ -10,8 +10,8 @@
 #include "sim/queueing.h"
 
 struct tgittins_params {
-	struct dl_mlfq_params mlfq; /* first: dl_sq_mlfq_check reads it there */
-	const char *distribution;   /* NULL: learn from the trace */
+	struct dl_mlfq_params mlfq;
+	const char *distribution; /* NULL: learn from the trace */
 	double delta;
 };
 
@@ -62,8 +62,8 @@ const struct dl_sim_policy_ops dl_sim_tiresias_gittins = {
 	.summary = "Tiresias 2D-Gittins: MLFQ, Gittins index in a queue",
 	.opts = tgittins_opts,
 	.params_size = sizeof(struct tgittins_params),
-	.check = dl_sq_mlfq_check,
 	.create = create,
 	DL_SQ_CALLBACKS,
-	.shared = {{dl_mlfq_opts, offsetof(struct tgittins_params, mlfq), dl_sq_tiresias_defaults}},
+	.shared = {{dl_mlfq_opts, offsetof(struct tgittins_params, mlfq), dl_sq_tiresias_defaults,
+		    dl_sq_mlfq_check}},
 };

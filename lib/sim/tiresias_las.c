@@ -8,7 +8,7 @@
 #include "sim/queueing.h"
 
 struct tlas_params {
-	struct dl_mlfq_params mlfq; /* first: dl_sq_mlfq_check reads it there */
+	struct dl_mlfq_params mlfq;
 };
 
 static void *create(struct dl_sim *s, const void *params, struct dl_err *err)
@@ -24,8 +24,8 @@ const struct dl_sim_policy_ops dl_sim_tiresias_las = {
 	.name = "tiresias-las",
 	.summary = "Tiresias 2D-LAS: MLFQ on attained GPU-seconds",
 	.params_size = sizeof(struct tlas_params),
-	.check = dl_sq_mlfq_check,
 	.create = create,
 	DL_SQ_CALLBACKS,
-	.shared = {{dl_mlfq_opts, offsetof(struct tlas_params, mlfq), dl_sq_tiresias_defaults}},
+	.shared = {{dl_mlfq_opts, offsetof(struct tlas_params, mlfq), dl_sq_tiresias_defaults,
+		    dl_sq_mlfq_check}},
 };

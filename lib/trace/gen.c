@@ -21,6 +21,29 @@ const double dl_gen_default_mix_w[4] = {0.7, 0.1, 0.15, 0.05};
 const int64_t dl_gen_dally_mix_gpus[5] = {1, 2, 4, 8, 16};
 const double dl_gen_dally_mix_w[5] = {0.5, 0.15, 0.15, 0.12, 0.08};
 
+static const struct dl_gen_preset presets[] = {
+	{.name = "none", .net_share = -1},
+	/* Gavel's generator: its durations and GPU mix (the default), models from the table */
+	{.name = "gavel", .duration = "gavel", .needs_tputs = 1, .net_share = -1},
+	/* Dally's: Philly durations (the default), its gang mix, models by network sensitivity */
+	{.name = "dally",
+	 .mix_gpus = dl_gen_dally_mix_gpus,
+	 .mix_w = dl_gen_dally_mix_w,
+	 .nmix = DL_ARRAY_SIZE(dl_gen_dally_mix_w),
+	 .net_share = 0.5,
+	 .gangs = 1},
+};
+
+const struct dl_gen_preset *dl_gen_preset_at(size_t i)
+{
+	return i < DL_ARRAY_SIZE(presets) ? &presets[i] : NULL;
+}
+
+const char *dl_gen_preset_name_at(size_t i)
+{
+	return i < DL_ARRAY_SIZE(presets) ? presets[i].name : NULL;
+}
+
 /* E[10^U(a,b)] */
 static double mean_pow10_uniform(double a, double b)
 {

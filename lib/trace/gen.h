@@ -86,6 +86,34 @@ extern const double dl_gen_dally_mix_w[5];
 extern const int64_t dl_gen_default_mix_gpus[4];
 extern const double dl_gen_default_mix_w[4];
 
+/*
+ * trace gen --preset: a published generator's choices, one row each, which
+ * the command applies where the user left the choice open (an explicit
+ * --duration, --gpus or --network-heavy wins):
+ *   none   nothing
+ *   gavel  Gavel's continuous traces: its durations, the default GPU mix,
+ *          models from a throughputs table (required)
+ *   dally  Dally's mixed workload: Philly durations, the Helios-like gang
+ *          mix, models from the network cost table, half of them
+ *          network-heavy; a gang mix, so not with a single-GPU trace
+ */
+struct dl_gen_preset {
+	const char *name;
+	const char
+		*duration; /* the duration distribution it implies (trace gen's syntax), or NULL */
+	const int64_t *mix_gpus; /* its GPU mix (nmix entries), or NULL */
+	const double *mix_w;
+	size_t nmix;
+	int needs_tputs;  /* models come from a throughputs table, which must be given */
+	double net_share; /* >= 0: models from the network cost table, this share heavy */
+	int gangs;	  /* about gangs: refuses a single-GPU trace */
+};
+
+/* the i-th preset ("none" first), NULL after the last */
+const struct dl_gen_preset *dl_gen_preset_at(size_t i);
+/* its name (an option table's value list), NULL after the last */
+const char *dl_gen_preset_name_at(size_t i);
+
 /* rounds of the Feistel permutation that orders the strata (gen.c) */
 #define DL_GEN_PERM_ROUNDS 4
 

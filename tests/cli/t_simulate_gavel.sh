@@ -297,9 +297,14 @@ done
 run gavel_option_other_policy 2 "dl simulate --cluster 1x1x1 --policy fifo --round 60 alt.csv"
 expect gavel_option_other_policy_msg 'grep -q -- "--round applies to --policy gavel" err'
 run gavel_pack_bad_policy 2 "$G --alloc fifo --pack --cluster 1x1x1 --throughputs '$S/gavel_pack.csv' alt.csv"
+#    the packing policies, listed from the allocation policies' table (as allocate says it)
+expect_eq gavel_pack_bad_policy_msg "dlsched simulate: --pack works with max-min-fairness-perf, max-throughput and gandiva, not fifo; see 'dlsched simulate --help'" "$(cat "$SCRATCH/err")"
 run gavel_pack_no_table 2 "$G --pack --cluster 1x1x1 alt.csv"
+#    --compat gavel: what the policy declares in the registry (its policy, free preemption)
 run gavel_compat_costs 2 "$G --compat gavel --checkpoint-cost 3 --cluster 1x1x1 alt.csv"
+expect gavel_compat_costs_msg 'grep -q -- "--compat gavel has no checkpoint or restore costs (as the reference)" err'
 run gavel_compat_other_policy 2 "dl simulate --compat gavel --policy fifo --cluster 1x1x1 alt.csv"
+expect gavel_compat_other_policy_msg 'grep -q -- "--compat gavel is for --policy gavel" err'
 
 # The published effect, seeded and directional (never absolute numbers): on a
 # continuous-single Gavel trace (one GPU a job) on V100/P100/K80, heterogeneity-agnostic

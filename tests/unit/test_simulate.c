@@ -9,6 +9,7 @@
 
 #include "cluster/state.h"
 #include "sim/oset.h"
+#include "sim/queueing.h"
 #include "sim/sim.h"
 #include "sim/slab.h"
 #include "tap.h"
@@ -604,12 +605,38 @@ static void test_params(void)
 	void *p = dl_sim_params_new(tl);
 	is_int(dl_sim_params_set(tl, p, "queues", "5"), 0,
 	       "the shared MLFQ group is tiresias-las'");
-	ok(tl->check && tl->check(p, &err) < 0 && err.code == DL_EXIT_USAGE,
+	ok(dl_sim_params_check(tl, p, &err) < 0 && err.code == DL_EXIT_USAGE,
 	   "check: 5 queues without thresholds is a usage error");
 	dl_sim_params_set(tl, p, "thresholds", "10,20,30,40");
 	err = (struct dl_err)DL_ERR_INIT;
-	is_int(tl->check(p, &err), 0, "with 4 thresholds it is fine");
+	is_int(dl_sim_params_check(tl, p, &err), 0, "with 4 thresholds it is fine");
 	free(p);
+
+	/* a shared group anywhere in the params: its check gets its own struct */
+	struct late_mlfq {
+		double before[3];
+		struct dl_mlfq_params mlfq;
+	};
+	const struct dl_sim_policy_ops late = {
+		.name = "late-mlfq",
+		.params_size = sizeof(struct late_mlfq),
+		.shared = {{dl_mlfq_opts, offsetof(struct late_mlfq, mlfq), NULL,
+			    dl_sq_mlfq_check}},
+	};
+	struct late_mlfq *lp = dl_sim_params_new(&late);
+	is_int(dl_sim_params_set(&late, lp, "queues", "70"), 0,
+	       "set --queues past the group's start");
+	dl_sim_params_set(&late, lp, "thresholds",
+			  "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,"
+			  "20,21,22,23,24,25,26,27,28,29,30,31,32,33,34,35,"
+			  "36,37,38,39,40,41,42,43,44,45,46,47,48,49,50,51,"
+			  "52,53,54,55,56,57,58,59,60,61,62,63,64,65,66,67,"
+			  "68,69");
+	ok(lp->mlfq.queues == 70 && lp->before[0] == 0, "stored in the group, not at offset 0");
+	err = (struct dl_err)DL_ERR_INIT;
+	ok(dl_sim_params_check(&late, lp, &err) < 0 && strstr(err.msg, "70 queues"),
+	   "the group's check reads the group: 70 queues are too many (%s)", err.msg);
+	free(lp);
 }
 
 /*
