@@ -33,7 +33,7 @@ static const struct dl_opt rr_opts[] = {
 };
 
 /* slices shorter than a second would be a pass per microsecond */
-static int rr_check(void *params, struct dl_err *err)
+static int rr_check(const void *params, struct dl_err *err)
 {
 	const struct rr_params *p = params;
 	if (p->slice < 1)
