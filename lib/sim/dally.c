@@ -174,6 +174,7 @@ struct dally {
 	struct level *levels;
 	size_t nlevels, levels_cap;
 	int *gnext;
+	size_t *walked, nwalked; /* best_unit's victims, worst first: the ones to take */
 	const struct dl_cluster *c;
 	dl_tick lease, lease_armed;
 	int lease_due;
@@ -249,6 +250,7 @@ static void destroy(void *st)
 		free(D->levels[i].gpus);
 	free(D->levels);
 	free(D->loose);
+	free(D->walked);
 	free(D->gnext);
 	free(D->dj);
 	free(D->cls_gpus);
@@ -281,6 +283,7 @@ static void fit_slots(struct dally *D, struct dl_sim *s)
 		D->bad = xreallocarray(D->bad, D->ndj, sizeof(*D->bad));
 		D->run = xreallocarray(D->run, D->ndj, sizeof(*D->run));
 		D->loose = xreallocarray(D->loose, D->ndj, sizeof(*D->loose));
+		D->walked = xreallocarray(D->walked, D->ndj, sizeof(*D->walked));
 		D->order = xreallocarray(D->order, D->ndj, sizeof(*D->order));
 		D->vcode = xreallocarray(D->vcode, D->ndj, sizeof(*D->vcode));
 		D->worst = xreallocarray(D->worst, D->ndj, sizeof(*D->worst));
@@ -736,8 +739,6 @@ static void offer(struct dally *D, struct dl_sim *s)
 			return;
 		struct dl_sim_job *j = dl_sim_slot_job(s, best);
 		struct dj *d = &D->dj[best];
-		double key = D->pool.n[best].k0;
-		pend_del(D, j);
 		/* the tiers its timers have opened; resuming: the restart cost, not --restore-cost
 		 */
 		dl_sim_sync(s, j);
@@ -748,6 +749,9 @@ static void offer(struct dally *D, struct dl_sim *s)
 					 .restore = D->p.restart_cost * j->gpus,
 					 .within = (int)open + 1};
 		enum dl_decision dec = dl_sim_start(s, j, &how);
+		/* a job that waits keeps its place (its key is the same) */
+		if (dec != DL_WAIT)
+			pend_del(D, j);
 		if (dec == DL_PLACED) {
 			dl_dally_record(D->tuner, j->gpus, (enum dl_tier)j->tier, wait);
 			d->armed = -1;
@@ -756,7 +760,6 @@ static void offer(struct dally *D, struct dl_sim *s)
 			hold_begin(D, s, j);
 			free_gpus = dl_sim_free_gpus(s);
 		} else if (dec == DL_WAIT) {
-			pend_add(D, j, key);
 			D->blocked[bc] = 1;
 			arm_delay(D, s, j);
 		} /* DL_REJECT: the engine reported it; the job is gone */
@@ -999,8 +1002,10 @@ static int best_unit(struct dally *D, struct dl_sim *s, size_t nv, int need, dou
 	struct vwalk walk;
 	size_t slot;
 	vwalk_start(D, &walk);
+	D->nwalked = 0;
 	while (!done && (slot = vwalk_next(D, s, &walk, key)) != DL_ONIL) {
 		struct dl_sim_job *v = dl_sim_slot_job(s, slot);
+		D->walked[D->nwalked++] = slot;
 		paid += v->gpus;
 		for (int k = 0; k < v->ngpu; k++) {
 			int n = D->gnode[v->gpu[k]];
@@ -1100,10 +1105,14 @@ static void leases(struct dally *D, struct dl_sim *s)
 		for (size_t n = 0; n < c->nnodes; n++)
 			if (in_unit(D, (int)n, tier, unit, w->type))
 				have += D->nopen[n];
+		/* they are among the victims best_unit went through: the index need not be walked
+		 * again */
 		struct vwalk walk;
-		size_t slot;
+		size_t slot, at = 0;
 		vwalk_start(D, &walk);
-		while (have < need && (slot = vwalk_next(D, s, &walk, key)) != DL_ONIL) {
+		while (have < need && (slot = D->p.scan_leases	? vwalk_next(D, s, &walk, key)
+					      : at < D->nwalked ? D->walked[at++]
+								: DL_ONIL) != DL_ONIL) {
 			struct dl_sim_job *v = dl_sim_slot_job(s, slot);
 			int here = 0;
 			for (int k = 0; k < v->ngpu; k++)
