@@ -104,8 +104,14 @@ struct dj {
 	ptrdiff_t bpos; /* index in bad[], or -1 */
 	ptrdiff_t rpos; /* index in run[], or -1 */
 	int ran;	/* has held GPUs */
-	/* the lease index: until when its class is known (exact jobs), its place in loose[] */
+	/*
+	 * The lease index: until when its class is known (exact jobs), its place
+	 * in loose[]; the ratios strictly between rlo and rhi, and attained ticks
+	 * below qran, that keep its class (class_bounds).
+	 */
 	dl_tick until;
+	double rlo, rhi;
+	dl_tick qran;
 	ptrdiff_t lpos;
 	int gfirst;	     /* ranked: its first GPU, the others chained in gnext[] */
 	unsigned char where; /* W_* */
@@ -117,6 +123,7 @@ struct level {
 	double rank;
 	size_t jobs; /* of this class */
 	int *gpus;   /* per node: GPUs of ranked jobs of this class or worse */
+	long total;  /* their sum */
 };
 
 struct dally {
@@ -158,6 +165,7 @@ struct dally {
 	 * per node then per rack, best_unit's counts; per slot, chosen victims.
 	 */
 	int *nopen, *ucount, *ucost;
+	long nopen_sum; /* (the lease index's) */
 	unsigned char *chosen;
 	/*
 	 * The lease index (not with scan_leases). Running jobs: young (lease not
@@ -464,13 +472,15 @@ static void level_move(struct dally *D, size_t slot, double r, int by)
 		else
 			memset(g, 0, nn * sizeof(*g));
 		memmove(&D->levels[p + 1], &D->levels[p], (D->nlevels - p) * sizeof(*D->levels));
-		D->levels[p] = (struct level){r, 0, g};
+		D->levels[p] = (struct level){r, 0, g, p < D->nlevels ? D->levels[p + 1].total : 0};
 		D->nlevels++;
 	}
 	D->levels[p].jobs += (size_t)(ptrdiff_t)by;
 	for (int g = D->dj[slot].gfirst; g >= 0; g = D->gnext[g])
-		for (size_t l = 0; l <= p; l++)
+		for (size_t l = 0; l <= p; l++) {
 			D->levels[l].gpus[D->gnode[g]] += by;
+			D->levels[l].total += by;
+		}
 	if (!D->levels[p].jobs) {
 		int *g = D->levels[p].gpus;
 		memmove(&D->levels[p], &D->levels[p + 1],
@@ -530,42 +540,55 @@ static void unindex(struct dally *D, size_t slot)
 }
 
 /*
- * An exact job's class at `now` was computed from its ratio rt: the last
- * tick it is sure to keep it. Its attained service grows by gpus a tick, so
- * the tick its queue changes is found exactly (the service is monotone in
- * the ticks). Its ratio is (I + x / speed) / (H + x) after x ticks of
- * progress (work, and so the ratio, stand still before paced): monotone in
- * x, it meets a value c at most once, at x = (cH - I) / (1 / speed - c).
- * While it stays DALLY_EDGE inside its step's edges, the rounding of the
- * computed ratio (some 1e-15) cannot move it to another step; closer than
- * that, the job is looked at again at every lease end.
+ * What keeps the class a running job has with ratio rt now: a computed
+ * ratio DALLY_EDGE inside its step's edges rounds to the same step (the
+ * division by the step rounds by some 1e-15), and its queue holds until
+ * its attained ticks reach qran, found exactly (the service is monotone in
+ * the ticks).
  */
-static dl_tick rank_until(const struct dally *D, const struct dl_sim_job *j, dl_tick now, double rt)
+static void class_bounds(struct dally *D, const struct dl_sim_job *j, double rt)
 {
-	const struct dj *d = &D->dj[j->slot];
-	dl_tick until = INT64_MAX, ran = j->executed - d->exec0;
+	struct dj *d = &D->dj[j->slot];
+	long step = ratio_step(rt);
+	d->rlo = step > 0 ? (step - 0.5) * DALLY_RATIO_STEP + DALLY_EDGE : -INFINITY;
+	d->rhi = step < 63 ? (step + 0.5) * DALLY_RATIO_STEP - DALLY_EDGE : INFINITY;
+	d->qran = INT64_MAX;
+	dl_tick ran = j->executed - d->exec0;
 	size_t q = dl_mlfq_queue(&D->mlfq, service(j, ran));
 	if (q + 1 < D->mlfq.nqueues) {
 		double lim = D->mlfq.limits[q], guess = ceil(lim * DL_TICKS_PER_SECOND / j->gpus);
 		if (guess < 4e18) {
-			/* the first ran ticks whose service reaches the next queue's limit */
 			dl_tick at = (dl_tick)guess > ran ? (dl_tick)guess : ran + 1;
 			while (at - 1 > ran && service(j, at - 1) >= lim)
 				at--;
 			while (service(j, at) < lim)
 				at++;
-			until = now + (at - ran) - 1;
+			d->qran = at;
 		}
 	}
+}
+
+/*
+ * An exact job's class now (its bounds set by class_bounds): the last tick
+ * it is sure to keep it. Its attained ticks grow by one a tick. Its ratio
+ * is (I + x / speed) / (H + x) after x ticks of progress (work, and so the
+ * ratio, stand still before paced): monotone in x, it meets a value c at
+ * most once, at x = (cH - I) / (1 / speed - c). While that exact ratio
+ * stays inside (rlo, rhi), so does the computed one, give or take some
+ * 1e-15; a job closer than DALLY_EDGE to an edge is looked at again at every
+ * lease end.
+ */
+static dl_tick rank_until(const struct dally *D, const struct dl_sim_job *j, dl_tick now)
+{
+	const struct dj *d = &D->dj[j->slot];
+	dl_tick ran = j->executed - d->exec0;
+	dl_tick until = d->qran < INT64_MAX ? now + (d->qran - ran) - 1 : INT64_MAX;
 	if (now < d->paced)
 		return until < d->paced ? until : d->paced;
 	double H = d->held, I = d->ideal, x = (double)(now - d->paced), a = 1 / d->speed;
 	if (!(H + x > 0))
 		return now; /* a ratio of 0 before the first tick held */
-	long step = ratio_step(rt);
-	double lo = step > 0 ? (step - 0.5) * DALLY_RATIO_STEP + DALLY_EDGE : -INFINITY;
-	double hi = step < 63 ? (step + 0.5) * DALLY_RATIO_STEP - DALLY_EDGE : INFINITY;
-	double rho = (I + x * a) / (H + x);
+	double lo = d->rlo, hi = d->rhi, rho = (I + x * a) / (H + x);
 	if (!(rho > lo && rho < hi))
 		return now;
 	for (int side = 0; side < 2; side++) {
@@ -595,11 +618,12 @@ static void rerank(struct dally *D, struct dl_sim *s, struct dl_sim_job *j)
 		rank_drop(D, j->slot);
 		rank_put(D, j, r);
 	}
+	class_bounds(D, j, rt);
 	if (!d->exact)
 		return;
 	if (dl_oset_has(&D->tpool, j->slot))
 		dl_oset_erase(&D->tpool, &D->due, j->slot);
-	d->until = rank_until(D, j, dl_sim_now(s), rt);
+	d->until = rank_until(D, j, dl_sim_now(s));
 	if (d->until < INT64_MAX)
 		dl_oset_insert(&D->tpool, &D->due, j->slot, (double)d->until, 0, j->idx);
 }
@@ -827,15 +851,21 @@ static size_t lease_index(struct dally *D, struct dl_sim *s, double best)
 	       now - D->dj[h].since >= D->lease)
 		rerank(D, s, dl_sim_slot_job(s, h));
 	/* their counters brought up to date now, as the scan did: the rounding depends on it */
-	for (size_t i = 0; i < D->nloose; i++)
-		rerank(D, s, dl_sim_slot_job(s, D->loose[i]));
+	for (size_t i = 0; i < D->nloose; i++) {
+		struct dl_sim_job *j = dl_sim_slot_job(s, D->loose[i]);
+		const struct dj *d = &D->dj[j->slot];
+		double rt = ratio(D, s, j);
+		if (!(rt > d->rlo && rt < d->rhi && j->executed - d->exec0 < d->qran))
+			rerank(D, s, j);
+	}
 	while ((h = dl_oset_first(&D->tpool, &D->due)) != DL_ONIL && D->dj[h].until < now)
 		rerank(D, s, dl_sim_slot_job(s, h));
 	h = dl_oset_last(&D->pool, &D->ranked);
 	if (h == DL_ONIL || !(D->pool.n[h].k0 > best))
 		return 0;
+	D->nopen_sum = 0;
 	for (size_t n = 0; n < D->c->nnodes; n++)
-		D->nopen[n] = dl_sim_node_free(s, (int)n);
+		D->nopen_sum += D->nopen[n] = dl_sim_node_free(s, (int)n);
 	return 1;
 }
 
@@ -911,27 +941,13 @@ static int open_counts(struct dally *D, int type)
 /*
  * ucount[] per node then rack, and their sum: the GPUs a job of class `key`
  * and GPU type `type` could have, open (free or given back) or held by the
- * victims of a worse class not taken yet.
+ * victims of a worse class not taken yet (the scan's victims).
  */
 static int victims_counts(struct dally *D, struct dl_sim *s, size_t nv, double key, int type)
 {
 	const struct dl_cluster *c = D->c;
-	size_t nn = c->nnodes, nr = c->nracks;
-	int *cnt = D->ucount, total = 0;
-	if (!D->p.scan_leases) {
-		/* the index's sums of the classes above key */
-		size_t l = level_find(D, key, 1);
-		const int *held = l < D->nlevels ? D->levels[l].gpus : NULL;
-		for (size_t u = nn; u < nn + nr; u++)
-			cnt[u] = 0;
-		for (size_t n = 0; n < nn; n++) {
-			cnt[n] = node_ok(c, n, type) ? D->nopen[n] + (held ? held[n] : 0) : 0;
-			cnt[nn + (size_t)c->nodes[n].rack] += cnt[n];
-			total += cnt[n];
-		}
-		return total;
-	}
-	total = open_counts(D, type);
+	size_t nn = c->nnodes;
+	int *cnt = D->ucount, total = open_counts(D, type);
 	for (size_t i = 0; i < nv; i++) {
 		if (!(D->order[i].r > key) || D->chosen[D->order[i].slot])
 			continue;
@@ -953,11 +969,32 @@ static int victims_counts(struct dally *D, struct dl_sim *s, size_t nv, double k
 static int feasible(struct dally *D, struct dl_sim *s, size_t nv, int need, double key,
 		    enum dl_tier open, int type)
 {
-	size_t nn = D->c->nnodes, nr = D->c->nracks;
-	int *cnt = D->ucount, total = victims_counts(D, s, nv, key, type);
-	for (size_t u = 0; u < nn; u++)
-		if (cnt[u] >= need)
-			return 1 + DL_TIER_NODE;
+	const struct dl_cluster *c = D->c;
+	size_t nn = c->nnodes, nr = c->nracks;
+	int *cnt = D->ucount, total = 0;
+	if (D->p.scan_leases) {
+		total = victims_counts(D, s, nv, key, type);
+		for (size_t u = 0; u < nn; u++)
+			if (cnt[u] >= need)
+				return 1 + DL_TIER_NODE;
+	} else {
+		/* the index's sums of the classes above key; a node that holds the job ends it */
+		size_t l = level_find(D, key, 1);
+		const int *held = l < D->nlevels ? D->levels[l].gpus : NULL;
+		if (D->nopen_sum + (held ? D->levels[l].total : 0) < need)
+			return 0; /* not even every GPU of every type would do */
+		for (size_t u = nn; u < nn + nr; u++)
+			cnt[u] = 0;
+		for (size_t n = 0; n < nn; n++) {
+			if (!node_ok(c, n, type))
+				continue;
+			int k = D->nopen[n] + (held ? held[n] : 0);
+			if (k >= need)
+				return 1 + DL_TIER_NODE;
+			cnt[nn + (size_t)c->nodes[n].rack] += k;
+			total += k;
+		}
+	}
 	for (size_t u = nn; u < nn + nr && open >= DL_TIER_RACK; u++)
 		if (cnt[u] >= need)
 			return 1 + DL_TIER_RACK;
@@ -1124,6 +1161,7 @@ static void leases(struct dally *D, struct dl_sim *s)
 			have += here;
 			for (int k = 0; k < v->ngpu; k++)
 				D->nopen[D->gnode[v->gpu[k]]]++;
+			D->nopen_sum += v->ngpu;
 			hold_end(D, s, v);
 			bad_del(D, v->slot);
 			run_del(D, v->slot);
@@ -1133,6 +1171,7 @@ static void leases(struct dally *D, struct dl_sim *s)
 			if (in_unit(D, (int)n, tier, unit, w->type)) {
 				size_t t = (size_t)D->nopen[n] < left ? (size_t)D->nopen[n] : left;
 				D->nopen[n] -= (int)t;
+				D->nopen_sum -= (long)t;
 				left -= t;
 			}
 		D->cur[bl] = dl_oset_next(&D->pool, best);
