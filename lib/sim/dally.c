@@ -1077,6 +1077,56 @@ static int best_unit(struct dally *D, struct dl_sim *s, size_t nv, int need, dou
 	return open >= DL_TIER_CLUSTER && tcost >= 0 ? DL_TIER_CLUSTER : -1;
 }
 
+/*
+ * best_unit on the lease index: the same answer without the costs. Later
+ * victims pay more, so the cheapest unit of the tier is the first to hold
+ * the job as the victims are taken worst first (the lowest index among
+ * those that do at the same victim), or one that holds it already.
+ */
+static int best_unit_index(struct dally *D, struct dl_sim *s, int need, double key,
+			   enum dl_tier open, int type, int *unit)
+{
+	const struct dl_cluster *c = D->c;
+	size_t nn = c->nnodes, nr = c->nracks;
+	int tier = feasible(D, s, 1, need, key, open, type) - 1;
+	if (tier < 0)
+		return -1;
+	int *cnt = D->ucount, total = open_counts(D, type), best = -1;
+	size_t from = tier == DL_TIER_NODE ? 0 : nn, to = tier == DL_TIER_NODE ? nn : nn + nr;
+	if (tier == DL_TIER_CLUSTER)
+		best = total >= need ? 0 : -1;
+	else
+		for (size_t u = from; u < to && best < 0; u++)
+			if (cnt[u] >= need)
+				best = (int)(u - from);
+	struct vwalk walk;
+	size_t slot;
+	vwalk_start(D, &walk);
+	D->nwalked = 0;
+	while (best < 0 && (slot = vwalk_next(D, s, &walk, key)) != DL_ONIL) {
+		struct dl_sim_job *v = dl_sim_slot_job(s, slot);
+		D->walked[D->nwalked++] = slot;
+		for (int k = 0; k < v->ngpu; k++) {
+			int n = D->gnode[v->gpu[k]];
+			if (!node_ok(c, (size_t)n, type))
+				continue;
+			size_t r = nn + (size_t)c->nodes[n].rack;
+			size_t u = tier == DL_TIER_NODE ? (size_t)n : r;
+			cnt[n]++;
+			cnt[r]++;
+			total++;
+			/* (none held it before this victim: those that do now hold it first) */
+			if (tier != DL_TIER_CLUSTER && cnt[u] >= need &&
+			    (best < 0 || (int)(u - from) < best))
+				best = (int)(u - from);
+		}
+		if (tier == DL_TIER_CLUSTER && total >= need)
+			best = 0;
+	}
+	*unit = best;
+	return best >= 0 ? tier : -1;
+}
+
 static int in_unit(const struct dally *D, int node, int tier, int unit, int type)
 {
 	if (!node_ok(D->c, (size_t)node, type))
@@ -1131,7 +1181,9 @@ static void leases(struct dally *D, struct dl_sim *s)
 		}
 		if (!nv)
 			break; /* no expired lease of a worse class: nothing to take */
-		int unit, tier = best_unit(D, s, nv, need, key, open, w->type, &unit);
+		int unit, tier = D->p.scan_leases
+					 ? best_unit(D, s, nv, need, key, open, w->type, &unit)
+					 : best_unit_index(D, s, need, key, open, w->type, &unit);
 		if (tier < 0) {
 			D->cur[bl] = DL_ONIL;
 			continue;
@@ -1139,7 +1191,11 @@ static void leases(struct dally *D, struct dl_sim *s)
 		/* take the victims there, worst first, then promise it its GPUs */
 		const struct dl_cluster *c = D->c;
 		int have = 0;
-		for (size_t n = 0; n < c->nnodes; n++)
+		/* (a node: the loops over the nodes need look at that one only) */
+		size_t n0 = 0, n1 = c->nnodes;
+		if (!D->p.scan_leases && tier == DL_TIER_NODE)
+			n1 = (n0 = (size_t)unit) + 1;
+		for (size_t n = n0; n < n1; n++)
 			if (in_unit(D, (int)n, tier, unit, w->type))
 				have += D->nopen[n];
 		/* they are among the victims best_unit went through: the index need not be walked
@@ -1167,7 +1223,7 @@ static void leases(struct dally *D, struct dl_sim *s)
 			run_del(D, v->slot);
 			dl_sim_preempt(s, v);
 		}
-		for (size_t n = 0, left = (size_t)need; n < c->nnodes && left; n++)
+		for (size_t n = n0, left = (size_t)need; n < n1 && left; n++)
 			if (in_unit(D, (int)n, tier, unit, w->type)) {
 				size_t t = (size_t)D->nopen[n] < left ? (size_t)D->nopen[n] : left;
 				D->nopen[n] -= (int)t;
