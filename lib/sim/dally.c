@@ -114,6 +114,7 @@ struct dj {
 	dl_tick qran;
 	ptrdiff_t lpos;
 	int gfirst;	     /* ranked: its first GPU, the others chained in gnext[] */
+	int node1, ngpu;     /* ranked: the node of all its GPUs (or -1), how many */
 	unsigned char where; /* W_* */
 	unsigned char exact; /* runs at rate 1: a later sync changes no bit */
 };
@@ -494,9 +495,13 @@ static void rank_put(struct dally *D, const struct dl_sim_job *j, double r)
 	struct dj *d = &D->dj[j->slot];
 	/* its GPUs, chained: a finish reaches the policy after the engine forgot them */
 	d->gfirst = -1;
+	d->node1 = j->ngpu ? D->gnode[j->gpu[0]] : -1;
+	d->ngpu = j->ngpu;
 	for (int k = j->ngpu; k-- > 0;) {
 		D->gnext[j->gpu[k]] = d->gfirst;
 		d->gfirst = j->gpu[k];
+		if (D->gnode[j->gpu[k]] != d->node1)
+			d->node1 = -1;
 	}
 	dl_oset_insert(&D->pool, &D->ranked, j->slot, r, (double)j->idx, j->idx);
 	level_move(D, j->slot, r, 1);
@@ -1104,17 +1109,19 @@ static int best_unit_index(struct dally *D, struct dl_sim *s, int need, double k
 	vwalk_start(D, &walk);
 	D->nwalked = 0;
 	while (best < 0 && (slot = vwalk_next(D, s, &walk, key)) != DL_ONIL) {
-		struct dl_sim_job *v = dl_sim_slot_job(s, slot);
+		const struct dj *d = &D->dj[slot];
+		/* a victim on one node (most): its GPUs at once, without the engine's job */
+		const struct dl_sim_job *v = d->node1 >= 0 ? NULL : dl_sim_slot_job(s, slot);
 		D->walked[D->nwalked++] = slot;
-		for (int k = 0; k < v->ngpu; k++) {
-			int n = D->gnode[v->gpu[k]];
+		for (int k = 0; k < (v ? v->ngpu : 1); k++) {
+			int n = v ? D->gnode[v->gpu[k]] : d->node1, by = v ? 1 : d->ngpu;
 			if (!node_ok(c, (size_t)n, type))
 				continue;
 			size_t r = nn + (size_t)c->nodes[n].rack;
 			size_t u = tier == DL_TIER_NODE ? (size_t)n : r;
-			cnt[n]++;
-			cnt[r]++;
-			total++;
+			cnt[n] += by;
+			cnt[r] += by;
+			total += by;
 			/* (none held it before this victim: those that do now hold it first) */
 			if (tier != DL_TIER_CLUSTER && cnt[u] >= need &&
 			    (best < 0 || (int)(u - from) < best))
@@ -1206,6 +1213,10 @@ static void leases(struct dally *D, struct dl_sim *s)
 		while (have < need && (slot = D->p.scan_leases	? vwalk_next(D, s, &walk, key)
 					      : at < D->nwalked ? D->walked[at++]
 								: DL_ONIL) != DL_ONIL) {
+			/* (the index knows the node of a victim on one node) */
+			if (!D->p.scan_leases && D->dj[slot].node1 >= 0 &&
+			    !in_unit(D, D->dj[slot].node1, tier, unit, w->type))
+				continue;
 			struct dl_sim_job *v = dl_sim_slot_job(s, slot);
 			int here = 0;
 			for (int k = 0; k < v->ngpu; k++)
