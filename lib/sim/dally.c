@@ -50,11 +50,13 @@
  * a job running at rate 1 (its counters advance exactly, so when they are
  * brought up to date changes no bit) has a class that is a known function
  * of time, and waits for the tick its queue or ratio step may change; the
- * others (slowed down, or at another rate) are brought up to date and
- * ranked at every lease end, as before, because their work's rounding
- * depends on when it is counted. So a lease end costs O(nodes + racks) plus
- * O(log r) for each lease expired, class changed or victim taken, plus the
- * jobs not at rate 1; consolidation looks at the slowed-down jobs.
+ * others (slowed down, or at another rate) are brought up to date at every
+ * lease end, as before, because their work's rounding depends on when it
+ * is counted, and ranked again when their ratio leaves its step or their
+ * queue changes. So a lease end costs O(nodes + racks) plus O(log r) for
+ * each lease expired, class changed or victim taken, plus O(1) for each
+ * job not at rate 1, plus the victims a won bid goes through (worst first,
+ * until a unit holds it); consolidation looks at the slowed-down jobs.
  * scan_leases (tests only) keeps the first algorithm, which looked at every
  * running job at every lease end: the results are the same bytes.
  */
