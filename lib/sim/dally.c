@@ -39,11 +39,26 @@
  * count in two lists (new jobs; jobs that have run), and a list whose first
  * job must wait is not looked at again in that pass (the jobs behind it
  * rank no better; in the list of jobs that have run, a longer wait behind
- * the first is overlooked until the next pass: a simplification). A lease
- * end that has a waiting job costs O(r + nodes) for the view of the r
- * running jobs, plus O(nodes + racks + victims' GPUs) per waiting job it
- * looks at (most bids fail and stop there), plus O(log r) per victim drawn
- * in order for one that succeeds.
+ * the first is overlooked until the next pass: a simplification).
+ *
+ * A lease end costs what changed, not the running jobs (the lease index):
+ * running jobs wait in start order until their lease expires, then join an
+ * ordered set by (class, index) whose suffix above a waiting job's class
+ * is its victims, worst last, with per node the victims' GPUs summed from
+ * each class up (a bid's feasibility costs O(nodes + racks), whatever the
+ * victims). A job's class is looked at again only when it may have changed:
+ * a job running at rate 1 (its counters advance exactly, so when they are
+ * brought up to date changes no bit) has a class that is a known function
+ * of time, and waits for the tick its queue or ratio step may change; the
+ * others (slowed down, or at another rate) are brought up to date at every
+ * lease end, as before, because their work's rounding depends on when it
+ * is counted, and ranked again when their ratio leaves its step or their
+ * queue changes. So a lease end costs O(nodes + racks) plus O(log r) for
+ * each lease expired, class changed or victim taken, plus O(1) for each
+ * job not at rate 1, plus the victims a won bid goes through (worst first,
+ * until a unit holds it); consolidation looks at the slowed-down jobs.
+ * scan_leases (tests only) keeps the first algorithm, which looked at every
+ * running job at every lease end: the results are the same bytes.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -71,6 +86,12 @@ enum { T_LEASE = 1, T_DELAY = 2, T_PROMOTE = 3 };
 /* ratios that differ by less than this rank alike (a restart's second does not reorder jobs) */
 #define DALLY_RATIO_STEP 0.1
 
+/* where a running job is in the lease index */
+enum { W_NONE, W_YOUNG, W_RANKED };
+
+/* a class ratio this close to a step's edge is looked at again at every lease end */
+#define DALLY_EDGE 1e-9
+
 /* per job slot */
 struct dj {
 	double held;	/* ticks held in earlier placements */
@@ -85,6 +106,27 @@ struct dj {
 	ptrdiff_t bpos; /* index in bad[], or -1 */
 	ptrdiff_t rpos; /* index in run[], or -1 */
 	int ran;	/* has held GPUs */
+	/*
+	 * The lease index: until when its class is known (exact jobs), its place
+	 * in loose[]; the ratios strictly between rlo and rhi, and attained ticks
+	 * below qran, that keep its class (class_bounds).
+	 */
+	dl_tick until;
+	double rlo, rhi;
+	dl_tick qran;
+	ptrdiff_t lpos;
+	int gfirst;	     /* ranked: its first GPU, the others chained in gnext[] */
+	int node1, ngpu;     /* ranked: the node of all its GPUs (or -1), how many */
+	unsigned char where; /* W_* */
+	unsigned char exact; /* runs at rate 1: a later sync changes no bit */
+};
+
+/* the jobs of one class and above in the lease index: per node, their GPUs */
+struct level {
+	double rank;
+	size_t jobs; /* of this class */
+	int *gpus;   /* per node: GPUs of ranked jobs of this class or worse */
+	long total;  /* their sum */
 };
 
 struct dally {
@@ -126,7 +168,24 @@ struct dally {
 	 * per node then per rack, best_unit's counts; per slot, chosen victims.
 	 */
 	int *nopen, *ucount, *ucost;
+	long nopen_sum; /* (the lease index's) */
 	unsigned char *chosen;
+	/*
+	 * The lease index (not with scan_leases). Running jobs: young (lease not
+	 * expired, by start), or ranked (by class, in pool like the waiting jobs:
+	 * a job is in one of the two). Ranked exact jobs wait in due by the tick
+	 * their class may change; the others are in loose[]. tpool holds young
+	 * and due (a job is in one at most). levels[0..nlevels), by class: the
+	 * per node sums for feasible(); those past nlevels keep their arrays
+	 * for the next new class (NULL when never used).
+	 */
+	struct dl_opool tpool;
+	struct dl_oset young, due, ranked;
+	size_t *loose, nloose;
+	struct level *levels;
+	size_t nlevels, levels_cap;
+	int *gnext;
+	size_t *walked, nwalked; /* best_unit's victims, worst first: the ones to take */
 	const struct dl_cluster *c;
 	dl_tick lease, lease_armed;
 	int lease_due;
@@ -151,6 +210,8 @@ static void *create(struct dl_sim *s, const void *params, struct dl_err *err)
 		D->lease = 1;
 	D->lease_armed = -1;
 	dl_opool_init(&D->pool, 0);
+	dl_opool_init(&D->tpool, 0);
+	D->young = D->due = D->ranked = (struct dl_oset)DL_OSET_INIT;
 	size_t n = dl_sim_njobs(s);
 	D->maxg = dl_sim_total_gpus(s);
 	D->cls_of = xcalloc((size_t)D->maxg + 2, sizeof(*D->cls_of));
@@ -176,6 +237,7 @@ static void *create(struct dl_sim *s, const void *params, struct dl_err *err)
 	D->nopen = xcalloc(D->c->nnodes + 1, sizeof(*D->nopen));
 	D->ucount = xcalloc(D->c->nnodes + D->c->nracks + 1, sizeof(*D->ucount));
 	D->ucost = xcalloc(D->c->nnodes + D->c->nracks + 1, sizeof(*D->ucost));
+	D->gnext = xcalloc((size_t)D->maxg + 1, sizeof(*D->gnext));
 	return D;
 }
 
@@ -185,6 +247,13 @@ static void destroy(void *st)
 	dl_dally_free(D->tuner);
 	dl_mlfq_release(&D->mlfq);
 	dl_opool_release(&D->pool);
+	dl_opool_release(&D->tpool);
+	for (size_t i = 0; i < D->levels_cap; i++)
+		free(D->levels[i].gpus);
+	free(D->levels);
+	free(D->loose);
+	free(D->walked);
+	free(D->gnext);
 	free(D->dj);
 	free(D->cls_gpus);
 	free(D->cls_of);
@@ -208,11 +277,14 @@ static void fit_slots(struct dally *D, struct dl_sim *s)
 {
 	size_t need = dl_sim_slots(s);
 	dl_opool_grow(&D->pool, need);
+	dl_opool_grow(&D->tpool, need);
 	if (need > D->ndj) {
 		/* the per-slot array is a slab (slab.h); the slot lists match its size */
 		D->dj = dl_slab_grow(D->dj, &D->ndj, need, sizeof(*D->dj));
 		D->bad = xreallocarray(D->bad, D->ndj, sizeof(*D->bad));
 		D->run = xreallocarray(D->run, D->ndj, sizeof(*D->run));
+		D->loose = xreallocarray(D->loose, D->ndj, sizeof(*D->loose));
+		D->walked = xreallocarray(D->walked, D->ndj, sizeof(*D->walked));
 		D->order = xreallocarray(D->order, D->ndj, sizeof(*D->order));
 		D->vcode = xreallocarray(D->vcode, D->ndj, sizeof(*D->vcode));
 		D->worst = xreallocarray(D->worst, D->ndj, sizeof(*D->worst));
@@ -232,15 +304,26 @@ static size_t pend_list(const struct dally *D, const struct dl_sim_job *j)
 	return 2 * (size_t)D->cls_of[j->gpus] + (size_t)D->dj[j->slot].ran;
 }
 
+/* the attained GPU-seconds of `ran` ticks on j's GPUs, as tiresias-las counts them */
+static double service(const struct dl_sim_job *j, dl_tick ran)
+{
+	return (double)j->gpus * (double)ran / DL_TICKS_PER_SECOND;
+}
+
+/* a ratio's step (DALLY_RATIO_STEP), at most 63 */
+static long ratio_step(double ratio)
+{
+	long step = lround(ratio / DALLY_RATIO_STEP);
+	return step < 63 ? step : 63;
+}
+
 /* a job's class: its ratio rounded to the step, then its MLFQ queue (lower first) */
 static double rank(const struct dally *D, const struct dl_sim_job *j, double ratio)
 {
-	/* attained GPU-seconds since its last promotion, as tiresias-las counts them */
-	dl_tick ran = j->executed - D->dj[j->slot].exec0;
-	double service = (double)j->gpus * (double)ran / DL_TICKS_PER_SECOND;
-	long step = lround(ratio / DALLY_RATIO_STEP);
+	/* attained service since its last promotion */
+	size_t q = dl_mlfq_queue(&D->mlfq, service(j, j->executed - D->dj[j->slot].exec0));
 	/* a small integer, so that lease_view can pack it with the job's index */
-	return (double)dl_mlfq_queue(&D->mlfq, service) * 64 + (double)(step < 63 ? step : 63);
+	return (double)q * 64 + (double)ratio_step(ratio);
 }
 
 static void pend_add(struct dally *D, struct dl_sim_job *j, double key)
@@ -266,8 +349,13 @@ static void run_add(struct dally *D, size_t slot)
 	D->run[D->nrun++] = slot;
 }
 
+static void unindex(struct dally *D, size_t slot);
+
+/* j no longer runs (finished, or lost its lease): out of run[] and the lease index */
 static void run_del(struct dally *D, size_t slot)
 {
+	if (!D->p.scan_leases)
+		unindex(D, slot);
 	ptrdiff_t at = D->dj[slot].rpos;
 	if (at < 0)
 		return;
@@ -310,11 +398,20 @@ static void hold_begin(struct dally *D, struct dl_sim *s, struct dl_sim_job *j)
 		bad_add(D, j->slot);
 	else if (j->slowdown <= 1)
 		bad_del(D, j->slot);
+	if (!D->p.scan_leases) {
+		/* its lease runs from now: young, by start (always the last) */
+		unindex(D, j->slot);
+		d->exact = j->rate == 1 && !(j->slowdown > 1) && j->work_left < 0x1p53;
+		dl_oset_insert(&D->tpool, &D->young, j->slot, (double)d->since, 0, j->idx);
+		d->where = W_YOUNG;
+	}
 }
 
 static void hold_end(struct dally *D, struct dl_sim *s, struct dl_sim_job *j)
 {
 	struct dj *d = &D->dj[j->slot];
+	/* (a victim the lease index knew the class of has not been brought up to date) */
+	dl_sim_sync(s, j);
 	if (dl_sim_now(s) > d->paced)
 		d->held += (double)(dl_sim_now(s) - d->paced);
 	d->ideal += (d->work0 - j->work_left) / d->speed;
@@ -331,11 +428,209 @@ static double ratio(struct dally *D, struct dl_sim *s, struct dl_sim_job *j)
 	return held > 0 ? ideal / held : 0;
 }
 
+/* ---- the lease index (see the top of this file) ---- */
+
+/* the first level whose class is above r (above) or at least r (!above); nlevels: none */
+static size_t level_find(const struct dally *D, double r, int above)
+{
+	size_t lo = 0, hi = D->nlevels;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (above ? D->levels[mid].rank > r : D->levels[mid].rank >= r)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo;
+}
+
+/* the ranked job in slot, of class r, comes (by 1) or goes (by -1): the levels' sums */
+static void level_move(struct dally *D, size_t slot, double r, int by)
+{
+	size_t nn = D->c->nnodes, p = level_find(D, r, 0);
+	if (p == D->nlevels || D->levels[p].rank != r) {
+		/* a new class: its sums start from those of the worse classes */
+		if (D->nlevels == D->levels_cap) {
+			size_t cap = D->levels_cap ? 2 * D->levels_cap : 8;
+			D->levels = xreallocarray(D->levels, cap, sizeof(*D->levels));
+			for (size_t i = D->levels_cap; i < cap; i++)
+				D->levels[i].gpus = NULL;
+			D->levels_cap = cap;
+		}
+		int *g = D->levels[D->nlevels].gpus;
+		if (!g)
+			g = xmalloc((nn + 1) * sizeof(*g));
+		if (p < D->nlevels)
+			memcpy(g, D->levels[p].gpus, nn * sizeof(*g));
+		else
+			memset(g, 0, nn * sizeof(*g));
+		memmove(&D->levels[p + 1], &D->levels[p], (D->nlevels - p) * sizeof(*D->levels));
+		D->levels[p] = (struct level){r, 0, g, p < D->nlevels ? D->levels[p + 1].total : 0};
+		D->nlevels++;
+	}
+	D->levels[p].jobs += (size_t)(ptrdiff_t)by;
+	for (int g = D->dj[slot].gfirst; g >= 0; g = D->gnext[g])
+		for (size_t l = 0; l <= p; l++) {
+			D->levels[l].gpus[D->gnode[g]] += by;
+			D->levels[l].total += by;
+		}
+	if (!D->levels[p].jobs) {
+		int *g = D->levels[p].gpus;
+		memmove(&D->levels[p], &D->levels[p + 1],
+			(D->nlevels - p - 1) * sizeof(*D->levels));
+		D->levels[--D->nlevels].gpus = g;
+	}
+}
+
+static void rank_put(struct dally *D, const struct dl_sim_job *j, double r)
+{
+	struct dj *d = &D->dj[j->slot];
+	/* its GPUs, chained: a finish reaches the policy after the engine forgot them */
+	d->gfirst = -1;
+	d->node1 = j->ngpu ? D->gnode[j->gpu[0]] : -1;
+	d->ngpu = j->ngpu;
+	for (int k = j->ngpu; k-- > 0;) {
+		D->gnext[j->gpu[k]] = d->gfirst;
+		d->gfirst = j->gpu[k];
+		if (D->gnode[j->gpu[k]] != d->node1)
+			d->node1 = -1;
+	}
+	dl_oset_insert(&D->pool, &D->ranked, j->slot, r, (double)j->idx, j->idx);
+	level_move(D, j->slot, r, 1);
+}
+
+static void rank_drop(struct dally *D, size_t slot)
+{
+	level_move(D, slot, D->pool.n[slot].k0, -1);
+	dl_oset_erase(&D->pool, &D->ranked, slot);
+}
+
+static void loose_add(struct dally *D, size_t slot)
+{
+	D->dj[slot].lpos = (ptrdiff_t)D->nloose;
+	D->loose[D->nloose++] = slot;
+}
+
+static void loose_del(struct dally *D, size_t slot)
+{
+	ptrdiff_t at = D->dj[slot].lpos;
+	if (at < 0)
+		return;
+	size_t last = D->loose[--D->nloose];
+	D->loose[at] = last;
+	D->dj[last].lpos = at;
+	D->dj[slot].lpos = -1;
+}
+
+static void unindex(struct dally *D, size_t slot)
+{
+	struct dj *d = &D->dj[slot];
+	if (d->where == W_YOUNG) {
+		dl_oset_erase(&D->tpool, &D->young, slot);
+	} else if (d->where == W_RANKED) {
+		rank_drop(D, slot);
+		if (dl_oset_has(&D->tpool, slot))
+			dl_oset_erase(&D->tpool, &D->due, slot);
+		loose_del(D, slot);
+	}
+	d->where = W_NONE;
+}
+
+/*
+ * What keeps the class a running job has with ratio rt now: a computed
+ * ratio DALLY_EDGE inside its step's edges rounds to the same step (the
+ * division by the step rounds by some 1e-15), and its queue holds until
+ * its attained ticks reach qran, found exactly (the service is monotone in
+ * the ticks).
+ */
+static void class_bounds(struct dally *D, const struct dl_sim_job *j, double rt)
+{
+	struct dj *d = &D->dj[j->slot];
+	long step = ratio_step(rt);
+	d->rlo = step > 0 ? (step - 0.5) * DALLY_RATIO_STEP + DALLY_EDGE : -INFINITY;
+	d->rhi = step < 63 ? (step + 0.5) * DALLY_RATIO_STEP - DALLY_EDGE : INFINITY;
+	d->qran = INT64_MAX;
+	dl_tick ran = j->executed - d->exec0;
+	size_t q = dl_mlfq_queue(&D->mlfq, service(j, ran));
+	if (q + 1 < D->mlfq.nqueues) {
+		double lim = D->mlfq.limits[q], guess = ceil(lim * DL_TICKS_PER_SECOND / j->gpus);
+		if (guess < 4e18) {
+			dl_tick at = (dl_tick)guess > ran ? (dl_tick)guess : ran + 1;
+			while (at - 1 > ran && service(j, at - 1) >= lim)
+				at--;
+			while (service(j, at) < lim)
+				at++;
+			d->qran = at;
+		}
+	}
+}
+
+/*
+ * An exact job's class now (its bounds set by class_bounds): the last tick
+ * it is sure to keep it. Its attained ticks grow by one a tick. Its ratio
+ * is (I + x / speed) / (H + x) after x ticks of progress (work, and so the
+ * ratio, stand still before paced): monotone in x, it meets a value c at
+ * most once, at x = (cH - I) / (1 / speed - c). While that exact ratio
+ * stays inside (rlo, rhi), so does the computed one, give or take some
+ * 1e-15; a job closer than DALLY_EDGE to an edge is looked at again at every
+ * lease end.
+ */
+static dl_tick rank_until(const struct dally *D, const struct dl_sim_job *j, dl_tick now)
+{
+	const struct dj *d = &D->dj[j->slot];
+	dl_tick ran = j->executed - d->exec0;
+	dl_tick until = d->qran < INT64_MAX ? now + (d->qran - ran) - 1 : INT64_MAX;
+	if (now < d->paced)
+		return until < d->paced ? until : d->paced;
+	double H = d->held, I = d->ideal, x = (double)(now - d->paced), a = 1 / d->speed;
+	if (!(H + x > 0))
+		return now; /* a ratio of 0 before the first tick held */
+	double lo = d->rlo, hi = d->rhi, rho = (I + x * a) / (H + x);
+	if (!(rho > lo && rho < hi))
+		return now;
+	for (int side = 0; side < 2; side++) {
+		double c = side ? hi : lo, meet = (c * H - I) / (a - c);
+		/* 2 ticks early: the division rounds */
+		if (isfinite(c) && a != c && meet > x && meet < 4e18) {
+			dl_tick t = d->paced + (dl_tick)meet - 2;
+			until = t < until ? t : until;
+		}
+	}
+	return until > now ? until : now;
+}
+
+/* j's class now, in the index: a job whose lease just expired joins it */
+static void rerank(struct dally *D, struct dl_sim *s, struct dl_sim_job *j)
+{
+	struct dj *d = &D->dj[j->slot];
+	double rt = ratio(D, s, j), r = rank(D, j, rt);
+	if (d->where != W_RANKED) {
+		if (d->where == W_YOUNG)
+			dl_oset_erase(&D->tpool, &D->young, j->slot);
+		d->where = W_RANKED;
+		rank_put(D, j, r);
+		if (!d->exact)
+			loose_add(D, j->slot);
+	} else if (D->pool.n[j->slot].k0 != r) {
+		rank_drop(D, j->slot);
+		rank_put(D, j, r);
+	}
+	class_bounds(D, j, rt);
+	if (!d->exact)
+		return;
+	if (dl_oset_has(&D->tpool, j->slot))
+		dl_oset_erase(&D->tpool, &D->due, j->slot);
+	d->until = rank_until(D, j, dl_sim_now(s));
+	if (d->until < INT64_MAX)
+		dl_oset_insert(&D->tpool, &D->due, j->slot, (double)d->until, 0, j->idx);
+}
+
 static void on_arrive(void *st, struct dl_sim *s, struct dl_sim_job *j)
 {
 	struct dally *D = st;
 	fit_slots(D, s);
-	D->dj[j->slot] = (struct dj){0, 0, 0, 1, 0, 0, -1, 0, 0, -1, -1, 0};
+	D->dj[j->slot] = (struct dj){
+		.speed = 1, .armed = -1, .bpos = -1, .rpos = -1, .lpos = -1, .gfirst = -1};
 	pend_add(D, j, rank(D, j, 0));
 }
 
@@ -347,7 +642,7 @@ static void on_arrive(void *st, struct dl_sim *s, struct dl_sim_job *j)
 static size_t queue_of(const struct dally *D, const struct dl_sim_job *j, dl_tick *ran)
 {
 	*ran = j->executed - D->dj[j->slot].exec0;
-	return dl_mlfq_queue(&D->mlfq, (double)j->gpus * (double)*ran / DL_TICKS_PER_SECOND);
+	return dl_mlfq_queue(&D->mlfq, service(j, *ran));
 }
 
 static void arm_promote(struct dally *D, struct dl_sim *s, struct dl_sim_job *j)
@@ -465,8 +760,6 @@ static void offer(struct dally *D, struct dl_sim *s)
 			return;
 		struct dl_sim_job *j = dl_sim_slot_job(s, best);
 		struct dj *d = &D->dj[best];
-		double key = D->pool.n[best].k0;
-		pend_del(D, j);
 		/* the tiers its timers have opened; resuming: the restart cost, not --restore-cost
 		 */
 		dl_sim_sync(s, j);
@@ -476,6 +769,9 @@ static void offer(struct dally *D, struct dl_sim *s)
 					 .pause = D->p.restart_cost * j->gpus,
 					 .within = (int)open + 1};
 		enum dl_decision dec = dl_sim_start(s, j, &how);
+		/* a job that waits keeps its place (its key is the same) */
+		if (dec != DL_WAIT)
+			pend_del(D, j);
 		if (dec == DL_PLACED) {
 			dl_dally_record(D->tuner, j->gpus, (enum dl_tier)j->tier, wait);
 			d->armed = -1;
@@ -484,7 +780,6 @@ static void offer(struct dally *D, struct dl_sim *s)
 			hold_begin(D, s, j);
 			free_gpus = dl_sim_free_gpus(s);
 		} else if (dec == DL_WAIT) {
-			pend_add(D, j, key);
 			D->blocked[bc] = 1;
 			arm_delay(D, s, j);
 		} /* DL_REJECT: the engine reported it; the job is gone */
@@ -538,6 +833,38 @@ static size_t lease_view(struct dally *D, struct dl_sim *s, double best)
 	return nv;
 }
 
+/*
+ * The same from the lease index: bring it up to date (leases expired since
+ * the last look join it; the classes that may have changed are looked at
+ * again), then the nodes' free GPUs when a job ranks worse than `best`.
+ * Nonzero when one does.
+ */
+static size_t lease_index(struct dally *D, struct dl_sim *s, double best)
+{
+	dl_tick now = dl_sim_now(s);
+	size_t h;
+	while ((h = dl_oset_first(&D->tpool, &D->young)) != DL_ONIL &&
+	       now - D->dj[h].since >= D->lease)
+		rerank(D, s, dl_sim_slot_job(s, h));
+	/* their counters brought up to date now, as the scan did: the rounding depends on it */
+	for (size_t i = 0; i < D->nloose; i++) {
+		struct dl_sim_job *j = dl_sim_slot_job(s, D->loose[i]);
+		const struct dj *d = &D->dj[j->slot];
+		double rt = ratio(D, s, j);
+		if (!(rt > d->rlo && rt < d->rhi && j->executed - d->exec0 < d->qran))
+			rerank(D, s, j);
+	}
+	while ((h = dl_oset_first(&D->tpool, &D->due)) != DL_ONIL && D->dj[h].until < now)
+		rerank(D, s, dl_sim_slot_job(s, h));
+	h = dl_oset_last(&D->pool, &D->ranked);
+	if (h == DL_ONIL || !(D->pool.n[h].k0 > best))
+		return 0;
+	D->nopen_sum = 0;
+	for (size_t n = 0; n < D->c->nnodes; n++)
+		D->nopen_sum += D->nopen[n] = dl_sim_node_free(s, (int)n);
+	return 1;
+}
+
 /* the i-th worst victim (highest rank, then latest submitted), or NULL past the last */
 static const struct rk *victim_at(struct dally *D, struct dl_sim *s, size_t i)
 {
@@ -549,6 +876,40 @@ static const struct rk *victim_at(struct dally *D, struct dl_sim *s, size_t i)
 		D->worst[D->nworst++] = (struct rk){r, idx, dl_sim_job(s, idx)->slot};
 	}
 	return i < D->nworst ? &D->worst[i] : NULL;
+}
+
+/*
+ * A walk over the victims not taken yet, worst first, while their class is
+ * worse than a key: the scan's heap, or the lease index backwards (a victim
+ * taken leaves it; the walk has its next one already).
+ */
+struct vwalk {
+	size_t i, next;
+};
+
+static void vwalk_start(const struct dally *D, struct vwalk *w)
+{
+	w->i = 0;
+	w->next = D->p.scan_leases ? DL_ONIL : dl_oset_last(&D->pool, &D->ranked);
+}
+
+/* the next victim's slot, or DL_ONIL */
+static size_t vwalk_next(struct dally *D, struct dl_sim *s, struct vwalk *w, double key)
+{
+	if (D->p.scan_leases) {
+		const struct rk *vk;
+		while ((vk = victim_at(D, s, w->i)) && vk->r > key) {
+			w->i++;
+			if (!D->chosen[vk->slot])
+				return vk->slot;
+		}
+		return DL_ONIL;
+	}
+	size_t h = w->next;
+	if (h == DL_ONIL || !(D->pool.n[h].k0 > key))
+		return DL_ONIL;
+	w->next = dl_oset_prev(&D->pool, h);
+	return h;
 }
 
 /* may a job of GPU type `type` (or DL_ANY_TYPE) run on node n? */
@@ -573,13 +934,15 @@ static int open_counts(struct dally *D, int type)
 	return total;
 }
 
-/* from the GPUs per node, rack and in all a job of class `key` could have: 1 + the narrowest
- * tier (no wider than open) where a unit reaches need, or 0 */
-static int feasible(struct dally *D, struct dl_sim *s, size_t nv, int need, double key,
-		    enum dl_tier open, int type)
+/*
+ * ucount[] per node then rack, and their sum: the GPUs a job of class `key`
+ * and GPU type `type` could have, open (free or given back) or held by the
+ * victims of a worse class not taken yet (the scan's victims).
+ */
+static int victims_counts(struct dally *D, struct dl_sim *s, size_t nv, double key, int type)
 {
 	const struct dl_cluster *c = D->c;
-	size_t nn = c->nnodes, nr = c->nracks;
+	size_t nn = c->nnodes;
 	int *cnt = D->ucount, total = open_counts(D, type);
 	for (size_t i = 0; i < nv; i++) {
 		if (!(D->order[i].r > key) || D->chosen[D->order[i].slot])
@@ -594,9 +957,40 @@ static int feasible(struct dally *D, struct dl_sim *s, size_t nv, int need, doub
 			total++;
 		}
 	}
-	for (size_t u = 0; u < nn; u++)
-		if (cnt[u] >= need)
-			return 1 + DL_TIER_NODE;
+	return total;
+}
+
+/* from the GPUs per node, rack and in all a job of class `key` could have: 1 + the narrowest
+ * tier (no wider than open) where a unit reaches need, or 0 */
+static int feasible(struct dally *D, struct dl_sim *s, size_t nv, int need, double key,
+		    enum dl_tier open, int type)
+{
+	const struct dl_cluster *c = D->c;
+	size_t nn = c->nnodes, nr = c->nracks;
+	int *cnt = D->ucount, total = 0;
+	if (D->p.scan_leases) {
+		total = victims_counts(D, s, nv, key, type);
+		for (size_t u = 0; u < nn; u++)
+			if (cnt[u] >= need)
+				return 1 + DL_TIER_NODE;
+	} else {
+		/* the index's sums of the classes above key; a node that holds the job ends it */
+		size_t l = level_find(D, key, 1);
+		const int *held = l < D->nlevels ? D->levels[l].gpus : NULL;
+		if (D->nopen_sum + (held ? D->levels[l].total : 0) < need)
+			return 0; /* not even every GPU of every type would do */
+		for (size_t u = nn; u < nn + nr; u++)
+			cnt[u] = 0;
+		for (size_t n = 0; n < nn; n++) {
+			if (!node_ok(c, n, type))
+				continue;
+			int k = D->nopen[n] + (held ? held[n] : 0);
+			if (k >= need)
+				return 1 + DL_TIER_NODE;
+			cnt[nn + (size_t)c->nodes[n].rack] += k;
+			total += k;
+		}
+	}
 	for (size_t u = nn; u < nn + nr && open >= DL_TIER_RACK; u++)
 		if (cnt[u] >= need)
 			return 1 + DL_TIER_RACK;
@@ -638,12 +1032,13 @@ static int best_unit(struct dally *D, struct dl_sim *s, size_t nv, int need, dou
 	int done = (tier == DL_TIER_NODE && cheapest(cost, 0, nn) >= 0) ||
 		   (tier == DL_TIER_RACK && cheapest(cost, nn, nn + nr) >= 0) ||
 		   (tier == DL_TIER_CLUSTER && tcost >= 0);
-	const struct rk *vk;
-	for (size_t i = 0; !done && (vk = victim_at(D, s, i)) && vk->r > key; i++) {
-		size_t slot = vk->slot;
-		if (D->chosen[slot])
-			continue;
+	struct vwalk walk;
+	size_t slot;
+	vwalk_start(D, &walk);
+	D->nwalked = 0;
+	while (!done && (slot = vwalk_next(D, s, &walk, key)) != DL_ONIL) {
 		struct dl_sim_job *v = dl_sim_slot_job(s, slot);
+		D->walked[D->nwalked++] = slot;
 		paid += v->gpus;
 		for (int k = 0; k < v->ngpu; k++) {
 			int n = D->gnode[v->gpu[k]];
@@ -676,6 +1071,58 @@ static int best_unit(struct dally *D, struct dl_sim *s, size_t nv, int need, dou
 	}
 	*unit = 0;
 	return open >= DL_TIER_CLUSTER && tcost >= 0 ? DL_TIER_CLUSTER : -1;
+}
+
+/*
+ * best_unit on the lease index: the same answer without the costs. Later
+ * victims pay more, so the cheapest unit of the tier is the first to hold
+ * the job as the victims are taken worst first (the lowest index among
+ * those that do at the same victim), or one that holds it already.
+ */
+static int best_unit_index(struct dally *D, struct dl_sim *s, int need, double key,
+			   enum dl_tier open, int type, int *unit)
+{
+	const struct dl_cluster *c = D->c;
+	size_t nn = c->nnodes, nr = c->nracks;
+	int tier = feasible(D, s, 1, need, key, open, type) - 1;
+	if (tier < 0)
+		return -1;
+	int *cnt = D->ucount, total = open_counts(D, type), best = -1;
+	size_t from = tier == DL_TIER_NODE ? 0 : nn, to = tier == DL_TIER_NODE ? nn : nn + nr;
+	if (tier == DL_TIER_CLUSTER)
+		best = total >= need ? 0 : -1;
+	else
+		for (size_t u = from; u < to && best < 0; u++)
+			if (cnt[u] >= need)
+				best = (int)(u - from);
+	struct vwalk walk;
+	size_t slot;
+	vwalk_start(D, &walk);
+	D->nwalked = 0;
+	while (best < 0 && (slot = vwalk_next(D, s, &walk, key)) != DL_ONIL) {
+		const struct dj *d = &D->dj[slot];
+		/* a victim on one node (most): its GPUs at once, without the engine's job */
+		const struct dl_sim_job *v = d->node1 >= 0 ? NULL : dl_sim_slot_job(s, slot);
+		D->walked[D->nwalked++] = slot;
+		for (int k = 0; k < (v ? v->ngpu : 1); k++) {
+			int n = v ? D->gnode[v->gpu[k]] : d->node1, by = v ? 1 : d->ngpu;
+			if (!node_ok(c, (size_t)n, type))
+				continue;
+			size_t r = nn + (size_t)c->nodes[n].rack;
+			size_t u = tier == DL_TIER_NODE ? (size_t)n : r;
+			cnt[n] += by;
+			cnt[r] += by;
+			total += by;
+			/* (none held it before this victim: those that do now hold it first) */
+			if (tier != DL_TIER_CLUSTER && cnt[u] >= need &&
+			    (best < 0 || (int)(u - from) < best))
+				best = (int)(u - from);
+		}
+		if (tier == DL_TIER_CLUSTER && total >= need)
+			best = 0;
+	}
+	*unit = best;
+	return best >= 0 ? tier : -1;
 }
 
 static int in_unit(const struct dally *D, int node, int tier, int unit, int type)
@@ -727,12 +1174,14 @@ static void leases(struct dally *D, struct dl_sim *s)
 		double key = D->pool.n[best].k0;
 		if (!built) {
 			/* the first (best) waiting job: victims must rank worse than it */
-			nv = lease_view(D, s, key);
+			nv = D->p.scan_leases ? lease_view(D, s, key) : lease_index(D, s, key);
 			built = 1;
 		}
 		if (!nv)
 			break; /* no expired lease of a worse class: nothing to take */
-		int unit, tier = best_unit(D, s, nv, need, key, open, w->type, &unit);
+		int unit, tier = D->p.scan_leases
+					 ? best_unit(D, s, nv, need, key, open, w->type, &unit)
+					 : best_unit_index(D, s, need, key, open, w->type, &unit);
 		if (tier < 0) {
 			D->cur[bl] = DL_ONIL;
 			continue;
@@ -740,13 +1189,24 @@ static void leases(struct dally *D, struct dl_sim *s)
 		/* take the victims there, worst first, then promise it its GPUs */
 		const struct dl_cluster *c = D->c;
 		int have = 0;
-		for (size_t n = 0; n < c->nnodes; n++)
+		/* (a node: the loops over the nodes need look at that one only) */
+		size_t n0 = 0, n1 = c->nnodes;
+		if (!D->p.scan_leases && tier == DL_TIER_NODE)
+			n1 = (n0 = (size_t)unit) + 1;
+		for (size_t n = n0; n < n1; n++)
 			if (in_unit(D, (int)n, tier, unit, w->type))
 				have += D->nopen[n];
-		const struct rk *vk;
-		for (size_t i = 0; have < need && (vk = victim_at(D, s, i)) && vk->r > key; i++) {
-			size_t slot = vk->slot;
-			if (D->chosen[slot])
+		/* they are among the victims best_unit went through: the index need not be walked
+		 * again */
+		struct vwalk walk;
+		size_t slot, at = 0;
+		vwalk_start(D, &walk);
+		while (have < need && (slot = D->p.scan_leases	? vwalk_next(D, s, &walk, key)
+					      : at < D->nwalked ? D->walked[at++]
+								: DL_ONIL) != DL_ONIL) {
+			/* (the index knows the node of a victim on one node) */
+			if (!D->p.scan_leases && D->dj[slot].node1 >= 0 &&
+			    !in_unit(D, D->dj[slot].node1, tier, unit, w->type))
 				continue;
 			struct dl_sim_job *v = dl_sim_slot_job(s, slot);
 			int here = 0;
@@ -754,26 +1214,46 @@ static void leases(struct dally *D, struct dl_sim *s)
 				here += in_unit(D, D->gnode[v->gpu[k]], tier, unit, w->type);
 			if (!here)
 				continue;
-			D->chosen[slot] = 1;
+			if (D->p.scan_leases)
+				D->chosen[slot] = 1; /* (the index forgets it in run_del) */
 			have += here;
 			for (int k = 0; k < v->ngpu; k++)
 				D->nopen[D->gnode[v->gpu[k]]]++;
+			D->nopen_sum += v->ngpu;
 			hold_end(D, s, v);
 			bad_del(D, v->slot);
 			run_del(D, v->slot);
 			dl_sim_preempt(s, v);
 		}
-		for (size_t n = 0, left = (size_t)need; n < c->nnodes && left; n++)
+		for (size_t n = n0, left = (size_t)need; n < n1 && left; n++)
 			if (in_unit(D, (int)n, tier, unit, w->type)) {
 				size_t t = (size_t)D->nopen[n] < left ? (size_t)D->nopen[n] : left;
 				D->nopen[n] -= (int)t;
+				D->nopen_sum -= (long)t;
 				left -= t;
 			}
 		D->cur[bl] = dl_oset_next(&D->pool, best);
 	}
-	if (built)
+	if (built && D->p.scan_leases)
 		for (size_t i = 0; i < nv; i++)
 			D->chosen[D->order[i].slot] = 0;
+}
+
+/*
+ * May j move to a narrower tier now, and is it worth it (the time saved at a
+ * consolidated placement beats the restart)? Nothing of this changes while
+ * consolidate() moves others: a move frees as many GPUs as it takes.
+ */
+static int may_move(const struct dally *D, struct dl_sim *s, const struct dl_sim_job *j,
+		    dl_tick now)
+{
+	if (j->state != DL_SJ_RUNNING || j->restore_until > now || j->tier == DL_TIER_NODE ||
+	    dl_sim_free_gpus(s) < j->gpus)
+		return 0;
+	double pause = D->p.restart_cost * j->gpus;
+	double full = D->dj[j->slot].speed * j->share;
+	return j->rate > 0 &&
+	       !(j->work_left / j->rate - j->work_left / full <= pause * DL_TICKS_PER_SECOND);
 }
 
 /* a lease end: consolidate badly placed running jobs, lowest progress ratio first; moves */
@@ -783,23 +1263,21 @@ static int consolidate(struct dally *D, struct dl_sim *s)
 	if (!D->nbad || !dl_sim_free_gpus(s))
 		return 0;
 	dl_tick now = dl_sim_now(s);
-	size_t n = D->nbad;
-	for (size_t i = 0; i < n; i++) {
+	size_t n = 0;
+	for (size_t i = 0; i < D->nbad; i++) {
 		struct dl_sim_job *j = dl_sim_slot_job(s, D->bad[i]);
-		D->order[i] = (struct rk){ratio(D, s, j), j->idx, D->bad[i]};
+		/* every ratio: it brings the job's counters up to date, as it always did */
+		double r = ratio(D, s, j);
+		/* only those that may move need an order (the scan sorted them all) */
+		if (D->p.scan_leases || may_move(D, s, j, now))
+			D->order[n++] = (struct rk){r, j->idx, D->bad[i]};
 	}
 	qsort(D->order, n, sizeof(*D->order), cmp_rk);
 	for (size_t i = 0; i < n; i++) {
 		struct dl_sim_job *j = dl_sim_slot_job(s, D->order[i].slot);
-		if (j->state != DL_SJ_RUNNING || j->restore_until > now ||
-		    j->tier == DL_TIER_NODE || dl_sim_free_gpus(s) < j->gpus)
+		if (!may_move(D, s, j, now))
 			continue;
-		/* worth it: the time saved at a consolidated placement beats the restart */
 		double pause = D->p.restart_cost * j->gpus;
-		double full = D->dj[j->slot].speed * j->share;
-		if (!(j->rate > 0) ||
-		    j->work_left / j->rate - j->work_left / full <= pause * DL_TICKS_PER_SECOND)
-			continue;
 		struct dl_place_req req = {j->gpus, j->gpu_type, 0, 0, j->tier};
 		struct dl_placement pl = {0};
 		pl.gpus = D->gbuf;

@@ -25,6 +25,12 @@ struct dl_sim_dally {
 	struct dl_mlfq_params mlfq;
 	struct dl_dally_opts timers;
 	double restart_cost; /* seconds per GPU */
+	/*
+	 * Tests only (no option sets it): find expired leases by scanning every
+	 * running job at each lease end, the first algorithm, kept as the oracle
+	 * the indexed one must match byte for byte.
+	 */
+	int scan_leases;
 };
 
 extern const struct dl_opt dl_sim_dally_opts[];

@@ -1,0 +1,188 @@
+/*
+ * test_sim_dally.c: simulate --policy dally's lease index against the scan it
+ * replaced (dally.h, scan_leases: every running job looked at every lease
+ * end). Both run the same generated traces; results, events and timeline
+ * must be the same bytes. The traces are generated here, seeds fixed: the
+ * bench's workload (Philly-like, load 1.2) at 100,000 jobs on 8x32x8, then
+ * smaller ones that reach the other paths: GPU types of other speeds (jobs
+ * at rates other than 1, ranked at every lease end), short leases with
+ * starvation promotion, and a free restart.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cluster/cluster.h"
+#include "cluster/netcost.h"
+#include "policy/place.h"
+#include "sim/dally.h"
+#include "sim/sim.h"
+#include "sim/trace.h"
+#include "table/table.h"
+#include "trace/gen.h"
+#include "tap.h"
+
+/*
+ * Under the sanitizers the scan is some 20 times slower: fewer jobs there,
+ * on a smaller cluster, where the queue builds up as soon (on 8x32x8 the
+ * first 10,000 jobs never wait).
+ */
+#if defined(__SANITIZE_ADDRESS__)
+#define SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SANITIZED 1
+#endif
+#endif
+#ifdef SANITIZED
+#define BENCH_JOBS 10000
+#define BENCH_SPEC "2x8x8"
+#define SMALL_JOBS 3000
+#else
+#define BENCH_JOBS 100000
+#define BENCH_SPEC "8x32x8"
+#define SMALL_JOBS 10000
+#endif
+
+struct outputs {
+	char *buf[3];
+	size_t len[3];
+};
+
+static void outputs_free(struct outputs *o)
+{
+	for (int i = 0; i < 3; i++)
+		free(o->buf[i]);
+}
+
+/* jobs from `trace gen --seed SEED --load LOAD --cluster SPEC --jobs N` (Philly durations) */
+static int gen_trace(struct dl_sim_trace *t, uint64_t seed, int64_t n, double load,
+		     const struct dl_cluster *cl, struct dl_err *err)
+{
+	struct dl_gen_opts o = {0};
+	o.seed = seed;
+	o.jobs = n;
+	o.mix_gpus = dl_gen_default_mix_gpus;
+	o.mix_w = dl_gen_default_mix_w;
+	o.nmix = 4;
+	o.dist = DL_DUR_PHILLY;
+	o.net_share = -1;
+	o.rate_per_hour = load * (double)cl->total_gpus * 3600 /
+			  (dl_gen_mean_gpus(&o) * dl_gen_mean_duration(&o));
+	struct dl_jobset js;
+	dl_jobset_init(&js);
+	int rc = dl_gen(&js, &o, err);
+	if (!rc)
+		rc = dl_sim_trace_from_jobset(t, &js, err);
+	dl_jobset_free(&js);
+	return rc;
+}
+
+/* simulate --policy dally with options opts (name, value, ..., NULL) as the command does */
+static int run(const struct dl_cluster *cl, const struct dl_sim_trace *t, int scan,
+	       const char *const *opts, struct outputs *o, struct dl_err *err)
+{
+	const struct dl_sim_policy_ops *ops = dl_sim_policy_find("dally");
+	struct dl_sim_dally *p = dl_sim_params_new(ops);
+	for (; opts && *opts; opts += 2)
+		if (dl_sim_params_set(ops, p, opts[0], opts[1]))
+			return dl_err_set(err, DL_EXIT_USAGE, "bad option --%s %s", opts[0],
+					  opts[1]);
+	p->scan_leases = scan;
+	if (ops->check && ops->check(p, err) < 0) {
+		free(p);
+		return -1;
+	}
+	struct dl_net_models models;
+	dl_net_models_init(&models);
+	struct dl_sim_config cfg = {0};
+	cfg.cluster = cl;
+	cfg.trace = t;
+	cfg.policy = ops;
+	cfg.params = p;
+	cfg.place = (struct dl_place_opts)DL_PLACE_OPTS_INIT;
+	dl_place_policy_parse("consolidate", &cfg.place.policy);
+	cfg.place.seed = 1;
+	cfg.models = &models;
+	cfg.comm = DL_COMM_RING;
+	cfg.checkpoint_cost = 5;
+	cfg.restore_cost = 10;
+	FILE *f[3];
+	struct dl_writer *w[3];
+	for (int i = 0; i < 3; i++) {
+		f[i] = open_memstream(&o->buf[i], &o->len[i]);
+		w[i] = dl_writer_new(f[i], DL_OUT_CSV);
+	}
+	cfg.results = w[0];
+	cfg.events = w[1];
+	cfg.timeline = w[2];
+	struct dl_sim_stats st;
+	int rc = dl_sim_run(&cfg, &st, err);
+	for (int i = 0; i < 3; i++) {
+		dl_writer_finish(w[i]);
+		dl_writer_free(w[i]);
+		fclose(f[i]);
+	}
+	dl_net_models_free(&models);
+	free(p);
+	return rc;
+}
+
+/* the first line where a and b differ (1-based), or 0 */
+static size_t first_diff(const char *a, size_t na, const char *b, size_t nb)
+{
+	size_t line = 1;
+	for (size_t i = 0; i < na && i < nb; i++) {
+		if (a[i] != b[i])
+			return line;
+		line += a[i] == '\n';
+	}
+	return na == nb ? 0 : line;
+}
+
+/* the index and the scan on one trace: the same bytes in every stream (and `event` happens) */
+static void same_as_scan(const char *name, const char *spec, uint64_t seed, int64_t n, double load,
+			 const char *const *opts, const char *event)
+{
+	static const char *const stream[3] = {"results", "events", "timeline"};
+	struct dl_err err = DL_ERR_INIT;
+	struct dl_cluster *cl = NULL;
+	struct dl_sim_trace t;
+	dl_sim_trace_init(&t);
+	struct outputs fast = {0}, scan = {0};
+	if (dl_cluster_load(spec, &cl, &err) < 0 || gen_trace(&t, seed, n, load, cl, &err) < 0 ||
+	    run(cl, &t, 0, opts, &fast, &err) < 0 || run(cl, &t, 1, opts, &scan, &err) < 0) {
+		ok(0, "%s: %s", name, err.msg);
+	} else {
+		/* a run that preempts nobody would not test the leases */
+		ok(strstr(fast.buf[1], ",preempt,") != NULL, "%s: leases are taken", name);
+		if (event)
+			ok(strstr(fast.buf[1], event) != NULL, "%s: events have %s", name, event);
+		for (int i = 0; i < 3; i++) {
+			size_t line =
+				first_diff(fast.buf[i], fast.len[i], scan.buf[i], scan.len[i]);
+			ok(line == 0 && fast.len[i] > 0,
+			   "%s: %s the same bytes as the scan's (%zu bytes; first difference: "
+			   "line %zu)",
+			   name, stream[i], fast.len[i], line);
+		}
+	}
+	outputs_free(&fast);
+	outputs_free(&scan);
+	dl_sim_trace_free(&t);
+	dl_cluster_free(cl);
+}
+
+int main(void)
+{
+	/* the bench's workload (make bench: trace gen --seed 1 --load 1.2 --cluster 8x32x8) */
+	same_as_scan("the bench's workload", BENCH_SPEC, 1, BENCH_JOBS, 1.2, NULL, ",consolidate,");
+	/* K80s run at another speed: jobs there rank at every lease end, the others wait */
+	same_as_scan("two GPU types", "2x8x8:v100,2x8x8:k80", 7, SMALL_JOBS, 1.3, NULL, NULL);
+	static const char *const churn[] = {"lease",	     "6", "starvation", "2",
+					    "restart-cost",  "0", "rack-delay", "2",
+					    "network-delay", "4", NULL};
+	same_as_scan("short leases, starvation, free restarts", "2x4x8", 3, SMALL_JOBS, 1.5, churn,
+		     ",promote,");
+	return done_testing();
+}
