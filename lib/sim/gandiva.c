@@ -127,10 +127,10 @@ struct gandiva {
 	size_t nsizes;
 	size_t *spread; /* ids of spread sets */
 	size_t nspread, spread_alloc;
-	size_t crowded; /* sets with two units or more */
-	int *gowner;	/* per GPU: its set, -1 */
-	int *gpu_node;	/* per GPU: its node */
-	int *node_free; /* per node: GPUs in no set */
+	size_t crowded;	     /* sets with two units or more */
+	int *gowner;	     /* per GPU: its set, -1 */
+	int *gpu_node;	     /* per GPU: its node */
+	int *node_free;	     /* per node: GPUs in no set */
 	int *type_most_free; /* per GPU type: the most node_free on one of its nodes */
 	int *buf;
 	uint64_t seq;
@@ -749,7 +749,7 @@ static void consolidate(struct gandiva *G, struct dl_sim *s)
 		own_gpus(G, g->gpus, g->k, -1);
 		memcpy(g->gpus, j->gpu, (size_t)g->k * sizeof(int));
 		own_gpus(G, g->gpus, g->k, (int)id);
-		spread_del(G, id); /* the last spread set now sits at q */
+		spread_del(G, id);   /* the last spread set now sits at q */
 		most_free_known = 0; /* nodes' free GPUs moved */
 	}
 }
