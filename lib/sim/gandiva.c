@@ -557,7 +557,7 @@ static void slice_end(struct gandiva *G, struct dl_sim *s, size_t id)
 	int was_pair = G->j[out].partner != NIL;
 	pack_pass(G, s, id);
 	uint32_t lead = lead_of(G, out);
-	/* (without packing the ring did not move: the lead still sits at cur) */
+	/* (ring entries are unique: a lead found at cur has index cur, no scan needed) */
 	size_t i = g->ring[g->cur] == lead && !G->p.slice_oracle ? g->cur : ring_index(g, lead);
 	int grew = !was_pair && G->j[out].partner != NIL;
 	run_unit(G, s, id, grew ? i : (i + 1) % g->n);
