@@ -37,6 +37,10 @@
  *
  * Per-job state lives in arrays indexed by the job's slot (policy.h); GPU
  * sets in an array indexed by set id, ordered per gang size by residents.
+ *
+ * Shortcuts that must change no result, off with the params' slice_oracle
+ * (tests/unit/test_gandiva.c runs both ways and compares): consolidate's
+ * prefilter (may_fit_one_node) and a slice end's lookup of its unit at cur.
  */
 #include <math.h>
 #include <stdlib.h>
