@@ -37,6 +37,10 @@
  *
  * Per-job state lives in arrays indexed by the job's slot (policy.h); GPU
  * sets in an array indexed by set id, ordered per gang size by residents.
+ *
+ * Shortcuts that must change no result, off with the params' slice_oracle
+ * (tests/unit/test_gandiva.c runs both ways and compares): consolidate's
+ * prefilter (may_fit_one_node) and a slice end's lookup of its unit at cur.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -131,6 +135,7 @@ struct gandiva {
 	int *gowner;	     /* per GPU: its set, -1 */
 	const int *gpu_node; /* per GPU: its node (the cluster's index) */
 	int *node_free;	     /* per node: GPUs in no set */
+	int *type_most_free; /* per GPU type: the most node_free on one of its nodes */
 	int *buf;
 	uint64_t seq;
 	int departed;
@@ -557,7 +562,8 @@ static void slice_end(struct gandiva *G, struct dl_sim *s, size_t id)
 	int was_pair = G->j[out].partner != NIL;
 	pack_pass(G, s, id);
 	uint32_t lead = lead_of(G, out);
-	size_t i = ring_index(g, lead);
+	/* (ring entries are unique: a lead found at cur has index cur, no scan needed) */
+	size_t i = g->ring[g->cur] == lead && !G->p.slice_oracle ? g->cur : ring_index(g, lead);
 	int grew = !was_pair && G->j[out].partner != NIL;
 	run_unit(G, s, id, grew ? i : (i + 1) % g->n);
 }
@@ -658,10 +664,40 @@ static void join_set(struct gandiva *G, struct dl_sim *s, uint32_t x, size_t id)
 
 /* ---- migration ---- */
 
+/* per GPU type, the most GPUs in no set on one node of that type */
+static void most_free_per_type(struct gandiva *G, const struct dl_cluster *c)
+{
+	for (size_t t = 0; t < c->ntypes; t++)
+		G->type_most_free[t] = 0;
+	for (size_t nd = 0; nd < c->nnodes; nd++) {
+		int t = c->nodes[nd].type;
+		if (G->node_free[nd] > G->type_most_free[t])
+			G->type_most_free[t] = G->node_free[nd];
+	}
+}
+
+/*
+ * Could some node of g's type take g's k GPUs, counting g's own as free?
+ * Not when the most free GPUs on one node plus the most of g's own on one
+ * node fall short: then the best-fit scan below would find none, and a
+ * crowded cluster answers this for most spread sets at every departure.
+ */
+static int may_fit_one_node(const struct gandiva *G, const struct gset *g)
+{
+	int own = 0, most_own = 0;
+	for (int i = 0; i < g->k; i++) { /* g->gpus is sorted: a node's GPUs are adjacent */
+		own = i && G->gpu_node[g->gpus[i]] == G->gpu_node[g->gpus[i - 1]] ? own + 1 : 1;
+		if (own > most_own)
+			most_own = own;
+	}
+	return G->type_most_free[g->type] + most_own >= g->k;
+}
+
 /* a spread set holding one job moves onto one node when that saves more than it costs */
 static void consolidate(struct gandiva *G, struct dl_sim *s)
 {
 	const struct dl_cluster *c = dl_sim_cluster(s);
+	int most_free_known = 0;
 	for (size_t q = 0; q < G->nspread;) {
 		size_t id = G->spread[q];
 		struct gset *g = &G->g[id];
@@ -671,6 +707,16 @@ static void consolidate(struct gandiva *G, struct dl_sim *s)
 		    !(j->slowdown > 1)) {
 			q++;
 			continue;
+		}
+		if (!G->p.slice_oracle) {
+			if (!most_free_known) {
+				most_free_per_type(G, c);
+				most_free_known = 1;
+			}
+			if (!may_fit_one_node(G, g)) {
+				q++;
+				continue;
+			}
 		}
 		/* the best-fit node of its type that can take it, counting its own GPUs */
 		int best = -1, bavail = 0;
@@ -709,7 +755,8 @@ static void consolidate(struct gandiva *G, struct dl_sim *s)
 		own_gpus(G, g->gpus, g->k, -1);
 		memcpy(g->gpus, j->gpu, (size_t)g->k * sizeof(int));
 		own_gpus(G, g->gpus, g->k, (int)id);
-		spread_del(G, id); /* the last spread set now sits at q */
+		spread_del(G, id);   /* the last spread set now sits at q */
+		most_free_known = 0; /* nodes' free GPUs moved */
 	}
 }
 
@@ -897,6 +944,7 @@ static void destroy(void *st)
 	free(G->spread);
 	free(G->gowner);
 	free(G->node_free);
+	free(G->type_most_free);
 	free(G->buf);
 	gjobs_release(&G->slab);
 	for (size_t k = 0; k < G->nkeys; k++)
@@ -964,6 +1012,7 @@ static void *create(struct dl_sim *s, const void *params, struct dl_err *err)
 		G->gowner[g] = -1;
 	G->gpu_node = c->gpu_node;
 	G->node_free = xcalloc(c->nnodes + 1, sizeof(int));
+	G->type_most_free = xcalloc(c->ntypes + 1, sizeof(int));
 	for (size_t nd = 0; nd < c->nnodes; nd++)
 		G->node_free[nd] = c->nodes[nd].gpus;
 	G->buf = xcalloc((size_t)G->maxg + 1, sizeof(int));

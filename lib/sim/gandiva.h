@@ -20,6 +20,12 @@ struct dl_gandiva_params {
 	int slice;	     /* enum dl_gandiva_slice */
 	double interference; /* packed jobs run at this times the table's rates */
 	int no_pack, no_migrate, no_introspection;
+	/*
+	 * Tests only (no option sets it): run the reference code, with none of
+	 * the shortcuts that must not change a result (gandiva.c says which),
+	 * so that a test can compare the two on the same trace.
+	 */
+	int slice_oracle;
 };
 
 extern const struct dl_opt dl_gandiva_opts[];
