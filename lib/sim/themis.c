@@ -119,8 +119,22 @@ struct cand {
 	uint32_t idx;
 };
 
+/*
+ * A waiting job as the auction ranks it, kept beside the wait list (same
+ * positions): its rho is ((now - submit) + wl_best) / ideal, the very sum
+ * rho_est makes, from fields that stay fixed while it waits.
+ */
+struct waiter {
+	dl_tick submit;
+	double wl_best; /* work_left / best rate */
+	double ideal;
+	uint64_t tie;
+	uint32_t idx;
+	int gpus;
+};
+
 struct bid {
-	uint32_t job; /* index into the round's candidates */
+	uint32_t job; /* the bidder: its index among the round's bidders */
 	int off, n;   /* its GPUs: gbuf[off .. off + n) */
 	double v;
 };
@@ -164,6 +178,9 @@ struct themis {
 	dl_tick grid_at, expired_at; /* the pending grid timer, the last expiry (-1: none) */
 	int dirty;
 	int allow_worthless; /* make_bids on an idle cluster: see there */
+	int reference;	     /* rank and bid every candidate (dl_sim_themis_reference) */
+	struct waiter *wq;   /* beside wait[] */
+	size_t wq_alloc;
 	/* auction scratch */
 	struct cand *cand;
 	size_t cand_alloc;
@@ -171,8 +188,12 @@ struct themis {
 	size_t nbids, bids_alloc;
 	int *gbuf;
 	size_t gn, gbuf_alloc;
-	int *won; /* per round job: the bid it won, or -1 */
+	int *won; /* per bidder of the round: the bid it won, or -1 */
 	size_t won_alloc;
+	uint32_t *bidder_rank; /* per bidder of the round: its rank in the round (NULL: itself) */
+	size_t *ecount, ecount_alloc; /* auction_changed: waiters ranked just before each bidder */
+	uint32_t *brank;
+	size_t brank_alloc;
 	uint64_t *gmark, mark;		  /* per GPU: taken in this round's greedy (== mark) */
 	int *grow, *gfirst;		  /* per GPU: MIP row, first bid */
 	int *tmp, *tmp2;		  /* node lists */
@@ -243,6 +264,7 @@ static void set_state(struct themis *T, size_t slot, int st)
 {
 	switch (tj(T, slot)->st) {
 	case S_WAIT:
+		T->wq[tj(T, slot)->pos] = T->wq[T->nwait - 1];
 		list_del(T, T->wait, &T->nwait, slot);
 		break;
 	case S_EXP:
@@ -259,6 +281,7 @@ static void set_state(struct themis *T, size_t slot, int st)
 	switch (st) {
 	case S_WAIT:
 		list_add(T, &T->wait, &T->nwait, &T->wait_alloc, slot);
+		DL_GROW(T->wq, T->nwait, T->wq_alloc); /* filled by to_wait */
 		break;
 	case S_EXP:
 		list_add(T, &T->exp, &T->nexp, &T->exp_alloc, slot);
@@ -280,6 +303,18 @@ static int *hold_room(struct themis *T, size_t slot, int n)
 		tj(T, slot)->holdcap = n;
 	}
 	return tj(T, slot)->hold;
+}
+
+static double ideal(const struct dl_sim_job *j);
+static double best_rate(struct themis *T, const struct dl_sim_job *j);
+
+/* j waits (and bids): its entry beside the wait list */
+static void to_wait(struct themis *T, struct dl_sim_job *j)
+{
+	set_state(T, j->slot, S_WAIT);
+	T->wq[tj(T, j->slot)->pos] = (struct waiter){j->submit, j->work_left / best_rate(T, j),
+						     ideal(j),	tj(T, j->slot)->tie,
+						     j->idx,	j->gpus};
 }
 
 /* ---- create / destroy ---- */
@@ -363,6 +398,9 @@ static void destroy(void *st)
 	themis_jobs_release(&T->jobs);
 	free(T->run);
 	free(T->wait);
+	free(T->wq);
+	free(T->ecount);
+	free(T->brank);
 	free(T->exp);
 	free(T->resv);
 	free(T->out);
@@ -768,12 +806,69 @@ static int bid_job_cmp(const void *x, const void *y)
 	return (a->off > b->off) - (a->off < b->off);
 }
 
-/* the exact choice: max sum of values, GPU-disjoint, one bid a job (0, or -1: keep greedy's) */
-static int mip(struct themis *T, size_t njobs)
+/* bid x's objective in the MIP: its value, and the bonus of its bidder's rank among r */
+static double mip_obj(const struct themis *T, const struct bid *x, size_t r)
 {
+	uint32_t rank = T->bidder_rank ? T->bidder_rank[x->job] : x->job;
+	return x->v + RANK_EPS * (double)(r - rank);
+}
+
+/*
+ * The MIP's answer without the solver, where it cannot differ: every bid
+ * takes one GPU in common (one node on offer, say), so at most one wins, and
+ * one objective beats every other and zero by far more than the solver's
+ * tolerances (1e-7; GLPK then ends on that bid alone). 1 when decided.
+ */
+#define CLEAR_MARGIN 1e-5
+static int mip_clique(struct themis *T, size_t nb, size_t r)
+{
+	const struct bid *b0 = &T->bids[0];
+	int common = -1;
+	for (int k = 0; k < b0->n && common < 0; k++) {
+		int g = T->gbuf[b0->off + k], all = 1;
+		for (size_t b = 1; b < T->nbids && all; b++) {
+			const struct bid *x = &T->bids[b];
+			int in = 0;
+			for (int q = 0; q < x->n && !in; q++)
+				in = T->gbuf[x->off + q] == g;
+			all = in;
+		}
+		if (all)
+			common = g;
+	}
+	if (common < 0)
+		return 0;
+	size_t best = 0;
+	double top = mip_obj(T, b0, r), second = 0;
+	for (size_t b = 1; b < T->nbids; b++) {
+		double o = mip_obj(T, &T->bids[b], r);
+		if (o > top) {
+			second = top > second ? top : second;
+			top = o;
+			best = b;
+		} else if (o > second) {
+			second = o;
+		}
+	}
+	if (!(top - second > CLEAR_MARGIN * (fabs(top) > 1 ? fabs(top) : 1)))
+		return 0;
+	for (size_t i = 0; i < nb; i++)
+		T->won[i] = -1;
+	T->won[T->bids[best].job] = (int)best;
+	return 1;
+}
+
+/*
+ * The exact choice among the round's nb bidders (of r candidates): max sum
+ * of values, GPU-disjoint, one bid a job (0, or -1: keep greedy's).
+ */
+static int mip(struct themis *T, size_t nb, size_t r)
+{
+	if (!T->reference && mip_clique(T, nb, r))
+		return 0;
 	/* bids grouped by job again (greedy sorted them by value); won[] follows */
 	qsort(T->bids, T->nbids, sizeof(*T->bids), bid_job_cmp);
-	for (size_t i = 0; i < njobs; i++)
+	for (size_t i = 0; i < nb; i++)
 		T->won[i] = -1;
 	struct dl_lp *lp = dl_lp_new("themis", DL_LP_MAX);
 	struct dl_err err = DL_ERR_INIT;
@@ -783,8 +878,7 @@ static int mip(struct themis *T, size_t njobs)
 	size_t jfirst = 0;
 	for (size_t b = 0; b < T->nbids; b++) {
 		const struct bid *x = &T->bids[b];
-		double bonus = RANK_EPS * (double)(njobs - x->job);
-		int col = dl_lp_add_col(lp, NULL, 0, 1, x->v + bonus);
+		int col = dl_lp_add_col(lp, NULL, 0, 1, mip_obj(T, x, r));
 		dl_lp_set_integer(lp, col);
 		/* one bid a job (rows only for jobs with several bids) */
 		if (x->job != jlast) {
@@ -875,7 +969,7 @@ static void admit(struct themis *T, struct dl_sim *s)
 	while (T->out_head < T->nout && (!any || worst < T->p.admission)) {
 		size_t slot = T->out[T->out_head++];
 		struct dl_sim_job *j = dl_sim_slot_job(s, slot);
-		set_state(T, slot, S_WAIT);
+		to_wait(T, j);
 		double r = rho_est(T, s, j, S_WAIT);
 		if (r > worst)
 			worst = r;
@@ -890,6 +984,188 @@ static double wall(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/*
+ * A round's outcome among its bidders rc[0..nb) (in rank order; bidder_rank
+ * gives each its rank among the round's r candidates, NULL: nb == r and the
+ * ranks are the indices): its bids are made (T->bids), the winners chosen
+ * and given their GPUs.
+ */
+static void settle_round(struct themis *T, struct dl_sim *s, const struct cand *rc, size_t nb,
+			 size_t r)
+{
+	struct dl_themis_stats *S = T->p.stats;
+	(void)s;
+	int optimal = greedy(T, nb);
+	if (!optimal && T->nbids <= (size_t)T->p.mip_max) {
+		if (mip(T, nb, r) == 0) {
+			if (S)
+				S->mip++;
+		} else {
+			greedy(T, nb); /* a solver failure (time limit): keep the greedy choice */
+			if (S)
+				S->greedy++;
+		}
+	} else if (S) {
+		S->greedy++;
+	}
+	for (size_t i = 0; i < nb; i++) {
+		if (T->won[i] < 0)
+			continue;
+		const struct bid *w = &T->bids[T->won[i]];
+		/* own GPUs: the same array (hold) */
+		int *h = hold_room(T, rc[i].slot, w->n);
+		if (h != T->gbuf + w->off)
+			memmove(h, T->gbuf + w->off, (size_t)w->n * sizeof(int));
+		for (int q = 0; q < w->n; q++)
+			off_set(T, h[q], 0);
+		DL_GROW(T->winners, T->nwin + 1, T->win_alloc);
+		T->winners[T->nwin++] = rc[i].slot;
+	}
+}
+
+/* the rounds as Themis holds them: every candidate ranked, every one asked to bid */
+static void rounds_of_all(struct themis *T, struct dl_sim *s)
+{
+	struct dl_themis_stats *S = T->p.stats;
+	size_t n = T->nwait + T->nexp;
+	DL_GROW(T->cand, n, T->cand_alloc);
+	DL_GROW(T->won, n, T->won_alloc);
+	size_t m = 0;
+	for (size_t i = 0; i < T->nwait; i++) {
+		struct dl_sim_job *j = dl_sim_slot_job(s, T->wait[i]);
+		T->cand[m++] = (struct cand){j->slot, rho_est(T, s, j, S_WAIT), tj(T, j->slot)->tie,
+					     j->idx};
+	}
+	for (size_t i = 0; i < T->nexp; i++) {
+		struct dl_sim_job *j = dl_sim_slot_job(s, T->exp[i]);
+		T->cand[m++] = (struct cand){j->slot, rho_est(T, s, j, S_EXP), tj(T, j->slot)->tie,
+					     j->idx};
+	}
+	size_t k = (size_t)floor(T->p.knob * (double)n + 1e-9);
+	if (k < 1)
+		k = 1;
+	/* many small rounds: rank everyone once rather than select round by round */
+	int sorted = k * 8 < n;
+	if (sorted)
+		qsort(T->cand, n, sizeof(*T->cand), cand_cmp);
+	int smallest = INT32_MAX; /* no bidder needs fewer GPUs: stop when fewer are left */
+	for (size_t i = 0; i < n; i++) {
+		int g = dl_sim_slot_job(s, T->cand[i].slot)->gpus;
+		if (g < smallest)
+			smallest = g;
+	}
+	T->bidder_rank = NULL;
+	for (size_t at = 0; at < n && T->alloff >= smallest; at += k) {
+		size_t r = n - at < k ? n - at : k;
+		if (!sorted) {
+			select_top(T->cand + at, n - at, r);
+			qsort(T->cand + at, r, sizeof(*T->cand), cand_cmp);
+		}
+		struct cand *rc = T->cand + at;
+		T->nbids = 0;
+		T->gn = 0;
+		if (S)
+			S->rounds++;
+		for (size_t i = 0; i < r; i++) {
+			struct dl_sim_job *j = dl_sim_slot_job(s, rc[i].slot);
+			if (j->gpus <= T->alloff)
+				make_bids(T, s, j, (uint32_t)i, tj(T, rc[i].slot)->st);
+		}
+		if (!T->nbids)
+			continue;
+		settle_round(T, s, rc, r, r);
+	}
+}
+
+/*
+ * The same rounds when no lease ends: only the waiting jobs that fit the
+ * GPUs on offer (gpus <= alloff: alloff only falls during an auction) can
+ * bid, so only they are ranked exactly, each by counting the others ranked
+ * before it (one pass, a binary search each); the others' rounds are passed
+ * over, as they would have passed with no bid. What each bidder sees (its
+ * round, its rank in it, the offer) is what rounds_of_all gives it.
+ */
+static void rounds_of_bidders(struct themis *T, struct dl_sim *s)
+{
+	struct dl_themis_stats *S = T->p.stats;
+	size_t n = T->nwait;
+	dl_tick now = dl_sim_now(s);
+	int avail = T->alloff, smallest = INT32_MAX;
+	size_t ne = 0;
+	DL_GROW(T->cand, n, T->cand_alloc);
+	for (size_t i = 0; i < n; i++) {
+		const struct waiter *w = &T->wq[i];
+		if (w->gpus < smallest)
+			smallest = w->gpus;
+		if (w->gpus <= avail)
+			T->cand[ne++] = (struct cand){
+				T->wait[i], ((double)(now - w->submit) + w->wl_best) / w->ideal,
+				w->tie, w->idx};
+	}
+	size_t k = (size_t)floor(T->p.knob * (double)n + 1e-9);
+	if (k < 1)
+		k = 1;
+	size_t nrounds = (n + k - 1) / k, visited = 0;
+	if (!ne)
+		return; /* nobody fits: rounds_of_all would hold none */
+	qsort(T->cand, ne, sizeof(*T->cand), cand_cmp);
+	/* ecount[q]: the others ranked after cand[q - 1] and before cand[q] */
+	DL_GROW(T->ecount, ne + 1, T->ecount_alloc);
+	memset(T->ecount, 0, (ne + 1) * sizeof(*T->ecount));
+	for (size_t i = 0; i < n; i++) {
+		const struct waiter *w = &T->wq[i];
+		if (w->gpus <= avail)
+			continue;
+		struct cand c = {T->wait[i], ((double)(now - w->submit) + w->wl_best) / w->ideal,
+				 w->tie, w->idx};
+		size_t lo = 0, hi = ne; /* the first bidder c ranks before */
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (cand_before(&T->cand[mid], &c))
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		T->ecount[lo]++;
+	}
+	DL_GROW(T->brank, ne, T->brank_alloc);
+	size_t before = 0;
+	for (size_t q = 0; q < ne; q++) {
+		before += T->ecount[q];
+		T->brank[q] = (uint32_t)(before + q); /* its rank among all n */
+	}
+	/* the rounds that hold bidders, in order */
+	for (size_t q = 0; q < ne;) {
+		size_t round = T->brank[q] / k, at = round * k;
+		size_t r = n - at < k ? n - at : k, m = q;
+		while (m < ne && T->brank[m] / k == round)
+			m++;
+		if (T->alloff < smallest)
+			return; /* as rounds_of_all stops */
+		if (S)
+			S->rounds += round + 1 - visited;
+		visited = round + 1;
+		for (size_t i = q; i < m; i++)
+			T->brank[i] -= (uint32_t)at; /* its rank in the round */
+		T->bidder_rank = T->brank + q;
+		T->nbids = 0;
+		T->gn = 0;
+		for (size_t i = q; i < m; i++) {
+			struct dl_sim_job *j = dl_sim_slot_job(s, T->cand[i].slot);
+			if (j->gpus <= T->alloff)
+				make_bids(T, s, j, (uint32_t)(i - q), S_WAIT);
+		}
+		if (T->nbids) {
+			DL_GROW(T->won, m - q, T->won_alloc);
+			settle_round(T, s, T->cand + q, m - q, r);
+		}
+		q = m;
+	}
+	T->bidder_rank = NULL;
+	if (S && T->alloff >= smallest)
+		S->rounds += nrounds - visited;
 }
 
 static void auction(struct themis *T, struct dl_sim *s)
@@ -918,80 +1194,11 @@ static void auction(struct themis *T, struct dl_sim *s)
 		return;
 	if (S)
 		S->auctions++;
-	size_t n = T->nwait + T->nexp;
-	DL_GROW(T->cand, n, T->cand_alloc);
-	DL_GROW(T->won, n, T->won_alloc);
-	size_t m = 0;
-	for (size_t i = 0; i < T->nwait; i++) {
-		struct dl_sim_job *j = dl_sim_slot_job(s, T->wait[i]);
-		T->cand[m++] = (struct cand){j->slot, rho_est(T, s, j, S_WAIT), tj(T, j->slot)->tie,
-					     j->idx};
-	}
-	for (size_t i = 0; i < T->nexp; i++) {
-		struct dl_sim_job *j = dl_sim_slot_job(s, T->exp[i]);
-		T->cand[m++] = (struct cand){j->slot, rho_est(T, s, j, S_EXP), tj(T, j->slot)->tie,
-					     j->idx};
-	}
-	size_t k = (size_t)floor(T->p.knob * (double)n + 1e-9);
-	if (k < 1)
-		k = 1;
-	/* many small rounds: rank everyone once rather than select round by round */
-	int sorted = k * 8 < n;
-	if (sorted)
-		qsort(T->cand, n, sizeof(*T->cand), cand_cmp);
-	int smallest = INT32_MAX; /* no bidder needs fewer GPUs: stop when fewer are left */
-	for (size_t i = 0; i < n; i++) {
-		int g = dl_sim_slot_job(s, T->cand[i].slot)->gpus;
-		if (g < smallest)
-			smallest = g;
-	}
 	T->nwin = 0;
-	for (size_t at = 0; at < n && T->alloff >= smallest; at += k) {
-		size_t r = n - at < k ? n - at : k;
-		if (!sorted) {
-			select_top(T->cand + at, n - at, r);
-			qsort(T->cand + at, r, sizeof(*T->cand), cand_cmp);
-		}
-		struct cand *rc = T->cand + at;
-		T->nbids = 0;
-		T->gn = 0;
-		if (S)
-			S->rounds++;
-		for (size_t i = 0; i < r; i++) {
-			struct dl_sim_job *j = dl_sim_slot_job(s, rc[i].slot);
-			if (j->gpus <= T->alloff)
-				make_bids(T, s, j, (uint32_t)i, tj(T, rc[i].slot)->st);
-		}
-		if (!T->nbids)
-			continue;
-		int optimal = greedy(T, r);
-		if (!optimal && T->nbids <= (size_t)T->p.mip_max) {
-			if (mip(T, r) == 0) {
-				if (S)
-					S->mip++;
-			} else {
-				greedy(T, r); /* a solver failure (time limit): keep the greedy
-						 choice */
-				if (S)
-					S->greedy++;
-			}
-		} else if (S) {
-			S->greedy++;
-		}
-		for (size_t i = 0; i < r; i++) {
-			if (T->won[i] < 0)
-				continue;
-			const struct bid *w = &T->bids[T->won[i]];
-			/* own GPUs: the same array (hold) */
-			int *h = hold_room(T, rc[i].slot, w->n);
-			if (h != T->gbuf + w->off)
-				memmove(h, T->gbuf + w->off, (size_t)w->n * sizeof(int));
-			for (int q = 0; q < w->n; q++)
-				off_set(T, h[q], 0);
-			DL_GROW(T->winners, T->nwin + 1, T->win_alloc);
-			T->winners[T->nwin++] = rc[i].slot;
-		}
-	}
+	if (T->reference || T->nexp)
+		rounds_of_all(T, s);
+	else
+		rounds_of_bidders(T, s);
 	/*
 	 * Expired leases: renewed when the job won its GPUs or nobody took any;
 	 * lost (preempted) when someone won one of them. Winners are marked by
@@ -1055,7 +1262,7 @@ static void on_arrive(void *st, struct dl_sim *s, struct dl_sim_job *j)
 		DL_GROW(T->out, T->nout + 1, T->out_alloc);
 		T->out[T->nout++] = j->slot;
 	} else {
-		set_state(T, j->slot, S_WAIT);
+		to_wait(T, j);
 	}
 	T->dirty = 1;
 }
@@ -1065,7 +1272,7 @@ static void on_saved(void *st, struct dl_sim *s, struct dl_sim_job *j)
 	struct themis *T = st;
 	(void)s;
 	/* its GPUs nobody won are on offer already; it bids again */
-	set_state(T, j->slot, S_WAIT);
+	to_wait(T, j);
 	T->dirty = 1;
 }
 
@@ -1146,6 +1353,28 @@ const struct dl_sim_policy_ops dl_sim_themis = {
 	.opts = dl_themis_opts,
 	.params_size = sizeof(struct dl_themis_params),
 	.create = create,
+	.destroy = destroy,
+	.arrive = on_arrive,
+	.saved = on_saved,
+	.finish = on_finish,
+	.timer = on_timer,
+	.schedule = on_schedule,
+};
+
+static void *create_reference(struct dl_sim *s, const void *params, struct dl_err *err)
+{
+	struct themis *T = create(s, params, err);
+	if (T)
+		T->reference = 1;
+	return T;
+}
+
+const struct dl_sim_policy_ops dl_sim_themis_reference = {
+	.name = "themis",
+	.summary = "Themis, every auction held among all its candidates (the test oracle)",
+	.opts = dl_themis_opts,
+	.params_size = sizeof(struct dl_themis_params),
+	.create = create_reference,
 	.destroy = destroy,
 	.arrive = on_arrive,
 	.saved = on_saved,
