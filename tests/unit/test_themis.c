@@ -127,7 +127,8 @@ static void same(const char *what, const char *spec, const struct dl_jobset *js,
 	int esame = fast.elen == ref.elen && !memcmp(fast.events, ref.events, ref.elen);
 	ok(esame, "%s: events byte-identical (%zu bytes)", what, ref.elen);
 	if (!esame)
-		printf("# first difference at line %zu\n", first_diff_line(fast.events, ref.events));
+		printf("# first difference at line %zu\n",
+		       first_diff_line(fast.events, ref.events));
 	free(fast.results);
 	free(fast.events);
 	free(ref.results);
