@@ -120,16 +120,17 @@ struct cand {
 };
 
 /*
- * A waiting job as the auction ranks it, kept beside the wait list (same
- * positions): its rho is ((now - submit) + wl_best) / ideal, the very sum
- * rho_est makes, from fields that stay fixed while it waits.
+ * A waiting job as the auction ranks it (T->ranked): its rho is
+ * ((now - submit) + wl_best) / ideal, the very sum rho_est makes, from
+ * fields that stay fixed while it waits. Valid while wseq[slot] == seq.
  */
 struct waiter {
+	double rho; /* at the last auction */
 	dl_tick submit;
 	double wl_best; /* work_left / best rate */
 	double ideal;
 	uint64_t tie;
-	uint32_t idx;
+	uint32_t idx, slot, seq;
 	int gpus;
 };
 
@@ -179,8 +180,15 @@ struct themis {
 	int dirty;
 	int allow_worthless; /* make_bids on an idle cluster: see there */
 	int reference;	     /* rank and bid every candidate (dl_sim_themis_reference) */
-	struct waiter *wq;   /* beside wait[] */
-	size_t wq_alloc;
+	/*
+	 * The waiting jobs in the order of the last auction's ranking (new ones
+	 * at the end, left ones dropped at the next auction): ranking again at
+	 * a later time moves few of them.
+	 */
+	struct waiter *ranked;
+	size_t nranked, ranked_alloc;
+	uint32_t *wseq; /* per slot: bumped when it starts or stops waiting */
+	size_t wseq_alloc;
 	/* auction scratch */
 	struct cand *cand;
 	size_t cand_alloc;
@@ -191,8 +199,7 @@ struct themis {
 	int *won; /* per bidder of the round: the bid it won, or -1 */
 	size_t won_alloc;
 	uint32_t *bidder_rank; /* per bidder of the round: its rank in the round (NULL: itself) */
-	size_t *ecount, ecount_alloc; /* auction_changed: waiters ranked just before each bidder */
-	uint32_t *brank;
+	uint32_t *brank;       /* bidder_rank's storage */
 	size_t brank_alloc;
 	uint64_t *gmark, mark;		  /* per GPU: taken in this round's greedy (== mark) */
 	int *grow, *gfirst;		  /* per GPU: MIP row, first bid */
@@ -264,7 +271,7 @@ static void set_state(struct themis *T, size_t slot, int st)
 {
 	switch (tj(T, slot)->st) {
 	case S_WAIT:
-		T->wq[tj(T, slot)->pos] = T->wq[T->nwait - 1];
+		T->wseq[slot]++; /* its entry in ranked is void */
 		list_del(T, T->wait, &T->nwait, slot);
 		break;
 	case S_EXP:
@@ -281,7 +288,6 @@ static void set_state(struct themis *T, size_t slot, int st)
 	switch (st) {
 	case S_WAIT:
 		list_add(T, &T->wait, &T->nwait, &T->wait_alloc, slot);
-		DL_GROW(T->wq, T->nwait, T->wq_alloc); /* filled by to_wait */
 		break;
 	case S_EXP:
 		list_add(T, &T->exp, &T->nexp, &T->exp_alloc, slot);
@@ -308,13 +314,25 @@ static int *hold_room(struct themis *T, size_t slot, int n)
 static double ideal(const struct dl_sim_job *j);
 static double best_rate(struct themis *T, const struct dl_sim_job *j);
 
-/* j waits (and bids): its entry beside the wait list */
+/* j waits (and bids): its entry joins the ranking */
 static void to_wait(struct themis *T, struct dl_sim_job *j)
 {
 	set_state(T, j->slot, S_WAIT);
-	T->wq[tj(T, j->slot)->pos] = (struct waiter){j->submit, j->work_left / best_rate(T, j),
-						     ideal(j),	tj(T, j->slot)->tie,
-						     j->idx,	j->gpus};
+	if (j->slot >= T->wseq_alloc) {
+		size_t had = T->wseq_alloc;
+		DL_GROW(T->wseq, j->slot + 1, T->wseq_alloc);
+		memset(T->wseq + had, 0, (T->wseq_alloc - had) * sizeof(*T->wseq));
+	}
+	DL_GROW(T->ranked, T->nranked + 1, T->ranked_alloc);
+	T->ranked[T->nranked++] = (struct waiter){0,
+						  j->submit,
+						  j->work_left / best_rate(T, j),
+						  ideal(j),
+						  tj(T, j->slot)->tie,
+						  j->idx,
+						  (uint32_t)j->slot,
+						  ++T->wseq[j->slot],
+						  j->gpus};
 }
 
 /* ---- create / destroy ---- */
@@ -398,8 +416,8 @@ static void destroy(void *st)
 	themis_jobs_release(&T->jobs);
 	free(T->run);
 	free(T->wait);
-	free(T->wq);
-	free(T->ecount);
+	free(T->ranked);
+	free(T->wseq);
 	free(T->brank);
 	free(T->exp);
 	free(T->resv);
@@ -1079,93 +1097,92 @@ static void rounds_of_all(struct themis *T, struct dl_sim *s)
 	}
 }
 
+static int waiter_before(const struct waiter *a, const struct waiter *b)
+{
+	if (a->rho != b->rho)
+		return a->rho > b->rho;
+	if (a->tie != b->tie)
+		return a->tie < b->tie;
+	return a->idx < b->idx;
+}
+
+static int waiter_cmp(const void *x, const void *y)
+{
+	const struct waiter *a = x, *b = y;
+	return waiter_before(a, b) ? -1 : waiter_before(b, a) ? 1 : 0;
+}
+
 /*
- * The same rounds when no lease ends: only the waiting jobs that fit the
- * GPUs on offer (gpus <= alloff: alloff only falls during an auction) can
- * bid, so only they are ranked exactly, each by counting the others ranked
- * before it (one pass, a binary search each); the others' rounds are passed
- * over, as they would have passed with no bid. What each bidder sees (its
- * round, its rank in it, the offer) is what rounds_of_all gives it.
+ * T->ranked brought to now: left jobs dropped, every rho recomputed, and
+ * sorted again, by insertion while that moves little (rhos grow at rates
+ * of their own, so the order of the last auction is nearly right), else
+ * by qsort. The smallest gang among them in *smallest.
  */
-static void rounds_of_bidders(struct themis *T, struct dl_sim *s)
+static void rank_waiters(struct themis *T, dl_tick now, int *smallest)
+{
+	size_t m = 0, moves = 0, budget = 8 * (T->nranked + 16);
+	int small = INT32_MAX;
+	struct waiter *v = T->ranked;
+	for (size_t i = 0; i < T->nranked; i++) {
+		struct waiter w = v[i];
+		if (T->wseq[w.slot] != w.seq)
+			continue;
+		w.rho = ((double)(now - w.submit) + w.wl_best) / w.ideal;
+		if (w.gpus < small)
+			small = w.gpus;
+		size_t k = m;
+		if (moves < budget)
+			for (; k > 0 && waiter_before(&w, &v[k - 1]); k--)
+				v[k] = v[k - 1];
+		moves += m - k;
+		v[k] = w;
+		m++;
+	}
+	T->nranked = m;
+	if (moves >= budget)
+		qsort(v, m, sizeof(*v), waiter_cmp);
+	*smallest = small;
+}
+
+/*
+ * The same rounds when no lease ends, among the waiting jobs alone: ranked
+ * incrementally (rank_waiters), and in each round only those that fit the
+ * GPUs still on offer are asked, as rounds_of_all asks them; the rest of a
+ * round costs a look at its gang size.
+ */
+static void rounds_of_waiters(struct themis *T, struct dl_sim *s)
 {
 	struct dl_themis_stats *S = T->p.stats;
-	size_t n = T->nwait;
-	dl_tick now = dl_sim_now(s);
-	int avail = T->alloff, smallest = INT32_MAX;
-	size_t ne = 0;
-	DL_GROW(T->cand, n, T->cand_alloc);
-	for (size_t i = 0; i < n; i++) {
-		const struct waiter *w = &T->wq[i];
-		if (w->gpus < smallest)
-			smallest = w->gpus;
-		if (w->gpus <= avail)
-			T->cand[ne++] = (struct cand){
-				T->wait[i], ((double)(now - w->submit) + w->wl_best) / w->ideal,
-				w->tie, w->idx};
-	}
+	int smallest;
+	rank_waiters(T, dl_sim_now(s), &smallest);
+	size_t n = T->nranked;
 	size_t k = (size_t)floor(T->p.knob * (double)n + 1e-9);
 	if (k < 1)
 		k = 1;
-	size_t nrounds = (n + k - 1) / k, visited = 0;
-	if (!ne)
-		return; /* nobody fits: rounds_of_all would hold none */
-	qsort(T->cand, ne, sizeof(*T->cand), cand_cmp);
-	/* ecount[q]: the others ranked after cand[q - 1] and before cand[q] */
-	DL_GROW(T->ecount, ne + 1, T->ecount_alloc);
-	memset(T->ecount, 0, (ne + 1) * sizeof(*T->ecount));
-	for (size_t i = 0; i < n; i++) {
-		const struct waiter *w = &T->wq[i];
-		if (w->gpus <= avail)
-			continue;
-		struct cand c = {T->wait[i], ((double)(now - w->submit) + w->wl_best) / w->ideal,
-				 w->tie, w->idx};
-		size_t lo = 0, hi = ne; /* the first bidder c ranks before */
-		while (lo < hi) {
-			size_t mid = lo + (hi - lo) / 2;
-			if (cand_before(&T->cand[mid], &c))
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		T->ecount[lo]++;
-	}
-	DL_GROW(T->brank, ne, T->brank_alloc);
-	size_t before = 0;
-	for (size_t q = 0; q < ne; q++) {
-		before += T->ecount[q];
-		T->brank[q] = (uint32_t)(before + q); /* its rank among all n */
-	}
-	/* the rounds that hold bidders, in order */
-	for (size_t q = 0; q < ne;) {
-		size_t round = T->brank[q] / k, at = round * k;
-		size_t r = n - at < k ? n - at : k, m = q;
-		while (m < ne && T->brank[m] / k == round)
-			m++;
-		if (T->alloff < smallest)
-			return; /* as rounds_of_all stops */
+	DL_GROW(T->cand, k, T->cand_alloc);
+	DL_GROW(T->brank, k, T->brank_alloc);
+	DL_GROW(T->won, k, T->won_alloc);
+	for (size_t at = 0; at < n && T->alloff >= smallest; at += k) {
+		size_t r = n - at < k ? n - at : k, m = 0;
 		if (S)
-			S->rounds += round + 1 - visited;
-		visited = round + 1;
-		for (size_t i = q; i < m; i++)
-			T->brank[i] -= (uint32_t)at; /* its rank in the round */
-		T->bidder_rank = T->brank + q;
+			S->rounds++;
 		T->nbids = 0;
 		T->gn = 0;
-		for (size_t i = q; i < m; i++) {
-			struct dl_sim_job *j = dl_sim_slot_job(s, T->cand[i].slot);
-			if (j->gpus <= T->alloff)
-				make_bids(T, s, j, (uint32_t)(i - q), S_WAIT);
+		for (size_t i = at; i < at + r; i++) {
+			const struct waiter *w = &T->ranked[i];
+			if (w->gpus > T->alloff)
+				continue;
+			T->cand[m] = (struct cand){w->slot, w->rho, w->tie, w->idx};
+			T->brank[m] = (uint32_t)(i - at);
+			make_bids(T, s, dl_sim_slot_job(s, w->slot), (uint32_t)m, S_WAIT);
+			m++;
 		}
-		if (T->nbids) {
-			DL_GROW(T->won, m - q, T->won_alloc);
-			settle_round(T, s, T->cand + q, m - q, r);
-		}
-		q = m;
+		if (!T->nbids)
+			continue;
+		T->bidder_rank = T->brank;
+		settle_round(T, s, T->cand, m, r);
+		T->bidder_rank = NULL;
 	}
-	T->bidder_rank = NULL;
-	if (S && T->alloff >= smallest)
-		S->rounds += nrounds - visited;
 }
 
 static void auction(struct themis *T, struct dl_sim *s)
@@ -1198,7 +1215,7 @@ static void auction(struct themis *T, struct dl_sim *s)
 	if (T->reference || T->nexp)
 		rounds_of_all(T, s);
 	else
-		rounds_of_bidders(T, s);
+		rounds_of_waiters(T, s);
 	/*
 	 * Expired leases: renewed when the job won its GPUs or nobody took any;
 	 * lost (preempted) when someone won one of them. Winners are marked by
