@@ -125,12 +125,11 @@ struct cand {
  * fields that stay fixed while it waits. Valid while wseq[slot] == seq.
  */
 struct waiter {
-	double rho; /* at the last auction */
+	struct cand c; /* its rank: rho at the last auction */
 	dl_tick submit;
 	double wl_best; /* work_left / best rate */
 	double ideal;
-	uint64_t tie;
-	uint32_t idx, slot, seq;
+	uint32_t seq;
 	int gpus;
 };
 
@@ -324,13 +323,10 @@ static void to_wait(struct themis *T, struct dl_sim_job *j)
 		memset(T->wseq + had, 0, (T->wseq_alloc - had) * sizeof(*T->wseq));
 	}
 	DL_GROW(T->ranked, T->nranked + 1, T->ranked_alloc);
-	T->ranked[T->nranked++] = (struct waiter){0,
+	T->ranked[T->nranked++] = (struct waiter){{j->slot, 0, tj(T, j->slot)->tie, j->idx},
 						  j->submit,
 						  j->work_left / best_rate(T, j),
 						  ideal(j),
-						  tj(T, j->slot)->tie,
-						  j->idx,
-						  (uint32_t)j->slot,
 						  ++T->wseq[j->slot],
 						  j->gpus};
 }
@@ -1097,19 +1093,10 @@ static void rounds_of_all(struct themis *T, struct dl_sim *s)
 	}
 }
 
-static int waiter_before(const struct waiter *a, const struct waiter *b)
-{
-	if (a->rho != b->rho)
-		return a->rho > b->rho;
-	if (a->tie != b->tie)
-		return a->tie < b->tie;
-	return a->idx < b->idx;
-}
-
 static int waiter_cmp(const void *x, const void *y)
 {
 	const struct waiter *a = x, *b = y;
-	return waiter_before(a, b) ? -1 : waiter_before(b, a) ? 1 : 0;
+	return cand_cmp(&a->c, &b->c);
 }
 
 /*
@@ -1125,14 +1112,14 @@ static void rank_waiters(struct themis *T, dl_tick now, int *smallest)
 	struct waiter *v = T->ranked;
 	for (size_t i = 0; i < T->nranked; i++) {
 		struct waiter w = v[i];
-		if (T->wseq[w.slot] != w.seq)
+		if (T->wseq[w.c.slot] != w.seq)
 			continue;
-		w.rho = ((double)(now - w.submit) + w.wl_best) / w.ideal;
+		w.c.rho = ((double)(now - w.submit) + w.wl_best) / w.ideal;
 		if (w.gpus < small)
 			small = w.gpus;
 		size_t k = m;
 		if (moves < budget)
-			for (; k > 0 && waiter_before(&w, &v[k - 1]); k--)
+			for (; k > 0 && cand_before(&w.c, &v[k - 1].c); k--)
 				v[k] = v[k - 1];
 		moves += m - k;
 		v[k] = w;
@@ -1172,9 +1159,9 @@ static void rounds_of_waiters(struct themis *T, struct dl_sim *s)
 			const struct waiter *w = &T->ranked[i];
 			if (w->gpus > T->alloff)
 				continue;
-			T->cand[m] = (struct cand){w->slot, w->rho, w->tie, w->idx};
+			T->cand[m] = w->c;
 			T->brank[m] = (uint32_t)(i - at);
-			make_bids(T, s, dl_sim_slot_job(s, w->slot), (uint32_t)m, S_WAIT);
+			make_bids(T, s, dl_sim_slot_job(s, w->c.slot), (uint32_t)m, S_WAIT);
 			m++;
 		}
 		if (!T->nbids)
