@@ -778,14 +778,56 @@ static int bid_cmp(const void *x, const void *y)
 	return (a->off > b->off) - (a->off < b->off);
 }
 
+/* 1 when some GPU is in every bid of the round (then at most one bid can win) */
+static int share_a_gpu(const struct themis *T)
+{
+	const struct bid *b0 = &T->bids[0];
+	for (int k = 0; k < b0->n; k++) {
+		int g = T->gbuf[b0->off + k], all = 1;
+		for (size_t b = 1; b < T->nbids && all; b++) {
+			const struct bid *x = &T->bids[b];
+			int in = 0;
+			for (int q = 0; q < x->n && !in; q++)
+				in = T->gbuf[x->off + q] == g;
+			all = in;
+		}
+		if (all)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * greedy when the bids share a GPU: the first bid in greedy's order wins
+ * and blocks every other, found without sorting.
+ */
+static int greedy_clique(struct themis *T, size_t njobs)
+{
+	size_t best = 0;
+	for (size_t b = 1; b < T->nbids; b++)
+		if (bid_cmp(&T->bids[b], &T->bids[best]) < 0)
+			best = b;
+	for (size_t i = 0; i < njobs; i++)
+		T->won[i] = -1;
+	uint32_t job = T->bids[best].job;
+	T->won[job] = (int)best;
+	for (size_t b = 0; b < T->nbids; b++)
+		if (T->bids[b].job != job)
+			return 0; /* another job's most valuable bid was blocked */
+	return 1;
+}
+
 /*
  * Greedy for the same objective: the most valuable bids first (ties: the
  * worse rho), each taken when its job has none yet and its GPUs are free.
- * Sorts the bids. Returns 1 when every job that bid got its most valuable
- * bid (then no assignment is better, and the MIP is not needed).
+ * Sorts the bids (unless they share a GPU). Returns 1 when every job that
+ * bid got its most valuable bid (then no assignment is better, and the MIP
+ * is not needed).
  */
 static int greedy(struct themis *T, size_t njobs)
 {
+	if (!T->reference && T->nbids > 1 && share_a_gpu(T))
+		return greedy_clique(T, njobs);
 	int best_all = 1;
 	T->mark++;
 	for (size_t i = 0; i < njobs; i++)
@@ -837,20 +879,7 @@ static double mip_obj(const struct themis *T, const struct bid *x, size_t r)
 static int mip_clique(struct themis *T, size_t nb, size_t r)
 {
 	const struct bid *b0 = &T->bids[0];
-	int common = -1;
-	for (int k = 0; k < b0->n && common < 0; k++) {
-		int g = T->gbuf[b0->off + k], all = 1;
-		for (size_t b = 1; b < T->nbids && all; b++) {
-			const struct bid *x = &T->bids[b];
-			int in = 0;
-			for (int q = 0; q < x->n && !in; q++)
-				in = T->gbuf[x->off + q] == g;
-			all = in;
-		}
-		if (all)
-			common = g;
-	}
-	if (common < 0)
+	if (!share_a_gpu(T))
 		return 0;
 	size_t best = 0;
 	double top = mip_obj(T, b0, r), second = 0;
