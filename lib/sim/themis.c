@@ -67,6 +67,15 @@
  * worst estimated rho of the admitted jobs is R or more and some admitted
  * job is active; the oldest held job is admitted first.
  *
+ * Cost. An auction with no lease ending (an arrival or completion while
+ * jobs wait) holds the same rounds among the waiting jobs kept ranked from
+ * the last auction (rhos drift slowly, so an insertion pass re-sorts them),
+ * and asks only those whose gang fits the GPUs left. A round whose bids all
+ * take one GPU in common (a single node on offer) has one winner: the greedy
+ * finds it without sorting, and the MIP's answer is taken without GLPK when
+ * one objective beats the rest by far more than the solver's tolerance.
+ * dl_sim_themis_reference keeps the plain way as the tests' oracle.
+ *
  * Per-job state lives in a slab indexed by the job's slot (sim/slab.h).
  */
 #include <math.h>
