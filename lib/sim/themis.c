@@ -67,6 +67,15 @@
  * worst estimated rho of the admitted jobs is R or more and some admitted
  * job is active; the oldest held job is admitted first.
  *
+ * Cost. An auction with no lease ending (an arrival or completion while
+ * jobs wait) holds the same rounds among the waiting jobs kept ranked from
+ * the last auction (rhos drift slowly, so an insertion pass re-sorts them),
+ * and asks only those whose gang fits the GPUs left. A round whose bids all
+ * take one GPU in common (a single node on offer) has one winner: the greedy
+ * finds it without sorting, and the MIP's answer is taken without GLPK when
+ * one objective beats the rest by far more than the solver's tolerance.
+ * dl_sim_themis_reference keeps the plain way as the tests' oracle.
+ *
  * Per-job state lives in a slab indexed by the job's slot (sim/slab.h).
  */
 #include <math.h>
@@ -119,8 +128,22 @@ struct cand {
 	uint32_t idx;
 };
 
+/*
+ * A waiting job as the auction ranks it (T->ranked): its rho is
+ * ((now - submit) + wl_best) / ideal, the very sum rho_est makes, from
+ * fields that stay fixed while it waits. Valid while wseq[slot] == seq.
+ */
+struct waiter {
+	struct cand c; /* its rank: rho at the last auction */
+	dl_tick submit;
+	double wl_best; /* work_left / best rate */
+	double ideal;
+	uint32_t seq;
+	int gpus;
+};
+
 struct bid {
-	uint32_t job; /* index into the round's candidates */
+	uint32_t job; /* the bidder: its index among the round's bidders */
 	int off, n;   /* its GPUs: gbuf[off .. off + n) */
 	double v;
 };
@@ -164,6 +187,16 @@ struct themis {
 	dl_tick grid_at, expired_at; /* the pending grid timer, the last expiry (-1: none) */
 	int dirty;
 	int allow_worthless; /* make_bids on an idle cluster: see there */
+	int reference;	     /* rank and bid every candidate (dl_sim_themis_reference) */
+	/*
+	 * The waiting jobs in the order of the last auction's ranking (new ones
+	 * at the end, left ones dropped at the next auction): ranking again at
+	 * a later time moves few of them.
+	 */
+	struct waiter *ranked;
+	size_t nranked, ranked_alloc;
+	uint32_t *wseq; /* per slot: bumped when it starts or stops waiting */
+	size_t wseq_alloc;
 	/* auction scratch */
 	struct cand *cand;
 	size_t cand_alloc;
@@ -171,8 +204,11 @@ struct themis {
 	size_t nbids, bids_alloc;
 	int *gbuf;
 	size_t gn, gbuf_alloc;
-	int *won; /* per round job: the bid it won, or -1 */
+	int *won; /* per bidder of the round: the bid it won, or -1 */
 	size_t won_alloc;
+	uint32_t *bidder_rank; /* per bidder of the round: its rank in the round (NULL: itself) */
+	uint32_t *brank;       /* bidder_rank's storage */
+	size_t brank_alloc;
 	uint64_t *gmark, mark;		  /* per GPU: taken in this round's greedy (== mark) */
 	int *grow, *gfirst;		  /* per GPU: MIP row, first bid */
 	int *tmp, *tmp2;		  /* node lists */
@@ -243,6 +279,7 @@ static void set_state(struct themis *T, size_t slot, int st)
 {
 	switch (tj(T, slot)->st) {
 	case S_WAIT:
+		T->wseq[slot]++; /* its entry in ranked is void */
 		list_del(T, T->wait, &T->nwait, slot);
 		break;
 	case S_EXP:
@@ -280,6 +317,27 @@ static int *hold_room(struct themis *T, size_t slot, int n)
 		tj(T, slot)->holdcap = n;
 	}
 	return tj(T, slot)->hold;
+}
+
+static double ideal(const struct dl_sim_job *j);
+static double best_rate(struct themis *T, const struct dl_sim_job *j);
+
+/* j waits (and bids): its entry joins the ranking */
+static void to_wait(struct themis *T, struct dl_sim_job *j)
+{
+	set_state(T, j->slot, S_WAIT);
+	if (j->slot >= T->wseq_alloc) {
+		size_t had = T->wseq_alloc;
+		DL_GROW(T->wseq, j->slot + 1, T->wseq_alloc);
+		memset(T->wseq + had, 0, (T->wseq_alloc - had) * sizeof(*T->wseq));
+	}
+	DL_GROW(T->ranked, T->nranked + 1, T->ranked_alloc);
+	T->ranked[T->nranked++] = (struct waiter){{j->slot, 0, tj(T, j->slot)->tie, j->idx},
+						  j->submit,
+						  j->work_left / best_rate(T, j),
+						  ideal(j),
+						  ++T->wseq[j->slot],
+						  j->gpus};
 }
 
 /* ---- create / destroy ---- */
@@ -344,6 +402,9 @@ static void destroy(void *st)
 	themis_jobs_release(&T->jobs);
 	free(T->run);
 	free(T->wait);
+	free(T->ranked);
+	free(T->wseq);
+	free(T->brank);
 	free(T->exp);
 	free(T->resv);
 	free(T->out);
@@ -705,14 +766,56 @@ static int bid_cmp(const void *x, const void *y)
 	return (a->off > b->off) - (a->off < b->off);
 }
 
+/* 1 when some GPU is in every bid of the round (then at most one bid can win) */
+static int share_a_gpu(const struct themis *T)
+{
+	const struct bid *b0 = &T->bids[0];
+	for (int k = 0; k < b0->n; k++) {
+		int g = T->gbuf[b0->off + k], all = 1;
+		for (size_t b = 1; b < T->nbids && all; b++) {
+			const struct bid *x = &T->bids[b];
+			int in = 0;
+			for (int q = 0; q < x->n && !in; q++)
+				in = T->gbuf[x->off + q] == g;
+			all = in;
+		}
+		if (all)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * greedy when the bids share a GPU: the first bid in greedy's order wins
+ * and blocks every other, found without sorting.
+ */
+static int greedy_clique(struct themis *T, size_t njobs)
+{
+	size_t best = 0;
+	for (size_t b = 1; b < T->nbids; b++)
+		if (bid_cmp(&T->bids[b], &T->bids[best]) < 0)
+			best = b;
+	for (size_t i = 0; i < njobs; i++)
+		T->won[i] = -1;
+	uint32_t job = T->bids[best].job;
+	T->won[job] = (int)best;
+	for (size_t b = 0; b < T->nbids; b++)
+		if (T->bids[b].job != job)
+			return 0; /* another job's most valuable bid was blocked */
+	return 1;
+}
+
 /*
  * Greedy for the same objective: the most valuable bids first (ties: the
  * worse rho), each taken when its job has none yet and its GPUs are free.
- * Sorts the bids. Returns 1 when every job that bid got its most valuable
- * bid (then no assignment is better, and the MIP is not needed).
+ * Sorts the bids (unless they share a GPU). Returns 1 when every job that
+ * bid got its most valuable bid (then no assignment is better, and the MIP
+ * is not needed).
  */
 static int greedy(struct themis *T, size_t njobs)
 {
+	if (!T->reference && T->nbids > 1 && share_a_gpu(T))
+		return greedy_clique(T, njobs);
 	int best_all = 1;
 	T->mark++;
 	for (size_t i = 0; i < njobs; i++)
@@ -747,12 +850,56 @@ static int bid_job_cmp(const void *x, const void *y)
 	return (a->off > b->off) - (a->off < b->off);
 }
 
-/* the exact choice: max sum of values, GPU-disjoint, one bid a job (0, or -1: keep greedy's) */
-static int mip(struct themis *T, size_t njobs)
+/* bid x's objective in the MIP: its value, and the bonus of its bidder's rank among r */
+static double mip_obj(const struct themis *T, const struct bid *x, size_t r)
 {
+	uint32_t rank = T->bidder_rank ? T->bidder_rank[x->job] : x->job;
+	return x->v + RANK_EPS * (double)(r - rank);
+}
+
+/*
+ * The MIP's answer without the solver, where it cannot differ: every bid
+ * takes one GPU in common (one node on offer, say), so at most one wins, and
+ * one objective beats every other and zero by far more than the solver's
+ * tolerances (1e-7; GLPK then ends on that bid alone). 1 when decided.
+ */
+#define CLEAR_MARGIN 1e-5
+static int mip_clique(struct themis *T, size_t nb, size_t r)
+{
+	const struct bid *b0 = &T->bids[0];
+	if (!share_a_gpu(T))
+		return 0;
+	size_t best = 0;
+	double top = mip_obj(T, b0, r), second = 0;
+	for (size_t b = 1; b < T->nbids; b++) {
+		double o = mip_obj(T, &T->bids[b], r);
+		if (o > top) {
+			second = top > second ? top : second;
+			top = o;
+			best = b;
+		} else if (o > second) {
+			second = o;
+		}
+	}
+	if (!(top - second > CLEAR_MARGIN * (fabs(top) > 1 ? fabs(top) : 1)))
+		return 0;
+	for (size_t i = 0; i < nb; i++)
+		T->won[i] = -1;
+	T->won[T->bids[best].job] = (int)best;
+	return 1;
+}
+
+/*
+ * The exact choice among the round's nb bidders (of r candidates): max sum
+ * of values, GPU-disjoint, one bid a job (0, or -1: keep greedy's).
+ */
+static int mip(struct themis *T, size_t nb, size_t r)
+{
+	if (!T->reference && mip_clique(T, nb, r))
+		return 0;
 	/* bids grouped by job again (greedy sorted them by value); won[] follows */
 	qsort(T->bids, T->nbids, sizeof(*T->bids), bid_job_cmp);
-	for (size_t i = 0; i < njobs; i++)
+	for (size_t i = 0; i < nb; i++)
 		T->won[i] = -1;
 	struct dl_lp *lp = dl_lp_new("themis", DL_LP_MAX);
 	struct dl_err err = DL_ERR_INIT;
@@ -762,8 +909,7 @@ static int mip(struct themis *T, size_t njobs)
 	size_t jfirst = 0;
 	for (size_t b = 0; b < T->nbids; b++) {
 		const struct bid *x = &T->bids[b];
-		double bonus = RANK_EPS * (double)(njobs - x->job);
-		int col = dl_lp_add_col(lp, NULL, 0, 1, x->v + bonus);
+		int col = dl_lp_add_col(lp, NULL, 0, 1, mip_obj(T, x, r));
 		dl_lp_set_integer(lp, col);
 		/* one bid a job (rows only for jobs with several bids) */
 		if (x->job != jlast) {
@@ -854,7 +1000,7 @@ static void admit(struct themis *T, struct dl_sim *s)
 	while (T->out_head < T->nout && (!any || worst < T->p.admission)) {
 		size_t slot = T->out[T->out_head++];
 		struct dl_sim_job *j = dl_sim_slot_job(s, slot);
-		set_state(T, slot, S_WAIT);
+		to_wait(T, j);
 		double r = rho_est(T, s, j, S_WAIT);
 		if (r > worst)
 			worst = r;
@@ -869,6 +1015,178 @@ static double wall(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/*
+ * A round's outcome among its bidders rc[0..nb) (in rank order; bidder_rank
+ * gives each its rank among the round's r candidates, NULL: nb == r and the
+ * ranks are the indices): its bids are made (T->bids), the winners chosen
+ * and given their GPUs.
+ */
+static void settle_round(struct themis *T, struct dl_sim *s, const struct cand *rc, size_t nb,
+			 size_t r)
+{
+	struct dl_themis_stats *S = T->p.stats;
+	(void)s;
+	int optimal = greedy(T, nb);
+	if (!optimal && T->nbids <= (size_t)T->p.mip_max) {
+		if (mip(T, nb, r) == 0) {
+			if (S)
+				S->mip++;
+		} else {
+			greedy(T, nb); /* a solver failure (time limit): keep the greedy choice */
+			if (S)
+				S->greedy++;
+		}
+	} else if (S) {
+		S->greedy++;
+	}
+	for (size_t i = 0; i < nb; i++) {
+		if (T->won[i] < 0)
+			continue;
+		const struct bid *w = &T->bids[T->won[i]];
+		/* own GPUs: the same array (hold) */
+		int *h = hold_room(T, rc[i].slot, w->n);
+		if (h != T->gbuf + w->off)
+			memmove(h, T->gbuf + w->off, (size_t)w->n * sizeof(int));
+		for (int q = 0; q < w->n; q++)
+			off_set(T, h[q], 0);
+		DL_GROW(T->winners, T->nwin + 1, T->win_alloc);
+		T->winners[T->nwin++] = rc[i].slot;
+	}
+}
+
+/* the rounds as Themis holds them: every candidate ranked, every one asked to bid */
+static void rounds_of_all(struct themis *T, struct dl_sim *s)
+{
+	struct dl_themis_stats *S = T->p.stats;
+	size_t n = T->nwait + T->nexp;
+	DL_GROW(T->cand, n, T->cand_alloc);
+	DL_GROW(T->won, n, T->won_alloc);
+	size_t m = 0;
+	for (size_t i = 0; i < T->nwait; i++) {
+		struct dl_sim_job *j = dl_sim_slot_job(s, T->wait[i]);
+		T->cand[m++] = (struct cand){j->slot, rho_est(T, s, j, S_WAIT), tj(T, j->slot)->tie,
+					     j->idx};
+	}
+	for (size_t i = 0; i < T->nexp; i++) {
+		struct dl_sim_job *j = dl_sim_slot_job(s, T->exp[i]);
+		T->cand[m++] = (struct cand){j->slot, rho_est(T, s, j, S_EXP), tj(T, j->slot)->tie,
+					     j->idx};
+	}
+	size_t k = (size_t)floor(T->p.knob * (double)n + 1e-9);
+	if (k < 1)
+		k = 1;
+	/* many small rounds: rank everyone once rather than select round by round */
+	int sorted = k * 8 < n;
+	if (sorted)
+		qsort(T->cand, n, sizeof(*T->cand), cand_cmp);
+	int smallest = INT32_MAX; /* no bidder needs fewer GPUs: stop when fewer are left */
+	for (size_t i = 0; i < n; i++) {
+		int g = dl_sim_slot_job(s, T->cand[i].slot)->gpus;
+		if (g < smallest)
+			smallest = g;
+	}
+	T->bidder_rank = NULL;
+	for (size_t at = 0; at < n && T->alloff >= smallest; at += k) {
+		size_t r = n - at < k ? n - at : k;
+		if (!sorted) {
+			select_top(T->cand + at, n - at, r);
+			qsort(T->cand + at, r, sizeof(*T->cand), cand_cmp);
+		}
+		struct cand *rc = T->cand + at;
+		T->nbids = 0;
+		T->gn = 0;
+		if (S)
+			S->rounds++;
+		for (size_t i = 0; i < r; i++) {
+			struct dl_sim_job *j = dl_sim_slot_job(s, rc[i].slot);
+			if (j->gpus <= T->alloff)
+				make_bids(T, s, j, (uint32_t)i, tj(T, rc[i].slot)->st);
+		}
+		if (!T->nbids)
+			continue;
+		settle_round(T, s, rc, r, r);
+	}
+}
+
+static int waiter_cmp(const void *x, const void *y)
+{
+	const struct waiter *a = x, *b = y;
+	return cand_cmp(&a->c, &b->c);
+}
+
+/*
+ * T->ranked brought to now: left jobs dropped, every rho recomputed, and
+ * sorted again, by insertion while that moves little (rhos grow at rates
+ * of their own, so the order of the last auction is nearly right), else
+ * by qsort. The smallest gang among them in *smallest.
+ */
+static void rank_waiters(struct themis *T, dl_tick now, int *smallest)
+{
+	size_t m = 0, moves = 0, budget = 8 * (T->nranked + 16);
+	int small = INT32_MAX;
+	struct waiter *v = T->ranked;
+	for (size_t i = 0; i < T->nranked; i++) {
+		struct waiter w = v[i];
+		if (T->wseq[w.c.slot] != w.seq)
+			continue;
+		w.c.rho = ((double)(now - w.submit) + w.wl_best) / w.ideal;
+		if (w.gpus < small)
+			small = w.gpus;
+		size_t k = m;
+		if (moves < budget)
+			for (; k > 0 && cand_before(&w.c, &v[k - 1].c); k--)
+				v[k] = v[k - 1];
+		moves += m - k;
+		v[k] = w;
+		m++;
+	}
+	T->nranked = m;
+	if (moves >= budget)
+		qsort(v, m, sizeof(*v), waiter_cmp);
+	*smallest = small;
+}
+
+/*
+ * The same rounds when no lease ends, among the waiting jobs alone: ranked
+ * incrementally (rank_waiters), and in each round only those that fit the
+ * GPUs still on offer are asked, as rounds_of_all asks them; the rest of a
+ * round costs a look at its gang size.
+ */
+static void rounds_of_waiters(struct themis *T, struct dl_sim *s)
+{
+	struct dl_themis_stats *S = T->p.stats;
+	int smallest;
+	rank_waiters(T, dl_sim_now(s), &smallest);
+	size_t n = T->nranked;
+	size_t k = (size_t)floor(T->p.knob * (double)n + 1e-9);
+	if (k < 1)
+		k = 1;
+	DL_GROW(T->cand, k, T->cand_alloc);
+	DL_GROW(T->brank, k, T->brank_alloc);
+	DL_GROW(T->won, k, T->won_alloc);
+	for (size_t at = 0; at < n && T->alloff >= smallest; at += k) {
+		size_t r = n - at < k ? n - at : k, m = 0;
+		if (S)
+			S->rounds++;
+		T->nbids = 0;
+		T->gn = 0;
+		for (size_t i = at; i < at + r; i++) {
+			const struct waiter *w = &T->ranked[i];
+			if (w->gpus > T->alloff)
+				continue;
+			T->cand[m] = w->c;
+			T->brank[m] = (uint32_t)(i - at);
+			make_bids(T, s, dl_sim_slot_job(s, w->c.slot), (uint32_t)m, S_WAIT);
+			m++;
+		}
+		if (!T->nbids)
+			continue;
+		T->bidder_rank = T->brank;
+		settle_round(T, s, T->cand, m, r);
+		T->bidder_rank = NULL;
+	}
 }
 
 static void auction(struct themis *T, struct dl_sim *s)
@@ -897,80 +1215,11 @@ static void auction(struct themis *T, struct dl_sim *s)
 		return;
 	if (S)
 		S->auctions++;
-	size_t n = T->nwait + T->nexp;
-	DL_GROW(T->cand, n, T->cand_alloc);
-	DL_GROW(T->won, n, T->won_alloc);
-	size_t m = 0;
-	for (size_t i = 0; i < T->nwait; i++) {
-		struct dl_sim_job *j = dl_sim_slot_job(s, T->wait[i]);
-		T->cand[m++] = (struct cand){j->slot, rho_est(T, s, j, S_WAIT), tj(T, j->slot)->tie,
-					     j->idx};
-	}
-	for (size_t i = 0; i < T->nexp; i++) {
-		struct dl_sim_job *j = dl_sim_slot_job(s, T->exp[i]);
-		T->cand[m++] = (struct cand){j->slot, rho_est(T, s, j, S_EXP), tj(T, j->slot)->tie,
-					     j->idx};
-	}
-	size_t k = (size_t)floor(T->p.knob * (double)n + 1e-9);
-	if (k < 1)
-		k = 1;
-	/* many small rounds: rank everyone once rather than select round by round */
-	int sorted = k * 8 < n;
-	if (sorted)
-		qsort(T->cand, n, sizeof(*T->cand), cand_cmp);
-	int smallest = INT32_MAX; /* no bidder needs fewer GPUs: stop when fewer are left */
-	for (size_t i = 0; i < n; i++) {
-		int g = dl_sim_slot_job(s, T->cand[i].slot)->gpus;
-		if (g < smallest)
-			smallest = g;
-	}
 	T->nwin = 0;
-	for (size_t at = 0; at < n && T->alloff >= smallest; at += k) {
-		size_t r = n - at < k ? n - at : k;
-		if (!sorted) {
-			select_top(T->cand + at, n - at, r);
-			qsort(T->cand + at, r, sizeof(*T->cand), cand_cmp);
-		}
-		struct cand *rc = T->cand + at;
-		T->nbids = 0;
-		T->gn = 0;
-		if (S)
-			S->rounds++;
-		for (size_t i = 0; i < r; i++) {
-			struct dl_sim_job *j = dl_sim_slot_job(s, rc[i].slot);
-			if (j->gpus <= T->alloff)
-				make_bids(T, s, j, (uint32_t)i, tj(T, rc[i].slot)->st);
-		}
-		if (!T->nbids)
-			continue;
-		int optimal = greedy(T, r);
-		if (!optimal && T->nbids <= (size_t)T->p.mip_max) {
-			if (mip(T, r) == 0) {
-				if (S)
-					S->mip++;
-			} else {
-				greedy(T, r); /* a solver failure (time limit): keep the greedy
-						 choice */
-				if (S)
-					S->greedy++;
-			}
-		} else if (S) {
-			S->greedy++;
-		}
-		for (size_t i = 0; i < r; i++) {
-			if (T->won[i] < 0)
-				continue;
-			const struct bid *w = &T->bids[T->won[i]];
-			/* own GPUs: the same array (hold) */
-			int *h = hold_room(T, rc[i].slot, w->n);
-			if (h != T->gbuf + w->off)
-				memmove(h, T->gbuf + w->off, (size_t)w->n * sizeof(int));
-			for (int q = 0; q < w->n; q++)
-				off_set(T, h[q], 0);
-			DL_GROW(T->winners, T->nwin + 1, T->win_alloc);
-			T->winners[T->nwin++] = rc[i].slot;
-		}
-	}
+	if (T->reference || T->nexp)
+		rounds_of_all(T, s);
+	else
+		rounds_of_waiters(T, s);
 	/*
 	 * Expired leases: renewed when the job won its GPUs or nobody took any;
 	 * lost (preempted) when someone won one of them. Winners are marked by
@@ -1034,7 +1283,7 @@ static void on_arrive(void *st, struct dl_sim *s, struct dl_sim_job *j)
 		DL_GROW(T->out, T->nout + 1, T->out_alloc);
 		T->out[T->nout++] = j->slot;
 	} else {
-		set_state(T, j->slot, S_WAIT);
+		to_wait(T, j);
 	}
 	T->dirty = 1;
 }
@@ -1044,7 +1293,7 @@ static void on_saved(void *st, struct dl_sim *s, struct dl_sim_job *j)
 	struct themis *T = st;
 	(void)s;
 	/* its GPUs nobody won are on offer already; it bids again */
-	set_state(T, j->slot, S_WAIT);
+	to_wait(T, j);
 	T->dirty = 1;
 }
 
@@ -1125,6 +1374,28 @@ const struct dl_sim_policy_ops dl_sim_themis = {
 	.opts = dl_themis_opts,
 	.params_size = sizeof(struct dl_themis_params),
 	.create = create,
+	.destroy = destroy,
+	.arrive = on_arrive,
+	.saved = on_saved,
+	.finish = on_finish,
+	.timer = on_timer,
+	.schedule = on_schedule,
+};
+
+static void *create_reference(struct dl_sim *s, const void *params, struct dl_err *err)
+{
+	struct themis *T = create(s, params, err);
+	if (T)
+		T->reference = 1;
+	return T;
+}
+
+const struct dl_sim_policy_ops dl_sim_themis_reference = {
+	.name = "themis",
+	.summary = "Themis, every auction held among all its candidates (the test oracle)",
+	.opts = dl_themis_opts,
+	.params_size = sizeof(struct dl_themis_params),
+	.create = create_reference,
 	.destroy = destroy,
 	.arrive = on_arrive,
 	.saved = on_saved,
