@@ -74,7 +74,7 @@
  * take one GPU in common (a single node on offer) has one winner: the greedy
  * finds it without sorting, and the MIP's answer is taken without GLPK when
  * one objective beats the rest by far more than the solver's tolerance.
- * dl_sim_themis_reference keeps the plain way as the tests' oracle.
+ * The params' reference switch keeps the plain way as the tests' oracle.
  *
  * Per-job state lives in a slab indexed by the job's slot (sim/slab.h).
  */
@@ -187,7 +187,6 @@ struct themis {
 	dl_tick grid_at, expired_at; /* the pending grid timer, the last expiry (-1: none) */
 	int dirty;
 	int allow_worthless; /* make_bids on an idle cluster: see there */
-	int reference;	     /* rank and bid every candidate (dl_sim_themis_reference) */
 	/*
 	 * The waiting jobs in the order of the last auction's ranking (new ones
 	 * at the end, left ones dropped at the next auction): ranking again at
@@ -814,7 +813,7 @@ static int greedy_clique(struct themis *T, size_t njobs)
  */
 static int greedy(struct themis *T, size_t njobs)
 {
-	if (!T->reference && T->nbids > 1 && share_a_gpu(T))
+	if (!T->p.reference && T->nbids > 1 && share_a_gpu(T))
 		return greedy_clique(T, njobs);
 	int best_all = 1;
 	T->mark++;
@@ -895,7 +894,7 @@ static int mip_clique(struct themis *T, size_t nb, size_t r)
  */
 static int mip(struct themis *T, size_t nb, size_t r)
 {
-	if (!T->reference && mip_clique(T, nb, r))
+	if (!T->p.reference && mip_clique(T, nb, r))
 		return 0;
 	/* bids grouped by job again (greedy sorted them by value); won[] follows */
 	qsort(T->bids, T->nbids, sizeof(*T->bids), bid_job_cmp);
@@ -1216,7 +1215,7 @@ static void auction(struct themis *T, struct dl_sim *s)
 	if (S)
 		S->auctions++;
 	T->nwin = 0;
-	if (T->reference || T->nexp)
+	if (T->p.reference || T->nexp)
 		rounds_of_all(T, s);
 	else
 		rounds_of_waiters(T, s);
@@ -1374,28 +1373,6 @@ const struct dl_sim_policy_ops dl_sim_themis = {
 	.opts = dl_themis_opts,
 	.params_size = sizeof(struct dl_themis_params),
 	.create = create,
-	.destroy = destroy,
-	.arrive = on_arrive,
-	.saved = on_saved,
-	.finish = on_finish,
-	.timer = on_timer,
-	.schedule = on_schedule,
-};
-
-static void *create_reference(struct dl_sim *s, const void *params, struct dl_err *err)
-{
-	struct themis *T = create(s, params, err);
-	if (T)
-		T->reference = 1;
-	return T;
-}
-
-const struct dl_sim_policy_ops dl_sim_themis_reference = {
-	.name = "themis",
-	.summary = "Themis, every auction held among all its candidates (the test oracle)",
-	.opts = dl_themis_opts,
-	.params_size = sizeof(struct dl_themis_params),
-	.create = create_reference,
 	.destroy = destroy,
 	.arrive = on_arrive,
 	.saved = on_saved,

@@ -31,19 +31,18 @@ struct dl_themis_params {
 	int mip_max;	  /* bids in a round up to which it is solved exactly */
 	uint64_t seed;	  /* set by create: the run's --seed (the order of ties) */
 	struct dl_themis_stats *stats; /* filled if not NULL (the bench) */
+	/*
+	 * Tests only (no option sets it): Themis as it was first written, the
+	 * oracle of tests/unit/test_themis.c. Every auction ranks every
+	 * candidate and asks each to bid, and every round the greedy cannot
+	 * settle goes to GLPK. Without it the policy keeps the waiting jobs
+	 * ranked from one auction to the next, asks only those that fit the
+	 * offer, and settles a round whose bids share a GPU without sorting or
+	 * GLPK when its answer is clear; the results are the same byte for byte.
+	 */
+	int reference;
 };
 
 extern const struct dl_opt dl_themis_opts[];
-
-/*
- * Themis as it was first written, for tests only (not in the registry, so
- * not a --policy): every auction ranks every candidate and asks each to bid,
- * and every round the greedy cannot settle goes to GLPK. The policy
- * (dl_sim_themis) keeps the waiting jobs ranked from one auction to the next,
- * asks only those that fit the offer, and settles a round whose bids share a
- * GPU without sorting or GLPK when its answer is clear; its results must be
- * the same byte for byte (tests/unit/test_themis.c).
- */
-extern const struct dl_sim_policy_ops dl_sim_themis_reference;
 
 #endif

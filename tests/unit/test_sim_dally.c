@@ -16,10 +16,8 @@
 #include "cluster/netcost.h"
 #include "policy/place.h"
 #include "sim/dally.h"
-#include "sim/sim.h"
 #include "sim/trace.h"
-#include "table/table.h"
-#include "trace/gen.h"
+#include "simrun.h"
 #include "tap.h"
 
 /*
@@ -27,52 +25,19 @@
  * on a smaller cluster, where the queue builds up as soon (on 8x32x8 the
  * first 10,000 jobs never wait).
  */
-#if defined(__SANITIZE_ADDRESS__)
-#define SANITIZED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define SANITIZED 1
-#endif
-#endif
-#ifdef SANITIZED
-#define BENCH_JOBS 10000
-#define BENCH_SPEC "2x8x8"
-#define SMALL_JOBS 3000
-#else
-#define BENCH_JOBS 100000
-#define BENCH_SPEC "8x32x8"
-#define SMALL_JOBS 10000
-#endif
-
-struct outputs {
-	char *buf[3];
-	size_t len[3];
-};
-
-static void outputs_free(struct outputs *o)
-{
-	for (int i = 0; i < 3; i++)
-		free(o->buf[i]);
-}
+#define BENCH_JOBS (SANITIZED ? 10000 : 100000)
+#define BENCH_SPEC (SANITIZED ? "2x8x8" : "8x32x8")
+#define SMALL_JOBS (SANITIZED ? 3000 : 10000)
 
 /* jobs from `trace gen --seed SEED --load LOAD --cluster SPEC --jobs N` (Philly durations) */
 static int gen_trace(struct dl_sim_trace *t, uint64_t seed, int64_t n, double load,
 		     const struct dl_cluster *cl, struct dl_err *err)
 {
-	struct dl_gen_opts o = {0};
-	o.seed = seed;
-	o.jobs = n;
-	o.mix_gpus = dl_gen_default_mix_gpus;
-	o.mix_w = dl_gen_default_mix_w;
-	o.nmix = 4;
-	o.dist = DL_DUR_PHILLY;
-	o.net_share = -1;
-	o.rate_per_hour = load * (double)cl->total_gpus * 3600 /
-			  (dl_gen_mean_gpus(&o) * dl_gen_mean_duration(&o));
 	struct dl_jobset js;
-	dl_jobset_init(&js);
-	int rc = dl_gen(&js, &o, err);
-	if (!rc)
+	int rc = simrun_philly(&js, seed, n, load, (double)cl->total_gpus);
+	if (rc)
+		dl_err_set(err, DL_EXIT_DATA, "the trace could not be generated");
+	else
 		rc = dl_sim_trace_from_jobset(t, &js, err);
 	dl_jobset_free(&js);
 	return rc;
@@ -80,14 +45,16 @@ static int gen_trace(struct dl_sim_trace *t, uint64_t seed, int64_t n, double lo
 
 /* simulate --policy dally with options opts (name, value, ..., NULL) as the command does */
 static int run(const struct dl_cluster *cl, const struct dl_sim_trace *t, int scan,
-	       const char *const *opts, struct outputs *o, struct dl_err *err)
+	       const char *const *opts, struct simrun *o, struct dl_err *err)
 {
 	const struct dl_sim_policy_ops *ops = dl_sim_policy_find("dally");
 	struct dl_sim_dally *p = dl_sim_params_new(ops);
 	for (; opts && *opts; opts += 2)
-		if (dl_sim_params_set(ops, p, opts[0], opts[1]))
+		if (dl_sim_params_set(ops, p, opts[0], opts[1])) {
+			free(p);
 			return dl_err_set(err, DL_EXIT_USAGE, "bad option --%s %s", opts[0],
 					  opts[1]);
+		}
 	p->scan_leases = scan;
 	if (ops->check && ops->check(p, err) < 0) {
 		free(p);
@@ -107,37 +74,13 @@ static int run(const struct dl_cluster *cl, const struct dl_sim_trace *t, int sc
 	cfg.comm = DL_COMM_RING;
 	cfg.checkpoint_cost = 5;
 	cfg.restore_cost = 10;
-	FILE *f[3];
-	struct dl_writer *w[3];
-	for (int i = 0; i < 3; i++) {
-		f[i] = open_memstream(&o->buf[i], &o->len[i]);
-		w[i] = dl_writer_new(f[i], DL_OUT_CSV);
-	}
-	cfg.results = w[0];
-	cfg.events = w[1];
-	cfg.timeline = w[2];
-	struct dl_sim_stats st;
-	int rc = dl_sim_run(&cfg, &st, err);
-	for (int i = 0; i < 3; i++) {
-		dl_writer_finish(w[i]);
-		dl_writer_free(w[i]);
-		fclose(f[i]);
-	}
+	int rc = simrun(&cfg, 1u << SIMRUN_RESULTS | 1u << SIMRUN_EVENTS | 1u << SIMRUN_TIMELINE,
+			DL_OUT_CSV, o);
+	if (rc)
+		dl_err_set(err, DL_EXIT_DATA, "the run failed");
 	dl_net_models_free(&models);
 	free(p);
 	return rc;
-}
-
-/* the first line where a and b differ (1-based), or 0 */
-static size_t first_diff(const char *a, size_t na, const char *b, size_t nb)
-{
-	size_t line = 1;
-	for (size_t i = 0; i < na && i < nb; i++) {
-		if (a[i] != b[i])
-			return line;
-		line += a[i] == '\n';
-	}
-	return na == nb ? 0 : line;
 }
 
 /* the index and the scan on one trace: the same bytes in every stream (and `event` happens) */
@@ -149,7 +92,7 @@ static void same_as_scan(const char *name, const char *spec, uint64_t seed, int6
 	struct dl_cluster *cl = NULL;
 	struct dl_sim_trace t;
 	dl_sim_trace_init(&t);
-	struct outputs fast = {0}, scan = {0};
+	struct simrun fast = {0}, scan = {0};
 	if (dl_cluster_load(spec, &cl, &err) < 0 || gen_trace(&t, seed, n, load, cl, &err) < 0 ||
 	    run(cl, &t, 0, opts, &fast, &err) < 0 || run(cl, &t, 1, opts, &scan, &err) < 0) {
 		ok(0, "%s: %s", name, err.msg);
@@ -158,17 +101,13 @@ static void same_as_scan(const char *name, const char *spec, uint64_t seed, int6
 		ok(strstr(fast.buf[1], ",preempt,") != NULL, "%s: leases are taken", name);
 		if (event)
 			ok(strstr(fast.buf[1], event) != NULL, "%s: events have %s", name, event);
-		for (int i = 0; i < 3; i++) {
-			size_t line =
-				first_diff(fast.buf[i], fast.len[i], scan.buf[i], scan.len[i]);
-			ok(line == 0 && fast.len[i] > 0,
-			   "%s: %s the same bytes as the scan's (%zu bytes; first difference: "
-			   "line %zu)",
-			   name, stream[i], fast.len[i], line);
-		}
+		for (int i = 0; i < SIMRUN_STREAMS; i++)
+			ok(fast.len[i] > 0 && simrun_same(&fast, &scan, i),
+			   "%s: %s the same bytes as the scan's (%zu bytes)", name, stream[i],
+			   fast.len[i]);
 	}
-	outputs_free(&fast);
-	outputs_free(&scan);
+	simrun_free(&fast);
+	simrun_free(&scan);
 	dl_sim_trace_free(&t);
 	dl_cluster_free(cl);
 }

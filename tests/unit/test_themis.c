@@ -1,7 +1,7 @@
 /*
  * test_themis.c: themis' fast auctions against the oracle. dl_sim_themis
  * ranks only the waiting jobs that can bid and settles clear one-GPU rounds
- * without GLPK; dl_sim_themis_reference is the policy as first written (every
+ * without GLPK; with params.reference set it is the policy as first written (every
  * candidate ranked and asked, GLPK for every round the greedy cannot
  * settle). On generated Philly-like traces, seed fixed, under load enough
  * that queues grow to hundreds, both must write the same results and events
@@ -11,52 +11,13 @@
 #include <string.h>
 
 #include "sim/policies.h"
-#include "sim/sim.h"
 #include "sim/themis.h"
-#include "table/table.h"
+#include "simrun.h"
 #include "tap.h"
-#include "trace/gen.h"
 
-#if defined(__SANITIZE_ADDRESS__)
-#define SANITIZED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define SANITIZED 1
-#endif
-#endif
-#ifndef SANITIZED
-#define SANITIZED 0
-#endif
-
-struct out {
-	char *results, *events;
-	size_t rlen, elen;
-	struct dl_sim_stats st;
-};
-
-/* njobs Philly-like jobs (GPUs 1:0.7 2:0.1 4:0.15 8:0.05) at offered load on gpus GPUs */
-static int gen(struct dl_jobset *js, uint64_t seed, int64_t njobs, double load, int gpus)
-{
-	struct dl_gen_opts o = {0};
-	struct dl_err err = DL_ERR_INIT;
-	o.seed = seed;
-	o.jobs = njobs;
-	o.mix_gpus = dl_gen_default_mix_gpus;
-	o.mix_w = dl_gen_default_mix_w;
-	o.nmix = 4;
-	o.dist = DL_DUR_PHILLY;
-	o.net_share = -1;
-	o.rate_per_hour = load * gpus * 3600 / (dl_gen_mean_duration(&o) * dl_gen_mean_gpus(&o));
-	dl_jobset_init(js);
-	if (dl_gen(js, &o, &err)) {
-		printf("# gen: %s\n", err.msg);
-		return -1;
-	}
-	return 0;
-}
-
-static int run(const struct dl_sim_policy_ops *ops, const char *spec, const struct dl_jobset *js,
-	       const char *const *opts, struct out *o)
+/* simulate --policy themis on spec with options opts (name, value, ..., NULL) */
+static int run(int reference, const char *spec, const struct dl_jobset *js,
+	       const char *const *opts, struct simrun *o)
 {
 	struct dl_err err = DL_ERR_INIT;
 	struct dl_cluster *cl = NULL;
@@ -64,75 +25,46 @@ static int run(const struct dl_sim_policy_ops *ops, const char *spec, const stru
 		printf("# cluster: %s\n", err.msg);
 		return -1;
 	}
-	void *params = dl_sim_params_new(ops);
+	struct dl_themis_params *params = dl_sim_params_new(&dl_sim_themis);
 	for (size_t i = 0; opts && opts[i]; i += 2)
-		if (dl_sim_params_set(ops, params, opts[i], opts[i + 1])) {
+		if (dl_sim_params_set(&dl_sim_themis, params, opts[i], opts[i + 1])) {
 			printf("# bad option --%s %s\n", opts[i], opts[i + 1]);
+			free(params);
+			dl_cluster_free(cl);
 			return -1;
 		}
-	memset(o, 0, sizeof(*o));
-	FILE *fr = open_memstream(&o->results, &o->rlen);
-	FILE *fe = open_memstream(&o->events, &o->elen);
-	struct dl_writer *wr = dl_writer_new(fr, DL_OUT_CSV);
-	struct dl_writer *we = dl_writer_new(fe, DL_OUT_CSV);
+	params->reference = reference;
 	struct dl_sim_config cfg = {0};
 	cfg.cluster = cl;
 	cfg.jobs = js;
-	cfg.policy = ops;
+	cfg.policy = &dl_sim_themis;
 	cfg.params = params;
 	cfg.place = (struct dl_place_opts)DL_PLACE_OPTS_INIT;
 	cfg.place.policy = DL_PLACE_CONSOLIDATE;
 	cfg.place.seed = 1;
 	cfg.checkpoint_cost = 5;
 	cfg.restore_cost = 10;
-	cfg.results = wr;
-	cfg.events = we;
-	int rc = dl_sim_run(&cfg, &o->st, &err);
-	if (rc)
-		printf("# run: %s\n", err.msg);
-	dl_writer_finish(wr);
-	dl_writer_finish(we);
-	dl_writer_free(wr);
-	dl_writer_free(we);
-	fclose(fr);
-	fclose(fe);
+	int rc = simrun(&cfg, 1u << SIMRUN_RESULTS | 1u << SIMRUN_EVENTS, DL_OUT_CSV, o);
 	free(params);
 	dl_cluster_free(cl);
 	return rc;
 }
 
-/* the first line where a and b differ (for the failure message) */
-static size_t first_diff_line(const char *a, const char *b)
-{
-	size_t line = 1;
-	for (; *a && *a == *b; a++, b++)
-		line += *a == '\n';
-	return line;
-}
-
 static void same(const char *what, const char *spec, const struct dl_jobset *js,
 		 const char *const *opts)
 {
-	struct out fast, ref;
-	int rf = run(&dl_sim_themis, spec, js, opts, &fast);
-	int rr = run(&dl_sim_themis_reference, spec, js, opts, &ref);
+	struct simrun fast, ref;
+	int rf = run(0, spec, js, opts, &fast);
+	int rr = run(1, spec, js, opts, &ref);
 	ok(rf == 0 && rr == 0, "%s: both run", what);
 	ok(fast.st.completed > 0 && fast.st.completed == ref.st.completed, "%s: %zu jobs completed",
 	   what, fast.st.completed);
-	int rsame = fast.rlen == ref.rlen && !memcmp(fast.results, ref.results, ref.rlen);
-	ok(rsame, "%s: results byte-identical (%zu bytes)", what, ref.rlen);
-	if (!rsame)
-		printf("# first difference at line %zu\n",
-		       first_diff_line(fast.results, ref.results));
-	int esame = fast.elen == ref.elen && !memcmp(fast.events, ref.events, ref.elen);
-	ok(esame, "%s: events byte-identical (%zu bytes)", what, ref.elen);
-	if (!esame)
-		printf("# first difference at line %zu\n",
-		       first_diff_line(fast.events, ref.events));
-	free(fast.results);
-	free(fast.events);
-	free(ref.results);
-	free(ref.events);
+	ok(simrun_same(&fast, &ref, SIMRUN_RESULTS), "%s: results byte-identical (%zu bytes)", what,
+	   ref.len[SIMRUN_RESULTS]);
+	ok(simrun_same(&fast, &ref, SIMRUN_EVENTS), "%s: events byte-identical (%zu bytes)", what,
+	   ref.len[SIMRUN_EVENTS]);
+	simrun_free(&fast);
+	simrun_free(&ref);
 }
 
 int main(void)
@@ -146,7 +78,7 @@ int main(void)
 	 */
 	int64_t n = SANITIZED ? 20000 : 100000;
 	const char *big = SANITIZED ? "2x32x8" : "8x32x8";
-	if (gen(&js, 7, n, 1.3, SANITIZED ? 512 : 2048) == 0) {
+	if (simrun_philly(&js, 7, n, 1.3, SANITIZED ? 512 : 2048) == 0) {
 		char what[64];
 		snprintf(what, sizeof(what), "%lld jobs on %s", (long long)n, big);
 		same(what, big, &js, NULL);
@@ -155,7 +87,7 @@ int main(void)
 		ok(0, "generate the trace");
 	}
 	/* two GPU types, the knob's ends, admission control and short leases */
-	if (gen(&js, 3, 6000, 1.4, 256) == 0) {
+	if (simrun_philly(&js, 3, 6000, 1.4, 256) == 0) {
 		static const char *const knob0[] = {"fairness-knob", "0", NULL};
 		static const char *const knob1[] = {"fairness-knob", "1", "lease", "120", NULL};
 		static const char *const admit[] = {"admission", "1.5", "mip-max", "8", NULL};
