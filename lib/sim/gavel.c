@@ -32,8 +32,9 @@
  *      has that many left and the job has none yet this round (fifo
  *      policies skip priority 0);
  *   6. a running job given its type again keeps its GPUs (a lease
- *      extension: no checkpoint, no restore, an `extend` event); the others
- *      are preempted, and the jobs given a type start on it, widest first.
+ *      extension: no checkpoint, no restore, and no event: its start said
+ *      where it runs); the others are preempted, and the jobs given a type
+ *      start on it, widest first.
  * A round ends after --round seconds, or as soon as no job holds GPUs.
  * With --compat gavel a job runs int(throughput x round) steps a round and
  * the round ends when the longest of them is done (plan_steps).
@@ -124,6 +125,16 @@ struct entry {
 	int hold; /* a job without an allocation (compat): it takes GPUs, does not run */
 };
 
+/*
+ * A set of slots, one bit each: the jobs a round may touch, so that a round
+ * costs the jobs whose state changes, not every job waiting (scan_all: every
+ * slot, as a check). Walked in slot order, the order of a scan of every slot.
+ */
+struct slotset {
+	uint64_t *w;
+	size_t nw;
+};
+
 struct gavel {
 	struct dl_gavel_params p;
 	enum dl_alloc_policy policy;
@@ -172,7 +183,45 @@ struct gavel {
 	dl_tick origin;	    /* the trace's first submit: dl_sim_now() + origin is trace time */
 	dl_tick this_round; /* length of the round under way (compat: its steps decide) */
 	dl_tick last_ran;   /* compat: end of the last round in which jobs ran */
+	/* supersets of the slots whose jobs a round's loops act on */
+	struct slotset holding;	   /* cur_type >= 0: running on GPUs this round gave */
+	struct slotset occupying;  /* started since it last came back saved: running or saving */
+	struct slotset touched;	   /* assigned, partner, lead or hold set since the last walk */
+	struct slotset fresh;	   /* g->fresh */
+	struct slotset unadmitted; /* live without a handle: waits for a boundary to admit it */
 };
+
+static void set_add(struct slotset *S, size_t k)
+{
+	S->w[k / 64] |= (uint64_t)1 << (k % 64);
+}
+
+static void set_del(struct slotset *S, size_t k)
+{
+	S->w[k / 64] &= ~((uint64_t)1 << (k % 64));
+}
+
+/* the first slot at or after k below n in S (every slot with scan_all or no S), else n */
+static size_t set_next(const struct gavel *G, const struct slotset *S, size_t k, size_t n)
+{
+	if (G->p.scan_all || !S || k >= n)
+		return k < n ? k : n;
+	size_t wi = k / 64;
+	uint64_t bits = S->w[wi] & (~(uint64_t)0 << (k % 64));
+	while (!bits) {
+		if (++wi * 64 >= n)
+			return n;
+		bits = S->w[wi];
+	}
+	k = wi * 64 + (size_t)__builtin_ctzll(bits);
+	return k < n ? k : n;
+}
+
+/* the slot after k in S, else n */
+static size_t set_after(const struct gavel *G, const struct slotset *S, size_t k, size_t n)
+{
+	return set_next(G, S, k + 1, n);
+}
 
 static double secs(dl_tick t)
 {
@@ -193,6 +242,11 @@ static void grow_slots(struct gavel *G, size_t need)
 	G->def = dl_slab_grow(G->def, &n[1], need, G->nt * sizeof(double));
 	G->x = dl_slab_grow(G->x, &n[2], need, G->nt * sizeof(double));
 	G->g = dl_slab_grow(G->g, &G->nslots, need, sizeof(*G->g));
+	struct slotset *sets[] = {&G->holding, &G->occupying, &G->touched, &G->fresh,
+				  &G->unadmitted};
+	size_t words = (G->nslots + 63) / 64;
+	for (size_t k = 0; k < DL_ARRAY_SIZE(sets); k++)
+		sets[k]->w = dl_slab_grow(sets[k]->w, &sets[k]->nw, words, sizeof(uint64_t));
 }
 
 static void *create(struct dl_sim *s, const void *params, struct dl_err *err)
@@ -298,6 +352,11 @@ static void destroy(void *st)
 	free(G->ent);
 	free(G->tmp);
 	free(G->wide);
+	free(G->holding.w);
+	free(G->occupying.w);
+	free(G->touched.w);
+	free(G->fresh.w);
+	free(G->unadmitted.w);
 	free(G);
 }
 
@@ -336,6 +395,7 @@ static int admit(struct gavel *G, struct dl_sim *s, struct dl_sim_job *j)
 	struct dl_err err = DL_ERR_INIT;
 	int64_t h = dl_alloc_session_add(G->ses, &aj, &err);
 	if (h < 0) {
+		set_add(&G->unadmitted, j->slot); /* tried again at every boundary */
 		dl_sim_note(s, j, "unallocated", err.msg);
 		return -1;
 	}
@@ -348,6 +408,7 @@ static int admit(struct gavel *G, struct dl_sim *s, struct dl_sim_job *j)
 	}
 	G->slot_of_handle[h] = (int)j->slot;
 	g->handle = h;
+	set_del(&G->unadmitted, j->slot);
 	G->need_solve = 1;
 	return 0;
 }
@@ -614,8 +675,8 @@ static void assign(struct gavel *G, struct dl_sim *s)
 		}
 	for (size_t k = 0; k < G->nt; k++)
 		rank[order[k]] = (int)k;
-	size_t n = 0;
-	for (size_t k = 0; k < nslots; k++) {
+	for (size_t k = set_next(G, &G->touched, 0, nslots); k < nslots;
+	     k = set_after(G, &G->touched, k, nslots)) {
 		struct gj *g = &G->g[k];
 		if (!g->live)
 			continue;
@@ -623,7 +684,12 @@ static void assign(struct gavel *G, struct dl_sim *s)
 		g->partner = -1;
 		g->lead = 0;
 		g->hold = 0;
-		if (g->handle < 0)
+		set_del(&G->touched, k);
+	}
+	size_t n = 0;
+	for (size_t k = 0; k < nslots; k++) {
+		struct gj *g = &G->g[k];
+		if (!g->live || g->handle < 0)
 			continue;
 		/*
 		 * compat: a job not in the last allocation solved is walked at
@@ -713,6 +779,8 @@ static void walk_entry(struct gavel *G, struct dl_sim *s, const struct entry *E,
 		a->partner = P->b;
 		b->partner = P->a;
 		a->lead = 1;
+		set_add(&G->touched, (size_t)P->a);
+		set_add(&G->touched, (size_t)P->b);
 		return;
 	}
 	/* entries carry the job's order; find its slot through the trace index */
@@ -723,6 +791,7 @@ static void walk_entry(struct gavel *G, struct dl_sim *s, const struct entry *E,
 	left[t] -= j->gpus;
 	g->assigned = t;
 	g->hold = E->hold;
+	set_add(&G->touched, j->slot);
 }
 
 static void unfresh(struct gavel *G, struct gj *g)
@@ -730,6 +799,30 @@ static void unfresh(struct gavel *G, struct gj *g)
 	if (g->fresh)
 		G->nfresh--;
 	g->fresh = 0;
+	set_del(&G->fresh, (size_t)(g - G->g));
+}
+
+/* the slot of g now runs on GPUs of type t that a round gave it (-1: no longer) */
+static void set_cur_type(struct gavel *G, struct gj *g, int t)
+{
+	size_t k = (size_t)(g - G->g);
+	g->cur_type = t;
+	if (t < 0) {
+		set_del(&G->holding, k);
+		return;
+	}
+	set_add(&G->holding, k);
+	set_add(&G->occupying, k);
+}
+
+/* a slot whose job is gone, or new: in none of the sets */
+static void set_forget(struct gavel *G, size_t k)
+{
+	set_del(&G->holding, k);
+	set_del(&G->occupying, k);
+	set_del(&G->touched, k);
+	set_del(&G->fresh, k);
+	set_del(&G->unadmitted, k);
 }
 
 /* start (or keep) what the round gave j; the pair's lead brings its partner */
@@ -746,7 +839,7 @@ static void start_assigned(struct gavel *G, struct dl_sim *s, struct dl_sim_job 
 		return; /* still saving: it comes back through saved */
 	if (dl_sim_start(s, j, &how) != DL_PLACED)
 		return;
-	g->cur_type = j->gpu_type;
+	set_cur_type(G, g, j->gpu_type);
 	g->cur_partner = -1;
 	g->from = dl_sim_now(s);
 	g->credit = -1; /* counted as it runs unless the round's steps say otherwise */
@@ -769,7 +862,7 @@ static void start_assigned(struct gavel *G, struct dl_sim *s, struct dl_sim_job 
 		}
 	}
 	g->cur_partner = (int)o->slot;
-	og->cur_type = o->gpu_type;
+	set_cur_type(G, og, o->gpu_type);
 	og->cur_partner = (int)j->slot;
 	og->from = g->from;
 	og->credit = -1;
@@ -797,7 +890,8 @@ static size_t widest_first(struct gavel *G, struct dl_sim *s)
 	size_t n = 0, nslots = dl_sim_slots(s) < G->nslots ? dl_sim_slots(s) : G->nslots;
 	DL_GROW(G->wide, nslots + 1, G->awide);
 	DL_GROW(G->tmp, nslots + 1, G->atmp);
-	for (size_t k = 0; k < nslots; k++) {
+	for (size_t k = set_next(G, &G->touched, 0, nslots); k < nslots;
+	     k = set_after(G, &G->touched, k, nslots)) {
 		if (!G->g[k].live || G->g[k].assigned < 0 || G->g[k].hold)
 			continue;
 		const struct dl_sim_job *j = dl_sim_slot_job(s, k);
@@ -831,9 +925,11 @@ static int cmp_idx(const void *a, const void *b)
 /* whether this round's walk gave some job GPUs to run on */
 static int walk_runs(const struct gavel *G, size_t nslots)
 {
-	for (size_t k = 0; k < nslots; k++)
+	for (size_t k = set_next(G, &G->touched, 0, nslots); k < nslots;
+	     k = set_after(G, &G->touched, k, nslots)) {
 		if (G->g[k].live == 1 && G->g[k].assigned >= 0 && !G->g[k].hold)
 			return 1;
+	}
 	return 0;
 }
 
@@ -854,7 +950,8 @@ static void plan_steps(struct gavel *G, struct dl_sim *s)
 	size_t nslots = dl_sim_slots(s) < G->nslots ? dl_sim_slots(s) : G->nslots;
 	double longest = 0, round = G->p.round, idle = secs(dl_sim_now(s) - G->last_ran);
 	for (size_t pass = 0; pass < 2; pass++) {
-		for (size_t k = 0; k < nslots; k++) {
+		for (size_t k = set_next(G, &G->holding, 0, nslots); k < nslots;
+		     k = set_after(G, &G->holding, k, nslots)) {
 			struct gj *g = &G->g[k];
 			struct dl_sim_job *j = g->live == 1 ? dl_sim_slot_job(s, k) : NULL;
 			if (!j || j->state != DL_SJ_RUNNING)
@@ -892,16 +989,22 @@ static void boundary(struct gavel *G, struct dl_sim *s)
 		G->last_ran = dl_sim_now(s);
 	size_t nslots = dl_sim_slots(s) < G->nslots ? dl_sim_slots(s) : G->nslots, nnew = 0;
 	DL_GROW(G->wide, nslots + 1, G->awide);
-	for (size_t k = 0; k < nslots; k++) {
-		struct gj *g = &G->g[k];
-		if (!g->live)
-			continue;
-		struct dl_sim_job *j = dl_sim_slot_job(s, k);
-		if (j->state == DL_SJ_RUNNING)
-			account(G, s, j);
-		if (g->handle < 0 && j->state == DL_SJ_QUEUED)
+	/* the running jobs' time, in slot order (the order of the worker time's sum) */
+	for (size_t k = set_next(G, &G->holding, 0, nslots); k < nslots;
+	     k = set_after(G, &G->holding, k, nslots)) {
+		if (G->g[k].live && dl_sim_slot_job(s, k)->state == DL_SJ_RUNNING)
+			account(G, s, dl_sim_slot_job(s, k));
+	}
+	for (size_t k = set_next(G, &G->unadmitted, 0, nslots); k < nslots;
+	     k = set_after(G, &G->unadmitted, k, nslots)) {
+		struct dl_sim_job *j = G->g[k].live ? dl_sim_slot_job(s, k) : NULL;
+		if (j && G->g[k].handle < 0 && j->state == DL_SJ_QUEUED)
 			G->wide[nnew++] = (struct wide){j->gpus, j->idx, (int)k};
-		unfresh(G, g); /* this boundary considers it */
+	}
+	for (size_t k = set_next(G, &G->fresh, 0, nslots); k < nslots;
+	     k = set_after(G, &G->fresh, k, nslots)) {
+		if (G->g[k].live)
+			unfresh(G, &G->g[k]); /* this boundary considers it */
 	}
 	/* jobs waiting for the boundary enter in arrival order, as the reference adds them */
 	qsort(G->wide, nnew, sizeof(*G->wide), cmp_idx);
@@ -924,7 +1027,8 @@ static void boundary(struct gavel *G, struct dl_sim *s)
 		resolve(G, s);
 		assign(G, s);
 	}
-	for (size_t k = 0; k < nslots; k++) {
+	for (size_t k = set_next(G, &G->holding, 0, nslots); k < nslots;
+	     k = set_after(G, &G->holding, k, nslots)) {
 		struct gj *g = &G->g[k];
 		if (g->live != 1)
 			continue;
@@ -932,13 +1036,15 @@ static void boundary(struct gavel *G, struct dl_sim *s)
 		if (j->state != DL_SJ_RUNNING)
 			continue;
 		if (g->assigned == g->cur_type && g->partner == g->cur_partner) {
-			/* a lease extension: it keeps its GPUs, no checkpoint or restore */
-			dl_sim_note(s, j, "extend", NULL);
+			/*
+			 * a lease extension: it keeps its GPUs, no checkpoint or
+			 * restore, and no event (its start or resume said where)
+			 */
 			G->extensions++;
 			continue;
 		}
 		dl_sim_preempt(s, j);
-		g->cur_type = -1;
+		set_cur_type(G, g, -1);
 		g->cur_partner = -1;
 	}
 	start_round(G, s);
@@ -965,7 +1071,8 @@ static int free_of_type(struct gavel *G, struct dl_sim *s, int *free_t)
 	memcpy(free_t, G->type_gpus, G->nt * sizeof(int));
 	size_t nslots = dl_sim_slots(s) < G->nslots ? dl_sim_slots(s) : G->nslots;
 	int any = 0;
-	for (size_t k = 0; k < nslots; k++) {
+	for (size_t k = set_next(G, &G->occupying, 0, nslots); k < nslots;
+	     k = set_after(G, &G->occupying, k, nslots)) {
 		if (!G->g[k].live)
 			continue;
 		const struct dl_sim_job *j = dl_sim_slot_job(s, k);
@@ -988,12 +1095,16 @@ static void fill(struct gavel *G, struct dl_sim *s)
 	if ((!G->p.work_conserving && !G->nfresh) || !dl_sim_free_gpus(s))
 		return;
 	size_t nslots = dl_sim_slots(s) < G->nslots ? dl_sim_slots(s) : G->nslots;
+	/* without --work-conserving only the jobs that just arrived may start */
+	const struct slotset *may = G->p.work_conserving ? NULL : &G->fresh;
 	int cand = 0;
-	for (size_t k = 0; k < nslots && !cand; k++) {
+	for (size_t k = set_next(G, may, 0, nslots); k < nslots; k = set_after(G, may, k, nslots)) {
 		const struct gj *g = &G->g[k];
 		cand = g->live == 1 && g->handle >= 0 && g->assigned < 0 &&
 		       (G->p.work_conserving || g->fresh) &&
 		       dl_sim_slot_job(s, k)->state == DL_SJ_QUEUED;
+		if (cand)
+			break;
 	}
 	if (!cand)
 		return;
@@ -1006,7 +1117,8 @@ static void fill(struct gavel *G, struct dl_sim *s)
 		while (free_t[t] > 0) {
 			int best = -1;
 			double bp = -1;
-			for (size_t k = 0; k < nslots; k++) {
+			for (size_t k = set_next(G, may, 0, nslots); k < nslots;
+			     k = set_after(G, may, k, nslots)) {
 				struct gj *g = &G->g[k];
 				if (g->live != 1 || g->handle < 0 || g->assigned >= 0 ||
 				    (G->p.compat && !g->allocated)) /* none yet: it waits */
@@ -1034,6 +1146,7 @@ static void fill(struct gavel *G, struct dl_sim *s)
 			g->partner = -1;
 			g->lead = 0;
 			g->credit = -1;
+			set_add(&G->touched, (size_t)best);
 			start_assigned(G, s, j);
 			if (j->state != DL_SJ_RUNNING) {
 				g->assigned = -1; /* no room after all (fragmentation) */
@@ -1136,6 +1249,9 @@ static void on_arrive(void *st, struct dl_sim *s, struct dl_sim_job *j)
 	g->handle = -1;
 	g->assigned = g->partner = g->cur_type = g->cur_partner = -1;
 	g->fresh = 1;
+	set_forget(G, j->slot);
+	set_add(&G->fresh, j->slot);
+	set_add(&G->unadmitted, j->slot); /* until admit() gives it a handle */
 	g->credit = -1;
 	G->nfresh++;
 	G->narrived++;
@@ -1150,6 +1266,7 @@ static void on_arrive(void *st, struct dl_sim *s, struct dl_sim_job *j)
 	if (!fits) {
 		/* a gang never mixes types: the placer rejects it (the engine reports why) */
 		g->live = 0;
+		set_forget(G, j->slot);
 		dl_sim_start(s, j, NULL);
 		return;
 	}
@@ -1163,9 +1280,9 @@ static void on_arrive(void *st, struct dl_sim *s, struct dl_sim_job *j)
 
 static void on_saved(void *st, struct dl_sim *s, struct dl_sim_job *j)
 {
-	(void)st;
+	struct gavel *G = st;
 	(void)s;
-	(void)j; /* schedule starts it where this round put it */
+	set_del(&G->occupying, j->slot); /* schedule starts it where this round put it */
 }
 
 static void on_finish(void *st, struct dl_sim *s, struct dl_sim_job *j)
@@ -1200,6 +1317,7 @@ static void on_finish(void *st, struct dl_sim *s, struct dl_sim_job *j)
 		q++;
 	}
 	g->live = 0;
+	set_forget(G, j->slot);
 	if (G->p.mechanism == DL_GAVEL_ROUNDS && dl_sim_free_gpus(s) == dl_sim_total_gpus(s))
 		G->boundary_due = 1; /* nothing holds GPUs: the round is over */
 }

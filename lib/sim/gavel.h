@@ -25,6 +25,13 @@ struct dl_gavel_params {
 	double reset;	     /* seconds between resets of the time received (--reset-interval) */
 	/* hidden: simulate --compat gavel sets it (the reference's choices) */
 	int compat;
+	/*
+	 * Tests only, in no option table: every round scans every slot, as the
+	 * driver did before it kept the sets of jobs a round can touch (running,
+	 * given a type, just arrived, waiting for admission). The results must
+	 * be the same bytes either way (tests/unit/test_sim_gavel.c).
+	 */
+	int scan_all;
 };
 
 extern const struct dl_opt dl_gavel_opts[];
