@@ -108,6 +108,9 @@ struct gj {
 	int hold;      /* compat: takes GPUs in this round's walk without running (no allocation) */
 	double credit; /* compat: seconds of this round it is counted as running (-1: as it runs) */
 	dl_tick from;  /* running: since when its time this round is not counted yet */
+	uint32_t idx;  /* the job's (its order in the walk) */
+	int gpus;      /* the job's */
+	uint64_t runs; /* bit t: it can run on type t (with GPUs, throughput > 0; nt <= 64) */
 };
 
 /* a pair of the allocation (pack): slots, its time on each type and the shares */
@@ -123,6 +126,7 @@ struct entry {
 	int type;      /* the rank of its type this round */
 	int gpus;
 	int hold; /* a job without an allocation (compat): it takes GPUs, does not run */
+	int slot; /* the job's (not of a pair) */
 };
 
 /*
@@ -142,6 +146,7 @@ struct gavel {
 	struct dl_alloc_problem prob;
 	size_t na;	      /* allocation types: those of the cluster with GPUs */
 	int *ctype;	      /* [na] cluster type of each */
+	int same_types;	      /* ctype is the identity (every type has GPUs) */
 	size_t nt;	      /* cluster types */
 	int *type_gpus;	      /* [nt] */
 	int *order;	      /* [nt] types fastest first */
@@ -178,6 +183,8 @@ struct gavel {
 	int pending;	    /* some job given a type this round waits to start (GPUs saving) */
 	size_t nfresh;	    /* jobs arrived since the last boundary, not started */
 	size_t nstarted;    /* jobs given a type by the last walk */
+	size_t ntmp;	    /* tmp: the start order (widest_first), ntmp slots */
+	int order_stale;    /* a job was given a type since the start order was sorted */
 	size_t narrived;    /* jobs arrived so far (compat: all arrived forces a reset when idle) */
 	int force_reset;    /* compat: the next re-solve resets whatever the interval */
 	dl_tick origin;	    /* the trace's first submit: dl_sim_now() + origin is trace time */
@@ -189,6 +196,7 @@ struct gavel {
 	struct slotset touched;	   /* assigned, partner, lead or hold set since the last walk */
 	struct slotset fresh;	   /* g->fresh */
 	struct slotset unadmitted; /* live without a handle: waits for a boundary to admit it */
+	struct slotset admitted;   /* live with a handle: in the allocation's session */
 };
 
 static void set_add(struct slotset *S, size_t k)
@@ -242,8 +250,8 @@ static void grow_slots(struct gavel *G, size_t need)
 	G->def = dl_slab_grow(G->def, &n[1], need, G->nt * sizeof(double));
 	G->x = dl_slab_grow(G->x, &n[2], need, G->nt * sizeof(double));
 	G->g = dl_slab_grow(G->g, &G->nslots, need, sizeof(*G->g));
-	struct slotset *sets[] = {&G->holding, &G->occupying, &G->touched, &G->fresh,
-				  &G->unadmitted};
+	struct slotset *sets[] = {&G->holding, &G->occupying,  &G->touched,
+				  &G->fresh,   &G->unadmitted, &G->admitted};
 	size_t words = (G->nslots + 63) / 64;
 	for (size_t k = 0; k < DL_ARRAY_SIZE(sets); k++)
 		sets[k]->w = dl_slab_grow(sets[k]->w, &sets[k]->nw, words, sizeof(uint64_t));
@@ -307,8 +315,11 @@ static void *create(struct dl_sim *s, const void *params, struct dl_err *err)
 	G->na = G->prob.ntypes;
 	G->ctype = xcalloc(G->na + 1, sizeof(int));
 	G->tput = xcalloc(G->na + 1, sizeof(double));
-	for (size_t k = 0; k < G->na; k++)
+	G->same_types = G->na == G->nt;
+	for (size_t k = 0; k < G->na; k++) {
 		G->ctype[k] = dl_cluster_type_index(c, G->prob.type_names[k]);
+		G->same_types &= G->ctype[k] == (int)k;
+	}
 	if (G->p.pack)
 		dl_alloc_model_classes(&G->prob, dl_sim_tputs(s));
 	struct dl_alloc_opts o = DL_ALLOC_OPTS_INIT;
@@ -357,6 +368,7 @@ static void destroy(void *st)
 	free(G->touched.w);
 	free(G->fresh.w);
 	free(G->unadmitted.w);
+	free(G->admitted.w);
 	free(G);
 }
 
@@ -409,6 +421,7 @@ static int admit(struct gavel *G, struct dl_sim *s, struct dl_sim_job *j)
 	G->slot_of_handle[h] = (int)j->slot;
 	g->handle = h;
 	set_del(&G->unadmitted, j->slot);
+	set_add(&G->admitted, j->slot);
 	G->need_solve = 1;
 	return 0;
 }
@@ -474,12 +487,19 @@ static void solve(struct gavel *G, struct dl_sim *s)
 		return;
 	}
 	vp = dl_alloc_session_problem(G->ses);
-	for (size_t i = 0; i < vp->njobs; i++) {
+	for (size_t i = 0; i < vp->njobs; i++) { /* every job's: a hot loop */
 		int slot = G->slot_of_handle[dl_alloc_session_handle(G->ses, i)];
 		double *x = &G->x[(size_t)slot * G->nt];
-		memset(x, 0, G->nt * sizeof(double));
-		for (size_t k = 0; k < G->na; k++)
-			x[G->ctype[k]] = res.x[i * G->na + k];
+		const double *rx = &res.x[i * G->na];
+		if (G->same_types) {
+			for (size_t t = 0; t < G->nt; t++)
+				x[t] = rx[t];
+		} else {
+			for (size_t t = 0; t < G->nt; t++)
+				x[t] = 0;
+			for (size_t k = 0; k < G->na; k++)
+				x[G->ctype[k]] = rx[k];
+		}
 		G->g[slot].allocated = 1;
 	}
 	clear_pairs(G);
@@ -582,8 +602,9 @@ static void maybe_reset(struct gavel *G, struct dl_sim *s)
 	double elapsed = secs(now - G->last_reset), half = G->p.round / 2;
 	G->last_reset = now;
 	memset(G->worker_time, 0, G->nt * sizeof(double));
-	size_t n = dl_sim_slots(s);
-	for (size_t k = 0; k < n && k < G->nslots; k++) {
+	size_t n = dl_sim_slots(s) < G->nslots ? dl_sim_slots(s) : G->nslots;
+	for (size_t k = set_next(G, &G->admitted, 0, n); k < n;
+	     k = set_after(G, &G->admitted, k, n)) {
 		if (!G->g[k].live || G->g[k].handle < 0)
 			continue;
 		for (size_t t = 0; t < G->nt; t++) {
@@ -653,9 +674,19 @@ static void push_entry(struct gavel *G, size_t *n, struct entry e)
 }
 
 /* job order of an entry's job(s): the trace's */
-static int eorder(struct dl_sim *s, int slot)
+static int eorder(const struct gavel *G, int slot)
 {
-	return (int)dl_sim_slot_job(s, (size_t)slot)->idx;
+	return (int)G->g[slot].idx;
+}
+
+/* can the job in slot k run on type t (GPUs there, its throughput > 0, its gpu_type)? */
+static int may_run(const struct gavel *G, struct dl_sim *s, size_t k, size_t t)
+{
+	if (G->nt <= 64)
+		return (int)(G->g[k].runs >> t & 1);
+	const struct dl_sim_job *j = dl_sim_slot_job(s, k);
+	return G->type_gpus[t] && dl_sim_job_speed(s, j, (int)t) > 0 &&
+	       (j->type == DL_ANY_TYPE || j->type == (int)t);
 }
 
 static void walk_entry(struct gavel *G, struct dl_sim *s, const struct entry *E, int t, int *left);
@@ -686,8 +717,10 @@ static void assign(struct gavel *G, struct dl_sim *s)
 		g->hold = 0;
 		set_del(&G->touched, k);
 	}
+	G->order_stale = 1;
 	size_t n = 0;
-	for (size_t k = 0; k < nslots; k++) {
+	for (size_t k = set_next(G, &G->admitted, 0, nslots); k < nslots;
+	     k = set_after(G, &G->admitted, k, nslots)) {
 		struct gj *g = &G->g[k];
 		if (!g->live || g->handle < 0)
 			continue;
@@ -697,19 +730,16 @@ static void assign(struct gavel *G, struct dl_sim *s)
 		 * starts a job it has no allocation for: they stay idle
 		 */
 		int hold = G->p.compat && !g->allocated;
-		struct dl_sim_job *j = dl_sim_slot_job(s, k);
 		for (size_t t = 0; t < G->nt; t++) {
-			if (!G->type_gpus[t] || !(dl_sim_job_speed(s, j, (int)t) > 0))
-				continue;
-			if (j->type != DL_ANY_TYPE && j->type != (int)t)
+			if (!may_run(G, s, k, t))
 				continue;
 			size_t i = k * G->nt + t;
 			double pr = priority(G, G->x[i], G->jt[i], (int)t);
 			if (G->fifo && !(pr > 0))
 				continue;
 			push_entry(G, &n,
-				   (struct entry){pr, G->def[i], G->x[i], eorder(s, (int)k), -1,
-						  rank[t], j->gpus, hold});
+				   (struct entry){pr, G->def[i], G->x[i], (int)g->idx, -1, rank[t],
+						  g->gpus, hold, (int)k});
 		}
 	}
 	for (size_t q = 0; q < G->npairs; q++) {
@@ -718,11 +748,10 @@ static void assign(struct gavel *G, struct dl_sim *s)
 			if (!(P->x[t] > 0))
 				continue;
 			double pr = priority(G, P->x[t], G->ptime[P->ptime * G->nt + t], (int)t);
-			int oa = eorder(s, P->a), ob = eorder(s, P->b);
+			int oa = eorder(G, P->a), ob = eorder(G, P->b);
 			push_entry(G, &n,
 				   (struct entry){pr, 0, P->x[t], oa < ob ? oa : ob, (int)q,
-						  rank[t], dl_sim_slot_job(s, (size_t)P->a)->gpus,
-						  0});
+						  rank[t], G->g[P->a].gpus, 0, -1});
 		}
 	}
 	/*
@@ -783,15 +812,13 @@ static void walk_entry(struct gavel *G, struct dl_sim *s, const struct entry *E,
 		set_add(&G->touched, (size_t)P->b);
 		return;
 	}
-	/* entries carry the job's order; find its slot through the trace index */
-	struct dl_sim_job *j = dl_sim_job(s, (size_t)E->job);
-	struct gj *g = &G->g[j->slot];
-	if (g->assigned >= 0 || left[t] < j->gpus)
+	struct gj *g = &G->g[E->slot];
+	if (g->assigned >= 0 || left[t] < g->gpus)
 		return;
-	left[t] -= j->gpus;
+	left[t] -= g->gpus;
 	g->assigned = t;
 	g->hold = E->hold;
-	set_add(&G->touched, j->slot);
+	set_add(&G->touched, (size_t)E->slot);
 }
 
 static void unfresh(struct gavel *G, struct gj *g)
@@ -823,6 +850,7 @@ static void set_forget(struct gavel *G, size_t k)
 	set_del(&G->touched, k);
 	set_del(&G->fresh, k);
 	set_del(&G->unadmitted, k);
+	set_del(&G->admitted, k);
 }
 
 /* start (or keep) what the round gave j; the pair's lead brings its partner */
@@ -888,6 +916,20 @@ static int cmp_wide(const void *a, const void *b)
 static size_t widest_first(struct gavel *G, struct dl_sim *s)
 {
 	size_t n = 0, nslots = dl_sim_slots(s) < G->nslots ? dl_sim_slots(s) : G->nslots;
+	if (!G->order_stale && !G->p.scan_all) {
+		/*
+		 * Passes between boundaries (jobs waiting for GPUs being
+		 * saved): the order sorted last, less the jobs gone since (a
+		 * slot taken by a new job has no type: it drops out too)
+		 */
+		for (size_t k = 0; k < G->ntmp; k++) {
+			const struct gj *g = &G->g[G->tmp[k]];
+			if (g->live && g->assigned >= 0 && !g->hold)
+				G->tmp[n++] = G->tmp[k];
+		}
+		return G->ntmp = n;
+	}
+	G->order_stale = 0;
 	DL_GROW(G->wide, nslots + 1, G->awide);
 	DL_GROW(G->tmp, nslots + 1, G->atmp);
 	for (size_t k = set_next(G, &G->touched, 0, nslots); k < nslots;
@@ -900,7 +942,7 @@ static size_t widest_first(struct gavel *G, struct dl_sim *s)
 	qsort(G->wide, n, sizeof(*G->wide), cmp_wide);
 	for (size_t k = 0; k < n; k++)
 		G->tmp[k] = G->wide[k].slot;
-	return n;
+	return G->ntmp = n;
 }
 
 /* start the jobs this round gave a type, widest first; note whether some must wait */
@@ -1147,6 +1189,7 @@ static void fill(struct gavel *G, struct dl_sim *s)
 			g->lead = 0;
 			g->credit = -1;
 			set_add(&G->touched, (size_t)best);
+			G->order_stale = 1;
 			start_assigned(G, s, j);
 			if (j->state != DL_SJ_RUNNING) {
 				g->assigned = -1; /* no room after all (fragmentation) */
@@ -1259,10 +1302,16 @@ static void on_arrive(void *st, struct dl_sim *s, struct dl_sim_job *j)
 		G->jt[(size_t)j->slot * G->nt + t] = G->p.round / 2;
 	memset(&G->def[(size_t)j->slot * G->nt], 0, G->nt * sizeof(double));
 	memset(&G->x[(size_t)j->slot * G->nt], 0, G->nt * sizeof(double));
+	g->idx = j->idx;
+	g->gpus = j->gpus;
 	int fits = 0;
-	for (size_t t = 0; t < G->nt; t++)
-		fits |= G->type_gpus[t] >= j->gpus && dl_sim_job_speed(s, j, (int)t) > 0 &&
-			(j->type == DL_ANY_TYPE || j->type == (int)t);
+	for (size_t t = 0; t < G->nt; t++) {
+		int ok = dl_sim_job_speed(s, j, (int)t) > 0 &&
+			 (j->type == DL_ANY_TYPE || j->type == (int)t);
+		fits |= ok && G->type_gpus[t] >= j->gpus;
+		if (t < 64 && ok && G->type_gpus[t])
+			g->runs |= (uint64_t)1 << t;
+	}
 	if (!fits) {
 		/* a gang never mixes types: the placer rejects it (the engine reports why) */
 		g->live = 0;
