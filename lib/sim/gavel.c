@@ -157,6 +157,13 @@ struct gavel {
 	double *jt, *def, *x; /* [slots * nt]: job time (s), deficit, allocation */
 	size_t nslots;
 	int *slot_of_handle; /* [handles] */
+	/*
+	 * the session's jobs in its order (ascending handles: added at the end,
+	 * removed in place), by slot: what solve reads X into, without a call
+	 * and a lookup for every job at every solve
+	 */
+	int *view;
+	size_t nview, aview;
 	size_t nhandles;
 	double *worker_time; /* [nt] GPU-seconds */
 	struct gpair *pairs;
@@ -182,7 +189,6 @@ struct gavel {
 	int solved_once;    /* the reference resets at its first allocation */
 	int pending;	    /* some job given a type this round waits to start (GPUs saving) */
 	size_t nfresh;	    /* jobs arrived since the last boundary, not started */
-	size_t nstarted;    /* jobs given a type by the last walk */
 	size_t ntmp;	    /* tmp: the start order (widest_first), ntmp slots */
 	int order_stale;    /* a job was given a type since the start order was sorted */
 	size_t narrived;    /* jobs arrived so far (compat: all arrived forces a reset when idle) */
@@ -355,6 +361,7 @@ static void destroy(void *st)
 	free(G->def);
 	free(G->x);
 	free(G->slot_of_handle);
+	free(G->view);
 	free(G->ctype);
 	free(G->tput);
 	free(G->type_gpus);
@@ -419,6 +426,8 @@ static int admit(struct gavel *G, struct dl_sim *s, struct dl_sim_job *j)
 		G->nhandles = n;
 	}
 	G->slot_of_handle[h] = (int)j->slot;
+	DL_GROW(G->view, G->nview + 1, G->aview);
+	G->view[G->nview++] = (int)j->slot;
 	g->handle = h;
 	set_del(&G->unadmitted, j->slot);
 	set_add(&G->admitted, j->slot);
@@ -487,8 +496,11 @@ static void solve(struct gavel *G, struct dl_sim *s)
 		return;
 	}
 	vp = dl_alloc_session_problem(G->ses);
-	for (size_t i = 0; i < vp->njobs; i++) { /* every job's: a hot loop */
-		int slot = G->slot_of_handle[dl_alloc_session_handle(G->ses, i)];
+	size_t m = vp->njobs;
+	for (size_t i = 0; i < m; i++) { /* every job's: a hot loop */
+		int slot = !G->p.scan_all && G->nview == m
+				   ? G->view[i]
+				   : G->slot_of_handle[dl_alloc_session_handle(G->ses, i)];
 		double *x = &G->x[(size_t)slot * G->nt];
 		const double *rx = &res.x[i * G->na];
 		if (G->same_types) {
@@ -500,7 +512,8 @@ static void solve(struct gavel *G, struct dl_sim *s)
 			for (size_t k = 0; k < G->na; k++)
 				x[G->ctype[k]] = rx[k];
 		}
-		G->g[slot].allocated = 1;
+		if (G->p.compat) /* only compat reads it (a store to every job's record) */
+			G->g[slot].allocated = 1;
 	}
 	clear_pairs(G);
 	for (size_t q = 0; q < res.npairs; q++) {
@@ -937,6 +950,13 @@ static size_t widest_first(struct gavel *G, struct dl_sim *s)
 		if (!G->g[k].live || G->g[k].assigned < 0 || G->g[k].hold)
 			continue;
 		const struct dl_sim_job *j = dl_sim_slot_job(s, k);
+		/*
+		 * a job running already (most: its lease extended) starts no
+		 * more this round: start_assigned passes it over, so the order
+		 * needs only the others
+		 */
+		if (j->state == DL_SJ_RUNNING && !G->p.scan_all)
+			continue;
 		G->wide[n++] = (struct wide){j->gpus, j->idx, (int)k};
 	}
 	qsort(G->wide, n, sizeof(*G->wide), cmp_wide);
@@ -950,7 +970,6 @@ static void start_round(struct gavel *G, struct dl_sim *s)
 {
 	size_t n = widest_first(G, s);
 	G->pending = 0;
-	G->nstarted = n;
 	for (size_t k = 0; k < n; k++) {
 		struct dl_sim_job *j = dl_sim_slot_job(s, (size_t)G->tmp[k]);
 		start_assigned(G, s, j);
@@ -1110,9 +1129,24 @@ static void boundary(struct gavel *G, struct dl_sim *s)
 /* free GPUs of type t (held GPUs counted once, packed or not) */
 static int free_of_type(struct gavel *G, struct dl_sim *s, int *free_t)
 {
+	const struct dl_cluster *c = dl_sim_cluster(s);
+	int any = 0;
+	if (!G->p.pack && !G->p.scan_all) {
+		/*
+		 * Unpacked, every job running or saving holds GPUs of one type
+		 * alone: the engine's free GPUs per node say the same as the
+		 * jobs, in nodes instead of jobs
+		 */
+		memset(free_t, 0, G->nt * sizeof(int));
+		for (size_t n = 0; n < c->nnodes; n++)
+			if (c->nodes[n].type >= 0 && (size_t)c->nodes[n].type < G->nt)
+				free_t[c->nodes[n].type] += dl_sim_node_free(s, (int)n);
+		for (size_t t = 0; t < G->nt; t++)
+			any |= free_t[t] > 0;
+		return any;
+	}
 	memcpy(free_t, G->type_gpus, G->nt * sizeof(int));
 	size_t nslots = dl_sim_slots(s) < G->nslots ? dl_sim_slots(s) : G->nslots;
-	int any = 0;
 	for (size_t k = set_next(G, &G->occupying, 0, nslots); k < nslots;
 	     k = set_after(G, &G->occupying, k, nslots)) {
 		if (!G->g[k].live)
@@ -1353,6 +1387,18 @@ static void on_finish(void *st, struct dl_sim *s, struct dl_sim_job *j)
 	}
 	if (g->handle >= 0) {
 		dl_alloc_session_remove(G->ses, g->handle);
+		size_t lo = 0, hi = G->nview; /* its place in the view, by handle */
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (G->g[G->view[mid]].handle < g->handle)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo < G->nview && G->view[lo] == (int)j->slot) {
+			memmove(G->view + lo, G->view + lo + 1, (G->nview - lo - 1) * sizeof(int));
+			G->nview--;
+		}
 		G->need_solve = 1;
 	}
 	for (size_t q = 0; q < G->npairs;) { /* its pairs are gone with it */
