@@ -107,7 +107,8 @@ struct dl_alloc_session {
 	int g_dirty;  /* the set of policy rows changed */
 	double rho;   /* finish-time fairness: the last optimum, where the next search starts */
 	long solve_no;
-	int *ind; /* scratch for dl_lp_set_col */
+	int skip_objective; /* dl_alloc_session_skip_objective */
+	int *ind;	    /* scratch for dl_lp_set_col */
 	double *val;
 	size_t aind;
 	struct dl_alloc_session_stats st;
@@ -1076,6 +1077,14 @@ int dl_alloc_session_solve(struct dl_alloc_session *s, struct dl_alloc_result *r
 		res->lp_objective = NAN;
 		return -1;
 	}
-	res->objective = alloc_evaluate(&s->p, &s->o, res, &res->objective_name);
+	if (!s->skip_objective)
+		res->objective = alloc_evaluate(&s->p, &s->o, res, &res->objective_name);
+	else
+		res->objective = NAN;
 	return 0;
+}
+
+void dl_alloc_session_skip_objective(struct dl_alloc_session *s)
+{
+	s->skip_objective = 1;
 }

@@ -337,6 +337,8 @@ static void *create(struct dl_sim *s, const void *params, struct dl_err *err)
 	G->ses = dl_alloc_session_new(&G->prob, &o, err);
 	if (!G->ses)
 		goto fail;
+	if (!G->p.scan_all) /* gavel reads X only */
+		dl_alloc_session_skip_objective(G->ses);
 	return G;
 fail:
 	destroy(G); /* everything in G is NULL or whole */
