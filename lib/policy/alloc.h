@@ -309,6 +309,11 @@ int64_t dl_alloc_session_handle(const struct dl_alloc_session *s, size_t i);
 /* the job index of a handle, or -1 */
 long dl_alloc_session_index(const struct dl_alloc_session *s, int64_t handle);
 const struct dl_alloc_session_stats *dl_alloc_session_stats(const struct dl_alloc_session *s);
+/*
+ * Warm solves from now on leave res->objective NaN (a driver that reads only
+ * the allocation: evaluating the objective is a pass over every job a solve)
+ */
+void dl_alloc_session_skip_objective(struct dl_alloc_session *s);
 void dl_alloc_session_free(struct dl_alloc_session *s);
 
 /* Gavel's normalisers: the job's throughput under an equal share of the cluster */

@@ -107,6 +107,9 @@ struct dl_alloc_session {
 	int g_dirty;  /* the set of policy rows changed */
 	double rho;   /* finish-time fairness: the last optimum, where the next search starts */
 	long solve_no;
+	int skip_objective; /* dl_alloc_session_skip_objective */
+	double *cx;	    /* scratch of take(): X of each class */
+	size_t acx;
 	int *ind; /* scratch for dl_lp_set_col */
 	double *val;
 	size_t aind;
@@ -670,6 +673,7 @@ void dl_alloc_session_free(struct dl_alloc_session *s)
 {
 	if (!s)
 		return;
+	free(s->cx);
 	for (size_t c = 0; c < s->ncls; c++) {
 		free(s->cls[c].key);
 		free(s->cls[c].xcol);
@@ -996,12 +1000,17 @@ static void take(struct dl_alloc_session *s, struct dl_alloc_result *res)
 {
 	size_t m = s->p.njobs, n = s->p.ntypes;
 	res->x = xcalloc(m * n + 1, sizeof(double));
-	for (size_t i = 0; i < m; i++) {
-		const struct sclass *k = &s->cls[s->sj[i].cls];
-		for (size_t t = 0; t < n; t++)
-			res->x[i * n + t] =
+	/* a class's X once, then copied to its members (merged: many jobs a class) */
+	DL_GROW(s->cx, s->ncls * n + 1, s->acx);
+	for (size_t c = 0; c < s->ncls; c++) {
+		const struct sclass *k = &s->cls[c];
+		for (size_t t = 0; t < n && k->used && k->xcol; t++)
+			s->cx[c * n + t] =
 				k->xcol[t] ? alloc_clip(dl_lp_value(s->sol, k->xcol[t]), 1) : 0;
 	}
+	for (size_t i = 0; i < m; i++)
+		for (size_t t = 0; t < n; t++)
+			res->x[i * n + t] = s->cx[s->sj[i].cls * n + t];
 	if (s->pack)
 		take_pairs(s, res);
 	if (!s->per_job)
@@ -1070,6 +1079,14 @@ int dl_alloc_session_solve(struct dl_alloc_session *s, struct dl_alloc_result *r
 		res->lp_objective = NAN;
 		return -1;
 	}
-	res->objective = alloc_evaluate(&s->p, &s->o, res, &res->objective_name);
+	if (!s->skip_objective)
+		res->objective = alloc_evaluate(&s->p, &s->o, res, &res->objective_name);
+	else
+		res->objective = NAN;
 	return 0;
+}
+
+void dl_alloc_session_skip_objective(struct dl_alloc_session *s)
+{
+	s->skip_objective = 1;
 }

@@ -32,8 +32,9 @@
  *      has that many left and the job has none yet this round (fifo
  *      policies skip priority 0);
  *   6. a running job given its type again keeps its GPUs (a lease
- *      extension: no checkpoint, no restore, an `extend` event); the others
- *      are preempted, and the jobs given a type start on it, widest first.
+ *      extension: no checkpoint, no restore, and no event: its start said
+ *      where it runs); the others are preempted, and the jobs given a type
+ *      start on it, widest first.
  * A round ends after --round seconds, or as soon as no job holds GPUs.
  * With --compat gavel a job runs int(throughput x round) steps a round and
  * the round ends when the longest of them is done (plan_steps).
@@ -107,6 +108,9 @@ struct gj {
 	int hold;      /* compat: takes GPUs in this round's walk without running (no allocation) */
 	double credit; /* compat: seconds of this round it is counted as running (-1: as it runs) */
 	dl_tick from;  /* running: since when its time this round is not counted yet */
+	uint32_t idx;  /* the job's (its order in the walk) */
+	int gpus;      /* the job's */
+	uint64_t runs; /* bit t: it can run on type t (with GPUs, throughput > 0; nt <= 64) */
 };
 
 /* a pair of the allocation (pack): slots, its time on each type and the shares */
@@ -122,6 +126,17 @@ struct entry {
 	int type;      /* the rank of its type this round */
 	int gpus;
 	int hold; /* a job without an allocation (compat): it takes GPUs, does not run */
+	int slot; /* the job's (not of a pair) */
+};
+
+/*
+ * A set of slots, one bit each: the jobs a round may touch, so that a round
+ * costs the jobs whose state changes, not every job waiting (scan_all: every
+ * slot, as a check). Walked in slot order, the order of a scan of every slot.
+ */
+struct slotset {
+	uint64_t *w;
+	size_t nw;
 };
 
 struct gavel {
@@ -131,6 +146,7 @@ struct gavel {
 	struct dl_alloc_problem prob;
 	size_t na;	      /* allocation types: those of the cluster with GPUs */
 	int *ctype;	      /* [na] cluster type of each */
+	int same_types;	      /* ctype is the identity (every type has GPUs) */
 	size_t nt;	      /* cluster types */
 	int *type_gpus;	      /* [nt] */
 	const int *order;     /* [nt] types fastest first (the cluster's) */
@@ -141,6 +157,13 @@ struct gavel {
 	double *jt, *def, *x; /* [slots * nt]: job time (s), deficit, allocation */
 	size_t nslots;
 	int *slot_of_handle; /* [handles] */
+	/*
+	 * the session's jobs in its order (ascending handles: added at the end,
+	 * removed in place), by slot: what solve reads X into, without a call
+	 * and a lookup for every job at every solve
+	 */
+	int *view;
+	size_t nview, aview;
 	size_t nhandles;
 	double *worker_time; /* [nt] GPU-seconds */
 	struct gpair *pairs;
@@ -166,13 +189,53 @@ struct gavel {
 	int solved_once;    /* the reference resets at its first allocation */
 	int pending;	    /* some job given a type this round waits to start (GPUs saving) */
 	size_t nfresh;	    /* jobs arrived since the last boundary, not started */
-	size_t nstarted;    /* jobs given a type by the last walk */
+	size_t ntmp;	    /* tmp: the start order (widest_first), ntmp slots */
+	int order_stale;    /* a job was given a type since the start order was sorted */
 	size_t narrived;    /* jobs arrived so far (compat: all arrived forces a reset when idle) */
 	int force_reset;    /* compat: the next re-solve resets whatever the interval */
 	dl_tick origin;	    /* the trace's first submit: dl_sim_now() + origin is trace time */
 	dl_tick this_round; /* length of the round under way (compat: its steps decide) */
 	dl_tick last_ran;   /* compat: end of the last round in which jobs ran */
+	/* supersets of the slots whose jobs a round's loops act on */
+	struct slotset holding;	   /* cur_type >= 0: running on GPUs this round gave */
+	struct slotset occupying;  /* started since it last came back saved: running or saving */
+	struct slotset touched;	   /* assigned, partner, lead or hold set since the last walk */
+	struct slotset fresh;	   /* g->fresh */
+	struct slotset unadmitted; /* live without a handle: waits for a boundary to admit it */
+	struct slotset admitted;   /* live with a handle: in the allocation's session */
 };
+
+static void set_add(struct slotset *S, size_t k)
+{
+	S->w[k / 64] |= (uint64_t)1 << (k % 64);
+}
+
+static void set_del(struct slotset *S, size_t k)
+{
+	S->w[k / 64] &= ~((uint64_t)1 << (k % 64));
+}
+
+/* the first slot at or after k below n in S (every slot with scan_all or no S), else n */
+static size_t set_next(const struct gavel *G, const struct slotset *S, size_t k, size_t n)
+{
+	if (G->p.scan_all || !S || k >= n)
+		return k < n ? k : n;
+	size_t wi = k / 64;
+	uint64_t bits = S->w[wi] & (~(uint64_t)0 << (k % 64));
+	while (!bits) {
+		if (++wi * 64 >= n)
+			return n;
+		bits = S->w[wi];
+	}
+	k = wi * 64 + (size_t)__builtin_ctzll(bits);
+	return k < n ? k : n;
+}
+
+/* the slot after k in S, else n */
+static size_t set_after(const struct gavel *G, const struct slotset *S, size_t k, size_t n)
+{
+	return set_next(G, S, k + 1, n);
+}
 
 static double secs(dl_tick t)
 {
@@ -193,6 +256,11 @@ static void grow_slots(struct gavel *G, size_t need)
 	G->def = dl_slab_grow(G->def, &n[1], need, G->nt * sizeof(double));
 	G->x = dl_slab_grow(G->x, &n[2], need, G->nt * sizeof(double));
 	G->g = dl_slab_grow(G->g, &G->nslots, need, sizeof(*G->g));
+	struct slotset *sets[] = {&G->holding, &G->occupying,  &G->touched,
+				  &G->fresh,   &G->unadmitted, &G->admitted};
+	size_t words = (G->nslots + 63) / 64;
+	for (size_t k = 0; k < DL_ARRAY_SIZE(sets); k++)
+		sets[k]->w = dl_slab_grow(sets[k]->w, &sets[k]->nw, words, sizeof(uint64_t));
 }
 
 static void *create(struct dl_sim *s, const void *params, struct dl_err *err)
@@ -239,8 +307,11 @@ static void *create(struct dl_sim *s, const void *params, struct dl_err *err)
 	G->na = G->prob.ntypes;
 	G->ctype = xcalloc(G->na + 1, sizeof(int));
 	G->tput = xcalloc(G->na + 1, sizeof(double));
-	for (size_t k = 0; k < G->na; k++)
+	G->same_types = G->na == G->nt;
+	for (size_t k = 0; k < G->na; k++) {
 		G->ctype[k] = dl_cluster_type_index(c, G->prob.type_names[k]);
+		G->same_types &= G->ctype[k] == (int)k;
+	}
 	if (G->p.pack)
 		dl_alloc_model_classes(&G->prob, dl_sim_tputs(s));
 	struct dl_alloc_opts o = DL_ALLOC_OPTS_INIT;
@@ -252,6 +323,8 @@ static void *create(struct dl_sim *s, const void *params, struct dl_err *err)
 	G->ses = dl_alloc_session_new(&G->prob, &o, err);
 	if (!G->ses)
 		goto fail;
+	if (!G->p.scan_all) /* gavel reads X only */
+		dl_alloc_session_skip_objective(G->ses);
 	return G;
 fail:
 	destroy(G); /* everything in G is NULL or whole */
@@ -276,6 +349,7 @@ static void destroy(void *st)
 	free(G->def);
 	free(G->x);
 	free(G->slot_of_handle);
+	free(G->view);
 	free(G->ctype);
 	free(G->tput);
 	free(G->type_gpus);
@@ -283,6 +357,12 @@ static void destroy(void *st)
 	free(G->ent);
 	free(G->tmp);
 	free(G->wide);
+	free(G->holding.w);
+	free(G->occupying.w);
+	free(G->touched.w);
+	free(G->fresh.w);
+	free(G->unadmitted.w);
+	free(G->admitted.w);
 	free(G);
 }
 
@@ -321,6 +401,7 @@ static int admit(struct gavel *G, struct dl_sim *s, struct dl_sim_job *j)
 	struct dl_err err = DL_ERR_INIT;
 	int64_t h = dl_alloc_session_add(G->ses, &aj, &err);
 	if (h < 0) {
+		set_add(&G->unadmitted, j->slot); /* tried again at every boundary */
 		dl_sim_note(s, j, "unallocated", err.msg);
 		return -1;
 	}
@@ -332,7 +413,11 @@ static int admit(struct gavel *G, struct dl_sim *s, struct dl_sim_job *j)
 		G->nhandles = n;
 	}
 	G->slot_of_handle[h] = (int)j->slot;
+	DL_GROW(G->view, G->nview + 1, G->aview);
+	G->view[G->nview++] = (int)j->slot;
 	g->handle = h;
+	set_del(&G->unadmitted, j->slot);
+	set_add(&G->admitted, j->slot);
 	G->need_solve = 1;
 	return 0;
 }
@@ -398,13 +483,24 @@ static void solve(struct gavel *G, struct dl_sim *s)
 		return;
 	}
 	vp = dl_alloc_session_problem(G->ses);
-	for (size_t i = 0; i < vp->njobs; i++) {
-		int slot = G->slot_of_handle[dl_alloc_session_handle(G->ses, i)];
+	size_t m = vp->njobs;
+	for (size_t i = 0; i < m; i++) { /* every job's: a hot loop */
+		int slot = !G->p.scan_all && G->nview == m
+				   ? G->view[i]
+				   : G->slot_of_handle[dl_alloc_session_handle(G->ses, i)];
 		double *x = &G->x[(size_t)slot * G->nt];
-		memset(x, 0, G->nt * sizeof(double));
-		for (size_t k = 0; k < G->na; k++)
-			x[G->ctype[k]] = res.x[i * G->na + k];
-		G->g[slot].allocated = 1;
+		const double *rx = &res.x[i * G->na];
+		if (G->same_types) {
+			for (size_t t = 0; t < G->nt; t++)
+				x[t] = rx[t];
+		} else {
+			for (size_t t = 0; t < G->nt; t++)
+				x[t] = 0;
+			for (size_t k = 0; k < G->na; k++)
+				x[G->ctype[k]] = rx[k];
+		}
+		if (G->p.compat) /* only compat reads it (a store to every job's record) */
+			G->g[slot].allocated = 1;
 	}
 	clear_pairs(G);
 	for (size_t q = 0; q < res.npairs; q++) {
@@ -506,8 +602,9 @@ static void maybe_reset(struct gavel *G, struct dl_sim *s)
 	double elapsed = secs(now - G->last_reset), half = G->p.round / 2;
 	G->last_reset = now;
 	memset(G->worker_time, 0, G->nt * sizeof(double));
-	size_t n = dl_sim_slots(s);
-	for (size_t k = 0; k < n && k < G->nslots; k++) {
+	size_t n = dl_sim_slots(s) < G->nslots ? dl_sim_slots(s) : G->nslots;
+	for (size_t k = set_next(G, &G->admitted, 0, n); k < n;
+	     k = set_after(G, &G->admitted, k, n)) {
 		if (!G->g[k].live || G->g[k].handle < 0)
 			continue;
 		for (size_t t = 0; t < G->nt; t++) {
@@ -577,9 +674,19 @@ static void push_entry(struct gavel *G, size_t *n, struct entry e)
 }
 
 /* job order of an entry's job(s): the trace's */
-static int eorder(struct dl_sim *s, int slot)
+static int eorder(const struct gavel *G, int slot)
 {
-	return (int)dl_sim_slot_job(s, (size_t)slot)->idx;
+	return (int)G->g[slot].idx;
+}
+
+/* can the job in slot k run on type t (GPUs there, its throughput > 0, its gpu_type)? */
+static int may_run(const struct gavel *G, struct dl_sim *s, size_t k, size_t t)
+{
+	if (G->nt <= 64)
+		return (int)(G->g[k].runs >> t & 1);
+	const struct dl_sim_job *j = dl_sim_slot_job(s, k);
+	return G->type_gpus[t] && dl_sim_job_speed(s, j, (int)t) > 0 &&
+	       (j->type == DL_ANY_TYPE || j->type == (int)t);
 }
 
 static void walk_entry(struct gavel *G, struct dl_sim *s, const struct entry *E, int t, int *left);
@@ -599,8 +706,8 @@ static void assign(struct gavel *G, struct dl_sim *s)
 		}
 	for (size_t k = 0; k < G->nt; k++)
 		rank[order[k]] = (int)k;
-	size_t n = 0;
-	for (size_t k = 0; k < nslots; k++) {
+	for (size_t k = set_next(G, &G->touched, 0, nslots); k < nslots;
+	     k = set_after(G, &G->touched, k, nslots)) {
 		struct gj *g = &G->g[k];
 		if (!g->live)
 			continue;
@@ -608,7 +715,14 @@ static void assign(struct gavel *G, struct dl_sim *s)
 		g->partner = -1;
 		g->lead = 0;
 		g->hold = 0;
-		if (g->handle < 0)
+		set_del(&G->touched, k);
+	}
+	G->order_stale = 1;
+	size_t n = 0;
+	for (size_t k = set_next(G, &G->admitted, 0, nslots); k < nslots;
+	     k = set_after(G, &G->admitted, k, nslots)) {
+		struct gj *g = &G->g[k];
+		if (!g->live || g->handle < 0)
 			continue;
 		/*
 		 * compat: a job not in the last allocation solved is walked at
@@ -616,19 +730,16 @@ static void assign(struct gavel *G, struct dl_sim *s)
 		 * starts a job it has no allocation for: they stay idle
 		 */
 		int hold = G->p.compat && !g->allocated;
-		struct dl_sim_job *j = dl_sim_slot_job(s, k);
 		for (size_t t = 0; t < G->nt; t++) {
-			if (!G->type_gpus[t] || !(dl_sim_job_speed(s, j, (int)t) > 0))
-				continue;
-			if (j->type != DL_ANY_TYPE && j->type != (int)t)
+			if (!may_run(G, s, k, t))
 				continue;
 			size_t i = k * G->nt + t;
 			double pr = priority(G, G->x[i], G->jt[i], (int)t);
 			if (G->fifo && !(pr > 0))
 				continue;
 			push_entry(G, &n,
-				   (struct entry){pr, G->def[i], G->x[i], eorder(s, (int)k), -1,
-						  rank[t], j->gpus, hold});
+				   (struct entry){pr, G->def[i], G->x[i], (int)g->idx, -1, rank[t],
+						  g->gpus, hold, (int)k});
 		}
 	}
 	for (size_t q = 0; q < G->npairs; q++) {
@@ -637,11 +748,10 @@ static void assign(struct gavel *G, struct dl_sim *s)
 			if (!(P->x[t] > 0))
 				continue;
 			double pr = priority(G, P->x[t], G->ptime[P->ptime * G->nt + t], (int)t);
-			int oa = eorder(s, P->a), ob = eorder(s, P->b);
+			int oa = eorder(G, P->a), ob = eorder(G, P->b);
 			push_entry(G, &n,
 				   (struct entry){pr, 0, P->x[t], oa < ob ? oa : ob, (int)q,
-						  rank[t], dl_sim_slot_job(s, (size_t)P->a)->gpus,
-						  0});
+						  rank[t], G->g[P->a].gpus, 0, -1});
 		}
 	}
 	/*
@@ -698,16 +808,17 @@ static void walk_entry(struct gavel *G, struct dl_sim *s, const struct entry *E,
 		a->partner = P->b;
 		b->partner = P->a;
 		a->lead = 1;
+		set_add(&G->touched, (size_t)P->a);
+		set_add(&G->touched, (size_t)P->b);
 		return;
 	}
-	/* entries carry the job's order; find its slot through the trace index */
-	struct dl_sim_job *j = dl_sim_job(s, (size_t)E->job);
-	struct gj *g = &G->g[j->slot];
-	if (g->assigned >= 0 || left[t] < j->gpus)
+	struct gj *g = &G->g[E->slot];
+	if (g->assigned >= 0 || left[t] < g->gpus)
 		return;
-	left[t] -= j->gpus;
+	left[t] -= g->gpus;
 	g->assigned = t;
 	g->hold = E->hold;
+	set_add(&G->touched, (size_t)E->slot);
 }
 
 static void unfresh(struct gavel *G, struct gj *g)
@@ -715,6 +826,31 @@ static void unfresh(struct gavel *G, struct gj *g)
 	if (g->fresh)
 		G->nfresh--;
 	g->fresh = 0;
+	set_del(&G->fresh, (size_t)(g - G->g));
+}
+
+/* the slot of g now runs on GPUs of type t that a round gave it (-1: no longer) */
+static void set_cur_type(struct gavel *G, struct gj *g, int t)
+{
+	size_t k = (size_t)(g - G->g);
+	g->cur_type = t;
+	if (t < 0) {
+		set_del(&G->holding, k);
+		return;
+	}
+	set_add(&G->holding, k);
+	set_add(&G->occupying, k);
+}
+
+/* a slot whose job is gone, or new: in none of the sets */
+static void set_forget(struct gavel *G, size_t k)
+{
+	set_del(&G->holding, k);
+	set_del(&G->occupying, k);
+	set_del(&G->touched, k);
+	set_del(&G->fresh, k);
+	set_del(&G->unadmitted, k);
+	set_del(&G->admitted, k);
 }
 
 /* start (or keep) what the round gave j; the pair's lead brings its partner */
@@ -731,7 +867,7 @@ static void start_assigned(struct gavel *G, struct dl_sim *s, struct dl_sim_job 
 		return; /* still saving: it comes back through saved */
 	if (dl_sim_start(s, j, &how) != DL_PLACED)
 		return;
-	g->cur_type = j->gpu_type;
+	set_cur_type(G, g, j->gpu_type);
 	g->cur_partner = -1;
 	g->from = dl_sim_now(s);
 	g->credit = -1; /* counted as it runs unless the round's steps say otherwise */
@@ -754,7 +890,7 @@ static void start_assigned(struct gavel *G, struct dl_sim *s, struct dl_sim_job 
 		}
 	}
 	g->cur_partner = (int)o->slot;
-	og->cur_type = o->gpu_type;
+	set_cur_type(G, og, o->gpu_type);
 	og->cur_partner = (int)j->slot;
 	og->from = g->from;
 	og->credit = -1;
@@ -780,18 +916,40 @@ static int cmp_wide(const void *a, const void *b)
 static size_t widest_first(struct gavel *G, struct dl_sim *s)
 {
 	size_t n = 0, nslots = dl_sim_slots(s) < G->nslots ? dl_sim_slots(s) : G->nslots;
+	if (!G->order_stale && !G->p.scan_all) {
+		/*
+		 * Passes between boundaries (jobs waiting for GPUs being
+		 * saved): the order sorted last, less the jobs gone since (a
+		 * slot taken by a new job has no type: it drops out too)
+		 */
+		for (size_t k = 0; k < G->ntmp; k++) {
+			const struct gj *g = &G->g[G->tmp[k]];
+			if (g->live && g->assigned >= 0 && !g->hold)
+				G->tmp[n++] = G->tmp[k];
+		}
+		return G->ntmp = n;
+	}
+	G->order_stale = 0;
 	DL_GROW(G->wide, nslots + 1, G->awide);
 	DL_GROW(G->tmp, nslots + 1, G->atmp);
-	for (size_t k = 0; k < nslots; k++) {
+	for (size_t k = set_next(G, &G->touched, 0, nslots); k < nslots;
+	     k = set_after(G, &G->touched, k, nslots)) {
 		if (!G->g[k].live || G->g[k].assigned < 0 || G->g[k].hold)
 			continue;
 		const struct dl_sim_job *j = dl_sim_slot_job(s, k);
+		/*
+		 * a job running already (most: its lease extended) starts no
+		 * more this round: start_assigned passes it over, so the order
+		 * needs only the others
+		 */
+		if (j->state == DL_SJ_RUNNING && !G->p.scan_all)
+			continue;
 		G->wide[n++] = (struct wide){j->gpus, j->idx, (int)k};
 	}
 	qsort(G->wide, n, sizeof(*G->wide), cmp_wide);
 	for (size_t k = 0; k < n; k++)
 		G->tmp[k] = G->wide[k].slot;
-	return n;
+	return G->ntmp = n;
 }
 
 /* start the jobs this round gave a type, widest first; note whether some must wait */
@@ -799,7 +957,6 @@ static void start_round(struct gavel *G, struct dl_sim *s)
 {
 	size_t n = widest_first(G, s);
 	G->pending = 0;
-	G->nstarted = n;
 	for (size_t k = 0; k < n; k++) {
 		struct dl_sim_job *j = dl_sim_slot_job(s, (size_t)G->tmp[k]);
 		start_assigned(G, s, j);
@@ -816,9 +973,11 @@ static int cmp_idx(const void *a, const void *b)
 /* whether this round's walk gave some job GPUs to run on */
 static int walk_runs(const struct gavel *G, size_t nslots)
 {
-	for (size_t k = 0; k < nslots; k++)
+	for (size_t k = set_next(G, &G->touched, 0, nslots); k < nslots;
+	     k = set_after(G, &G->touched, k, nslots)) {
 		if (G->g[k].live == 1 && G->g[k].assigned >= 0 && !G->g[k].hold)
 			return 1;
+	}
 	return 0;
 }
 
@@ -839,7 +998,8 @@ static void plan_steps(struct gavel *G, struct dl_sim *s)
 	size_t nslots = dl_sim_slots(s) < G->nslots ? dl_sim_slots(s) : G->nslots;
 	double longest = 0, round = G->p.round, idle = secs(dl_sim_now(s) - G->last_ran);
 	for (size_t pass = 0; pass < 2; pass++) {
-		for (size_t k = 0; k < nslots; k++) {
+		for (size_t k = set_next(G, &G->holding, 0, nslots); k < nslots;
+		     k = set_after(G, &G->holding, k, nslots)) {
 			struct gj *g = &G->g[k];
 			struct dl_sim_job *j = g->live == 1 ? dl_sim_slot_job(s, k) : NULL;
 			if (!j || j->state != DL_SJ_RUNNING)
@@ -877,16 +1037,22 @@ static void boundary(struct gavel *G, struct dl_sim *s)
 		G->last_ran = dl_sim_now(s);
 	size_t nslots = dl_sim_slots(s) < G->nslots ? dl_sim_slots(s) : G->nslots, nnew = 0;
 	DL_GROW(G->wide, nslots + 1, G->awide);
-	for (size_t k = 0; k < nslots; k++) {
-		struct gj *g = &G->g[k];
-		if (!g->live)
-			continue;
-		struct dl_sim_job *j = dl_sim_slot_job(s, k);
-		if (j->state == DL_SJ_RUNNING)
-			account(G, s, j);
-		if (g->handle < 0 && j->state == DL_SJ_QUEUED)
+	/* the running jobs' time, in slot order (the order of the worker time's sum) */
+	for (size_t k = set_next(G, &G->holding, 0, nslots); k < nslots;
+	     k = set_after(G, &G->holding, k, nslots)) {
+		if (G->g[k].live && dl_sim_slot_job(s, k)->state == DL_SJ_RUNNING)
+			account(G, s, dl_sim_slot_job(s, k));
+	}
+	for (size_t k = set_next(G, &G->unadmitted, 0, nslots); k < nslots;
+	     k = set_after(G, &G->unadmitted, k, nslots)) {
+		struct dl_sim_job *j = G->g[k].live ? dl_sim_slot_job(s, k) : NULL;
+		if (j && G->g[k].handle < 0 && j->state == DL_SJ_QUEUED)
 			G->wide[nnew++] = (struct wide){j->gpus, j->idx, (int)k};
-		unfresh(G, g); /* this boundary considers it */
+	}
+	for (size_t k = set_next(G, &G->fresh, 0, nslots); k < nslots;
+	     k = set_after(G, &G->fresh, k, nslots)) {
+		if (G->g[k].live)
+			unfresh(G, &G->g[k]); /* this boundary considers it */
 	}
 	/* jobs waiting for the boundary enter in arrival order, as the reference adds them */
 	qsort(G->wide, nnew, sizeof(*G->wide), cmp_idx);
@@ -909,7 +1075,8 @@ static void boundary(struct gavel *G, struct dl_sim *s)
 		resolve(G, s);
 		assign(G, s);
 	}
-	for (size_t k = 0; k < nslots; k++) {
+	for (size_t k = set_next(G, &G->holding, 0, nslots); k < nslots;
+	     k = set_after(G, &G->holding, k, nslots)) {
 		struct gj *g = &G->g[k];
 		if (g->live != 1)
 			continue;
@@ -917,13 +1084,15 @@ static void boundary(struct gavel *G, struct dl_sim *s)
 		if (j->state != DL_SJ_RUNNING)
 			continue;
 		if (g->assigned == g->cur_type && g->partner == g->cur_partner) {
-			/* a lease extension: it keeps its GPUs, no checkpoint or restore */
-			dl_sim_note(s, j, "extend", NULL);
+			/*
+			 * a lease extension: it keeps its GPUs, no checkpoint or
+			 * restore, and no event (its start or resume said where)
+			 */
 			G->extensions++;
 			continue;
 		}
 		dl_sim_preempt(s, j);
-		g->cur_type = -1;
+		set_cur_type(G, g, -1);
 		g->cur_partner = -1;
 	}
 	start_round(G, s);
@@ -947,10 +1116,26 @@ static void boundary(struct gavel *G, struct dl_sim *s)
 /* free GPUs of type t (held GPUs counted once, packed or not) */
 static int free_of_type(struct gavel *G, struct dl_sim *s, int *free_t)
 {
+	const struct dl_cluster *c = dl_sim_cluster(s);
+	int any = 0;
+	if (!G->p.pack && !G->p.scan_all) {
+		/*
+		 * Unpacked, every job running or saving holds GPUs of one type
+		 * alone: the engine's free GPUs per node say the same as the
+		 * jobs, in nodes instead of jobs
+		 */
+		memset(free_t, 0, G->nt * sizeof(int));
+		for (size_t n = 0; n < c->nnodes; n++)
+			if (c->nodes[n].type >= 0 && (size_t)c->nodes[n].type < G->nt)
+				free_t[c->nodes[n].type] += dl_sim_node_free(s, (int)n);
+		for (size_t t = 0; t < G->nt; t++)
+			any |= free_t[t] > 0;
+		return any;
+	}
 	memcpy(free_t, G->type_gpus, G->nt * sizeof(int));
 	size_t nslots = dl_sim_slots(s) < G->nslots ? dl_sim_slots(s) : G->nslots;
-	int any = 0;
-	for (size_t k = 0; k < nslots; k++) {
+	for (size_t k = set_next(G, &G->occupying, 0, nslots); k < nslots;
+	     k = set_after(G, &G->occupying, k, nslots)) {
 		if (!G->g[k].live)
 			continue;
 		const struct dl_sim_job *j = dl_sim_slot_job(s, k);
@@ -973,12 +1158,16 @@ static void fill(struct gavel *G, struct dl_sim *s)
 	if ((!G->p.work_conserving && !G->nfresh) || !dl_sim_free_gpus(s))
 		return;
 	size_t nslots = dl_sim_slots(s) < G->nslots ? dl_sim_slots(s) : G->nslots;
+	/* without --work-conserving only the jobs that just arrived may start */
+	const struct slotset *may = G->p.work_conserving ? NULL : &G->fresh;
 	int cand = 0;
-	for (size_t k = 0; k < nslots && !cand; k++) {
+	for (size_t k = set_next(G, may, 0, nslots); k < nslots; k = set_after(G, may, k, nslots)) {
 		const struct gj *g = &G->g[k];
 		cand = g->live == 1 && g->handle >= 0 && g->assigned < 0 &&
 		       (G->p.work_conserving || g->fresh) &&
 		       dl_sim_slot_job(s, k)->state == DL_SJ_QUEUED;
+		if (cand)
+			break;
 	}
 	if (!cand)
 		return;
@@ -991,7 +1180,8 @@ static void fill(struct gavel *G, struct dl_sim *s)
 		while (free_t[t] > 0) {
 			int best = -1;
 			double bp = -1;
-			for (size_t k = 0; k < nslots; k++) {
+			for (size_t k = set_next(G, may, 0, nslots); k < nslots;
+			     k = set_after(G, may, k, nslots)) {
 				struct gj *g = &G->g[k];
 				if (g->live != 1 || g->handle < 0 || g->assigned >= 0 ||
 				    (G->p.compat && !g->allocated)) /* none yet: it waits */
@@ -1019,6 +1209,8 @@ static void fill(struct gavel *G, struct dl_sim *s)
 			g->partner = -1;
 			g->lead = 0;
 			g->credit = -1;
+			set_add(&G->touched, (size_t)best);
+			G->order_stale = 1;
 			start_assigned(G, s, j);
 			if (j->state != DL_SJ_RUNNING) {
 				g->assigned = -1; /* no room after all (fragmentation) */
@@ -1121,6 +1313,9 @@ static void on_arrive(void *st, struct dl_sim *s, struct dl_sim_job *j)
 	g->handle = -1;
 	g->assigned = g->partner = g->cur_type = g->cur_partner = -1;
 	g->fresh = 1;
+	set_forget(G, j->slot);
+	set_add(&G->fresh, j->slot);
+	set_add(&G->unadmitted, j->slot); /* until admit() gives it a handle */
 	g->credit = -1;
 	G->nfresh++;
 	G->narrived++;
@@ -1128,13 +1323,20 @@ static void on_arrive(void *st, struct dl_sim *s, struct dl_sim_job *j)
 		G->jt[(size_t)j->slot * G->nt + t] = G->p.round / 2;
 	memset(&G->def[(size_t)j->slot * G->nt], 0, G->nt * sizeof(double));
 	memset(&G->x[(size_t)j->slot * G->nt], 0, G->nt * sizeof(double));
+	g->idx = j->idx;
+	g->gpus = j->gpus;
 	int fits = 0;
-	for (size_t t = 0; t < G->nt; t++)
-		fits |= G->type_gpus[t] >= j->gpus && dl_sim_job_speed(s, j, (int)t) > 0 &&
-			(j->type == DL_ANY_TYPE || j->type == (int)t);
+	for (size_t t = 0; t < G->nt; t++) {
+		int ok = dl_sim_job_speed(s, j, (int)t) > 0 &&
+			 (j->type == DL_ANY_TYPE || j->type == (int)t);
+		fits |= ok && G->type_gpus[t] >= j->gpus;
+		if (t < 64 && ok && G->type_gpus[t])
+			g->runs |= (uint64_t)1 << t;
+	}
 	if (!fits) {
 		/* a gang never mixes types: the placer rejects it (the engine reports why) */
 		g->live = 0;
+		set_forget(G, j->slot);
 		dl_sim_start(s, j, NULL);
 		return;
 	}
@@ -1148,9 +1350,9 @@ static void on_arrive(void *st, struct dl_sim *s, struct dl_sim_job *j)
 
 static void on_saved(void *st, struct dl_sim *s, struct dl_sim_job *j)
 {
-	(void)st;
+	struct gavel *G = st;
 	(void)s;
-	(void)j; /* schedule starts it where this round put it */
+	set_del(&G->occupying, j->slot); /* schedule starts it where this round put it */
 }
 
 static void on_finish(void *st, struct dl_sim *s, struct dl_sim_job *j)
@@ -1172,6 +1374,18 @@ static void on_finish(void *st, struct dl_sim *s, struct dl_sim_job *j)
 	}
 	if (g->handle >= 0) {
 		dl_alloc_session_remove(G->ses, g->handle);
+		size_t lo = 0, hi = G->nview; /* its place in the view, by handle */
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (G->g[G->view[mid]].handle < g->handle)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo < G->nview && G->view[lo] == (int)j->slot) {
+			memmove(G->view + lo, G->view + lo + 1, (G->nview - lo - 1) * sizeof(int));
+			G->nview--;
+		}
 		G->need_solve = 1;
 	}
 	for (size_t q = 0; q < G->npairs;) { /* its pairs are gone with it */
@@ -1185,6 +1399,7 @@ static void on_finish(void *st, struct dl_sim *s, struct dl_sim_job *j)
 		q++;
 	}
 	g->live = 0;
+	set_forget(G, j->slot);
 	if (G->p.mechanism == DL_GAVEL_ROUNDS && dl_sim_free_gpus(s) == dl_sim_total_gpus(s))
 		G->boundary_due = 1; /* nothing holds GPUs: the round is over */
 }

@@ -25,6 +25,16 @@ struct dl_gavel_params {
 	double reset;	     /* seconds between resets of the time received (--reset-interval) */
 	/* hidden: simulate --compat gavel sets it (the reference's choices) */
 	int compat;
+	/*
+	 * Tests only, in no option table: the driver as it was before it kept
+	 * the sets of jobs a round can touch (running, given a type, just
+	 * arrived, waiting for admission): every loop scans every slot, free
+	 * GPUs are summed over the jobs, solve finds each job by its handle, the
+	 * start order has every job given a type, the session evaluates its
+	 * objective. The results must be the same bytes either way
+	 * (tests/unit/test_sim_gavel.c).
+	 */
+	int scan_all;
 };
 
 extern const struct dl_opt dl_gavel_opts[];
