@@ -6,6 +6,7 @@
 #   make check           unit + CLI tests, then again under ASan+UBSan; ends "N passed, N failed"
 #   make demo            install the build's packages, run the main job on a bundled example
 #   make bench           benchmarks with ratios against baselines measured in the same run
+#   make bench-grid      Gavel's figure as a sweep (240 runs, -j 2): its wall time, agnostic/aware JCT per rate
 #   make install         PREFIX=/usr/local DESTDIR= : binary, dlsched-CMD symlinks, man, completions, examples
 #   make deb             build/dlsched_VERSION_ARCH.deb (dpkg-deb, dpkg-shlibdeps: apt-get install dpkg-dev)
 #   make fuzz            libFuzzer targets (clang), FUZZ_TIME seconds each
@@ -62,7 +63,7 @@ else
 Q = @
 endif
 
-.PHONY: all deps deps-build check test check-asan unit cli demo bench install uninstall deb man completions \
+.PHONY: all deps deps-build check test check-asan unit cli demo bench bench-grid install uninstall deb man completions \
 	fuzz fuzz-build format format-check clean
 .DELETE_ON_ERROR:
 
@@ -175,6 +176,9 @@ demo: deps-build
 
 bench: dlsched $(BENCH_TOOLS)
 	$(Q)DLSCHED_BUILD=$(abspath $(O)) sh tests/bench/run.sh ./dlsched
+
+bench-grid: dlsched
+	$(Q)sh tests/bench/gavel_grid.sh ./dlsched
 
 deps:
 	$(Q)sh tests/deps.sh test

@@ -790,16 +790,6 @@ static double timeline_util(const struct timeline *t, double capacity)
 			  : NAN;
 }
 
-struct rate_event {
-	double t, rate;
-};
-
-static int cmp_rate_event(const void *a, const void *b)
-{
-	const struct rate_event *x = a, *y = b;
-	return (x->t > y->t) - (x->t < y->t);
-}
-
 /*
  * GPU-seconds within [a, b] that the jobs of l claim beyond the cluster's
  * capacity: jobs that shared GPUs (packed pairs) each count their GPUs, but a
@@ -811,7 +801,8 @@ static int cmp_rate_event(const void *a, const void *b)
 static double shared_excess(const struct label *l, const unsigned char *in, double capacity,
 			    double a, double b)
 {
-	struct rate_event *ev = xcalloc(2 * (l->njobs ? l->njobs : 1), sizeof(*ev));
+	/* (time, GPUs taken or given back); ties in any order: cur is exact between times */
+	struct dl_keyed *ev = xcalloc(2 * (l->njobs ? l->njobs : 1), sizeof(*ev));
 	size_t n = 0;
 	for (size_t i = 0; i < l->njobs; i++) {
 		const struct job *j = &l->jobs[i];
@@ -819,17 +810,17 @@ static double shared_excess(const struct label *l, const unsigned char *in, doub
 		    !(j->end > j->start) || j->run_time < (j->end - j->start) * (1 - 1e-9))
 			continue;
 		double rate = (double)j->gpus;
-		ev[n++] = (struct rate_event){j->start, rate};
-		ev[n++] = (struct rate_event){j->end, -rate};
+		ev[n++] = (struct dl_keyed){j->start, rate};
+		ev[n++] = (struct dl_keyed){j->end, -rate};
 	}
-	qsort(ev, n, sizeof(*ev), cmp_rate_event);
+	dl_sort_keyed(ev, n);
 	double cur = 0, excess = 0;
 	for (size_t i = 0; i < n; i++) {
-		cur += ev[i].rate;
+		cur += ev[i].value;
 		if (i + 1 == n || cur <= capacity)
 			continue;
-		double s = ev[i].t > a ? ev[i].t : a;
-		double e = ev[i + 1].t < b ? ev[i + 1].t : b;
+		double s = ev[i].key > a ? ev[i].key : a;
+		double e = ev[i + 1].key < b ? ev[i + 1].key : b;
 		if (e > s)
 			excess += (cur - capacity) * (e - s);
 	}
@@ -1255,6 +1246,27 @@ static int64_t set_size(const struct label *l, int *all_ids)
 }
 
 /*
+ * whether a and b list the same ids among their finished jobs in the same
+ * order (labels of one simulation's results usually do); ids being unique in a
+ * label, the two sets are then equal
+ */
+static int same_ids_in_order(const struct dl_report *rep, const struct label *a,
+			     const struct label *b)
+{
+	size_t i = 0, k = 0;
+	for (;;) {
+		while (i < a->njobs && a->jobs[i].unfinished)
+			i++;
+		while (k < b->njobs && b->jobs[k].unfinished)
+			k++;
+		if (i == a->njobs || k == b->njobs)
+			return i == a->njobs && k == b->njobs;
+		if (strcmp(rep->ids + a->jobs[i++].id, rep->ids + b->jobs[k++].id))
+			return 0;
+	}
+}
+
+/*
  * Every label must cover the same jobs (by id; by count where ids are
  * missing): a what-if compares like with like or not at all
  */
@@ -1267,10 +1279,8 @@ static int check_job_sets(struct dl_report *rep, int allow, struct dl_err *err)
 	int ids_a, ids_b;
 	int64_t na = set_size(a, &ids_a);
 	rep->night.jobs = na;
-	struct strmap first = STRMAP_INIT;
-	for (size_t k = 0; ids_a && k < a->njobs; k++)
-		if (!a->jobs[k].unfinished)
-			strmap_put(&first, rep->ids + a->jobs[k].id, 1);
+	struct strmap first = STRMAP_INIT; /* a's ids, filled when first needed */
+	int first_filled = 0;
 	struct strbuf counts = STRBUF_INIT;
 	sb_addf(&counts, "%s %lld", a->name, (long long)na);
 	int rc = 0;
@@ -1279,7 +1289,13 @@ static int check_job_sets(struct dl_report *rep, int allow, struct dl_err *err)
 		int64_t nb = set_size(b, &ids_b), both = 0;
 		const char *example = NULL;
 		sb_addf(&counts, ", %s %lld", b->name, (long long)nb);
-		if (ids_a && ids_b) {
+		if (ids_a && ids_b && nb == na && same_ids_in_order(rep, a, b)) {
+			both = na;
+		} else if (ids_a && ids_b) {
+			for (size_t k = 0; !first_filled && k < a->njobs; k++)
+				if (!a->jobs[k].unfinished)
+					strmap_put(&first, rep->ids + a->jobs[k].id, 1);
+			first_filled = 1;
 			for (size_t k = 0; k < b->njobs; k++) {
 				const struct job *j = &b->jobs[k];
 				if (j->unfinished)

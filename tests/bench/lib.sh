@@ -4,10 +4,12 @@
 # so results compare across machines. Nothing here asserts a time.
 #
 #   measure CMD...          run CMD (stdout to /dev/null unless redirected inside a
-#                           sh -c string); sets SECS (wall seconds) and RSS_MB (peak)
+#                           sh -c string); sets SECS (wall seconds), CPU_SECS (user +
+#                           system seconds of CMD and its children) and RSS_MB (peak)
 #   measure3 CMD...         measure three times: SECS the median, SECS_ALL the three
-#                           in order, RSS_MB the largest peak (one run is noise-prone
-#                           when a figure sits near its target)
+#                           in order, CPU_SECS the median CPU time, RSS_MB the largest
+#                           peak (one run is noise-prone when a figure sits near its
+#                           target)
 #   figure NAME SECS BASE_SECS BASE_NAME [TARGET]
 #                           print one row: figure, baseline, ratio, target
 #   note TEXT               print a free-form line (a rate, a count)
@@ -17,13 +19,14 @@
 measure() {
 	_t0=$(date +%s%N)
 	if [ -x /usr/bin/time ]; then
-		/usr/bin/time -f '%M' -o "$BENCH_TMP/.rss" "$@" > /dev/null
+		/usr/bin/time -f '%M %U %S' -o "$BENCH_TMP/.rss" "$@" > /dev/null
 		_rc=$?
 		RSS_MB=$(awk '{printf "%.1f", $1/1024}' "$BENCH_TMP/.rss" 2>/dev/null | tail -1)
+		CPU_SECS=$(awk '{printf "%.2f", $2 + $3}' "$BENCH_TMP/.rss" 2>/dev/null | tail -1)
 	else
 		"$@" > /dev/null
 		_rc=$?
-		RSS_MB=?
+		RSS_MB=? CPU_SECS=?
 	fi
 	_t1=$(date +%s%N)
 	SECS=$(awk -v a="$_t0" -v b="$_t1" 'BEGIN{printf "%.4f", (b-a)/1e9}')
@@ -32,14 +35,16 @@ measure() {
 }
 
 measure3() {
-	_all= _rss=0 _rc3=0
+	_all= _cpu= _rss=0 _rc3=0
 	for _k in 1 2 3; do
 		measure "$@" || _rc3=$?
 		_all="$_all $SECS"
+		_cpu="$_cpu $CPU_SECS"
 		_rss=$(awk -v a="$_rss" -v b="$RSS_MB" 'BEGIN { print (b + 0 > a + 0) ? b : a }')
 	done
 	SECS_ALL=${_all# }
 	SECS=$(printf '%s\n' $SECS_ALL | sort -n | sed -n 2p)
+	CPU_SECS=$(printf '%s\n' $_cpu | sort -n | sed -n 2p)
 	RSS_MB=$_rss
 	return $_rc3
 }

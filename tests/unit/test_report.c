@@ -60,6 +60,19 @@ static void test_sort(void)
 	dl_sort_doubles(a, n);
 	qsort(b, n, sizeof(*b), cmpd);
 	ok(!memcmp(a, b, n * sizeof(*a)), "radix sort agrees with qsort on 50000 values");
+	/* the keyed sort: the same keys in the same order, each value still beside its key */
+	struct dl_keyed *kv = malloc(n * sizeof(*kv));
+	for (size_t i = 0; i < n; i++)
+		kv[i] = (struct dl_keyed){b[(i * 7919) % n], -(double)((i * 7919) % n)};
+	dl_sort_keyed(kv, n);
+	int keys_sorted = 1, values_kept = 1;
+	for (size_t i = 0; i < n; i++) {
+		keys_sorted &= kv[i].key == b[i];
+		values_kept &= b[(size_t)-kv[i].value] == kv[i].key;
+	}
+	ok(keys_sorted, "keyed radix sort orders 50000 keys as qsort does");
+	ok(values_kept, "keyed radix sort keeps each value with its key");
+	free(kv);
 	free(a);
 	free(b);
 }
