@@ -67,10 +67,11 @@ struct simrun {
 /*
  * Runs *cfg (the caller sets its cluster, jobs, policy, params, placement and
  * costs) with the streams whose bits are in want (1 << SIMRUN_RESULTS, ...)
- * written in format fmt into out; cfg's writers are set and cleared here.
+ * written into out, as JSON Lines those whose bits are also in json, else as
+ * CSV; cfg's writers are set and cleared here.
  * Returns dl_sim_run's status, printing its message on failure.
  */
-static inline int simrun(struct dl_sim_config *cfg, unsigned want, enum dl_out_format fmt,
+static inline int simrun(struct dl_sim_config *cfg, unsigned want, unsigned json,
 			 struct simrun *out)
 {
 	FILE *f[SIMRUN_STREAMS] = {NULL};
@@ -79,7 +80,7 @@ static inline int simrun(struct dl_sim_config *cfg, unsigned want, enum dl_out_f
 	for (int k = 0; k < SIMRUN_STREAMS; k++)
 		if (want & (1u << k)) {
 			f[k] = open_memstream(&out->buf[k], &out->len[k]);
-			w[k] = dl_writer_new(f[k], fmt);
+			w[k] = dl_writer_new(f[k], json & (1u << k) ? DL_OUT_JSON : DL_OUT_CSV);
 		}
 	cfg->results = w[SIMRUN_RESULTS];
 	cfg->events = w[SIMRUN_EVENTS];

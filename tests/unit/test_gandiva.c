@@ -48,7 +48,7 @@ static int run(const struct dl_jobset *js, int slice, int oracle, struct simrun 
 	cfg.comm = DL_COMM_RING;
 	cfg.checkpoint_cost = 5;
 	cfg.restore_cost = 10;
-	int rc = simrun(&cfg, 1u << SIMRUN_RESULTS, DL_OUT_CSV, out);
+	int rc = simrun(&cfg, 1u << SIMRUN_RESULTS, 0, out);
 	if (!rc && out->st.completed != (size_t)JOBS) {
 		printf("# %zu of %d jobs completed\n", out->st.completed, JOBS);
 		rc = -1;

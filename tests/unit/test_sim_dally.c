@@ -75,7 +75,7 @@ static int run(const struct dl_cluster *cl, const struct dl_sim_trace *t, int sc
 	cfg.checkpoint_cost = 5;
 	cfg.restore_cost = 10;
 	int rc = simrun(&cfg, 1u << SIMRUN_RESULTS | 1u << SIMRUN_EVENTS | 1u << SIMRUN_TIMELINE,
-			DL_OUT_CSV, o);
+			0, o);
 	if (rc)
 		dl_err_set(err, DL_EXIT_DATA, "the run failed");
 	dl_net_models_free(&models);

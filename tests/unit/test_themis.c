@@ -44,7 +44,7 @@ static int run(int reference, const char *spec, const struct dl_jobset *js,
 	cfg.place.seed = 1;
 	cfg.checkpoint_cost = 5;
 	cfg.restore_cost = 10;
-	int rc = simrun(&cfg, 1u << SIMRUN_RESULTS | 1u << SIMRUN_EVENTS, DL_OUT_CSV, o);
+	int rc = simrun(&cfg, 1u << SIMRUN_RESULTS | 1u << SIMRUN_EVENTS, 0, o);
 	free(params);
 	dl_cluster_free(cl);
 	return rc;
