@@ -44,6 +44,21 @@ void dl_sq_schedule(void *st, struct dl_sim *s);
 	.destroy = dl_sq_destroy, .arrive = dl_sq_arrive, .saved = dl_sq_saved, \
 	.finish = dl_sq_finish, .timer = dl_sq_timer, .schedule = dl_sq_schedule
 
+/* the ops of a queue policy without options: its create() only names its kind */
+#define DL_SQ_PLAIN_POLICY(ops, sq_kind, policy_name, policy_summary)                       \
+	static void *ops##_create(struct dl_sim *s, const void *params, struct dl_err *err) \
+	{                                                                                   \
+		(void)params, (void)err;                                                    \
+		struct dl_sq_setup u = {.kind = sq_kind};                                   \
+		return dl_sq_create(s, &u);                                                 \
+	}                                                                                   \
+	const struct dl_sim_policy_ops ops = {                                              \
+		.name = policy_name,                                                        \
+		.summary = policy_summary,                                                  \
+		.create = ops##_create,                                                     \
+		DL_SQ_CALLBACKS,                                                            \
+	}
+
 #define DL_SQ_MAX_QUEUES 64 /* "Q<queue>" in the events has two digits */
 /* simulate's MLFQ defaults, Tiresias' 3 queues (for --help: the tables have none) */
 extern const char *const dl_sq_tiresias_defaults[];
