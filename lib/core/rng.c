@@ -3,7 +3,7 @@
 
 #include <math.h>
 
-static uint64_t splitmix64(uint64_t *x)
+uint64_t dl_splitmix64(uint64_t *x)
 {
 	uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
@@ -16,13 +16,13 @@ void dl_rng_seed(struct dl_rng *r, uint64_t seed)
 	uint64_t x = seed;
 	/* splitmix64 never yields four zero words, so the state is valid */
 	for (int i = 0; i < 4; i++)
-		r->s[i] = splitmix64(&x);
+		r->s[i] = dl_splitmix64(&x);
 }
 
 void dl_rng_seed_stream(struct dl_rng *r, uint64_t seed, uint64_t stream)
 {
 	uint64_t x = stream;
-	dl_rng_seed(r, seed ^ splitmix64(&x));
+	dl_rng_seed(r, seed ^ dl_splitmix64(&x));
 }
 
 static inline uint64_t rotl(uint64_t x, int k)

@@ -20,6 +20,9 @@ struct dl_rng {
 	uint64_t s[4];
 };
 
+/* splitmix64: advance *state and return its next 64 bits (the seeder; also a
+ * one-word generator where a test wants a fixed stream) */
+uint64_t dl_splitmix64(uint64_t *state);
 /* seed the generator (any 64-bit value, 0 included) */
 void dl_rng_seed(struct dl_rng *r, uint64_t seed);
 /* an independent generator for substream `stream` of `seed` */

@@ -12,16 +12,14 @@
 
 #include "advise/advise.h"
 #include "core/strbuf.h"
+#include "core/rng.h"
 #include "tap.h"
 
 static uint64_t rng_state = 4242;
 
 static uint64_t rnd(void)
 {
-	uint64_t z = (rng_state += 0x9e3779b97f4a7c15u);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-	return z ^ (z >> 31);
+	return dl_splitmix64(&rng_state);
 }
 
 /* squeue -o text of n pending jobs 1..n submitted in that order (fifo's order) */

@@ -15,16 +15,14 @@
 #include <string.h>
 
 #include "core/num.h"
+#include "core/rng.h"
 #include "tap.h"
 
 static uint64_t rng_state = 0x2545f4914f6cdd1du;
 
 static uint64_t rnd(void)
 {
-	uint64_t z = (rng_state += 0x9e3779b97f4a7c15u);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-	return z ^ (z >> 31);
+	return dl_splitmix64(&rng_state);
 }
 
 static void test_fixed(void)
@@ -168,8 +166,8 @@ static void fmt_matches_double(void)
 				dl_fmt_micros(a, us);
 				dl_fmt_double(b, (double)us / 1e6);
 				if (strcmp(a, b) && bad++ < 5)
-					printf("# %lld us: '%s', dl_fmt_double '%s'\n", (long long)us,
-					       a, b);
+					printf("# %lld us: '%s', dl_fmt_double '%s'\n",
+					       (long long)us, a, b);
 			}
 	ok(!bad, "dl_fmt_micros == dl_fmt_double around every power of ten (%ld values)", n);
 	dl_fmt_micros(a, INT64_C(10000000000000001));

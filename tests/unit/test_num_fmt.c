@@ -14,17 +14,14 @@
 
 #include "core/num.h"
 #include "core/num_internal.h"
+#include "core/rng.h"
 #include "tap.h"
 
 static uint64_t rng_state = 0x9e3779b97f4a7c15u;
 
 static uint64_t rnd(void)
 {
-	/* splitmix64 */
-	uint64_t z = (rng_state += 0x9e3779b97f4a7c15u);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-	return z ^ (z >> 31);
+	return dl_splitmix64(&rng_state);
 }
 
 static double from_bits(uint64_t b)

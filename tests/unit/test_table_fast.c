@@ -14,16 +14,14 @@
 
 #include "core/strbuf.h"
 #include "table/table.h"
+#include "core/rng.h"
 #include "tap.h"
 
 static uint64_t rng_state = 0x853c49e6748fea9bu;
 
 static unsigned rnd(unsigned n)
 {
-	uint64_t z = (rng_state += 0x9e3779b97f4a7c15u);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-	return (unsigned)((z ^ (z >> 31)) % n);
+	return (unsigned)(dl_splitmix64(&rng_state) % n);
 }
 
 static char *write_tmp(const char *text, size_t len)
