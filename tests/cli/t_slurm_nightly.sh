@@ -13,7 +13,7 @@ run slurm_cluster_scontrol 0 "dl cluster show -f csv --by type nodes.txt"
 cp out types.csv
 expect slurm_cluster_types "grep -qx 'v100,1,4,1,16,2.48' out && grep -qx 'k80,1,2,1,12,0.45' out && grep -q '^all,2,6,' out"
 run slurm_cluster_sinfo 0 "dl cluster show -f csv --by type sinfo.txt | cmp - types.csv"
-run slurm_cluster_nodes 0 "dl cluster show -f csv nodes.txt | cut -d, -f1-4"
+run slurm_cluster_nodes 0 "dl cluster show -f csv nodes.txt | cols node..gpus"
 expect slurm_cluster_node_names "grep -qx 'dlnode1/v100,slurm,v100,4' out && grep -qx 'dlnode1/k80,slurm,k80,2' out"
 
 # ---- typed jobs, one still running and one pending when sacct runs ----
@@ -66,32 +66,32 @@ run slurm_import_typed 0 "dl trace import --from sacct --keep-unfinished --skipp
 # typed jobs keep their type; the untyped one (--gres=gpu:1) is not pinned to the type
 # Slurm happened to give it: gpu_type is what ReqTRES asked for, alloc_gpu_type what it got
 set -- $ids
-expect_eq slurm_import_types "k80 v100 - k80 k80" "$(for id in $1 $2 $3 $long $wait_; do awk -F, -v id=$id 'NR == 1 {for (i = 1; i <= NF; i++) c[$i] = i; next} $1 == id {print $c["gpu_type"] == "" ? "-" : $c["gpu_type"]}' jobs.csv; done | tr '\n' ' ' | sed 's/ $//')"
-expect slurm_import_alloc_type "awk -F, -v id=$3 'NR == 1 {for (i = 1; i <= NF; i++) c[\$i] = i; next} \$1 == id {exit !(\$c[\"alloc_gpu_type\"] == \"v100\" || \$c[\"alloc_gpu_type\"] == \"k80\")}' jobs.csv"
+expect_eq slurm_import_types "k80 v100 - k80 k80" "$(for id in $1 $2 $3 $long $wait_; do cols id,gpu_type jobs.csv -v id=$id -e '$1 == id {print $2 == "" ? "-" : $2}'; done | tr '\n' ' ' | sed 's/ $//')"
+expect slurm_import_alloc_type "cols id,alloc_gpu_type jobs.csv -v id=$3 -e '\$1 == id {exit !(\$2 == \"v100\" || \$2 == \"k80\")}'"
 # the running job: its start, no end, its 3-minute limit; the pending one: 2 GPUs from ReqTRES
-col() { awk -F, -v id="$1" -v f="$2" 'NR == 1 {for (i = 1; i <= NF; i++) c[$i] = i; next} $1 == id {print $c[f]}' jobs.csv; }
+col() { cols id,"$2" jobs.csv -v id="$1" -e '$1 == id {print $2}'; }
 expect_eq slurm_import_running "180 1 x" "$(col $long duration) $(col $long gpus) x$(col $long end)"
 expect slurm_import_running_start "[ -n \"$(col $long start)\" ]"
 expect_eq slurm_import_pending "120 2 x x" "$(col $wait_ duration) $(col $wait_ gpus) x$(col $wait_ start) x$(col $wait_ end)"
 expect_eq slurm_import_skipped "reason,count" "$(cat skipped.csv)"
 # (the CPU job is not in night.psv: that dump holds the GPU jobs only)
 # the real schedule: End - Submit of each finished job
-run slurm_asrun 0 "dl report --as-run jobs.csv | cut -d, -f1-4"
+run slurm_asrun 0 "dl report --as-run jobs.csv | cols label..avg_jct"
 want=$(tail -n +2 night.psv | grep '|COMPLETED$' | while IFS='|' read -r id n u p sub st en rest; do
 	echo $(($(date -d "$en" +%s) - $(date -d "$sub" +%s))); done | awk '{s += $1} END {printf "%.10g", s / NR}')
 # the running and the pending job are left out of every label: 3 jobs, 3 finished
-expect_eq slurm_asrun_row "as run,3,3,$want" "$(tail -1 out | awk -F, '{printf "%s,%s,%s,%.10g", $1, $2, $3, $4}')"
+expect_eq slurm_asrun_row "as run,3,3,$want" "$(cols label..avg_jct out | tail -1 | awk -F, '{printf "%s,%s,%s,%.10g", $1, $2, $3, $4}')"
 
 # every typed job runs on its type of the cluster from scontrol: nothing rejected
 for p in fifo tiresias-las; do
 	run "slurm_simulate_$p" 0 "dl simulate --cluster nodes.txt --policy $p --timeline $p.timeline.csv jobs.csv > $p.csv"
-	expect "slurm_simulate_${p}_nothing_rejected" "awk -F, 'NR == 1 {for (i = 1; i <= NF; i++) c[\$i] = i; next} \$c[\"rejected\"] != \"\" {bad++} END {exit !(NR == 6 && c[\"rejected\"] && !bad)}' $p.csv"
-	expect "slurm_simulate_${p}_types" "awk -F, 'NR == 1 {for (i = 1; i <= NF; i++) c[\$i] = i; next} \$1 == \"$long\" && \$c[\"gpu_type\"] != \"k80\" {exit 1}' $p.csv"
+	expect "slurm_simulate_${p}_nothing_rejected" "cols rejected $p.csv -e 'NR > 1 && \$1 != \"\" {bad++} END {exit !(NR == 6 && !bad)}'"
+	expect "slurm_simulate_${p}_types" "cols id,gpu_type $p.csv -e '\$1 == \"$long\" && \$2 != \"k80\" {exit 1}'"
 done
 run slurm_nightly_page 0 "dl report -o page.html -b 'as run' --as-run jobs.csv --skipped skipped.csv --cluster nodes.txt --window arrivals -t fifo.timeline.csv -t tiresias-las.timeline.csv fifo.csv tiresias-las.csv"
 # every label covers the same 3 jobs; the night is counted once
 expect slurm_nightly_page_parts "grep -q 'data-label=\"as run\"' page.html && grep -q '<span id=\"night\">3 labels, 3 jobs; 2 unfinished at the dump (1 running, 1 pending), left out of every label</span>' page.html"
-run slurm_nightly_equal_sets 0 "dl report --as-run jobs.csv fifo.csv tiresias-las.csv | cut -d, -f1-3"
+run slurm_nightly_equal_sets 0 "dl report --as-run jobs.csv fifo.csv tiresias-las.csv | cols label..finished"
 expect_eq slurm_nightly_equal_sets_rows "fifo,3,3
 tiresias-las,3,3
 as run,3,3" "$(tail -3 out)"
@@ -114,9 +114,9 @@ scontrol update NodeName=dlnode1 State=RESUME
 expect slurm_drained_list "grep -q 'State=[A-Z+]*DRAIN' drained.txt"
 run slurm_operator_page 0 "dl report -o op.html --tz UTC --by user --as-run jobs.csv --cluster drained.txt -t fifo.timeline.csv fifo.csv tiresias-las.csv"
 # per user: all jobs are root's; as run, root's average JCT is the hand-computed one above
-run slurm_by_user 0 "dl report --by user --as-run jobs.csv fifo.csv | grep '^as run,root,' | cut -d, -f1-5"
+run slurm_by_user 0 "dl report --by user --as-run jobs.csv fifo.csv | cols label..avg_jct | grep '^as run,root,'"
 expect_eq slurm_by_user_asrun "as run,root,3,3,$want" "$(awk -F, '{printf "%s,%s,%s,%s,%.10g", $1, $2, $3, $4, $5}' out)"
-run slurm_by_partition 0 "dl report --by partition --as-run jobs.csv fifo.csv | cut -d, -f1-3"
+run slurm_by_partition 0 "dl report --by partition --as-run jobs.csv fifo.csv | cols label..jobs"
 expect_eq slurm_by_partition_rows "fifo,all,3 fifo,debug,2 fifo,dlq2,1 as run,all,3 as run,debug,2 as run,dlq2,1" "$(tail -n +2 out | tr '\n' ' ' | sed 's/ $//')"
 expect slurm_ignores_box "grep -q '<li id=\"ignores-drained\">Drained or down nodes: 1 node with 6 GPUs was drained or down' op.html && grep -q '<li id=\"ignores-partitions\">Partitions: the jobs came from 2 (debug, dlq2)' op.html && grep -q 'id=\"ignores-unfinished\">The 2 jobs unfinished at the dump' op.html"
 # three nights and their index
@@ -127,7 +127,7 @@ cp cron.html nights/2026-11-23.html
 run slurm_index 0 "dl report --index nights -o nights/index.html"
 expect slurm_index_rows "[ \$(grep -c '^<tr><td>[123]</td><td class=\"s\"><a href=\"2026-11-2[123].html\">' nights/index.html) -eq 3 ] && grep -q '<span id=\"nights\">3 nights</span>' nights/index.html"
 # the as-run average wait of night 1 is the report's own
-w1=$(dl report --as-run jobs.csv fifo.csv | awk -F, '$1 == "as run" {printf "%.10g", $10}')
+w1=$(dl report --as-run jobs.csv fifo.csv | cols label,avg_queue_delay -e '$1 == "as run" {printf "%.10g", $2}')
 expect slurm_index_asrun_wait "grep -q '<td title=\"$w1 s\">' nights/index.html"
 CHROME=$(command -v chromium || command -v chromium-browser)
 if [ -n "$CHROME" ]; then
@@ -139,7 +139,7 @@ if [ -n "$CHROME" ]; then
 	}
 	chrome_dom op.html > op.dom.html
 	# the clock-time axis: whole minutes of UTC from the first submit on
-	origin=$(awk -F, 'NR == 1 {for (i = 1; i <= NF; i++) c[$i] = i; next} $c["origin"] != "" {print $c["origin"]; exit}' jobs.csv)
+	origin=$(cols origin jobs.csv -e 'NR > 1 && $1 != "" {print; exit}')
 	first=$(date -u -d "@$(( (origin + 59) / 60 * 60 ))" +%H:%M)
 	expect slurm_dom_clock_axis "sed -n '/id=\"util-time\"/,/<\/svg>/p' op.dom.html | grep -q '>clock time (UTC)</text>' && sed -n '/id=\"util-time\"/,/<\/svg>/p' op.dom.html | grep -q '<text class=\"tick\" [^>]*text-anchor=\"middle\">$first</text>'"
 	expect slurm_dom_per_user "grep -q '<h2>By user</h2>' op.dom.html && grep -q '<table id=\"by-class-table\">' op.dom.html && grep -q '<td class=\"s\">root</td>' op.dom.html"
