@@ -57,17 +57,17 @@ expect_eq operators_imported 4 "$(tail -n +2 "$jobs" | grep -c .)"
 # the imported GPUs, types Slurm gave (alloc_gpu_type) and durations are the real ones
 # (ElapsedRaw, gres/gpu:TYPE of AllocTRES)
 want=$(tail -n +2 "$psv" | awk -F'|' '$9 ~ /gres\/gpu/ { match($9, /gres\/gpu=[0-9]+/); g = substr($9, RSTART + 9, RLENGTH - 9); match($9, /gres\/gpu:[a-z0-9]+=/); print $1, g, substr($9, RSTART + 9, RLENGTH - 10), $8 }' | sort)
-got=$(dl cat -f csv "$jobs" | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } { print $1, $c["gpus"], $c["alloc_gpu_type"], $c["duration"] }' | sort)
+got=$(dl cat -f csv "$jobs" | cols id,gpus,alloc_gpu_type,duration -e 'NR > 1 { print $1, $2, $3, $4 }' | sort)
 expect_eq operators_gpus_types_durations "$want" "$got"
 set -- $gpu_ids
 # gpu_type is what each asked for: the untyped request (third) may run on any type
-expect_eq operators_typed "v100 k80 - k80" "$(for id in $1 $2 $3 $4; do awk -F, -v id=$id 'NR == 1 {for (i = 1; i <= NF; i++) c[$i] = i; next} $1 == id {print $c["gpu_type"] == "" ? "-" : $c["gpu_type"]}' "$jobs"; done | tr '\n' ' ' | sed 's/ $//')"
+expect_eq operators_typed "v100 k80 - k80" "$(for id in $1 $2 $3 $4; do cols id,gpu_type "$jobs" -v id=$id -e '$1 == id {print $2 == "" ? "-" : $2}'; done | tr '\n' ' ' | sed 's/ $//')"
 expect_eq operators_skipped "reason,count
 no GPUs,1
 cancelled while pending,1" "$(cat $night/skipped.csv)"
 # every typed job runs on its type of the real node list: nothing rejected, every job ends
 for p in fifo tiresias-las tiresias-gittins; do
-	expect "operators_results_$p" "awk -F, 'NR == 1 {for (i = 1; i <= NF; i++) c[\$i] = i; next} \$c[\"rejected\"] != \"\" || \$c[\"end\"] == \"\" || \$c[\"jct\"] < \$c[\"duration\"] {bad++} END {exit !(NR == 5 && c[\"rejected\"] && !bad)}' $night/$p.csv"
+	expect "operators_results_$p" "cols rejected,end,jct,duration $night/$p.csv -e 'NR > 1 && (\$1 != \"\" || \$2 == \"\" || \$3 < \$4) {bad++} END {exit !(NR == 5 && !bad)}'"
 done
 page=www/$today.html
 expect operators_page "test -s '$page' && xmllint --noout '$page'"
@@ -80,7 +80,7 @@ expect operators_page_asrun "grep -q 'class=\"cdf-jct\" data-label=\"as run\"' '
 expect operators_page_dropped "grep -q '<td>2</td><td class=\"s w\">1 no GPUs; 1 cancelled while pending</td>' '$page'"
 expect operators_page_window "grep -q 'window: all jobs; utilisation from the first to the last arrival' '$page'"
 # the as-run row is Slurm's: its average JCT is the mean End - Submit of the GPU jobs
-asrun=$(dl report --as-run "$jobs" | awk -F, 'NR == 2 { printf "%s,%s,%.6g", $1, $2, $4 }')
+asrun=$(dl report --as-run "$jobs" | cols label,jobs,avg_jct -e 'NR == 2 { printf "%s,%s,%.6g", $1, $2, $3 }')
 want=$(tail -n +2 "$psv" | awk -F'|' '$9 ~ /gres\/gpu/' | while IFS='|' read -r id nm u p sub st en rest; do
 	echo $(($(date -d "$en" +%s) - $(date -d "$sub" +%s))); done | awk '{ s += $1 } END { printf "as run,%d,%.6g", NR, s / NR }')
 expect_eq operators_asrun_numbers "$want" "$asrun"
