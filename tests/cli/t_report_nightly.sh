@@ -112,7 +112,7 @@ expect nightly_asrun_results_says "grep -q 'a policy column: --as-run takes the 
 printf 'id,submit,gpus,duration,model\nA,0,1,70,ma\nB,0,1,60,mb\nC,200,1,50,ma\n' > pack.csv
 printf 'model,gpu_type,gpus,throughput,partner,partner_throughput\nma,v100,1,10,,\nmb,v100,1,20,,\nma,v100,1,7,mb,12\n' > tp.csv
 dl simulate -q --cluster 1x1x1 --policy gandiva --suspend-cost 0 --throughputs tp.csv --no-introspection --timeline pack.tl.csv pack.csv > pack.res.csv
-expect_eq nightly_util_packed_occupied "A 50 B 50 C 50" "$(awk -F, 'NR == 1 {for (i = 1; i <= NF; i++) c[$i] = i; next} {printf "%s %s ", $1, $c["occupied_gpu_s"]}' pack.res.csv | sed 's/ $//')"
+expect_eq nightly_util_packed_occupied "A 50 B 50 C 50" "$(cols id,occupied_gpu_s pack.res.csv -e 'NR > 1 {printf "%s %s ", $1, $2}' | sed 's/ $//')"
 run nightly_util_packed 0 "dl report --gpus 1 pack.res.csv | cols utilization && dl report --gpus 1 -t pack.tl.csv pack.res.csv | cols utilization && dl report --gpus 1 --window arrivals pack.res.csv | cols utilization"
 expect_eq nightly_util_packed_values "utilization 0.6 utilization 0.6 utilization 0.5" "$(cat out | tr '\n' ' ' | sed 's/ $//')"
 # exact: no note; results without the column (older files) get the estimate, with its note
@@ -139,7 +139,7 @@ dl trace gen -q --preset gavel --throughputs "$TPG" --jobs 200 --load 1.6 --clus
 for c in "gandiva 32 1x4x8:v100 gen.csv" "gavel 64 1x4x8:v100,1x4x8:k80 genh.csv --pack"; do
 	set -- $c
 	run "nightly_util_$1_sim" 0 "dl simulate -q --cluster $3 --policy $1 $5 --throughputs '$TPG' --timeline $1.tl.csv $4 > $1.res.csv"
-	expect "nightly_util_$1_packs" "awk -F, 'NR == 1 {for (i = 1; i <= NF; i++) c[\$i] = i; next} \$c[\"occupied_gpu_s\"] < \$c[\"gpus\"] * \$c[\"run_time\"] - 1 {n++} END {exit !n}' $1.res.csv"
+	expect "nightly_util_$1_packs" "cols occupied_gpu_s,gpus,run_time $1.res.csv -e 'NR > 1 && \$1 < \$2 * \$3 - 1 {n++} END {exit !n}'"
 	dl report --gpus $2 $1.res.csv > u.csv
 	dl report --gpus $2 -t $1.tl.csv $1.res.csv > u_tl.csv
 	cols id..rejected $1.res.csv > $1.old.csv

@@ -5,9 +5,9 @@
 S=$TESTDATA/simulate
 Z='--checkpoint-cost 0 --restore-cost 0'
 # rho of each row as "id rho" (6 decimals)
-rho_of() { awk -F, 'NR==1{for(i=1;i<=NF;i++)c[$i]=i; next} {printf "%s %.6f\n", $(c["id"]), ($(c["end"])-$(c["submit"]))/$(c["duration"])}' "$1"; }
+rho_of() { cols id,end,submit,duration "$1" -e 'NR > 1 {printf "%s %.6f\n", $1, ($2 - $3) / $4}'; }
 # max rho and average JCT of a results file: "MAX AVG"
-summary() { awk -F, 'NR==1{for(i=1;i<=NF;i++)c[$i]=i; next} {r=($(c["end"])-$(c["submit"]))/$(c["duration"]); if(r>m)m=r; j+=$(c["jct"]); n++} END{printf "%.6f %.3f\n", m, j/n}' "$1"; }
+summary() { cols end,submit,duration,jct "$1" -e 'NR > 1 {r = ($1 - $2) / $3; if (r > m) m = r; j += $4; n++} END {printf "%.6f %.3f\n", m, j / n}'; }
 
 # 1. alone: one job on an empty cluster runs at once on one node and renews its lease
 # (30 s leases, 100 s of work: no preemption): rho exactly 1

@@ -105,7 +105,7 @@ expect sweep_slurm_task_ended "slurm_wait $job"
 wait $writer
 cp plan.keep sf/plan.csv
 i=0; while [ $i -lt 100 ] && ! sacct -n -X -P -j $job -o JobID,State 2> /dev/null | grep -q "^${job}_1|FAILED"; do sleep 0.2; i=$((i + 1)); done
-ended=$(awk -F, 'NR == 3 { print $1 }' sf/plan.csv)
+ended=$(cols run sf/plan.csv | sed -n 3p)
 run sweep_slurm_status_failed 1 "dl sweep --status sf"
 expect sweep_slurm_status_failed_line "grep -qx '2 runs: 1 done, 0 queued, 0 running, 1 failed, 0 missing' out && grep -q \"^failed  $ended (trace=t1.csv, policy=fifo): Slurm FAILED (task ${job}_1), see .*/sf/slurm/${job}_1.out\" out"
 run sweep_slurm_wait_failed 1 "dl sweep --wait sf"

@@ -163,7 +163,7 @@ expect trace_sacct_unfinished_default_skips "grep -qx 'still running,2' sk.csv &
 run trace_keep_unfinished_not_sacct 2 "dl trace import --from tiresias --keep-unfinished '$T/60_job.csv'"
 # the origin: the Unix time of time 0 (2026-11-21T23:57:28 UTC), on the first row only, so
 # that report --tz can draw the night in the site's clock time
-expect_eq trace_sacct_origin "1795305448 " "$(dl trace import -q --from sacct --tz UTC "$T/sacct_real_sample.psv" | awk -F, 'NR == 1 {for (i = 1; i <= NF; i++) c[$i] = i; next} {printf "%s ", $c["origin"]}' | tr -s ' ')"
+expect_eq trace_sacct_origin "1795305448 " "$(dl trace import -q --from sacct --tz UTC "$T/sacct_real_sample.psv" | cols origin -e 'NR > 1 {printf "%s ", $1}' | tr -s ' ')"
 # a night without a single job: a header only, exit 0, the skips still counted
 run trace_sacct_no_jobs 0 "printf 'JobID|Submit|Start|End|ElapsedRaw|AllocTRES|State\n1|2026-11-21T10:00:00|2026-11-21T10:00:00|2026-11-21T10:05:00|300|cpu=4|COMPLETED\n' > cpu.psv && dl trace import -q --from sacct --skipped sk.csv cpu.psv"
 expect_eq trace_sacct_no_jobs_header "id,submit,gpus,duration,start,end" "$(cat out)"
