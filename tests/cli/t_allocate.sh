@@ -193,8 +193,9 @@ done
 # scratch every round); wf_entities takes 5 rounds, wf_fifo 4. Same rows, fractions within
 # 1e-9 (only the last digits of tiny values may move), and the expected files themselves
 # satisfy the constraints.
-same_alloc() { # EXPECTED GOT -> "ok" or the first difference
-	awk -F, 'FNR == NR { e[FNR] = $0; n = FNR; next }
+same_alloc() { # EXPECTED GOT -> "ok" or the first difference (of job,gpu_type,fraction)
+	cols job,gpu_type,fraction "$1" > "$SCRATCH/same_alloc.want" || return
+	cols job,gpu_type,fraction "$2" | awk -F, 'FNR == NR { e[FNR] = $0; n = FNR; next }
 	{
 		split(e[FNR], x, ",")
 		if (x[1] != $1 || x[2] != $2 || (x[3] - $3) > 1e-9 || ($3 - x[3]) > 1e-9) {
@@ -202,7 +203,7 @@ same_alloc() { # EXPECTED GOT -> "ok" or the first difference
 		}
 		got = FNR
 	}
-	END { if (got != n && bad == "") bad = got " lines, expected " n; print (bad == "" ? "ok" : bad) }' "$1" "$2"
+	END { if (got != n && bad == "") bad = got " lines, expected " n; print (bad == "" ? "ok" : bad) }' "$SCRATCH/same_alloc.want" -
 }
 run "allocate water-filling entities, 5 rounds" 0 \
 	"dl allocate --per-job --policy water-filling --cluster 12:10:12 --throughputs $TP --entity-weights u0=3,u1=1,u2=2,u3=1 $A/wf_entities.csv > a.csv"
