@@ -1,7 +1,8 @@
 /*
  * simrun.h: what the tests that hold a driver's fast path against its
  * oracle share (test_gandiva, test_themis, test_sim_dally, test_sim_gavel):
- * the bench's kind of trace generated in memory, and a simulation whose
+ * a config with default placement, the bench's kind of trace generated in
+ * memory, and a simulation whose
  * output streams are captured in memory for a byte comparison.
  *
  * Header-only, like tap.h: each test is one program. SANITIZED is 1 in an
@@ -54,6 +55,25 @@ static inline int simrun_philly(struct dl_jobset *js, uint64_t seed, int64_t n, 
 		return -1;
 	}
 	return 0;
+}
+
+/*
+ * A config that runs ops (with params; NULL: its defaults) on cluster cl over
+ * jobs js (NULL: the caller sets cfg.trace), placing first fit with no costs:
+ * the caller adds what its test needs.
+ */
+static inline struct dl_sim_config simrun_config(const struct dl_cluster *cl,
+						 const struct dl_jobset *js,
+						 const struct dl_sim_policy_ops *ops,
+						 const void *params)
+{
+	struct dl_sim_config cfg = {0};
+	cfg.cluster = cl;
+	cfg.jobs = js;
+	cfg.policy = ops;
+	cfg.params = params;
+	cfg.place = (struct dl_place_opts)DL_PLACE_OPTS_INIT;
+	return cfg;
 }
 
 enum { SIMRUN_RESULTS, SIMRUN_EVENTS, SIMRUN_TIMELINE, SIMRUN_STREAMS };

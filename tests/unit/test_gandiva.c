@@ -37,12 +37,7 @@ static int run(const struct dl_jobset *js, int slice, int oracle, struct simrun 
 	}
 	struct dl_net_models models;
 	dl_net_models_init(&models);
-	struct dl_sim_config cfg = {0};
-	cfg.cluster = cl;
-	cfg.jobs = js;
-	cfg.policy = ops;
-	cfg.params = p;
-	cfg.place = (struct dl_place_opts)DL_PLACE_OPTS_INIT;
+	struct dl_sim_config cfg = simrun_config(cl, js, ops, p);
 	dl_place_policy_parse(ops->place, &cfg.place.policy);
 	cfg.models = &models;
 	cfg.comm = DL_COMM_RING;

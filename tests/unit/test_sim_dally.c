@@ -62,20 +62,16 @@ static int run(const struct dl_cluster *cl, const struct dl_sim_trace *t, int sc
 	}
 	struct dl_net_models models;
 	dl_net_models_init(&models);
-	struct dl_sim_config cfg = {0};
-	cfg.cluster = cl;
+	struct dl_sim_config cfg = simrun_config(cl, NULL, ops, p);
 	cfg.trace = t;
-	cfg.policy = ops;
-	cfg.params = p;
-	cfg.place = (struct dl_place_opts)DL_PLACE_OPTS_INIT;
 	dl_place_policy_parse("consolidate", &cfg.place.policy);
 	cfg.place.seed = 1;
 	cfg.models = &models;
 	cfg.comm = DL_COMM_RING;
 	cfg.checkpoint_cost = 5;
 	cfg.restore_cost = 10;
-	int rc = simrun(&cfg, 1u << SIMRUN_RESULTS | 1u << SIMRUN_EVENTS | 1u << SIMRUN_TIMELINE,
-			0, o);
+	int rc = simrun(&cfg, 1u << SIMRUN_RESULTS | 1u << SIMRUN_EVENTS | 1u << SIMRUN_TIMELINE, 0,
+			o);
 	if (rc)
 		dl_err_set(err, DL_EXIT_DATA, "the run failed");
 	dl_net_models_free(&models);

@@ -42,12 +42,7 @@ static int run(const struct run_opts *ro, const struct dl_jobset *js, int scan_a
 	p->compat = ro->compat;
 	p->work_conserving = ro->work_conserving;
 	p->scan_all = scan_all;
-	struct dl_sim_config cfg = {0};
-	cfg.cluster = cl;
-	cfg.jobs = js;
-	cfg.policy = &dl_sim_gavel;
-	cfg.params = p;
-	cfg.place = (struct dl_place_opts)DL_PLACE_OPTS_INIT;
+	struct dl_sim_config cfg = simrun_config(cl, js, &dl_sim_gavel, p);
 	/* simulate's default costs; --compat gavel has none (as the reference) */
 	cfg.checkpoint_cost = ro->compat ? 0 : 5;
 	cfg.restore_cost = ro->compat ? 0 : 10;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "sim/sim.h"
+#include "simrun.h"
 #include "tap.h"
 #include "trace/throughputs.h"
 
@@ -41,11 +42,7 @@ static int run(const char *spec, const struct dl_jobset *js, const struct dl_tpu
 	size_t len = 0;
 	FILE *f = open_memstream(out, &len);
 	struct dl_writer *w = dl_writer_new(f, DL_OUT_CSV);
-	struct dl_sim_config cfg = {0};
-	cfg.cluster = cl;
-	cfg.jobs = js;
-	cfg.policy = dl_sim_policy_find("fifo-backfill");
-	cfg.place = (struct dl_place_opts)DL_PLACE_OPTS_INIT;
+	struct dl_sim_config cfg = simrun_config(cl, js, dl_sim_policy_find("fifo-backfill"), NULL);
 	cfg.tputs = t;
 	cfg.results = w;
 	int rc = dl_sim_run(&cfg, st, &err);
@@ -77,9 +74,12 @@ int main(void)
 	is_int(st.completed, 4, "every job completes");
 	ok(strstr(buf, "\nw,0,2,60,0,60,60,0,60,0,0,node,1,v100,fifo-backfill,1,0,,120\n") != NULL,
 	   "a type where the model's throughput is 0 is skipped: w on the v100s");
-	ok(strstr(buf, "\na,1,1,100,1,401,400,0,400,0,0,node,1,k80,fifo-backfill,4,0,,400\n") != NULL,
+	ok(strstr(buf, "\na,1,1,100,1,401,400,0,400,0,0,node,1,k80,fifo-backfill,4,0,,400\n") !=
+		   NULL,
 	   "m on a k80 at 1/4 of its v100 throughput: 400 s");
-	ok(strstr(buf, "\nx,2,1,30,2,102,100,0,100,0,0,node,1,k80,fifo-backfill,3.333333,0,,100\n") != NULL,
+	ok(strstr(buf,
+		  "\nx,2,1,30,2,102,100,0,100,0,0,node,1,k80,fifo-backfill,3.333333,0,,100\n") !=
+		   NULL,
 	   "a model without an entry at the type's speed");
 	is_int(st.tput_fallback, 2, "two jobs fell back to type speeds");
 	ok(!strcmp(st.tput_missing, "'other'"), "the missing model is named (%s)", st.tput_missing);

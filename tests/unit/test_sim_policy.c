@@ -18,6 +18,7 @@
 #include "core/num.h"
 #include "sim/sim.h"
 #include "sim/slab.h"
+#include "simrun.h"
 #include "tap.h"
 
 /* ---- the policy ---- */
@@ -181,12 +182,7 @@ static char *run(const char *spec, const struct dl_jobset *js, const char *slice
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 	struct dl_writer *w = dl_writer_new(f, DL_OUT_CSV);
-	struct dl_sim_config cfg = {0};
-	cfg.cluster = cl;
-	cfg.jobs = js;
-	cfg.policy = &dl_sim_round_robin;
-	cfg.params = params;
-	cfg.place = (struct dl_place_opts)DL_PLACE_OPTS_INIT;
+	struct dl_sim_config cfg = simrun_config(cl, js, &dl_sim_round_robin, params);
 	cfg.checkpoint_cost = 1;
 	cfg.restore_cost = 2;
 	cfg.results = w;

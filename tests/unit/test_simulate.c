@@ -12,6 +12,7 @@
 #include "sim/queueing.h"
 #include "sim/sim.h"
 #include "sim/slab.h"
+#include "simrun.h"
 #include "tap.h"
 
 /* ---- ordered sets against a brute-force model ---- */
@@ -186,11 +187,7 @@ static void script_jobs(struct dl_jobset *js)
 /* the script on cl: checkpoints take 3 s, restores 7 s */
 static struct dl_sim_config script_config(const struct dl_cluster *cl, const struct dl_jobset *js)
 {
-	struct dl_sim_config cfg = {0};
-	cfg.cluster = cl;
-	cfg.jobs = js;
-	cfg.policy = &script_ops;
-	cfg.place = (struct dl_place_opts)DL_PLACE_OPTS_INIT;
+	struct dl_sim_config cfg = simrun_config(cl, js, &script_ops, NULL);
 	cfg.checkpoint_cost = 3;
 	cfg.restore_cost = 7;
 	return cfg;
@@ -319,11 +316,7 @@ static void test_rho_comm(void)
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 	struct dl_writer *w = dl_writer_new(f, DL_OUT_CSV);
-	struct dl_sim_config cfg = {0};
-	cfg.cluster = cl;
-	cfg.jobs = &js;
-	cfg.policy = &comm_ops;
-	cfg.place = (struct dl_place_opts)DL_PLACE_OPTS_INIT;
+	struct dl_sim_config cfg = simrun_config(cl, &js, &comm_ops, NULL);
 	cfg.models = &models;
 	cfg.comm = DL_COMM_RING;
 	cfg.checkpoint_cost = 3;
@@ -514,11 +507,7 @@ static void test_suspend(void)
 	size_t len = 0, elen = 0;
 	FILE *f = open_memstream(&buf, &len), *ef = open_memstream(&ebuf, &elen);
 	struct dl_writer *w = dl_writer_new(f, DL_OUT_CSV), *ew = dl_writer_new(ef, DL_OUT_CSV);
-	struct dl_sim_config cfg = {0};
-	cfg.cluster = cl;
-	cfg.jobs = &js;
-	cfg.policy = &suspend_ops;
-	cfg.place = (struct dl_place_opts)DL_PLACE_OPTS_INIT;
+	struct dl_sim_config cfg = simrun_config(cl, &js, &suspend_ops, NULL);
 	cfg.checkpoint_cost = 3;
 	cfg.restore_cost = 7;
 	cfg.results = w;
@@ -676,11 +665,7 @@ static char *results_of(const struct dl_cluster *cl, const struct dl_jobset *js,
 	char *buf = NULL;
 	FILE *f = open_memstream(&buf, len);
 	struct dl_writer *w = dl_writer_new(f, fmt);
-	struct dl_sim_config cfg = {0};
-	cfg.cluster = cl;
-	cfg.jobs = js;
-	cfg.policy = dl_sim_policy_find("fifo");
-	cfg.place = (struct dl_place_opts)DL_PLACE_OPTS_INIT;
+	struct dl_sim_config cfg = simrun_config(cl, js, dl_sim_policy_find("fifo"), NULL);
 	cfg.results = w;
 	struct dl_sim_stats st;
 	int rc = 0;
@@ -824,12 +809,7 @@ static int swap_run(dl_tick slice, double duration, struct dl_sim_stats *st, str
 		j.duration = duration;
 		dl_jobset_add(&js, &j);
 	}
-	struct dl_sim_config cfg = {0};
-	cfg.cluster = cl;
-	cfg.jobs = &js;
-	cfg.policy = &swapper_ops;
-	cfg.params = &slice;
-	cfg.place = (struct dl_place_opts)DL_PLACE_OPTS_INIT;
+	struct dl_sim_config cfg = simrun_config(cl, &js, &swapper_ops, &slice);
 	cfg.checkpoint_cost = 5;
 	cfg.restore_cost = 10;
 	int rc = dl_sim_run(&cfg, st, err);

@@ -16,8 +16,8 @@
 #include "tap.h"
 
 /* simulate --policy themis on spec with options opts (name, value, ..., NULL) */
-static int run(int reference, const char *spec, const struct dl_jobset *js,
-	       const char *const *opts, struct simrun *o)
+static int run(int reference, const char *spec, const struct dl_jobset *js, const char *const *opts,
+	       struct simrun *o)
 {
 	struct dl_err err = DL_ERR_INIT;
 	struct dl_cluster *cl = NULL;
@@ -34,12 +34,7 @@ static int run(int reference, const char *spec, const struct dl_jobset *js,
 			return -1;
 		}
 	params->reference = reference;
-	struct dl_sim_config cfg = {0};
-	cfg.cluster = cl;
-	cfg.jobs = js;
-	cfg.policy = &dl_sim_themis;
-	cfg.params = params;
-	cfg.place = (struct dl_place_opts)DL_PLACE_OPTS_INIT;
+	struct dl_sim_config cfg = simrun_config(cl, js, &dl_sim_themis, params);
 	cfg.place.policy = DL_PLACE_CONSOLIDATE;
 	cfg.place.seed = 1;
 	cfg.checkpoint_cost = 5;
