@@ -93,3 +93,8 @@ got:  $3"; fi
 }
 
 skip() { _record SKIP "$1" "$2"; }
+
+expect_with() { # TOOL NAME COND [PACKAGE]: expect, or skip when TOOL is not installed
+	if command -v "$1" > /dev/null; then expect "$2" "$3"
+	else skip "$2" "$1 not installed${4:+ ($4)}"; fi
+}

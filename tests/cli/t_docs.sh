@@ -141,16 +141,8 @@ expect docs_man_common "test \$(grep -c '^\\*' man_common) -eq 6 && for o in \$(
 
 # completions load in each shell and list every command
 expect docs_compl_bash "bash -c '. /usr/share/bash-completion/bash_completion 2>/dev/null; . $C/dlsched.bash && complete -p dlsched && complete -p dlsched-simulate'"
-if command -v zsh > /dev/null; then
-	expect docs_compl_zsh "zsh -n '$C/_dlsched' && head -1 '$C/_dlsched' | grep -q ' dlsched-simulate'"
-else
-	skip docs_compl_zsh "zsh not installed"
-fi
-if command -v fish > /dev/null; then
-	expect docs_compl_fish "fish -n '$C/dlsched.fish'"
-else
-	skip docs_compl_fish "fish not installed"
-fi
+expect_with zsh docs_compl_zsh "zsh -n '$C/_dlsched' && head -1 '$C/_dlsched' | grep -q ' dlsched-simulate'"
+expect_with fish docs_compl_fish "fish -n '$C/dlsched.fish'"
 for c in $cmds; do
 	expect "docs_compl_lists_$c" "grep -q '\"[^\"]*\\b$c\\b' '$C/dlsched.bash' && grep -q \"'$c:\" '$C/_dlsched' && grep -q -- '-a $c ' '$C/dlsched.fish'"
 done

@@ -141,17 +141,9 @@ expect_eq report_cluster_util "0.7013888888888888" "$(tail -1 out)"
 run report_html 0 "dl report --allow-unequal -o page.html --title 'Nightly <test> & co' --date 2026-11-21 -b fifo --gpus 4 -t $R/fifo.timeline.csv $ALL"
 expect report_html_self_contained "! grep -Eq '<script|https?://[^\" ]*\\.(js|css|woff)|@import|<link ' page.html"
 expect report_html_title_escaped "grep -q '<h1>Nightly &lt;test&gt; &amp; co</h1>' page.html"
-if command -v xmllint > /dev/null; then
-	expect report_html_xml "xmllint --noout page.html"
-else
-	skip report_html_xml "xmllint not installed (libxml2-utils)"
-fi
+expect_with xmllint report_html_xml "xmllint --noout page.html" libxml2-utils
 # and valid HTML: HTML Tidy finds neither errors nor warnings (exit 0)
-if command -v tidy > /dev/null; then
-	expect report_html_tidy "tidy -e -q page.html"
-else
-	skip report_html_tidy "tidy not installed"
-fi
+expect_with tidy report_html_tidy "tidy -e -q page.html"
 # one JCT CDF path per label with finished jobs (fifo, las, srtf; stuck has none)
 expect_eq report_html_cdf_paths 3 "$(grep -o 'class="cdf-jct"' page.html | wc -l)"
 # the same page on standard output, apart from the command line in the footer

@@ -64,11 +64,7 @@ night=srv/$yesterday
 expect report_cron_page "test -s '$page'"
 expect report_cron_sacct_args "grep -q -- '-a -X -P' sacct.args"
 expect report_cron_intermediates "test -s $night/jobs.csv && test -s $night/nodes.txt && test -s $night/skipped.csv && test -s $night/fifo.csv && test -s $night/tiresias-las.timeline.csv"
-if command -v xmllint > /dev/null; then
-	expect report_cron_xml "xmllint --noout '$page'"
-else
-	skip report_cron_xml "xmllint not installed (libxml2-utils)"
-fi
+expect_with xmllint report_cron_xml "xmllint --noout '$page'" libxml2-utils
 # the three policies and Slurm's real schedule, each with a JCT CDF, a bar and utilisation
 expect_eq report_cron_cdfs 4 "$(grep -o 'class="cdf-jct"' "$page" | wc -l)"
 expect_eq report_cron_timelines 4 "$(grep -o 'class="tl-util"' "$page" | wc -l)"

@@ -100,7 +100,7 @@ set -- $ids
 grep -v "^$1," fifo.csv > fifo.lost.csv
 run slurm_nightly_refused 1 "dl report --as-run jobs.csv fifo.lost.csv"
 expect slurm_nightly_refused_says "grep -q \"labels 'fifo' (2 jobs) and 'as run' (3 jobs) cover different jobs: 0 only in 'fifo', 1 only in 'as run' (one: '$1')\" err"
-command -v xmllint > /dev/null && expect slurm_nightly_page_xml "xmllint --noout page.html"
+expect_with xmllint slurm_nightly_page_xml "xmllint --noout page.html" libxml2-utils
 # the same jobs without --keep-unfinished: the running and pending jobs are counted as skipped
 run slurm_import_default 0 "dl trace import -q --from sacct --skipped skipped2.csv night.psv | wc -l"
 expect_eq slurm_import_default_rows 4 "$(tr -d ' ' < out)"

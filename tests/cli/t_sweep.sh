@@ -204,9 +204,7 @@ run sweep_group_html 0 "dl report --group-by policy,load -o g.html t"
 expect sweep_group_html_lines "test \$(grep -o 'class=\"mean\" data-label=\"fifo\"' g.html | wc -l) -ge 3 && grep -q 'class=\"band\"' g.html && grep -q 'id=\"group-avg_jct\"' g.html"
 # the fairness, first-feedback and communication metrics of each run's report, grouped
 expect sweep_group_fairness "head -1 t/summary.csv | grep -q ',avg_first_feedback,p95_first_feedback,avg_rho,p95_rho,max_rho,jain_rho,total_comm_overhead,avg_comm_overhead,comm_share' && grep -q 'id=\"group-max_rho\"' g.html && grep -q 'id=\"group-avg_first_feedback\"' g.html && grep -q '<p class=\"note\" id=\"same\">.*comm GPU share 0.0%' g.html && ! grep -q 'id=\"group-comm_share\"' g.html"
-if command -v xmllint > /dev/null; then
-	expect sweep_group_html_xml "xmllint --noout g.html"
-fi
+expect_with xmllint sweep_group_html_xml "xmllint --noout g.html" libxml2-utils
 # the page: human units, a metric the same in every run in a footnote, charts that say
 # which metric, an x axis over the loads (0.8 to 1.6, not from 0), n shown
 expect sweep_group_html_units "grep -q '<td title=\"mean [0-9.e+]* s, 95% interval [0-9.e+]* s to [0-9.e+]* s, n = 3\">[0-9.]* \\(s\\|min\\|h\\|d\\)<small' g.html"
