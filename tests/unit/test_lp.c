@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "lp/lp.h"
+#include "capture.h"
 #include "tap.h"
 
 /* max 3x + 2y  s.t.  x + y <= 4,  x + 3y <= 6,  0 <= x <= 3,  y >= 0  ->  x=3, y=1, 11 */
@@ -31,28 +32,14 @@ static struct dl_lp *small_lp(int *x, int *y)
 static int solve_captured(struct dl_lp *lp, const struct dl_lp_opts *o, struct dl_err *err,
 			  long *out_bytes, long *err_bytes, char *errbuf, size_t errbuf_len)
 {
-	char on[] = "/tmp/test_lp_outXXXXXX", en[] = "/tmp/test_lp_errXXXXXX";
-	int fo = mkstemp(on), fe = mkstemp(en);
-	fflush(stdout);
-	fflush(stderr);
-	int so = dup(1), se = dup(2);
-	dup2(fo, 1);
-	dup2(fe, 2);
+	struct capture c;
+	capture_begin(&c);
 	int rc = dl_lp_solve(lp, o, err);
-	fflush(stdout);
-	fflush(stderr);
-	dup2(so, 1);
-	dup2(se, 2);
-	close(so);
-	close(se);
-	*out_bytes = lseek(fo, 0, SEEK_END);
-	*err_bytes = lseek(fe, 0, SEEK_END);
-	ssize_t n = pread(fe, errbuf, errbuf_len - 1, 0);
-	errbuf[n > 0 ? n : 0] = 0;
-	close(fo);
-	close(fe);
-	unlink(on);
-	unlink(en);
+	capture_end(&c);
+	char none[1];
+	*out_bytes = capture_text(&c, 1, none, sizeof(none));
+	*err_bytes = capture_text(&c, 2, errbuf, errbuf_len);
+	capture_free(&c);
 	return rc;
 }
 

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "capture.h"
 #include "tap.h"
 
 /* ---- as a command declares its options ---- */
@@ -63,8 +64,8 @@ static const struct dl_opt las_opts[] = {
 static const struct dl_opt gandiva_opts[] = {
 	{DL_OPT_SECONDS, 0, "quantum", "S", "time slice", DL_OPT_AT(struct q_params, quantum),
 	 .def = "60", .min = -1, .max = 600},
-	{DL_OPT_INT, 0, "depth", "N", "packing depth", DL_OPT_AT(struct q_params, depth),
-	 .imin = 1, .imax = 4, .def = "2"},
+	{DL_OPT_INT, 0, "depth", "N", "packing depth", DL_OPT_AT(struct q_params, depth), .imin = 1,
+	 .imax = 4, .def = "2"},
 	{DL_OPT_END},
 };
 
@@ -84,29 +85,15 @@ static int parse(struct dl_optstate *st, struct dl_ctx *ctx, struct sim_args *a,
 	memset(a, 0, sizeof(*a));
 	memset(m, 0, sizeof(*m));
 	struct dl_opt_group more[] = {{mlfq_opts, m, "tiresias-las", 0, NULL}};
-	char op[] = "/tmp/dl-test-options-XXXXXX", ep[] = "/tmp/dl-test-options-XXXXXX";
-	int ofd = mkstemp(op), efd = mkstemp(ep);
-	fflush(stdout);
-	fflush(stderr);
-	int so = dup(1), se = dup(2);
-	dup2(ofd, 1);
-	dup2(efd, 2);
-	int rc = alt_groups ? dl_opt_parse_groups(st, ctx, argc, argv, &sim_spec, a, alt_groups, alt_n)
-			    : dl_opt_parse_groups(st, ctx, argc, argv, &sim_spec, a, more, 1);
-	fflush(stdout);
-	fflush(stderr);
-	dup2(so, 1);
-	dup2(se, 2);
-	close(so);
-	close(se);
-	ssize_t n = pread(ofd, out, sizeof(out) - 1, 0);
-	out[n > 0 ? n : 0] = 0;
-	n = pread(efd, err, sizeof(err) - 1, 0);
-	err[n > 0 ? n : 0] = 0;
-	close(ofd);
-	close(efd);
-	unlink(op);
-	unlink(ep);
+	struct capture c;
+	capture_begin(&c);
+	int rc = alt_groups
+			 ? dl_opt_parse_groups(st, ctx, argc, argv, &sim_spec, a, alt_groups, alt_n)
+			 : dl_opt_parse_groups(st, ctx, argc, argv, &sim_spec, a, more, 1);
+	capture_end(&c);
+	capture_text(&c, 1, out, sizeof(out));
+	capture_text(&c, 2, err, sizeof(err));
+	capture_free(&c);
 	return rc;
 }
 
@@ -131,7 +118,7 @@ int main(void)
 	is_int(dl_opt_given(&st, "queues"), 1, "given counts");
 	is_int(dl_opt_given(&st, "delta"), 0, "not given");
 	ok(dl_opt_group_given(&st, mlfq_opts) &&
-	       !strcmp(dl_opt_group_given(&st, mlfq_opts)->name, "queues"),
+		   !strcmp(dl_opt_group_given(&st, mlfq_opts)->name, "queues"),
 	   "the policy group reports its option that was given");
 	ok(st.optind < 8 && !strcmp(ok_argv[st.optind], "trace.csv"),
 	   "positional arguments after the options");
@@ -219,7 +206,8 @@ int main(void)
 	ssize_t n = pread(ef, err, sizeof(err) - 1, 0);
 	err[n > 0 ? n : 0] = 0;
 	close(ef);
-	is_str(err, "dlsched simulate: bad --quantum value '900' (a number of seconds in -1..600)\n",
+	is_str(err,
+	       "dlsched simulate: bad --quantum value '900' (a number of seconds in -1..600)\n",
 	       "with its own range");
 	ok(parse(&st, &ctx, &a, &m, depth_argv) == 0, "--depth parses");
 	memset(&qp, 0, sizeof(qp));
@@ -246,8 +234,10 @@ int main(void)
 	       "whatever the choice");
 	char *halp_argv[] = {"simulate", "--help", NULL};
 	parse(&st, &ctx, &a, &m, halp_argv);
-	ok(strstr(out, "\nlas options:\n      --quantum S            las quantum (default 300)\n") &&
-		   strstr(out, "\ngandiva options:\n      --quantum S            time slice (default 60)\n"),
+	ok(strstr(out,
+		  "\nlas options:\n      --quantum S            las quantum (default 300)\n") &&
+		   strstr(out,
+			  "\ngandiva options:\n      --quantum S            time slice (default 60)\n"),
 	   "--help lists each alternative's --quantum under its heading");
 	/* a value only the second table takes is no parse error: the choice decides */
 	char *wide_argv[] = {"simulate", "--quantum", "-1", NULL};
@@ -256,7 +246,8 @@ int main(void)
 	dl_opt_choose(&st, gandiva_opts, &qp);
 	ok(dl_opt_apply(&st, "--policy") == 0 && qp.quantum == -1, "and gandiva stores it");
 	char *abbr_argv[] = {"simulate", "--quan", "5", NULL};
-	ok(parse(&st, &ctx, &a, &m, abbr_argv) == 0, "an abbreviation of a shared name is not ambiguous");
+	ok(parse(&st, &ctx, &a, &m, abbr_argv) == 0,
+	   "an abbreviation of a shared name is not ambiguous");
 	alt_groups = NULL;
 	return done_testing();
 }
