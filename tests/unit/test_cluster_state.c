@@ -4,14 +4,12 @@
 
 #include "cluster/state.h"
 #include "tap.h"
+#include "xorshift.h"
 
 static unsigned long long rng = 88172645463325252ULL;
 static unsigned rnd(unsigned n)
 {
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return (unsigned)(rng % n);
+	return xorshift_below(&rng, n);
 }
 
 /* naive answers computed from each GPU's free flag alone */
@@ -175,7 +173,8 @@ int main(void)
 		ok(dl_state_take_gpu(st, held[0]) == -1 || !nheld, "taking a used GPU fails");
 		dl_state_release(st, held, nheld);
 		is_int(dl_state_total_free(st), c->total_gpus, "%s: all released", specs[s]);
-		ok(dl_state_take_gpu(st, 0) == 0 && dl_state_node_free(st, 0) == c->nodes[0].gpus - 1,
+		ok(dl_state_take_gpu(st, 0) == 0 &&
+			   dl_state_node_free(st, 0) == c->nodes[0].gpus - 1,
 		   "take_gpu updates the node");
 		dl_state_reset(st);
 		check(st, "after reset");

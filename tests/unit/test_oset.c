@@ -4,14 +4,12 @@
 
 #include "sim/oset.h"
 #include "tap.h"
+#include "xorshift.h"
 
 static unsigned long long rng = 0x9E3779B97F4A7C15ULL;
 static unsigned rnd(unsigned n)
 {
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return (unsigned)(rng % n);
+	return xorshift_below(&rng, n);
 }
 
 #define NSETS 3
