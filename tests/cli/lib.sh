@@ -94,6 +94,11 @@ got:  $3"; fi
 
 skip() { _record SKIP "$1" "$2"; }
 
+run_says() { # NAME RC CMD MESSAGE: run, and NAME_msg checks that stderr is MESSAGE exactly
+	run "$1" "$2" "$3"
+	expect_eq "$1_msg" "$4" "$(cat "$SCRATCH/err")"
+}
+
 expect_with() { # TOOL NAME COND [PACKAGE]: expect, or skip when TOOL is not installed
 	if command -v "$1" > /dev/null; then expect "$2" "$3"
 	else skip "$2" "$1 not installed${4:+ ($4)}"; fi

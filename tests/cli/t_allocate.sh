@@ -262,8 +262,8 @@ run allocate_no_cluster 2 "dl allocate $A/tiny.csv"
 run allocate_bad_policy 2 "dl allocate --cluster 1:0:1 --policy nope $A/tiny.csv"
 run allocate_bad_cluster 2 "dl allocate --cluster 2x2 $A/tiny.csv"
 run allocate_pack_needs_tp 2 "dl allocate --cluster 1:0:1 --pack $A/tiny.csv"
-run allocate_pack_policy 2 "dl allocate --cluster 1:0:1 --throughputs $TP --pack --policy min-makespan $A/tiny.csv"
-expect_eq allocate_pack_policy_msg "dlsched allocate: --pack works with max-min-fairness-perf, max-throughput and gandiva, not min-makespan; see 'dlsched allocate --help'" "$(cat "$SCRATCH/err")"
+run_says allocate_pack_policy 2 "dl allocate --cluster 1:0:1 --throughputs $TP --pack --policy min-makespan $A/tiny.csv" \
+	"dlsched allocate: --pack works with max-min-fairness-perf, max-throughput and gandiva, not min-makespan; see 'dlsched allocate --help'"
 run allocate_dump_fifo 2 "dl allocate --cluster 1:0:1 --policy fifo --dump-model m.lp $A/tiny.csv"
 # the cluster's built-in prices (a k80 step is cheaper) or --costs decide
 printf 'id,gpus,throughput_k80,throughput_v100\nC,1,1,2\n' > "$SCRATCH/one.csv"

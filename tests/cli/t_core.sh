@@ -11,15 +11,15 @@ expect core_cmd_help_same 'dl help cat | cmp -s - out'
 run core_version 0 'dl --version'
 expect core_version_libs 'grep -q "^libcsv [0-9.]*, zlib [0-9.]*, GLPK [0-9.]*, jansson [0-9.]*$" out'
 run core_no_args 2 'dl'
-run core_unknown_cmd 2 'dl frobnicate'
-expect_eq core_unknown_cmd_msg "dlsched: 'frobnicate' is not a dlsched command; see 'dlsched --help'" "$(cat "$SCRATCH/err")"
+run_says core_unknown_cmd 2 'dl frobnicate' \
+	"dlsched: 'frobnicate' is not a dlsched command; see 'dlsched --help'"
 run core_unknown_global 2 'dl --frob'
-run core_unknown_opt 2 'dl cat --frob x'
-expect_eq core_unknown_opt_msg "dlsched cat: unknown option '--frob'; see 'dlsched cat --help'" "$(cat "$SCRATCH/err")"
-run core_unknown_short 2 'dl cat -Z'
-expect_eq core_unknown_short_msg "dlsched cat: unknown option '-Z'; see 'dlsched cat --help'" "$(cat "$SCRATCH/err")"
-run core_missing_arg 2 'dl cat -o'
-expect_eq core_missing_arg_msg "dlsched cat: option '--output' needs a value; see 'dlsched cat --help'" "$(cat "$SCRATCH/err")"
+run_says core_unknown_opt 2 'dl cat --frob x' \
+	"dlsched cat: unknown option '--frob'; see 'dlsched cat --help'"
+run_says core_unknown_short 2 'dl cat -Z' \
+	"dlsched cat: unknown option '-Z'; see 'dlsched cat --help'"
+run_says core_missing_arg 2 'dl cat -o' \
+	"dlsched cat: option '--output' needs a value; see 'dlsched cat --help'"
 run core_bad_format 2 "dl cat -f xml $J"
 expect core_bad_format_no_stdout '! test -s out'
 run core_list_commands 0 'dl --list-commands'
@@ -73,15 +73,15 @@ expect core_atomic_no_file '! test -e out.csv && ! ls .out.csv* 2>/dev/null | gr
 run core_atomic_keeps_old 1 "echo old > keep.csv && dl cat -o keep.csv bad.csv"
 expect core_atomic_old_intact 'test "$(cat keep.csv)" = old'
 run core_atomic_ok 0 "dl cat -o o.csv $J && cmp o.csv '$J'"
-run core_missing_file 1 'dl cat nonexistent.csv'
-expect_eq core_missing_file_msg "dlsched cat: cannot open 'nonexistent.csv': No such file or directory" "$(cat "$SCRATCH/err")"
+run_says core_missing_file 1 'dl cat nonexistent.csv' \
+	"dlsched cat: cannot open 'nonexistent.csv': No such file or directory"
 run core_directory 1 'dl cat /'
 run core_columns_differ 1 "printf 'x,y\n1,2\n' > other.csv && dl cat $J other.csv"
 run core_unterminated 1 "printf 'a,b\n1,\"2\n' | dl cat"
 expect_eq core_unterminated_msg 'dlsched cat: <stdin>:2: unterminated quoted field' "$(cat "$SCRATCH/err")"
 run core_bad_output_dir 1 "dl cat -o /nonexistent/x.csv $J"
-run core_write_error 1 "dl cat $J > /dev/full"
-expect_eq core_write_error_msg "dlsched cat: write error on standard output: No space left on device" "$(cat "$SCRATCH/err")"
+run_says core_write_error 1 "dl cat $J > /dev/full" \
+	"dlsched cat: write error on standard output: No space left on device"
 # said once, whichever of the command and the last flush of stdout finds it
 run core_write_error_json 1 "dl cat -f json $J > /dev/full"
 expect_eq core_write_error_json_once 1 "$(wc -l < "$SCRATCH/err")"
@@ -101,5 +101,5 @@ run core_binary_garbage 1 "head -c 20000 /dev/urandom > junk; printf 'a\n\"' | c
 run core_output_devnull 0 "dl cat -o /dev/null $J"
 expect core_output_devnull_still_device 'test -c /dev/null'
 run core_output_fifo 0 "mkfifo ff && (cat ff > ff.out &) && dl cat -o ff $J && sleep 0.2 && cmp ff.out '$J'"
-run core_output_dir 1 "mkdir d && dl cat -o d $J"
-expect_eq core_output_dir_msg "dlsched cat: cannot write 'd': Is a directory" "$(cat "$SCRATCH/err")"
+run_says core_output_dir 1 "mkdir d && dl cat -o d $J" \
+	"dlsched cat: cannot write 'd': Is a directory"

@@ -41,31 +41,31 @@ done < targets.txt
 expect options_count "test $n -ge 50"
 
 # each message names what a good value is, from the table
-run options_lease 2 'dl place --lease abc'
-expect_eq options_lease_msg "dlsched place: bad --lease value 'abc' (a number of seconds in 1..10000000000)" "$(cat "$SCRATCH/err")"
-run options_queues 2 'dl prioritize --queues x'
-expect_eq options_queues_msg "dlsched prioritize: bad --queues value 'x' (an integer in 1..1000000)" "$(cat "$SCRATCH/err")"
-run options_choice 2 'dl place -c 1x1x8 -P best'
-expect_eq options_choice_msg "dlsched place: bad --policy value 'best' (one of first-fit, consolidate, spread, random, tiresias, gandiva, dally)" "$(cat "$SCRATCH/err")"
-run options_numlist 2 'dl simulate -c 1x1x8 --thresholds 10,x'
-expect_eq options_numlist_msg "dlsched simulate: bad --thresholds value '10,x' (numbers > 0 joined by ',')" "$(cat "$SCRATCH/err")"
-run options_range 2 'dl place -c 1x1x8 --history 0'
-expect_eq options_range_msg "dlsched place: bad --history value '0' (an integer in 1..1000000)" "$(cat "$SCRATCH/err")"
-run options_empty_output 2 'dl cat -o ""'
-expect_eq options_empty_output_msg "dlsched cat: bad --output value '' (a non-empty path)" "$(cat "$SCRATCH/err")"
+run_says options_lease 2 'dl place --lease abc' \
+	"dlsched place: bad --lease value 'abc' (a number of seconds in 1..10000000000)"
+run_says options_queues 2 'dl prioritize --queues x' \
+	"dlsched prioritize: bad --queues value 'x' (an integer in 1..1000000)"
+run_says options_choice 2 'dl place -c 1x1x8 -P best' \
+	"dlsched place: bad --policy value 'best' (one of first-fit, consolidate, spread, random, tiresias, gandiva, dally)"
+run_says options_numlist 2 'dl simulate -c 1x1x8 --thresholds 10,x' \
+	"dlsched simulate: bad --thresholds value '10,x' (numbers > 0 joined by ',')"
+run_says options_range 2 'dl place -c 1x1x8 --history 0' \
+	"dlsched place: bad --history value '0' (an integer in 1..1000000)"
+run_says options_empty_output 2 'dl cat -o ""' \
+	"dlsched cat: bad --output value '' (a non-empty path)"
 # aliases are accepted, canonical names are shown
 run options_alias 0 "dl cat -f jsonl '$TESTDATA/cat/jobs.csv'"
 expect options_alias_json "head -1 out | grep -q '^{'"
 
 # unknown, ambiguous and misused options
-run options_unknown 2 'dl simulate --polcy fifo'
-expect_eq options_unknown_msg "dlsched simulate: unknown option '--polcy' (did you mean --policy?); see 'dlsched simulate --help'" "$(cat "$SCRATCH/err")"
+run_says options_unknown 2 'dl simulate --polcy fifo' \
+	"dlsched simulate: unknown option '--polcy' (did you mean --policy?); see 'dlsched simulate --help'"
 # (no suggestion when nothing is close: t_core's core_unknown_opt)
-run options_ambiguous 2 'dl place --p x'
-expect_eq options_ambiguous_msg "dlsched place: option '--p' is ambiguous (--profiles, --policy); see 'dlsched place --help'" "$(cat "$SCRATCH/err")"
+run_says options_ambiguous 2 'dl place --p x' \
+	"dlsched place: option '--p' is ambiguous (--profiles, --policy); see 'dlsched place --help'"
 run options_abbrev 0 "dl cat --numb '$TESTDATA/cat/jobs.csv'"
-run options_flag_value 2 'dl cat --number=3'
-expect_eq options_flag_value_msg "dlsched cat: option '--number' takes no value; see 'dlsched cat --help'" "$(cat "$SCRATCH/err")"
+run_says options_flag_value 2 'dl cat --number=3' \
+	"dlsched cat: option '--number' takes no value; see 'dlsched cat --help'"
 
 # defaults from the tables are really applied: --help states what the command does
 run options_help_default 0 'dl place --help'
@@ -91,7 +91,7 @@ if heavy && command -v man > /dev/null && command -v script > /dev/null && [ -f 
 else
 	skip options_help_man "needs man, script and the built man pages"
 fi
-run options_unknown_cmd 2 'dl simulat'
-expect_eq options_unknown_cmd_msg "dlsched: 'simulat' is not a dlsched command (did you mean 'simulate'?); see 'dlsched --help'" "$(cat "$SCRATCH/err")"
+run_says options_unknown_cmd 2 'dl simulat' \
+	"dlsched: 'simulat' is not a dlsched command (did you mean 'simulate'?); see 'dlsched --help'"
 run options_stats_default 0 'dl trace stats --help'
 expect options_stats_default_text "grep -q -- '--format FMT .*default text)' out"

@@ -36,13 +36,13 @@ run place_used_chain 0 "dl place -c 1x2x8 $P/queue.csv > p1 && dl place -c 1x2x8
 expect place_used_chain_full 'test $(grep -c ",placed,$" out) -eq 0'
 
 # bad input: file:line errors, exit 1, no output file
-run place_bad_type 1 "dl place -c 1x2x8 $P/jobs_badtype.csv -o out.csv"
-expect_eq place_bad_type_msg "dlsched place: $P/jobs_badtype.csv:3: unknown GPU type 'x9000'" "$(cat "$SCRATCH/err")"
+run_says place_bad_type 1 "dl place -c 1x2x8 $P/jobs_badtype.csv -o out.csv" \
+	"dlsched place: $P/jobs_badtype.csv:3: unknown GPU type 'x9000'"
 expect place_bad_type_no_file '! test -e out.csv'
-run place_overlap 1 "dl place -c 2x2x8 --used $P/used_overlap.csv $P/queue.csv"
-expect_eq place_overlap_msg "dlsched place: $P/used_overlap.csv:4: GPU r0n0:2 is already used (line 2): overlapping entries" "$(cat "$SCRATCH/err")"
-run place_used_bad_node 1 "printf 'node\nr9n9\n' > u.csv && dl place -c 1x2x8 --used u.csv $P/queue.csv"
-expect_eq place_used_bad_node_msg "dlsched place: u.csv:2: unknown node 'r9n9'" "$(cat "$SCRATCH/err")"
+run_says place_overlap 1 "dl place -c 2x2x8 --used $P/used_overlap.csv $P/queue.csv" \
+	"dlsched place: $P/used_overlap.csv:4: GPU r0n0:2 is already used (line 2): overlapping entries"
+run_says place_used_bad_node 1 "printf 'node\nr9n9\n' > u.csv && dl place -c 1x2x8 --used u.csv $P/queue.csv" \
+	"dlsched place: u.csv:2: unknown node 'r9n9'"
 run place_used_bad_slot 1 "printf 'node,gpus\nr0n0,8\n' > u.csv && dl place -c 1x2x8 --used u.csv $P/queue.csv"
 run place_bad_gpus 1 "printf 'id,submit,gpus,duration\na,0,x,1\n' | dl place -c 1x1x1"
 expect place_bad_gpus_line "grep -q '<stdin>:2: bad gpus value' err"
@@ -91,8 +91,8 @@ expect_eq place_congestion_formula_value \
 # spreading across racks then costs nothing more than the rack placement it is compared with
 run place_congestion_bottleneck 0 "dl place -c 2x2x4 -P spread --congestion rack=8 cj.csv"
 expect_eq place_congestion_bottleneck_a "cluster,1.00037" "$(cols id,tier,slowdown "$SCRATCH/out" | awk -F, '$1 == "a" { print $2 "," $3 }')"
-run place_congestion_bad_tier 2 "dl place -c 2x2x4 --congestion spine=2 cj.csv"
-expect_eq place_congestion_bad_tier_msg "dlsched place: bad --congestion value 'spine=2' (TIER=DIVISOR[,...] with tiers node, rack, cluster (each once) and divisors >= 1)" "$(cat "$SCRATCH/err")"
+run_says place_congestion_bad_tier 2 "dl place -c 2x2x4 --congestion spine=2 cj.csv" \
+	"dlsched place: bad --congestion value 'spine=2' (TIER=DIVISOR[,...] with tiers node, rack, cluster (each once) and divisors >= 1)"
 run place_congestion_below_one 2 "dl place -c 2x2x4 --congestion rack=0.5 cj.csv"
 run place_congestion_empty 2 "dl place -c 2x2x4 --congestion rack= cj.csv"
 run place_congestion_json_bad 1 "printf '{\"shorthand\": \"1x2x4\", \"congestion\": {\"spine\": 2}}' > b.json && dl place -c b.json cj.csv"
