@@ -2,9 +2,11 @@
  * queueing.h: the machinery the priority policies share (queueing.c): jobs
  * in ordered sets per queue and GPU count, passes that start, backfill and
  * preempt by the key of the policy's kind, exact MLFQ demotion and
- * starvation promotion. A policy file (fifo.c, las.c, ...) declares its
- * ops, option table, params struct and check, builds a struct dl_sq_setup
- * in its create() and passes the callbacks below (DL_SQ_CALLBACKS).
+ * starvation promotion. A policy file with options (las.c, ...) declares
+ * its ops, option table, params struct and check, builds a struct
+ * dl_sq_setup in its create() and passes the callbacks below
+ * (DL_SQ_CALLBACKS); one without (fifo.c, sjf.c, ...) is one
+ * DL_SQ_PLAIN_POLICY line.
  */
 #ifndef DL_SIM_QUEUEING_H
 #define DL_SIM_QUEUEING_H
