@@ -78,6 +78,28 @@ static int bucket_first(const struct dl_cluster_state *st, int type, int f)
 	return -1;
 }
 
+/* DL_TIE_RECENT's bucket lists: out of one, to the head of another */
+static inline void recent_unlink(struct dl_cluster_state *st, int node, int f)
+{
+	int prev = st->rprev[node], next = st->rnext[node];
+	if (prev >= 0)
+		st->rnext[prev] = next;
+	else
+		st->rhead[st->ni[node].type * (st->maxg + 1) + f] = next;
+	if (next >= 0)
+		st->rprev[next] = prev;
+}
+
+static inline void recent_push(struct dl_cluster_state *st, int node, int f)
+{
+	int *head = &st->rhead[st->ni[node].type * (st->maxg + 1) + f];
+	st->rprev[node] = -1;
+	st->rnext[node] = *head;
+	if (*head >= 0)
+		st->rprev[*head] = node;
+	*head = node;
+}
+
 static inline void open_update(struct dl_cluster_state *st, int node)
 {
 	const struct dl_state_node *ni = &st->ni[node];
@@ -136,6 +158,10 @@ static inline __attribute__((always_inline)) void node_change(struct dl_cluster_
 			w0[si] &= ~sbit;
 		w1[si] |= sbit;
 	}
+	if (st->rhead) {
+		recent_unlink(st, node, f0);
+		recent_push(st, node, f1);
+	}
 	if (st->hist) {
 		int *h = st->hist + ni->hbase;
 		h[f0]--;
@@ -170,6 +196,11 @@ static inline __attribute__((always_inline)) void node_change(struct dl_cluster_
 }
 
 struct dl_cluster_state *dl_state_new(const struct dl_cluster *c)
+{
+	return dl_state_new_tie(c, DL_TIE_LOWEST);
+}
+
+struct dl_cluster_state *dl_state_new_tie(const struct dl_cluster *c, enum dl_state_tie tie)
 {
 	struct dl_cluster_state *st = xcalloc(1, sizeof(*st));
 	int T = (int)c->ntypes, N = (int)c->nnodes;
@@ -206,6 +237,11 @@ struct dl_cluster_state *dl_state_new(const struct dl_cluster *c)
 	st->gpu_node = c->gpu_node;
 	st->bstride = (size_t)(st->bwords + st->bsum);
 	st->ni = xcalloc((size_t)N + 1, sizeof(*st->ni));
+	if (tie == DL_TIE_RECENT) {
+		st->rhead = xmalloc((nb + 1) * sizeof(int));
+		st->rnext = xmalloc(((size_t)N + 1) * sizeof(int));
+		st->rprev = xmalloc(((size_t)N + 1) * sizeof(int));
+	}
 	/* nodes of one power-of-two size: a GPU's node is a shift, without the table */
 	st->gpu_shift = -1;
 	if (N > 0 && st->maxg > 0 && !(st->maxg & (st->maxg - 1))) {
@@ -251,6 +287,9 @@ void dl_state_reset(struct dl_cluster_state *st)
 	memset(st->open_n, 0, c->nracks * sizeof(int));
 	memset(st->is_stale, 0, (size_t)N);
 	st->nstale = 0;
+	if (st->rhead)
+		for (size_t k = 0; k < nb; k++)
+			st->rhead[k] = -1;
 	for (int i = 0; i < N; i++) {
 		const struct dl_node *n = &c->nodes[i];
 		st->node_free[i] = n->gpus;
@@ -259,6 +298,8 @@ void dl_state_reset(struct dl_cluster_state *st)
 		st->open_pos[i] = -1;
 		open_update(st, i);
 		bucket_link(st, i);
+		if (st->rhead)
+			recent_push(st, i, n->gpus);
 		st->bmay[n->type] |= UINT64_C(1) << (n->gpus % 64);
 		if (st->hist)
 			st->hist[((size_t)n->rack * (size_t)T + (size_t)n->type) *
@@ -299,6 +340,9 @@ void dl_state_free(struct dl_cluster_state *st)
 	free(st->open);
 	free(st->open_n);
 	free(st->open_pos);
+	free(st->rhead);
+	free(st->rnext);
+	free(st->rprev);
 	free(st);
 }
 
@@ -435,22 +479,24 @@ int dl_state_best_fit(struct dl_cluster_state *st, int type, int need)
 		if (type >= 0 || st->ntypes == 1) { /* one type: its first non-empty bucket */
 			int t = type < 0 ? 0 : type;
 			for (uint64_t m = st->bmay[t] >> need << need; m; m &= m - 1) {
-				int f = __builtin_ctzll(m), first = bucket_first(st, t, f);
+				int f = __builtin_ctzll(m), first = dl_state_bucket_first(st, t, f);
 				if (first >= 0)
 					return first;
 				st->bmay[t] &= ~(UINT64_C(1) << f);
 			}
 			return -1;
 		}
-		for (int t = type >= 0 ? type : 0; t < st->ntypes; t++) {
+		/* (type >= 0 took the path above) */
+		for (int ti = 0; ti < st->ntypes; ti++) {
+			int t = st->c->type_order[ti];
 			uint64_t m = st->bmay[t] >> need << need;
 			while (m) {
 				int f = __builtin_ctzll(m);
 				if (f > bestf)
 					break;
-				int first = bucket_first(st, t, f);
+				int first = dl_state_bucket_first(st, t, f);
 				if (first >= 0) {
-					if (f < bestf || first < best) {
+					if (f < bestf || (!st->rhead && first < best)) {
 						best = first;
 						bestf = f;
 					}
@@ -459,18 +505,17 @@ int dl_state_best_fit(struct dl_cluster_state *st, int type, int need)
 				st->bmay[t] &= ~(UINT64_C(1) << f);
 				m &= m - 1;
 			}
-			if (type >= 0)
-				break;
 		}
 		return best;
 	}
-	for (int t = 0; t < st->ntypes; t++) {
+	for (int ti = 0; ti < st->ntypes; ti++) {
+		int t = st->c->type_order[ti];
 		if (type >= 0 && t != type)
 			continue;
 		for (int f = need; f <= bestf && f <= st->maxg; f++) {
-			int first = bucket_first(st, t, f);
+			int first = dl_state_bucket_first(st, t, f);
 			if (first >= 0) {
-				if (f < bestf || first < best) {
+				if (f < bestf || (!st->rhead && first < best)) {
 					best = first;
 					bestf = f;
 				}
@@ -479,6 +524,31 @@ int dl_state_best_fit(struct dl_cluster_state *st, int type, int need)
 		}
 	}
 	return best;
+}
+
+int dl_state_bucket_first(const struct dl_cluster_state *st, int type, int free)
+{
+	if (type < 0 || type >= st->ntypes || free < 0 || free > st->maxg)
+		return -1;
+	if (st->rhead)
+		return st->rhead[type * (st->maxg + 1) + free];
+	return bucket_first(st, type, free);
+}
+
+int dl_state_bucket_next(const struct dl_cluster_state *st, int node)
+{
+	if (st->rhead)
+		return st->rnext[node];
+	const uint64_t *w = bucket_bits(st, st->ni[node].type, st->node_free[node]);
+	int k = node / 64;
+	uint64_t m = node % 64 == 63 ? 0 : w[k] >> (node % 64 + 1) << (node % 64 + 1);
+	for (;;) {
+		if (m)
+			return k * 64 + __builtin_ctzll(m);
+		if (++k >= st->bwords)
+			return -1;
+		m = w[k];
+	}
 }
 
 int dl_state_rack_nodes_needed(const struct dl_cluster_state *st, int rack, int type, int need)

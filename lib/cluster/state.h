@@ -65,9 +65,26 @@ struct dl_cluster_state {
 	int *open;     /* [rack's first node + k], k < open_n[rack] */
 	int *open_n;   /* per rack */
 	int *open_pos; /* per node: its index in its rack's list, -1 if not open */
+	/*
+	 * DL_TIE_RECENT only (NULL else): each best-fit bucket's nodes as a list,
+	 * the node whose free count changed last at its head.
+	 */
+	int *rhead;	    /* [type * (maxg+1) + free]: first node, -1 when empty */
+	int *rnext, *rprev; /* per node */
 };
 
+/*
+ * Which of the nodes in one best-fit bucket (of one type, with the same
+ * free count) comes first: the lowest index (a placement that depends only
+ * on the state), or the one whose free count changed last (Themis' offer:
+ * the GPUs just given back are bid on first). The rule is the state's, set
+ * when it is made; best fit, bucket walks and ties between types follow it.
+ */
+enum dl_state_tie { DL_TIE_LOWEST = 0, DL_TIE_RECENT = 1 };
+
 struct dl_cluster_state *dl_state_new(const struct dl_cluster *c);
+/* a state whose best-fit ties follow `tie` (dl_state_new: DL_TIE_LOWEST) */
+struct dl_cluster_state *dl_state_new_tie(const struct dl_cluster *c, enum dl_state_tie tie);
 void dl_state_free(struct dl_cluster_state *st);
 /* mark every GPU free again (O(GPUs + nodes)) */
 void dl_state_reset(struct dl_cluster_state *st);
@@ -127,10 +144,23 @@ static inline const int *dl_state_rack_open(const struct dl_cluster_state *st, i
 	*n = st->open_n[rack];
 	return st->open + st->c->racks[rack].first_node;
 }
-/* A node of `type` with the fewest free GPUs that still holds `need` (best fit), or -1
- * (it forgets buckets it finds empty, hence not const).
- * Ties go to the lowest node index. O(types * maxg). */
+/*
+ * Best fit: a node of `type` with the fewest free GPUs that still holds
+ * `need`, or -1 (it forgets buckets it finds empty, hence not const). Ties
+ * follow the state's rule: the lowest node index (DL_TIE_LOWEST), or, with
+ * DL_TIE_RECENT, the type first in the cluster's type order (fastest), then
+ * the node changed last. O(types * maxg).
+ */
 int dl_state_best_fit(struct dl_cluster_state *st, int type, int need);
+/*
+ * The nodes of best fit's bucket (type, free): the first in the tie order,
+ * or -1 when none has exactly `free` free GPUs, then the one after `node`
+ * (in its bucket), or -1. A caller that wants more than one candidate walks
+ * the buckets tightest first, as best fit does: free from need up, types in
+ * the cluster's order. Valid until the state changes.
+ */
+int dl_state_bucket_first(const struct dl_cluster_state *st, int type, int free);
+int dl_state_bucket_next(const struct dl_cluster_state *st, int node);
 /* The fewest nodes of rack `rack` (of `type`) that together hold `need` free
  * GPUs, or 0 when the rack cannot hold it. O(types * maxg). */
 int dl_state_rack_nodes_needed(const struct dl_cluster_state *st, int rack, int type, int need);

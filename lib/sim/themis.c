@@ -83,6 +83,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "cluster/state.h"
 #include "core/num.h"
 #include "core/opt.h"
 #include "core/rng.h"
@@ -167,15 +168,13 @@ struct themis {
 	int total, ntypes, maxg;
 	double best_any, *best_type;
 	const int *type_order; /* type indices, fastest first (ties: index; the cluster's) */
-	/* the offered GPUs, by node (bucketed by type and count), rack and type */
-	unsigned char *offered;
-	unsigned char *leased;	    /* during an auction: held under a lease that ended now */
-	const int *gnode;	    /* node of each GPU (the cluster's index) */
-	int *noff;		    /* per node */
-	int *bhead, *bnext, *bprev; /* buckets [type * (maxg + 1) + count] of nodes */
-	int *roff;		    /* [rack * ntypes + type] */
-	int *toff;		    /* per type */
-	int alloff;
+	/*
+	 * The GPUs on offer, as a second view of the cluster: "free" there
+	 * means offered. Its best-fit buckets put the node whose offer changed
+	 * last first (DL_TIE_RECENT): the bids follow that order.
+	 */
+	struct dl_cluster_state *offer;
+	unsigned char *leased;	 /* during an auction: held under a lease that ended now */
 	struct themis_jobs jobs; /* per job, by slot */
 	/* lists of slots */
 	size_t *wait, nwait, wait_alloc;
@@ -216,40 +215,25 @@ struct themis {
 
 /* ---- the offered set ---- */
 
-static void bucket_del(struct themis *T, int node)
+static int offered(const struct themis *T, int g)
 {
-	int k = T->c->nodes[node].type * (T->maxg + 1) + T->noff[node];
-	if (T->bprev[node] >= 0)
-		T->bnext[T->bprev[node]] = T->bnext[node];
-	else
-		T->bhead[k] = T->bnext[node];
-	if (T->bnext[node] >= 0)
-		T->bprev[T->bnext[node]] = T->bprev[node];
+	return dl_state_gpu_free(T->offer, g);
 }
 
-static void bucket_add(struct themis *T, int node)
+static void offer(struct themis *T, const int *gpus, int n)
 {
-	int k = T->c->nodes[node].type * (T->maxg + 1) + T->noff[node];
-	T->bprev[node] = -1;
-	T->bnext[node] = T->bhead[k];
-	if (T->bhead[k] >= 0)
-		T->bprev[T->bhead[k]] = node;
-	T->bhead[k] = node;
+	dl_state_release(T->offer, gpus, n);
 }
 
-static void off_set(struct themis *T, int g, int on)
+static void withdraw(struct themis *T, const int *gpus, int n)
 {
-	if (T->offered[g] == on)
-		return;
-	T->offered[g] = (unsigned char)on;
-	int n = T->gnode[g], d = on ? 1 : -1;
-	const struct dl_node *nd = &T->c->nodes[n];
-	bucket_del(T, n);
-	T->noff[n] += d;
-	bucket_add(T, n);
-	T->roff[nd->rack * T->ntypes + nd->type] += d;
-	T->toff[nd->type] += d;
-	T->alloff += d;
+	for (int k = 0; k < n; k++)
+		dl_state_take_gpu(T->offer, gpus[k]); /* (-1: not on offer; nothing to do) */
+}
+
+static int offered_total(const struct themis *T)
+{
+	return dl_state_total_free(T->offer);
 }
 
 /* ---- per-slot arrays and lists ---- */
@@ -369,27 +353,13 @@ static void *create(struct dl_sim *s, const void *params, struct dl_err *err)
 	T->grid_at = T->expired_at = -1;
 	T->type_order = T->c->type_order;
 	size_t ng = (size_t)T->total + 1, nn = T->c->nnodes + 1;
-	T->offered = xcalloc(ng, 1);
+	T->offer = dl_state_new_tie(T->c, DL_TIE_RECENT); /* everything on offer */
 	T->leased = xcalloc(ng, 1);
-	T->gnode = T->c->gpu_node;
 	T->gmark = xcalloc(ng, sizeof(uint64_t));
 	T->grow = xcalloc(ng, sizeof(int));
 	T->gfirst = xcalloc(ng, sizeof(int));
-	T->noff = xcalloc(nn, sizeof(int));
-	T->bnext = xcalloc(nn, sizeof(int));
-	T->bprev = xcalloc(nn, sizeof(int));
 	T->tmp = xcalloc(nn, sizeof(int));
 	T->tmp2 = xcalloc(nn, sizeof(int));
-	size_t nb = (size_t)T->ntypes * (size_t)(T->maxg + 1) + 1;
-	T->bhead = xcalloc(nb, sizeof(int));
-	for (size_t k = 0; k < nb; k++)
-		T->bhead[k] = -1;
-	T->roff = xcalloc(T->c->nracks * (size_t)T->ntypes + 1, sizeof(int));
-	T->toff = xcalloc((size_t)T->ntypes + 1, sizeof(int));
-	for (size_t n = 0; n < T->c->nnodes; n++)
-		bucket_add(T, (int)n);
-	for (int g = 0; g < T->total; g++)
-		off_set(T, g, 1);
 	return T;
 }
 
@@ -418,14 +388,8 @@ static void destroy(void *st)
 	free(T->tmp2);
 	free(T->winners);
 	free(T->best_type);
-	free(T->offered);
+	dl_state_free(T->offer);
 	free(T->leased);
-	free(T->noff);
-	free(T->bhead);
-	free(T->bnext);
-	free(T->bprev);
-	free(T->roff);
-	free(T->toff);
 	free(T);
 }
 
@@ -544,7 +508,7 @@ static int take_node(struct themis *T, int n, int want)
 	const struct dl_node *nd = &T->c->nodes[n];
 	int got = 0;
 	for (int k = 0; k < nd->gpus && got < want; k++)
-		if (T->offered[nd->first_gpu + k]) {
+		if (offered(T, nd->first_gpu + k)) {
 			DL_GROW(T->gbuf, T->gn + 1, T->gbuf_alloc);
 			T->gbuf[T->gn++] = nd->first_gpu + k;
 			got++;
@@ -554,18 +518,16 @@ static int take_node(struct themis *T, int n, int want)
 
 static int off_of_rack(const struct themis *T, const struct dl_sim_job *j, size_t r)
 {
-	int sum = 0;
-	for (int t = 0; t < T->ntypes; t++)
-		if (type_ok(j, t))
-			sum += T->roff[r * (size_t)T->ntypes + (size_t)t];
-	return sum;
+	if (j->type >= T->ntypes)
+		return 0;
+	return dl_state_rack_free(T->offer, (int)r, j->type < 0 ? DL_ANY_TYPE : j->type);
 }
 
 static int off_of_type(const struct themis *T, const struct dl_sim_job *j)
 {
-	if (j->type < 0)
-		return T->alloff;
-	return j->type < T->ntypes ? T->toff[j->type] : 0;
+	if (j->type >= T->ntypes)
+		return 0;
+	return dl_state_type_free(T->offer, j->type < 0 ? DL_ANY_TYPE : j->type);
 }
 
 /* nodes (of j's types) in [first, first + count) with GPUs on offer, most first */
@@ -574,9 +536,9 @@ static int nodes_by_offer(struct themis *T, const struct dl_sim_job *j, int firs
 {
 	int m = 0;
 	for (int n = first; n < first + count; n++)
-		if (T->noff[n] > 0 && type_ok(j, T->c->nodes[n].type)) {
-			int k = m++;
-			for (; k > 0 && T->noff[out[k - 1]] < T->noff[n]; k--)
+		if (dl_state_node_free(T->offer, n) > 0 && type_ok(j, T->c->nodes[n].type)) {
+			int k = m++, on = dl_state_node_free(T->offer, n);
+			for (; k > 0 && dl_state_node_free(T->offer, out[k - 1]) < on; k--)
 				out[k] = out[k - 1];
 			out[k] = n;
 		}
@@ -630,8 +592,9 @@ static int placement_bids(struct themis *T, struct dl_sim *s, struct dl_sim_job 
 				int t = T->type_order[ti];
 				if (!type_ok(j, t) || (t < 64 && (worthless >> t & 1)))
 					continue;
-				for (int n = T->bhead[t * (T->maxg + 1) + cnt];
-				     n >= 0 && made < BIDS_PER_JOB; n = T->bnext[n]) {
+				for (int n = dl_state_bucket_first(T->offer, t, cnt);
+				     n >= 0 && made < BIDS_PER_JOB;
+				     n = dl_state_bucket_next(T->offer, n)) {
 					int off = (int)T->gn;
 					take_node(T, n, g);
 					tried = 1;
@@ -722,7 +685,7 @@ static void make_bids(struct themis *T, struct dl_sim *s, struct dl_sim_job *j, 
 	if (st == S_EXP) {
 		const int *h = tj(T, j->slot)->hold;
 		for (int k = 0; k < g; k++)
-			if (!T->offered[h[k]])
+			if (!offered(T, h[k]))
 				return;
 		double den = (double)(j->finish_at - j->submit);
 		double v = den > 0 ? log(num / den) : 0;
@@ -965,8 +928,7 @@ static void lease_timer(struct themis *T, struct dl_sim *s, struct dl_sim_job *j
 /* j holds its GPUs (hold[slot]) under a new lease */
 static void hold_gpus(struct themis *T, struct dl_sim *s, struct dl_sim_job *j)
 {
-	for (int k = 0; k < j->gpus; k++)
-		off_set(T, tj(T, j->slot)->hold[k], 0);
+	withdraw(T, tj(T, j->slot)->hold, j->gpus);
 	set_state(T, j->slot, S_RUN);
 	lease_timer(T, s, j);
 }
@@ -1048,8 +1010,7 @@ static void settle_round(struct themis *T, struct dl_sim *s, const struct cand *
 		int *h = hold_room(T, rc[i].slot, w->n);
 		if (h != T->gbuf + w->off)
 			memmove(h, T->gbuf + w->off, (size_t)w->n * sizeof(int));
-		for (int q = 0; q < w->n; q++)
-			off_set(T, h[q], 0);
+		withdraw(T, h, w->n);
 		DL_GROW(T->winners, T->nwin + 1, T->win_alloc);
 		T->winners[T->nwin++] = rc[i].slot;
 	}
@@ -1087,7 +1048,7 @@ static void rounds_of_all(struct themis *T, struct dl_sim *s)
 			smallest = g;
 	}
 	T->bidder_rank = NULL;
-	for (size_t at = 0; at < n && T->alloff >= smallest; at += k) {
+	for (size_t at = 0; at < n && offered_total(T) >= smallest; at += k) {
 		size_t r = n - at < k ? n - at : k;
 		if (!sorted) {
 			select_top(T->cand + at, n - at, r);
@@ -1100,7 +1061,7 @@ static void rounds_of_all(struct themis *T, struct dl_sim *s)
 			S->rounds++;
 		for (size_t i = 0; i < r; i++) {
 			struct dl_sim_job *j = dl_sim_slot_job(s, rc[i].slot);
-			if (j->gpus <= T->alloff)
+			if (j->gpus <= offered_total(T))
 				make_bids(T, s, j, (uint32_t)i, tj(T, rc[i].slot)->st);
 		}
 		if (!T->nbids)
@@ -1165,7 +1126,7 @@ static void rounds_of_waiters(struct themis *T, struct dl_sim *s)
 	DL_GROW(T->cand, k, T->cand_alloc);
 	DL_GROW(T->brank, k, T->brank_alloc);
 	DL_GROW(T->won, k, T->won_alloc);
-	for (size_t at = 0; at < n && T->alloff >= smallest; at += k) {
+	for (size_t at = 0; at < n && offered_total(T) >= smallest; at += k) {
 		size_t r = n - at < k ? n - at : k, m = 0;
 		if (S)
 			S->rounds++;
@@ -1173,7 +1134,7 @@ static void rounds_of_waiters(struct themis *T, struct dl_sim *s)
 		T->gn = 0;
 		for (size_t i = at; i < at + r; i++) {
 			const struct waiter *w = &T->ranked[i];
-			if (w->gpus > T->alloff)
+			if (w->gpus > offered_total(T))
 				continue;
 			T->cand[m] = w->c;
 			T->brank[m] = (uint32_t)(i - at);
@@ -1194,10 +1155,9 @@ static void auction(struct themis *T, struct dl_sim *s)
 	/* the expired leases' GPUs are on offer */
 	for (size_t i = 0; i < T->nexp; i++) {
 		struct dl_sim_job *j = dl_sim_slot_job(s, T->exp[i]);
-		for (int k = 0; k < j->gpus; k++) {
-			off_set(T, tj(T, j->slot)->hold[k], 1);
+		offer(T, tj(T, j->slot)->hold, j->gpus);
+		for (int k = 0; k < j->gpus; k++)
 			T->leased[tj(T, j->slot)->hold[k]] = 1;
-		}
 	}
 	if (!T->nwait) { /* nobody else bids: every lease is renewed */
 		while (T->nexp) {
@@ -1210,7 +1170,7 @@ static void auction(struct themis *T, struct dl_sim *s)
 		}
 		return;
 	}
-	if (!T->alloff)
+	if (!offered_total(T))
 		return;
 	if (S)
 		S->auctions++;
@@ -1238,7 +1198,7 @@ static void auction(struct themis *T, struct dl_sim *s)
 		struct dl_sim_job *j = dl_sim_slot_job(s, T->exp[i]);
 		int taken = 0;
 		for (int q = 0; q < j->gpus; q++) {
-			taken |= !T->offered[tj(T, j->slot)->hold[q]];
+			taken |= !offered(T, tj(T, j->slot)->hold[q]);
 			T->leased[tj(T, j->slot)->hold[q]] = 0;
 		}
 		if (taken) {
@@ -1300,8 +1260,7 @@ static void on_finish(void *st, struct dl_sim *s, struct dl_sim_job *j)
 {
 	struct themis *T = st;
 	(void)s;
-	for (int k = 0; k < j->gpus; k++)
-		off_set(T, tj(T, j->slot)->hold[k], 1);
+	offer(T, tj(T, j->slot)->hold, j->gpus);
 	set_state(T, j->slot, S_NONE);
 	T->dirty = 1;
 }
@@ -1354,7 +1313,7 @@ static void on_schedule(void *st, struct dl_sim *s)
 		T->dirty = 0;
 		double t0 = T->p.stats ? wall() : 0;
 		admit(T, s);
-		if (T->nexp || (T->nwait && T->alloff))
+		if (T->nexp || (T->nwait && offered_total(T)))
 			auction(T, s);
 		if (T->p.stats)
 			T->p.stats->seconds += wall() - t0;

@@ -22,6 +22,60 @@ static int naive_node_free(const struct dl_cluster_state *st, int node)
 	return f;
 }
 
+/*
+ * When each node's free count last changed (a larger stamp is later), kept
+ * by the test beside the state: DL_TIE_RECENT's order. A new or reset state
+ * counts as changed node by node in index order.
+ */
+static long *stamp, clock_now;
+
+static void stamp_reset(const struct dl_cluster *c)
+{
+	for (size_t i = 0; i < c->nnodes; i++)
+		stamp[i] = ++clock_now;
+}
+
+static void stamp_gpus(const struct dl_cluster *c, const int *gpus, int n)
+{
+	for (int i = 0; i < n; i++)
+		stamp[dl_cluster_gpu_node(c, gpus[i])] = ++clock_now;
+}
+
+/* a node comes before another in the state's tie order */
+static int tie_before(const struct dl_cluster_state *st, int a, int b)
+{
+	if (!st->rhead)
+		return a < b;
+	const struct dl_cluster *c = st->c;
+	int ra = 0, rb = 0;
+	for (size_t k = 0; k < c->ntypes; k++) {
+		ra = c->type_order[k] == c->nodes[a].type ? (int)k : ra;
+		rb = c->type_order[k] == c->nodes[b].type ? (int)k : rb;
+	}
+	return ra != rb ? ra < rb : stamp[a] > stamp[b];
+}
+
+/* every bucket walked: its nodes (type, exactly f free), each once, in the tie order */
+static int check_buckets(const struct dl_cluster_state *st)
+{
+	const struct dl_cluster *c = st->c;
+	int bad = 0;
+	for (int t = 0; t < (int)c->ntypes; t++)
+		for (int f = 0; f <= st->maxg; f++) {
+			int want = 0, got = 0;
+			for (size_t i = 0; i < c->nnodes; i++)
+				want += c->nodes[i].type == t && naive_node_free(st, (int)i) == f;
+			for (int n = dl_state_bucket_first(st, t, f), prev = -1;
+			     n >= 0 && got <= want; prev = n, n = dl_state_bucket_next(st, n)) {
+				got++;
+				bad += c->nodes[n].type != t || naive_node_free(st, n) != f;
+				bad += prev >= 0 && !tie_before(st, prev, n);
+			}
+			bad += got != want;
+		}
+	return bad;
+}
+
 static int check(struct dl_cluster_state *st, const char *when)
 {
 	const struct dl_cluster *c = st->c;
@@ -64,12 +118,13 @@ static int check(struct dl_cluster_state *st, const char *when)
 			int bf = dl_state_best_fit(st, t, need), minf = 1 << 30, mini = -1;
 			for (size_t i = 0; i < c->nnodes; i++) {
 				int f = naive_node_free(st, (int)i);
-				if ((t < 0 || c->nodes[i].type == t) && f >= need && f < minf) {
+				if ((t < 0 || c->nodes[i].type == t) && f >= need &&
+				    (f < minf || (f == minf && tie_before(st, (int)i, mini)))) {
 					minf = f;
 					mini = (int)i;
 				}
 			}
-			bad += bf != mini; /* the lowest-index node among the tightest */
+			bad += bf != mini; /* the first in the tie order among the tightest */
 		}
 	}
 	/* nodes needed per rack (of each type, and of all): greedy largest first over a copy */
@@ -108,7 +163,9 @@ static int check(struct dl_cluster_state *st, const char *when)
 		}
 		bad += n != want;
 	}
-	return ok(!bad, "state consistent %s (%d mismatches)", when, bad);
+	bad += check_buckets(st);
+	return ok(!bad, "state consistent %s%s (%d mismatches)", when,
+		  st->rhead ? " (ties: recent)" : "", bad);
 }
 
 int main(void)
@@ -117,14 +174,23 @@ int main(void)
 	struct dl_cluster *c;
 	/* the last has more than 512 nodes: its best-fit buckets keep a summary (state.c) */
 	/* the last: nodes past 64 GPUs, kept without slot masks */
-	const char *specs[] = {"2x3x8:v100,1x4x4:k80,1x2x2:p100", "3x5x4", "1x1x8", "2x300x2",
+	/* the second: the slower type first, where ties between types differ by rule */
+	const char *specs[] = {"2x3x8:v100,1x4x4:k80,1x2x2:p100",
+			       "1x2x4:k80,1x2x4:v100",
+			       "3x5x4",
+			       "1x1x8",
+			       "2x300x2",
 			       "1x3x80"};
-	for (size_t s = 0; s < DL_ARRAY_SIZE(specs); s++) {
+	for (size_t run = 0; run < 2 * DL_ARRAY_SIZE(specs); run++) {
+		size_t s = run / 2;
+		enum dl_state_tie tie = run % 2 ? DL_TIE_RECENT : DL_TIE_LOWEST;
 		if (dl_cluster_load(specs[s], &c, &err) < 0) {
 			ok(0, "load %s: %s", specs[s], err.msg);
 			continue;
 		}
-		struct dl_cluster_state *st = dl_state_new(c);
+		struct dl_cluster_state *st = dl_state_new_tie(c, tie);
+		stamp = xcalloc(c->nnodes + 1, sizeof(*stamp));
+		stamp_reset(c);
 		check(st, "after new");
 		int *held = xmalloc((size_t)c->total_gpus * sizeof(int));
 		int nheld = 0, allok = 1;
@@ -139,6 +205,7 @@ int main(void)
 				for (int i = 0; i < n; i++)
 					want += dl_state_node_free(st, nodes[i]);
 				int got = dl_state_take_nodes(st, nodes, n, held + nheld);
+				stamp_gpus(c, held + nheld, got);
 				allok &= got == want && !dl_state_node_free(st, nodes[0]);
 				for (int i = 0; i < got; i++)
 					allok &= !dl_state_gpu_free(st, held[nheld + i]);
@@ -148,11 +215,13 @@ int main(void)
 				int k = 1 + (int)rnd(8);
 				int before = dl_state_node_free(st, node);
 				int got = dl_state_take(st, node, k, held + nheld);
+				stamp_gpus(c, held + nheld, got);
 				allok &= got == (before < k ? before : k);
 				nheld += got;
 			} else if (nheld) {
 				int i = (int)rnd((unsigned)nheld);
 				dl_state_release(st, &held[i], 1);
+				stamp_gpus(c, &held[i], 1);
 				held[i] = held[--nheld];
 			}
 			if (step % 50 == 49) {
@@ -172,22 +241,30 @@ int main(void)
 		ok(allok, "%s: take returns what was free", specs[s]);
 		ok(dl_state_take_gpu(st, held[0]) == -1 || !nheld, "taking a used GPU fails");
 		dl_state_release(st, held, nheld);
+		stamp_gpus(c, held, nheld);
 		is_int(dl_state_total_free(st), c->total_gpus, "%s: all released", specs[s]);
 		ok(dl_state_take_gpu(st, 0) == 0 &&
 			   dl_state_node_free(st, 0) == c->nodes[0].gpus - 1,
 		   "take_gpu updates the node");
 		dl_state_reset(st);
+		stamp_reset(c);
 		check(st, "after reset");
 		/* filled node by node and emptied again: whole bucket words empty and refill */
 		int got = 0;
-		for (size_t i = 0; i < c->nnodes; i++)
-			got += dl_state_take(st, (int)i, c->nodes[i].gpus, held + got);
+		for (size_t i = 0; i < c->nnodes; i++) {
+			int k = dl_state_take(st, (int)i, c->nodes[i].gpus, held + got);
+			stamp_gpus(c, held + got, k);
+			got += k;
+		}
 		is_int(got, c->total_gpus, "%s: everything taken", specs[s]);
 		check(st, "when full");
-		for (int i = 0; i < got; i += 3)
+		for (int i = 0; i < got; i += 3) {
 			dl_state_release(st, held + i, got - i < 3 ? got - i : 3);
+			stamp_gpus(c, held + i, got - i < 3 ? got - i : 3);
+		}
 		check(st, "emptied again");
 		free(held);
+		free(stamp);
 		dl_state_free(st);
 		dl_cluster_free(c);
 	}
