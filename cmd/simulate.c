@@ -69,7 +69,7 @@ static const struct dl_opt sim_opts[] = {
 	 "the cluster: RACKSxNODESxGPUS[:TYPE],... or a spec file", AT(cluster)},
 	/* open: with --compat tiresias they take the reference's names instead */
 	{DL_OPT_CHOICE, 0, "policy", "P", "scheduling policy", AT(policy),
-	 .value_at = sim_policy_at, .def = "tiresias-las", .flags = DL_OPTF_OPEN},
+	 .value_at = sim_policy_at, .def = DL_SIM_POLICY_DEFAULT, .flags = DL_OPTF_OPEN},
 	{DL_OPT_CHOICE, 0, "place", "Q", "placement policy (compat: count or yarn)", AT(place),
 	 .value_at = dl_place_policy_at, .def = "consolidate", .flags = DL_OPTF_OPEN},
 	{DL_OPT_CHOICE, 0, "compat", "SIM", "behave like a reference simulator", AT(compat),

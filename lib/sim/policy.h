@@ -254,6 +254,11 @@ const struct dl_sim_policy_ops *dl_sim_policy_find(const char *name);
 /* all built-in policies, *n of them */
 const struct dl_sim_policy_ops *const *dl_sim_policies(size_t *n);
 /*
+ * The policy a run without --policy gets: Tiresias' discretised LAS, which
+ * needs no job durations and is the usual baseline of the later papers.
+ */
+#define DL_SIM_POLICY_DEFAULT "tiresias-las"
+/*
  * A new params struct for ops, zeroed, with its tables' defaults stored (as
  * if no option were given), or NULL when it has none; free() it.
  */
