@@ -61,6 +61,7 @@
  * running job at every lease end: the results are the same bytes.
  */
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -343,10 +344,36 @@ static void pend_del(struct dally *D, struct dl_sim_job *j)
 	D->npend--;
 }
 
+/*
+ * run[], bad[] and loose[] are unordered lists of slots with O(1) removal:
+ * a slot's index in one is kept in its record, in the field at offset pos
+ * (rpos, bpos or lpos), -1 while it is not there.
+ */
+static ptrdiff_t *list_pos(struct dally *D, size_t slot, size_t pos)
+{
+	return (ptrdiff_t *)((char *)&D->dj[slot] + pos);
+}
+
+static void list_add(struct dally *D, size_t *list, size_t *n, size_t pos, size_t slot)
+{
+	*list_pos(D, slot, pos) = (ptrdiff_t)*n;
+	list[(*n)++] = slot;
+}
+
+static void list_del(struct dally *D, size_t *list, size_t *n, size_t pos, size_t slot)
+{
+	ptrdiff_t at = *list_pos(D, slot, pos);
+	if (at < 0)
+		return;
+	size_t last = list[--*n];
+	list[at] = last;
+	*list_pos(D, last, pos) = at;
+	*list_pos(D, slot, pos) = -1;
+}
+
 static void run_add(struct dally *D, size_t slot)
 {
-	D->dj[slot].rpos = (ptrdiff_t)D->nrun;
-	D->run[D->nrun++] = slot;
+	list_add(D, D->run, &D->nrun, offsetof(struct dj, rpos), slot);
 }
 
 static void unindex(struct dally *D, size_t slot);
@@ -356,30 +383,17 @@ static void run_del(struct dally *D, size_t slot)
 {
 	if (!D->p.scan_leases)
 		unindex(D, slot);
-	ptrdiff_t at = D->dj[slot].rpos;
-	if (at < 0)
-		return;
-	size_t last = D->run[--D->nrun];
-	D->run[at] = last;
-	D->dj[last].rpos = at;
-	D->dj[slot].rpos = -1;
+	list_del(D, D->run, &D->nrun, offsetof(struct dj, rpos), slot);
 }
 
 static void bad_add(struct dally *D, size_t slot)
 {
-	D->dj[slot].bpos = (ptrdiff_t)D->nbad;
-	D->bad[D->nbad++] = slot;
+	list_add(D, D->bad, &D->nbad, offsetof(struct dj, bpos), slot);
 }
 
 static void bad_del(struct dally *D, size_t slot)
 {
-	ptrdiff_t at = D->dj[slot].bpos;
-	if (at < 0)
-		return;
-	size_t last = D->bad[--D->nbad];
-	D->bad[at] = last;
-	D->dj[last].bpos = at;
-	D->dj[slot].bpos = -1;
+	list_del(D, D->bad, &D->nbad, offsetof(struct dj, bpos), slot);
 }
 
 /* a placement began now: the counters of the ratio, and the badly placed list */
@@ -507,19 +521,12 @@ static void rank_drop(struct dally *D, size_t slot)
 
 static void loose_add(struct dally *D, size_t slot)
 {
-	D->dj[slot].lpos = (ptrdiff_t)D->nloose;
-	D->loose[D->nloose++] = slot;
+	list_add(D, D->loose, &D->nloose, offsetof(struct dj, lpos), slot);
 }
 
 static void loose_del(struct dally *D, size_t slot)
 {
-	ptrdiff_t at = D->dj[slot].lpos;
-	if (at < 0)
-		return;
-	size_t last = D->loose[--D->nloose];
-	D->loose[at] = last;
-	D->dj[last].lpos = at;
-	D->dj[slot].lpos = -1;
+	list_del(D, D->loose, &D->nloose, offsetof(struct dj, lpos), slot);
 }
 
 static void unindex(struct dally *D, size_t slot)
