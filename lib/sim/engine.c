@@ -225,7 +225,7 @@ static void ev_down(struct dl_sim *s, struct evheap *h, size_t i, struct event e
 
 static void ev_push(struct dl_sim *s, struct evheap *h, struct event e)
 {
-	e.seq = s->seq++;
+	e.seq = s->seq += 2; /* even: dl_sim_order_mark's odd keys fall between two pushes */
 	DL_GROW(h->a, h->n + 1, h->alloc);
 	ev_up(s, h, h->n++, e);
 }
@@ -1149,6 +1149,66 @@ void dl_sim_timer(struct dl_sim *s, dl_tick at, size_t job, int kind, uint64_t s
 		return; /* it would never fire */
 	uint32_t jb = job == DL_SIM_NOJOB ? UINT32_MAX : (uint32_t)job;
 	ev_push(s, &s->timers, (struct event){at, 0, stamp, jb, kind});
+}
+
+/* ---- skipping work in closed form (policy.h: gandiva's time slices) ---- */
+
+int dl_sim_logs_events(const struct dl_sim *s)
+{
+	return s->cfg->events != NULL;
+}
+
+uint64_t dl_sim_order_mark(const struct dl_sim *s)
+{
+	return s->seq + 1;
+}
+
+void dl_sim_hold(struct dl_sim *s, struct dl_sim_job *j)
+{
+	if (s->fin_pos[j->slot])
+		ev_remove(s, &s->fin, s->fin_pos[j->slot] - 1);
+	j->finish_at = INT64_MAX;
+}
+
+void dl_sim_restate(struct dl_sim *s, struct dl_sim_job *j, const struct dl_sim_counters *c)
+{
+	j->since = c->since;
+	j->executed = c->executed;
+	j->waited = c->waited;
+	j->work_left = c->work_left;
+	j->comm = c->comm;
+	j->preemptions = c->preemptions;
+	j->restore_until = c->restore_until;
+	j->occupied += c->occupied_add;
+	if (j->state != DL_SJ_RUNNING)
+		return;
+	/* its completion as planned when it resumed, at since */
+	dl_tick now = s->now;
+	s->now = j->since;
+	plan_finish(s, j);
+	s->now = now;
+	if (c->order && s->fin_pos[j->slot]) {
+		size_t i = s->fin_pos[j->slot] - 1;
+		struct event e = s->fin.a[i];
+		uint64_t was = e.seq;
+		e.seq = c->order;
+		if (e.seq < was)
+			ev_up(s, &s->fin, i, e);
+		else
+			ev_down(s, &s->fin, i, e);
+	}
+}
+
+int dl_sim_timer_cancel(struct dl_sim *s, dl_tick at, int kind, uint64_t stamp)
+{
+	for (size_t i = 0; i < s->timers.n; i++) {
+		const struct event *e = &s->timers.a[i];
+		if (e->t == at && e->kind == kind && e->stamp == stamp) {
+			ev_remove(s, &s->timers, i);
+			return 0;
+		}
+	}
+	return -1;
 }
 
 void dl_sim_policy_warning(struct dl_sim *s, const char *text)

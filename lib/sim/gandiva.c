@@ -105,10 +105,29 @@ struct gset {
 	size_t n, alloc, cur;
 	uint32_t run[2]; /* the running unit's jobs (round-robin), NIL */
 	int nres;
-	uint64_t stamp;	     /* the live timer's stamp (0: none) */
+	uint64_t stamp; /* the live timer's stamp (0: none) */
+	dl_tick tat;	/* that timer's time, -1 (a cruising set's: its window's end) */
+	int32_t ph_bucket, ph_prev, ph_next; /* among the sets whose timers share a phase */
+	/* cruising: slices skipped in closed form (see "Cruising" below) */
+	int cruising;
+	size_t cur0;		   /* ring index of slice 0's unit */
+	int64_t last;		   /* its window ends where slice `last` starts (the timer) */
+	dl_tick w, t1;		   /* slice 0 starts at w, slice j >= 1 at t1 + (j - 1) period */
+	uint64_t order0;	   /* slice 0's completion's order key */
+	struct dl_sim_counters a0; /* slice 0's job as it started */
 	dl_tick next_window; /* earliest window end among unpacked residents not yet packable */
 	int pack_dirty;	     /* something changed since the last pack pass */
 };
+
+/* the engine's order mark as one of the policy's callbacks began */
+struct mark {
+	dl_tick t;
+	int phase;
+	uint64_t key;
+};
+
+enum phase { PH_COMPLETIONS, PH_TIMERS, PH_PASS };
+#define PH_BUCKETS 4096
 
 struct gandiva {
 	struct dl_gandiva_params p;
@@ -139,6 +158,17 @@ struct gandiva {
 	int *buf;
 	uint64_t seq;
 	int departed;
+	/* cruising (round-robin without packing or --events) */
+	int cruise;	/* allowed in this run */
+	dl_tick period; /* a steady slice: --suspend-cost + --quantum */
+	int exposed;	/* the next pass may de-oversubscribe sets of this many GPUs or fewer */
+	int phase;	/* the engine's phase of the instant (enum phase) */
+	size_t ncruising;
+	int32_t *ph_head;   /* [PH_BUCKETS]: sets by their timers' phase (time mod period) */
+	struct mark *marks; /* order marks at the callbacks of the last period */
+	size_t mhead, mn, malloc_;
+	struct dl_sim_counters *cbuf;
+	size_t cbuf_alloc;
 	/* packing: the table's models and per (type, k) matrices of f */
 	const struct dl_tputs *tp; /* the run's table (colocated rates in its pairs), or NULL */
 	struct strmap model_idx;   /* model name -> index */
@@ -254,6 +284,48 @@ static void spread_del(struct gandiva *G, size_t id)
 	g->spread = 0;
 }
 
+/* ---- timers by phase (time mod period): where cruising sets' boundaries could meet ---- */
+
+static size_t ph_bucket_of(const struct gandiva *G, dl_tick at)
+{
+	uint64_t ph = (uint64_t)(at % G->period);
+	return (size_t)((ph * UINT64_C(0x9E3779B97F4A7C15)) >> 52) & (PH_BUCKETS - 1);
+}
+
+/* set id's live timer is at `at` now (-1: none) */
+static void presence(struct gandiva *G, size_t id, dl_tick at)
+{
+	struct gset *g = &G->g[id];
+	if (!G->cruise)
+		return;
+	if (g->ph_bucket >= 0) {
+		if (g->ph_prev >= 0)
+			G->g[g->ph_prev].ph_next = g->ph_next;
+		else
+			G->ph_head[g->ph_bucket] = g->ph_next;
+		if (g->ph_next >= 0)
+			G->g[g->ph_next].ph_prev = g->ph_prev;
+		g->ph_bucket = g->ph_prev = g->ph_next = -1;
+	}
+	g->tat = at;
+	if (at < 0)
+		return;
+	size_t b = ph_bucket_of(G, at);
+	g->ph_bucket = (int32_t)b;
+	g->ph_prev = -1;
+	g->ph_next = G->ph_head[b];
+	if (g->ph_next >= 0)
+		G->g[g->ph_next].ph_prev = (int32_t)id;
+	G->ph_head[b] = (int32_t)id;
+}
+
+/* set id's timer is stale from now on */
+static void disarm(struct gandiva *G, size_t id)
+{
+	G->g[id].stamp = 0;
+	presence(G, id, -1);
+}
+
 /* a new set for job x, just started on free GPUs */
 static size_t set_open(struct gandiva *G, struct dl_sim *s, uint32_t x)
 {
@@ -264,6 +336,8 @@ static size_t set_open(struct gandiva *G, struct dl_sim *s, uint32_t x)
 	} else {
 		DL_GROW(G->g, G->ng + 1, G->galloc);
 		memset(&G->g[G->ng], 0, sizeof(G->g[0]));
+		G->g[G->ng].tat = -1;
+		G->g[G->ng].ph_bucket = G->g[G->ng].ph_prev = G->g[G->ng].ph_next = -1;
 		id = G->ng++;
 		dl_opool_grow(&G->pool, G->ng);
 	}
@@ -306,7 +380,7 @@ static void set_close(struct gandiva *G, size_t id)
 	spread_del(G, id);
 	own_gpus(G, g->gpus, g->k, -1);
 	g->live = 0;
-	g->stamp = 0;
+	disarm(G, id);
 	DL_GROW(G->gfree, G->ngfree + 1, G->gfree_alloc);
 	G->gfree[G->ngfree++] = (int)id;
 }
@@ -384,12 +458,18 @@ static const double *fmatrix(struct gandiva *G, struct dl_sim *s, int type, int 
 
 /* ---- running a set's units ---- */
 
+static void arm_raw(struct gandiva *G, struct dl_sim *s, size_t id, dl_tick at);
+static void make_way(struct gandiva *G, struct dl_sim *s, size_t id, dl_tick at);
+
 static void arm(struct gandiva *G, struct dl_sim *s, size_t id, dl_tick at)
 {
-	struct gset *g = &G->g[id];
-	g->stamp = ++G->seq;
-	dl_sim_timer(s, at, DL_SIM_NOJOB, (int)id, g->stamp);
+	if (G->ncruising)
+		make_way(G, s, id, at);
+	arm_raw(G, s, id, at);
 }
+
+static void arm_slices(struct gandiva *G, struct dl_sim *s, size_t id, dl_tick t1, int fresh);
+static void materialize_now(struct gandiva *G, struct dl_sim *s, size_t id);
 
 /* start x on its set's GPUs at share f, or set its share if it runs */
 static void run_at(struct gandiva *G, struct dl_sim *s, uint32_t x, double f)
@@ -413,6 +493,7 @@ static void run_unit(struct gandiva *G, struct dl_sim *s, size_t id, size_t i)
 	struct gset *g = &G->g[id];
 	uint32_t a = g->ring[i], b = G->j[a].partner;
 	dl_tick now = dl_sim_now(s), from = now;
+	int fresh = sj(s, a)->state != DL_SJ_RUNNING; /* a starts a slice of its own */
 	run_at(G, s, a, b == NIL ? 1 : G->j[a].f);
 	if (b != NIL)
 		run_at(G, s, b, G->j[b].f);
@@ -429,9 +510,9 @@ static void run_unit(struct gandiva *G, struct dl_sim *s, size_t id, size_t i)
 			from = sj(s, g->run[r])->restore_until;
 	/* slices while units alternate; one for a new pack's measurement */
 	if (g->n >= 2 || (b != NIL && !G->j[a].measured))
-		arm(G, s, id, from + G->quantum);
+		arm_slices(G, s, id, from + G->quantum, fresh);
 	else
-		g->stamp = 0;
+		disarm(G, id);
 }
 
 /* fluid: every unit at once, 1/units each (a pair splits its unit's share) */
@@ -593,7 +674,7 @@ static void fluid_update(struct gandiva *G, struct dl_sim *s, size_t id)
 	if (next != INT64_MAX)
 		arm(G, s, id, next);
 	else
-		g->stamp = 0;
+		disarm(G, id);
 }
 
 /*
@@ -628,6 +709,7 @@ static int oversubscribe(struct gandiva *G, struct dl_sim *s, uint32_t x)
 /* x (waiting, or moved off a set) joins set id as a new unit at the ring's end */
 static void join_set(struct gandiva *G, struct dl_sim *s, uint32_t x, size_t id)
 {
+	materialize_now(G, s, id);
 	struct dl_sim_job *j = sj(s, x);
 	struct gset *g = &G->g[id];
 	struct gjob *gj = &G->j[x];
@@ -660,6 +742,367 @@ static void join_set(struct gandiva *G, struct dl_sim *s, uint32_t x, size_t id)
 				from = sj(s, g->run[r])->restore_until;
 		arm(G, s, id, from + G->quantum);
 	}
+}
+
+/*
+ * ---- Cruising: round-robin slices skipped in closed form ----
+ *
+ * A set whose units all resume at the suspend cost (each ran here before,
+ * none moved in) slices with a fixed period P = --suspend-cost + --quantum:
+ * slice 0 (its runner just started, at w) ends at t1, slice j >= 1 runs
+ * unit cur0 + j (mod n) from t1 + (j - 1) P. Until the first slice in which
+ * a unit would complete, nothing a slice does is seen outside the set: the
+ * GPUs stay busy, the counts stay, and the pass at a slice's instant does
+ * nothing (no job waits that could start, nothing could de-oversubscribe:
+ * `exposed`). So the set cruises: slice 0's job holds the GPUs with no
+ * completion (dl_sim_hold) and one engine timer stands at the window's end,
+ * the start of the slice `last`. When anything looks at the set before then
+ * (a job joins, de-oversubscribe, defragment, a timer of another set at one
+ * of its instants), materialize() restates every job's counters to what the
+ * slices so far left (dl_sim_sync's arithmetic: one rounding per slice, done
+ * one by one where the rate is not 1) and the set slices again one by one.
+ *
+ * Order. At one instant the engine delivers completions before timers and
+ * same-time events in the order they were made; a skipped timer is made at
+ * the previous slice's instant, not at the window's start. So no other
+ * set's timer may fall on a cruising set's slice instants (a window stops
+ * before one, see plan and make_way), and a job running when the set
+ * materializes gets the order key of its resume (its mark: `marks` keeps the
+ * engine's order mark at each callback of the last period).
+ */
+
+/* w after k slices of q progress ticks at rate (dl_sim_sync's arithmetic) */
+static double work_after(double w, int64_t k, dl_tick q, double rate)
+{
+	if (rate == 1) /* exact: w - q loses nothing below 2^53 */
+		return w - (double)(k * q);
+	double d = (double)q * rate;
+	for (int64_t i = 0; i < k; i++) {
+		w -= d;
+		if (w < 0)
+			w = 0;
+	}
+	return w;
+}
+
+/* comm after k slices of q progress ticks at this slowdown */
+static double comm_after(double comm, int64_t k, dl_tick q, double slowdown)
+{
+	if (!(slowdown > 1))
+		return comm;
+	double d = isfinite(slowdown) ? (double)q * (slowdown - 1) / slowdown : (double)q;
+	for (int64_t i = 0; i < k; i++)
+		comm += d;
+	return comm;
+}
+
+/* does a resume with w work left complete within its slice (plan_finish's need <= q)? */
+static int completes(double w, dl_tick q, double rate)
+{
+	if (rate == 1)
+		return w <= (double)q;
+	double x = w / rate;
+	return x < (double)q + 1 && nearbyint(x) <= (double)q;
+}
+
+/* the first k in [kmin, kmax) after which a resume completes its slice, or kmax */
+static int64_t slices_to_last(double w, int64_t kmin, int64_t kmax, dl_tick q, double rate)
+{
+	if (kmin >= kmax)
+		return kmax;
+	if (rate == 1) {
+		int64_t k = w > (double)q ? (int64_t)((w - (double)q) / (double)q) : 0;
+		while (k < kmax && !completes(work_after(w, k, q, rate), q, rate))
+			k++;
+		while (k > 0 && completes(work_after(w, k - 1, q, rate), q, rate))
+			k--;
+		return k < kmin ? kmin : k < kmax ? k : kmax;
+	}
+	double d = (double)q * rate;
+	for (int64_t k = 0; k < kmax; k++) {
+		if (k >= kmin && completes(w, q, rate))
+			return k;
+		w -= d;
+		if (w < 0)
+			w = 0;
+	}
+	return kmax;
+}
+
+static dl_tick slice_start(const struct gandiva *G, const struct gset *g, int64_t j)
+{
+	return j == 0 ? g->w : g->t1 + (j - 1) * G->period;
+}
+
+/* is this instant past time b's timers? */
+static int passed(const struct gandiva *G, struct dl_sim *s, dl_tick b)
+{
+	dl_tick now = dl_sim_now(s);
+	return b < now || (b == now && G->phase >= PH_TIMERS);
+}
+
+/* the slice of cruising g that time `at` starts (1 .. last), or 0 */
+static int64_t slice_at(const struct gandiva *G, const struct gset *g, dl_tick at)
+{
+	if (!g->cruising || at < g->t1 || (at - g->t1) % G->period)
+		return 0;
+	int64_t j = 1 + (at - g->t1) / G->period;
+	return j <= g->last ? j : 0;
+}
+
+static void record_mark(struct gandiva *G, struct dl_sim *s, int phase)
+{
+	G->phase = phase;
+	if (!G->cruise)
+		return;
+	dl_tick now = dl_sim_now(s);
+	/* keep a period's worth: a materialized slice started less than one ago */
+	while (G->mn && G->marks[G->mhead].t < now - G->period - 1) {
+		G->mhead++;
+		G->mn--;
+	}
+	if (G->mhead > 1024 && G->mhead > G->mn) {
+		memmove(G->marks, G->marks + G->mhead, G->mn * sizeof(*G->marks));
+		G->mhead = 0;
+	}
+	DL_GROW(G->marks, G->mhead + G->mn + 1, G->malloc_);
+	G->marks[G->mhead + G->mn++] = (struct mark){now, phase, dl_sim_order_mark(s)};
+}
+
+/* the order mark of time b's timers (b within the last period) */
+static uint64_t mark_at(const struct gandiva *G, struct dl_sim *s, dl_tick b)
+{
+	const struct mark *m = G->marks + G->mhead;
+	size_t lo = 0, hi = G->mn;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (m[mid].t < b)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	while (lo < G->mn && m[lo].t == b && m[lo].phase < PH_TIMERS)
+		lo++;
+	return lo < G->mn ? m[lo].key : dl_sim_order_mark(s);
+}
+
+static struct dl_sim_counters counters_of(const struct dl_sim_job *j)
+{
+	return (struct dl_sim_counters){.since = j->since,
+					.executed = j->executed,
+					.waited = j->waited,
+					.work_left = j->work_left,
+					.comm = j->comm,
+					.preemptions = j->preemptions,
+					.restore_until = j->restore_until};
+}
+
+/* the engine's timer for set id at `at` (no questions asked) */
+static void arm_raw(struct gandiva *G, struct dl_sim *s, size_t id, dl_tick at)
+{
+	struct gset *g = &G->g[id];
+	g->stamp = ++G->seq;
+	dl_sim_timer(s, at, DL_SIM_NOJOB, (int)id, g->stamp);
+	presence(G, id, at);
+}
+
+/*
+ * Cruising set id as slice i's job has just started (at its instant's
+ * timers): every job's counters restated to what slices 0 .. i - 1 left, the
+ * engine's runner swapped for slice i's; with rearm, the timer of slice i + 1
+ * (when not the window's own), else the caller runs that slice.
+ */
+static void materialize(struct gandiva *G, struct dl_sim *s, size_t id, int64_t i, int rearm)
+{
+	struct gset *g = &G->g[id];
+	int64_t n = (int64_t)g->n, P = G->period;
+	dl_tick now = dl_sim_now(s), bi = slice_start(G, g, i), w0 = g->w;
+	double k = g->k;
+	uint32_t a = g->ring[g->cur0];
+	size_t yi = (g->cur0 + (size_t)(i % n)) % (size_t)n;
+	uint32_t y = g->ring[yi];
+	DL_GROW(G->cbuf, (size_t)n, G->cbuf_alloc);
+	for (int64_t u = 0; u < n; u++)
+		G->cbuf[u] =
+			u ? counters_of(sj(s, g->ring[(g->cur0 + (size_t)u) % (size_t)n])) : g->a0;
+	if (y != a) {
+		struct dl_sim_how how = DL_SIM_HOW(.gpus = g->gpus, .shared = 1);
+		dl_sim_start(s, sj(s, y), &how);
+		dl_sim_suspend(s, sj(s, a), G->suspend);
+	}
+	for (int64_t u = 0; u < n; u++) {
+		uint32_t x = g->ring[(g->cur0 + (size_t)u) % (size_t)n];
+		struct dl_sim_job *j = sj(s, x);
+		const struct dl_sim_counters *b = &G->cbuf[u];
+		struct dl_sim_counters c = *b;
+		int64_t K = i > u ? (i - u + n - 1) / n : 0; /* its slices before slice i */
+		dl_tick held = K ? K * P - (u == 0 ? P - (g->t1 - w0) : 0) : 0;
+		c.work_left = work_after(b->work_left, K, G->quantum, j->rate);
+		c.comm = comm_after(b->comm, K, G->quantum, j->slowdown);
+		c.executed = b->executed + held;
+		c.preemptions = b->preemptions + (int)K;
+		c.order = 0;
+		if (x == y) {
+			c.since = bi;
+			c.restore_until = i == 0 ? g->a0.restore_until : bi + G->suspend;
+			c.order = i == 0 ? g->order0 : mark_at(G, s, bi);
+		} else if (K) {
+			int64_t l = u + (K - 1) * n; /* its last slice */
+			c.since = slice_start(G, g, l + 1);
+			c.restore_until =
+				l == 0 ? g->a0.restore_until : slice_start(G, g, l) + G->suspend;
+		}
+		c.waited = b->waited + (c.since - b->since) - held;
+		/* its GPU-ticks: the slices it held them, its own since its resume (exact integers)
+		 */
+		double since_join = x == a ? (double)((x == y ? bi : now) - w0) : 0;
+		c.occupied_add = k * ((double)held - since_join +
+				      (x == y && x != a ? (double)(now - bi) : 0));
+		dl_sim_restate(s, j, &c);
+	}
+	g->cur = yi;
+	g->run[0] = y;
+	g->run[1] = NIL;
+	g->cruising = 0;
+	G->ncruising--;
+	if (!rearm)
+		return;
+	if (i + 1 == g->last) {
+		presence(G, id, g->tat); /* the window's own timer is slice i + 1's */
+		return;
+	}
+	dl_sim_timer_cancel(s, g->tat, (int)id, g->stamp);
+	arm_raw(G, s, id, slice_start(G, g, i + 1));
+}
+
+/* set id as its slices would have left it by now (it slices one by one again) */
+static void materialize_now(struct gandiva *G, struct dl_sim *s, size_t id)
+{
+	struct gset *g = &G->g[id];
+	if (!g->cruising)
+		return;
+	dl_tick now = dl_sim_now(s);
+	int64_t i = 0;
+	if (passed(G, s, g->t1)) {
+		i = 1 + (now - g->t1) / G->period;
+		if (slice_start(G, g, i) == now && !passed(G, s, now))
+			i--;
+	}
+	materialize(G, s, id, i, 1);
+}
+
+/*
+ * A timer is about to be made at `at`: if that is a cruising set's slice
+ * instant, its skipped timer would have been made at its previous slice's
+ * instant. Already past: the set materializes now (its timer made first).
+ * Still ahead: its window ends there instead.
+ */
+static void make_way(struct gandiva *G, struct dl_sim *s, size_t id, dl_tick at)
+{
+	for (int32_t h = G->ph_head[ph_bucket_of(G, at)]; h >= 0; h = G->g[h].ph_next) {
+		struct gset *gh = &G->g[h];
+		int64_t j = (size_t)h == id ? 0 : slice_at(G, gh, at);
+		if (!j)
+			continue;
+		if (passed(G, s, slice_start(G, gh, j - 1))) {
+			materialize(G, s, (size_t)h, j - 1, 1);
+		} else {
+			dl_sim_timer_cancel(s, gh->tat, h, gh->stamp);
+			gh->last = j - 1;
+			arm_raw(G, s, (size_t)h, slice_start(G, gh, j - 1));
+		}
+		return; /* (cruising sets share no slice instant) */
+	}
+}
+
+/*
+ * How many slices set id (its unit at cur just started, its slice ending at
+ * t1) can cruise: the index of the slice in which a unit would complete, of
+ * the first that meets another set's timer, or a bound; 0 when it may not
+ * cruise at all.
+ */
+static int64_t plan(struct gandiva *G, struct dl_sim *s, size_t id, dl_tick t1)
+{
+	struct gset *g = &G->g[id];
+	if (!G->cruise || g->k <= G->exposed || g->n < 2 || g->run[1] != NIL)
+		return 0;
+	dl_tick P = G->period, q = G->quantum;
+	int64_t n = (int64_t)g->n;
+	/* occupied GPU-ticks must stay exact integers (below 2^52) */
+	double room = (4503599627370496.0 / g->k - (double)t1) / (double)P;
+	if (!(room > 4))
+		return 0;
+	int64_t last = room < (double)(INT64_C(1) << 40) ? (int64_t)room - 2 : INT64_C(1) << 40;
+	/*
+	 * a bound first (each slice takes about q ticks off work / rate): ending
+	 * the window earlier than needed is always right, and it keeps the exact
+	 * one-rounding-per-slice walks below as short as the window
+	 */
+	for (int64_t u = 0; u < n; u++) {
+		const struct dl_sim_job *j = sj(s, g->ring[(g->cur + (size_t)u) % (size_t)n]);
+		double left = j->work_left / j->rate / (double)q;
+		if (left < (double)last / (double)n)
+			last = u + ((int64_t)left + 2) * n;
+	}
+	for (int64_t u = 0; u < n && last > 1; u++) {
+		uint32_t x = g->ring[(g->cur + (size_t)u) % (size_t)n];
+		const struct dl_sim_job *j = sj(s, x);
+		if (G->j[x].partner != NIL || G->j[x].moved || !(j->rate > 0))
+			return 0;
+		int64_t kmax = (last - u + n - 1) / n + 1, k;
+		if (u == 0) {
+			if (j->state != DL_SJ_RUNNING || j->finish_at <= t1)
+				return 0; /* it completes in slice 0 */
+			k = slices_to_last(j->work_left, 1, kmax, q, j->rate);
+		} else {
+			if (j->state != DL_SJ_QUEUED || j->resume_cost != G->suspend ||
+			    j->start < 0)
+				return 0;
+			k = slices_to_last(j->work_left, 0, kmax, q, j->rate);
+		}
+		if (u + k * n < last)
+			last = u + k * n;
+	}
+	/* another set's timer, or slice instant, on one of ours ends the window before it */
+	for (int32_t h = G->ph_head[ph_bucket_of(G, t1)]; h >= 0 && last > 1; h = G->g[h].ph_next) {
+		const struct gset *gh = &G->g[h];
+		dl_tick meet = -1;
+		if ((size_t)h == id)
+			continue;
+		if (gh->cruising) {
+			if ((gh->t1 - t1) % P == 0)
+				meet = gh->t1 > t1 ? gh->t1 : t1;
+			if (meet > slice_start(G, gh, gh->last))
+				meet = -1;
+		} else if (gh->tat >= t1 && (gh->tat - t1) % P == 0) {
+			meet = gh->tat;
+		}
+		if (meet >= 0 && 1 + (meet - t1) / P - 1 < last)
+			last = 1 + (meet - t1) / P - 1;
+	}
+	return last;
+}
+
+/* set id's next slice ends at t1: its timer there, or a window of skipped slices */
+static void arm_slices(struct gandiva *G, struct dl_sim *s, size_t id, dl_tick t1, int fresh)
+{
+	int64_t last = fresh ? plan(G, s, id, t1) : 0;
+	if (last < 2) {
+		arm(G, s, id, t1);
+		return;
+	}
+	struct gset *g = &G->g[id];
+	struct dl_sim_job *a = sj(s, g->ring[g->cur]);
+	g->cruising = 1;
+	G->ncruising++;
+	g->cur0 = g->cur;
+	g->w = dl_sim_now(s);
+	g->t1 = t1;
+	g->last = last;
+	g->a0 = counters_of(a);
+	g->order0 = dl_sim_order_mark(s);
+	dl_sim_hold(s, a);
+	arm_raw(G, s, id, slice_start(G, g, last));
 }
 
 /* ---- migration ---- */
@@ -780,6 +1223,7 @@ static void deoversubscribe(struct gandiva *G, struct dl_sim *s)
 			if (g->nres < 2)
 				break;
 			looked++;
+			materialize_now(G, s, id);
 			if (g->n < 2) {
 				id = prev;
 				continue;
@@ -830,7 +1274,7 @@ static void deoversubscribe(struct gandiva *G, struct dl_sim *s)
 			if (G->fluid)
 				fluid_update(G, s, id);
 			else if (g->n < 2)
-				g->stamp = 0; /* one unit left: no more slices */
+				disarm(G, id); /* one unit left: no more slices */
 			id = prev;
 		}
 	}
@@ -855,6 +1299,7 @@ static int can_vacate(struct gandiva *G, struct dl_sim *s, size_t v)
 /* empty set v: its residents join other sets of their size (a pack is undone), v closes */
 static void vacate(struct gandiva *G, struct dl_sim *s, size_t v)
 {
+	materialize_now(G, s, v);
 	struct gset *g = &G->g[v];
 	while (g->n) {
 		uint32_t a = g->ring[0], unit[2] = {a, G->j[a].partner};
@@ -946,6 +1391,9 @@ static void destroy(void *st)
 	free(G->node_free);
 	free(G->type_most_free);
 	free(G->buf);
+	free(G->ph_head);
+	free(G->marks);
+	free(G->cbuf);
 	gjobs_release(&G->slab);
 	for (size_t k = 0; k < G->nkeys; k++)
 		free(G->fmat[k]);
@@ -1016,6 +1464,14 @@ static void *create(struct dl_sim *s, const void *params, struct dl_err *err)
 	for (size_t nd = 0; nd < c->nnodes; nd++)
 		G->node_free[nd] = c->nodes[nd].gpus;
 	G->buf = xcalloc((size_t)G->maxg + 1, sizeof(int));
+	G->period = G->suspend + G->quantum;
+	G->cruise = !G->fluid && !G->packing && !p->slice_oracle && !dl_sim_logs_events(s) &&
+		    !dl_placer_dally(dl_sim_placer(s));
+	if (G->cruise) {
+		G->ph_head = xcalloc(PH_BUCKETS, sizeof(*G->ph_head));
+		for (size_t b = 0; b < PH_BUCKETS; b++)
+			G->ph_head[b] = -1;
+	}
 	return G;
 }
 
@@ -1038,6 +1494,7 @@ static void finish(void *st, struct dl_sim *s, struct dl_sim_job *j)
 	uint32_t x = j->slot;
 	struct gjob *gj = &G->j[x];
 	size_t id = (size_t)gj->grp;
+	record_mark(G, s, PH_COMPLETIONS);
 	struct gset *g = &G->g[id];
 	G->departed = 1;
 	gj->grp = -1;
@@ -1073,7 +1530,7 @@ static void finish(void *st, struct dl_sim *s, struct dl_sim_job *j)
 	else if (g->run[0] == NIL && g->run[1] == NIL)
 		run_unit(G, s, id, g->cur); /* the next unit gets the GPUs now */
 	else if (g->n < 2)
-		g->stamp = 0;
+		disarm(G, id);
 }
 
 static int timer(void *st, struct dl_sim *s, size_t job, int kind, uint64_t stamp)
@@ -1083,8 +1540,11 @@ static int timer(void *st, struct dl_sim *s, size_t job, int kind, uint64_t stam
 	if (kind < 0 || (size_t)kind >= G->ng)
 		return 0;
 	struct gset *g = &G->g[kind];
+	record_mark(G, s, PH_TIMERS);
 	if (!g->live || g->stamp != stamp)
 		return 0;
+	if (g->cruising) /* its window ends: the slice `last` starts for real */
+		materialize(G, s, (size_t)kind, g->last - 1, 0);
 	if (G->fluid)
 		fluid_update(G, s, (size_t)kind);
 	else
@@ -1100,6 +1560,7 @@ static void schedule(void *st, struct dl_sim *s)
 {
 	struct gandiva *G = st;
 	int blocked = 0;
+	record_mark(G, s, PH_PASS);
 	for (uint32_t x = G->qhead, next; x != NIL; x = next) {
 		next = G->j[x].qnext;
 		struct dl_sim_job *j = sj(s, x);
@@ -1138,6 +1599,11 @@ static void schedule(void *st, struct dl_sim *s)
 	G->departed = 0;
 	if (G->migrating && !G->nwaiting && G->crowded && dl_sim_free_gpus(s) > 0)
 		deoversubscribe(G, s);
+	/* the next pass may de-oversubscribe sets of up to this many GPUs: they slice one by one */
+	G->exposed = G->migrating && !G->nwaiting && G->crowded ? dl_sim_free_gpus(s) : 0;
+	for (size_t id = 0; G->exposed && G->ncruising && id < G->ng; id++)
+		if (G->g[id].live && G->g[id].k <= G->exposed)
+			materialize_now(G, s, id);
 }
 
 const struct dl_sim_policy_ops dl_sim_gandiva = {

@@ -397,6 +397,42 @@ void dl_sim_set_share(struct dl_sim *s, struct dl_sim_job *j, double share);
 double dl_sim_rate_on(struct dl_sim *s, const struct dl_sim_job *j, const int *gpus, int n);
 /* wake the policy at time at (>= now) with (job, kind, stamp) */
 void dl_sim_timer(struct dl_sim *s, dl_tick at, size_t job, int kind, uint64_t stamp);
+/*
+ * Skipping periodic work in closed form (gandiva's round-robin slices: a
+ * set of jobs taking turns on the same GPUs advances by many slices at once).
+ * The policy holds the job that runs while it skips, and afterwards restates
+ * every job's counters to exactly what the skipped steps (suspends, resumes,
+ * the engine's dl_sim_sync arithmetic) would have left. It owns that
+ * exactness: results must be byte-identical to doing every step. Not with
+ * --events (dl_sim_logs_events: each step writes rows there).
+ */
+int dl_sim_logs_events(const struct dl_sim *s);
+/*
+ * An order key for a completion: it sorts after every event made so far and
+ * before every later one (at equal times the engine orders events by when
+ * they were made); for dl_sim_counters.order.
+ */
+uint64_t dl_sim_order_mark(const struct dl_sim *s);
+/* running j does not complete until dl_sim_restate (its completion event goes) */
+void dl_sim_hold(struct dl_sim *s, struct dl_sim_job *j);
+struct dl_sim_counters {
+	dl_tick since; /* the counters below are as of this time (<= now) */
+	dl_tick executed, waited;
+	double work_left, comm;
+	int preemptions;
+	dl_tick restore_until;
+	double occupied_add; /* GPU-ticks added to its occupied time (exact integers) */
+	/*
+	 * a running j's completion is planned as at its resume at `since`, and
+	 * ordered among completions at the same time by this key
+	 * (dl_sim_order_mark when the resume happened), or 0: as made now
+	 */
+	uint64_t order;
+};
+/* set j's counters (as of c->since); a running j's completion is planned again */
+void dl_sim_restate(struct dl_sim *s, struct dl_sim_job *j, const struct dl_sim_counters *c);
+/* remove the pending timer (at, kind, stamp): 0, or -1 when there is none */
+int dl_sim_timer_cancel(struct dl_sim *s, dl_tick at, int kind, uint64_t stamp);
 /* a problem the user should hear of, once (the first is kept; cut at 199 bytes) */
 void dl_sim_policy_warning(struct dl_sim *s, const char *text);
 /* a line about the run so far for simulate -v (replaces the last; cut at 199 bytes) */
