@@ -1004,7 +1004,8 @@ static void make_way(struct gandiva *G, struct dl_sim *s, size_t id, dl_tick at)
 		int64_t j = (size_t)h == id ? 0 : slice_at(G, gh, at);
 		if (!j)
 			continue;
-		if (passed(G, s, slice_start(G, gh, j - 1))) {
+		/* (slice 0 began before anything else could be made after it) */
+		if (j == 1 || passed(G, s, slice_start(G, gh, j - 1))) {
 			materialize(G, s, (size_t)h, j - 1, 1);
 		} else {
 			dl_sim_timer_cancel(s, gh->tat, h, gh->stamp);
@@ -1209,6 +1210,56 @@ static void consolidate(struct gandiva *G, struct dl_sim *s)
  * with u units finishes in about u times its remaining work; alone, in its
  * work plus the cost.
  */
+/* crowded set g's suspended single job with the most work left, if moving it pays; else NIL */
+static uint32_t move_candidate(struct gandiva *G, struct dl_sim *s, const struct gset *g)
+{
+	uint32_t best = NIL;
+	double bw = -1;
+	for (size_t i = 0; i < g->n; i++) {
+		uint32_t x = g->ring[i];
+		struct dl_sim_job *j = sj(s, x);
+		if (!G->fluid && i == g->cur) /* the running unit stays */
+			continue;
+		if (G->j[x].partner != NIL)
+			continue;
+		if (j->work_left > bw) {
+			bw = j->work_left;
+			best = x;
+		}
+	}
+	if (best == NIL)
+		return NIL;
+	struct dl_sim_job *j = sj(s, best);
+	double left = j->work_left / job_speed(s, j, g->type);
+	double cost = j->start >= 0 ? (double)dl_sim_migrate_cost(s) : 0;
+	return left * (double)(g->n - 1) > cost ? best : NIL;
+}
+
+/*
+ * Would deoversubscribe try to move a job if it ran now (it then runs at the
+ * next pass, which may be at any set's slice instant)? Its walk, without
+ * the moves.
+ */
+static int would_deoversubscribe(struct gandiva *G, struct dl_sim *s)
+{
+	for (size_t z = 0; z < G->nsizes && G->crowded; z++) {
+		int k = G->sizes[z];
+		if (k > dl_sim_free_gpus(s))
+			break;
+		int looked = 0;
+		for (size_t id = dl_oset_last(&G->pool, &G->bysize[k]);
+		     id != DL_ONIL && looked < 16; id = dl_oset_prev(&G->pool, id)) {
+			const struct gset *g = &G->g[id];
+			if (g->nres < 2)
+				break;
+			looked++;
+			if (g->n >= 2 && move_candidate(G, s, g) != NIL)
+				return 1;
+		}
+	}
+	return 0;
+}
+
 static void deoversubscribe(struct gandiva *G, struct dl_sim *s)
 {
 	for (size_t z = 0; z < G->nsizes && G->crowded; z++) {
@@ -1228,32 +1279,12 @@ static void deoversubscribe(struct gandiva *G, struct dl_sim *s)
 				id = prev;
 				continue;
 			}
-			/* the suspended single job with the most work left */
-			uint32_t best = NIL;
-			double bw = -1;
-			for (size_t i = 0; i < g->n; i++) {
-				uint32_t x = g->ring[i];
-				struct dl_sim_job *j = sj(s, x);
-				if (!G->fluid && i == g->cur) /* the running unit stays */
-					continue;
-				if (G->j[x].partner != NIL)
-					continue;
-				if (j->work_left > bw) {
-					bw = j->work_left;
-					best = x;
-				}
-			}
+			uint32_t best = move_candidate(G, s, g);
 			if (best == NIL) {
 				id = prev;
 				continue;
 			}
 			struct dl_sim_job *j = sj(s, best);
-			double left = j->work_left / job_speed(s, j, g->type);
-			double cost = j->start >= 0 ? (double)dl_sim_migrate_cost(s) : 0;
-			if (!(left * (double)(g->n - 1) > cost)) {
-				id = prev;
-				continue;
-			}
 			/* fluid: it runs on the set now; it leaves with a migration */
 			if (j->state == DL_SJ_RUNNING)
 				dl_sim_suspend(s, j, -1);
@@ -1599,11 +1630,23 @@ static void schedule(void *st, struct dl_sim *s)
 	G->departed = 0;
 	if (G->migrating && !G->nwaiting && G->crowded && dl_sim_free_gpus(s) > 0)
 		deoversubscribe(G, s);
-	/* the next pass may de-oversubscribe sets of up to this many GPUs: they slice one by one */
+	/*
+	 * The next pass, which may be at any set's slice instant, looks at the
+	 * sets of up to `exposed` GPUs to de-oversubscribe them: those slice one
+	 * by one. If it would move a job, nothing may skip its slice instants.
+	 */
 	G->exposed = G->migrating && !G->nwaiting && G->crowded ? dl_sim_free_gpus(s) : 0;
-	for (size_t id = 0; G->exposed && G->ncruising && id < G->ng; id++)
+	if (!G->cruise || !G->exposed)
+		return;
+	for (size_t id = 0; G->ncruising && id < G->ng; id++)
 		if (G->g[id].live && G->g[id].k <= G->exposed)
 			materialize_now(G, s, id);
+	if (would_deoversubscribe(G, s)) {
+		G->exposed = G->maxg + 1;
+		for (size_t id = 0; G->ncruising && id < G->ng; id++)
+			if (G->g[id].live)
+				materialize_now(G, s, id);
+	}
 }
 
 const struct dl_sim_policy_ops dl_sim_gandiva = {

@@ -5,7 +5,9 @@
  * spread jobs consolidate, suspended jobs migrate) and at the bench's load
  * 1.2, under both slice modes, once as `dlsched simulate` runs it and once
  * with the params-only slice_oracle switch (the reference code, every
- * shortcut off); the results must be the same bytes.
+ * shortcut off, every round-robin slice an event of its own); the results
+ * and timelines must be the same bytes, and the makespan the same. Round
+ * robin must have skipped most slices in closed form (far fewer events).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -43,7 +45,7 @@ static int run(const struct dl_jobset *js, int slice, int oracle, struct simrun 
 	cfg.comm = DL_COMM_RING;
 	cfg.checkpoint_cost = 5;
 	cfg.restore_cost = 10;
-	int rc = simrun(&cfg, 1u << SIMRUN_RESULTS, 0, out);
+	int rc = simrun(&cfg, 1u << SIMRUN_RESULTS | 1u << SIMRUN_TIMELINE, 0, out);
 	if (!rc && out->st.completed != (size_t)JOBS) {
 		printf("# %zu of %d jobs completed\n", out->st.completed, JOBS);
 		rc = -1;
@@ -77,6 +79,14 @@ static void compare(double load, int slice)
 	ok(simrun_same(&fast, &ref, SIMRUN_RESULTS),
 	   "load %g, %s: results byte-identical to the reference (%zu bytes)", load, mode,
 	   ref.len[SIMRUN_RESULTS]);
+	ok(simrun_same(&fast, &ref, SIMRUN_TIMELINE) && fast.st.makespan == ref.st.makespan,
+	   "load %g, %s: timeline (%zu bytes) and makespan identical", load, mode,
+	   ref.len[SIMRUN_TIMELINE]);
+	/* round robin: most slices skipped in closed form, so that the comparison covers it */
+	if (slice == DL_GANDIVA_ROUND_ROBIN)
+		ok(fast.st.events * 3 < ref.st.events && fast.st.passes * 3 < ref.st.passes,
+		   "load %g, %s: %zu events and %zu passes, against %zu and %zu one slice at a time",
+		   load, mode, fast.st.events, fast.st.passes, ref.st.events, ref.st.passes);
 	simrun_free(&fast);
 	simrun_free(&ref);
 	dl_jobset_free(&js);
