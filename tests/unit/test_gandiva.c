@@ -15,6 +15,7 @@
 #include "sim/gandiva.h"
 #include "simrun.h"
 #include "tap.h"
+#include "xorshift.h"
 
 /*
  * Under ASan a 100,000-job pair takes minutes: 20,000 jobs on an eighth of
@@ -24,16 +25,28 @@
 #define CLUSTER (SANITIZED ? "2x16x8" : "8x32x8")
 #define GPUS	(SANITIZED ? 256 : 2048)
 
-/* the run's results (CSV), as simulate --policy gandiva --slice slice writes them */
-static int run(const struct dl_jobset *js, int slice, int oracle, struct simrun *out)
+/* a run's settings beside the trace */
+struct setup {
+	const char *cluster;
+	double quantum, suspend, checkpoint, restore;
+};
+
+/* the bench's: simulate's defaults, with swap costs */
+static const struct setup bench = {CLUSTER, 60, 0.1, 5, 10};
+
+/* the run's results and timeline (CSV), as simulate --policy gandiva --slice slice writes them */
+static int run(const struct dl_jobset *js, const struct setup *u, int slice, int oracle,
+	       struct simrun *out)
 {
 	const struct dl_sim_policy_ops *ops = dl_sim_policy_find("gandiva");
 	struct dl_gandiva_params *p = dl_sim_params_new(ops);
 	p->slice = slice;
 	p->slice_oracle = oracle;
+	p->quantum = u->quantum;
+	p->suspend_cost = u->suspend;
 	struct dl_err err = DL_ERR_INIT;
 	struct dl_cluster *cl = NULL;
-	if (dl_cluster_load(CLUSTER, &cl, &err)) {
+	if (dl_cluster_load(u->cluster, &cl, &err)) {
 		free(p);
 		return -1;
 	}
@@ -43,11 +56,11 @@ static int run(const struct dl_jobset *js, int slice, int oracle, struct simrun 
 	dl_place_policy_parse(ops->place, &cfg.place.policy);
 	cfg.models = &models;
 	cfg.comm = DL_COMM_RING;
-	cfg.checkpoint_cost = 5;
-	cfg.restore_cost = 10;
+	cfg.checkpoint_cost = u->checkpoint;
+	cfg.restore_cost = u->restore;
 	int rc = simrun(&cfg, 1u << SIMRUN_RESULTS | 1u << SIMRUN_TIMELINE, 0, out);
-	if (!rc && out->st.completed != (size_t)JOBS) {
-		printf("# %zu of %d jobs completed\n", out->st.completed, JOBS);
+	if (!rc && out->st.completed != js->n) {
+		printf("# %zu of %zu jobs completed\n", out->st.completed, js->n);
 		rc = -1;
 	}
 	dl_net_models_free(&models);
@@ -65,8 +78,8 @@ static void compare(double load, int slice)
 		return;
 	}
 	struct simrun fast, ref;
-	int rf = run(&js, slice, 0, &fast);
-	int rr = run(&js, slice, 1, &ref);
+	int rf = run(&js, &bench, slice, 0, &fast);
+	int rr = run(&js, &bench, slice, 1, &ref);
 	ok(rf == 0 && rr == 0, "load %g, %s: both runs complete all %d jobs", load, mode, JOBS);
 	/* the comparison means something only where the shortcuts' cases occur */
 	const char *res = ref.buf[SIMRUN_RESULTS] ? ref.buf[SIMRUN_RESULTS] : "";
@@ -92,8 +105,84 @@ static void compare(double load, int slice)
 	dl_jobset_free(&js);
 }
 
+/*
+ * Small traces that make coincidences: submits on coarse grids, a few
+ * repeated durations (some not whole seconds), gangs of 1 to 8 on 8 to 16
+ * GPUs, so that sets slice in step, complete at the same microsecond and
+ * de-oversubscribe at slice instants; under four settings (swap costs
+ * above a quantum among them). Round robin, fast against the oracle.
+ */
+static void small_traces(int n)
+{
+	static const double dur[] = {30,  59.9, 60,   100,	  120,	      120.1, 200,  240.1,
+				     500, 1000, 3000, 123.456789, 777.777777, 60.1,  180.2};
+	static const int gang[] = {1, 1, 1, 2, 2, 4, 8};
+	static const double grid[] = {1, 10, 60.1};
+	static const struct setup setups[] = {{"2x2x4", 60, 0.1, 5, 10},
+					      {"1x2x4", 60, 0.1, 100, 100},
+					      {"2x2x4", 30, 0, 5, 10},
+					      {"1x3x4", 20, 5, 1, 1}};
+	unsigned long long rng = 88172645463325252ULL;
+	size_t fast_events = 0, ref_events = 0;
+	int same = 0, runs = 0;
+	char first[160] = "";
+	for (int t = 0; t < n; t++) {
+		struct dl_jobset js;
+		dl_jobset_init(&js);
+		int jobs = 8 + (int)xorshift_below(&rng, 73);
+		double g = grid[xorshift_below(&rng, 3)],
+		       *submit = xcalloc((size_t)jobs, sizeof(double));
+		for (int i = 0; i < jobs; i++)
+			submit[i] = xorshift_below(&rng, 60) * g;
+		for (int i = 1; i < jobs; i++) /* sorted, as a trace's submits are */
+			for (int k = i; k > 0 && submit[k - 1] > submit[k]; k--) {
+				double x = submit[k];
+				submit[k] = submit[k - 1];
+				submit[k - 1] = x;
+			}
+		for (int i = 0; i < jobs; i++) {
+			char id[16];
+			snprintf(id, sizeof(id), "j%d", i);
+			struct dl_job j = DL_JOB_INIT;
+			j.id = id;
+			j.submit = submit[i];
+			j.gpus = gang[xorshift_below(&rng, 7)];
+			j.duration = dur[xorshift_below(&rng, 15)];
+			dl_jobset_add(&js, &j);
+		}
+		free(submit);
+		for (size_t k = 0; k < DL_ARRAY_SIZE(setups); k++) {
+			struct simrun fast, ref;
+			int ok_ = run(&js, &setups[k], DL_GANDIVA_ROUND_ROBIN, 0, &fast) == 0 &&
+				  run(&js, &setups[k], DL_GANDIVA_ROUND_ROBIN, 1, &ref) == 0 &&
+				  fast.len[SIMRUN_RESULTS] == ref.len[SIMRUN_RESULTS] &&
+				  !memcmp(fast.buf[SIMRUN_RESULTS], ref.buf[SIMRUN_RESULTS],
+					  ref.len[SIMRUN_RESULTS]) &&
+				  fast.len[SIMRUN_TIMELINE] == ref.len[SIMRUN_TIMELINE] &&
+				  !memcmp(fast.buf[SIMRUN_TIMELINE], ref.buf[SIMRUN_TIMELINE],
+					  ref.len[SIMRUN_TIMELINE]) &&
+				  fast.st.makespan == ref.st.makespan;
+			runs++;
+			same += ok_;
+			if (!ok_ && !first[0])
+				snprintf(first, sizeof(first), " (first: trace %d, setting %zu)", t,
+					 k);
+			fast_events += fast.st.events;
+			ref_events += ref.st.events;
+			simrun_free(&fast);
+			simrun_free(&ref);
+		}
+		dl_jobset_free(&js);
+	}
+	ok(same == runs, "small traces: %d of %d runs byte-identical to the reference%s", same,
+	   runs, first);
+	ok(fast_events * 3 < ref_events * 2,
+	   "small traces: %zu events, against %zu one slice at a time", fast_events, ref_events);
+}
+
 int main(void)
 {
+	small_traces(SANITIZED ? 100 : 600);
 	compare(1.5, DL_GANDIVA_ROUND_ROBIN);
 	compare(1.5, DL_GANDIVA_FLUID);
 	compare(1.2, DL_GANDIVA_ROUND_ROBIN);
