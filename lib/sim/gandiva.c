@@ -110,6 +110,7 @@ struct gset {
 	int32_t ph_bucket, ph_prev, ph_next; /* among the sets whose timers share a phase */
 	/* cruising: slices skipped in closed form (see "Cruising" below) */
 	int cruising;
+	size_t cru_pos;		   /* its place in the gandiva's cru[] while cruising */
 	size_t cur0;		   /* ring index of slice 0's unit */
 	int64_t last;		   /* its window ends where slice `last` starts (the timer) */
 	dl_tick w, t1;		   /* slice 0 starts at w, slice j >= 1 at t1 + (j - 1) period */
@@ -163,7 +164,8 @@ struct gandiva {
 	dl_tick period; /* a steady slice: --suspend-cost + --quantum */
 	int exposed;	/* the next pass may de-oversubscribe sets of this many GPUs or fewer */
 	int phase;	/* the engine's phase of the instant (enum phase) */
-	size_t ncruising;
+	size_t ncruising, cru_alloc;
+	size_t *cru;	    /* the cruising sets' ids */
 	int32_t *ph_head;   /* [PH_BUCKETS]: sets by their timers' phase (time mod period) */
 	struct mark *marks; /* order marks at the callbacks of the last period */
 	size_t mhead, mn, malloc_;
@@ -964,7 +966,9 @@ static void materialize(struct gandiva *G, struct dl_sim *s, size_t id, int64_t 
 	g->run[0] = y;
 	g->run[1] = NIL;
 	g->cruising = 0;
-	G->ncruising--;
+	size_t moved = G->cru[--G->ncruising];
+	G->cru[g->cru_pos] = moved;
+	G->g[moved].cru_pos = g->cru_pos;
 	if (!rearm)
 		return;
 	if (i + 1 == g->last) {
@@ -1095,7 +1099,9 @@ static void arm_slices(struct gandiva *G, struct dl_sim *s, size_t id, dl_tick t
 	struct gset *g = &G->g[id];
 	struct dl_sim_job *a = sj(s, g->ring[g->cur]);
 	g->cruising = 1;
-	G->ncruising++;
+	DL_GROW(G->cru, G->ncruising + 1, G->cru_alloc);
+	g->cru_pos = G->ncruising;
+	G->cru[G->ncruising++] = id;
 	g->cur0 = g->cur;
 	g->w = dl_sim_now(s);
 	g->t1 = t1;
@@ -1425,6 +1431,7 @@ static void destroy(void *st)
 	free(G->ph_head);
 	free(G->marks);
 	free(G->cbuf);
+	free(G->cru);
 	gjobs_release(&G->slab);
 	for (size_t k = 0; k < G->nkeys; k++)
 		free(G->fmat[k]);
@@ -1638,14 +1645,15 @@ static void schedule(void *st, struct dl_sim *s)
 	G->exposed = G->migrating && !G->nwaiting && G->crowded ? dl_sim_free_gpus(s) : 0;
 	if (!G->cruise || !G->exposed)
 		return;
-	for (size_t id = 0; G->ncruising && id < G->ng; id++)
-		if (G->g[id].live && G->g[id].k <= G->exposed)
-			materialize_now(G, s, id);
+	for (size_t c = 0; c < G->ncruising;) /* (materialize moves the last one to c) */
+		if (G->g[G->cru[c]].k <= G->exposed)
+			materialize_now(G, s, G->cru[c]);
+		else
+			c++;
 	if (would_deoversubscribe(G, s)) {
 		G->exposed = G->maxg + 1;
-		for (size_t id = 0; G->ncruising && id < G->ng; id++)
-			if (G->g[id].live)
-				materialize_now(G, s, id);
+		while (G->ncruising)
+			materialize_now(G, s, G->cru[0]);
 	}
 }
 
