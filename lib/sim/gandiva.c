@@ -40,7 +40,8 @@
  *
  * Shortcuts that must change no result, off with the params' slice_oracle
  * (tests/unit/test_gandiva.c runs both ways and compares): consolidate's
- * prefilter (may_fit_one_node) and a slice end's lookup of its unit at cur.
+ * prefilter (may_fit_one_node), a slice end's lookup of its unit at cur, and
+ * cruising: round-robin slices skipped in closed form ("Cruising" below).
  */
 #include <math.h>
 #include <stdlib.h>
