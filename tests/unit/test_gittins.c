@@ -20,6 +20,12 @@ static const struct {
 	{53294623, 0.0}, {53294624, 0.0},  {1e12, 0.0},
 };
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
 /* textbook Gittins index, O(n) per call, to check the O(log n) EXACT mode */
 static double naive_exact(const double *d, size_t n, double delta, double a)
 {
@@ -149,6 +155,46 @@ int main(void)
 		ok(gm && agrees_with_formula(gm, mixed, NS, 100, 0, 0.25, 1e12),
 		   "shuffled samples: exact mode equals the textbook formula");
 		dl_gittins_free(gm);
+	}
+
+	/*
+	 * From 1024 distinct samples on a search goes to the bucket of its
+	 * value (1/256 of a binade), then bisects it: the same bins as one
+	 * binary search over them all. At every sample, a hair either side of it (a bucket's
+	 * first sample shows where its bounds are) and between, the exact
+	 * index equals the textbook formula (with zeros and repeats).
+	 */
+	{
+		enum { NS = 3000 }; /* (some 2,000 distinct: bucketed) */
+		static double many[NS], sorted[NS];
+		uint64_t st = 777;
+		for (size_t i = 0; i < NS; i++) {
+			st = st * 6364136223846793005u + 1442695040888963407u;
+			unsigned r = (unsigned)(st >> 33);
+			many[i] = r % 3 == 0 ? (double)(r % 50)
+					     : (double)(r % 90000) + (r % 4) * 0.25;
+			sorted[i] = many[i];
+		}
+		struct dl_gittins *gb = dl_gittins_new(many, NS, 3250, DL_GITTINS_EXACT, &err);
+		qsort(sorted, NS, sizeof(*sorted), cmp_double);
+		int agree = gb != NULL;
+		size_t looked = 0;
+		for (size_t k = 0; gb && k < NS; k++) {
+			double at[] = {sorted[k], nextafter(sorted[k], -1),
+				       nextafter(sorted[k], 1e300), sorted[k] + 0.125};
+			for (size_t m = 0; m < sizeof(at) / sizeof(at[0]); m++, looked++) {
+				double want = naive_exact(many, NS, 3250, at[m]),
+				       got = dl_gittins_index(gb, at[m]);
+				if (fabs(got - want) > 1e-9 * (want + 1) && agree) {
+					agree = 0;
+					printf("# a=%.17g got %.17g want %.17g\n", at[m], got,
+					       want);
+				}
+			}
+		}
+		ok(agree, "%d samples: the bucketed search gives the textbook index (%zu points)",
+		   NS, looked);
+		dl_gittins_free(gb);
 	}
 
 	/* errors */
