@@ -197,6 +197,40 @@ int main(void)
 		dl_gittins_free(gb);
 	}
 
+	/*
+	 * At a trace's scale: 100,000 durations like Philly's (a heavy tail,
+	 * runs of thousands of equal values, zeros), the index at random points
+	 * and a hair either side of random samples equals the textbook formula.
+	 */
+	{
+		enum { NS = 100000, NQ = 600 };
+		static double dur[NS];
+		uint64_t st = 4242;
+		for (size_t i = 0; i < NS; i++) {
+			st = st * 6364136223846793005u + 1442695040888963407u;
+			unsigned r = (unsigned)(st >> 33);
+			dur[i] = r % 10 < 3   ? (double)(60 * (r % 7))
+				 : r % 10 < 9 ? (double)(r % 4000)
+					      : ldexp((double)(r % 1000) + 0.5, (int)(r % 12));
+		}
+		struct dl_gittins *gt = dl_gittins_new(dur, NS, 3250, DL_GITTINS_EXACT, &err);
+		int agree = gt != NULL;
+		for (size_t q = 0; gt && q < NQ; q++) {
+			st = st * 6364136223846793005u + 1442695040888963407u;
+			unsigned r = (unsigned)(st >> 33);
+			double v = dur[r % NS], a = q % 3 == 0	 ? (double)(r % 2000000) / 3
+						    : q % 3 == 1 ? nextafter(v, -1)
+								 : nextafter(v, 1e300);
+			double want = naive_exact(dur, NS, 3250, a), got = dl_gittins_index(gt, a);
+			if (fabs(got - want) > 1e-9 * (want + 1) && agree) {
+				agree = 0;
+				printf("# a=%.17g got %.17g want %.17g\n", a, got, want);
+			}
+		}
+		ok(agree, "%d Philly-like durations: the textbook index at %d points", NS, NQ);
+		dl_gittins_free(gt);
+	}
+
 	/* errors */
 	ok(dl_gittins_new(s, 0, 10, DL_GITTINS_TIRESIAS, &err) == NULL, "no samples: error");
 	ok(dl_gittins_new(s, 4, 0, DL_GITTINS_TIRESIAS, &err) == NULL, "delta 0: error");
