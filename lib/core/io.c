@@ -241,7 +241,27 @@ struct dl_output {
 	char *target; /* what the output becomes: path, or the file a symlink names */
 	int direct;   /* path is not a regular file: written in place */
 	int unnamed;  /* an O_TMPFILE file: it gets a name only at commit */
+	char *buf;    /* fp's buffer (OUT_BUFSZ), freed after fp is closed */
 };
+
+/*
+ * A file's stdio buffer: stdio's own is a block (4 KiB), so writing a million
+ * results (120 MB) took 30,000 write calls (now 500), a few % of a run.
+ */
+#define OUT_BUFSZ (1 << 18)
+
+/* a regular file's stream, with a buffer of OUT_BUFSZ (NULL: fdopen failed, errno set) */
+static FILE *open_stream(struct dl_output *out, int fd)
+{
+	out->fp = fdopen(fd, "w");
+	if (out->fp) {
+		out->buf = xmalloc(OUT_BUFSZ);
+		if (setvbuf(out->fp, out->buf, _IOFBF, OUT_BUFSZ) != 0) {
+			/* stdio's own buffer then: slower, still right */
+		}
+	}
+	return out->fp;
+}
 
 /*
  * An unnamed file in dir (Linux's O_TMPFILE), or -1 where the file system (or
@@ -388,8 +408,7 @@ struct dl_output *dl_output_open(const char *path, struct dl_err *err)
 	int fd = open_unnamed(tmp.buf);
 	if (fd >= 0) {
 		sb_release(&tmp);
-		out->fp = fdopen(fd, "w");
-		if (!out->fp) {
+		if (!open_stream(out, fd)) {
 			close(fd);
 			dl_err_set(err, DL_EXIT_DATA, "cannot create '%s': %s", path,
 				   strerror(errno));
@@ -416,8 +435,7 @@ struct dl_output *dl_output_open(const char *path, struct dl_err *err)
 	if (fchmod(fd, 0666 & ~mask) != 0) {
 		/* keep going: mkstemp's 0600 is safe, merely stricter */
 	}
-	out->fp = fdopen(fd, "w");
-	if (!out->fp) {
+	if (!open_stream(out, fd)) {
 		close(fd);
 		unlink(tmp.buf);
 		dl_err_set(err, DL_EXIT_DATA, "cannot create '%s': %s", path, strerror(errno));
@@ -452,6 +470,7 @@ static void output_free(struct dl_output *out)
 	free(out->path);
 	free(out->tmp);
 	free(out->target);
+	free(out->buf);
 	free(out);
 }
 

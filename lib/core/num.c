@@ -287,6 +287,11 @@ int dl_fmt_int64(char buf[DL_NUM_BUF], int64_t v)
 
 int dl_fmt_micros(char buf[DL_NUM_BUF], int64_t us)
 {
+	if (us == 0) { /* (a result row has two or so: no wait, no network cost) */
+		buf[0] = '0';
+		buf[1] = 0;
+		return 1;
+	}
 	uint64_t u = us < 0 ? -(uint64_t)us : (uint64_t)us;
 	if (u < 100) /* below 1e-4 s: dl_fmt_double's exponent form ("5e-05") */
 		return dl_fmt_double(buf, (double)us / 1e6);

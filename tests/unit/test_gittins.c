@@ -20,6 +20,12 @@ static const struct {
 	{53294623, 0.0}, {53294624, 0.0},  {1e12, 0.0},
 };
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
 /* textbook Gittins index, O(n) per call, to check the O(log n) EXACT mode */
 static double naive_exact(const double *d, size_t n, double delta, double a)
 {
@@ -149,6 +155,80 @@ int main(void)
 		ok(gm && agrees_with_formula(gm, mixed, NS, 100, 0, 0.25, 1e12),
 		   "shuffled samples: exact mode equals the textbook formula");
 		dl_gittins_free(gm);
+	}
+
+	/*
+	 * From 1024 distinct samples on a search goes to the bucket of its
+	 * value (1/256 of a binade), then bisects it: the same bins as one
+	 * binary search over them all. At every sample, a hair either side of it (a bucket's
+	 * first sample shows where its bounds are) and between, the exact
+	 * index equals the textbook formula (with zeros and repeats).
+	 */
+	{
+		enum { NS = 3000 }; /* (some 2,000 distinct: bucketed) */
+		static double many[NS], sorted[NS];
+		uint64_t st = 777;
+		for (size_t i = 0; i < NS; i++) {
+			st = st * 6364136223846793005u + 1442695040888963407u;
+			unsigned r = (unsigned)(st >> 33);
+			many[i] = r % 3 == 0 ? (double)(r % 50)
+					     : (double)(r % 90000) + (r % 4) * 0.25;
+			sorted[i] = many[i];
+		}
+		struct dl_gittins *gb = dl_gittins_new(many, NS, 3250, DL_GITTINS_EXACT, &err);
+		qsort(sorted, NS, sizeof(*sorted), cmp_double);
+		int agree = gb != NULL;
+		size_t looked = 0;
+		for (size_t k = 0; gb && k < NS; k++) {
+			double at[] = {sorted[k], nextafter(sorted[k], -1),
+				       nextafter(sorted[k], 1e300), sorted[k] + 0.125};
+			for (size_t m = 0; m < sizeof(at) / sizeof(at[0]); m++, looked++) {
+				double want = naive_exact(many, NS, 3250, at[m]),
+				       got = dl_gittins_index(gb, at[m]);
+				if (fabs(got - want) > 1e-9 * (want + 1) && agree) {
+					agree = 0;
+					printf("# a=%.17g got %.17g want %.17g\n", at[m], got,
+					       want);
+				}
+			}
+		}
+		ok(agree, "%d samples: the bucketed search gives the textbook index (%zu points)",
+		   NS, looked);
+		dl_gittins_free(gb);
+	}
+
+	/*
+	 * At a trace's scale: 100,000 durations like Philly's (a heavy tail,
+	 * runs of thousands of equal values, zeros), the index at random points
+	 * and a hair either side of random samples equals the textbook formula.
+	 */
+	{
+		enum { NS = 100000, NQ = 600 };
+		static double dur[NS];
+		uint64_t st = 4242;
+		for (size_t i = 0; i < NS; i++) {
+			st = st * 6364136223846793005u + 1442695040888963407u;
+			unsigned r = (unsigned)(st >> 33);
+			dur[i] = r % 10 < 3   ? (double)(60 * (r % 7))
+				 : r % 10 < 9 ? (double)(r % 4000)
+					      : ldexp((double)(r % 1000) + 0.5, (int)(r % 12));
+		}
+		struct dl_gittins *gt = dl_gittins_new(dur, NS, 3250, DL_GITTINS_EXACT, &err);
+		int agree = gt != NULL;
+		for (size_t q = 0; gt && q < NQ; q++) {
+			st = st * 6364136223846793005u + 1442695040888963407u;
+			unsigned r = (unsigned)(st >> 33);
+			double v = dur[r % NS], a = q % 3 == 0	 ? (double)(r % 2000000) / 3
+						    : q % 3 == 1 ? nextafter(v, -1)
+								 : nextafter(v, 1e300);
+			double want = naive_exact(dur, NS, 3250, a), got = dl_gittins_index(gt, a);
+			if (fabs(got - want) > 1e-9 * (want + 1) && agree) {
+				agree = 0;
+				printf("# a=%.17g got %.17g want %.17g\n", a, got, want);
+			}
+		}
+		ok(agree, "%d Philly-like durations: the textbook index at %d points", NS, NQ);
+		dl_gittins_free(gt);
 	}
 
 	/* errors */

@@ -176,6 +176,8 @@ static void fmt_matches_double(void)
 	is_str(a, "2.5e-05", "dl_fmt_micros: tiny values as dl_fmt_double writes them");
 	dl_fmt_micros(a, 100);
 	is_str(a, "0.0001", "dl_fmt_micros: 100 us");
+	dl_fmt_micros(a, 0);
+	is_str(a, "0", "dl_fmt_micros: zero as dl_fmt_double writes it");
 	int64_t v = 0;
 	ok(dl_micros_from_seconds(8388548.314, &v) == 0 && v == INT64_C(8388548314000),
 	   "dl_micros_from_seconds rounds to the nearest microsecond");
