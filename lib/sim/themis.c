@@ -138,9 +138,22 @@ struct waiter {
 	struct cand c; /* its rank: rho at the last auction */
 	dl_tick submit;
 	double wl_best; /* work_left / best rate */
+	double wl_node; /* work_left / its rate on one node (node_bids), or NAN */
 	double ideal;
 	uint32_t seq;
 	int gpus;
+};
+
+/*
+ * The node-tier placements of a gang of g GPUs as placement_bids finds them
+ * while every bid is worth making: they depend on the offer alone, so a
+ * round finds them once per gang size (node_bids).
+ */
+struct tmpl {
+	uint64_t round; /* valid in this round of T->round */
+	int n;		/* placements (0: no node holds the gang) */
+	int off[BIDS_PER_JOB];
+	int leased[BIDS_PER_JOB]; /* GPUs of each taken from leases that just ended */
 };
 
 struct bid {
@@ -156,6 +169,7 @@ struct themis_job {
 	dl_tick lease_end; /* running: the first grid point its lease may end at */
 	uint64_t tie;	   /* its place in the seeded order of ties */
 	double best;	   /* its best rate (best_rate) */
+	double wl_node;	   /* waiting: work_left / its rate on one node, or NAN (node_bids) */
 	int *hold;	   /* GPUs held (running) or won (reserved) */
 	int holdcap;
 };
@@ -185,6 +199,9 @@ struct themis {
 	uint64_t grid_stamp;
 	dl_tick grid_at, expired_at; /* the pending grid timer, the last expiry (-1: none) */
 	int dirty;
+	uint64_t round;	    /* rounds held so far: templates older than this are stale */
+	struct tmpl *tmpls; /* by gang size, 1..maxg */
+	int *node_gpus;	    /* the GPUs of a node of maxg GPUs (rate on one node) */
 	int allow_worthless; /* make_bids on an idle cluster: see there */
 	/*
 	 * The waiting jobs in the order of the last auction's ranking (new ones
@@ -305,8 +322,23 @@ static int *hold_room(struct themis *T, size_t slot, int n)
 static double ideal(const struct dl_sim_job *j);
 static double best_rate(struct themis *T, const struct dl_sim_job *j);
 
+/*
+ * work_left over j's rate on any one node, as add_bid would divide it
+ * (INFINITY: no rate), where that rate is the same on every node: one GPU
+ * type, which j may use, and a gang one node holds. Else NAN: node_bids
+ * leaves j to make_bids.
+ */
+static double wl_on_node(struct themis *T, struct dl_sim *s, const struct dl_sim_job *j)
+{
+	if (T->p.reference || T->ntypes != 1 || !(j->type < 0 || j->type == 0) || j->gpus < 1 ||
+	    j->gpus > T->maxg)
+		return NAN;
+	double rate = dl_sim_rate_on(s, j, T->node_gpus, j->gpus);
+	return rate > 0 ? j->work_left / rate : INFINITY;
+}
+
 /* j waits (and bids): its entry joins the ranking */
-static void to_wait(struct themis *T, struct dl_sim_job *j)
+static void to_wait(struct themis *T, struct dl_sim *s, struct dl_sim_job *j)
 {
 	set_state(T, j->slot, S_WAIT);
 	if (j->slot >= T->wseq_alloc) {
@@ -314,10 +346,13 @@ static void to_wait(struct themis *T, struct dl_sim_job *j)
 		DL_GROW(T->wseq, j->slot + 1, T->wseq_alloc);
 		memset(T->wseq + had, 0, (T->wseq_alloc - had) * sizeof(*T->wseq));
 	}
+	double wl_node = wl_on_node(T, s, j);
+	tj(T, j->slot)->wl_node = wl_node;
 	DL_GROW(T->ranked, T->nranked + 1, T->ranked_alloc);
 	T->ranked[T->nranked++] = (struct waiter){{j->slot, 0, tj(T, j->slot)->tie, j->idx},
 						  j->submit,
 						  j->work_left / best_rate(T, j),
+						  wl_node,
 						  ideal(j),
 						  ++T->wseq[j->slot],
 						  j->gpus};
@@ -360,6 +395,14 @@ static void *create(struct dl_sim *s, const void *params, struct dl_err *err)
 	T->gfirst = xcalloc(ng, sizeof(int));
 	T->tmp = xcalloc(nn, sizeof(int));
 	T->tmp2 = xcalloc(nn, sizeof(int));
+	T->tmpls = xcalloc((size_t)T->maxg + 1, sizeof(*T->tmpls));
+	T->node_gpus = xcalloc((size_t)T->maxg + 1, sizeof(int));
+	for (size_t n = 0; n < T->c->nnodes; n++)
+		if (T->c->nodes[n].gpus == T->maxg) {
+			for (int k = 0; k < T->maxg; k++)
+				T->node_gpus[k] = T->c->nodes[n].first_gpu + k;
+			break;
+		}
 	return T;
 }
 
@@ -386,6 +429,8 @@ static void destroy(void *st)
 	free(T->gfirst);
 	free(T->tmp);
 	free(T->tmp2);
+	free(T->tmpls);
+	free(T->node_gpus);
 	free(T->winners);
 	free(T->best_type);
 	dl_state_free(T->offer);
@@ -665,6 +710,58 @@ static int placement_bids(struct themis *T, struct dl_sim *s, struct dl_sim_job 
 		return add_bid(T, s, j, ji, off, num);
 	T->gn = (size_t)off;
 	return 0;
+}
+
+/* the node-tier placements of a gang of g on the offer as it stands in this round */
+static const struct tmpl *gang_tmpl(struct themis *T, int g)
+{
+	struct tmpl *tp = &T->tmpls[g];
+	if (tp->round == T->round)
+		return tp;
+	tp->round = T->round;
+	tp->n = 0;
+	int t = T->type_order[0];
+	for (int cnt = g; cnt <= T->maxg && tp->n < BIDS_PER_JOB; cnt++)
+		for (int n = dl_state_bucket_first(T->offer, t, cnt); n >= 0 && tp->n < BIDS_PER_JOB;
+		     n = dl_state_bucket_next(T->offer, n)) {
+			int off = (int)T->gn, k = tp->n++;
+			take_node(T, n, g);
+			tp->off[k] = off;
+			tp->leased[k] = 0;
+			for (int q = 0; q < g; q++)
+				tp->leased[k] += T->leased[T->gbuf[off + q]];
+		}
+	return tp;
+}
+
+/*
+ * A waiting job's bids as placement_bids makes them, when its rate is the
+ * same on every node (wl_node, from wl_on_node) and a node holds its gang:
+ * then every placement has one value, and they are the round's placements
+ * for its gang size (gang_tmpl), found once. 0 when not so, or when the
+ * value is not worth waiting for: make_bids decides then.
+ */
+static int node_bids(struct themis *T, dl_tick now, int g, dl_tick submit, double wl_best,
+		     double wl_node, uint32_t ji)
+{
+	if (isnan(wl_node))
+		return 0;
+	const struct tmpl *tp = gang_tmpl(T, g);
+	if (!tp->n)
+		return 0;
+	double el = (double)(now - submit);
+	double num = el + (double)T->lease + wl_best, den = el + wl_node;
+	double v = den > 0 ? log(num / den) : 0;
+	if (!(v > 0))
+		return 0;
+	DL_GROW(T->bids, T->nbids + (size_t)tp->n, T->bids_alloc);
+	for (int b = 0; b < tp->n; b++) {
+		double vb = v;
+		for (int k = 0; tp->leased[b] && k < g; k++)
+			vb -= T->leased[T->gbuf[tp->off[b] + k]] * LEASE_EPS;
+		T->bids[T->nbids++] = (struct bid){ji, tp->off[b], g, vb};
+	}
+	return 1;
 }
 
 /*
@@ -961,7 +1058,7 @@ static void admit(struct themis *T, struct dl_sim *s)
 	while (T->out_head < T->nout && (!any || worst < T->p.admission)) {
 		size_t slot = T->out[T->out_head++];
 		struct dl_sim_job *j = dl_sim_slot_job(s, slot);
-		to_wait(T, j);
+		to_wait(T, s, j);
 		double r = rho_est(T, s, j, S_WAIT);
 		if (r > worst)
 			worst = r;
@@ -1057,12 +1154,18 @@ static void rounds_of_all(struct themis *T, struct dl_sim *s)
 		struct cand *rc = T->cand + at;
 		T->nbids = 0;
 		T->gn = 0;
+		T->round++;
 		if (S)
 			S->rounds++;
 		for (size_t i = 0; i < r; i++) {
 			struct dl_sim_job *j = dl_sim_slot_job(s, rc[i].slot);
-			if (j->gpus <= offered_total(T))
-				make_bids(T, s, j, (uint32_t)i, tj(T, rc[i].slot)->st);
+			const struct themis_job *q = tj(T, rc[i].slot);
+			if (j->gpus > offered_total(T))
+				continue;
+			if (q->st == S_EXP ||
+			    !node_bids(T, dl_sim_now(s), j->gpus, j->submit, j->work_left / q->best,
+				       q->wl_node, (uint32_t)i))
+				make_bids(T, s, j, (uint32_t)i, q->st);
 		}
 		if (!T->nbids)
 			continue;
@@ -1132,13 +1235,16 @@ static void rounds_of_waiters(struct themis *T, struct dl_sim *s)
 			S->rounds++;
 		T->nbids = 0;
 		T->gn = 0;
+		T->round++;
+		dl_tick now = dl_sim_now(s);
 		for (size_t i = at; i < at + r; i++) {
 			const struct waiter *w = &T->ranked[i];
 			if (w->gpus > offered_total(T))
 				continue;
 			T->cand[m] = w->c;
 			T->brank[m] = (uint32_t)(i - at);
-			make_bids(T, s, dl_sim_slot_job(s, w->c.slot), (uint32_t)m, S_WAIT);
+			if (!node_bids(T, now, w->gpus, w->submit, w->wl_best, w->wl_node, (uint32_t)m))
+				make_bids(T, s, dl_sim_slot_job(s, w->c.slot), (uint32_t)m, S_WAIT);
 			m++;
 		}
 		if (!T->nbids)
@@ -1242,7 +1348,7 @@ static void on_arrive(void *st, struct dl_sim *s, struct dl_sim_job *j)
 		DL_GROW(T->out, T->nout + 1, T->out_alloc);
 		T->out[T->nout++] = j->slot;
 	} else {
-		to_wait(T, j);
+		to_wait(T, s, j);
 	}
 	T->dirty = 1;
 }
@@ -1250,9 +1356,8 @@ static void on_arrive(void *st, struct dl_sim *s, struct dl_sim_job *j)
 static void on_saved(void *st, struct dl_sim *s, struct dl_sim_job *j)
 {
 	struct themis *T = st;
-	(void)s;
 	/* its GPUs nobody won are on offer already; it bids again */
-	to_wait(T, j);
+	to_wait(T, s, j);
 	T->dirty = 1;
 }
 
