@@ -199,9 +199,9 @@ struct themis {
 	uint64_t grid_stamp;
 	dl_tick grid_at, expired_at; /* the pending grid timer, the last expiry (-1: none) */
 	int dirty;
-	uint64_t round;	    /* rounds held so far: templates older than this are stale */
-	struct tmpl *tmpls; /* by gang size, 1..maxg */
-	int *node_gpus;	    /* the GPUs of a node of maxg GPUs (rate on one node) */
+	uint64_t round;	     /* rounds held so far: templates older than this are stale */
+	struct tmpl *tmpls;  /* by gang size, 1..maxg */
+	int *node_gpus;	     /* the GPUs of a node of maxg GPUs (rate on one node) */
 	int allow_worthless; /* make_bids on an idle cluster: see there */
 	/*
 	 * The waiting jobs in the order of the last auction's ranking (new ones
@@ -722,8 +722,8 @@ static const struct tmpl *gang_tmpl(struct themis *T, int g)
 	tp->n = 0;
 	int t = T->type_order[0];
 	for (int cnt = g; cnt <= T->maxg && tp->n < BIDS_PER_JOB; cnt++)
-		for (int n = dl_state_bucket_first(T->offer, t, cnt); n >= 0 && tp->n < BIDS_PER_JOB;
-		     n = dl_state_bucket_next(T->offer, n)) {
+		for (int n = dl_state_bucket_first(T->offer, t, cnt);
+		     n >= 0 && tp->n < BIDS_PER_JOB; n = dl_state_bucket_next(T->offer, n)) {
 			int off = (int)T->gn, k = tp->n++;
 			take_node(T, n, g);
 			tp->off[k] = off;
@@ -1243,7 +1243,8 @@ static void rounds_of_waiters(struct themis *T, struct dl_sim *s)
 				continue;
 			T->cand[m] = w->c;
 			T->brank[m] = (uint32_t)(i - at);
-			if (!node_bids(T, now, w->gpus, w->submit, w->wl_best, w->wl_node, (uint32_t)m))
+			if (!node_bids(T, now, w->gpus, w->submit, w->wl_best, w->wl_node,
+				       (uint32_t)m))
 				make_bids(T, s, dl_sim_slot_job(s, w->c.slot), (uint32_t)m, S_WAIT);
 			m++;
 		}
