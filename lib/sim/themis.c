@@ -130,18 +130,25 @@ struct cand {
 };
 
 /*
- * A waiting job as the auction ranks it (T->ranked): its rho is
+ * A waiting job as the auction ranks it (T->waiters, by slot): its rho is
  * ((now - submit) + wl_best) / ideal, the very sum rho_est makes, from
- * fields that stay fixed while it waits. Valid while wseq[slot] == seq.
+ * fields that stay fixed while it waits.
  */
 struct waiter {
-	struct cand c; /* its rank: rho at the last auction */
 	dl_tick submit;
 	double wl_best; /* work_left / best rate */
 	double wl_node; /* work_left / its rate on one node (node_bids), or NAN */
 	double ideal;
-	uint32_t seq;
+	uint64_t tie;
+	uint32_t idx;
+	uint32_t seq; /* bumped when it starts or stops waiting */
 	int gpus;
+};
+
+/* an entry of T->ranked: valid while waiters[slot].seq == seq */
+struct ranked {
+	double rho; /* at the last auction */
+	uint32_t slot, seq;
 };
 
 /*
@@ -208,10 +215,10 @@ struct themis {
 	 * at the end, left ones dropped at the next auction): ranking again at
 	 * a later time moves few of them.
 	 */
-	struct waiter *ranked;
+	struct ranked *ranked;
 	size_t nranked, ranked_alloc;
-	uint32_t *wseq; /* per slot: bumped when it starts or stops waiting */
-	size_t wseq_alloc;
+	struct waiter *waiters; /* by slot */
+	size_t waiters_alloc;
 	/* auction scratch */
 	struct cand *cand;
 	size_t cand_alloc;
@@ -279,7 +286,7 @@ static void set_state(struct themis *T, size_t slot, int st)
 {
 	switch (tj(T, slot)->st) {
 	case S_WAIT:
-		T->wseq[slot]++; /* its entry in ranked is void */
+		T->waiters[slot].seq++; /* its entry in ranked is void */
 		list_del(T, T->wait, &T->nwait, slot);
 		break;
 	case S_EXP:
@@ -341,21 +348,24 @@ static double wl_on_node(struct themis *T, struct dl_sim *s, const struct dl_sim
 static void to_wait(struct themis *T, struct dl_sim *s, struct dl_sim_job *j)
 {
 	set_state(T, j->slot, S_WAIT);
-	if (j->slot >= T->wseq_alloc) {
-		size_t had = T->wseq_alloc;
-		DL_GROW(T->wseq, j->slot + 1, T->wseq_alloc);
-		memset(T->wseq + had, 0, (T->wseq_alloc - had) * sizeof(*T->wseq));
+	if (j->slot >= T->waiters_alloc) {
+		size_t had = T->waiters_alloc;
+		DL_GROW(T->waiters, j->slot + 1, T->waiters_alloc);
+		memset(T->waiters + had, 0, (T->waiters_alloc - had) * sizeof(*T->waiters));
 	}
 	double wl_node = wl_on_node(T, s, j);
 	tj(T, j->slot)->wl_node = wl_node;
+	struct waiter *w = &T->waiters[j->slot];
+	*w = (struct waiter){j->submit,
+			     j->work_left / best_rate(T, j),
+			     wl_node,
+			     ideal(j),
+			     tj(T, j->slot)->tie,
+			     j->idx,
+			     w->seq + 1,
+			     j->gpus};
 	DL_GROW(T->ranked, T->nranked + 1, T->ranked_alloc);
-	T->ranked[T->nranked++] = (struct waiter){{j->slot, 0, tj(T, j->slot)->tie, j->idx},
-						  j->submit,
-						  j->work_left / best_rate(T, j),
-						  wl_node,
-						  ideal(j),
-						  ++T->wseq[j->slot],
-						  j->gpus};
+	T->ranked[T->nranked++] = (struct ranked){0, (uint32_t)j->slot, w->seq};
 }
 
 /* ---- create / destroy ---- */
@@ -415,7 +425,7 @@ static void destroy(void *st)
 	free(T->run);
 	free(T->wait);
 	free(T->ranked);
-	free(T->wseq);
+	free(T->waiters);
 	free(T->brank);
 	free(T->exp);
 	free(T->resv);
@@ -1173,10 +1183,15 @@ static void rounds_of_all(struct themis *T, struct dl_sim *s)
 	}
 }
 
-static int waiter_cmp(const void *x, const void *y)
+/* a ranks before b (entries of T->ranked, rho brought to now): as cand_before */
+static int ranked_before(const struct themis *T, const struct ranked *a, const struct ranked *b)
 {
-	const struct waiter *a = x, *b = y;
-	return cand_cmp(&a->c, &b->c);
+	if (a->rho != b->rho)
+		return a->rho > b->rho;
+	const struct waiter *x = &T->waiters[a->slot], *y = &T->waiters[b->slot];
+	if (x->tie != y->tie)
+		return x->tie < y->tie;
+	return x->idx < y->idx;
 }
 
 /*
@@ -1189,25 +1204,36 @@ static void rank_waiters(struct themis *T, dl_tick now, int *smallest)
 {
 	size_t m = 0, moves = 0, budget = 8 * (T->nranked + 16);
 	int small = INT32_MAX;
-	struct waiter *v = T->ranked;
+	struct ranked *v = T->ranked;
 	for (size_t i = 0; i < T->nranked; i++) {
-		struct waiter w = v[i];
-		if (T->wseq[w.c.slot] != w.seq)
+		struct ranked e = v[i];
+		const struct waiter *w = &T->waiters[e.slot];
+		if (w->seq != e.seq)
 			continue;
-		w.c.rho = ((double)(now - w.submit) + w.wl_best) / w.ideal;
-		if (w.gpus < small)
-			small = w.gpus;
+		e.rho = ((double)(now - w->submit) + w->wl_best) / w->ideal;
+		if (w->gpus < small)
+			small = w->gpus;
 		size_t k = m;
 		if (moves < budget)
-			for (; k > 0 && cand_before(&w.c, &v[k - 1].c); k--)
+			for (; k > 0 && ranked_before(T, &e, &v[k - 1]); k--)
 				v[k] = v[k - 1];
 		moves += m - k;
-		v[k] = w;
+		v[k] = e;
 		m++;
 	}
 	T->nranked = m;
-	if (moves >= budget)
-		qsort(v, m, sizeof(*v), waiter_cmp);
+	if (moves >= budget) { /* by their struct cand, which cand_cmp sorts */
+		DL_GROW(T->cand, m, T->cand_alloc);
+		for (size_t i = 0; i < m; i++) {
+			const struct waiter *w = &T->waiters[v[i].slot];
+			T->cand[i] = (struct cand){v[i].slot, v[i].rho, w->tie, w->idx};
+		}
+		qsort(T->cand, m, sizeof(*T->cand), cand_cmp);
+		for (size_t i = 0; i < m; i++) {
+			uint32_t slot = (uint32_t)T->cand[i].slot;
+			v[i] = (struct ranked){T->cand[i].rho, slot, T->waiters[slot].seq};
+		}
+	}
 	*smallest = small;
 }
 
@@ -1229,6 +1255,7 @@ static void rounds_of_waiters(struct themis *T, struct dl_sim *s)
 	DL_GROW(T->cand, k, T->cand_alloc);
 	DL_GROW(T->brank, k, T->brank_alloc);
 	DL_GROW(T->won, k, T->won_alloc);
+	dl_tick now = dl_sim_now(s);
 	for (size_t at = 0; at < n && offered_total(T) >= smallest; at += k) {
 		size_t r = n - at < k ? n - at : k, m = 0;
 		if (S)
@@ -1236,16 +1263,17 @@ static void rounds_of_waiters(struct themis *T, struct dl_sim *s)
 		T->nbids = 0;
 		T->gn = 0;
 		T->round++;
-		dl_tick now = dl_sim_now(s);
+		int off = offered_total(T); /* (bids take nothing off the offer) */
 		for (size_t i = at; i < at + r; i++) {
-			const struct waiter *w = &T->ranked[i];
-			if (w->gpus > offered_total(T))
+			const struct ranked *e = &T->ranked[i];
+			const struct waiter *w = &T->waiters[e->slot];
+			if (w->gpus > off)
 				continue;
-			T->cand[m] = w->c;
+			T->cand[m] = (struct cand){e->slot, e->rho, w->tie, w->idx};
 			T->brank[m] = (uint32_t)(i - at);
 			if (!node_bids(T, now, w->gpus, w->submit, w->wl_best, w->wl_node,
 				       (uint32_t)m))
-				make_bids(T, s, dl_sim_slot_job(s, w->c.slot), (uint32_t)m, S_WAIT);
+				make_bids(T, s, dl_sim_slot_job(s, e->slot), (uint32_t)m, S_WAIT);
 			m++;
 		}
 		if (!T->nbids)
