@@ -1123,13 +1123,13 @@ static void settle_round(struct themis *T, struct dl_sim *s, const struct cand *
 	}
 }
 
+static void rounds_of_cands(struct themis *T, struct dl_sim *s, size_t n, int sorted, int smallest);
+
 /* the rounds as Themis holds them: every candidate ranked, every one asked to bid */
 static void rounds_of_all(struct themis *T, struct dl_sim *s)
 {
-	struct dl_themis_stats *S = T->p.stats;
 	size_t n = T->nwait + T->nexp;
 	DL_GROW(T->cand, n, T->cand_alloc);
-	DL_GROW(T->won, n, T->won_alloc);
 	size_t m = 0;
 	for (size_t i = 0; i < T->nwait; i++) {
 		struct dl_sim_job *j = dl_sim_slot_job(s, T->wait[i]);
@@ -1154,6 +1154,21 @@ static void rounds_of_all(struct themis *T, struct dl_sim *s)
 		if (g < smallest)
 			smallest = g;
 	}
+	rounds_of_cands(T, s, n, sorted, smallest);
+}
+
+/*
+ * The rounds among the n candidates T->cand (sorted: in rank order; else
+ * each round selects its best), until fewer than smallest GPUs are left.
+ */
+static void rounds_of_cands(struct themis *T, struct dl_sim *s, size_t n, int sorted, int smallest)
+{
+	struct dl_themis_stats *S = T->p.stats;
+	size_t k = (size_t)floor(T->p.knob * (double)n + 1e-9);
+	if (k < 1)
+		k = 1;
+	DL_GROW(T->won, n, T->won_alloc);
+	dl_tick now = dl_sim_now(s);
 	T->bidder_rank = NULL;
 	for (size_t at = 0; at < n && offered_total(T) >= smallest; at += k) {
 		size_t r = n - at < k ? n - at : k;
@@ -1167,13 +1182,14 @@ static void rounds_of_all(struct themis *T, struct dl_sim *s)
 		T->round++;
 		if (S)
 			S->rounds++;
+		int off = offered_total(T); /* (bids take nothing off the offer) */
 		for (size_t i = 0; i < r; i++) {
 			struct dl_sim_job *j = dl_sim_slot_job(s, rc[i].slot);
 			const struct themis_job *q = tj(T, rc[i].slot);
-			if (j->gpus > offered_total(T))
+			if (j->gpus > off)
 				continue;
 			if (q->st == S_EXP ||
-			    !node_bids(T, dl_sim_now(s), j->gpus, j->submit, j->work_left / q->best,
+			    !node_bids(T, now, j->gpus, j->submit, j->work_left / q->best,
 				       q->wl_node, (uint32_t)i))
 				make_bids(T, s, j, (uint32_t)i, q->st);
 		}
@@ -1235,6 +1251,44 @@ static void rank_waiters(struct themis *T, dl_tick now, int *smallest)
 		}
 	}
 	*smallest = small;
+}
+
+/*
+ * The rounds of an auction where leases end, as rounds_of_all holds them,
+ * from the waiting jobs kept ranked (rank_waiters) merged with the jobs
+ * whose lease ended, sorted alone (their rho stands still while they run).
+ * The order is total (rho, tie, index), so the rounds are the same.
+ */
+static void rounds_at_lease_end(struct themis *T, struct dl_sim *s)
+{
+	int smallest;
+	rank_waiters(T, dl_sim_now(s), &smallest);
+	size_t nw = T->nranked, ne = T->nexp, n = nw + ne;
+	DL_GROW(T->cand, 2 * n, T->cand_alloc);
+	struct cand *e = T->cand + n; /* the expired, then merged into T->cand[0..n) */
+	for (size_t i = 0; i < ne; i++) {
+		struct dl_sim_job *j = dl_sim_slot_job(s, T->exp[i]);
+		e[i] = (struct cand){j->slot, rho_est(T, s, j, S_EXP), tj(T, j->slot)->tie, j->idx};
+		if (j->gpus < smallest)
+			smallest = j->gpus;
+	}
+	qsort(e, ne, sizeof(*e), cand_cmp);
+	size_t a = 0, b = 0;
+	for (size_t m = 0; m < n; m++) {
+		struct cand w = {0, 0, 0, 0};
+		if (a < nw) {
+			const struct ranked *r = &T->ranked[a];
+			const struct waiter *x = &T->waiters[r->slot];
+			w = (struct cand){r->slot, r->rho, x->tie, x->idx};
+		}
+		if (a < nw && (b == ne || cand_before(&w, &e[b]))) {
+			T->cand[m] = w;
+			a++;
+		} else {
+			T->cand[m] = e[b++];
+		}
+	}
+	rounds_of_cands(T, s, n, 1, smallest);
 }
 
 /*
@@ -1310,8 +1364,10 @@ static void auction(struct themis *T, struct dl_sim *s)
 	if (S)
 		S->auctions++;
 	T->nwin = 0;
-	if (T->p.reference || T->nexp)
+	if (T->p.reference)
 		rounds_of_all(T, s);
+	else if (T->nexp)
+		rounds_at_lease_end(T, s);
 	else
 		rounds_of_waiters(T, s);
 	/*
