@@ -130,25 +130,24 @@ struct cand {
 };
 
 /*
- * A waiting job as the auction ranks it (T->waiters, by slot): its rho is
+ * A waiting job as the auction ranks it (T->ranked): its rho is
  * ((now - submit) + wl_best) / ideal, the very sum rho_est makes, from
- * fields that stay fixed while it waits.
+ * fields that stay fixed while it waits. Valid while wseq[slot] == seq.
  */
-struct waiter {
+struct ranked {
+	double rho; /* at the last auction */
 	dl_tick submit;
 	double wl_best; /* work_left / best rate */
-	double wl_node; /* work_left / its rate on one node (node_bids), or NAN */
 	double ideal;
-	uint64_t tie;
-	uint32_t idx;
-	uint32_t seq; /* bumped when it starts or stops waiting */
+	uint32_t slot, seq;
 	int gpus;
 };
 
-/* an entry of T->ranked: valid while waiters[slot].seq == seq */
-struct ranked {
-	double rho; /* at the last auction */
-	uint32_t slot, seq;
+/* the rest of a waiting job's fixed fields (T->waiters, by slot) */
+struct waiter {
+	double wl_node; /* work_left / its rate on one node (node_bids), or NAN */
+	uint64_t tie;
+	uint32_t idx;
 };
 
 /*
@@ -218,6 +217,7 @@ struct themis {
 	struct ranked *ranked;
 	size_t nranked, ranked_alloc;
 	struct waiter *waiters; /* by slot */
+	uint32_t *wseq;		/* by slot: bumped when it starts or stops waiting */
 	size_t waiters_alloc;
 	/* auction scratch */
 	struct cand *cand;
@@ -286,7 +286,7 @@ static void set_state(struct themis *T, size_t slot, int st)
 {
 	switch (tj(T, slot)->st) {
 	case S_WAIT:
-		T->waiters[slot].seq++; /* its entry in ranked is void */
+		T->wseq[slot]++; /* its entry in ranked is void */
 		list_del(T, T->wait, &T->nwait, slot);
 		break;
 	case S_EXP:
@@ -349,23 +349,19 @@ static void to_wait(struct themis *T, struct dl_sim *s, struct dl_sim_job *j)
 {
 	set_state(T, j->slot, S_WAIT);
 	if (j->slot >= T->waiters_alloc) {
-		size_t had = T->waiters_alloc;
-		DL_GROW(T->waiters, j->slot + 1, T->waiters_alloc);
-		memset(T->waiters + had, 0, (T->waiters_alloc - had) * sizeof(*T->waiters));
+		size_t had = T->waiters_alloc, want = j->slot + 1;
+		DL_GROW(T->waiters, want, T->waiters_alloc);
+		T->wseq = xrealloc(T->wseq, T->waiters_alloc * sizeof(*T->wseq));
+		memset(T->wseq + had, 0, (T->waiters_alloc - had) * sizeof(*T->wseq));
 	}
 	double wl_node = wl_on_node(T, s, j);
 	tj(T, j->slot)->wl_node = wl_node;
-	struct waiter *w = &T->waiters[j->slot];
-	*w = (struct waiter){j->submit,
-			     j->work_left / best_rate(T, j),
-			     wl_node,
-			     ideal(j),
-			     tj(T, j->slot)->tie,
-			     j->idx,
-			     w->seq + 1,
-			     j->gpus};
+	T->waiters[j->slot] = (struct waiter){wl_node, tj(T, j->slot)->tie, j->idx};
 	DL_GROW(T->ranked, T->nranked + 1, T->ranked_alloc);
-	T->ranked[T->nranked++] = (struct ranked){0, (uint32_t)j->slot, w->seq};
+	T->ranked[T->nranked++] =
+		(struct ranked){0,	  j->submit,	     j->work_left / best_rate(T, j),
+				ideal(j), (uint32_t)j->slot, ++T->wseq[j->slot],
+				j->gpus};
 }
 
 /* ---- create / destroy ---- */
@@ -426,6 +422,7 @@ static void destroy(void *st)
 	free(T->wait);
 	free(T->ranked);
 	free(T->waiters);
+	free(T->wseq);
 	free(T->brank);
 	free(T->exp);
 	free(T->resv);
@@ -1223,12 +1220,11 @@ static void rank_waiters(struct themis *T, dl_tick now, int *smallest)
 	struct ranked *v = T->ranked;
 	for (size_t i = 0; i < T->nranked; i++) {
 		struct ranked e = v[i];
-		const struct waiter *w = &T->waiters[e.slot];
-		if (w->seq != e.seq)
+		if (T->wseq[e.slot] != e.seq)
 			continue;
-		e.rho = ((double)(now - w->submit) + w->wl_best) / w->ideal;
-		if (w->gpus < small)
-			small = w->gpus;
+		e.rho = ((double)(now - e.submit) + e.wl_best) / e.ideal;
+		if (e.gpus < small)
+			small = e.gpus;
 		size_t k = m;
 		if (moves < budget)
 			for (; k > 0 && ranked_before(T, &e, &v[k - 1]); k--)
@@ -1238,17 +1234,18 @@ static void rank_waiters(struct themis *T, dl_tick now, int *smallest)
 		m++;
 	}
 	T->nranked = m;
-	if (moves >= budget) { /* by their struct cand, which cand_cmp sorts */
+	if (moves >= budget) { /* by cand_cmp, each cand's slot the entry's place */
 		DL_GROW(T->cand, m, T->cand_alloc);
 		for (size_t i = 0; i < m; i++) {
 			const struct waiter *w = &T->waiters[v[i].slot];
-			T->cand[i] = (struct cand){v[i].slot, v[i].rho, w->tie, w->idx};
+			T->cand[i] = (struct cand){i, v[i].rho, w->tie, w->idx};
 		}
 		qsort(T->cand, m, sizeof(*T->cand), cand_cmp);
-		for (size_t i = 0; i < m; i++) {
-			uint32_t slot = (uint32_t)T->cand[i].slot;
-			v[i] = (struct ranked){T->cand[i].rho, slot, T->waiters[slot].seq};
-		}
+		struct ranked *sorted = xcalloc(m + 1, sizeof(*sorted));
+		for (size_t i = 0; i < m; i++)
+			sorted[i] = v[T->cand[i].slot];
+		memcpy(v, sorted, m * sizeof(*v));
+		free(sorted);
 	}
 	*smallest = small;
 }
@@ -1320,12 +1317,12 @@ static void rounds_of_waiters(struct themis *T, struct dl_sim *s)
 		int off = offered_total(T); /* (bids take nothing off the offer) */
 		for (size_t i = at; i < at + r; i++) {
 			const struct ranked *e = &T->ranked[i];
-			const struct waiter *w = &T->waiters[e->slot];
-			if (w->gpus > off)
+			if (e->gpus > off)
 				continue;
+			const struct waiter *w = &T->waiters[e->slot];
 			T->cand[m] = (struct cand){e->slot, e->rho, w->tie, w->idx};
 			T->brank[m] = (uint32_t)(i - at);
-			if (!node_bids(T, now, w->gpus, w->submit, w->wl_best, w->wl_node,
+			if (!node_bids(T, now, e->gpus, e->submit, e->wl_best, w->wl_node,
 				       (uint32_t)m))
 				make_bids(T, s, dl_sim_slot_job(s, e->slot), (uint32_t)m, S_WAIT);
 			m++;
