@@ -224,6 +224,8 @@ struct themis {
 	size_t cand_alloc;
 	struct bid *bids;
 	size_t nbids, bids_alloc;
+	struct bid *bids_tmp; /* sort_bids' merge buffer */
+	size_t bids_tmp_alloc;
 	int *gbuf;
 	size_t gn, gbuf_alloc;
 	int *won; /* per bidder of the round: the bid it won, or -1 */
@@ -429,6 +431,7 @@ static void destroy(void *st)
 	free(T->out);
 	free(T->cand);
 	free(T->bids);
+	free(T->bids_tmp);
 	free(T->gbuf);
 	free(T->won);
 	free(T->gmark);
@@ -872,6 +875,50 @@ static int greedy_clique(struct themis *T, size_t njobs)
 }
 
 /*
+ * The bids in bid_cmp's order, which is theirs by value when bids of equal
+ * value keep their order: they are made job by job, each job's in the order
+ * of its GPUs in gbuf. So a stable merge sort by value alone, without
+ * qsort's calls per comparison.
+ */
+static void sort_bids(struct themis *T)
+{
+	size_t n = T->nbids;
+	struct bid *a = T->bids;
+	enum { RUN = 8 };
+	for (size_t lo = 0; lo < n; lo += RUN) { /* stable insertion sort of each run */
+		size_t hi = lo + RUN < n ? lo + RUN : n;
+		for (size_t i = lo + 1; i < hi; i++) {
+			struct bid x = a[i];
+			size_t k = i;
+			for (; k > lo && x.v > a[k - 1].v; k--)
+				a[k] = a[k - 1];
+			a[k] = x;
+		}
+	}
+	if (n <= RUN)
+		return;
+	DL_GROW(T->bids_tmp, n, T->bids_tmp_alloc);
+	struct bid *src = a, *dst = T->bids_tmp;
+	for (size_t w = RUN; w < n; w *= 2) {
+		for (size_t lo = 0; lo < n; lo += 2 * w) {
+			size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+			size_t i = lo, j = mid, o = lo;
+			while (i < mid && j < hi)
+				dst[o++] = src[j].v > src[i].v ? src[j++] : src[i++];
+			while (i < mid)
+				dst[o++] = src[i++];
+			while (j < hi)
+				dst[o++] = src[j++];
+		}
+		struct bid *t = src;
+		src = dst;
+		dst = t;
+	}
+	if (src != a)
+		memcpy(a, src, n * sizeof(*a));
+}
+
+/*
  * Greedy for the same objective: the most valuable bids first (ties: the
  * worse rho), each taken when its job has none yet and its GPUs are free.
  * Sorts the bids (unless they share a GPU). Returns 1 when every job that
@@ -886,7 +933,10 @@ static int greedy(struct themis *T, size_t njobs)
 	T->mark++;
 	for (size_t i = 0; i < njobs; i++)
 		T->won[i] = -2; /* -2: no bid seen yet; -1: its best was taken */
-	qsort(T->bids, T->nbids, sizeof(*T->bids), bid_cmp);
+	if (T->p.reference)
+		qsort(T->bids, T->nbids, sizeof(*T->bids), bid_cmp);
+	else
+		sort_bids(T);
 	for (size_t b = 0; b < T->nbids; b++) {
 		const struct bid *w = &T->bids[b];
 		int seen = T->won[w->job] != -2;
