@@ -1276,9 +1276,28 @@ static void rank_waiters(struct themis *T, dl_tick now, int *smallest)
 		if (e.gpus < small)
 			small = e.gpus;
 		size_t k = m;
-		if (moves < budget)
-			for (; k > 0 && ranked_before(T, &e, &v[k - 1]); k--)
-				v[k] = v[k - 1];
+		if (moves < budget && k > 0 && ranked_before(T, &e, &v[k - 1])) {
+			/* it moves up: gallop back to a place it stays behind, then bisect */
+			size_t good = m - 1, d = 1, lo = 0; /* e before v[good] */
+			while (good > 0) {
+				size_t at = d < good ? good - d : 0;
+				if (!ranked_before(T, &e, &v[at])) {
+					lo = at + 1;
+					break;
+				}
+				good = at;
+				d *= 2;
+			}
+			while (lo < good) {
+				size_t mid = lo + (good - lo) / 2;
+				if (ranked_before(T, &e, &v[mid]))
+					good = mid;
+				else
+					lo = mid + 1;
+			}
+			k = lo;
+			memmove(v + k + 1, v + k, (m - k) * sizeof(*v));
+		}
 		moves += m - k;
 		v[k] = e;
 		m++;
@@ -1391,15 +1410,17 @@ static void auction(struct themis *T, struct dl_sim *s)
 	/* the expired leases' GPUs are on offer */
 	for (size_t i = 0; i < T->nexp; i++) {
 		struct dl_sim_job *j = dl_sim_slot_job(s, T->exp[i]);
-		offer(T, tj(T, j->slot)->hold, j->gpus);
+		const int *h = tj(T, j->slot)->hold;
+		offer(T, h, j->gpus);
 		for (int k = 0; k < j->gpus; k++)
-			T->leased[tj(T, j->slot)->hold[k]] = 1;
+			T->leased[h[k]] = 1;
 	}
 	if (!T->nwait) { /* nobody else bids: every lease is renewed */
 		while (T->nexp) {
 			struct dl_sim_job *j = dl_sim_slot_job(s, T->exp[T->nexp - 1]);
+			const int *h = tj(T, j->slot)->hold;
 			for (int q = 0; q < j->gpus; q++)
-				T->leased[tj(T, j->slot)->hold[q]] = 0;
+				T->leased[h[q]] = 0;
 			hold_gpus(T, s, j);
 			if (S)
 				S->renewed++;
@@ -1425,8 +1446,9 @@ static void auction(struct themis *T, struct dl_sim *s)
 	for (size_t i = 0; i < T->nwin; i++)
 		if (tj(T, T->winners[i])->st == S_EXP) {
 			struct dl_sim_job *j = dl_sim_slot_job(s, T->winners[i]);
+			const int *h = tj(T, j->slot)->hold;
 			for (int q = 0; q < j->gpus; q++)
-				T->leased[tj(T, j->slot)->hold[q]] = 0;
+				T->leased[h[q]] = 0;
 			set_state(T, j->slot, S_RUN);
 			lease_timer(T, s, j);
 			if (S)
@@ -1434,10 +1456,11 @@ static void auction(struct themis *T, struct dl_sim *s)
 		}
 	for (size_t i = T->nexp; i-- > 0;) {
 		struct dl_sim_job *j = dl_sim_slot_job(s, T->exp[i]);
+		const int *h = tj(T, j->slot)->hold;
 		int taken = 0;
 		for (int q = 0; q < j->gpus; q++) {
-			taken |= !offered(T, tj(T, j->slot)->hold[q]);
-			T->leased[tj(T, j->slot)->hold[q]] = 0;
+			taken |= !offered(T, h[q]);
+			T->leased[h[q]] = 0;
 		}
 		if (taken) {
 			set_state(T, j->slot, S_SAVE);
