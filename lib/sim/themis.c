@@ -101,6 +101,49 @@
 /* a bid not worth waiting for, on an idle cluster (make_bids): this times rate / (rate + 1) */
 #define WORTHLESS_EPS 1e-12
 
+/*
+ * static void name(type *v, size_t n, type **tmp, size_t *tmp_alloc): v in
+ * the order of before(a, b), stably (a merge sort: equal elements keep their
+ * order), comparing inline rather than by qsort's calls; *tmp is its buffer
+ */
+#define MERGE_SORT(name, type, before)                                                             \
+	static void name(type *v, size_t n, type **tmp, size_t *tmp_alloc)                         \
+	{                                                                                          \
+		enum { RUN = 8 };                                                                  \
+		for (size_t lo = 0; lo < n; lo += RUN) { /* insertion sort of each run */          \
+			size_t hi = lo + RUN < n ? lo + RUN : n;                                   \
+			for (size_t i = lo + 1; i < hi; i++) {                                     \
+				type x = v[i];                                                     \
+				size_t k = i;                                                      \
+				for (; k > lo && before(&x, &v[k - 1]); k--)                       \
+					v[k] = v[k - 1];                                           \
+				v[k] = x;                                                          \
+			}                                                                          \
+		}                                                                                  \
+		if (n <= RUN)                                                                      \
+			return;                                                                    \
+		DL_GROW(*tmp, n, *tmp_alloc);                                                      \
+		type *src = v, *dst = *tmp;                                                        \
+		for (size_t w = RUN; w < n; w *= 2) {                                              \
+			for (size_t lo = 0; lo < n; lo += 2 * w) {                                 \
+				size_t mid = lo + w < n ? lo + w : n;                              \
+				size_t hi = lo + 2 * w < n ? lo + 2 * w : n;                       \
+				size_t i = lo, j = mid, o = lo;                                    \
+				while (i < mid && j < hi)                                          \
+					dst[o++] = before(&src[j], &src[i]) ? src[j++] : src[i++]; \
+				while (i < mid)                                                    \
+					dst[o++] = src[i++];                                       \
+				while (j < hi)                                                     \
+					dst[o++] = src[j++];                                       \
+			}                                                                          \
+			type *t = src;                                                             \
+			src = dst;                                                                 \
+			dst = t;                                                                   \
+		}                                                                                  \
+		if (src != v)                                                                      \
+			memcpy(v, src, n * sizeof(*v));                                            \
+	}
+
 #define AT(f) DL_OPT_AT(struct dl_themis_params, f)
 const struct dl_opt dl_themis_opts[] = {
 	{DL_OPT_SECONDS, 0, "lease", "S", "GPUs are leased for S seconds", AT(lease), .min = 1,
@@ -226,6 +269,8 @@ struct themis {
 	size_t nbids, bids_alloc;
 	struct bid *bids_tmp; /* sort_bids' merge buffer */
 	size_t bids_tmp_alloc;
+	struct cand *cand_tmp; /* sort_cands' merge buffer */
+	size_t cand_tmp_alloc;
 	int *gbuf;
 	size_t gn, gbuf_alloc;
 	int *won; /* per bidder of the round: the bid it won, or -1 */
@@ -432,6 +477,7 @@ static void destroy(void *st)
 	free(T->cand);
 	free(T->bids);
 	free(T->bids_tmp);
+	free(T->cand_tmp);
 	free(T->gbuf);
 	free(T->won);
 	free(T->gmark);
@@ -521,6 +567,9 @@ static int cand_cmp(const void *x, const void *y)
 	const struct cand *a = x, *b = y;
 	return cand_before(a, b) ? -1 : cand_before(b, a) ? 1 : 0;
 }
+
+/* v[0..n) in rank order (cand_before) */
+MERGE_SORT(sort_cands, struct cand, cand_before)
 
 static void cswap(struct cand *a, struct cand *b)
 {
@@ -874,49 +923,17 @@ static int greedy_clique(struct themis *T, size_t njobs)
 	return 1;
 }
 
+static int bid_worth_more(const struct bid *a, const struct bid *b)
+{
+	return a->v > b->v;
+}
+
 /*
  * The bids in bid_cmp's order, which is theirs by value when bids of equal
  * value keep their order: they are made job by job, each job's in the order
- * of its GPUs in gbuf. So a stable merge sort by value alone, without
- * qsort's calls per comparison.
+ * of its GPUs in gbuf. So a stable sort by value alone.
  */
-static void sort_bids(struct themis *T)
-{
-	size_t n = T->nbids;
-	struct bid *a = T->bids;
-	enum { RUN = 8 };
-	for (size_t lo = 0; lo < n; lo += RUN) { /* stable insertion sort of each run */
-		size_t hi = lo + RUN < n ? lo + RUN : n;
-		for (size_t i = lo + 1; i < hi; i++) {
-			struct bid x = a[i];
-			size_t k = i;
-			for (; k > lo && x.v > a[k - 1].v; k--)
-				a[k] = a[k - 1];
-			a[k] = x;
-		}
-	}
-	if (n <= RUN)
-		return;
-	DL_GROW(T->bids_tmp, n, T->bids_tmp_alloc);
-	struct bid *src = a, *dst = T->bids_tmp;
-	for (size_t w = RUN; w < n; w *= 2) {
-		for (size_t lo = 0; lo < n; lo += 2 * w) {
-			size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
-			size_t i = lo, j = mid, o = lo;
-			while (i < mid && j < hi)
-				dst[o++] = src[j].v > src[i].v ? src[j++] : src[i++];
-			while (i < mid)
-				dst[o++] = src[i++];
-			while (j < hi)
-				dst[o++] = src[j++];
-		}
-		struct bid *t = src;
-		src = dst;
-		dst = t;
-	}
-	if (src != a)
-		memcpy(a, src, n * sizeof(*a));
-}
+MERGE_SORT(sort_bids_by_value, struct bid, bid_worth_more)
 
 /*
  * Greedy for the same objective: the most valuable bids first (ties: the
@@ -936,7 +953,7 @@ static int greedy(struct themis *T, size_t njobs)
 	if (T->p.reference)
 		qsort(T->bids, T->nbids, sizeof(*T->bids), bid_cmp);
 	else
-		sort_bids(T);
+		sort_bids_by_value(T->bids, T->nbids, &T->bids_tmp, &T->bids_tmp_alloc);
 	for (size_t b = 0; b < T->nbids; b++) {
 		const struct bid *w = &T->bids[b];
 		int seen = T->won[w->job] != -2;
@@ -1338,7 +1355,7 @@ static void rounds_at_lease_end(struct themis *T, struct dl_sim *s)
 		if (j->gpus < smallest)
 			smallest = j->gpus;
 	}
-	qsort(e, ne, sizeof(*e), cand_cmp);
+	sort_cands(e, ne, &T->cand_tmp, &T->cand_tmp_alloc);
 	size_t a = 0, b = 0;
 	for (size_t m = 0; m < n; m++) {
 		struct cand w = {0, 0, 0, 0};
