@@ -200,6 +200,7 @@ struct waiter {
  */
 struct tmpl {
 	uint64_t round; /* valid in this round of T->round */
+	uint64_t used;	/* clear_round: some job of this size bids in round T->round */
 	int n;		/* placements (0: no node holds the gang) */
 	int off[BIDS_PER_JOB];
 	int leased[BIDS_PER_JOB]; /* GPUs of each taken from leases that just ended */
@@ -248,8 +249,10 @@ struct themis {
 	uint64_t grid_stamp;
 	dl_tick grid_at, expired_at; /* the pending grid timer, the last expiry (-1: none) */
 	int dirty;
-	uint64_t round;	     /* rounds held so far: templates older than this are stale */
-	struct tmpl *tmpls;  /* by gang size, 1..maxg */
+	uint64_t round;	    /* rounds held so far: templates older than this are stale */
+	struct tmpl *tmpls; /* by gang size, 1..maxg */
+	double *qbuf;	    /* clear_round: per member of the round, num / den (NAN: none) */
+	size_t qbuf_alloc;
 	int *node_gpus;	     /* the GPUs of a node of maxg GPUs (rate on one node) */
 	int allow_worthless; /* make_bids on an idle cluster: see there */
 	/*
@@ -486,6 +489,7 @@ static void destroy(void *st)
 	free(T->tmp);
 	free(T->tmp2);
 	free(T->tmpls);
+	free(T->qbuf);
 	free(T->node_gpus);
 	free(T->winners);
 	free(T->best_type);
@@ -772,7 +776,7 @@ static int placement_bids(struct themis *T, struct dl_sim *s, struct dl_sim_job 
 }
 
 /* the node-tier placements of a gang of g on the offer as it stands in this round */
-static const struct tmpl *gang_tmpl(struct themis *T, int g)
+static struct tmpl *gang_tmpl(struct themis *T, int g)
 {
 	struct tmpl *tp = &T->tmpls[g];
 	if (tp->round == T->round)
@@ -1380,6 +1384,98 @@ static void rounds_at_lease_end(struct themis *T, struct dl_sim *s)
  * GPUs still on offer are asked, as rounds_of_all asks them; the rest of a
  * round costs a look at its gang size.
  */
+/* 1 when some GPU is in every placement of the gangs used in this round (clear_round) */
+static int templates_share_a_gpu(struct themis *T)
+{
+	const struct tmpl *first = NULL;
+	for (int g = 1; g <= T->maxg && !first; g++)
+		if (T->tmpls[g].used == T->round)
+			first = &T->tmpls[g];
+	for (int q = 0; first && q < first->n; q++) { /* (any placement holds the common GPU) */
+		int gpu = T->gbuf[first->off[0] + q], all = 1;
+		for (int g = 1; g <= T->maxg && all; g++) {
+			if (T->tmpls[g].used != T->round)
+				continue;
+			const struct tmpl *tp = &T->tmpls[g];
+			for (int b = 0; b < tp->n && all; b++) {
+				int in = 0;
+				for (int x = 0; x < g && !in; x++)
+					in = T->gbuf[tp->off[b] + x] == gpu;
+				all = in;
+			}
+		}
+		if (all)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * A round of rounds_of_waiters settled without making its bids, where that
+ * gives the same winner: every job that fits bids from the round's node
+ * placements (node_bids), more than --mip-max bids in all, and they all
+ * take one GPU in common. Then greedy_clique gives the round to the first
+ * bid of the most valuable job (the worse-ranked on a tie), and that is
+ * the round's outcome (no MIP: too many bids). The values are compared as
+ * their logs' arguments, the log taken only near the top, where two could
+ * round to one value. 1 when settled; 0: hold the round as usual.
+ */
+static int clear_round(struct themis *T, dl_tick now, size_t at, size_t r, int off)
+{
+	DL_GROW(T->qbuf, r, T->qbuf_alloc);
+	size_t nbids = 0;
+	double qmax = 0;
+	for (size_t i = 0; i < r; i++) {
+		const struct ranked *e = &T->ranked[at + i];
+		T->qbuf[i] = NAN;
+		if (e->gpus > off)
+			continue;
+		double wl_node = T->waiters[e->slot].wl_node;
+		if (isnan(wl_node))
+			return 0;
+		struct tmpl *tp = gang_tmpl(T, e->gpus);
+		if (!tp->n)
+			return 0;
+		for (int b = 0; b < tp->n; b++)
+			if (tp->leased[b])
+				return 0;
+		double el = (double)(now - e->submit);
+		double num = el + (double)T->lease + e->wl_best, den = el + wl_node;
+		if (!(den > 0))
+			return 0;
+		double q = num / den;
+		if (!(q > 1)) /* log(q) not above 0: not worth waiting for (make_bids) */
+			return 0;
+		T->qbuf[i] = q;
+		if (q > qmax)
+			qmax = q;
+		nbids += (size_t)tp->n;
+		T->tmpls[e->gpus].used = T->round;
+	}
+	if (nbids <= (size_t)T->p.mip_max || !templates_share_a_gpu(T))
+		return 0;
+	size_t best = r;
+	double vbest = 0, near = qmax * (1 - 1e-12);
+	for (size_t i = 0; i < r; i++)
+		if (T->qbuf[i] >= near) {
+			double v = log(T->qbuf[i]);
+			if (best == r || v > vbest) {
+				best = i;
+				vbest = v;
+			}
+		}
+	const struct ranked *e = &T->ranked[at + best];
+	const struct tmpl *tp = &T->tmpls[e->gpus];
+	int *h = hold_room(T, e->slot, e->gpus);
+	memcpy(h, T->gbuf + tp->off[0], (size_t)e->gpus * sizeof(int));
+	withdraw(T, h, e->gpus);
+	DL_GROW(T->winners, T->nwin + 1, T->win_alloc);
+	T->winners[T->nwin++] = e->slot;
+	if (T->p.stats)
+		T->p.stats->greedy++;
+	return 1;
+}
+
 static void rounds_of_waiters(struct themis *T, struct dl_sim *s)
 {
 	struct dl_themis_stats *S = T->p.stats;
@@ -1401,6 +1497,8 @@ static void rounds_of_waiters(struct themis *T, struct dl_sim *s)
 		T->gn = 0;
 		T->round++;
 		int off = offered_total(T); /* (bids take nothing off the offer) */
+		if (clear_round(T, now, at, r, off))
+			continue;
 		for (size_t i = at; i < at + r; i++) {
 			const struct ranked *e = &T->ranked[i];
 			if (e->gpus > off)

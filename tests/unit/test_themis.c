@@ -74,6 +74,19 @@ static void same(const char *what, const char *spec, const struct dl_jobset *js,
 	simrun_free(&ref);
 }
 
+/* every job twice (ids ID and IDb): equal rhos and bid values, left to the order of ties */
+static void twin(struct dl_jobset *js)
+{
+	size_t n = js->n;
+	for (size_t i = 0; i < n; i++) {
+		struct dl_job j = js->jobs[i]; /* (a copy: adding may move the jobs) */
+		char id[80];
+		snprintf(id, sizeof(id), "%sb", j.id);
+		j.id = id;
+		dl_jobset_add(js, &j);
+	}
+}
+
 int main(void)
 {
 	struct dl_jobset js;
@@ -108,6 +121,17 @@ int main(void)
 		dl_jobset_free(&js);
 	} else {
 		ok(0, "generate the small trace");
+	}
+	if (simrun_philly(&js, 5, 3000, 0.7, 256) == 0) {
+		static const char *const knob0[] = {"fairness-knob", "0", NULL};
+		static const char *const mip4[] = {"mip-max", "4", NULL};
+		twin(&js);
+		same("twins, 4x8x8", "4x8x8", &js, NULL, 0);
+		same("twins, mip-max 4, 4x8x8", "4x8x8", &js, mip4, 0);
+		same("twins, knob 0, 4x8x8", "4x8x8", &js, knob0, 0);
+		dl_jobset_free(&js);
+	} else {
+		ok(0, "generate the twins' trace");
 	}
 	return done_testing();
 }
