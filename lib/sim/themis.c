@@ -67,14 +67,19 @@
  * worst estimated rho of the admitted jobs is R or more and some admitted
  * job is active; the oldest held job is admitted first.
  *
- * Cost. An auction with no lease ending (an arrival or completion while
- * jobs wait) holds the same rounds among the waiting jobs kept ranked from
- * the last auction (rhos drift slowly, so an insertion pass re-sorts them),
- * and asks only those whose gang fits the GPUs left. A round whose bids all
- * take one GPU in common (a single node on offer) has one winner: the greedy
- * finds it without sorting, and the MIP's answer is taken without GLPK when
- * one objective beats the rest by far more than the solver's tolerance.
- * The params' reference switch keeps the plain way as the tests' oracle.
+ * Cost. The waiting jobs stay ranked from one auction to the next (an
+ * insertion pass re-sorts them: a job that moves finds its place by
+ * bisection); an auction where leases end merges them with the expired
+ * leases, sorted alone. Only the jobs whose gang fits the GPUs left are
+ * asked to bid. On one GPU type a gang one node holds has one rate on any
+ * node, so its node-tier bids are the round's placements for its gang size
+ * (found once a round) at one value; a waiting-only round of more than
+ * --mip-max such bids that share a GPU goes to the most valuable job without
+ * making them. A round whose bids all take one GPU in common has one winner:
+ * the greedy finds it without sorting, and the MIP's answer is taken without
+ * GLPK when one objective beats the rest by far more than the solver's
+ * tolerance. The params' reference switch keeps the plain way as the tests'
+ * oracle.
  *
  * Per-job state lives in a slab indexed by the job's slot (sim/slab.h).
  */
