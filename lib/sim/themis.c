@@ -67,14 +67,19 @@
  * worst estimated rho of the admitted jobs is R or more and some admitted
  * job is active; the oldest held job is admitted first.
  *
- * Cost. An auction with no lease ending (an arrival or completion while
- * jobs wait) holds the same rounds among the waiting jobs kept ranked from
- * the last auction (rhos drift slowly, so an insertion pass re-sorts them),
- * and asks only those whose gang fits the GPUs left. A round whose bids all
- * take one GPU in common (a single node on offer) has one winner: the greedy
- * finds it without sorting, and the MIP's answer is taken without GLPK when
- * one objective beats the rest by far more than the solver's tolerance.
- * The params' reference switch keeps the plain way as the tests' oracle.
+ * Cost. The waiting jobs stay ranked from one auction to the next (an
+ * insertion pass re-sorts them: a job that moves finds its place by
+ * bisection); an auction where leases end merges them with the expired
+ * leases, sorted alone. Only the jobs whose gang fits the GPUs left are
+ * asked to bid. On one GPU type a gang one node holds has one rate on any
+ * node, so its node-tier bids are the round's placements for its gang size
+ * (found once a round) at one value; a waiting-only round of more than
+ * --mip-max such bids that share a GPU goes to the most valuable job without
+ * making them. A round whose bids all take one GPU in common has one winner:
+ * the greedy finds it without sorting, and the MIP's answer is taken without
+ * GLPK when one objective beats the rest by far more than the solver's
+ * tolerance. The params' reference switch keeps the plain way as the tests'
+ * oracle.
  *
  * Per-job state lives in a slab indexed by the job's slot (sim/slab.h).
  */
@@ -100,6 +105,49 @@
 #define LEASE_EPS 1e-12
 /* a bid not worth waiting for, on an idle cluster (make_bids): this times rate / (rate + 1) */
 #define WORTHLESS_EPS 1e-12
+
+/*
+ * static void name(type *v, size_t n, type **tmp, size_t *tmp_alloc): v in
+ * the order of before(a, b), stably (a merge sort: equal elements keep their
+ * order), comparing inline rather than by qsort's calls; *tmp is its buffer
+ */
+#define MERGE_SORT(name, type, before)                                                             \
+	static void name(type *v, size_t n, type **tmp, size_t *tmp_alloc)                         \
+	{                                                                                          \
+		enum { RUN = 8 };                                                                  \
+		for (size_t lo = 0; lo < n; lo += RUN) { /* insertion sort of each run */          \
+			size_t hi = lo + RUN < n ? lo + RUN : n;                                   \
+			for (size_t i = lo + 1; i < hi; i++) {                                     \
+				type x = v[i];                                                     \
+				size_t k = i;                                                      \
+				for (; k > lo && before(&x, &v[k - 1]); k--)                       \
+					v[k] = v[k - 1];                                           \
+				v[k] = x;                                                          \
+			}                                                                          \
+		}                                                                                  \
+		if (n <= RUN)                                                                      \
+			return;                                                                    \
+		DL_GROW(*tmp, n, *tmp_alloc);                                                      \
+		type *src = v, *dst = *tmp;                                                        \
+		for (size_t w = RUN; w < n; w *= 2) {                                              \
+			for (size_t lo = 0; lo < n; lo += 2 * w) {                                 \
+				size_t mid = lo + w < n ? lo + w : n;                              \
+				size_t hi = lo + 2 * w < n ? lo + 2 * w : n;                       \
+				size_t i = lo, j = mid, o = lo;                                    \
+				while (i < mid && j < hi)                                          \
+					dst[o++] = before(&src[j], &src[i]) ? src[j++] : src[i++]; \
+				while (i < mid)                                                    \
+					dst[o++] = src[i++];                                       \
+				while (j < hi)                                                     \
+					dst[o++] = src[j++];                                       \
+			}                                                                          \
+			type *t = src;                                                             \
+			src = dst;                                                                 \
+			dst = t;                                                                   \
+		}                                                                                  \
+		if (src != v)                                                                      \
+			memcpy(v, src, n * sizeof(*v));                                            \
+	}
 
 #define AT(f) DL_OPT_AT(struct dl_themis_params, f)
 const struct dl_opt dl_themis_opts[] = {
@@ -134,13 +182,33 @@ struct cand {
  * ((now - submit) + wl_best) / ideal, the very sum rho_est makes, from
  * fields that stay fixed while it waits. Valid while wseq[slot] == seq.
  */
-struct waiter {
-	struct cand c; /* its rank: rho at the last auction */
+struct ranked {
+	double rho; /* at the last auction */
 	dl_tick submit;
 	double wl_best; /* work_left / best rate */
 	double ideal;
-	uint32_t seq;
+	uint32_t slot, seq;
 	int gpus;
+};
+
+/* the rest of a waiting job's fixed fields (T->waiters, by slot) */
+struct waiter {
+	double wl_node; /* work_left / its rate on one node (node_bids), or NAN */
+	uint64_t tie;
+	uint32_t idx;
+};
+
+/*
+ * The node-tier placements of a gang of g GPUs as placement_bids finds them
+ * while every bid is worth making: they depend on the offer alone, so a
+ * round finds them once per gang size (node_bids).
+ */
+struct tmpl {
+	uint64_t round; /* valid in this round of T->round */
+	uint64_t used;	/* clear_round: some job of this size bids in round T->round */
+	int n;		/* placements (0: no node holds the gang) */
+	int off[BIDS_PER_JOB];
+	int leased[BIDS_PER_JOB]; /* GPUs of each taken from leases that just ended */
 };
 
 struct bid {
@@ -156,6 +224,7 @@ struct themis_job {
 	dl_tick lease_end; /* running: the first grid point its lease may end at */
 	uint64_t tie;	   /* its place in the seeded order of ties */
 	double best;	   /* its best rate (best_rate) */
+	double wl_node;	   /* waiting: work_left / its rate on one node, or NAN (node_bids) */
 	int *hold;	   /* GPUs held (running) or won (reserved) */
 	int holdcap;
 };
@@ -185,21 +254,31 @@ struct themis {
 	uint64_t grid_stamp;
 	dl_tick grid_at, expired_at; /* the pending grid timer, the last expiry (-1: none) */
 	int dirty;
+	uint64_t round;	    /* rounds held so far: templates older than this are stale */
+	struct tmpl *tmpls; /* by gang size, 1..maxg */
+	double *qbuf;	    /* clear_round: per member of the round, num / den (NAN: none) */
+	size_t qbuf_alloc;
+	int *node_gpus;	     /* the GPUs of a node of maxg GPUs (rate on one node) */
 	int allow_worthless; /* make_bids on an idle cluster: see there */
 	/*
 	 * The waiting jobs in the order of the last auction's ranking (new ones
 	 * at the end, left ones dropped at the next auction): ranking again at
 	 * a later time moves few of them.
 	 */
-	struct waiter *ranked;
+	struct ranked *ranked;
 	size_t nranked, ranked_alloc;
-	uint32_t *wseq; /* per slot: bumped when it starts or stops waiting */
-	size_t wseq_alloc;
+	struct waiter *waiters; /* by slot */
+	uint32_t *wseq;		/* by slot: bumped when it starts or stops waiting */
+	size_t waiters_alloc;
 	/* auction scratch */
 	struct cand *cand;
 	size_t cand_alloc;
 	struct bid *bids;
 	size_t nbids, bids_alloc;
+	struct bid *bids_tmp; /* sort_bids' merge buffer */
+	size_t bids_tmp_alloc;
+	struct cand *cand_tmp; /* sort_cands' merge buffer */
+	size_t cand_tmp_alloc;
 	int *gbuf;
 	size_t gn, gbuf_alloc;
 	int *won; /* per bidder of the round: the bid it won, or -1 */
@@ -305,22 +384,39 @@ static int *hold_room(struct themis *T, size_t slot, int n)
 static double ideal(const struct dl_sim_job *j);
 static double best_rate(struct themis *T, const struct dl_sim_job *j);
 
+/*
+ * work_left over j's rate on any one node, as add_bid would divide it
+ * (INFINITY: no rate), where that rate is the same on every node: one GPU
+ * type, which j may use, and a gang one node holds. Else NAN: node_bids
+ * leaves j to make_bids.
+ */
+static double wl_on_node(struct themis *T, struct dl_sim *s, const struct dl_sim_job *j)
+{
+	if (T->p.reference || T->ntypes != 1 || !(j->type < 0 || j->type == 0) || j->gpus < 1 ||
+	    j->gpus > T->maxg)
+		return NAN;
+	double rate = dl_sim_rate_on(s, j, T->node_gpus, j->gpus);
+	return rate > 0 ? j->work_left / rate : INFINITY;
+}
+
 /* j waits (and bids): its entry joins the ranking */
-static void to_wait(struct themis *T, struct dl_sim_job *j)
+static void to_wait(struct themis *T, struct dl_sim *s, struct dl_sim_job *j)
 {
 	set_state(T, j->slot, S_WAIT);
-	if (j->slot >= T->wseq_alloc) {
-		size_t had = T->wseq_alloc;
-		DL_GROW(T->wseq, j->slot + 1, T->wseq_alloc);
-		memset(T->wseq + had, 0, (T->wseq_alloc - had) * sizeof(*T->wseq));
+	if (j->slot >= T->waiters_alloc) {
+		size_t had = T->waiters_alloc, want = j->slot + 1;
+		DL_GROW(T->waiters, want, T->waiters_alloc);
+		T->wseq = xrealloc(T->wseq, T->waiters_alloc * sizeof(*T->wseq));
+		memset(T->wseq + had, 0, (T->waiters_alloc - had) * sizeof(*T->wseq));
 	}
+	double wl_node = wl_on_node(T, s, j);
+	tj(T, j->slot)->wl_node = wl_node;
+	T->waiters[j->slot] = (struct waiter){wl_node, tj(T, j->slot)->tie, j->idx};
 	DL_GROW(T->ranked, T->nranked + 1, T->ranked_alloc);
-	T->ranked[T->nranked++] = (struct waiter){{j->slot, 0, tj(T, j->slot)->tie, j->idx},
-						  j->submit,
-						  j->work_left / best_rate(T, j),
-						  ideal(j),
-						  ++T->wseq[j->slot],
-						  j->gpus};
+	T->ranked[T->nranked++] =
+		(struct ranked){0,	  j->submit,	     j->work_left / best_rate(T, j),
+				ideal(j), (uint32_t)j->slot, ++T->wseq[j->slot],
+				j->gpus};
 }
 
 /* ---- create / destroy ---- */
@@ -360,6 +456,14 @@ static void *create(struct dl_sim *s, const void *params, struct dl_err *err)
 	T->gfirst = xcalloc(ng, sizeof(int));
 	T->tmp = xcalloc(nn, sizeof(int));
 	T->tmp2 = xcalloc(nn, sizeof(int));
+	T->tmpls = xcalloc((size_t)T->maxg + 1, sizeof(*T->tmpls));
+	T->node_gpus = xcalloc((size_t)T->maxg + 1, sizeof(int));
+	for (size_t n = 0; n < T->c->nnodes; n++)
+		if (T->c->nodes[n].gpus == T->maxg) {
+			for (int k = 0; k < T->maxg; k++)
+				T->node_gpus[k] = T->c->nodes[n].first_gpu + k;
+			break;
+		}
 	return T;
 }
 
@@ -372,6 +476,7 @@ static void destroy(void *st)
 	free(T->run);
 	free(T->wait);
 	free(T->ranked);
+	free(T->waiters);
 	free(T->wseq);
 	free(T->brank);
 	free(T->exp);
@@ -379,6 +484,8 @@ static void destroy(void *st)
 	free(T->out);
 	free(T->cand);
 	free(T->bids);
+	free(T->bids_tmp);
+	free(T->cand_tmp);
 	free(T->gbuf);
 	free(T->won);
 	free(T->gmark);
@@ -386,6 +493,9 @@ static void destroy(void *st)
 	free(T->gfirst);
 	free(T->tmp);
 	free(T->tmp2);
+	free(T->tmpls);
+	free(T->qbuf);
+	free(T->node_gpus);
 	free(T->winners);
 	free(T->best_type);
 	dl_state_free(T->offer);
@@ -466,6 +576,9 @@ static int cand_cmp(const void *x, const void *y)
 	const struct cand *a = x, *b = y;
 	return cand_before(a, b) ? -1 : cand_before(b, a) ? 1 : 0;
 }
+
+/* v[0..n) in rank order (cand_before) */
+MERGE_SORT(sort_cands, struct cand, cand_before)
 
 static void cswap(struct cand *a, struct cand *b)
 {
@@ -667,6 +780,58 @@ static int placement_bids(struct themis *T, struct dl_sim *s, struct dl_sim_job 
 	return 0;
 }
 
+/* the node-tier placements of a gang of g on the offer as it stands in this round */
+static struct tmpl *gang_tmpl(struct themis *T, int g)
+{
+	struct tmpl *tp = &T->tmpls[g];
+	if (tp->round == T->round)
+		return tp;
+	tp->round = T->round;
+	tp->n = 0;
+	int t = T->type_order[0];
+	for (int cnt = g; cnt <= T->maxg && tp->n < BIDS_PER_JOB; cnt++)
+		for (int n = dl_state_bucket_first(T->offer, t, cnt);
+		     n >= 0 && tp->n < BIDS_PER_JOB; n = dl_state_bucket_next(T->offer, n)) {
+			int off = (int)T->gn, k = tp->n++;
+			take_node(T, n, g);
+			tp->off[k] = off;
+			tp->leased[k] = 0;
+			for (int q = 0; q < g; q++)
+				tp->leased[k] += T->leased[T->gbuf[off + q]];
+		}
+	return tp;
+}
+
+/*
+ * A waiting job's bids as placement_bids makes them, when its rate is the
+ * same on every node (wl_node, from wl_on_node) and a node holds its gang:
+ * then every placement has one value, and they are the round's placements
+ * for its gang size (gang_tmpl), found once. 0 when not so, or when the
+ * value is not worth waiting for: make_bids decides then.
+ */
+static int node_bids(struct themis *T, dl_tick now, int g, dl_tick submit, double wl_best,
+		     double wl_node, uint32_t ji)
+{
+	if (isnan(wl_node))
+		return 0;
+	const struct tmpl *tp = gang_tmpl(T, g);
+	if (!tp->n)
+		return 0;
+	double el = (double)(now - submit);
+	double num = el + (double)T->lease + wl_best, den = el + wl_node;
+	double v = den > 0 ? log(num / den) : 0;
+	if (!(v > 0))
+		return 0;
+	DL_GROW(T->bids, T->nbids + (size_t)tp->n, T->bids_alloc);
+	for (int b = 0; b < tp->n; b++) {
+		double vb = v;
+		for (int k = 0; tp->leased[b] && k < g; k++)
+			vb -= T->leased[T->gbuf[tp->off[b] + k]] * LEASE_EPS;
+		T->bids[T->nbids++] = (struct bid){ji, tp->off[b], g, vb};
+	}
+	return 1;
+}
+
 /*
  * The bids of job j (round index ji): its own GPUs when its lease ended,
  * else up to BIDS_PER_JOB placements at the best tier the offer allows.
@@ -767,6 +932,18 @@ static int greedy_clique(struct themis *T, size_t njobs)
 	return 1;
 }
 
+static int bid_worth_more(const struct bid *a, const struct bid *b)
+{
+	return a->v > b->v;
+}
+
+/*
+ * The bids in bid_cmp's order, which is theirs by value when bids of equal
+ * value keep their order: they are made job by job, each job's in the order
+ * of its GPUs in gbuf. So a stable sort by value alone.
+ */
+MERGE_SORT(sort_bids_by_value, struct bid, bid_worth_more)
+
 /*
  * Greedy for the same objective: the most valuable bids first (ties: the
  * worse rho), each taken when its job has none yet and its GPUs are free.
@@ -782,7 +959,10 @@ static int greedy(struct themis *T, size_t njobs)
 	T->mark++;
 	for (size_t i = 0; i < njobs; i++)
 		T->won[i] = -2; /* -2: no bid seen yet; -1: its best was taken */
-	qsort(T->bids, T->nbids, sizeof(*T->bids), bid_cmp);
+	if (T->p.reference)
+		qsort(T->bids, T->nbids, sizeof(*T->bids), bid_cmp);
+	else
+		sort_bids_by_value(T->bids, T->nbids, &T->bids_tmp, &T->bids_tmp_alloc);
 	for (size_t b = 0; b < T->nbids; b++) {
 		const struct bid *w = &T->bids[b];
 		int seen = T->won[w->job] != -2;
@@ -961,7 +1141,7 @@ static void admit(struct themis *T, struct dl_sim *s)
 	while (T->out_head < T->nout && (!any || worst < T->p.admission)) {
 		size_t slot = T->out[T->out_head++];
 		struct dl_sim_job *j = dl_sim_slot_job(s, slot);
-		to_wait(T, j);
+		to_wait(T, s, j);
 		double r = rho_est(T, s, j, S_WAIT);
 		if (r > worst)
 			worst = r;
@@ -1016,13 +1196,13 @@ static void settle_round(struct themis *T, struct dl_sim *s, const struct cand *
 	}
 }
 
+static void rounds_of_cands(struct themis *T, struct dl_sim *s, size_t n, int sorted, int smallest);
+
 /* the rounds as Themis holds them: every candidate ranked, every one asked to bid */
 static void rounds_of_all(struct themis *T, struct dl_sim *s)
 {
-	struct dl_themis_stats *S = T->p.stats;
 	size_t n = T->nwait + T->nexp;
 	DL_GROW(T->cand, n, T->cand_alloc);
-	DL_GROW(T->won, n, T->won_alloc);
 	size_t m = 0;
 	for (size_t i = 0; i < T->nwait; i++) {
 		struct dl_sim_job *j = dl_sim_slot_job(s, T->wait[i]);
@@ -1047,6 +1227,21 @@ static void rounds_of_all(struct themis *T, struct dl_sim *s)
 		if (g < smallest)
 			smallest = g;
 	}
+	rounds_of_cands(T, s, n, sorted, smallest);
+}
+
+/*
+ * The rounds among the n candidates T->cand (sorted: in rank order; else
+ * each round selects its best), until fewer than smallest GPUs are left.
+ */
+static void rounds_of_cands(struct themis *T, struct dl_sim *s, size_t n, int sorted, int smallest)
+{
+	struct dl_themis_stats *S = T->p.stats;
+	size_t k = (size_t)floor(T->p.knob * (double)n + 1e-9);
+	if (k < 1)
+		k = 1;
+	DL_GROW(T->won, n, T->won_alloc);
+	dl_tick now = dl_sim_now(s);
 	T->bidder_rank = NULL;
 	for (size_t at = 0; at < n && offered_total(T) >= smallest; at += k) {
 		size_t r = n - at < k ? n - at : k;
@@ -1057,12 +1252,19 @@ static void rounds_of_all(struct themis *T, struct dl_sim *s)
 		struct cand *rc = T->cand + at;
 		T->nbids = 0;
 		T->gn = 0;
+		T->round++;
 		if (S)
 			S->rounds++;
+		int off = offered_total(T); /* (bids take nothing off the offer) */
 		for (size_t i = 0; i < r; i++) {
 			struct dl_sim_job *j = dl_sim_slot_job(s, rc[i].slot);
-			if (j->gpus <= offered_total(T))
-				make_bids(T, s, j, (uint32_t)i, tj(T, rc[i].slot)->st);
+			const struct themis_job *q = tj(T, rc[i].slot);
+			if (j->gpus > off)
+				continue;
+			if (q->st == S_EXP ||
+			    !node_bids(T, now, j->gpus, j->submit, j->work_left / q->best,
+				       q->wl_node, (uint32_t)i))
+				make_bids(T, s, j, (uint32_t)i, q->st);
 		}
 		if (!T->nbids)
 			continue;
@@ -1070,10 +1272,15 @@ static void rounds_of_all(struct themis *T, struct dl_sim *s)
 	}
 }
 
-static int waiter_cmp(const void *x, const void *y)
+/* a ranks before b (entries of T->ranked, rho brought to now): as cand_before */
+static int ranked_before(const struct themis *T, const struct ranked *a, const struct ranked *b)
 {
-	const struct waiter *a = x, *b = y;
-	return cand_cmp(&a->c, &b->c);
+	if (a->rho != b->rho)
+		return a->rho > b->rho;
+	const struct waiter *x = &T->waiters[a->slot], *y = &T->waiters[b->slot];
+	if (x->tie != y->tie)
+		return x->tie < y->tie;
+	return x->idx < y->idx;
 }
 
 /*
@@ -1086,26 +1293,94 @@ static void rank_waiters(struct themis *T, dl_tick now, int *smallest)
 {
 	size_t m = 0, moves = 0, budget = 8 * (T->nranked + 16);
 	int small = INT32_MAX;
-	struct waiter *v = T->ranked;
+	struct ranked *v = T->ranked;
 	for (size_t i = 0; i < T->nranked; i++) {
-		struct waiter w = v[i];
-		if (T->wseq[w.c.slot] != w.seq)
+		struct ranked e = v[i];
+		if (T->wseq[e.slot] != e.seq)
 			continue;
-		w.c.rho = ((double)(now - w.submit) + w.wl_best) / w.ideal;
-		if (w.gpus < small)
-			small = w.gpus;
+		e.rho = ((double)(now - e.submit) + e.wl_best) / e.ideal;
+		if (e.gpus < small)
+			small = e.gpus;
 		size_t k = m;
-		if (moves < budget)
-			for (; k > 0 && cand_before(&w.c, &v[k - 1].c); k--)
-				v[k] = v[k - 1];
+		if (moves < budget && k > 0 && ranked_before(T, &e, &v[k - 1])) {
+			/* it moves up: gallop back to a place it stays behind, then bisect */
+			size_t good = m - 1, d = 1, lo = 0; /* e before v[good] */
+			while (good > 0) {
+				size_t at = d < good ? good - d : 0;
+				if (!ranked_before(T, &e, &v[at])) {
+					lo = at + 1;
+					break;
+				}
+				good = at;
+				d *= 2;
+			}
+			while (lo < good) {
+				size_t mid = lo + (good - lo) / 2;
+				if (ranked_before(T, &e, &v[mid]))
+					good = mid;
+				else
+					lo = mid + 1;
+			}
+			k = lo;
+			memmove(v + k + 1, v + k, (m - k) * sizeof(*v));
+		}
 		moves += m - k;
-		v[k] = w;
+		v[k] = e;
 		m++;
 	}
 	T->nranked = m;
-	if (moves >= budget)
-		qsort(v, m, sizeof(*v), waiter_cmp);
+	if (moves >= budget) { /* by cand_cmp, each cand's slot the entry's place */
+		DL_GROW(T->cand, m, T->cand_alloc);
+		for (size_t i = 0; i < m; i++) {
+			const struct waiter *w = &T->waiters[v[i].slot];
+			T->cand[i] = (struct cand){i, v[i].rho, w->tie, w->idx};
+		}
+		qsort(T->cand, m, sizeof(*T->cand), cand_cmp);
+		struct ranked *sorted = xcalloc(m + 1, sizeof(*sorted));
+		for (size_t i = 0; i < m; i++)
+			sorted[i] = v[T->cand[i].slot];
+		memcpy(v, sorted, m * sizeof(*v));
+		free(sorted);
+	}
 	*smallest = small;
+}
+
+/*
+ * The rounds of an auction where leases end, as rounds_of_all holds them,
+ * from the waiting jobs kept ranked (rank_waiters) merged with the jobs
+ * whose lease ended, sorted alone (their rho stands still while they run).
+ * The order is total (rho, tie, index), so the rounds are the same.
+ */
+static void rounds_at_lease_end(struct themis *T, struct dl_sim *s)
+{
+	int smallest;
+	rank_waiters(T, dl_sim_now(s), &smallest);
+	size_t nw = T->nranked, ne = T->nexp, n = nw + ne;
+	DL_GROW(T->cand, 2 * n, T->cand_alloc);
+	struct cand *e = T->cand + n; /* the expired, then merged into T->cand[0..n) */
+	for (size_t i = 0; i < ne; i++) {
+		struct dl_sim_job *j = dl_sim_slot_job(s, T->exp[i]);
+		e[i] = (struct cand){j->slot, rho_est(T, s, j, S_EXP), tj(T, j->slot)->tie, j->idx};
+		if (j->gpus < smallest)
+			smallest = j->gpus;
+	}
+	sort_cands(e, ne, &T->cand_tmp, &T->cand_tmp_alloc);
+	size_t a = 0, b = 0;
+	for (size_t m = 0; m < n; m++) {
+		struct cand w = {0, 0, 0, 0};
+		if (a < nw) {
+			const struct ranked *r = &T->ranked[a];
+			const struct waiter *x = &T->waiters[r->slot];
+			w = (struct cand){r->slot, r->rho, x->tie, x->idx};
+		}
+		if (a < nw && (b == ne || cand_before(&w, &e[b]))) {
+			T->cand[m] = w;
+			a++;
+		} else {
+			T->cand[m] = e[b++];
+		}
+	}
+	rounds_of_cands(T, s, n, 1, smallest);
 }
 
 /*
@@ -1114,6 +1389,98 @@ static void rank_waiters(struct themis *T, dl_tick now, int *smallest)
  * GPUs still on offer are asked, as rounds_of_all asks them; the rest of a
  * round costs a look at its gang size.
  */
+/* 1 when some GPU is in every placement of the gangs used in this round (clear_round) */
+static int templates_share_a_gpu(struct themis *T)
+{
+	const struct tmpl *first = NULL;
+	for (int g = 1; g <= T->maxg && !first; g++)
+		if (T->tmpls[g].used == T->round)
+			first = &T->tmpls[g];
+	for (int q = 0; first && q < first->n; q++) { /* (any placement holds the common GPU) */
+		int gpu = T->gbuf[first->off[0] + q], all = 1;
+		for (int g = 1; g <= T->maxg && all; g++) {
+			if (T->tmpls[g].used != T->round)
+				continue;
+			const struct tmpl *tp = &T->tmpls[g];
+			for (int b = 0; b < tp->n && all; b++) {
+				int in = 0;
+				for (int x = 0; x < g && !in; x++)
+					in = T->gbuf[tp->off[b] + x] == gpu;
+				all = in;
+			}
+		}
+		if (all)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * A round of rounds_of_waiters settled without making its bids, where that
+ * gives the same winner: every job that fits bids from the round's node
+ * placements (node_bids), more than --mip-max bids in all, and they all
+ * take one GPU in common. Then greedy_clique gives the round to the first
+ * bid of the most valuable job (the worse-ranked on a tie), and that is
+ * the round's outcome (no MIP: too many bids). The values are compared as
+ * their logs' arguments, the log taken only near the top, where two could
+ * round to one value. 1 when settled; 0: hold the round as usual.
+ */
+static int clear_round(struct themis *T, dl_tick now, size_t at, size_t r, int off)
+{
+	DL_GROW(T->qbuf, r, T->qbuf_alloc);
+	size_t nbids = 0;
+	double qmax = 0;
+	for (size_t i = 0; i < r; i++) {
+		const struct ranked *e = &T->ranked[at + i];
+		T->qbuf[i] = NAN;
+		if (e->gpus > off)
+			continue;
+		double wl_node = T->waiters[e->slot].wl_node;
+		if (isnan(wl_node))
+			return 0;
+		struct tmpl *tp = gang_tmpl(T, e->gpus);
+		if (!tp->n)
+			return 0;
+		for (int b = 0; b < tp->n; b++)
+			if (tp->leased[b])
+				return 0;
+		double el = (double)(now - e->submit);
+		double num = el + (double)T->lease + e->wl_best, den = el + wl_node;
+		if (!(den > 0))
+			return 0;
+		double q = num / den;
+		if (!(q > 1)) /* log(q) not above 0: not worth waiting for (make_bids) */
+			return 0;
+		T->qbuf[i] = q;
+		if (q > qmax)
+			qmax = q;
+		nbids += (size_t)tp->n;
+		T->tmpls[e->gpus].used = T->round;
+	}
+	if (nbids <= (size_t)T->p.mip_max || !templates_share_a_gpu(T))
+		return 0;
+	size_t best = r;
+	double vbest = 0, near = qmax * (1 - 1e-12);
+	for (size_t i = 0; i < r; i++)
+		if (T->qbuf[i] >= near) {
+			double v = log(T->qbuf[i]);
+			if (best == r || v > vbest) {
+				best = i;
+				vbest = v;
+			}
+		}
+	const struct ranked *e = &T->ranked[at + best];
+	const struct tmpl *tp = &T->tmpls[e->gpus];
+	int *h = hold_room(T, e->slot, e->gpus);
+	memcpy(h, T->gbuf + tp->off[0], (size_t)e->gpus * sizeof(int));
+	withdraw(T, h, e->gpus);
+	DL_GROW(T->winners, T->nwin + 1, T->win_alloc);
+	T->winners[T->nwin++] = e->slot;
+	if (T->p.stats)
+		T->p.stats->greedy++;
+	return 1;
+}
+
 static void rounds_of_waiters(struct themis *T, struct dl_sim *s)
 {
 	struct dl_themis_stats *S = T->p.stats;
@@ -1126,19 +1493,27 @@ static void rounds_of_waiters(struct themis *T, struct dl_sim *s)
 	DL_GROW(T->cand, k, T->cand_alloc);
 	DL_GROW(T->brank, k, T->brank_alloc);
 	DL_GROW(T->won, k, T->won_alloc);
+	dl_tick now = dl_sim_now(s);
 	for (size_t at = 0; at < n && offered_total(T) >= smallest; at += k) {
 		size_t r = n - at < k ? n - at : k, m = 0;
 		if (S)
 			S->rounds++;
 		T->nbids = 0;
 		T->gn = 0;
+		T->round++;
+		int off = offered_total(T); /* (bids take nothing off the offer) */
+		if (clear_round(T, now, at, r, off))
+			continue;
 		for (size_t i = at; i < at + r; i++) {
-			const struct waiter *w = &T->ranked[i];
-			if (w->gpus > offered_total(T))
+			const struct ranked *e = &T->ranked[i];
+			if (e->gpus > off)
 				continue;
-			T->cand[m] = w->c;
+			const struct waiter *w = &T->waiters[e->slot];
+			T->cand[m] = (struct cand){e->slot, e->rho, w->tie, w->idx};
 			T->brank[m] = (uint32_t)(i - at);
-			make_bids(T, s, dl_sim_slot_job(s, w->c.slot), (uint32_t)m, S_WAIT);
+			if (!node_bids(T, now, e->gpus, e->submit, e->wl_best, w->wl_node,
+				       (uint32_t)m))
+				make_bids(T, s, dl_sim_slot_job(s, e->slot), (uint32_t)m, S_WAIT);
 			m++;
 		}
 		if (!T->nbids)
@@ -1155,15 +1530,17 @@ static void auction(struct themis *T, struct dl_sim *s)
 	/* the expired leases' GPUs are on offer */
 	for (size_t i = 0; i < T->nexp; i++) {
 		struct dl_sim_job *j = dl_sim_slot_job(s, T->exp[i]);
-		offer(T, tj(T, j->slot)->hold, j->gpus);
+		const int *h = tj(T, j->slot)->hold;
+		offer(T, h, j->gpus);
 		for (int k = 0; k < j->gpus; k++)
-			T->leased[tj(T, j->slot)->hold[k]] = 1;
+			T->leased[h[k]] = 1;
 	}
 	if (!T->nwait) { /* nobody else bids: every lease is renewed */
 		while (T->nexp) {
 			struct dl_sim_job *j = dl_sim_slot_job(s, T->exp[T->nexp - 1]);
+			const int *h = tj(T, j->slot)->hold;
 			for (int q = 0; q < j->gpus; q++)
-				T->leased[tj(T, j->slot)->hold[q]] = 0;
+				T->leased[h[q]] = 0;
 			hold_gpus(T, s, j);
 			if (S)
 				S->renewed++;
@@ -1175,8 +1552,10 @@ static void auction(struct themis *T, struct dl_sim *s)
 	if (S)
 		S->auctions++;
 	T->nwin = 0;
-	if (T->p.reference || T->nexp)
+	if (T->p.reference)
 		rounds_of_all(T, s);
+	else if (T->nexp)
+		rounds_at_lease_end(T, s);
 	else
 		rounds_of_waiters(T, s);
 	/*
@@ -1187,8 +1566,9 @@ static void auction(struct themis *T, struct dl_sim *s)
 	for (size_t i = 0; i < T->nwin; i++)
 		if (tj(T, T->winners[i])->st == S_EXP) {
 			struct dl_sim_job *j = dl_sim_slot_job(s, T->winners[i]);
+			const int *h = tj(T, j->slot)->hold;
 			for (int q = 0; q < j->gpus; q++)
-				T->leased[tj(T, j->slot)->hold[q]] = 0;
+				T->leased[h[q]] = 0;
 			set_state(T, j->slot, S_RUN);
 			lease_timer(T, s, j);
 			if (S)
@@ -1196,10 +1576,11 @@ static void auction(struct themis *T, struct dl_sim *s)
 		}
 	for (size_t i = T->nexp; i-- > 0;) {
 		struct dl_sim_job *j = dl_sim_slot_job(s, T->exp[i]);
+		const int *h = tj(T, j->slot)->hold;
 		int taken = 0;
 		for (int q = 0; q < j->gpus; q++) {
-			taken |= !offered(T, tj(T, j->slot)->hold[q]);
-			T->leased[tj(T, j->slot)->hold[q]] = 0;
+			taken |= !offered(T, h[q]);
+			T->leased[h[q]] = 0;
 		}
 		if (taken) {
 			set_state(T, j->slot, S_SAVE);
@@ -1242,7 +1623,7 @@ static void on_arrive(void *st, struct dl_sim *s, struct dl_sim_job *j)
 		DL_GROW(T->out, T->nout + 1, T->out_alloc);
 		T->out[T->nout++] = j->slot;
 	} else {
-		to_wait(T, j);
+		to_wait(T, s, j);
 	}
 	T->dirty = 1;
 }
@@ -1250,9 +1631,8 @@ static void on_arrive(void *st, struct dl_sim *s, struct dl_sim_job *j)
 static void on_saved(void *st, struct dl_sim *s, struct dl_sim_job *j)
 {
 	struct themis *T = st;
-	(void)s;
 	/* its GPUs nobody won are on offer already; it bids again */
-	to_wait(T, j);
+	to_wait(T, s, j);
 	T->dirty = 1;
 }
 

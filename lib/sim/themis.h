@@ -37,8 +37,10 @@ struct dl_themis_params {
 	 * candidate and asks each to bid, and every round the greedy cannot
 	 * settle goes to GLPK. Without it the policy keeps the waiting jobs
 	 * ranked from one auction to the next, asks only those that fit the
-	 * offer, and settles a round whose bids share a GPU without sorting or
-	 * GLPK when its answer is clear; the results are the same byte for byte.
+	 * offer, makes node-tier bids from placements found once per gang size
+	 * and round, and settles a round whose bids share a GPU without sorting
+	 * or GLPK (or without making them) when its answer is clear; the
+	 * results are the same byte for byte.
 	 */
 	int reference;
 };
