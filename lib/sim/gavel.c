@@ -111,6 +111,7 @@ struct gj {
 	uint32_t idx;  /* the job's (its order in the walk) */
 	int gpus;      /* the job's */
 	uint64_t runs; /* bit t: it can run on type t (with GPUs, throughput > 0; nt <= 64) */
+	long cls;      /* its class in the session (by class), while admitted */
 };
 
 /* a pair of the allocation (pack): slots, its time on each type and the shares */
@@ -154,7 +155,16 @@ struct gavel {
 	int fifo;	      /* skip priority 0 */
 	int progress;	      /* the policy reads the jobs\' progress (steps, elapsed) */
 	struct gj *g;	      /* [slots] */
-	double *jt, *def, *x; /* [slots * nt]: job time (s), deficit, allocation */
+	double *jt, *def, *x; /* [slots * nt]: job time (s), deficit, allocation (per job) */
+	/*
+	 * X by class (the session's warm solves): the last solve read gave X per
+	 * class (cx, na values a class), for the jobs admitted before it (handles
+	 * below solved_below); else per job, in x
+	 */
+	int by_class;
+	const double *cx;
+	int64_t solved_below, next_handle;
+	int *atype; /* [nt] allocation type of each cluster type, -1: none */
 	size_t nslots;
 	int *slot_of_handle; /* [handles] */
 	/*
@@ -306,11 +316,16 @@ static void *create(struct dl_sim *s, const void *params, struct dl_err *err)
 		goto fail;
 	G->na = G->prob.ntypes;
 	G->ctype = xcalloc(G->na + 1, sizeof(int));
+	G->atype = xcalloc(G->nt + 1, sizeof(int));
+	for (size_t t = 0; t < G->nt; t++)
+		G->atype[t] = -1;
 	G->tput = xcalloc(G->na + 1, sizeof(double));
 	G->same_types = G->na == G->nt;
 	for (size_t k = 0; k < G->na; k++) {
 		G->ctype[k] = dl_cluster_type_index(c, G->prob.type_names[k]);
 		G->same_types &= G->ctype[k] == (int)k;
+		if (G->ctype[k] >= 0)
+			G->atype[G->ctype[k]] = (int)k;
 	}
 	if (G->p.pack)
 		dl_alloc_model_classes(&G->prob, dl_sim_tputs(s));
@@ -323,8 +338,10 @@ static void *create(struct dl_sim *s, const void *params, struct dl_err *err)
 	G->ses = dl_alloc_session_new(&G->prob, &o, err);
 	if (!G->ses)
 		goto fail;
-	if (!G->p.scan_all) /* gavel reads X only */
+	if (!G->p.scan_all) { /* gavel reads X only, and through the jobs' classes */
 		dl_alloc_session_skip_objective(G->ses);
+		dl_alloc_session_by_class(G->ses);
+	}
 	return G;
 fail:
 	destroy(G); /* everything in G is NULL or whole */
@@ -351,6 +368,7 @@ static void destroy(void *st)
 	free(G->slot_of_handle);
 	free(G->view);
 	free(G->ctype);
+	free(G->atype);
 	free(G->tput);
 	free(G->type_gpus);
 	free(G->worker_time);
@@ -413,8 +431,12 @@ static int admit(struct gavel *G, struct dl_sim *s, struct dl_sim_job *j)
 		G->nhandles = n;
 	}
 	G->slot_of_handle[h] = (int)j->slot;
-	DL_GROW(G->view, G->nview + 1, G->aview);
-	G->view[G->nview++] = (int)j->slot;
+	G->next_handle = h + 1;
+	g->cls = dl_alloc_session_class(G->ses, h);
+	if (!G->p.scan_all && g->cls < 0) { /* (by class, a solve reads no job's X) */
+		DL_GROW(G->view, G->nview + 1, G->aview);
+		G->view[G->nview++] = (int)j->slot;
+	}
 	g->handle = h;
 	set_del(&G->unadmitted, j->slot);
 	set_add(&G->admitted, j->slot);
@@ -484,7 +506,10 @@ static void solve(struct gavel *G, struct dl_sim *s)
 	}
 	vp = dl_alloc_session_problem(G->ses);
 	size_t m = vp->njobs;
-	for (size_t i = 0; i < m; i++) { /* every job's: a hot loop */
+	G->solved_below = G->next_handle; /* every job admitted so far was in it */
+	G->by_class = !res.x;
+	G->cx = dl_alloc_session_class_x(G->ses);
+	for (size_t i = 0; i < m && res.x; i++) { /* every job's: a hot loop */
 		int slot = !G->p.scan_all && G->nview == m
 				   ? G->view[i]
 				   : G->slot_of_handle[dl_alloc_session_handle(G->ses, i)];
@@ -532,6 +557,25 @@ static void solve(struct gavel *G, struct dl_sim *s)
 		P->ptime = pair_time(G, ja->idx, jb->idx);
 	}
 	dl_alloc_result_free(&res);
+}
+
+/* whether the job in slot k was in the last allocation solved (compat: else it waits for one) */
+static int allocated(const struct gavel *G, size_t k)
+{
+	const struct gj *g = &G->g[k];
+	return g->allocated || (g->handle >= 0 && g->handle < G->solved_below);
+}
+
+/* X of the job in slot k on cluster type t: its class's, or its own (0: none yet) */
+static double xof(const struct gavel *G, size_t k, size_t t)
+{
+	if (!G->by_class)
+		return G->x[k * G->nt + t];
+	const struct gj *g = &G->g[k];
+	int a = G->atype[t];
+	if (g->handle < 0 || g->handle >= G->solved_below || a < 0)
+		return 0;
+	return G->cx[(size_t)g->cls * G->na + (size_t)a];
 }
 
 /* the counts simulate -v prints */
@@ -609,7 +653,7 @@ static void maybe_reset(struct gavel *G, struct dl_sim *s)
 			continue;
 		for (size_t t = 0; t < G->nt; t++) {
 			size_t i = k * G->nt + t;
-			G->def[i] += G->x[i] * elapsed - (G->jt[i] - half);
+			G->def[i] += xof(G, k, t) * elapsed - (G->jt[i] - half);
 			G->jt[i] = half;
 			G->worker_time[t] += half;
 		}
@@ -729,16 +773,16 @@ static void assign(struct gavel *G, struct dl_sim *s)
 		 * priority 0 and takes GPUs there, but the reference never
 		 * starts a job it has no allocation for: they stay idle
 		 */
-		int hold = G->p.compat && !g->allocated;
+		int hold = G->p.compat && !allocated(G, k);
 		for (size_t t = 0; t < G->nt; t++) {
 			if (!may_run(G, s, k, t))
 				continue;
 			size_t i = k * G->nt + t;
-			double pr = priority(G, G->x[i], G->jt[i], (int)t);
+			double x = xof(G, k, t), pr = priority(G, x, G->jt[i], (int)t);
 			if (G->fifo && !(pr > 0))
 				continue;
 			push_entry(G, &n,
-				   (struct entry){pr, G->def[i], G->x[i], (int)g->idx, -1, rank[t],
+				   (struct entry){pr, G->def[i], x, (int)g->idx, -1, rank[t],
 						  g->gpus, hold, (int)k});
 		}
 	}
@@ -1184,7 +1228,7 @@ static void fill(struct gavel *G, struct dl_sim *s)
 			     k = set_after(G, may, k, nslots)) {
 				struct gj *g = &G->g[k];
 				if (g->live != 1 || g->handle < 0 || g->assigned >= 0 ||
-				    (G->p.compat && !g->allocated)) /* none yet: it waits */
+				    (G->p.compat && !allocated(G, k))) /* none yet: it waits */
 					continue;
 				struct dl_sim_job *j = dl_sim_slot_job(s, k);
 				if (j->state != DL_SJ_QUEUED || j->gpus > free_t[t] ||
@@ -1192,9 +1236,10 @@ static void fill(struct gavel *G, struct dl_sim *s)
 				    (j->type != DL_ANY_TYPE && j->type != t))
 					continue;
 				size_t i = k * G->nt + (size_t)t;
-				if (!G->p.work_conserving && !(g->fresh && G->x[i] > 0))
+				double x = xof(G, k, (size_t)t);
+				if (!G->p.work_conserving && !(g->fresh && x > 0))
 					continue;
-				double pr = priority(G, G->x[i], G->jt[i], t);
+				double pr = priority(G, x, G->jt[i], t);
 				if (pr > bp ||
 				    (pr == bp && j->idx < dl_sim_slot_job(s, (size_t)best)->idx)) {
 					bp = pr;
@@ -1248,7 +1293,7 @@ static void exact(struct gavel *G, struct dl_sim *s)
 		double rate = 0, top = 0;
 		int tt = -1;
 		for (size_t t = 0; t < G->nt; t++) {
-			double sp = dl_sim_job_speed(s, j, (int)t), x = G->x[k * G->nt + t];
+			double sp = dl_sim_job_speed(s, j, (int)t), x = xof(G, k, t);
 			for (size_t q = 0; q < G->npairs; q++) {
 				const struct gpair *P = &G->pairs[q];
 				if (P->a == (int)k)
