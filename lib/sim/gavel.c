@@ -189,6 +189,10 @@ struct gavel {
 	struct dl_rng rng;
 	struct entry *ent;
 	size_t aent;
+	struct cand *cand; /* [slots] a type's priorities before the walk's candidates */
+	size_t acand;
+	double *kth; /* [slots] scratch of kth_largest */
+	size_t akth;
 	int *tmp; /* [slots] */
 	size_t atmp;
 	struct wide *wide; /* [slots] */
@@ -373,6 +377,8 @@ static void destroy(void *st)
 	free(G->type_gpus);
 	free(G->worker_time);
 	free(G->ent);
+	free(G->cand);
+	free(G->kth);
 	free(G->tmp);
 	free(G->wide);
 	free(G->holding.w);
@@ -734,6 +740,7 @@ static int may_run(const struct gavel *G, struct dl_sim *s, size_t k, size_t t)
 }
 
 static void walk_entry(struct gavel *G, struct dl_sim *s, const struct entry *E, int t, int *left);
+static void walk_candidates(struct gavel *G, struct dl_sim *s, const int *order, size_t nslots);
 
 /* the walk of step 5: fills g->assigned, partner, lead */
 static void assign(struct gavel *G, struct dl_sim *s)
@@ -762,6 +769,12 @@ static void assign(struct gavel *G, struct dl_sim *s)
 		set_del(&G->touched, k);
 	}
 	G->order_stale = 1;
+	if (!G->p.scan_all && !G->npairs) {
+		walk_candidates(G, s, order, nslots);
+		free(rank);
+		free(order);
+		return;
+	}
 	size_t n = 0;
 	for (size_t k = set_next(G, &G->admitted, 0, nslots); k < nslots;
 	     k = set_after(G, &G->admitted, k, nslots)) {
@@ -836,6 +849,228 @@ static void assign(struct gavel *G, struct dl_sim *s)
 	free(left);
 	free(rank);
 	free(order);
+}
+
+/* a job's priority on the type being walked, before the walk keeps it as a candidate */
+struct cand {
+	double prio;
+	int slot, gpus;
+};
+
+/* the k-th largest of a[0..n) (1 <= k <= n; no NaN), reordering a */
+static double kth_largest(double *a, size_t n, size_t k)
+{
+	size_t lo = 0, hi = n, want = k - 1;
+	for (;;) {
+		if (hi - lo == 1)
+			return a[lo];
+		double p0 = a[lo], p1 = a[lo + (hi - lo) / 2], p2 = a[hi - 1], p;
+		if (p0 < p1)
+			p = p1 < p2 ? p1 : (p0 < p2 ? p2 : p0);
+		else
+			p = p0 < p2 ? p0 : (p1 < p2 ? p2 : p1);
+		/* [lo, gt) > p, [gt, lt) == p, [lt, hi) < p; p is one of them: each pass shrinks */
+		size_t i = lo, gt = lo, lt = hi;
+		while (i < lt) {
+			double v = a[i];
+			if (v > p) {
+				a[i++] = a[gt];
+				a[gt++] = v;
+			} else if (v < p) {
+				a[i] = a[--lt];
+				a[lt] = v;
+			} else {
+				i++;
+			}
+		}
+		if (want < gt)
+			hi = gt;
+		else if (want < lt)
+			return p;
+		else
+			lo = lt;
+	}
+}
+
+/* the k-th entry of a[0..n) in the walk's order (1 <= k <= n; distinct jobs), reordering a */
+static struct entry kth_entry(struct entry *a, size_t n, size_t k)
+{
+	size_t lo = 0, hi = n, want = k - 1;
+	while (hi - lo > 1) {
+		struct entry p = a[lo + (hi - lo) / 2], tmp;
+		/* [lo, b) before p, [b, i) p or after it */
+		size_t b = lo;
+		for (size_t i = lo; i < hi; i++)
+			if (cmp_entry(&a[i], &p) < 0) {
+				tmp = a[i];
+				a[i] = a[b];
+				a[b++] = tmp;
+			}
+		if (want < b) {
+			hi = b;
+			continue;
+		}
+		/* p itself first among the rest: then it is the (b - lo + 1)-th */
+		for (size_t i = b; i < hi; i++)
+			if (!cmp_entry(&a[i], &p)) {
+				tmp = a[i];
+				a[i] = a[b];
+				a[b] = tmp;
+				break;
+			}
+		if (want == b)
+			return a[b];
+		lo = b + 1;
+	}
+	return a[lo];
+}
+
+/*
+ * The walk of step 5 without pairs, type by type, on the entries that can
+ * be taken only. On type t, of the jobs of g GPUs a job is taken only while
+ * the type has g GPUs left, and the jobs of g GPUs before it in the walk's
+ * order were each taken (g GPUs), passed over for want of g GPUs (then so is
+ * it), or passed over as given an earlier type. So only the first
+ * left / g + (jobs of g GPUs given an earlier type) of them by the order can
+ * be taken, and priority comes first in the order: the jobs of g GPUs below
+ * that many-th priority are left out before the heap, which then holds
+ * about a round's worth of jobs instead of every admitted job (jobs of equal
+ * priority at the cut, common after a reset, are cut by the whole order).
+ * The jobs taken, and so the round, are the same as the whole walk's.
+ */
+static void walk_candidates(struct gavel *G, struct dl_sim *s, const int *order, size_t nslots)
+{
+	int *left = xcalloc(G->nt + 1, sizeof(int));
+	memcpy(left, G->type_gpus, G->nt * sizeof(int));
+	enum { NGROUPS = 64 };
+	int gv[NGROUPS]; /* the gpus of each group */
+	/* its jobs on this type, given an earlier type, that can be taken on this type */
+	size_t cnt[NGROUPS], given[NGROUPS], room[NGROUPS], kept[NGROUPS], ties[NGROUPS];
+	double cut[NGROUPS]; /* least priority kept (room < cnt) */
+	size_t ngv = 0;
+	int all = 0; /* too many sizes, or a priority not a number: every entry is a candidate */
+	memset(given, 0, sizeof(given));
+	DL_GROW(G->cand, nslots + 1, G->acand);
+	DL_GROW(G->kth, nslots + 1, G->akth);
+	for (size_t r = 0; r < G->nt; r++) {
+		int t = order[r];
+		size_t n = 0;
+		for (size_t k = set_next(G, &G->admitted, 0, nslots); k < nslots;
+		     k = set_after(G, &G->admitted, k, nslots)) {
+			const struct gj *g = &G->g[k];
+			if (!g->live || g->handle < 0 || !may_run(G, s, k, (size_t)t))
+				continue;
+			double x = xof(G, k, (size_t)t);
+			double pr = priority(G, x, G->jt[k * G->nt + (size_t)t], t);
+			if (G->fifo && !(pr > 0))
+				continue;
+			G->cand[n++] = (struct cand){pr, (int)k, g->gpus};
+			all |= pr != pr; /* (never: priorities are numbers) */
+		}
+		/* the groups of equal gpus and how many of each can be taken */
+		memset(cnt, 0, sizeof(cnt));
+		for (size_t e = 0; e < n && !all; e++) {
+			size_t q = 0;
+			while (q < ngv && gv[q] != G->cand[e].gpus)
+				q++;
+			if (q == ngv && ngv == NGROUPS) {
+				all = 1;
+				break;
+			}
+			if (q == ngv)
+				gv[ngv++] = G->cand[e].gpus;
+			cnt[q]++;
+		}
+		for (size_t q = 0; q < ngv && !all; q++) {
+			size_t m = 0;
+			room[q] = (size_t)(left[t] / gv[q]) + given[q];
+			if (cnt[q] <= room[q] || !room[q])
+				continue;
+			for (size_t e = 0; e < n; e++)
+				if (G->cand[e].gpus == gv[q])
+					G->kth[m++] = G->cand[e].prio;
+			cut[q] = kth_largest(G->kth, m, room[q]);
+		}
+		/* the candidates' entries, a heap in the walk's order */
+		size_t hn = 0;
+		int least = INT32_MAX;
+		long want = 0; /* GPUs the candidates ask for */
+		DL_GROW(G->ent, 2 * n + 1, G->aent);
+		memset(kept, 0, sizeof(kept));
+		memset(ties, 0, sizeof(ties));
+		for (size_t e = 0; e < n; e++) {
+			const struct cand *c = &G->cand[e];
+			if (!all) {
+				size_t q = 0;
+				while (gv[q] != c->gpus)
+					q++;
+				if (!room[q] || (cnt[q] > room[q] && !(c->prio >= cut[q])))
+					continue;
+				kept[q]++;
+				ties[q] += cnt[q] > room[q] && c->prio == cut[q];
+			}
+			size_t i = (size_t)c->slot * G->nt + (size_t)t;
+			const struct gj *g = &G->g[c->slot];
+			G->ent[hn++] = (struct entry){c->prio,
+						      G->def[i],
+						      xof(G, (size_t)c->slot, (size_t)t),
+						      (int)g->idx,
+						      -1,
+						      (int)r,
+						      g->gpus,
+						      G->p.compat && !allocated(G, (size_t)c->slot),
+						      c->slot};
+		}
+		/* more than room kept: ties at the cut, of which the first by the order stay */
+		for (size_t q = 0; q < ngv && !all; q++) {
+			if (!(cnt[q] > room[q] && kept[q] > room[q]))
+				continue;
+			struct entry *tie = G->ent + n;
+			size_t nt = 0, out = 0;
+			for (size_t e = 0; e < hn; e++)
+				if (G->ent[e].gpus == gv[q] && G->ent[e].prio == cut[q])
+					tie[nt++] = G->ent[e];
+			struct entry last = kth_entry(tie, nt, room[q] - (kept[q] - ties[q]));
+			for (size_t e = 0; e < hn; e++)
+				if (!(G->ent[e].gpus == gv[q] && G->ent[e].prio == cut[q] &&
+				      cmp_entry(&G->ent[e], &last) > 0))
+					G->ent[out++] = G->ent[e];
+			hn = out;
+		}
+		for (size_t e = 0; e < hn; e++) {
+			least = G->ent[e].gpus < least ? G->ent[e].gpus : least;
+			want += G->ent[e].gpus;
+		}
+		struct entry *h = G->ent;
+		if (want <= left[t]) {
+			/*
+			 * room for every candidate: each is taken unless given an
+			 * earlier type, whatever the order (a job has one entry a type)
+			 */
+			for (size_t e = 0; e < hn; e++) {
+				int before = left[t];
+				walk_entry(G, s, &h[e], t, left);
+				for (size_t q = 0; q < ngv && left[t] != before && !all; q++)
+					given[q] += gv[q] == h[e].gpus;
+			}
+			continue;
+		}
+		for (size_t e = hn / 2; e-- > 0;)
+			entries_down(h, hn, e);
+		while (hn && left[t] >= least) {
+			struct entry top = h[0];
+			h[0] = h[--hn];
+			entries_down(h, hn, 0);
+			int before = left[t];
+			walk_entry(G, s, &top, t, left);
+			if (left[t] == before || all)
+				continue;
+			/* given this type: passed over on the next */
+			for (size_t q = 0; q < ngv; q++)
+				given[q] += gv[q] == top.gpus;
+		}
+	}
+	free(left);
 }
 
 /* one entry of the walk: take it if its job(s) have no GPUs yet and the type has room */
