@@ -854,7 +854,7 @@ static void assign(struct gavel *G, struct dl_sim *s)
 /* a job's priority on the type being walked, before the walk keeps it as a candidate */
 struct cand {
 	double prio;
-	int slot, gpus;
+	int slot, group; /* group: of its gpus (walk_candidates) */
 };
 
 /* the k-th largest of a[0..n) (1 <= k <= n; no NaN), reordering a */
@@ -947,9 +947,12 @@ static void walk_candidates(struct gavel *G, struct dl_sim *s, const int *order,
 	/* its jobs on this type, given an earlier type, that can be taken on this type */
 	size_t cnt[NGROUPS], given[NGROUPS], room[NGROUPS], kept[NGROUPS], ties[NGROUPS];
 	double cut[NGROUPS]; /* least priority kept (room < cnt) */
-	size_t ngv = 0;
+	size_t ngv = 0, off[NGROUPS];
 	int all = 0; /* too many sizes, or a priority not a number: every entry is a candidate */
+	int group_of[NGROUPS + 1]; /* of gpus up to NGROUPS, -1: none yet */
 	memset(given, 0, sizeof(given));
+	for (size_t q = 0; q <= NGROUPS; q++)
+		group_of[q] = -1;
 	DL_GROW(G->cand, nslots + 1, G->acand);
 	DL_GROW(G->kth, nslots + 1, G->akth);
 	for (size_t r = 0; r < G->nt; r++) {
@@ -964,33 +967,33 @@ static void walk_candidates(struct gavel *G, struct dl_sim *s, const int *order,
 			double pr = priority(G, x, G->jt[k * G->nt + (size_t)t], t);
 			if (G->fifo && !(pr > 0))
 				continue;
-			G->cand[n++] = (struct cand){pr, (int)k, g->gpus};
-			all |= pr != pr; /* (never: priorities are numbers) */
-		}
-		/* the groups of equal gpus and how many of each can be taken */
-		memset(cnt, 0, sizeof(cnt));
-		for (size_t e = 0; e < n && !all; e++) {
-			size_t q = 0;
-			while (q < ngv && gv[q] != G->cand[e].gpus)
-				q++;
-			if (q == ngv && ngv == NGROUPS) {
-				all = 1;
-				break;
+			/* the groups of equal gpus (gangs wider than NGROUPS: no cut) */
+			int q = g->gpus <= NGROUPS ? group_of[g->gpus] : -1;
+			if (q < 0 && g->gpus <= NGROUPS && ngv < NGROUPS) {
+				q = group_of[g->gpus] = (int)ngv;
+				gv[ngv++] = g->gpus;
 			}
-			if (q == ngv)
-				gv[ngv++] = G->cand[e].gpus;
-			cnt[q]++;
+			all |= q < 0 || pr != pr; /* (pr is never NaN) */
+			G->cand[n++] = (struct cand){pr, (int)k, q};
 		}
+		/* how many of each group can be taken; the groups' priorities where more are */
+		memset(cnt, 0, sizeof(cnt));
+		for (size_t e = 0; e < n && !all; e++)
+			cnt[G->cand[e].group]++;
+		size_t m = 0;
 		for (size_t q = 0; q < ngv && !all; q++) {
-			size_t m = 0;
 			room[q] = (size_t)(left[t] / gv[q]) + given[q];
-			if (cnt[q] <= room[q] || !room[q])
-				continue;
-			for (size_t e = 0; e < n; e++)
-				if (G->cand[e].gpus == gv[q])
-					G->kth[m++] = G->cand[e].prio;
-			cut[q] = kth_largest(G->kth, m, room[q]);
+			off[q] = m;
+			m += cnt[q] > room[q] && room[q] ? cnt[q] : 0;
 		}
+		for (size_t e = 0; e < n && !all && m; e++) {
+			size_t q = (size_t)G->cand[e].group;
+			if (cnt[q] > room[q] && room[q])
+				G->kth[off[q]++] = G->cand[e].prio;
+		}
+		for (size_t q = 0; q < ngv && !all; q++)
+			if (cnt[q] > room[q] && room[q])
+				cut[q] = kth_largest(G->kth + off[q] - cnt[q], cnt[q], room[q]);
 		/* the candidates' entries, a heap in the walk's order */
 		size_t hn = 0;
 		int least = INT32_MAX;
@@ -1001,9 +1004,7 @@ static void walk_candidates(struct gavel *G, struct dl_sim *s, const int *order,
 		for (size_t e = 0; e < n; e++) {
 			const struct cand *c = &G->cand[e];
 			if (!all) {
-				size_t q = 0;
-				while (gv[q] != c->gpus)
-					q++;
+				size_t q = (size_t)c->group;
 				if (!room[q] || (cnt[q] > room[q] && !(c->prio >= cut[q])))
 					continue;
 				kept[q]++;
