@@ -710,10 +710,21 @@ static int cmp_entry(const void *a, const void *b)
 	return (x->pair > y->pair) - (x->pair < y->pair);
 }
 
-/* the heap of entries: best first, by cmp_entry */
-static int entry_first(const struct entry *a, const struct entry *b)
+/*
+ * the heap of entries: best first, by cmp_entry; a heap holds one type's
+ * entries, so the type is not compared (a hot loop: cmp_entry inline)
+ */
+static inline int entry_first(const struct entry *x, const struct entry *y)
 {
-	return cmp_entry(a, b) < 0;
+	if (x->prio != y->prio)
+		return x->prio > y->prio;
+	if (x->deficit != y->deficit)
+		return x->deficit > y->deficit;
+	if (x->x != y->x)
+		return x->x > y->x;
+	if (x->job != y->job)
+		return x->job < y->job;
+	return x->pair < y->pair;
 }
 DL_HEAP_DEFINE(entries, struct entry, entry_first)
 
