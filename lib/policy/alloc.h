@@ -314,6 +314,21 @@ const struct dl_alloc_session_stats *dl_alloc_session_stats(const struct dl_allo
  * the allocation: evaluating the objective is a pass over every job a solve)
  */
 void dl_alloc_session_skip_objective(struct dl_alloc_session *s);
+/*
+ * X per class of identical jobs, for a driver that reads the allocation of
+ * many jobs at every solve (Gavel's): after dl_alloc_session_by_class(), a
+ * warm solve leaves res->x NULL and res->objective NaN (pairs are filled as
+ * before), so that it costs the classes, not the jobs. A solve through
+ * dl_alloc_solve (the policies and cases that are not warm) still fills
+ * res->x. dl_alloc_session_class() is a job's class, fixed while the job is
+ * in the session (-1: an unknown handle, or a session that is never warm).
+ * dl_alloc_session_class_x() is X of the classes at the last warm solve that
+ * returned 0, ntypes values a class at class * ntypes: a job's X if it was
+ * in the session then, valid until the next solve.
+ */
+void dl_alloc_session_by_class(struct dl_alloc_session *s);
+long dl_alloc_session_class(const struct dl_alloc_session *s, int64_t handle);
+const double *dl_alloc_session_class_x(const struct dl_alloc_session *s);
 void dl_alloc_session_free(struct dl_alloc_session *s);
 
 /* Gavel's normalisers: the job's throughput under an equal share of the cluster */

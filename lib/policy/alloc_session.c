@@ -108,6 +108,7 @@ struct dl_alloc_session {
 	double rho;   /* finish-time fairness: the last optimum, where the next search starts */
 	long solve_no;
 	int skip_objective; /* dl_alloc_session_skip_objective */
+	int by_class;	    /* dl_alloc_session_by_class: warm solves leave res->x NULL */
 	double *cx;	    /* scratch of take(): X of each class */
 	size_t acx;
 	int *ind; /* scratch for dl_lp_set_col */
@@ -999,7 +1000,6 @@ static void take_pairs(struct dl_alloc_session *s, struct dl_alloc_result *res)
 static void take(struct dl_alloc_session *s, struct dl_alloc_result *res)
 {
 	size_t m = s->p.njobs, n = s->p.ntypes;
-	res->x = xcalloc(m * n + 1, sizeof(double));
 	/* a class's X once, then copied to its members (merged: many jobs a class) */
 	DL_GROW(s->cx, s->ncls * n + 1, s->acx);
 	for (size_t c = 0; c < s->ncls; c++) {
@@ -1008,9 +1008,12 @@ static void take(struct dl_alloc_session *s, struct dl_alloc_result *res)
 			s->cx[c * n + t] =
 				k->xcol[t] ? alloc_clip(dl_lp_value(s->sol, k->xcol[t]), 1) : 0;
 	}
-	for (size_t i = 0; i < m; i++)
-		for (size_t t = 0; t < n; t++)
-			res->x[i * n + t] = s->cx[s->sj[i].cls * n + t];
+	if (!s->by_class) { /* (by class, the caller reads cx: no pass over every job) */
+		res->x = xcalloc(m * n + 1, sizeof(double));
+		for (size_t i = 0; i < m; i++)
+			for (size_t t = 0; t < n; t++)
+				res->x[i * n + t] = s->cx[s->sj[i].cls * n + t];
+	}
 	if (s->pack)
 		take_pairs(s, res);
 	if (!s->per_job)
@@ -1079,7 +1082,7 @@ int dl_alloc_session_solve(struct dl_alloc_session *s, struct dl_alloc_result *r
 		res->lp_objective = NAN;
 		return -1;
 	}
-	if (!s->skip_objective)
+	if (!s->skip_objective && !s->by_class)
 		res->objective = alloc_evaluate(&s->p, &s->o, res, &res->objective_name);
 	else
 		res->objective = NAN;
@@ -1089,4 +1092,20 @@ int dl_alloc_session_solve(struct dl_alloc_session *s, struct dl_alloc_result *r
 void dl_alloc_session_skip_objective(struct dl_alloc_session *s)
 {
 	s->skip_objective = 1;
+}
+
+void dl_alloc_session_by_class(struct dl_alloc_session *s)
+{
+	s->by_class = 1;
+}
+
+long dl_alloc_session_class(const struct dl_alloc_session *s, int64_t handle)
+{
+	long at = s->warm ? dl_alloc_session_index(s, handle) : -1;
+	return at < 0 ? -1 : (long)s->sj[at].cls;
+}
+
+const double *dl_alloc_session_class_x(const struct dl_alloc_session *s)
+{
+	return s->cx;
 }

@@ -111,6 +111,7 @@ struct gj {
 	uint32_t idx;  /* the job's (its order in the walk) */
 	int gpus;      /* the job's */
 	uint64_t runs; /* bit t: it can run on type t (with GPUs, throughput > 0; nt <= 64) */
+	long cls;      /* its class in the session (by class), while admitted */
 };
 
 /* a pair of the allocation (pack): slots, its time on each type and the shares */
@@ -154,7 +155,16 @@ struct gavel {
 	int fifo;	      /* skip priority 0 */
 	int progress;	      /* the policy reads the jobs\' progress (steps, elapsed) */
 	struct gj *g;	      /* [slots] */
-	double *jt, *def, *x; /* [slots * nt]: job time (s), deficit, allocation */
+	double *jt, *def, *x; /* [slots * nt]: job time (s), deficit, allocation (per job) */
+	/*
+	 * X by class (the session's warm solves): the last solve read gave X per
+	 * class (cx, na values a class), for the jobs admitted before it (handles
+	 * below solved_below); else per job, in x
+	 */
+	int by_class;
+	const double *cx;
+	int64_t solved_below, next_handle;
+	int *atype; /* [nt] allocation type of each cluster type, -1: none */
 	size_t nslots;
 	int *slot_of_handle; /* [handles] */
 	/*
@@ -179,6 +189,10 @@ struct gavel {
 	struct dl_rng rng;
 	struct entry *ent;
 	size_t aent;
+	struct cand *cand; /* [slots] a type's priorities before the walk's candidates */
+	size_t acand;
+	double *kth; /* [slots] scratch of kth_largest */
+	size_t akth;
 	int *tmp; /* [slots] */
 	size_t atmp;
 	struct wide *wide; /* [slots] */
@@ -306,11 +320,16 @@ static void *create(struct dl_sim *s, const void *params, struct dl_err *err)
 		goto fail;
 	G->na = G->prob.ntypes;
 	G->ctype = xcalloc(G->na + 1, sizeof(int));
+	G->atype = xcalloc(G->nt + 1, sizeof(int));
+	for (size_t t = 0; t < G->nt; t++)
+		G->atype[t] = -1;
 	G->tput = xcalloc(G->na + 1, sizeof(double));
 	G->same_types = G->na == G->nt;
 	for (size_t k = 0; k < G->na; k++) {
 		G->ctype[k] = dl_cluster_type_index(c, G->prob.type_names[k]);
 		G->same_types &= G->ctype[k] == (int)k;
+		if (G->ctype[k] >= 0)
+			G->atype[G->ctype[k]] = (int)k;
 	}
 	if (G->p.pack)
 		dl_alloc_model_classes(&G->prob, dl_sim_tputs(s));
@@ -323,8 +342,10 @@ static void *create(struct dl_sim *s, const void *params, struct dl_err *err)
 	G->ses = dl_alloc_session_new(&G->prob, &o, err);
 	if (!G->ses)
 		goto fail;
-	if (!G->p.scan_all) /* gavel reads X only */
+	if (!G->p.scan_all) { /* gavel reads X only, and through the jobs' classes */
 		dl_alloc_session_skip_objective(G->ses);
+		dl_alloc_session_by_class(G->ses);
+	}
 	return G;
 fail:
 	destroy(G); /* everything in G is NULL or whole */
@@ -351,10 +372,13 @@ static void destroy(void *st)
 	free(G->slot_of_handle);
 	free(G->view);
 	free(G->ctype);
+	free(G->atype);
 	free(G->tput);
 	free(G->type_gpus);
 	free(G->worker_time);
 	free(G->ent);
+	free(G->cand);
+	free(G->kth);
 	free(G->tmp);
 	free(G->wide);
 	free(G->holding.w);
@@ -413,8 +437,12 @@ static int admit(struct gavel *G, struct dl_sim *s, struct dl_sim_job *j)
 		G->nhandles = n;
 	}
 	G->slot_of_handle[h] = (int)j->slot;
-	DL_GROW(G->view, G->nview + 1, G->aview);
-	G->view[G->nview++] = (int)j->slot;
+	G->next_handle = h + 1;
+	g->cls = dl_alloc_session_class(G->ses, h);
+	if (!G->p.scan_all && g->cls < 0) { /* (by class, a solve reads no job's X) */
+		DL_GROW(G->view, G->nview + 1, G->aview);
+		G->view[G->nview++] = (int)j->slot;
+	}
 	g->handle = h;
 	set_del(&G->unadmitted, j->slot);
 	set_add(&G->admitted, j->slot);
@@ -484,7 +512,10 @@ static void solve(struct gavel *G, struct dl_sim *s)
 	}
 	vp = dl_alloc_session_problem(G->ses);
 	size_t m = vp->njobs;
-	for (size_t i = 0; i < m; i++) { /* every job's: a hot loop */
+	G->solved_below = G->next_handle; /* every job admitted so far was in it */
+	G->by_class = !res.x;
+	G->cx = dl_alloc_session_class_x(G->ses);
+	for (size_t i = 0; i < m && res.x; i++) { /* every job's: a hot loop */
 		int slot = !G->p.scan_all && G->nview == m
 				   ? G->view[i]
 				   : G->slot_of_handle[dl_alloc_session_handle(G->ses, i)];
@@ -532,6 +563,25 @@ static void solve(struct gavel *G, struct dl_sim *s)
 		P->ptime = pair_time(G, ja->idx, jb->idx);
 	}
 	dl_alloc_result_free(&res);
+}
+
+/* whether the job in slot k was in the last allocation solved (compat: else it waits for one) */
+static int allocated(const struct gavel *G, size_t k)
+{
+	const struct gj *g = &G->g[k];
+	return g->allocated || (g->handle >= 0 && g->handle < G->solved_below);
+}
+
+/* X of the job in slot k on cluster type t: its class's, or its own (0: none yet) */
+static double xof(const struct gavel *G, size_t k, size_t t)
+{
+	if (!G->by_class)
+		return G->x[k * G->nt + t];
+	const struct gj *g = &G->g[k];
+	int a = G->atype[t];
+	if (g->handle < 0 || g->handle >= G->solved_below || a < 0)
+		return 0;
+	return G->cx[(size_t)g->cls * G->na + (size_t)a];
 }
 
 /* the counts simulate -v prints */
@@ -609,7 +659,7 @@ static void maybe_reset(struct gavel *G, struct dl_sim *s)
 			continue;
 		for (size_t t = 0; t < G->nt; t++) {
 			size_t i = k * G->nt + t;
-			G->def[i] += G->x[i] * elapsed - (G->jt[i] - half);
+			G->def[i] += xof(G, k, t) * elapsed - (G->jt[i] - half);
 			G->jt[i] = half;
 			G->worker_time[t] += half;
 		}
@@ -660,10 +710,21 @@ static int cmp_entry(const void *a, const void *b)
 	return (x->pair > y->pair) - (x->pair < y->pair);
 }
 
-/* the heap of entries: best first, by cmp_entry */
-static int entry_first(const struct entry *a, const struct entry *b)
+/*
+ * the heap of entries: best first, by cmp_entry; a heap holds one type's
+ * entries, so the type is not compared (a hot loop: cmp_entry inline)
+ */
+static inline int entry_first(const struct entry *x, const struct entry *y)
 {
-	return cmp_entry(a, b) < 0;
+	if (x->prio != y->prio)
+		return x->prio > y->prio;
+	if (x->deficit != y->deficit)
+		return x->deficit > y->deficit;
+	if (x->x != y->x)
+		return x->x > y->x;
+	if (x->job != y->job)
+		return x->job < y->job;
+	return x->pair < y->pair;
 }
 DL_HEAP_DEFINE(entries, struct entry, entry_first)
 
@@ -690,6 +751,7 @@ static int may_run(const struct gavel *G, struct dl_sim *s, size_t k, size_t t)
 }
 
 static void walk_entry(struct gavel *G, struct dl_sim *s, const struct entry *E, int t, int *left);
+static void walk_candidates(struct gavel *G, struct dl_sim *s, const int *order, size_t nslots);
 
 /* the walk of step 5: fills g->assigned, partner, lead */
 static void assign(struct gavel *G, struct dl_sim *s)
@@ -718,6 +780,12 @@ static void assign(struct gavel *G, struct dl_sim *s)
 		set_del(&G->touched, k);
 	}
 	G->order_stale = 1;
+	if (!G->p.scan_all && !G->npairs) {
+		walk_candidates(G, s, order, nslots);
+		free(rank);
+		free(order);
+		return;
+	}
 	size_t n = 0;
 	for (size_t k = set_next(G, &G->admitted, 0, nslots); k < nslots;
 	     k = set_after(G, &G->admitted, k, nslots)) {
@@ -729,16 +797,16 @@ static void assign(struct gavel *G, struct dl_sim *s)
 		 * priority 0 and takes GPUs there, but the reference never
 		 * starts a job it has no allocation for: they stay idle
 		 */
-		int hold = G->p.compat && !g->allocated;
+		int hold = G->p.compat && !allocated(G, k);
 		for (size_t t = 0; t < G->nt; t++) {
 			if (!may_run(G, s, k, t))
 				continue;
 			size_t i = k * G->nt + t;
-			double pr = priority(G, G->x[i], G->jt[i], (int)t);
+			double x = xof(G, k, t), pr = priority(G, x, G->jt[i], (int)t);
 			if (G->fifo && !(pr > 0))
 				continue;
 			push_entry(G, &n,
-				   (struct entry){pr, G->def[i], G->x[i], (int)g->idx, -1, rank[t],
+				   (struct entry){pr, G->def[i], x, (int)g->idx, -1, rank[t],
 						  g->gpus, hold, (int)k});
 		}
 	}
@@ -792,6 +860,229 @@ static void assign(struct gavel *G, struct dl_sim *s)
 	free(left);
 	free(rank);
 	free(order);
+}
+
+/* a job's priority on the type being walked, before the walk keeps it as a candidate */
+struct cand {
+	double prio;
+	int slot, group; /* group: of its gpus (walk_candidates) */
+};
+
+/* the k-th largest of a[0..n) (1 <= k <= n; no NaN), reordering a */
+static double kth_largest(double *a, size_t n, size_t k)
+{
+	size_t lo = 0, hi = n, want = k - 1;
+	for (;;) {
+		if (hi - lo == 1)
+			return a[lo];
+		double p0 = a[lo], p1 = a[lo + (hi - lo) / 2], p2 = a[hi - 1], p;
+		if (p0 < p1)
+			p = p1 < p2 ? p1 : (p0 < p2 ? p2 : p0);
+		else
+			p = p0 < p2 ? p0 : (p1 < p2 ? p2 : p1);
+		/* [lo, gt) > p, [gt, lt) == p, [lt, hi) < p; p is one of them: each pass shrinks */
+		size_t i = lo, gt = lo, lt = hi;
+		while (i < lt) {
+			double v = a[i];
+			if (v > p) {
+				a[i++] = a[gt];
+				a[gt++] = v;
+			} else if (v < p) {
+				a[i] = a[--lt];
+				a[lt] = v;
+			} else {
+				i++;
+			}
+		}
+		if (want < gt)
+			hi = gt;
+		else if (want < lt)
+			return p;
+		else
+			lo = lt;
+	}
+}
+
+/* the k-th entry of a[0..n) in the walk's order (1 <= k <= n; distinct jobs), reordering a */
+static struct entry kth_entry(struct entry *a, size_t n, size_t k)
+{
+	size_t lo = 0, hi = n, want = k - 1;
+	while (hi - lo > 1) {
+		struct entry p = a[lo + (hi - lo) / 2], tmp;
+		/* [lo, b) before p, [b, i) p or after it */
+		size_t b = lo;
+		for (size_t i = lo; i < hi; i++)
+			if (cmp_entry(&a[i], &p) < 0) {
+				tmp = a[i];
+				a[i] = a[b];
+				a[b++] = tmp;
+			}
+		if (want < b) {
+			hi = b;
+			continue;
+		}
+		/* p itself first among the rest: then it is the (b - lo + 1)-th */
+		for (size_t i = b; i < hi; i++)
+			if (!cmp_entry(&a[i], &p)) {
+				tmp = a[i];
+				a[i] = a[b];
+				a[b] = tmp;
+				break;
+			}
+		if (want == b)
+			return a[b];
+		lo = b + 1;
+	}
+	return a[lo];
+}
+
+/*
+ * The walk of step 5 without pairs, type by type, on the entries that can
+ * be taken only. On type t, of the jobs of g GPUs a job is taken only while
+ * the type has g GPUs left, and the jobs of g GPUs before it in the walk's
+ * order were each taken (g GPUs), passed over for want of g GPUs (then so is
+ * it), or passed over as given an earlier type. So only the first
+ * left / g + (jobs of g GPUs given an earlier type) of them by the order can
+ * be taken, and priority comes first in the order: the jobs of g GPUs below
+ * that many-th priority are left out before the heap, which then holds
+ * about a round's worth of jobs instead of every admitted job (jobs of equal
+ * priority at the cut, common after a reset, are cut by the whole order).
+ * The jobs taken, and so the round, are the same as the whole walk's.
+ */
+static void walk_candidates(struct gavel *G, struct dl_sim *s, const int *order, size_t nslots)
+{
+	int *left = xcalloc(G->nt + 1, sizeof(int));
+	memcpy(left, G->type_gpus, G->nt * sizeof(int));
+	enum { NGROUPS = 64 };
+	int gv[NGROUPS]; /* the gpus of each group */
+	/* its jobs on this type, given an earlier type, that can be taken on this type */
+	size_t cnt[NGROUPS], given[NGROUPS], room[NGROUPS], kept[NGROUPS], ties[NGROUPS];
+	double cut[NGROUPS]; /* least priority kept (room < cnt) */
+	size_t ngv = 0, off[NGROUPS];
+	int all = 0; /* too many sizes, or a priority not a number: every entry is a candidate */
+	int group_of[NGROUPS + 1]; /* of gpus up to NGROUPS, -1: none yet */
+	memset(given, 0, sizeof(given));
+	for (size_t q = 0; q <= NGROUPS; q++)
+		group_of[q] = -1;
+	DL_GROW(G->cand, nslots + 1, G->acand);
+	DL_GROW(G->kth, nslots + 1, G->akth);
+	for (size_t r = 0; r < G->nt; r++) {
+		int t = order[r];
+		size_t n = 0;
+		for (size_t k = set_next(G, &G->admitted, 0, nslots); k < nslots;
+		     k = set_after(G, &G->admitted, k, nslots)) {
+			const struct gj *g = &G->g[k];
+			if (!g->live || g->handle < 0 || !may_run(G, s, k, (size_t)t))
+				continue;
+			double x = xof(G, k, (size_t)t);
+			double pr = priority(G, x, G->jt[k * G->nt + (size_t)t], t);
+			if (G->fifo && !(pr > 0))
+				continue;
+			/* the groups of equal gpus (gangs wider than NGROUPS: no cut) */
+			int q = g->gpus <= NGROUPS ? group_of[g->gpus] : -1;
+			if (q < 0 && g->gpus <= NGROUPS && ngv < NGROUPS) {
+				q = group_of[g->gpus] = (int)ngv;
+				gv[ngv++] = g->gpus;
+			}
+			all |= q < 0 || pr != pr; /* (pr is never NaN) */
+			G->cand[n++] = (struct cand){pr, (int)k, q};
+		}
+		/* how many of each group can be taken; the groups' priorities where more are */
+		memset(cnt, 0, sizeof(cnt));
+		for (size_t e = 0; e < n && !all; e++)
+			cnt[G->cand[e].group]++;
+		size_t m = 0;
+		for (size_t q = 0; q < ngv && !all; q++) {
+			room[q] = (size_t)(left[t] / gv[q]) + given[q];
+			off[q] = m;
+			m += cnt[q] > room[q] && room[q] ? cnt[q] : 0;
+		}
+		for (size_t e = 0; e < n && !all && m; e++) {
+			size_t q = (size_t)G->cand[e].group;
+			if (cnt[q] > room[q] && room[q])
+				G->kth[off[q]++] = G->cand[e].prio;
+		}
+		for (size_t q = 0; q < ngv && !all; q++)
+			if (cnt[q] > room[q] && room[q])
+				cut[q] = kth_largest(G->kth + off[q] - cnt[q], cnt[q], room[q]);
+		/* the candidates' entries, a heap in the walk's order */
+		size_t hn = 0;
+		int least = INT32_MAX;
+		long want = 0; /* GPUs the candidates ask for */
+		DL_GROW(G->ent, 2 * n + 1, G->aent);
+		memset(kept, 0, sizeof(kept));
+		memset(ties, 0, sizeof(ties));
+		for (size_t e = 0; e < n; e++) {
+			const struct cand *c = &G->cand[e];
+			if (!all) {
+				size_t q = (size_t)c->group;
+				if (!room[q] || (cnt[q] > room[q] && !(c->prio >= cut[q])))
+					continue;
+				kept[q]++;
+				ties[q] += cnt[q] > room[q] && c->prio == cut[q];
+			}
+			size_t i = (size_t)c->slot * G->nt + (size_t)t;
+			const struct gj *g = &G->g[c->slot];
+			G->ent[hn++] = (struct entry){c->prio,
+						      G->def[i],
+						      xof(G, (size_t)c->slot, (size_t)t),
+						      (int)g->idx,
+						      -1,
+						      (int)r,
+						      g->gpus,
+						      G->p.compat && !allocated(G, (size_t)c->slot),
+						      c->slot};
+		}
+		/* more than room kept: ties at the cut, of which the first by the order stay */
+		for (size_t q = 0; q < ngv && !all; q++) {
+			if (!(cnt[q] > room[q] && kept[q] > room[q]))
+				continue;
+			struct entry *tie = G->ent + n;
+			size_t nt = 0, out = 0;
+			for (size_t e = 0; e < hn; e++)
+				if (G->ent[e].gpus == gv[q] && G->ent[e].prio == cut[q])
+					tie[nt++] = G->ent[e];
+			struct entry last = kth_entry(tie, nt, room[q] - (kept[q] - ties[q]));
+			for (size_t e = 0; e < hn; e++)
+				if (!(G->ent[e].gpus == gv[q] && G->ent[e].prio == cut[q] &&
+				      cmp_entry(&G->ent[e], &last) > 0))
+					G->ent[out++] = G->ent[e];
+			hn = out;
+		}
+		for (size_t e = 0; e < hn; e++) {
+			least = G->ent[e].gpus < least ? G->ent[e].gpus : least;
+			want += G->ent[e].gpus;
+		}
+		struct entry *h = G->ent;
+		if (want <= left[t]) {
+			/*
+			 * room for every candidate: each is taken unless given an
+			 * earlier type, whatever the order (a job has one entry a type)
+			 */
+			for (size_t e = 0; e < hn; e++) {
+				int before = left[t];
+				walk_entry(G, s, &h[e], t, left);
+				for (size_t q = 0; q < ngv && left[t] != before && !all; q++)
+					given[q] += gv[q] == h[e].gpus;
+			}
+			continue;
+		}
+		for (size_t e = hn / 2; e-- > 0;)
+			entries_down(h, hn, e);
+		while (hn && left[t] >= least) {
+			struct entry top = h[0];
+			h[0] = h[--hn];
+			entries_down(h, hn, 0);
+			int before = left[t];
+			walk_entry(G, s, &top, t, left);
+			if (left[t] == before || all)
+				continue;
+			/* given this type: passed over on the next */
+			for (size_t q = 0; q < ngv; q++)
+				given[q] += gv[q] == top.gpus;
+		}
+	}
+	free(left);
 }
 
 /* one entry of the walk: take it if its job(s) have no GPUs yet and the type has room */
@@ -1184,7 +1475,7 @@ static void fill(struct gavel *G, struct dl_sim *s)
 			     k = set_after(G, may, k, nslots)) {
 				struct gj *g = &G->g[k];
 				if (g->live != 1 || g->handle < 0 || g->assigned >= 0 ||
-				    (G->p.compat && !g->allocated)) /* none yet: it waits */
+				    (G->p.compat && !allocated(G, k))) /* none yet: it waits */
 					continue;
 				struct dl_sim_job *j = dl_sim_slot_job(s, k);
 				if (j->state != DL_SJ_QUEUED || j->gpus > free_t[t] ||
@@ -1192,9 +1483,10 @@ static void fill(struct gavel *G, struct dl_sim *s)
 				    (j->type != DL_ANY_TYPE && j->type != t))
 					continue;
 				size_t i = k * G->nt + (size_t)t;
-				if (!G->p.work_conserving && !(g->fresh && G->x[i] > 0))
+				double x = xof(G, k, (size_t)t);
+				if (!G->p.work_conserving && !(g->fresh && x > 0))
 					continue;
-				double pr = priority(G, G->x[i], G->jt[i], t);
+				double pr = priority(G, x, G->jt[i], t);
 				if (pr > bp ||
 				    (pr == bp && j->idx < dl_sim_slot_job(s, (size_t)best)->idx)) {
 					bp = pr;
@@ -1248,7 +1540,7 @@ static void exact(struct gavel *G, struct dl_sim *s)
 		double rate = 0, top = 0;
 		int tt = -1;
 		for (size_t t = 0; t < G->nt; t++) {
-			double sp = dl_sim_job_speed(s, j, (int)t), x = G->x[k * G->nt + t];
+			double sp = dl_sim_job_speed(s, j, (int)t), x = xof(G, k, t);
 			for (size_t q = 0; q < G->npairs; q++) {
 				const struct gpair *P = &G->pairs[q];
 				if (P->a == (int)k)

@@ -29,7 +29,9 @@ struct dl_gavel_params {
 	 * Tests only, in no option table: the driver as it was before it kept
 	 * the sets of jobs a round can touch (running, given a type, just
 	 * arrived, waiting for admission): every loop scans every slot, free
-	 * GPUs are summed over the jobs, solve finds each job by its handle, the
+	 * GPUs are summed over the jobs, solve finds each job by its handle and
+	 * copies its X (not read through its class in the session), the walk
+	 * heaps every admitted job (not only those that can be taken), the
 	 * start order has every job given a type, the session evaluates its
 	 * objective. The results must be the same bytes either way
 	 * (tests/unit/test_sim_gavel.c).

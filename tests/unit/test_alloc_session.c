@@ -6,7 +6,9 @@
  * updates runs through one session, solved after every step; each solve's
  * objective must equal dl_alloc_solve's on a copy of the same job set, and
  * the session's allocation must meet the base constraints (the allocation
- * itself may differ where the optimum is not unique).
+ * itself may differ where the optimum is not unique). A twin session fed
+ * the same steps hands out X per class (dl_alloc_session_by_class): each
+ * job's X read through its class must be the first session's, bit for bit.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -177,6 +179,27 @@ static int ftf_loose(const struct variant *v)
 	return v->policy == DL_ALLOC_FINISH_TIME_FAIRNESS && !(v->lp_tol > 0);
 }
 
+/*
+ * The twin's allocation (X per class after a warm solve, else per job) against
+ * the session's per job: 1 when every job's X is the same double
+ */
+static int same_by_class(const struct dl_alloc_session *tw, const struct dl_alloc_result *w,
+			 const struct dl_alloc_result *a, size_t *by_class)
+{
+	const struct dl_alloc_problem *vp = dl_alloc_session_problem(tw);
+	size_t n = vp->ntypes;
+	if (w->x) /* solved per job (dl_alloc_solve) */
+		return !vp->njobs || !memcmp(w->x, a->x, vp->njobs * n * sizeof(double));
+	const double *cx = dl_alloc_session_class_x(tw);
+	*by_class += 1;
+	for (size_t i = 0; i < vp->njobs; i++) {
+		long c = dl_alloc_session_class(tw, dl_alloc_session_handle(tw, i));
+		if (c < 0 || memcmp(&cx[(size_t)c * n], &a->x[i * n], n * sizeof(double)))
+			return 0;
+	}
+	return 1;
+}
+
 /* relative difference, with an absolute floor for objectives near 0 */
 static double rel(double a, double b)
 {
@@ -205,13 +228,18 @@ static void run_variant(const struct variant *v, uint64_t seed)
 	o.lp.tolerance = v->lp_tol;
 	struct dl_err err = DL_ERR_INIT;
 	struct dl_alloc_session *s = dl_alloc_session_new(&base, &o, &err);
-	if (!ok(s != NULL, "%s: session created", v->name)) {
+	struct dl_alloc_session *tw = dl_alloc_session_new(&base, &o, &err);
+	if (tw)
+		dl_alloc_session_by_class(tw);
+	if (!ok(s && tw, "%s: session and its twin by class created", v->name)) {
 		printf("# %s\n", err.msg);
+		dl_alloc_session_free(s);
+		dl_alloc_session_free(tw);
 		dl_alloc_problem_free(&base);
 		return;
 	}
 	int64_t *live = xcalloc((size_t)steps + 1, sizeof(int64_t));
-	size_t nlive = 0, solves = 0, agree = 0, solved = 0, feasible = 0;
+	size_t nlive = 0, solves = 0, agree = 0, solved = 0, feasible = 0, twin = 0, by_class = 0;
 	double worst_rel = 0, worst_viol = 0;
 	long next_id = 0;
 	for (int step = 0; step < steps; step++) {
@@ -222,7 +250,7 @@ static void run_variant(const struct variant *v, uint64_t seed)
 			char id[32];
 			random_job(&j, tput, id, sizeof(id), next_id++, &r, v->distinct);
 			int64_t h = dl_alloc_session_add(s, &j, &err);
-			if (h < 0) {
+			if (h < 0 || dl_alloc_session_add(tw, &j, &err) != h) {
 				ok(0, "%s: add failed: %s", v->name, err.msg);
 				break;
 			}
@@ -230,6 +258,7 @@ static void run_variant(const struct variant *v, uint64_t seed)
 		} else if (u < 0.75) {
 			size_t k = dl_rng_below(&r, nlive);
 			dl_alloc_session_remove(s, live[k]);
+			dl_alloc_session_remove(tw, live[k]);
 			live[k] = live[--nlive];
 		} else {
 			/* time passes: every job ages and runs some steps */
@@ -238,14 +267,21 @@ static void run_variant(const struct variant *v, uint64_t seed)
 			for (size_t i = 0; i < vp->njobs; i++) {
 				const struct dl_alloc_job *j = &vp->jobs[i];
 				double run = fmin(j->steps - 1, floor(dl_rng_uniform(&r) * dt * 2));
-				dl_alloc_session_progress(s, dl_alloc_session_handle(s, i),
-							  j->steps - run, j->steps_done + run,
-							  j->elapsed + dt);
+				int64_t h = dl_alloc_session_handle(s, i);
+				double left = j->steps - run, done = j->steps_done + run;
+				double el = j->elapsed + dt;
+				dl_alloc_session_progress(s, h, left, done, el);
+				dl_alloc_session_progress(tw, h, left, done, el);
 			}
 		}
 		struct dl_alloc_result a, b;
 		struct dl_err ea = DL_ERR_INIT, eb = DL_ERR_INIT;
 		int ra = dl_alloc_session_solve(s, &a, &ea);
+		struct dl_alloc_result w;
+		struct dl_err ew = DL_ERR_INIT;
+		int rw = dl_alloc_session_solve(tw, &w, &ew);
+		twin += rw == ra && (ra || same_by_class(tw, &w, &a, &by_class));
+		dl_alloc_result_free(&w);
 		struct dl_alloc_problem c;
 		dl_alloc_problem_copy(&c, dl_alloc_session_problem(s), 1);
 		if (o.pack && o.policy != DL_ALLOC_GANDIVA)
@@ -292,7 +328,16 @@ static void run_variant(const struct variant *v, uint64_t seed)
 	else
 		is_int(st->scratch, st->solves, "%s: solved by dl_alloc_solve (no warm LP)",
 		       v->name);
+	is_int(twin, solves, "%s: the twin by class gives every job the same X (%zu by class)",
+	       v->name, by_class);
+	if (v->warm == 1)
+		ok(by_class > solves / 2, "%s: the twin's warm solves are by class (%zu of %zu)",
+		   v->name, by_class, solves);
+	else if (!v->warm)
+		ok(!by_class && dl_alloc_session_class(tw, live[0]) < 0,
+		   "%s: no classes without a warm LP: X per job", v->name);
 	free(live);
+	dl_alloc_session_free(tw);
 	dl_alloc_session_free(s);
 	dl_alloc_problem_free(&base);
 }

@@ -9,8 +9,16 @@
  * grows all along), 100,000 jobs (10,000 under the sanitizers, where a
  * 100k-job run twice takes minutes). Results and events must match byte for
  * byte. Smaller runs cover the other ways through the rounds: --compat gavel
- * on three GPU types (an agnostic policy: the seeded type shuffle) and
- * --work-conserving.
+ * on three GPU types (an agnostic policy: the seeded type shuffle),
+ * --work-conserving, and the walk over three types (a job given a faster
+ * type is passed over on the slower ones) with the default policy, with
+ * finish-time fairness (a class per job) and with fifo-perf (solved per job,
+ * not by class).
+ *
+ * The fast path reads X through the jobs' classes in the allocation session
+ * and walks, on each type, only the jobs whose priority is among the first
+ * GPUs-left / gpus of their gang size; the oracle copies X into every job
+ * and walks a heap of every admitted job.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -92,6 +100,16 @@ int main(void)
 	same_as_oracle("compat gavel, agnostic, 3 types", &compat, &js);
 	struct run_opts wc = {"36:36:36", NULL, 0, 1};
 	same_as_oracle("work-conserving, 3 types", &wc, &js);
+	struct run_opts types3 = {"36:36:36", NULL, 0, 0};
+	same_as_oracle("3 types", &types3, &js);
+	dl_jobset_free(&js);
+
+	/* policies whose solves cost every job (a class per job; not warm): fewer jobs */
+	simrun_philly(&js, 2, SANITIZED ? 200 : 600, 1.2, 108);
+	struct run_opts ftf = {"36:36:36", "finish-time-fairness", 0, 0};
+	same_as_oracle("finish-time fairness, 3 types", &ftf, &js);
+	struct run_opts fifo = {"36:36:36", "fifo-perf", 0, 0};
+	same_as_oracle("fifo-perf, 3 types", &fifo, &js);
 	dl_jobset_free(&js);
 	return done_testing();
 }
