@@ -159,8 +159,8 @@ struct gandiva {
 	int maxg;
 	int *sizes; /* distinct gang sizes of the trace, ascending */
 	size_t nsizes;
-	size_t *spread; /* ids of spread sets */
-	struct spread_fit *spread_fit; /* spread_fit[q]: spread[q]'s, kept beside it for a cache-light walk */
+	size_t *spread;		       /* ids of spread sets */
+	struct spread_fit *spread_fit; /* spread[q]'s at q, for a cache-light walk */
 	size_t nspread, spread_alloc;
 	size_t crowded;	     /* sets with two units or more */
 	int *gowner;	     /* per GPU: its set, -1 */
