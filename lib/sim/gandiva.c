@@ -796,18 +796,51 @@ static void join_set(struct gandiva *G, struct dl_sim *s, uint32_t x, size_t id)
  * engine's order mark at each callback of the last period).
  */
 
+/*
+ * w after n steps of `w -= d; if (w < 0) w = 0;`, bit for bit, in a few
+ * steps per binade rather than n. While w - d stays in w's binade [lo, 2 lo),
+ * every result lies on that binade's grid of spacing u (w's ulp), so each
+ * step takes off the same r: d rounded to the grid. Only when d lies half-way
+ * between two grid points does the rounding (to even) alternate: then, and
+ * for the step that leaves the binade, one step at a time.
+ */
+static double sub_steps(double w, double d, int64_t n)
+{
+	while (n > 0 && w > 0) {
+		int ex;
+		frexp(w, &ex);
+		double lo = ldexp(1, ex - 1), u = ldexp(1, ex - 53), du = d / u;
+		double a = w - lo; /* exact: both on the grid */
+		if (w >= 0x1p-900 && du < 0x1p52 && du - floor(du) != 0.5 && a >= d) {
+			double r = nearbyint(du) * u;
+			if (r == 0) /* each step leaves w as it is */
+				return w;
+			/* m steps, those from w - j r for j < m, all stay in the binade */
+			double est = floor((a - d) / r) + 1;
+			int64_t m = est < (double)n ? (int64_t)est : n;
+			while (m > 0 && a - (double)(m - 1) * r < d)
+				m--;
+			while (m < n && a - (double)m * r >= d)
+				m++;
+			w -= (double)m * r;
+			n -= m;
+		}
+		if (n > 0) {
+			w -= d;
+			if (w < 0)
+				w = 0;
+			n--;
+		}
+	}
+	return w;
+}
+
 /* w after k slices of q progress ticks at rate (dl_sim_sync's arithmetic) */
 static double work_after(double w, int64_t k, dl_tick q, double rate)
 {
 	if (rate == 1) /* exact: w - q loses nothing below 2^53 */
 		return w - (double)(k * q);
-	double d = (double)q * rate;
-	for (int64_t i = 0; i < k; i++) {
-		w -= d;
-		if (w < 0)
-			w = 0;
-	}
-	return w;
+	return sub_steps(w, (double)q * rate, k);
 }
 
 /* comm after k slices of q progress ticks at this slowdown */
@@ -848,7 +881,17 @@ static int64_t slices_to_last(double w, int64_t kmin, int64_t kmax, dl_tick q, d
 	 * the resume cannot complete: only the subtractions run there.
 	 */
 	double d = (double)q * rate, far = ((double)q + 2) * rate;
-	for (int64_t k = 0; k < kmax; k++) {
+	int64_t k = 0;
+	if (w > far) { /* start close below the last k with w > far, if that is where it is */
+		double est = floor((w - far) / d * (1 - 1e-6)) - 2;
+		int64_t k1 = est < (double)kmax ? (int64_t)est : kmax;
+		double w1 = k1 > 0 ? sub_steps(w, d, k1) : w;
+		if (k1 > 0 && w1 > far) {
+			k = k1;
+			w = w1;
+		}
+	}
+	for (; k < kmax; k++) {
 		if (k >= kmin && w <= far && completes(w, q, rate))
 			return k;
 		w -= d;
