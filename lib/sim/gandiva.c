@@ -121,6 +121,15 @@ struct gset {
 	int pack_dirty;	     /* something changed since the last pack pass */
 };
 
+/*
+ * A spread set's GPUs stay as they are while it is spread, so it fits on one
+ * node of its type only if some node there has `need` GPUs in no set: its k
+ * less the most of its own on one node.
+ */
+struct spread_fit {
+	int type, need;
+};
+
 /* the engine's order mark as one of the policy's callbacks began */
 struct mark {
 	dl_tick t;
@@ -150,7 +159,8 @@ struct gandiva {
 	int maxg;
 	int *sizes; /* distinct gang sizes of the trace, ascending */
 	size_t nsizes;
-	size_t *spread; /* ids of spread sets */
+	size_t *spread;		       /* ids of spread sets */
+	struct spread_fit *spread_fit; /* spread[q]'s at q, for a cache-light walk */
 	size_t nspread, spread_alloc;
 	size_t crowded;	     /* sets with two units or more */
 	int *gowner;	     /* per GPU: its set, -1 */
@@ -270,9 +280,20 @@ static void own_gpus(struct gandiva *G, const int *gpus, int k, int id)
 
 static void spread_add(struct gandiva *G, size_t id)
 {
+	struct gset *g = &G->g[id];
+	size_t alloc = G->spread_alloc;
 	DL_GROW(G->spread, G->nspread + 1, G->spread_alloc);
-	G->g[id].spread = 1;
-	G->g[id].spread_pos = G->nspread;
+	if (G->spread_alloc != alloc)
+		G->spread_fit = xrealloc(G->spread_fit, G->spread_alloc * sizeof(*G->spread_fit));
+	int own = 0, most_own = 0;
+	for (int i = 0; i < g->k; i++) { /* g->gpus is sorted: a node's GPUs are adjacent */
+		own = i && G->gpu_node[g->gpus[i]] == G->gpu_node[g->gpus[i - 1]] ? own + 1 : 1;
+		if (own > most_own)
+			most_own = own;
+	}
+	g->spread = 1;
+	g->spread_pos = G->nspread;
+	G->spread_fit[G->nspread] = (struct spread_fit){g->type, g->k - most_own};
 	G->spread[G->nspread++] = id;
 }
 
@@ -283,6 +304,7 @@ static void spread_del(struct gandiva *G, size_t id)
 		return;
 	size_t last = G->spread[--G->nspread];
 	G->spread[g->spread_pos] = last;
+	G->spread_fit[g->spread_pos] = G->spread_fit[G->nspread];
 	G->g[last].spread_pos = g->spread_pos;
 	g->spread = 0;
 }
@@ -774,18 +796,51 @@ static void join_set(struct gandiva *G, struct dl_sim *s, uint32_t x, size_t id)
  * engine's order mark at each callback of the last period).
  */
 
+/*
+ * w after n steps of `w -= d; if (w < 0) w = 0;`, bit for bit, in a few
+ * steps per binade rather than n. While w - d stays in w's binade [lo, 2 lo),
+ * every result lies on that binade's grid of spacing u (w's ulp), so each
+ * step takes off the same r: d rounded to the grid. Only when d lies half-way
+ * between two grid points does the rounding (to even) alternate: then, and
+ * for the step that leaves the binade, one step at a time.
+ */
+static double sub_steps(double w, double d, int64_t n)
+{
+	while (n > 0 && w > 0) {
+		int ex;
+		frexp(w, &ex);
+		double lo = ldexp(1, ex - 1), u = ldexp(1, ex - 53), du = d / u;
+		double a = w - lo; /* exact: both on the grid */
+		if (w >= 0x1p-900 && du < 0x1p52 && du - floor(du) != 0.5 && a >= d) {
+			double r = nearbyint(du) * u;
+			if (r == 0) /* each step leaves w as it is */
+				return w;
+			/* m steps, those from w - j r for j < m, all stay in the binade */
+			double est = floor((a - d) / r) + 1;
+			int64_t m = est < (double)n ? (int64_t)est : n;
+			while (m > 0 && a - (double)(m - 1) * r < d)
+				m--;
+			while (m < n && a - (double)m * r >= d)
+				m++;
+			w -= (double)m * r;
+			n -= m;
+		}
+		if (n > 0) {
+			w -= d;
+			if (w < 0)
+				w = 0;
+			n--;
+		}
+	}
+	return w;
+}
+
 /* w after k slices of q progress ticks at rate (dl_sim_sync's arithmetic) */
 static double work_after(double w, int64_t k, dl_tick q, double rate)
 {
 	if (rate == 1) /* exact: w - q loses nothing below 2^53 */
 		return w - (double)(k * q);
-	double d = (double)q * rate;
-	for (int64_t i = 0; i < k; i++) {
-		w -= d;
-		if (w < 0)
-			w = 0;
-	}
-	return w;
+	return sub_steps(w, (double)q * rate, k);
 }
 
 /* comm after k slices of q progress ticks at this slowdown */
@@ -821,9 +876,23 @@ static int64_t slices_to_last(double w, int64_t kmin, int64_t kmax, dl_tick q, d
 			k--;
 		return k < kmin ? kmin : k < kmax ? k : kmax;
 	}
-	double d = (double)q * rate;
-	for (int64_t k = 0; k < kmax; k++) {
-		if (k >= kmin && completes(w, q, rate))
+	/*
+	 * Above (q + 2) rate, w / rate exceeds q + 1 whatever its rounding, so
+	 * the resume cannot complete: only the subtractions run there.
+	 */
+	double d = (double)q * rate, far = ((double)q + 2) * rate;
+	int64_t k = 0;
+	if (w > far) { /* start close below the last k with w > far, if that is where it is */
+		double est = floor((w - far) / d * (1 - 1e-6)) - 2;
+		int64_t k1 = est < (double)kmax ? (int64_t)est : kmax;
+		double w1 = k1 > 0 ? sub_steps(w, d, k1) : w;
+		if (k1 > 0 && w1 > far) {
+			k = k1;
+			w = w1;
+		}
+	}
+	for (; k < kmax; k++) {
+		if (k >= kmin && w <= far && completes(w, q, rate))
 			return k;
 		w -= d;
 		if (w < 0)
@@ -1128,20 +1197,15 @@ static void most_free_per_type(struct gandiva *G, const struct dl_cluster *c)
 }
 
 /*
- * Could some node of g's type take g's k GPUs, counting g's own as free?
- * Not when the most free GPUs on one node plus the most of g's own on one
- * node fall short: then the best-fit scan below would find none, and a
- * crowded cluster answers this for most spread sets at every departure.
+ * Could some node of spread[q]'s type take its k GPUs, counting its own as
+ * free? Not when the most free GPUs on one node fall short of its need: then
+ * the best-fit scan below would find none, and a crowded cluster answers this
+ * for most spread sets at every departure. Asked first, from the compact
+ * spread_fit[], so that those sets cost no look at the set or its job.
  */
-static int may_fit_one_node(const struct gandiva *G, const struct gset *g)
+static int may_fit_one_node(const struct gandiva *G, size_t q)
 {
-	int own = 0, most_own = 0;
-	for (int i = 0; i < g->k; i++) { /* g->gpus is sorted: a node's GPUs are adjacent */
-		own = i && G->gpu_node[g->gpus[i]] == G->gpu_node[g->gpus[i - 1]] ? own + 1 : 1;
-		if (own > most_own)
-			most_own = own;
-	}
-	return G->type_most_free[g->type] + most_own >= g->k;
+	return G->type_most_free[G->spread_fit[q].type] >= G->spread_fit[q].need;
 }
 
 /* a spread set holding one job moves onto one node when that saves more than it costs */
@@ -1150,6 +1214,16 @@ static void consolidate(struct gandiva *G, struct dl_sim *s)
 	const struct dl_cluster *c = dl_sim_cluster(s);
 	int most_free_known = 0;
 	for (size_t q = 0; q < G->nspread;) {
+		if (!G->p.slice_oracle) { /* (the checks are pure: their order is free) */
+			if (!most_free_known) {
+				most_free_per_type(G, c);
+				most_free_known = 1;
+			}
+			if (!may_fit_one_node(G, q)) {
+				q++;
+				continue;
+			}
+		}
 		size_t id = G->spread[q];
 		struct gset *g = &G->g[id];
 		uint32_t x = g->ring[0];
@@ -1158,16 +1232,6 @@ static void consolidate(struct gandiva *G, struct dl_sim *s)
 		    !(j->slowdown > 1)) {
 			q++;
 			continue;
-		}
-		if (!G->p.slice_oracle) {
-			if (!most_free_known) {
-				most_free_per_type(G, c);
-				most_free_known = 1;
-			}
-			if (!may_fit_one_node(G, g)) {
-				q++;
-				continue;
-			}
 		}
 		/* the best-fit node of its type that can take it, counting its own GPUs */
 		int best = -1, bavail = 0;
@@ -1425,6 +1489,7 @@ static void destroy(void *st)
 	free(G->bysize);
 	free(G->sizes);
 	free(G->spread);
+	free(G->spread_fit);
 	free(G->gowner);
 	free(G->node_free);
 	free(G->type_most_free);
