@@ -835,8 +835,7 @@ static size_t lease_view(struct dally *D, struct dl_sim *s, double best)
 		return 0;
 	for (size_t n = 0; n < D->c->nnodes; n++)
 		D->nopen[n] = dl_sim_node_free(s, (int)n);
-	for (size_t i = nv / 2; i-- > 0;)
-		codes_down(D->vcode, nv, i);
+	codes_heapify(D->vcode, nv);
 	return nv;
 }
 
@@ -876,9 +875,7 @@ static size_t lease_index(struct dally *D, struct dl_sim *s, double best)
 static const struct rk *victim_at(struct dally *D, struct dl_sim *s, size_t i)
 {
 	while (D->nworst <= i && D->nheap) {
-		double code = D->vcode[0], r = floor(code / 4294967296.0);
-		D->vcode[0] = D->vcode[--D->nheap];
-		codes_down(D->vcode, D->nheap, 0);
+		double code = codes_pop(D->vcode, &D->nheap), r = floor(code / 4294967296.0);
 		uint32_t idx = (uint32_t)(code - r * 4294967296.0);
 		D->worst[D->nworst++] = (struct rk){r, idx, dl_sim_job(s, idx)->slot};
 	}

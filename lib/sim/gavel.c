@@ -847,12 +847,9 @@ static void assign(struct gavel *G, struct dl_sim *s)
 		int t = order[r], least = INT32_MAX;
 		for (size_t e = 0; e < hn; e++)
 			least = h[e].gpus < least ? h[e].gpus : least;
-		for (size_t e = hn / 2; e-- > 0;)
-			entries_down(h, hn, e);
+		entries_heapify(h, hn);
 		while (hn && left[t] >= least) {
-			struct entry top = h[0];
-			h[0] = h[--hn];
-			entries_down(h, hn, 0);
+			struct entry top = entries_pop(h, &hn);
 			walk_entry(G, s, &top, t, left);
 		}
 	}
@@ -1067,12 +1064,9 @@ static void walk_candidates(struct gavel *G, struct dl_sim *s, const int *order,
 			}
 			continue;
 		}
-		for (size_t e = hn / 2; e-- > 0;)
-			entries_down(h, hn, e);
+		entries_heapify(h, hn);
 		while (hn && left[t] >= least) {
-			struct entry top = h[0];
-			h[0] = h[--hn];
-			entries_down(h, hn, 0);
+			struct entry top = entries_pop(h, &hn);
 			int before = left[t];
 			walk_entry(G, s, &top, t, left);
 			if (left[t] == before || all)

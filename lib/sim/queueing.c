@@ -484,10 +484,7 @@ static void guards_end(struct prio *P, struct dl_sim *s)
 {
 	dl_tick now = dl_sim_now(s);
 	while (P->nguard && P->guard[0].until <= now) {
-		struct guard g = P->guard[0];
-		P->guard[0] = P->guard[--P->nguard];
-		if (P->nguard)
-			guards_down(P->guard, P->nguard, 0);
+		struct guard g = guards_pop(P->guard, &P->nguard);
 		if (P->guard_of.v[g.slot] != g.seq)
 			continue; /* its job has finished */
 		P->guard_of.v[g.slot] = 0;
