@@ -720,7 +720,8 @@ double dl_sim_work_left(struct dl_sim *s, struct dl_sim_job *j)
 }
 
 /* (re)compute j's completion event after a change of rate or placement */
-static void plan_finish(struct dl_sim *s, struct dl_sim_job *j)
+/* j's completion as planned at instant at (its resume: now, or earlier for dl_sim_restate) */
+static void plan_finish_at(struct dl_sim *s, struct dl_sim_job *j, dl_tick at)
 {
 	j->version++;
 	j->finish_at = INT64_MAX;
@@ -728,7 +729,7 @@ static void plan_finish(struct dl_sim *s, struct dl_sim_job *j)
 		ev_remove(s, &s->fin, s->fin_pos[j->slot] - 1);
 	if (j->state != DL_SJ_RUNNING || !(j->rate > 0))
 		return; /* a zero share: the policy must change it */
-	dl_tick from = j->restore_until > s->now ? j->restore_until : s->now;
+	dl_tick from = j->restore_until > at ? j->restore_until : at;
 	/* exact when the rate is 1 (work_left is then an integer) */
 	double need = j->rate == 1 ? j->work_left : nearbyint(j->work_left / j->rate);
 	if (!(need < (double)(HORIZON - from))) {
@@ -737,6 +738,11 @@ static void plan_finish(struct dl_sim *s, struct dl_sim_job *j)
 	}
 	j->finish_at = from + (dl_tick)need;
 	ev_push(s, &s->fin, (struct event){j->finish_at, 0, 0, j->slot, 0});
+}
+
+static void plan_finish(struct dl_sim *s, struct dl_sim_job *j)
+{
+	plan_finish_at(s, j, s->now);
 }
 
 /*
@@ -1182,11 +1188,7 @@ void dl_sim_restate(struct dl_sim *s, struct dl_sim_job *j, const struct dl_sim_
 	j->occupied += c->occupied_add;
 	if (j->state != DL_SJ_RUNNING)
 		return;
-	/* its completion as planned when it resumed, at since */
-	dl_tick now = s->now;
-	s->now = j->since;
-	plan_finish(s, j);
-	s->now = now;
+	plan_finish_at(s, j, j->since); /* as planned when it resumed, at since */
 	if (c->order && s->fin_pos[j->slot]) {
 		size_t i = s->fin_pos[j->slot] - 1;
 		struct event e = s->fin.a[i];
