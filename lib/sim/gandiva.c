@@ -87,6 +87,7 @@ struct gjob {
 	int inring;	       /* a unit's first job (a pair's other job is not in the ring) */
 	int waiting;	       /* in the waiting list */
 	int moved;	       /* moved off its set (defragment): its next resume is a migration */
+	int unready;	       /* moved, or not started on its set's GPUs since it joined */
 	dl_tick window;	       /* may be packed from this time on */
 	dl_tick packed_at;     /* when its pack formed */
 	double f;	       /* its share when packed: --interference x the table's, at most 1 */
@@ -106,6 +107,7 @@ struct gset {
 	size_t n, alloc, cur;
 	uint32_t run[2]; /* the running unit's jobs (round-robin), NIL */
 	int nres;
+	int unready;	/* residents whose gjob.unready is set: none may cruise while any */
 	uint64_t stamp; /* the live timer's stamp (0: none) */
 	dl_tick tat;	/* that timer's time, -1 (a cruising set's: its window's end) */
 	int32_t ph_bucket, ph_prev, ph_next; /* among the sets whose timers share a phase */
@@ -351,6 +353,21 @@ static void disarm(struct gandiva *G, size_t id)
 	presence(G, id, -1);
 }
 
+/*
+ * A resident is unready while it is moved or has not started on its set's
+ * GPUs since it joined: a job that joins from the waiting list never ran
+ * (jobs wait only before their first start), and one moved in is moved
+ * unless it never ran. Either way plan() would refuse its set, which it
+ * learns from the set's count without looking at every resident.
+ */
+static void set_unready(struct gandiva *G, uint32_t x, int unready)
+{
+	struct gjob *gj = &G->j[x];
+	if (gj->unready != unready)
+		G->g[gj->grp].unready += unready ? 1 : -1;
+	gj->unready = unready;
+}
+
 /* a new set for job x, just started on free GPUs */
 static size_t set_open(struct gandiva *G, struct dl_sim *s, uint32_t x)
 {
@@ -394,6 +411,8 @@ static size_t set_open(struct gandiva *G, struct dl_sim *s, uint32_t x)
 	gj->grp = (int32_t)id;
 	gj->partner = NIL;
 	gj->inring = 1;
+	g->unready = 0;
+	set_unready(G, x, gj->moved); /* (a de-oversubscribed job may be moved still) */
 	gj->window = dl_sim_now(s) + (G->p.no_introspection ? 0 : G->quantum);
 	return id;
 }
@@ -508,8 +527,10 @@ static void run_at(struct gandiva *G, struct dl_sim *s, uint32_t x, double f)
 	}
 	struct dl_sim_how how =
 		DL_SIM_HOW(.gpus = g->gpus, .shared = 1, .share = f, .moved = G->j[x].moved);
-	if (dl_sim_start(s, j, &how) == DL_PLACED)
+	if (dl_sim_start(s, j, &how) == DL_PLACED) {
 		G->j[x].moved = 0;
+		set_unready(G, x, 0);
+	}
 }
 
 /* round-robin: make unit i the running one (a fresh slice) */
@@ -741,6 +762,7 @@ static void join_set(struct gandiva *G, struct dl_sim *s, uint32_t x, size_t id)
 	gj->grp = (int32_t)id;
 	gj->partner = NIL;
 	gj->inring = 1;
+	set_unready(G, x, 1);
 	gj->window = dl_sim_now(s) + (G->p.no_introspection ? 0 : G->quantum);
 	size_t before = g->n;
 	DL_GROW(g->ring, g->n + 1, g->alloc);
@@ -1099,8 +1121,12 @@ static void make_way(struct gandiva *G, struct dl_sim *s, size_t id, dl_tick at)
 static int64_t plan(struct gandiva *G, struct dl_sim *s, size_t id, dl_tick t1)
 {
 	struct gset *g = &G->g[id];
-	if (!G->cruise || g->k <= G->exposed || g->n < 2 || g->run[1] != NIL)
+	/* (no resident is moved, and without packing none is paired) */
+	if (!G->cruise || g->k <= G->exposed || g->n < 2 || g->run[1] != NIL || g->unready)
 		return 0;
+	const struct dl_sim_job *a = sj(s, g->ring[g->cur]);
+	if (a->state != DL_SJ_RUNNING || a->finish_at <= t1 || !(a->rate > 0))
+		return 0; /* it completes in slice 0 */
 	dl_tick P = G->period, q = G->quantum;
 	int64_t n = (int64_t)g->n;
 	/* occupied GPU-ticks must stay exact integers (below 2^52) */
@@ -1120,18 +1146,13 @@ static int64_t plan(struct gandiva *G, struct dl_sim *s, size_t id, dl_tick t1)
 			last = u + ((int64_t)left + 2) * n;
 	}
 	for (int64_t u = 0; u < n && last > 1; u++) {
-		uint32_t x = g->ring[(g->cur + (size_t)u) % (size_t)n];
-		const struct dl_sim_job *j = sj(s, x);
-		if (G->j[x].partner != NIL || G->j[x].moved || !(j->rate > 0))
-			return 0;
+		const struct dl_sim_job *j = sj(s, g->ring[(g->cur + (size_t)u) % (size_t)n]);
 		int64_t kmax = (last - u + n - 1) / n + 1, k;
 		if (u == 0) {
-			if (j->state != DL_SJ_RUNNING || j->finish_at <= t1)
-				return 0; /* it completes in slice 0 */
 			k = slices_to_last(j->work_left, 1, kmax, q, j->rate);
 		} else {
 			if (j->state != DL_SJ_QUEUED || j->resume_cost != G->suspend ||
-			    j->start < 0)
+			    j->start < 0 || !(j->rate > 0))
 				return 0;
 			k = slices_to_last(j->work_left, 0, kmax, q, j->rate);
 		}
@@ -1365,6 +1386,7 @@ static void deoversubscribe(struct gandiva *G, struct dl_sim *s)
 					fluid_update(G, s, id);
 				break;
 			}
+			set_unready(G, best, 0); /* (it leaves the set: set_open counts it again) */
 			size_t before = g->n;
 			ring_remove(g, ring_index(g, best));
 			set_ring_size_changed(G, g, before);
@@ -1415,6 +1437,7 @@ static void vacate(struct gandiva *G, struct dl_sim *s, size_t v)
 			struct dl_sim_job *j = sj(s, y);
 			struct gjob *gy = &G->j[y];
 			gy->partner = NIL;
+			set_unready(G, y, 0); /* (it leaves the set: join_set counts it again) */
 			if (j->state == DL_SJ_RUNNING)
 				dl_sim_suspend(s, j, G->suspend);
 			/* its state moves to other GPUs: a migration, unless it never ran */
@@ -1601,6 +1624,7 @@ static void finish(void *st, struct dl_sim *s, struct dl_sim_job *j)
 	record_mark(G, s, PH_COMPLETIONS);
 	struct gset *g = &G->g[id];
 	G->departed = 1;
+	set_unready(G, x, 0);
 	gj->grp = -1;
 	set_nres(G, id, g->nres - 1);
 	for (int r = 0; r < 2; r++)
