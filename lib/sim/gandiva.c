@@ -1328,31 +1328,11 @@ static uint32_t move_candidate(struct gandiva *G, struct dl_sim *s, const struct
 }
 
 /*
- * Would deoversubscribe try to move a job if it ran now (it then runs at the
- * next pass, which may be at any set's slice instant)? Its walk, without
- * the moves.
+ * With dry set it moves nothing and says whether it would try to: the next
+ * pass makes the same walk, at what may be any set's slice instant. (Its
+ * caller has materialized every set of up to the free GPUs, all it reaches.)
  */
-static int would_deoversubscribe(struct gandiva *G, struct dl_sim *s)
-{
-	for (size_t z = 0; z < G->nsizes && G->crowded; z++) {
-		int k = G->sizes[z];
-		if (k > dl_sim_free_gpus(s))
-			break;
-		int looked = 0;
-		for (size_t id = dl_oset_last(&G->pool, &G->bysize[k]);
-		     id != DL_ONIL && looked < 16; id = dl_oset_prev(&G->pool, id)) {
-			const struct gset *g = &G->g[id];
-			if (g->nres < 2)
-				break;
-			looked++;
-			if (g->n >= 2 && move_candidate(G, s, g) != NIL)
-				return 1;
-		}
-	}
-	return 0;
-}
-
-static void deoversubscribe(struct gandiva *G, struct dl_sim *s)
+static int deoversubscribe(struct gandiva *G, struct dl_sim *s, int dry)
 {
 	for (size_t z = 0; z < G->nsizes && G->crowded; z++) {
 		int k = G->sizes[z];
@@ -1366,12 +1346,11 @@ static void deoversubscribe(struct gandiva *G, struct dl_sim *s)
 			if (g->nres < 2)
 				break;
 			looked++;
-			materialize_now(G, s, id);
-			if (g->n < 2) {
-				id = prev;
-				continue;
-			}
-			uint32_t best = move_candidate(G, s, g);
+			if (!dry)
+				materialize_now(G, s, id);
+			uint32_t best = g->n < 2 ? NIL : move_candidate(G, s, g);
+			if (best != NIL && dry)
+				return 1;
 			if (best == NIL) {
 				id = prev;
 				continue;
@@ -1402,6 +1381,7 @@ static void deoversubscribe(struct gandiva *G, struct dl_sim *s)
 			id = prev;
 		}
 	}
+	return 0;
 }
 
 /*
@@ -1726,7 +1706,7 @@ static void schedule(void *st, struct dl_sim *s)
 		consolidate(G, s);
 	G->departed = 0;
 	if (G->migrating && !G->nwaiting && G->crowded && dl_sim_free_gpus(s) > 0)
-		deoversubscribe(G, s);
+		deoversubscribe(G, s, 0);
 	/*
 	 * The next pass, which may be at any set's slice instant, looks at the
 	 * sets of up to `exposed` GPUs to de-oversubscribe them: those slice one
@@ -1740,7 +1720,7 @@ static void schedule(void *st, struct dl_sim *s)
 			materialize_now(G, s, G->cru[c]);
 		else
 			c++;
-	if (would_deoversubscribe(G, s)) {
+	if (deoversubscribe(G, s, 1)) {
 		G->exposed = G->maxg + 1;
 		while (G->ncruising)
 			materialize_now(G, s, G->cru[0]);
