@@ -1015,8 +1015,10 @@ static void materialize(struct gandiva *G, struct dl_sim *s, size_t id, int64_t 
 	uint32_t a = g->ring[g->cur0];
 	size_t yi = (g->cur0 + (size_t)(i % n)) % (size_t)n;
 	uint32_t y = g->ring[yi];
+	/* units after slice i's have had no slice yet: their counters stand as they are */
+	int64_t touched = i < n ? i + 1 : n;
 	DL_GROW(G->cbuf, (size_t)n, G->cbuf_alloc);
-	for (int64_t u = 0; u < n; u++)
+	for (int64_t u = 0; u < touched; u++)
 		G->cbuf[u] =
 			u ? counters_of(sj(s, g->ring[(g->cur0 + (size_t)u) % (size_t)n])) : g->a0;
 	if (y != a) {
@@ -1024,7 +1026,7 @@ static void materialize(struct gandiva *G, struct dl_sim *s, size_t id, int64_t 
 		dl_sim_start(s, sj(s, y), &how);
 		dl_sim_suspend(s, sj(s, a), G->suspend);
 	}
-	for (int64_t u = 0; u < n; u++) {
+	for (int64_t u = 0; u < touched; u++) {
 		uint32_t x = g->ring[(g->cur0 + (size_t)u) % (size_t)n];
 		struct dl_sim_job *j = sj(s, x);
 		const struct dl_sim_counters *b = &G->cbuf[u];
