@@ -168,7 +168,10 @@ struct gandiva {
 	int *gowner;	     /* per GPU: its set, -1 */
 	const int *gpu_node; /* per GPU: its node (the cluster's index) */
 	int *node_free;	     /* per node: GPUs in no set */
+	const struct dl_node *nodes;
 	int *type_most_free; /* per GPU type: the most node_free on one of its nodes */
+	int *free_nodes;     /* [type * (node_gpus + 1) + f]: its nodes with node_free f */
+	int node_gpus;	     /* the most GPUs on one node */
 	int *buf;
 	uint64_t seq;
 	int departed;
@@ -272,11 +275,26 @@ static void set_ring_size_changed(struct gandiva *G, struct gset *g, size_t befo
 		G->crowded--;
 }
 
+/*
+ * Node nd's free GPUs change by d (1 or -1). The most on one node of its type
+ * follows in O(1): it rises with nd, or falls by one when nd was its only node.
+ */
+static void node_free_add(struct gandiva *G, int nd, int d)
+{
+	int t = G->nodes[nd].type, f = G->node_free[nd];
+	int *count = G->free_nodes + (size_t)t * ((size_t)G->node_gpus + 1);
+	count[f]--;
+	count[f + d]++;
+	G->node_free[nd] = f + d;
+	if (f + d > G->type_most_free[t] || (f == G->type_most_free[t] && !count[f]))
+		G->type_most_free[t] = f + d;
+}
+
 static void own_gpus(struct gandiva *G, const int *gpus, int k, int id)
 {
 	for (int i = 0; i < k; i++) {
 		G->gowner[gpus[i]] = id;
-		G->node_free[G->gpu_node[gpus[i]]] += id < 0 ? 1 : -1;
+		node_free_add(G, G->gpu_node[gpus[i]], id < 0 ? 1 : -1);
 	}
 }
 
@@ -1207,18 +1225,6 @@ static void arm_slices(struct gandiva *G, struct dl_sim *s, size_t id, dl_tick t
 
 /* ---- migration ---- */
 
-/* per GPU type, the most GPUs in no set on one node of that type */
-static void most_free_per_type(struct gandiva *G, const struct dl_cluster *c)
-{
-	for (size_t t = 0; t < c->ntypes; t++)
-		G->type_most_free[t] = 0;
-	for (size_t nd = 0; nd < c->nnodes; nd++) {
-		int t = c->nodes[nd].type;
-		if (G->node_free[nd] > G->type_most_free[t])
-			G->type_most_free[t] = G->node_free[nd];
-	}
-}
-
 /*
  * Could some node of spread[q]'s type take its k GPUs, counting its own as
  * free? Not when the most free GPUs on one node fall short of its need: then
@@ -1235,17 +1241,11 @@ static int may_fit_one_node(const struct gandiva *G, size_t q)
 static void consolidate(struct gandiva *G, struct dl_sim *s)
 {
 	const struct dl_cluster *c = dl_sim_cluster(s);
-	int most_free_known = 0;
 	for (size_t q = 0; q < G->nspread;) {
-		if (!G->p.slice_oracle) { /* (the checks are pure: their order is free) */
-			if (!most_free_known) {
-				most_free_per_type(G, c);
-				most_free_known = 1;
-			}
-			if (!may_fit_one_node(G, q)) {
-				q++;
-				continue;
-			}
+		/* (the checks are pure: their order is free) */
+		if (!G->p.slice_oracle && !may_fit_one_node(G, q)) {
+			q++;
+			continue;
 		}
 		size_t id = G->spread[q];
 		struct gset *g = &G->g[id];
@@ -1293,8 +1293,7 @@ static void consolidate(struct gandiva *G, struct dl_sim *s)
 		own_gpus(G, g->gpus, g->k, -1);
 		memcpy(g->gpus, j->gpu, (size_t)g->k * sizeof(int));
 		own_gpus(G, g->gpus, g->k, (int)id);
-		spread_del(G, id);   /* the last spread set now sits at q */
-		most_free_known = 0; /* nodes' free GPUs moved */
+		spread_del(G, id); /* the last spread set now sits at q */
 	}
 }
 
@@ -1498,6 +1497,7 @@ static void destroy(void *st)
 	free(G->gowner);
 	free(G->node_free);
 	free(G->type_most_free);
+	free(G->free_nodes);
 	free(G->buf);
 	free(G->ph_head);
 	free(G->marks);
@@ -1570,8 +1570,18 @@ static void *create(struct dl_sim *s, const void *params, struct dl_err *err)
 	G->gpu_node = c->gpu_node;
 	G->node_free = xcalloc(c->nnodes + 1, sizeof(int));
 	G->type_most_free = xcalloc(c->ntypes + 1, sizeof(int));
+	G->nodes = c->nodes;
 	for (size_t nd = 0; nd < c->nnodes; nd++)
-		G->node_free[nd] = c->nodes[nd].gpus;
+		if (c->nodes[nd].gpus > G->node_gpus)
+			G->node_gpus = c->nodes[nd].gpus;
+	G->free_nodes = xcalloc((c->ntypes + 1) * ((size_t)G->node_gpus + 1), sizeof(int));
+	for (size_t nd = 0; nd < c->nnodes; nd++) {
+		int t = c->nodes[nd].type, f = c->nodes[nd].gpus;
+		G->node_free[nd] = f;
+		G->free_nodes[(size_t)t * ((size_t)G->node_gpus + 1) + (size_t)f]++;
+		if (f > G->type_most_free[t])
+			G->type_most_free[t] = f;
+	}
 	G->buf = xcalloc((size_t)G->maxg + 1, sizeof(int));
 	G->period = G->suspend + G->quantum;
 	G->cruise = !G->fluid && !G->packing && !p->slice_oracle && !dl_sim_logs_events(s) &&
