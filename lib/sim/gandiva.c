@@ -1133,6 +1133,39 @@ static void make_way(struct gandiva *G, struct dl_sim *s, size_t id, dl_tick at)
 }
 
 /*
+ * The first slice of set id's window (slice 1 ends at t1) that would meet
+ * another set's timer or cruising slice instant: the window ends before it.
+ * 0 also when another set's timer in the same phase is still to come at this
+ * very instant: slicing on, that set would arm its next timer at t1, and
+ * make_way would undo the window at once (two sets in step would take turns
+ * planning and undoing windows every period, skipping nothing).
+ */
+static int64_t window_cap(const struct gandiva *G, struct dl_sim *s, size_t id, dl_tick t1)
+{
+	dl_tick P = G->period, now = dl_sim_now(s);
+	int64_t cap = INT64_MAX;
+	for (int32_t h = G->ph_head[ph_bucket_of(G, t1)]; h >= 0 && cap > 1; h = G->g[h].ph_next) {
+		const struct gset *gh = &G->g[h];
+		dl_tick meet = -1;
+		if ((size_t)h == id)
+			continue;
+		if (gh->tat == now && (t1 - now) % P == 0)
+			return 0;
+		if (gh->cruising) {
+			if ((gh->t1 - t1) % P == 0)
+				meet = gh->t1 > t1 ? gh->t1 : t1;
+			if (meet > slice_start(G, gh, gh->last))
+				meet = -1;
+		} else if (gh->tat >= t1 && (gh->tat - t1) % P == 0) {
+			meet = gh->tat;
+		}
+		if (meet >= 0 && (meet - t1) / P < cap)
+			cap = (meet - t1) / P;
+	}
+	return cap;
+}
+
+/*
  * How many slices set id (its unit at cur just started, its slice ending at
  * t1) can cruise: the index of the slice in which a unit would complete, of
  * the first that meets another set's timer, or a bound; 0 when it may not
@@ -1147,6 +1180,9 @@ static int64_t plan(struct gandiva *G, struct dl_sim *s, size_t id, dl_tick t1)
 	const struct dl_sim_job *a = sj(s, g->ring[g->cur]);
 	if (a->state != DL_SJ_RUNNING || a->finish_at <= t1 || !(a->rate > 0))
 		return 0; /* it completes in slice 0 */
+	int64_t cap = window_cap(G, s, id, t1);
+	if (cap < 2)
+		return 0;
 	dl_tick P = G->period, q = G->quantum;
 	int64_t n = (int64_t)g->n;
 	/* occupied GPU-ticks must stay exact integers (below 2^52) */
@@ -1179,24 +1215,7 @@ static int64_t plan(struct gandiva *G, struct dl_sim *s, size_t id, dl_tick t1)
 		if (u + k * n < last)
 			last = u + k * n;
 	}
-	/* another set's timer, or slice instant, on one of ours ends the window before it */
-	for (int32_t h = G->ph_head[ph_bucket_of(G, t1)]; h >= 0 && last > 1; h = G->g[h].ph_next) {
-		const struct gset *gh = &G->g[h];
-		dl_tick meet = -1;
-		if ((size_t)h == id)
-			continue;
-		if (gh->cruising) {
-			if ((gh->t1 - t1) % P == 0)
-				meet = gh->t1 > t1 ? gh->t1 : t1;
-			if (meet > slice_start(G, gh, gh->last))
-				meet = -1;
-		} else if (gh->tat >= t1 && (gh->tat - t1) % P == 0) {
-			meet = gh->tat;
-		}
-		if (meet >= 0 && 1 + (meet - t1) / P - 1 < last)
-			last = 1 + (meet - t1) / P - 1;
-	}
-	return last;
+	return last < cap ? last : cap;
 }
 
 /* set id's next slice ends at t1: its timer there, or a window of skipped slices */
