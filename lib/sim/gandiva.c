@@ -836,6 +836,15 @@ static void join_set(struct gandiva *G, struct dl_sim *s, uint32_t x, size_t id)
  * engine's order mark at each callback of the last period).
  */
 
+/* 2^e, for e in the normal range (exact, with no call into libm) */
+static double two_to(int e)
+{
+	uint64_t b = (uint64_t)(e + 1023) << 52;
+	double x;
+	memcpy(&x, &b, sizeof(x));
+	return x;
+}
+
 /*
  * w after n steps of `w -= d; if (w < 0) w = 0;`, bit for bit, in a few
  * steps per binade rather than n. While w - d stays in w's binade [lo, 2 lo),
@@ -847,23 +856,26 @@ static void join_set(struct gandiva *G, struct dl_sim *s, uint32_t x, size_t id)
 static double sub_steps(double w, double d, int64_t n)
 {
 	while (n > 0 && w > 0) {
-		int ex;
-		frexp(w, &ex);
-		double lo = ldexp(1, ex - 1), u = ldexp(1, ex - 53), du = d / u;
-		double a = w - lo; /* exact: both on the grid */
-		if (w >= 0x1p-900 && du < 0x1p52 && du - floor(du) != 0.5 && a >= d) {
-			double r = nearbyint(du) * u;
-			if (r == 0) /* each step leaves w as it is */
-				return w;
-			/* m steps, those from w - j r for j < m, all stay in the binade */
-			double est = floor((a - d) / r) + 1;
-			int64_t m = est < (double)n ? (int64_t)est : n;
-			while (m > 0 && a - (double)(m - 1) * r < d)
-				m--;
-			while (m < n && a - (double)m * r >= d)
-				m++;
-			w -= (double)m * r;
-			n -= m;
+		if (w >= 0x1p-900) {
+			uint64_t bits;
+			memcpy(&bits, &w, sizeof(bits));
+			int ex = (int)(bits >> 52 & 0x7ff) - 1022; /* w in [2^(ex-1), 2^ex) */
+			double lo = two_to(ex - 1), u = two_to(ex - 53), du = d / u;
+			double a = w - lo; /* exact: both on the grid */
+			if (du < 0x1p52 && du - floor(du) != 0.5 && a >= d) {
+				double r = nearbyint(du) * u;
+				if (r == 0) /* each step leaves w as it is */
+					return w;
+				/* m steps, those from w - j r for j < m, all stay in the binade */
+				double est = floor((a - d) / r) + 1;
+				int64_t m = est < (double)n ? (int64_t)est : n;
+				while (m > 0 && a - (double)(m - 1) * r < d)
+					m--;
+				while (m < n && a - (double)m * r >= d)
+					m++;
+				w -= (double)m * r;
+				n -= m;
+			}
 		}
 		if (n > 0) {
 			w -= d;
