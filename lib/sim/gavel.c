@@ -114,6 +114,20 @@ struct gj {
 	long cls;      /* its class in the session (by class), while admitted */
 };
 
+/*
+ * an admitted job, in the dense list of them that the round's priority pass
+ * streams (a few bytes a job instead of its whole record; the list's order
+ * is not the walk's: the walk orders its candidates by the entries' keys)
+ */
+struct adm {
+	int slot;
+	int gpus;
+	uint32_t idx;
+	int64_t handle;
+	uint64_t runs; /* as its gj's */
+	long cls;
+};
+
 /* a pair of the allocation (pack): slots, its time on each type and the shares */
 struct gpair {
 	int a, b;
@@ -174,6 +188,9 @@ struct gavel {
 	 */
 	int *view;
 	size_t nview, aview;
+	struct adm *adm; /* the admitted jobs (in no order), nadm of them */
+	size_t nadm, aadm;
+	int *adm_at; /* [slots] its place in adm while admitted */
 	size_t nhandles;
 	double *worker_time; /* [nt] GPU-seconds */
 	struct gpair *pairs;
@@ -190,6 +207,8 @@ struct gavel {
 	struct entry *ent;
 	size_t aent;
 	struct cand *cand; /* [slots] a type's priorities before the walk's candidates */
+	struct tie *ties;  /* [slots] the jobs at the cuts' priorities */
+	size_t aties;
 	size_t acand;
 	double *kth; /* [slots] scratch of kth_largest */
 	size_t akth;
@@ -269,6 +288,8 @@ static void grow_slots(struct gavel *G, size_t need)
 	G->jt = dl_slab_grow(G->jt, &n[0], need, G->nt * sizeof(double));
 	G->def = dl_slab_grow(G->def, &n[1], need, G->nt * sizeof(double));
 	G->x = dl_slab_grow(G->x, &n[2], need, G->nt * sizeof(double));
+	size_t na = G->nslots;
+	G->adm_at = dl_slab_grow(G->adm_at, &na, need, sizeof(int));
 	G->g = dl_slab_grow(G->g, &G->nslots, need, sizeof(*G->g));
 	struct slotset *sets[] = {&G->holding, &G->occupying,  &G->touched,
 				  &G->fresh,   &G->unadmitted, &G->admitted};
@@ -371,6 +392,8 @@ static void destroy(void *st)
 	free(G->x);
 	free(G->slot_of_handle);
 	free(G->view);
+	free(G->adm);
+	free(G->adm_at);
 	free(G->ctype);
 	free(G->atype);
 	free(G->tput);
@@ -378,6 +401,7 @@ static void destroy(void *st)
 	free(G->worker_time);
 	free(G->ent);
 	free(G->cand);
+	free(G->ties);
 	free(G->kth);
 	free(G->tmp);
 	free(G->wide);
@@ -444,6 +468,9 @@ static int admit(struct gavel *G, struct dl_sim *s, struct dl_sim_job *j)
 		G->view[G->nview++] = (int)j->slot;
 	}
 	g->handle = h;
+	DL_GROW(G->adm, G->nadm + 1, G->aadm);
+	G->adm_at[j->slot] = (int)G->nadm;
+	G->adm[G->nadm++] = (struct adm){(int)j->slot, g->gpus, g->idx, h, g->runs, g->cls};
 	set_del(&G->unadmitted, j->slot);
 	set_add(&G->admitted, j->slot);
 	G->need_solve = 1;
@@ -694,25 +721,10 @@ static double priority(const struct gavel *G, double x, double received, int t)
 	return x / (received / wt);
 }
 
-static int cmp_entry(const void *a, const void *b)
-{
-	const struct entry *x = a, *y = b;
-	if (x->type != y->type)
-		return x->type < y->type ? -1 : 1; /* (rank of the type) */
-	if (x->prio != y->prio)
-		return x->prio > y->prio ? -1 : 1;
-	if (x->deficit != y->deficit)
-		return x->deficit > y->deficit ? -1 : 1;
-	if (x->x != y->x)
-		return x->x > y->x ? -1 : 1;
-	if (x->job != y->job)
-		return x->job < y->job ? -1 : 1;
-	return (x->pair > y->pair) - (x->pair < y->pair);
-}
-
 /*
- * the heap of entries: best first, by cmp_entry; a heap holds one type's
- * entries, so the type is not compared (a hot loop: cmp_entry inline)
+ * The walk's order of entries (step 5): by the rank of the type, then
+ * priority, deficit and X, highest first, then job order, then pair. A heap
+ * holds one type's entries, so the type is not compared.
  */
 static inline int entry_first(const struct entry *x, const struct entry *y)
 {
@@ -823,7 +835,7 @@ static void assign(struct gavel *G, struct dl_sim *s)
 		}
 	}
 	/*
-	 * The walk in the order of cmp_entry, type by type; a heap per type
+	 * The walk in the order of entry_first, type by type; a heap per type
 	 * (O(n + taken log n)) instead of sorting every entry: a type's walk
 	 * stops once no entry left fits in the GPUs it has left.
 	 */
@@ -861,9 +873,56 @@ static void assign(struct gavel *G, struct dl_sim *s)
 
 /* a job's priority on the type being walked, before the walk keeps it as a candidate */
 struct cand {
-	double prio;
+	double prio, x;
 	int slot, group; /* group: of its gpus (walk_candidates) */
+	uint32_t idx;	 /* the job's */
+	int gpus;
 };
+
+/* a job at the cut's priority: the rest of its entry's keys (its type and priority are the cut's)
+ */
+struct tie {
+	double deficit, x;
+	uint32_t idx;
+	int slot;
+};
+
+/* whether tie a comes before tie b in the walk's order (entry_first on the keys left) */
+static inline int tie_first(const struct tie *a, const struct tie *b)
+{
+	if (a->deficit != b->deficit)
+		return a->deficit > b->deficit;
+	if (a->x != b->x)
+		return a->x > b->x;
+	return a->idx < b->idx;
+}
+
+/* reorder a[0..n) so that its first k (1 <= k <= n) are the first k in the walk's order */
+static void first_ties(struct tie *a, size_t n, size_t k)
+{
+	size_t lo = 0, hi = n;
+	while (hi - lo > 1) {
+		/* the middle one as the pivot, at hi - 1; [lo, b) before it (distinct jobs) */
+		struct tie p = a[lo + (hi - lo) / 2], tmp;
+		a[lo + (hi - lo) / 2] = a[hi - 1];
+		a[hi - 1] = p;
+		size_t b = lo;
+		for (size_t i = lo; i + 1 < hi; i++)
+			if (tie_first(&a[i], &p)) {
+				tmp = a[i];
+				a[i] = a[b];
+				a[b++] = tmp;
+			}
+		a[hi - 1] = a[b];
+		a[b] = p;
+		if (b + 1 == k)
+			return;
+		if (b + 1 > k)
+			hi = b;
+		else
+			lo = b + 1;
+	}
+}
 
 /* the k-th largest of a[0..n) (1 <= k <= n; no NaN), reordering a */
 static double kth_largest(double *a, size_t n, size_t k)
@@ -900,37 +959,42 @@ static double kth_largest(double *a, size_t n, size_t k)
 	}
 }
 
-/* the k-th entry of a[0..n) in the walk's order (1 <= k <= n; distinct jobs), reordering a */
-static struct entry kth_entry(struct entry *a, size_t n, size_t k)
+/*
+ * Reorder the entries a[0..n), of jobs given no type yet, so that a[0..b)
+ * is the longest start of the walk's order whose GPUs add up to at most
+ * left, and return b: a selection by the order's keys, O(n) expected,
+ * instead of a heap's pop for each entry taken.
+ */
+static size_t taken_prefix(struct entry *a, size_t n, long left)
 {
-	size_t lo = 0, hi = n, want = k - 1;
-	while (hi - lo > 1) {
+	size_t lo = 0, hi = n;
+	long acc = 0; /* the GPUs of a[0..lo), each before every entry of a[lo..n) */
+	while (lo < hi) {
+		/* the middle one as the pivot, at hi - 1; [lo, b) before it */
 		struct entry p = a[lo + (hi - lo) / 2], tmp;
-		/* [lo, b) before p, [b, i) p or after it */
+		a[lo + (hi - lo) / 2] = a[hi - 1];
+		a[hi - 1] = p;
 		size_t b = lo;
-		for (size_t i = lo; i < hi; i++)
-			if (cmp_entry(&a[i], &p) < 0) {
+		long w = 0;
+		for (size_t i = lo; i + 1 < hi; i++)
+			if (entry_first(&a[i], &p)) {
+				w += a[i].gpus;
 				tmp = a[i];
 				a[i] = a[b];
 				a[b++] = tmp;
 			}
-		if (want < b) {
+		a[hi - 1] = a[b];
+		a[b] = p;
+		if (acc + w > left) {
 			hi = b;
-			continue;
+		} else if (acc + w + p.gpus > left) {
+			return b;
+		} else {
+			acc += w + p.gpus;
+			lo = b + 1;
 		}
-		/* p itself first among the rest: then it is the (b - lo + 1)-th */
-		for (size_t i = b; i < hi; i++)
-			if (!cmp_entry(&a[i], &p)) {
-				tmp = a[i];
-				a[i] = a[b];
-				a[b] = tmp;
-				break;
-			}
-		if (want == b)
-			return a[b];
-		lo = b + 1;
 	}
-	return a[lo];
+	return lo;
 }
 
 /*
@@ -966,23 +1030,34 @@ static void walk_candidates(struct gavel *G, struct dl_sim *s, const int *order,
 	for (size_t r = 0; r < G->nt; r++) {
 		int t = order[r];
 		size_t n = 0;
-		for (size_t k = set_next(G, &G->admitted, 0, nslots); k < nslots;
-		     k = set_after(G, &G->admitted, k, nslots)) {
-			const struct gj *g = &G->g[k];
-			if (!g->live || g->handle < 0 || !may_run(G, s, k, (size_t)t))
+		/*
+		 * every admitted job's priority, from the dense list (a hot
+		 * loop: its order does not matter, the candidates are ordered
+		 * by their entries' keys)
+		 */
+		int a = G->atype[t];
+		const double *cx = G->by_class && a >= 0 ? G->cx + a : NULL;
+		for (size_t d = 0; d < G->nadm; d++) {
+			const struct adm *ad = &G->adm[d];
+			size_t k = (size_t)ad->slot;
+			if (G->nt <= 64 ? !(ad->runs >> t & 1) : !may_run(G, s, k, (size_t)t))
 				continue;
-			double x = xof(G, k, (size_t)t);
+			/* xof() */
+			double x = !G->by_class ? G->x[k * G->nt + (size_t)t]
+				   : cx && ad->handle < G->solved_below
+					   ? cx[(size_t)ad->cls * G->na]
+					   : 0;
 			double pr = priority(G, x, G->jt[k * G->nt + (size_t)t], t);
 			if (G->fifo && !(pr > 0))
 				continue;
 			/* the groups of equal gpus (gangs wider than NGROUPS: no cut) */
-			int q = g->gpus <= NGROUPS ? group_of[g->gpus] : -1;
-			if (q < 0 && g->gpus <= NGROUPS && ngv < NGROUPS) {
-				q = group_of[g->gpus] = (int)ngv;
-				gv[ngv++] = g->gpus;
+			int q = ad->gpus <= NGROUPS ? group_of[ad->gpus] : -1;
+			if (q < 0 && ad->gpus <= NGROUPS && ngv < NGROUPS) {
+				q = group_of[ad->gpus] = (int)ngv;
+				gv[ngv++] = ad->gpus;
 			}
 			all |= q < 0 || pr != pr; /* (pr is never NaN) */
-			G->cand[n++] = (struct cand){pr, (int)k, q};
+			G->cand[n++] = (struct cand){pr, x, (int)k, q, ad->idx, ad->gpus};
 		}
 		/* how many of each group can be taken; the groups' priorities where more are */
 		memset(cnt, 0, sizeof(cnt));
@@ -1002,68 +1077,93 @@ static void walk_candidates(struct gavel *G, struct dl_sim *s, const int *order,
 		for (size_t q = 0; q < ngv && !all; q++)
 			if (cnt[q] > room[q] && room[q])
 				cut[q] = kth_largest(G->kth + off[q] - cnt[q], cnt[q], room[q]);
-		/* the candidates' entries, a heap in the walk's order */
-		size_t hn = 0;
+		/*
+		 * the candidates' entries, a heap in the walk's order: those
+		 * above the cut, and of the jobs at it (ties) the first by the
+		 * rest of the order, as many as the group has room for
+		 */
+		size_t hn = 0, nties = 0, toff[NGROUPS] = {0};
 		int least = INT32_MAX;
 		long want = 0; /* GPUs the candidates ask for */
-		DL_GROW(G->ent, 2 * n + 1, G->aent);
+		DL_GROW(G->ent, n + 1, G->aent);
 		memset(kept, 0, sizeof(kept));
 		memset(ties, 0, sizeof(ties));
+		for (size_t e = 0; e < n && !all; e++) {
+			const struct cand *c = &G->cand[e];
+			size_t q = (size_t)c->group;
+			if (cnt[q] > room[q] && room[q] && c->prio >= cut[q]) {
+				kept[q]++;
+				ties[q] += c->prio == cut[q];
+			}
+		}
+		for (size_t q = 0; q < ngv && !all; q++) {
+			toff[q] = nties;
+			nties += cnt[q] > room[q] && kept[q] > room[q] ? ties[q] : 0;
+		}
+		DL_GROW(G->ties, nties + 1, G->aties);
+		size_t tfill[NGROUPS];
+		memcpy(tfill, toff, sizeof(toff));
 		for (size_t e = 0; e < n; e++) {
 			const struct cand *c = &G->cand[e];
+			size_t i = (size_t)c->slot * G->nt + (size_t)t;
 			if (!all) {
 				size_t q = (size_t)c->group;
 				if (!room[q] || (cnt[q] > room[q] && !(c->prio >= cut[q])))
 					continue;
-				kept[q]++;
-				ties[q] += cnt[q] > room[q] && c->prio == cut[q];
+				if (cnt[q] > room[q] && kept[q] > room[q] && c->prio == cut[q]) {
+					G->ties[tfill[q]++] =
+						(struct tie){G->def[i], c->x, c->idx, c->slot};
+					continue;
+				}
 			}
-			size_t i = (size_t)c->slot * G->nt + (size_t)t;
-			const struct gj *g = &G->g[c->slot];
-			G->ent[hn++] = (struct entry){c->prio,
-						      G->def[i],
-						      xof(G, (size_t)c->slot, (size_t)t),
-						      (int)g->idx,
-						      -1,
-						      (int)r,
-						      g->gpus,
-						      G->p.compat && !allocated(G, (size_t)c->slot),
-						      c->slot};
+			G->ent[hn++] = (struct entry){
+				c->prio, G->def[i],
+				c->x,	 (int)c->idx,
+				-1,	 (int)r,
+				c->gpus, G->p.compat && !allocated(G, (size_t)c->slot),
+				c->slot};
 		}
 		/* more than room kept: ties at the cut, of which the first by the order stay */
 		for (size_t q = 0; q < ngv && !all; q++) {
 			if (!(cnt[q] > room[q] && kept[q] > room[q]))
 				continue;
-			struct entry *tie = G->ent + n;
-			size_t nt = 0, out = 0;
-			for (size_t e = 0; e < hn; e++)
-				if (G->ent[e].gpus == gv[q] && G->ent[e].prio == cut[q])
-					tie[nt++] = G->ent[e];
-			struct entry last = kth_entry(tie, nt, room[q] - (kept[q] - ties[q]));
-			for (size_t e = 0; e < hn; e++)
-				if (!(G->ent[e].gpus == gv[q] && G->ent[e].prio == cut[q] &&
-				      cmp_entry(&G->ent[e], &last) > 0))
-					G->ent[out++] = G->ent[e];
-			hn = out;
-		}
-		for (size_t e = 0; e < hn; e++) {
-			least = G->ent[e].gpus < least ? G->ent[e].gpus : least;
-			want += G->ent[e].gpus;
+			struct tie *tq = G->ties + toff[q];
+			size_t stay = room[q] - (kept[q] - ties[q]);
+			first_ties(tq, ties[q], stay);
+			for (size_t e = 0; e < stay; e++) {
+				const struct tie *c = &tq[e];
+				int hold = G->p.compat && !allocated(G, (size_t)c->slot);
+				G->ent[hn++] =
+					(struct entry){cut[q], c->deficit, c->x, (int)c->idx, -1,
+						       (int)r, gv[q],	   hold, c->slot};
+			}
 		}
 		struct entry *h = G->ent;
-		if (want <= left[t]) {
-			/*
-			 * room for every candidate: each is taken unless given an
-			 * earlier type, whatever the order (a job has one entry a type)
-			 */
-			for (size_t e = 0; e < hn; e++) {
-				int before = left[t];
-				walk_entry(G, s, &h[e], t, left);
-				for (size_t q = 0; q < ngv && left[t] != before && !all; q++)
-					given[q] += gv[q] == h[e].gpus;
-			}
-			continue;
+		if (r > 0) { /* the jobs given an earlier type are passed over: out */
+			size_t out = 0;
+			for (size_t e = 0; e < hn; e++)
+				if (G->g[h[e].slot].assigned < 0)
+					h[out++] = h[e];
+			hn = out;
 		}
+		for (size_t e = 0; e < hn; e++)
+			want += h[e].gpus;
+		/*
+		 * the first entries of the order whose GPUs add up to what the
+		 * type has left are each taken, whatever the order they are
+		 * walked in (all of them when the candidates fit)
+		 */
+		size_t b = want <= left[t] ? hn : taken_prefix(h, hn, left[t]);
+		for (size_t e = 0; e < b; e++) {
+			walk_entry(G, s, &h[e], t, left);
+			for (size_t q = 0; q < ngv && !all; q++)
+				given[q] += gv[q] == h[e].gpus;
+		}
+		/* the rest in the walk's order, until none fits */
+		h += b;
+		hn -= b;
+		for (size_t e = 0; e < hn; e++)
+			least = h[e].gpus < least ? h[e].gpus : least;
 		entries_heapify(h, hn);
 		while (hn && left[t] >= least) {
 			struct entry top = entries_pop(h, &hn);
@@ -1205,11 +1305,15 @@ static size_t widest_first(struct gavel *G, struct dl_sim *s)
 		/*
 		 * Passes between boundaries (jobs waiting for GPUs being
 		 * saved): the order sorted last, less the jobs gone since (a
-		 * slot taken by a new job has no type: it drops out too)
+		 * slot taken by a new job has no type: it drops out too) and
+		 * those started since: only a boundary preempts, and it sorts
+		 * the order again, so they run on until then (start_assigned
+		 * would pass them over)
 		 */
 		for (size_t k = 0; k < G->ntmp; k++) {
 			const struct gj *g = &G->g[G->tmp[k]];
-			if (g->live && g->assigned >= 0 && !g->hold)
+			if (g->live && g->assigned >= 0 && !g->hold &&
+			    dl_sim_slot_job(s, (size_t)G->tmp[k])->state != DL_SJ_RUNNING)
 				G->tmp[n++] = G->tmp[k];
 		}
 		return G->ntmp = n;
@@ -1660,6 +1764,9 @@ static void on_finish(void *st, struct dl_sim *s, struct dl_sim_job *j)
 	}
 	if (g->handle >= 0) {
 		dl_alloc_session_remove(G->ses, g->handle);
+		int at = G->adm_at[j->slot]; /* out of the dense list: the last takes its place */
+		G->adm[at] = G->adm[--G->nadm];
+		G->adm_at[G->adm[at].slot] = at;
 		size_t lo = 0, hi = G->nview; /* its place in the view, by handle */
 		while (lo < hi) {
 			size_t mid = lo + (hi - lo) / 2;
