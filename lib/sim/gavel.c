@@ -508,9 +508,10 @@ static void solve(struct gavel *G, struct dl_sim *s)
 	if (!G->need_solve)
 		return;
 	G->need_solve = 0;
-	const struct dl_alloc_problem *vp = dl_alloc_session_problem(G->ses);
+	/* (the view by index only where read: reading it compacts it, alloc.h) */
+	const struct dl_alloc_problem *vp = G->progress ? dl_alloc_session_problem(G->ses) : NULL;
 	dl_tick now = dl_sim_now(s);
-	for (size_t i = 0; i < vp->njobs && G->progress; i++) {
+	for (size_t i = 0; G->progress && i < vp->njobs; i++) {
 		int64_t h = dl_alloc_session_handle(G->ses, i);
 		struct dl_sim_job *j = dl_sim_slot_job(s, (size_t)G->slot_of_handle[h]);
 		dl_sim_sync(s, j);
@@ -537,8 +538,8 @@ static void solve(struct gavel *G, struct dl_sim *s)
 		G->solve_failed = 1;
 		return;
 	}
-	vp = dl_alloc_session_problem(G->ses);
-	size_t m = vp->njobs;
+	vp = res.x || res.npairs ? dl_alloc_session_problem(G->ses) : NULL;
+	size_t m = vp ? vp->njobs : 0;
 	G->solved_below = G->next_handle; /* every job admitted so far was in it */
 	G->by_class = !res.x;
 	G->cx = dl_alloc_session_class_x(G->ses);
