@@ -190,6 +190,8 @@ struct gavel {
 	size_t nview, aview;
 	struct adm *adm; /* the admitted jobs (in no order), nadm of them */
 	size_t nadm, aadm;
+	double *adm_jt, *adm_def; /* [nadm * nt] copies of their jt and def, in adm's order */
+	size_t aadm_jt, aadm_def;
 	int *adm_at; /* [slots] its place in adm while admitted */
 	size_t nhandles;
 	double *worker_time; /* [nt] GPU-seconds */
@@ -393,6 +395,8 @@ static void destroy(void *st)
 	free(G->slot_of_handle);
 	free(G->view);
 	free(G->adm);
+	free(G->adm_jt);
+	free(G->adm_def);
 	free(G->adm_at);
 	free(G->ctype);
 	free(G->atype);
@@ -470,6 +474,12 @@ static int admit(struct gavel *G, struct dl_sim *s, struct dl_sim_job *j)
 	g->handle = h;
 	DL_GROW(G->adm, G->nadm + 1, G->aadm);
 	G->adm_at[j->slot] = (int)G->nadm;
+	DL_GROW(G->adm_jt, (G->nadm + 1) * G->nt, G->aadm_jt);
+	DL_GROW(G->adm_def, (G->nadm + 1) * G->nt, G->aadm_def);
+	memcpy(&G->adm_jt[G->nadm * G->nt], &G->jt[(size_t)j->slot * G->nt],
+	       G->nt * sizeof(double));
+	memcpy(&G->adm_def[G->nadm * G->nt], &G->def[(size_t)j->slot * G->nt],
+	       G->nt * sizeof(double));
 	G->adm[G->nadm++] = (struct adm){(int)j->slot, g->gpus, g->idx, h, g->runs, g->cls};
 	set_del(&G->unadmitted, j->slot);
 	set_add(&G->admitted, j->slot);
@@ -652,7 +662,9 @@ static void account(struct gavel *G, struct dl_sim *s, struct dl_sim_job *j)
 		}
 		return;
 	}
-	G->jt[(size_t)j->slot * G->nt + (size_t)g->cur_type] += dt;
+	double v = G->jt[(size_t)j->slot * G->nt + (size_t)g->cur_type] += dt;
+	/* (a job holding GPUs is admitted) */
+	G->adm_jt[(size_t)G->adm_at[j->slot] * G->nt + (size_t)g->cur_type] = v;
 	G->worker_time[g->cur_type] += dt;
 }
 
@@ -685,10 +697,13 @@ static void maybe_reset(struct gavel *G, struct dl_sim *s)
 	     k = set_after(G, &G->admitted, k, n)) {
 		if (!G->g[k].live || G->g[k].handle < 0)
 			continue;
+		size_t d = (size_t)G->adm_at[k] * G->nt;
 		for (size_t t = 0; t < G->nt; t++) {
 			size_t i = k * G->nt + t;
 			G->def[i] += xof(G, k, t) * elapsed - (G->jt[i] - half);
 			G->jt[i] = half;
+			G->adm_def[d + t] = G->def[i];
+			G->adm_jt[d + t] = half;
 			G->worker_time[t] += half;
 		}
 	}
@@ -874,7 +889,7 @@ static void assign(struct gavel *G, struct dl_sim *s)
 
 /* a job's priority on the type being walked, before the walk keeps it as a candidate */
 struct cand {
-	double prio, x;
+	double prio, x, deficit;
 	int slot, group; /* group: of its gpus (walk_candidates) */
 	uint32_t idx;	 /* the job's */
 	int gpus;
@@ -1018,7 +1033,7 @@ static void walk_candidates(struct gavel *G, struct dl_sim *s, const int *order,
 	enum { NGROUPS = 64 };
 	int gv[NGROUPS]; /* the gpus of each group */
 	/* its jobs on this type, given an earlier type, that can be taken on this type */
-	size_t cnt[NGROUPS], given[NGROUPS], room[NGROUPS], kept[NGROUPS], ties[NGROUPS];
+	size_t cnt[NGROUPS], given[NGROUPS], room[NGROUPS];
 	double cut[NGROUPS]; /* least priority kept (room < cnt) */
 	size_t ngv = 0, off[NGROUPS];
 	int all = 0; /* too many sizes, or a priority not a number: every entry is a candidate */
@@ -1038,6 +1053,7 @@ static void walk_candidates(struct gavel *G, struct dl_sim *s, const int *order,
 		 */
 		int a = G->atype[t];
 		const double *cx = G->by_class && a >= 0 ? G->cx + a : NULL;
+		memset(cnt, 0, sizeof(cnt));
 		for (size_t d = 0; d < G->nadm; d++) {
 			const struct adm *ad = &G->adm[d];
 			size_t k = (size_t)ad->slot;
@@ -1048,7 +1064,7 @@ static void walk_candidates(struct gavel *G, struct dl_sim *s, const int *order,
 				   : cx && ad->handle < G->solved_below
 					   ? cx[(size_t)ad->cls * G->na]
 					   : 0;
-			double pr = priority(G, x, G->jt[k * G->nt + (size_t)t], t);
+			double pr = priority(G, x, G->adm_jt[d * G->nt + (size_t)t], t);
 			if (G->fifo && !(pr > 0))
 				continue;
 			/* the groups of equal gpus (gangs wider than NGROUPS: no cut) */
@@ -1058,16 +1074,16 @@ static void walk_candidates(struct gavel *G, struct dl_sim *s, const int *order,
 				gv[ngv++] = ad->gpus;
 			}
 			all |= q < 0 || pr != pr; /* (pr is never NaN) */
-			G->cand[n++] = (struct cand){pr, x, (int)k, q, ad->idx, ad->gpus};
+			cnt[q < 0 ? 0 : q]++;
+			G->cand[n++] = (struct cand){pr,      x, G->adm_def[d * G->nt + (size_t)t],
+						     (int)k,  q, ad->idx,
+						     ad->gpus};
 		}
 		/* how many of each group can be taken; the groups' priorities where more are */
-		memset(cnt, 0, sizeof(cnt));
-		for (size_t e = 0; e < n && !all; e++)
-			cnt[G->cand[e].group]++;
-		size_t m = 0;
+		size_t m = 0, tfill[NGROUPS], above[NGROUPS];
 		for (size_t q = 0; q < ngv && !all; q++) {
 			room[q] = (size_t)(left[t] / gv[q]) + given[q];
-			off[q] = m;
+			tfill[q] = off[q] = m;
 			m += cnt[q] > room[q] && room[q] ? cnt[q] : 0;
 		}
 		for (size_t e = 0; e < n && !all && m; e++) {
@@ -1080,57 +1096,47 @@ static void walk_candidates(struct gavel *G, struct dl_sim *s, const int *order,
 				cut[q] = kth_largest(G->kth + off[q] - cnt[q], cnt[q], room[q]);
 		/*
 		 * the candidates' entries, a heap in the walk's order: those
-		 * above the cut, and of the jobs at it (ties) the first by the
-		 * rest of the order, as many as the group has room for
+		 * above the cut, and of the jobs at it (ties, kept in the
+		 * group's part of G->ties) the first by the rest of the order,
+		 * as many as the group has room for
 		 */
-		size_t hn = 0, nties = 0, toff[NGROUPS] = {0};
+		size_t hn = 0;
 		int least = INT32_MAX;
 		long want = 0; /* GPUs the candidates ask for */
 		DL_GROW(G->ent, n + 1, G->aent);
-		memset(kept, 0, sizeof(kept));
-		memset(ties, 0, sizeof(ties));
-		for (size_t e = 0; e < n && !all; e++) {
-			const struct cand *c = &G->cand[e];
-			size_t q = (size_t)c->group;
-			if (cnt[q] > room[q] && room[q] && c->prio >= cut[q]) {
-				kept[q]++;
-				ties[q] += c->prio == cut[q];
-			}
-		}
-		for (size_t q = 0; q < ngv && !all; q++) {
-			toff[q] = nties;
-			nties += cnt[q] > room[q] && kept[q] > room[q] ? ties[q] : 0;
-		}
-		DL_GROW(G->ties, nties + 1, G->aties);
-		size_t tfill[NGROUPS];
-		memcpy(tfill, toff, sizeof(toff));
+		DL_GROW(G->ties, m + 1, G->aties);
+		memset(above, 0, sizeof(above));
 		for (size_t e = 0; e < n; e++) {
 			const struct cand *c = &G->cand[e];
-			size_t i = (size_t)c->slot * G->nt + (size_t)t;
 			if (!all) {
 				size_t q = (size_t)c->group;
-				if (!room[q] || (cnt[q] > room[q] && !(c->prio >= cut[q])))
+				if (!room[q])
 					continue;
-				if (cnt[q] > room[q] && kept[q] > room[q] && c->prio == cut[q]) {
-					G->ties[tfill[q]++] =
-						(struct tie){G->def[i], c->x, c->idx, c->slot};
-					continue;
+				if (cnt[q] > room[q]) {
+					if (!(c->prio >= cut[q]))
+						continue;
+					if (c->prio == cut[q]) {
+						G->ties[tfill[q]++] = (struct tie){c->deficit, c->x,
+										   c->idx, c->slot};
+						continue;
+					}
+					above[q]++;
 				}
 			}
-			G->ent[hn++] = (struct entry){
-				c->prio, G->def[i],
-				c->x,	 (int)c->idx,
-				-1,	 (int)r,
-				c->gpus, G->p.compat && !allocated(G, (size_t)c->slot),
-				c->slot};
+			int hold = G->p.compat && !allocated(G, (size_t)c->slot);
+			G->ent[hn++] = (struct entry){c->prio, c->deficit, c->x, (int)c->idx, -1,
+						      (int)r,  c->gpus,	   hold, c->slot};
 		}
-		/* more than room kept: ties at the cut, of which the first by the order stay */
+		/* the ties at each cut, of which the first by the order stay */
 		for (size_t q = 0; q < ngv && !all; q++) {
-			if (!(cnt[q] > room[q] && kept[q] > room[q]))
+			if (!(cnt[q] > room[q] && room[q]))
 				continue;
-			struct tie *tq = G->ties + toff[q];
-			size_t stay = room[q] - (kept[q] - ties[q]);
-			first_ties(tq, ties[q], stay);
+			struct tie *tq = G->ties + (off[q] - cnt[q]);
+			size_t nq = tfill[q] - (off[q] - cnt[q]), stay = room[q] - above[q];
+			if (nq > stay)
+				first_ties(tq, nq, stay);
+			else
+				stay = nq;
 			for (size_t e = 0; e < stay; e++) {
 				const struct tie *c = &tq[e];
 				int hold = G->p.compat && !allocated(G, (size_t)c->slot);
@@ -1765,9 +1771,13 @@ static void on_finish(void *st, struct dl_sim *s, struct dl_sim_job *j)
 	}
 	if (g->handle >= 0) {
 		dl_alloc_session_remove(G->ses, g->handle);
-		int at = G->adm_at[j->slot]; /* out of the dense list: the last takes its place */
+		size_t at =
+			(size_t)G->adm_at[j->slot]; /* out of the dense list: the last moves in */
 		G->adm[at] = G->adm[--G->nadm];
-		G->adm_at[G->adm[at].slot] = at;
+		G->adm_at[G->adm[at].slot] = (int)at;
+		memcpy(&G->adm_jt[at * G->nt], &G->adm_jt[G->nadm * G->nt], G->nt * sizeof(double));
+		memcpy(&G->adm_def[at * G->nt], &G->adm_def[G->nadm * G->nt],
+		       G->nt * sizeof(double));
 		size_t lo = 0, hi = G->nview; /* its place in the view, by handle */
 		while (lo < hi) {
 			size_t mid = lo + (hi - lo) / 2;
