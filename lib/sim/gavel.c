@@ -214,7 +214,8 @@ struct gavel {
 	size_t acand;
 	double *kth; /* [slots] scratch of kth_largest */
 	size_t akth;
-	int *tmp; /* [slots] */
+	struct wide *tmp; /* [slots] the start order (widest_first) */
+	int *free_t;	  /* [nt] scratch of start_round */
 	size_t atmp;
 	struct wide *wide; /* [slots] */
 	size_t awide;
@@ -347,6 +348,7 @@ static void *create(struct dl_sim *s, const void *params, struct dl_err *err)
 	for (size_t t = 0; t < G->nt; t++)
 		G->atype[t] = -1;
 	G->tput = xcalloc(G->na + 1, sizeof(double));
+	G->free_t = xcalloc(G->nt + 1, sizeof(int));
 	G->same_types = G->na == G->nt;
 	for (size_t k = 0; k < G->na; k++) {
 		G->ctype[k] = dl_cluster_type_index(c, G->prob.type_names[k]);
@@ -408,6 +410,7 @@ static void destroy(void *st)
 	free(G->ties);
 	free(G->kth);
 	free(G->tmp);
+	free(G->free_t);
 	free(G->wide);
 	free(G->holding.w);
 	free(G->occupying.w);
@@ -1294,6 +1297,7 @@ struct wide {
 	int gpus;
 	uint32_t idx;
 	int slot;
+	int type; /* given (start order), else -1 */
 };
 
 static int cmp_wide(const void *a, const void *b)
@@ -1304,27 +1308,17 @@ static int cmp_wide(const void *a, const void *b)
 	return (x->idx > y->idx) - (x->idx < y->idx);
 }
 
-/* the slots of the jobs given a type, widest gang first (placement order), then job order */
+/*
+ * The jobs given a type this round that may start, widest gang first
+ * (placement order), then job order, in G->tmp. Between boundaries (jobs
+ * waiting for GPUs being saved) it is the list start_round left: the jobs
+ * not started yet.
+ */
 static size_t widest_first(struct gavel *G, struct dl_sim *s)
 {
 	size_t n = 0, nslots = dl_sim_slots(s) < G->nslots ? dl_sim_slots(s) : G->nslots;
-	if (!G->order_stale && !G->p.scan_all) {
-		/*
-		 * Passes between boundaries (jobs waiting for GPUs being
-		 * saved): the order sorted last, less the jobs gone since (a
-		 * slot taken by a new job has no type: it drops out too) and
-		 * those started since: only a boundary preempts, and it sorts
-		 * the order again, so they run on until then (start_assigned
-		 * would pass them over)
-		 */
-		for (size_t k = 0; k < G->ntmp; k++) {
-			const struct gj *g = &G->g[G->tmp[k]];
-			if (g->live && g->assigned >= 0 && !g->hold &&
-			    dl_sim_slot_job(s, (size_t)G->tmp[k])->state != DL_SJ_RUNNING)
-				G->tmp[n++] = G->tmp[k];
-		}
-		return G->ntmp = n;
-	}
+	if (!G->order_stale && !G->p.scan_all)
+		return G->ntmp;
 	G->order_stale = 0;
 	DL_GROW(G->wide, nslots + 1, G->awide);
 	DL_GROW(G->tmp, nslots + 1, G->atmp);
@@ -1340,24 +1334,53 @@ static size_t widest_first(struct gavel *G, struct dl_sim *s)
 		 */
 		if (j->state == DL_SJ_RUNNING && !G->p.scan_all)
 			continue;
-		G->wide[n++] = (struct wide){j->gpus, j->idx, (int)k};
+		G->wide[n++] = (struct wide){j->gpus, j->idx, (int)k, G->g[k].assigned};
 	}
 	qsort(G->wide, n, sizeof(*G->wide), cmp_wide);
-	for (size_t k = 0; k < n; k++)
-		G->tmp[k] = G->wide[k].slot;
+	memcpy(G->tmp, G->wide, n * sizeof(*G->tmp));
 	return G->ntmp = n;
 }
 
-/* start the jobs this round gave a type, widest first; note whether some must wait */
+static int free_of_type(struct gavel *G, struct dl_sim *s, int *free_t);
+
+/*
+ * start the jobs this round gave a type, widest first; note whether some
+ * must wait, and keep those for the next pass: only a boundary preempts, and
+ * it sorts the order again, so a job started runs on until then (and one
+ * gone, or given no type, is passed over as start_assigned would)
+ */
 static void start_round(struct gavel *G, struct dl_sim *s)
 {
-	size_t n = widest_first(G, s);
+	size_t n = widest_first(G, s), out = 0;
 	G->pending = 0;
+	/*
+	 * Unpacked, a job starts on GPUs of the type it was given, gpus of
+	 * them, and the placer has it wait while the type has fewer free
+	 * (dl_place): such a job is left waiting without a call (the free
+	 * GPUs of each type, from the engine's nodes as free_of_type counts)
+	 */
+	int skip = !G->p.pack && !G->p.scan_all && n;
+	if (skip)
+		free_of_type(G, s, G->free_t);
 	for (size_t k = 0; k < n; k++) {
-		struct dl_sim_job *j = dl_sim_slot_job(s, (size_t)G->tmp[k]);
+		struct wide w = G->tmp[k];
+		if (skip && G->free_t[w.type] < w.gpus) {
+			G->tmp[out++] = w;
+			G->pending = 1;
+			continue;
+		}
+		const struct gj *g = &G->g[w.slot];
+		if (!G->p.scan_all && (!g->live || g->assigned < 0 || g->hold))
+			continue;
+		struct dl_sim_job *j = dl_sim_slot_job(s, (size_t)w.slot);
 		start_assigned(G, s, j);
+		if (j->state == DL_SJ_RUNNING && skip)
+			G->free_t[w.type] -= w.gpus;
 		G->pending |= j->state != DL_SJ_RUNNING;
+		if (j->state != DL_SJ_RUNNING || G->p.scan_all)
+			G->tmp[out++] = w;
 	}
+	G->ntmp = out;
 }
 
 static int cmp_idx(const void *a, const void *b)
@@ -1443,7 +1466,7 @@ static void boundary(struct gavel *G, struct dl_sim *s)
 	     k = set_after(G, &G->unadmitted, k, nslots)) {
 		struct dl_sim_job *j = G->g[k].live ? dl_sim_slot_job(s, k) : NULL;
 		if (j && G->g[k].handle < 0 && j->state == DL_SJ_QUEUED)
-			G->wide[nnew++] = (struct wide){j->gpus, j->idx, (int)k};
+			G->wide[nnew++] = (struct wide){j->gpus, j->idx, (int)k, -1};
 	}
 	for (size_t k = set_next(G, &G->fresh, 0, nslots); k < nslots;
 	     k = set_after(G, &G->fresh, k, nslots)) {
