@@ -642,9 +642,9 @@ static void summarise(struct gavel *G, struct dl_sim *s)
 /* ---- rounds ---- */
 
 /* count the time running jobs received on their type since it was last counted */
-static void account(struct gavel *G, struct dl_sim *s, struct dl_sim_job *j)
+static void account(struct gavel *G, struct dl_sim *s, size_t k)
 {
-	struct gj *g = &G->g[j->slot];
+	struct gj *g = &G->g[k];
 	if (g->cur_type < 0)
 		return;
 	double dt = secs(dl_sim_now(s) - g->from);
@@ -657,7 +657,8 @@ static void account(struct gavel *G, struct dl_sim *s, struct dl_sim_job *j)
 		return;
 	if (g->cur_partner >= 0) {
 		if (g->lead) { /* the pair's record and the worker time, once */
-			struct dl_sim_job *o = dl_sim_slot_job(s, (size_t)g->cur_partner);
+			struct dl_sim_job *j = dl_sim_slot_job(s, k),
+					  *o = dl_sim_slot_job(s, (size_t)g->cur_partner);
 			size_t r = pair_time(G, j->idx < o->idx ? j->idx : o->idx,
 					     j->idx < o->idx ? o->idx : j->idx);
 			G->ptime[r * G->nt + (size_t)g->cur_type] += dt;
@@ -665,9 +666,9 @@ static void account(struct gavel *G, struct dl_sim *s, struct dl_sim_job *j)
 		}
 		return;
 	}
-	double v = G->jt[(size_t)j->slot * G->nt + (size_t)g->cur_type] += dt;
+	double v = G->jt[k * G->nt + (size_t)g->cur_type] += dt;
 	/* (a job holding GPUs is admitted) */
-	G->adm_jt[(size_t)G->adm_at[j->slot] * G->nt + (size_t)g->cur_type] = v;
+	G->adm_jt[(size_t)G->adm_at[k] * G->nt + (size_t)g->cur_type] = v;
 	G->worker_time[g->cur_type] += dt;
 }
 
@@ -1324,17 +1325,18 @@ static size_t widest_first(struct gavel *G, struct dl_sim *s)
 	DL_GROW(G->tmp, nslots + 1, G->atmp);
 	for (size_t k = set_next(G, &G->touched, 0, nslots); k < nslots;
 	     k = set_after(G, &G->touched, k, nslots)) {
-		if (!G->g[k].live || G->g[k].assigned < 0 || G->g[k].hold)
+		const struct gj *g = &G->g[k];
+		if (!g->live || g->assigned < 0 || g->hold)
 			continue;
-		const struct dl_sim_job *j = dl_sim_slot_job(s, k);
 		/*
-		 * a job running already (most: its lease extended) starts no
-		 * more this round: start_assigned passes it over, so the order
-		 * needs only the others
+		 * a job running already (most: its lease extended; those of
+		 * the holding set, holds()) starts no more this round:
+		 * start_assigned passes it over, so the order needs only the
+		 * others
 		 */
-		if (j->state == DL_SJ_RUNNING && !G->p.scan_all)
+		if (g->cur_type >= 0 && !G->p.scan_all)
 			continue;
-		G->wide[n++] = (struct wide){j->gpus, j->idx, (int)k, G->g[k].assigned};
+		G->wide[n++] = (struct wide){g->gpus, g->idx, (int)k, g->assigned};
 	}
 	qsort(G->wide, n, sizeof(*G->wide), cmp_wide);
 	memcpy(G->tmp, G->wide, n * sizeof(*G->tmp));
@@ -1449,6 +1451,19 @@ static void plan_steps(struct gavel *G, struct dl_sim *s)
 		G->this_round = G->round_len;
 }
 
+/*
+ * whether the job in slot k (of the holding set) runs on the GPUs a round
+ * gave it: a job in that set does (rounds: a job starts only through
+ * start_assigned, which puts it there, and leaves it only by a boundary's
+ * preemption or its end), so only scan_all, on every slot, asks the engine
+ */
+static int holds(const struct gavel *G, struct dl_sim *s, size_t k)
+{
+	if (!G->p.scan_all)
+		return 1;
+	return G->g[k].live && dl_sim_slot_job(s, k)->state == DL_SJ_RUNNING;
+}
+
 static void boundary(struct gavel *G, struct dl_sim *s)
 {
 	G->boundary_due = 0;
@@ -1459,8 +1474,8 @@ static void boundary(struct gavel *G, struct dl_sim *s)
 	/* the running jobs' time, in slot order (the order of the worker time's sum) */
 	for (size_t k = set_next(G, &G->holding, 0, nslots); k < nslots;
 	     k = set_after(G, &G->holding, k, nslots)) {
-		if (G->g[k].live && dl_sim_slot_job(s, k)->state == DL_SJ_RUNNING)
-			account(G, s, dl_sim_slot_job(s, k));
+		if (holds(G, s, k))
+			account(G, s, k);
 	}
 	for (size_t k = set_next(G, &G->unadmitted, 0, nslots); k < nslots;
 	     k = set_after(G, &G->unadmitted, k, nslots)) {
@@ -1497,10 +1512,7 @@ static void boundary(struct gavel *G, struct dl_sim *s)
 	for (size_t k = set_next(G, &G->holding, 0, nslots); k < nslots;
 	     k = set_after(G, &G->holding, k, nslots)) {
 		struct gj *g = &G->g[k];
-		if (g->live != 1)
-			continue;
-		struct dl_sim_job *j = dl_sim_slot_job(s, k);
-		if (j->state != DL_SJ_RUNNING)
+		if (!holds(G, s, k) || g->live != 1)
 			continue;
 		if (g->assigned == g->cur_type && g->partner == g->cur_partner) {
 			/*
@@ -1510,7 +1522,7 @@ static void boundary(struct gavel *G, struct dl_sim *s)
 			G->extensions++;
 			continue;
 		}
-		dl_sim_preempt(s, j);
+		dl_sim_preempt(s, dl_sim_slot_job(s, k));
 		set_cur_type(G, g, -1);
 		g->cur_partner = -1;
 	}
@@ -1782,7 +1794,7 @@ static void on_finish(void *st, struct dl_sim *s, struct dl_sim_job *j)
 	if (g->cur_partner >= 0) { /* the partner runs on alone, at full speed */
 		struct gj *o = &G->g[g->cur_partner];
 		struct dl_sim_job *oj = dl_sim_slot_job(s, (size_t)g->cur_partner);
-		account(G, s, g->lead ? j : oj); /* the pair's time, by its lead */
+		account(G, s, (g->lead ? j : oj)->slot); /* the pair's time, by its lead */
 		o->from = dl_sim_now(s);
 		o->cur_partner = -1;
 		o->lead = 0;
@@ -1790,7 +1802,7 @@ static void on_finish(void *st, struct dl_sim *s, struct dl_sim_job *j)
 		if (oj->state == DL_SJ_RUNNING)
 			dl_sim_set_share(s, oj, 1);
 	} else {
-		account(G, s, j);
+		account(G, s, j->slot);
 	}
 	if (g->handle >= 0) {
 		dl_alloc_session_remove(G->ses, g->handle);
