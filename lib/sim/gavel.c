@@ -1301,13 +1301,14 @@ struct wide {
 	int type; /* given (start order), else -1 */
 };
 
-static int cmp_wide(const void *a, const void *b)
+/* the start order: widest gang first, then job order (a job once: no ties) */
+static inline int wide_first(const struct wide *x, const struct wide *y)
 {
-	const struct wide *x = a, *y = b;
 	if (x->gpus != y->gpus)
-		return x->gpus > y->gpus ? -1 : 1;
-	return (x->idx > y->idx) - (x->idx < y->idx);
+		return x->gpus > y->gpus;
+	return x->idx < y->idx;
 }
+DL_HEAP_DEFINE(wides, struct wide, wide_first)
 
 /*
  * The jobs given a type this round that may start, widest gang first
@@ -1338,8 +1339,10 @@ static size_t widest_first(struct gavel *G, struct dl_sim *s)
 			continue;
 		G->wide[n++] = (struct wide){g->gpus, g->idx, (int)k, g->assigned};
 	}
-	qsort(G->wide, n, sizeof(*G->wide), cmp_wide);
-	memcpy(G->tmp, G->wide, n * sizeof(*G->tmp));
+	/* sorted by a heap (inline comparisons): the same order as any sort, with no ties */
+	wides_heapify(G->wide, n);
+	for (size_t k = 0, m = n; k < n; k++)
+		G->tmp[k] = wides_pop(G->wide, &m);
 	return G->ntmp = n;
 }
 
