@@ -342,25 +342,39 @@ static void run_variant(const struct variant *v, uint64_t seed)
 	dl_alloc_problem_free(&base);
 }
 
+/* a session of max-min fairness on 2 GPUs of one type (p: its cluster) */
+static struct dl_alloc_session *two_gpus(struct dl_alloc_problem *p)
+{
+	dl_alloc_problem_init(p, 1);
+	dl_alloc_problem_set_type(p, 0, "v100", 2, 1);
+	struct dl_alloc_opts o = DL_ALLOC_OPTS_INIT;
+	o.policy = DL_ALLOC_MAX_MIN_FAIRNESS_PERF;
+	struct dl_err err = DL_ERR_INIT;
+	return dl_alloc_session_new(p, &o, &err);
+}
+
+/* a job of 1 GPU at *tput steps/s */
+static struct dl_alloc_job one_gpu_job(const char *id, double *tput)
+{
+	return (struct dl_alloc_job){.id = (char *)id,
+				     .gpus = 1,
+				     .weight = 1,
+				     .tput = tput,
+				     .klass = -1,
+				     .entity = -1,
+				     .count = 1,
+				     .iso_done = -1};
+}
+
 /* 2 GPUs of one type, max-min fairness: the answers follow by hand */
 static void by_hand(void)
 {
 	struct dl_alloc_problem p;
-	dl_alloc_problem_init(&p, 1);
-	dl_alloc_problem_set_type(&p, 0, "v100", 2, 1);
+	struct dl_alloc_session *s = two_gpus(&p);
 	struct dl_alloc_opts o = DL_ALLOC_OPTS_INIT;
-	o.policy = DL_ALLOC_MAX_MIN_FAIRNESS_PERF;
 	struct dl_err err = DL_ERR_INIT;
-	struct dl_alloc_session *s = dl_alloc_session_new(&p, &o, &err);
 	double tput = 10;
-	struct dl_alloc_job j = {.id = "a",
-				 .gpus = 1,
-				 .weight = 1,
-				 .tput = &tput,
-				 .klass = -1,
-				 .entity = -1,
-				 .count = 1,
-				 .iso_done = -1};
+	struct dl_alloc_job j = one_gpu_job("a", &tput);
 	int64_t a = dl_alloc_session_add(s, &j, &err);
 	j.id = "b";
 	int64_t b = dl_alloc_session_add(s, &j, &err);
@@ -411,21 +425,11 @@ static void by_hand(void)
 static void removals(void)
 {
 	struct dl_alloc_problem p;
-	dl_alloc_problem_init(&p, 1);
-	dl_alloc_problem_set_type(&p, 0, "v100", 2, 1);
-	struct dl_alloc_opts o = DL_ALLOC_OPTS_INIT;
-	o.policy = DL_ALLOC_MAX_MIN_FAIRNESS_PERF;
+	struct dl_alloc_session *s = two_gpus(&p);
 	struct dl_err err = DL_ERR_INIT;
-	struct dl_alloc_session *s = dl_alloc_session_new(&p, &o, &err);
 	dl_alloc_session_by_class(s);
 	double tput = 10;
-	struct dl_alloc_job j = {.gpus = 1,
-				 .weight = 1,
-				 .tput = &tput,
-				 .klass = -1,
-				 .entity = -1,
-				 .count = 1,
-				 .iso_done = -1};
+	struct dl_alloc_job j = one_gpu_job(NULL, &tput);
 	const char *ids[] = {"a", "b", "c", "d", "e", "f"};
 	int64_t h[6];
 	for (size_t k = 0; k < 5; k++) {
