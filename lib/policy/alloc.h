@@ -304,10 +304,14 @@ int dl_alloc_session_entity(struct dl_alloc_session *s, const char *name);
 /* 0 and res filled, or -1 with *err (as dl_alloc_solve) */
 int dl_alloc_session_solve(struct dl_alloc_session *s, struct dl_alloc_result *res,
 			   struct dl_err *err);
-const struct dl_alloc_problem *dl_alloc_session_problem(const struct dl_alloc_session *s);
-int64_t dl_alloc_session_handle(const struct dl_alloc_session *s, size_t i);
+/*
+ * the view (and below, its jobs' handles and indices): not const, as a
+ * removal leaves its job's place in the view until the view is next read
+ */
+const struct dl_alloc_problem *dl_alloc_session_problem(struct dl_alloc_session *s);
+int64_t dl_alloc_session_handle(struct dl_alloc_session *s, size_t i);
 /* the job index of a handle, or -1 */
-long dl_alloc_session_index(const struct dl_alloc_session *s, int64_t handle);
+long dl_alloc_session_index(struct dl_alloc_session *s, int64_t handle);
 const struct dl_alloc_session_stats *dl_alloc_session_stats(const struct dl_alloc_session *s);
 /*
  * Warm solves from now on leave res->objective NaN (a driver that reads only

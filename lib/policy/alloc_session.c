@@ -48,6 +48,7 @@ struct sjob {
 	/* finish-time fairness: remaining steps and isolated throughput at the last solve */
 	double r_last, iso_last;
 	int seen;
+	int gone; /* removed: a hole in the view until it is compacted */
 };
 
 struct sclass {
@@ -80,6 +81,12 @@ struct dl_alloc_session {
 	struct dl_alloc_problem p; /* the view: active jobs in the order added */
 	struct sjob *sj;
 	size_t asj;
+	/*
+	 * removed jobs left in the view (sj[i].gone, their id and throughputs
+	 * freed): compact() takes them out before anyone reads the view by
+	 * index, so a removal costs no move of the jobs after it
+	 */
+	size_t holes;
 	int64_t next_handle;
 	struct dl_alloc_opts o;
 	struct dl_lp_opts lp_opts; /* o.lp, dual, without the presolver (it would drop the basis) */
@@ -591,30 +598,54 @@ int64_t dl_alloc_session_add(struct dl_alloc_session *s, const struct dl_alloc_j
 	return sj->handle;
 }
 
-long dl_alloc_session_index(const struct dl_alloc_session *s, int64_t h)
+/* the view's index of a handle (holes and all), or -1 (unknown, or removed) */
+static long find(const struct dl_alloc_session *s, int64_t h)
 {
 	size_t lo = 0, hi = s->p.njobs;
-	while (lo < hi) {
+	while (lo < hi) { /* (handles ascend in the view, holes included) */
 		size_t mid = lo + (hi - lo) / 2;
 		if (s->sj[mid].handle < h)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return lo < s->p.njobs && s->sj[lo].handle == h ? (long)lo : -1;
+	return lo < s->p.njobs && s->sj[lo].handle == h && !s->sj[lo].gone ? (long)lo : -1;
 }
 
-int64_t dl_alloc_session_handle(const struct dl_alloc_session *s, size_t i)
+/* the view without its holes: the active jobs in the order added */
+static void compact(struct dl_alloc_session *s)
 {
+	if (!s->holes)
+		return;
+	size_t m = 0;
+	for (size_t i = 0; i < s->p.njobs; i++) {
+		if (s->sj[i].gone)
+			continue;
+		s->p.jobs[m] = s->p.jobs[i];
+		s->sj[m++] = s->sj[i];
+	}
+	s->p.njobs = m;
+	s->holes = 0;
+}
+
+long dl_alloc_session_index(struct dl_alloc_session *s, int64_t h)
+{
+	compact(s);
+	return find(s, h);
+}
+
+int64_t dl_alloc_session_handle(struct dl_alloc_session *s, size_t i)
+{
+	compact(s);
 	return i < s->p.njobs ? s->sj[i].handle : -1;
 }
 
 int dl_alloc_session_remove(struct dl_alloc_session *s, int64_t h)
 {
-	long at = dl_alloc_session_index(s, h);
+	long at = find(s, h);
 	if (at < 0)
 		return -1;
-	size_t i = (size_t)at, m = s->p.njobs;
+	size_t i = (size_t)at;
 	if (s->warm) {
 		struct sclass *k = &s->cls[s->sj[i].cls];
 		k->rep.count--;
@@ -622,9 +653,12 @@ int dl_alloc_session_remove(struct dl_alloc_session *s, int64_t h)
 	}
 	free(s->p.jobs[i].id);
 	free(s->p.jobs[i].tput);
-	memmove(s->p.jobs + i, s->p.jobs + i + 1, (m - i - 1) * sizeof(*s->p.jobs));
-	memmove(s->sj + i, s->sj + i + 1, (m - i - 1) * sizeof(*s->sj));
-	s->p.njobs--;
+	s->p.jobs[i].id = NULL;
+	s->p.jobs[i].tput = NULL;
+	s->sj[i].gone = 1;
+	s->holes++;
+	if (2 * s->holes > s->p.njobs) /* (so the view stays at most twice the jobs) */
+		compact(s);
 	s->st.removes++;
 	return 0;
 }
@@ -632,7 +666,7 @@ int dl_alloc_session_remove(struct dl_alloc_session *s, int64_t h)
 int dl_alloc_session_progress(struct dl_alloc_session *s, int64_t h, double steps_left,
 			      double steps_done, double elapsed)
 {
-	long at = dl_alloc_session_index(s, h);
+	long at = find(s, h);
 	if (at < 0 || bad_number(steps_left, 1e15) || bad_number(steps_done, 1e15) ||
 	    bad_number(elapsed, 1e12))
 		return -1;
@@ -660,8 +694,9 @@ int dl_alloc_session_entity(struct dl_alloc_session *s, const char *name)
 	return dl_alloc_problem_entity(&s->p, name);
 }
 
-const struct dl_alloc_problem *dl_alloc_session_problem(const struct dl_alloc_session *s)
+const struct dl_alloc_problem *dl_alloc_session_problem(struct dl_alloc_session *s)
 {
+	compact(s);
 	return &s->p;
 }
 
@@ -1040,9 +1075,16 @@ int dl_alloc_session_solve(struct dl_alloc_session *s, struct dl_alloc_result *r
 	memset(res, 0, sizeof(*res));
 	res->lp_objective = NAN;
 	s->st.solves++;
+	/*
+	 * the view's jobs one by one: every solve but a warm one by class
+	 * without pairs or a class per job (that reads the classes only, so its
+	 * holes may stay)
+	 */
+	if (!(s->warm && s->by_class && !s->pack && !s->per_job))
+		compact(s);
 	if (s->o.policy == DL_ALLOC_FINISH_TIME_FAIRNESS && s->p.njobs)
 		ftf_denominators(s);
-	if (!s->p.njobs) {
+	if (s->p.njobs == s->holes) {
 		res->objective_name = "no jobs";
 		return 0;
 	}
@@ -1101,7 +1143,7 @@ void dl_alloc_session_by_class(struct dl_alloc_session *s)
 
 long dl_alloc_session_class(const struct dl_alloc_session *s, int64_t handle)
 {
-	long at = s->warm ? dl_alloc_session_index(s, handle) : -1;
+	long at = s->warm ? find(s, handle) : -1;
 	return at < 0 ? -1 : (long)s->sj[at].cls;
 }
 

@@ -114,6 +114,20 @@ struct gj {
 	long cls;      /* its class in the session (by class), while admitted */
 };
 
+/*
+ * an admitted job, in the dense list of them that the round's priority pass
+ * streams (a few bytes a job instead of its whole record; the list's order
+ * is not the walk's: the walk orders its candidates by the entries' keys)
+ */
+struct adm {
+	int slot;
+	int gpus;
+	uint32_t idx;
+	int64_t handle;
+	uint64_t runs; /* as its gj's */
+	long cls;
+};
+
 /* a pair of the allocation (pack): slots, its time on each type and the shares */
 struct gpair {
 	int a, b;
@@ -174,6 +188,11 @@ struct gavel {
 	 */
 	int *view;
 	size_t nview, aview;
+	struct adm *adm; /* the admitted jobs (in no order), nadm of them */
+	size_t nadm, aadm;
+	double *adm_jt, *adm_def; /* [nadm * nt] copies of their jt and def, in adm's order */
+	size_t aadm_jt, aadm_def;
+	int *adm_at; /* [slots] its place in adm while admitted */
 	size_t nhandles;
 	double *worker_time; /* [nt] GPU-seconds */
 	struct gpair *pairs;
@@ -190,10 +209,13 @@ struct gavel {
 	struct entry *ent;
 	size_t aent;
 	struct cand *cand; /* [slots] a type's priorities before the walk's candidates */
+	struct tie *ties;  /* [slots] the jobs at the cuts' priorities */
+	size_t aties;
 	size_t acand;
 	double *kth; /* [slots] scratch of kth_largest */
 	size_t akth;
-	int *tmp; /* [slots] */
+	struct wide *tmp; /* [slots] the start order (widest_first) */
+	int *free_t;	  /* [nt] scratch of start_round */
 	size_t atmp;
 	struct wide *wide; /* [slots] */
 	size_t awide;
@@ -269,6 +291,8 @@ static void grow_slots(struct gavel *G, size_t need)
 	G->jt = dl_slab_grow(G->jt, &n[0], need, G->nt * sizeof(double));
 	G->def = dl_slab_grow(G->def, &n[1], need, G->nt * sizeof(double));
 	G->x = dl_slab_grow(G->x, &n[2], need, G->nt * sizeof(double));
+	size_t na = G->nslots;
+	G->adm_at = dl_slab_grow(G->adm_at, &na, need, sizeof(int));
 	G->g = dl_slab_grow(G->g, &G->nslots, need, sizeof(*G->g));
 	struct slotset *sets[] = {&G->holding, &G->occupying,  &G->touched,
 				  &G->fresh,   &G->unadmitted, &G->admitted};
@@ -324,6 +348,7 @@ static void *create(struct dl_sim *s, const void *params, struct dl_err *err)
 	for (size_t t = 0; t < G->nt; t++)
 		G->atype[t] = -1;
 	G->tput = xcalloc(G->na + 1, sizeof(double));
+	G->free_t = xcalloc(G->nt + 1, sizeof(int));
 	G->same_types = G->na == G->nt;
 	for (size_t k = 0; k < G->na; k++) {
 		G->ctype[k] = dl_cluster_type_index(c, G->prob.type_names[k]);
@@ -371,6 +396,10 @@ static void destroy(void *st)
 	free(G->x);
 	free(G->slot_of_handle);
 	free(G->view);
+	free(G->adm);
+	free(G->adm_jt);
+	free(G->adm_def);
+	free(G->adm_at);
 	free(G->ctype);
 	free(G->atype);
 	free(G->tput);
@@ -378,8 +407,10 @@ static void destroy(void *st)
 	free(G->worker_time);
 	free(G->ent);
 	free(G->cand);
+	free(G->ties);
 	free(G->kth);
 	free(G->tmp);
+	free(G->free_t);
 	free(G->wide);
 	free(G->holding.w);
 	free(G->occupying.w);
@@ -444,6 +475,15 @@ static int admit(struct gavel *G, struct dl_sim *s, struct dl_sim_job *j)
 		G->view[G->nview++] = (int)j->slot;
 	}
 	g->handle = h;
+	DL_GROW(G->adm, G->nadm + 1, G->aadm);
+	G->adm_at[j->slot] = (int)G->nadm;
+	DL_GROW(G->adm_jt, (G->nadm + 1) * G->nt, G->aadm_jt);
+	DL_GROW(G->adm_def, (G->nadm + 1) * G->nt, G->aadm_def);
+	memcpy(&G->adm_jt[G->nadm * G->nt], &G->jt[(size_t)j->slot * G->nt],
+	       G->nt * sizeof(double));
+	memcpy(&G->adm_def[G->nadm * G->nt], &G->def[(size_t)j->slot * G->nt],
+	       G->nt * sizeof(double));
+	G->adm[G->nadm++] = (struct adm){(int)j->slot, g->gpus, g->idx, h, g->runs, g->cls};
 	set_del(&G->unadmitted, j->slot);
 	set_add(&G->admitted, j->slot);
 	G->need_solve = 1;
@@ -481,9 +521,10 @@ static void solve(struct gavel *G, struct dl_sim *s)
 	if (!G->need_solve)
 		return;
 	G->need_solve = 0;
-	const struct dl_alloc_problem *vp = dl_alloc_session_problem(G->ses);
+	/* (the view by index only where read: reading it compacts it, alloc.h) */
+	const struct dl_alloc_problem *vp = G->progress ? dl_alloc_session_problem(G->ses) : NULL;
 	dl_tick now = dl_sim_now(s);
-	for (size_t i = 0; i < vp->njobs && G->progress; i++) {
+	for (size_t i = 0; G->progress && i < vp->njobs; i++) {
 		int64_t h = dl_alloc_session_handle(G->ses, i);
 		struct dl_sim_job *j = dl_sim_slot_job(s, (size_t)G->slot_of_handle[h]);
 		dl_sim_sync(s, j);
@@ -510,8 +551,8 @@ static void solve(struct gavel *G, struct dl_sim *s)
 		G->solve_failed = 1;
 		return;
 	}
-	vp = dl_alloc_session_problem(G->ses);
-	size_t m = vp->njobs;
+	vp = res.x || res.npairs ? dl_alloc_session_problem(G->ses) : NULL;
+	size_t m = vp ? vp->njobs : 0;
 	G->solved_below = G->next_handle; /* every job admitted so far was in it */
 	G->by_class = !res.x;
 	G->cx = dl_alloc_session_class_x(G->ses);
@@ -601,9 +642,9 @@ static void summarise(struct gavel *G, struct dl_sim *s)
 /* ---- rounds ---- */
 
 /* count the time running jobs received on their type since it was last counted */
-static void account(struct gavel *G, struct dl_sim *s, struct dl_sim_job *j)
+static void account(struct gavel *G, struct dl_sim *s, size_t k)
 {
-	struct gj *g = &G->g[j->slot];
+	struct gj *g = &G->g[k];
 	if (g->cur_type < 0)
 		return;
 	double dt = secs(dl_sim_now(s) - g->from);
@@ -616,7 +657,8 @@ static void account(struct gavel *G, struct dl_sim *s, struct dl_sim_job *j)
 		return;
 	if (g->cur_partner >= 0) {
 		if (g->lead) { /* the pair's record and the worker time, once */
-			struct dl_sim_job *o = dl_sim_slot_job(s, (size_t)g->cur_partner);
+			struct dl_sim_job *j = dl_sim_slot_job(s, k),
+					  *o = dl_sim_slot_job(s, (size_t)g->cur_partner);
 			size_t r = pair_time(G, j->idx < o->idx ? j->idx : o->idx,
 					     j->idx < o->idx ? o->idx : j->idx);
 			G->ptime[r * G->nt + (size_t)g->cur_type] += dt;
@@ -624,7 +666,9 @@ static void account(struct gavel *G, struct dl_sim *s, struct dl_sim_job *j)
 		}
 		return;
 	}
-	G->jt[(size_t)j->slot * G->nt + (size_t)g->cur_type] += dt;
+	double v = G->jt[k * G->nt + (size_t)g->cur_type] += dt;
+	/* (a job holding GPUs is admitted) */
+	G->adm_jt[(size_t)G->adm_at[k] * G->nt + (size_t)g->cur_type] = v;
 	G->worker_time[g->cur_type] += dt;
 }
 
@@ -657,10 +701,13 @@ static void maybe_reset(struct gavel *G, struct dl_sim *s)
 	     k = set_after(G, &G->admitted, k, n)) {
 		if (!G->g[k].live || G->g[k].handle < 0)
 			continue;
+		size_t d = (size_t)G->adm_at[k] * G->nt;
 		for (size_t t = 0; t < G->nt; t++) {
 			size_t i = k * G->nt + t;
 			G->def[i] += xof(G, k, t) * elapsed - (G->jt[i] - half);
 			G->jt[i] = half;
+			G->adm_def[d + t] = G->def[i];
+			G->adm_jt[d + t] = half;
 			G->worker_time[t] += half;
 		}
 	}
@@ -694,25 +741,10 @@ static double priority(const struct gavel *G, double x, double received, int t)
 	return x / (received / wt);
 }
 
-static int cmp_entry(const void *a, const void *b)
-{
-	const struct entry *x = a, *y = b;
-	if (x->type != y->type)
-		return x->type < y->type ? -1 : 1; /* (rank of the type) */
-	if (x->prio != y->prio)
-		return x->prio > y->prio ? -1 : 1;
-	if (x->deficit != y->deficit)
-		return x->deficit > y->deficit ? -1 : 1;
-	if (x->x != y->x)
-		return x->x > y->x ? -1 : 1;
-	if (x->job != y->job)
-		return x->job < y->job ? -1 : 1;
-	return (x->pair > y->pair) - (x->pair < y->pair);
-}
-
 /*
- * the heap of entries: best first, by cmp_entry; a heap holds one type's
- * entries, so the type is not compared (a hot loop: cmp_entry inline)
+ * The walk's order of entries (step 5): by the rank of the type, then
+ * priority, deficit and X, highest first, then job order, then pair. A heap
+ * holds one type's entries, so the type is not compared.
  */
 static inline int entry_first(const struct entry *x, const struct entry *y)
 {
@@ -823,7 +855,7 @@ static void assign(struct gavel *G, struct dl_sim *s)
 		}
 	}
 	/*
-	 * The walk in the order of cmp_entry, type by type; a heap per type
+	 * The walk in the order of entry_first, type by type; a heap per type
 	 * (O(n + taken log n)) instead of sorting every entry: a type's walk
 	 * stops once no entry left fits in the GPUs it has left.
 	 */
@@ -861,9 +893,56 @@ static void assign(struct gavel *G, struct dl_sim *s)
 
 /* a job's priority on the type being walked, before the walk keeps it as a candidate */
 struct cand {
-	double prio;
+	double prio, x, deficit;
 	int slot, group; /* group: of its gpus (walk_candidates) */
+	uint32_t idx;	 /* the job's */
+	int gpus;
 };
+
+/* a job at the cut's priority: the rest of its entry's keys (its type and priority are the cut's)
+ */
+struct tie {
+	double deficit, x;
+	uint32_t idx;
+	int slot;
+};
+
+/* whether tie a comes before tie b in the walk's order (entry_first on the keys left) */
+static inline int tie_first(const struct tie *a, const struct tie *b)
+{
+	if (a->deficit != b->deficit)
+		return a->deficit > b->deficit;
+	if (a->x != b->x)
+		return a->x > b->x;
+	return a->idx < b->idx;
+}
+
+/* reorder a[0..n) so that its first k (1 <= k <= n) are the first k in the walk's order */
+static void first_ties(struct tie *a, size_t n, size_t k)
+{
+	size_t lo = 0, hi = n;
+	while (hi - lo > 1) {
+		/* the middle one as the pivot, at hi - 1; [lo, b) before it (distinct jobs) */
+		struct tie p = a[lo + (hi - lo) / 2], tmp;
+		a[lo + (hi - lo) / 2] = a[hi - 1];
+		a[hi - 1] = p;
+		size_t b = lo;
+		for (size_t i = lo; i + 1 < hi; i++)
+			if (tie_first(&a[i], &p)) {
+				tmp = a[i];
+				a[i] = a[b];
+				a[b++] = tmp;
+			}
+		a[hi - 1] = a[b];
+		a[b] = p;
+		if (b + 1 == k)
+			return;
+		if (b + 1 > k)
+			hi = b;
+		else
+			lo = b + 1;
+	}
+}
 
 /* the k-th largest of a[0..n) (1 <= k <= n; no NaN), reordering a */
 static double kth_largest(double *a, size_t n, size_t k)
@@ -900,37 +979,42 @@ static double kth_largest(double *a, size_t n, size_t k)
 	}
 }
 
-/* the k-th entry of a[0..n) in the walk's order (1 <= k <= n; distinct jobs), reordering a */
-static struct entry kth_entry(struct entry *a, size_t n, size_t k)
+/*
+ * Reorder the entries a[0..n), of jobs given no type yet, so that a[0..b)
+ * is the longest start of the walk's order whose GPUs add up to at most
+ * left, and return b: a selection by the order's keys, O(n) expected,
+ * instead of a heap's pop for each entry taken.
+ */
+static size_t taken_prefix(struct entry *a, size_t n, long left)
 {
-	size_t lo = 0, hi = n, want = k - 1;
-	while (hi - lo > 1) {
+	size_t lo = 0, hi = n;
+	long acc = 0; /* the GPUs of a[0..lo), each before every entry of a[lo..n) */
+	while (lo < hi) {
+		/* the middle one as the pivot, at hi - 1; [lo, b) before it */
 		struct entry p = a[lo + (hi - lo) / 2], tmp;
-		/* [lo, b) before p, [b, i) p or after it */
+		a[lo + (hi - lo) / 2] = a[hi - 1];
+		a[hi - 1] = p;
 		size_t b = lo;
-		for (size_t i = lo; i < hi; i++)
-			if (cmp_entry(&a[i], &p) < 0) {
+		long w = 0;
+		for (size_t i = lo; i + 1 < hi; i++)
+			if (entry_first(&a[i], &p)) {
+				w += a[i].gpus;
 				tmp = a[i];
 				a[i] = a[b];
 				a[b++] = tmp;
 			}
-		if (want < b) {
+		a[hi - 1] = a[b];
+		a[b] = p;
+		if (acc + w > left) {
 			hi = b;
-			continue;
+		} else if (acc + w + p.gpus > left) {
+			return b;
+		} else {
+			acc += w + p.gpus;
+			lo = b + 1;
 		}
-		/* p itself first among the rest: then it is the (b - lo + 1)-th */
-		for (size_t i = b; i < hi; i++)
-			if (!cmp_entry(&a[i], &p)) {
-				tmp = a[i];
-				a[i] = a[b];
-				a[b] = tmp;
-				break;
-			}
-		if (want == b)
-			return a[b];
-		lo = b + 1;
 	}
-	return a[lo];
+	return lo;
 }
 
 /*
@@ -953,7 +1037,7 @@ static void walk_candidates(struct gavel *G, struct dl_sim *s, const int *order,
 	enum { NGROUPS = 64 };
 	int gv[NGROUPS]; /* the gpus of each group */
 	/* its jobs on this type, given an earlier type, that can be taken on this type */
-	size_t cnt[NGROUPS], given[NGROUPS], room[NGROUPS], kept[NGROUPS], ties[NGROUPS];
+	size_t cnt[NGROUPS], given[NGROUPS], room[NGROUPS];
 	double cut[NGROUPS]; /* least priority kept (room < cnt) */
 	size_t ngv = 0, off[NGROUPS];
 	int all = 0; /* too many sizes, or a priority not a number: every entry is a candidate */
@@ -966,32 +1050,44 @@ static void walk_candidates(struct gavel *G, struct dl_sim *s, const int *order,
 	for (size_t r = 0; r < G->nt; r++) {
 		int t = order[r];
 		size_t n = 0;
-		for (size_t k = set_next(G, &G->admitted, 0, nslots); k < nslots;
-		     k = set_after(G, &G->admitted, k, nslots)) {
-			const struct gj *g = &G->g[k];
-			if (!g->live || g->handle < 0 || !may_run(G, s, k, (size_t)t))
+		/*
+		 * every admitted job's priority, from the dense list (a hot
+		 * loop: its order does not matter, the candidates are ordered
+		 * by their entries' keys)
+		 */
+		int a = G->atype[t];
+		const double *cx = G->by_class && a >= 0 ? G->cx + a : NULL;
+		memset(cnt, 0, sizeof(cnt));
+		for (size_t d = 0; d < G->nadm; d++) {
+			const struct adm *ad = &G->adm[d];
+			size_t k = (size_t)ad->slot;
+			if (G->nt <= 64 ? !(ad->runs >> t & 1) : !may_run(G, s, k, (size_t)t))
 				continue;
-			double x = xof(G, k, (size_t)t);
-			double pr = priority(G, x, G->jt[k * G->nt + (size_t)t], t);
+			/* xof() */
+			double x = !G->by_class ? G->x[k * G->nt + (size_t)t]
+				   : cx && ad->handle < G->solved_below
+					   ? cx[(size_t)ad->cls * G->na]
+					   : 0;
+			double pr = priority(G, x, G->adm_jt[d * G->nt + (size_t)t], t);
 			if (G->fifo && !(pr > 0))
 				continue;
 			/* the groups of equal gpus (gangs wider than NGROUPS: no cut) */
-			int q = g->gpus <= NGROUPS ? group_of[g->gpus] : -1;
-			if (q < 0 && g->gpus <= NGROUPS && ngv < NGROUPS) {
-				q = group_of[g->gpus] = (int)ngv;
-				gv[ngv++] = g->gpus;
+			int q = ad->gpus <= NGROUPS ? group_of[ad->gpus] : -1;
+			if (q < 0 && ad->gpus <= NGROUPS && ngv < NGROUPS) {
+				q = group_of[ad->gpus] = (int)ngv;
+				gv[ngv++] = ad->gpus;
 			}
 			all |= q < 0 || pr != pr; /* (pr is never NaN) */
-			G->cand[n++] = (struct cand){pr, (int)k, q};
+			cnt[q < 0 ? 0 : q]++;
+			G->cand[n++] = (struct cand){pr,      x, G->adm_def[d * G->nt + (size_t)t],
+						     (int)k,  q, ad->idx,
+						     ad->gpus};
 		}
 		/* how many of each group can be taken; the groups' priorities where more are */
-		memset(cnt, 0, sizeof(cnt));
-		for (size_t e = 0; e < n && !all; e++)
-			cnt[G->cand[e].group]++;
-		size_t m = 0;
+		size_t m = 0, tfill[NGROUPS], above[NGROUPS];
 		for (size_t q = 0; q < ngv && !all; q++) {
 			room[q] = (size_t)(left[t] / gv[q]) + given[q];
-			off[q] = m;
+			tfill[q] = off[q] = m;
 			m += cnt[q] > room[q] && room[q] ? cnt[q] : 0;
 		}
 		for (size_t e = 0; e < n && !all && m; e++) {
@@ -1002,68 +1098,83 @@ static void walk_candidates(struct gavel *G, struct dl_sim *s, const int *order,
 		for (size_t q = 0; q < ngv && !all; q++)
 			if (cnt[q] > room[q] && room[q])
 				cut[q] = kth_largest(G->kth + off[q] - cnt[q], cnt[q], room[q]);
-		/* the candidates' entries, a heap in the walk's order */
+		/*
+		 * the candidates' entries, a heap in the walk's order: those
+		 * above the cut, and of the jobs at it (ties, kept in the
+		 * group's part of G->ties) the first by the rest of the order,
+		 * as many as the group has room for
+		 */
 		size_t hn = 0;
 		int least = INT32_MAX;
 		long want = 0; /* GPUs the candidates ask for */
-		DL_GROW(G->ent, 2 * n + 1, G->aent);
-		memset(kept, 0, sizeof(kept));
-		memset(ties, 0, sizeof(ties));
+		DL_GROW(G->ent, n + 1, G->aent);
+		DL_GROW(G->ties, m + 1, G->aties);
+		memset(above, 0, sizeof(above));
 		for (size_t e = 0; e < n; e++) {
 			const struct cand *c = &G->cand[e];
 			if (!all) {
 				size_t q = (size_t)c->group;
-				if (!room[q] || (cnt[q] > room[q] && !(c->prio >= cut[q])))
+				if (!room[q])
 					continue;
-				kept[q]++;
-				ties[q] += cnt[q] > room[q] && c->prio == cut[q];
+				if (cnt[q] > room[q]) {
+					if (!(c->prio >= cut[q]))
+						continue;
+					if (c->prio == cut[q]) {
+						G->ties[tfill[q]++] = (struct tie){c->deficit, c->x,
+										   c->idx, c->slot};
+						continue;
+					}
+					above[q]++;
+				}
 			}
-			size_t i = (size_t)c->slot * G->nt + (size_t)t;
-			const struct gj *g = &G->g[c->slot];
-			G->ent[hn++] = (struct entry){c->prio,
-						      G->def[i],
-						      xof(G, (size_t)c->slot, (size_t)t),
-						      (int)g->idx,
-						      -1,
-						      (int)r,
-						      g->gpus,
-						      G->p.compat && !allocated(G, (size_t)c->slot),
-						      c->slot};
+			int hold = G->p.compat && !allocated(G, (size_t)c->slot);
+			G->ent[hn++] = (struct entry){c->prio, c->deficit, c->x, (int)c->idx, -1,
+						      (int)r,  c->gpus,	   hold, c->slot};
 		}
-		/* more than room kept: ties at the cut, of which the first by the order stay */
+		/* the ties at each cut, of which the first by the order stay */
 		for (size_t q = 0; q < ngv && !all; q++) {
-			if (!(cnt[q] > room[q] && kept[q] > room[q]))
+			if (!(cnt[q] > room[q] && room[q]))
 				continue;
-			struct entry *tie = G->ent + n;
-			size_t nt = 0, out = 0;
-			for (size_t e = 0; e < hn; e++)
-				if (G->ent[e].gpus == gv[q] && G->ent[e].prio == cut[q])
-					tie[nt++] = G->ent[e];
-			struct entry last = kth_entry(tie, nt, room[q] - (kept[q] - ties[q]));
-			for (size_t e = 0; e < hn; e++)
-				if (!(G->ent[e].gpus == gv[q] && G->ent[e].prio == cut[q] &&
-				      cmp_entry(&G->ent[e], &last) > 0))
-					G->ent[out++] = G->ent[e];
-			hn = out;
-		}
-		for (size_t e = 0; e < hn; e++) {
-			least = G->ent[e].gpus < least ? G->ent[e].gpus : least;
-			want += G->ent[e].gpus;
+			struct tie *tq = G->ties + (off[q] - cnt[q]);
+			size_t nq = tfill[q] - (off[q] - cnt[q]), stay = room[q] - above[q];
+			if (nq > stay)
+				first_ties(tq, nq, stay);
+			else
+				stay = nq;
+			for (size_t e = 0; e < stay; e++) {
+				const struct tie *c = &tq[e];
+				int hold = G->p.compat && !allocated(G, (size_t)c->slot);
+				G->ent[hn++] =
+					(struct entry){cut[q], c->deficit, c->x, (int)c->idx, -1,
+						       (int)r, gv[q],	   hold, c->slot};
+			}
 		}
 		struct entry *h = G->ent;
-		if (want <= left[t]) {
-			/*
-			 * room for every candidate: each is taken unless given an
-			 * earlier type, whatever the order (a job has one entry a type)
-			 */
-			for (size_t e = 0; e < hn; e++) {
-				int before = left[t];
-				walk_entry(G, s, &h[e], t, left);
-				for (size_t q = 0; q < ngv && left[t] != before && !all; q++)
-					given[q] += gv[q] == h[e].gpus;
-			}
-			continue;
+		if (r > 0) { /* the jobs given an earlier type are passed over: out */
+			size_t out = 0;
+			for (size_t e = 0; e < hn; e++)
+				if (G->g[h[e].slot].assigned < 0)
+					h[out++] = h[e];
+			hn = out;
 		}
+		for (size_t e = 0; e < hn; e++)
+			want += h[e].gpus;
+		/*
+		 * the first entries of the order whose GPUs add up to what the
+		 * type has left are each taken, whatever the order they are
+		 * walked in (all of them when the candidates fit)
+		 */
+		size_t b = want <= left[t] ? hn : taken_prefix(h, hn, left[t]);
+		for (size_t e = 0; e < b; e++) {
+			walk_entry(G, s, &h[e], t, left);
+			for (size_t q = 0; q < ngv && !all; q++)
+				given[q] += gv[q] == h[e].gpus;
+		}
+		/* the rest in the walk's order, until none fits */
+		h += b;
+		hn -= b;
+		for (size_t e = 0; e < hn; e++)
+			least = h[e].gpus < least ? h[e].gpus : least;
 		entries_heapify(h, hn);
 		while (hn && left[t] >= least) {
 			struct entry top = entries_pop(h, &hn);
@@ -1187,66 +1298,94 @@ struct wide {
 	int gpus;
 	uint32_t idx;
 	int slot;
+	int type; /* given (start order), else -1 */
 };
 
-static int cmp_wide(const void *a, const void *b)
+/* the start order: widest gang first, then job order (a job once: no ties) */
+static inline int wide_first(const struct wide *x, const struct wide *y)
 {
-	const struct wide *x = a, *y = b;
 	if (x->gpus != y->gpus)
-		return x->gpus > y->gpus ? -1 : 1;
-	return (x->idx > y->idx) - (x->idx < y->idx);
+		return x->gpus > y->gpus;
+	return x->idx < y->idx;
 }
+DL_HEAP_DEFINE(wides, struct wide, wide_first)
 
-/* the slots of the jobs given a type, widest gang first (placement order), then job order */
+/*
+ * The jobs given a type this round that may start, widest gang first
+ * (placement order), then job order, in G->tmp. Between boundaries (jobs
+ * waiting for GPUs being saved) it is the list start_round left: the jobs
+ * not started yet.
+ */
 static size_t widest_first(struct gavel *G, struct dl_sim *s)
 {
 	size_t n = 0, nslots = dl_sim_slots(s) < G->nslots ? dl_sim_slots(s) : G->nslots;
-	if (!G->order_stale && !G->p.scan_all) {
-		/*
-		 * Passes between boundaries (jobs waiting for GPUs being
-		 * saved): the order sorted last, less the jobs gone since (a
-		 * slot taken by a new job has no type: it drops out too)
-		 */
-		for (size_t k = 0; k < G->ntmp; k++) {
-			const struct gj *g = &G->g[G->tmp[k]];
-			if (g->live && g->assigned >= 0 && !g->hold)
-				G->tmp[n++] = G->tmp[k];
-		}
-		return G->ntmp = n;
-	}
+	if (!G->order_stale && !G->p.scan_all)
+		return G->ntmp;
 	G->order_stale = 0;
 	DL_GROW(G->wide, nslots + 1, G->awide);
 	DL_GROW(G->tmp, nslots + 1, G->atmp);
 	for (size_t k = set_next(G, &G->touched, 0, nslots); k < nslots;
 	     k = set_after(G, &G->touched, k, nslots)) {
-		if (!G->g[k].live || G->g[k].assigned < 0 || G->g[k].hold)
+		const struct gj *g = &G->g[k];
+		if (!g->live || g->assigned < 0 || g->hold)
 			continue;
-		const struct dl_sim_job *j = dl_sim_slot_job(s, k);
 		/*
-		 * a job running already (most: its lease extended) starts no
-		 * more this round: start_assigned passes it over, so the order
-		 * needs only the others
+		 * a job running already (most: its lease extended; those of
+		 * the holding set, holds()) starts no more this round:
+		 * start_assigned passes it over, so the order needs only the
+		 * others
 		 */
-		if (j->state == DL_SJ_RUNNING && !G->p.scan_all)
+		if (g->cur_type >= 0 && !G->p.scan_all)
 			continue;
-		G->wide[n++] = (struct wide){j->gpus, j->idx, (int)k};
+		G->wide[n++] = (struct wide){g->gpus, g->idx, (int)k, g->assigned};
 	}
-	qsort(G->wide, n, sizeof(*G->wide), cmp_wide);
-	for (size_t k = 0; k < n; k++)
-		G->tmp[k] = G->wide[k].slot;
+	/* sorted by a heap (inline comparisons): the same order as any sort, with no ties */
+	wides_heapify(G->wide, n);
+	for (size_t k = 0, m = n; k < n; k++)
+		G->tmp[k] = wides_pop(G->wide, &m);
 	return G->ntmp = n;
 }
 
-/* start the jobs this round gave a type, widest first; note whether some must wait */
+static int free_of_type(struct gavel *G, struct dl_sim *s, int *free_t);
+
+/*
+ * start the jobs this round gave a type, widest first; note whether some
+ * must wait, and keep those for the next pass: only a boundary preempts, and
+ * it sorts the order again, so a job started runs on until then (and one
+ * gone, or given no type, is passed over as start_assigned would)
+ */
 static void start_round(struct gavel *G, struct dl_sim *s)
 {
-	size_t n = widest_first(G, s);
+	size_t n = widest_first(G, s), out = 0;
 	G->pending = 0;
+	/*
+	 * Unpacked, a job starts on GPUs of the type it was given, gpus of
+	 * them, and the placer has it wait while the type has fewer free
+	 * (dl_place): such a job is left waiting without a call (the free
+	 * GPUs of each type, from the engine's nodes as free_of_type counts)
+	 */
+	int skip = !G->p.pack && !G->p.scan_all && n;
+	if (skip)
+		free_of_type(G, s, G->free_t);
 	for (size_t k = 0; k < n; k++) {
-		struct dl_sim_job *j = dl_sim_slot_job(s, (size_t)G->tmp[k]);
+		struct wide w = G->tmp[k];
+		if (skip && G->free_t[w.type] < w.gpus) {
+			G->tmp[out++] = w;
+			G->pending = 1;
+			continue;
+		}
+		const struct gj *g = &G->g[w.slot];
+		if (!G->p.scan_all && (!g->live || g->assigned < 0 || g->hold))
+			continue;
+		struct dl_sim_job *j = dl_sim_slot_job(s, (size_t)w.slot);
 		start_assigned(G, s, j);
+		if (j->state == DL_SJ_RUNNING && skip)
+			G->free_t[w.type] -= w.gpus;
 		G->pending |= j->state != DL_SJ_RUNNING;
+		if (j->state != DL_SJ_RUNNING || G->p.scan_all)
+			G->tmp[out++] = w;
 	}
+	G->ntmp = out;
 }
 
 static int cmp_idx(const void *a, const void *b)
@@ -1315,6 +1454,19 @@ static void plan_steps(struct gavel *G, struct dl_sim *s)
 		G->this_round = G->round_len;
 }
 
+/*
+ * whether the job in slot k (of the holding set) runs on the GPUs a round
+ * gave it: a job in that set does (rounds: a job starts only through
+ * start_assigned, which puts it there, and leaves it only by a boundary's
+ * preemption or its end), so only scan_all, on every slot, asks the engine
+ */
+static int holds(const struct gavel *G, struct dl_sim *s, size_t k)
+{
+	if (!G->p.scan_all)
+		return 1;
+	return G->g[k].live && dl_sim_slot_job(s, k)->state == DL_SJ_RUNNING;
+}
+
 static void boundary(struct gavel *G, struct dl_sim *s)
 {
 	G->boundary_due = 0;
@@ -1325,14 +1477,14 @@ static void boundary(struct gavel *G, struct dl_sim *s)
 	/* the running jobs' time, in slot order (the order of the worker time's sum) */
 	for (size_t k = set_next(G, &G->holding, 0, nslots); k < nslots;
 	     k = set_after(G, &G->holding, k, nslots)) {
-		if (G->g[k].live && dl_sim_slot_job(s, k)->state == DL_SJ_RUNNING)
-			account(G, s, dl_sim_slot_job(s, k));
+		if (holds(G, s, k))
+			account(G, s, k);
 	}
 	for (size_t k = set_next(G, &G->unadmitted, 0, nslots); k < nslots;
 	     k = set_after(G, &G->unadmitted, k, nslots)) {
 		struct dl_sim_job *j = G->g[k].live ? dl_sim_slot_job(s, k) : NULL;
 		if (j && G->g[k].handle < 0 && j->state == DL_SJ_QUEUED)
-			G->wide[nnew++] = (struct wide){j->gpus, j->idx, (int)k};
+			G->wide[nnew++] = (struct wide){j->gpus, j->idx, (int)k, -1};
 	}
 	for (size_t k = set_next(G, &G->fresh, 0, nslots); k < nslots;
 	     k = set_after(G, &G->fresh, k, nslots)) {
@@ -1363,10 +1515,7 @@ static void boundary(struct gavel *G, struct dl_sim *s)
 	for (size_t k = set_next(G, &G->holding, 0, nslots); k < nslots;
 	     k = set_after(G, &G->holding, k, nslots)) {
 		struct gj *g = &G->g[k];
-		if (g->live != 1)
-			continue;
-		struct dl_sim_job *j = dl_sim_slot_job(s, k);
-		if (j->state != DL_SJ_RUNNING)
+		if (!holds(G, s, k) || g->live != 1)
 			continue;
 		if (g->assigned == g->cur_type && g->partner == g->cur_partner) {
 			/*
@@ -1376,7 +1525,7 @@ static void boundary(struct gavel *G, struct dl_sim *s)
 			G->extensions++;
 			continue;
 		}
-		dl_sim_preempt(s, j);
+		dl_sim_preempt(s, dl_sim_slot_job(s, k));
 		set_cur_type(G, g, -1);
 		g->cur_partner = -1;
 	}
@@ -1648,7 +1797,7 @@ static void on_finish(void *st, struct dl_sim *s, struct dl_sim_job *j)
 	if (g->cur_partner >= 0) { /* the partner runs on alone, at full speed */
 		struct gj *o = &G->g[g->cur_partner];
 		struct dl_sim_job *oj = dl_sim_slot_job(s, (size_t)g->cur_partner);
-		account(G, s, g->lead ? j : oj); /* the pair's time, by its lead */
+		account(G, s, (g->lead ? j : oj)->slot); /* the pair's time, by its lead */
 		o->from = dl_sim_now(s);
 		o->cur_partner = -1;
 		o->lead = 0;
@@ -1656,10 +1805,17 @@ static void on_finish(void *st, struct dl_sim *s, struct dl_sim_job *j)
 		if (oj->state == DL_SJ_RUNNING)
 			dl_sim_set_share(s, oj, 1);
 	} else {
-		account(G, s, j);
+		account(G, s, j->slot);
 	}
 	if (g->handle >= 0) {
 		dl_alloc_session_remove(G->ses, g->handle);
+		size_t at =
+			(size_t)G->adm_at[j->slot]; /* out of the dense list: the last moves in */
+		G->adm[at] = G->adm[--G->nadm];
+		G->adm_at[G->adm[at].slot] = (int)at;
+		memcpy(&G->adm_jt[at * G->nt], &G->adm_jt[G->nadm * G->nt], G->nt * sizeof(double));
+		memcpy(&G->adm_def[at * G->nt], &G->adm_def[G->nadm * G->nt],
+		       G->nt * sizeof(double));
 		size_t lo = 0, hi = G->nview; /* its place in the view, by handle */
 		while (lo < hi) {
 			size_t mid = lo + (hi - lo) / 2;

@@ -31,10 +31,12 @@ struct dl_gavel_params {
 	 * arrived, waiting for admission): every loop scans every slot, free
 	 * GPUs are summed over the jobs, solve finds each job by its handle and
 	 * copies its X (not read through its class in the session), the walk
-	 * heaps every admitted job (not only those that can be taken), the
-	 * start order has every job given a type, the session evaluates its
-	 * objective. The results must be the same bytes either way
-	 * (tests/unit/test_sim_gavel.c).
+	 * heaps every admitted job (not only those that can be taken, and
+	 * pops even those that surely fit), the start order has every job
+	 * given a type, is sorted again at every pass and tries each of them
+	 * (not only those whose type has GPUs enough free), the engine says
+	 * which jobs run, the session evaluates its objective. The results
+	 * must be the same bytes either way (tests/unit/test_sim_gavel.c).
 	 */
 	int scan_all;
 };

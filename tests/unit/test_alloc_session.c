@@ -183,7 +183,7 @@ static int ftf_loose(const struct variant *v)
  * The twin's allocation (X per class after a warm solve, else per job) against
  * the session's per job: 1 when every job's X is the same double
  */
-static int same_by_class(const struct dl_alloc_session *tw, const struct dl_alloc_result *w,
+static int same_by_class(struct dl_alloc_session *tw, const struct dl_alloc_result *w,
 			 const struct dl_alloc_result *a, size_t *by_class)
 {
 	const struct dl_alloc_problem *vp = dl_alloc_session_problem(tw);
@@ -342,25 +342,39 @@ static void run_variant(const struct variant *v, uint64_t seed)
 	dl_alloc_problem_free(&base);
 }
 
+/* a session of max-min fairness on 2 GPUs of one type (p: its cluster) */
+static struct dl_alloc_session *two_gpus(struct dl_alloc_problem *p)
+{
+	dl_alloc_problem_init(p, 1);
+	dl_alloc_problem_set_type(p, 0, "v100", 2, 1);
+	struct dl_alloc_opts o = DL_ALLOC_OPTS_INIT;
+	o.policy = DL_ALLOC_MAX_MIN_FAIRNESS_PERF;
+	struct dl_err err = DL_ERR_INIT;
+	return dl_alloc_session_new(p, &o, &err);
+}
+
+/* a job of 1 GPU at *tput steps/s */
+static struct dl_alloc_job one_gpu_job(const char *id, double *tput)
+{
+	return (struct dl_alloc_job){.id = (char *)id,
+				     .gpus = 1,
+				     .weight = 1,
+				     .tput = tput,
+				     .klass = -1,
+				     .entity = -1,
+				     .count = 1,
+				     .iso_done = -1};
+}
+
 /* 2 GPUs of one type, max-min fairness: the answers follow by hand */
 static void by_hand(void)
 {
 	struct dl_alloc_problem p;
-	dl_alloc_problem_init(&p, 1);
-	dl_alloc_problem_set_type(&p, 0, "v100", 2, 1);
+	struct dl_alloc_session *s = two_gpus(&p);
 	struct dl_alloc_opts o = DL_ALLOC_OPTS_INIT;
-	o.policy = DL_ALLOC_MAX_MIN_FAIRNESS_PERF;
 	struct dl_err err = DL_ERR_INIT;
-	struct dl_alloc_session *s = dl_alloc_session_new(&p, &o, &err);
 	double tput = 10;
-	struct dl_alloc_job j = {.id = "a",
-				 .gpus = 1,
-				 .weight = 1,
-				 .tput = &tput,
-				 .klass = -1,
-				 .entity = -1,
-				 .count = 1,
-				 .iso_done = -1};
+	struct dl_alloc_job j = one_gpu_job("a", &tput);
 	int64_t a = dl_alloc_session_add(s, &j, &err);
 	j.id = "b";
 	int64_t b = dl_alloc_session_add(s, &j, &err);
@@ -404,9 +418,61 @@ static void by_hand(void)
 	dl_alloc_problem_free(&p);
 }
 
+/*
+ * Removals leave their jobs' places in the view until it is read by index:
+ * none of it may show (a by-class session, whose solves keep the holes)
+ */
+static void removals(void)
+{
+	struct dl_alloc_problem p;
+	struct dl_alloc_session *s = two_gpus(&p);
+	struct dl_err err = DL_ERR_INIT;
+	dl_alloc_session_by_class(s);
+	double tput = 10;
+	struct dl_alloc_job j = one_gpu_job(NULL, &tput);
+	const char *ids[] = {"a", "b", "c", "d", "e", "f"};
+	int64_t h[6];
+	for (size_t k = 0; k < 5; k++) {
+		j.id = (char *)ids[k];
+		h[k] = dl_alloc_session_add(s, &j, &err);
+	}
+	is_int(dl_alloc_session_remove(s, h[1]), 0, "b leaves");
+	is_int(dl_alloc_session_remove(s, h[3]), 0, "d leaves");
+	is_int(dl_alloc_session_remove(s, h[1]), -1, "b cannot leave twice");
+	is_int(dl_alloc_session_class(s, h[1]), -1, "b has no class once gone");
+	ok(dl_alloc_session_class(s, h[4]) >= 0, "e still has one");
+	is_int(dl_alloc_session_progress(s, h[3], 1, 1, 1), -1, "d's progress is refused");
+	struct dl_alloc_result r;
+	is_int(dl_alloc_session_solve(s, &r, &err), 0, "three jobs solve");
+	ok(!r.x, "by class: no X per job");
+	/* three jobs of one class on 2 GPUs: 2/3 each */
+	is_double(dl_alloc_session_class_x(s)[dl_alloc_session_class(s, h[0])], 2.0 / 3, 1e-9,
+		  "X of a's class counts the three jobs left");
+	dl_alloc_result_free(&r);
+	j.id = (char *)ids[5];
+	h[5] = dl_alloc_session_add(s, &j, &err);
+	is_int(h[5], 5, "f's handle follows e's");
+	is_int(dl_alloc_session_problem(s)->njobs, 4, "the view holds the four jobs left");
+	int64_t want[] = {h[0], h[2], h[4], h[5]};
+	for (size_t i = 0; i < 4; i++) {
+		is_int(dl_alloc_session_handle(s, i), want[i], "view job %zu in the order added",
+		       i);
+		is_int(dl_alloc_session_index(s, want[i]), (long)i, "its index");
+		is_str(dl_alloc_session_problem(s)->jobs[i].id, ids[want[i]], "its id");
+	}
+	for (size_t k = 0; k < 6; k++)
+		dl_alloc_session_remove(s, h[k]);
+	is_int(dl_alloc_session_solve(s, &r, &err), 0, "no jobs solve");
+	is_str(r.objective_name, "no jobs", "the objective of no jobs");
+	dl_alloc_result_free(&r);
+	dl_alloc_session_free(s);
+	dl_alloc_problem_free(&p);
+}
+
 int main(void)
 {
 	by_hand();
+	removals();
 	for (size_t k = 0; k < sizeof(variants) / sizeof(variants[0]); k++)
 		run_variant(&variants[k], 1000 + k);
 	return done_testing();
