@@ -997,14 +997,34 @@ static void reject(struct dl_sim *s, struct dl_sim_job *j, const char *why)
 	deactivate(s, j);
 }
 
-/* room for j's GPUs (a slot keeps its array; grow it for a wider job) */
+/*
+ * Room for j's GPUs: a small gang's inside the record (gpu_near), where a
+ * release finds them on the lines it reads anyway (an array of its own was
+ * a cache miss at every release and start), a wider one's an array the slot
+ * keeps for its next jobs (grown for a wider one)
+ */
 static void gpu_room(struct dl_sim_job *j)
 {
-	if (j->gpu_cap < j->gpus) {
-		free(j->gpu);
+	int near = (int)DL_ARRAY_SIZE(j->gpu_near);
+	if (j->gpus <= near) {
+		if (j->gpu != j->gpu_near) {
+			free(j->gpu);
+			j->gpu = j->gpu_near;
+			j->gpu_cap = near;
+		}
+	} else if (j->gpu_cap < j->gpus) {
+		if (j->gpu != j->gpu_near)
+			free(j->gpu);
 		j->gpu = xcalloc((size_t)j->gpus, sizeof(*j->gpu));
 		j->gpu_cap = j->gpus;
 	}
+}
+
+/* a slot's GPU array unless it is the record's own room */
+static void gpu_free(struct dl_sim_job *j)
+{
+	if (j->gpu != j->gpu_near)
+		free(j->gpu);
 }
 
 /*
@@ -1523,7 +1543,7 @@ static void teardown(struct dl_sim *s)
 	free(s->sv);
 	for (size_t c = 0; c < s->nchunks; c++) {
 		for (size_t k = 0; k < SLOT_CHUNK; k++)
-			free(s->chunk[c][k].gpu);
+			gpu_free(&s->chunk[c][k]);
 		free(s->chunk[c]);
 	}
 	free(s->chunk);
