@@ -408,6 +408,43 @@ int dl_state_take_gpu(struct dl_cluster_state *st, int gpu)
 	return 0;
 }
 
+/*
+ * A run of one node's GPUs changes the node once: the buckets, counts and
+ * lists end as after a change per GPU (a node moved to a bucket's head goes
+ * there once, last), and bmay, a superset, only misses intermediate buckets
+ * best fit would have found empty.
+ */
+int dl_state_take_gpus(struct dl_cluster_state *st, const int *gpus, int n)
+{
+	int i = 0, taken = 0;
+	while (i < n) {
+		int node = dl_state_gpu_node(st, gpus[i]);
+		const struct dl_state_node *nd = &st->ni[node];
+		unsigned lo = (unsigned)nd->first_gpu, span = (unsigned)nd->gpus;
+		int cnt = 0;
+		if (st->fmask) {
+			uint64_t m = st->fmask[node];
+			do {
+				uint64_t bit = UINT64_C(1) << ((unsigned)gpus[i] - lo);
+				cnt += (m & bit) != 0;
+				m &= ~bit;
+				i++;
+			} while (i < n && (unsigned)gpus[i] - lo < span);
+			st->fmask[node] = m;
+		} else {
+			do {
+				cnt += !st->used[gpus[i]];
+				st->used[gpus[i]] = 1;
+				i++;
+			} while (i < n && (unsigned)gpus[i] - lo < span);
+		}
+		if (cnt)
+			node_change(st, node, -cnt);
+		taken += cnt;
+	}
+	return taken;
+}
+
 void dl_state_release(struct dl_cluster_state *st, const int *gpus, int n)
 {
 	int i = 0;

@@ -1087,12 +1087,14 @@ enum dl_decision dl_sim_start(struct dl_sim *s, struct dl_sim_job *j, const stru
 			if (g < 0 || g >= s->total_gpus || (s->occ[g].jobs && !how->shared))
 				return DL_WAIT;
 		}
+		int m = 0; /* the GPUs j is first on, taken together: an update per node */
 		for (int k = 0; k < j->gpus; k++) {
 			int g = how->gpus[k];
 			if (occ_join(s, j, g) == 0)
-				dl_state_take_gpu(s->state, g);
+				s->gpubuf[m++] = g;
 			j->gpu[k] = g;
 		}
+		dl_state_take_gpus(s->state, s->gpubuf, m);
 		sort_gpus(j->gpu, j->gpus); /* (dl_place's come sorted) */
 	} else {
 		struct dl_place_req req = {j->gpus, j->type, 0,
@@ -1238,9 +1240,9 @@ int dl_sim_migrate(struct dl_sim *s, struct dl_sim_job *j, const int *gpus, int 
 	release_gpus(s, j);
 	for (int k = 0; k < n; k++) {
 		occ_join(s, j, gpus[k]);
-		dl_state_take_gpu(s->state, gpus[k]);
 		j->gpu[k] = gpus[k];
 	}
+	dl_state_take_gpus(s->state, gpus, n);
 	j->ngpu = n;
 	sort_gpus(j->gpu, n);
 	describe(s, j, 0);
