@@ -408,35 +408,61 @@ int dl_state_take_gpu(struct dl_cluster_state *st, int gpu)
 	return 0;
 }
 
+/*
+ * Take (take = 1) or free (0) the GPUs gpus[*i..] that lie on gpus[*i]'s
+ * node, consecutive, with one update of the node (those already so count
+ * once or not at all); *i moves past them. Returns how many changed.
+ * Inlined with a constant `take` into dl_state_take_gpus and
+ * dl_state_release.
+ *
+ * A run changing its node once leaves the buckets, counts and lists as a
+ * change per GPU would (a node moved to a bucket's head goes there once,
+ * last), and bmay, a superset, only misses intermediate buckets best fit
+ * would have found empty.
+ */
+static inline __attribute__((always_inline)) int flip_run(struct dl_cluster_state *st,
+							  const int *gpus, int n, int *i, int take)
+{
+	int k = *i, node = dl_state_gpu_node(st, gpus[k]);
+	const struct dl_state_node *nd = &st->ni[node];
+	unsigned lo = (unsigned)nd->first_gpu, span = (unsigned)nd->gpus;
+	int cnt = 0;
+	if (st->fmask) {
+		/* the run's GPUs in the other state (each counted once) flip their free bits */
+		uint64_t m = st->fmask[node];
+		do {
+			uint64_t bit = UINT64_C(1) << ((unsigned)gpus[k] - lo);
+			cnt += take ? (m & bit) != 0 : !(m & bit);
+			m = take ? m & ~bit : m | bit;
+			k++;
+		} while (k < n && (unsigned)gpus[k] - lo < span);
+		st->fmask[node] = m;
+	} else {
+		do {
+			cnt += take ? !st->used[gpus[k]] : st->used[gpus[k]];
+			st->used[gpus[k]] = (unsigned char)take;
+			k++;
+		} while (k < n && (unsigned)gpus[k] - lo < span);
+	}
+	*i = k;
+	if (cnt)
+		node_change(st, node, take ? -cnt : cnt);
+	return cnt;
+}
+
+int dl_state_take_gpus(struct dl_cluster_state *st, const int *gpus, int n)
+{
+	int i = 0, taken = 0;
+	while (i < n)
+		taken += flip_run(st, gpus, n, &i, 1);
+	return taken;
+}
+
 void dl_state_release(struct dl_cluster_state *st, const int *gpus, int n)
 {
 	int i = 0;
-	while (i < n) {
-		/* group consecutive GPUs of one node into one update */
-		int node = dl_state_gpu_node(st, gpus[i]);
-		const struct dl_state_node *nd = &st->ni[node];
-		unsigned lo = (unsigned)nd->first_gpu, span = (unsigned)nd->gpus;
-		int cnt = 0;
-		if (st->fmask) {
-			/* the run's GPUs in use (each counted once) become free bits */
-			uint64_t m = st->fmask[node];
-			do {
-				uint64_t bit = UINT64_C(1) << ((unsigned)gpus[i] - lo);
-				cnt += !(m & bit);
-				m |= bit;
-				i++;
-			} while (i < n && (unsigned)gpus[i] - lo < span);
-			st->fmask[node] = m;
-		} else {
-			do {
-				cnt += st->used[gpus[i]];
-				st->used[gpus[i]] = 0;
-				i++;
-			} while (i < n && (unsigned)gpus[i] - lo < span);
-		}
-		if (cnt)
-			node_change(st, node, cnt);
-	}
+	while (i < n)
+		flip_run(st, gpus, n, &i, 0);
 }
 
 static int descend(const int *t, int i, int l, int r, int need, int lo, int hi)

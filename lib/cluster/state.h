@@ -129,6 +129,13 @@ int dl_state_take(struct dl_cluster_state *st, int node, int k, int *out);
 int dl_state_take_nodes(struct dl_cluster_state *st, const int *nodes, int n, int *out);
 /* Take one GPU by global index; -1 if it is already in use. */
 int dl_state_take_gpu(struct dl_cluster_state *st, int gpu);
+/*
+ * Take n GPUs by global index, skipping those in use (valid indices): the
+ * state dl_state_take_gpu on each in turn leaves, ties included, with one
+ * update per run of GPUs on one node instead of one per GPU. Returns how
+ * many were taken.
+ */
+int dl_state_take_gpus(struct dl_cluster_state *st, const int *gpus, int n);
 /* Free GPUs by global index (each must be in use). */
 void dl_state_release(struct dl_cluster_state *st, const int *gpus, int n);
 

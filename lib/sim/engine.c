@@ -46,13 +46,31 @@
 #define STALL_USEFUL	  1e-4
 #define PROGRESS_CALLS	  100 /* cfg->progress: about every 1% of the jobs */
 
-/* a completion (in `fin`, by slot) or a policy timer (in `timers`) */
+/* a policy timer (in `timers`) */
 struct event {
 	dl_tick t;
 	uint64_t seq;	/* ties at one time: in the order they were made */
-	uint64_t stamp; /* timer: the policy's stamp */
-	uint32_t job;	/* fin: the job's slot; timer: its index, UINT32_MAX for none */
-	int32_t kind;	/* timer: the policy's kind */
+	uint64_t stamp; /* the policy's stamp */
+	uint32_t job;	/* the job's index, UINT32_MAX for none */
+	int32_t kind;	/* the policy's kind */
+};
+
+/*
+ * A completion's key (in `fin`): its time, and among completions at one
+ * time the order they were made in. The keys are an array of their own, the
+ * jobs' slots another: a step down the heap compares four children, which
+ * then share one or two cache lines instead of four (a start, preemption or
+ * completion takes a heap step or more on every level).
+ */
+struct fin_key {
+	dl_tick t;
+	uint64_t seq;
+};
+
+struct finheap {
+	struct fin_key *a;
+	uint32_t *job; /* per entry: the job's slot */
+	size_t n, alloc;
 };
 
 /*
@@ -90,6 +108,21 @@ struct saving {
 	dl_tick t;
 	uint64_t version;
 	uint32_t job, slot;
+};
+
+/*
+ * A GPU's occupancy: the jobs on it (packing; gavel's exact shares) and the
+ * integral over time of 1/jobs while occupied (ticks), as of `since`: a
+ * job's occupied time on a GPU is its growth while it is there, so the jobs
+ * packed on a GPU share its time and their sum is the time it was occupied
+ * (results' occupied_gpu_s). One record, not three arrays: a start or
+ * release reads all three, and on a big run each array's line was a cache
+ * miss of its own.
+ */
+struct gpu_occ {
+	dl_tick since;
+	double share;
+	uint16_t jobs; /* (as wide as it always was) */
 };
 
 struct evheap {
@@ -132,7 +165,8 @@ struct dl_sim {
 	int *type_order;	      /* scratch, one per type */
 	const char *ref_type;
 	/* events */
-	struct evheap fin, timers;
+	struct finheap fin;
+	struct evheap timers;
 	uint32_t *fin_pos;	      /* per slot: 1 + its completion's place in fin, 0 for none */
 	struct saving *sv;	      /* a ring */
 	size_t sv_head, sv_n, sv_cap; /* sv_cap: a power of two (indices wrap by a mask) */
@@ -141,18 +175,10 @@ struct dl_sim {
 	struct dl_cluster_state *state;
 	struct dl_placer *placer;
 	struct dl_netcost nc;
-	uint16_t *occ;	  /* jobs per GPU (packing; gavel's exact shares) */
-	int *gpubuf;	  /* scratch, one per GPU */
-	void *pst;	  /* the policy's state */
-	void *own_params; /* the policy's defaults when cfg->params is NULL */
-	/*
-	 * per GPU, the integral over time of 1/occ while occupied (ticks), as of
-	 * occ_since: a job's occupied time on a GPU is its growth while it is
-	 * there, so the jobs packed on a GPU share its time and their sum is the
-	 * time it was occupied (results' occupied_gpu_s)
-	 */
-	double *occ_share;
-	dl_tick *occ_since;
+	struct gpu_occ *occ; /* per GPU: its jobs and occupied time */
+	int *gpubuf;	     /* scratch, one per GPU */
+	void *pst;	     /* the policy's state */
+	void *own_params;    /* the policy's defaults when cfg->params is NULL */
 	size_t running, queued;
 	int total_gpus;
 	/* timeline de-duplication */
@@ -185,27 +211,19 @@ static int ev_less(const struct event *a, const struct event *b)
 
 struct dl_sim_job *dl_sim_slot_job(struct dl_sim *s, size_t slot);
 
-/* put e at i; a completion's job remembers where its entry is */
-static void ev_set(struct dl_sim *s, struct evheap *h, size_t i, const struct event *e)
-{
-	h->a[i] = *e;
-	if (h == &s->fin)
-		s->fin_pos[e->job] = (uint32_t)i + 1;
-}
-
-static void ev_up(struct dl_sim *s, struct evheap *h, size_t i, struct event e)
+static void ev_up(struct evheap *h, size_t i, struct event e)
 {
 	while (i > 0) {
 		size_t p = (i - 1) / 4;
 		if (!ev_less(&e, &h->a[p]))
 			break;
-		ev_set(s, h, i, &h->a[p]);
+		h->a[i] = h->a[p];
 		i = p;
 	}
-	ev_set(s, h, i, &e);
+	h->a[i] = e;
 }
 
-static void ev_down(struct dl_sim *s, struct evheap *h, size_t i, struct event e)
+static void ev_down(struct evheap *h, size_t i, struct event e)
 {
 	size_t n = h->n;
 	for (;;) {
@@ -217,35 +235,128 @@ static void ev_down(struct dl_sim *s, struct evheap *h, size_t i, struct event e
 				c = k;
 		if (!ev_less(&h->a[c], &e))
 			break;
-		ev_set(s, h, i, &h->a[c]);
+		h->a[i] = h->a[c];
 		i = c;
 	}
-	ev_set(s, h, i, &e);
+	h->a[i] = e;
+}
+
+/* the next push's order key: even, so that dl_sim_order_mark's odd keys fall between two */
+static uint64_t next_seq(struct dl_sim *s)
+{
+	return s->seq += 2;
 }
 
 static void ev_push(struct dl_sim *s, struct evheap *h, struct event e)
 {
-	e.seq = s->seq += 2; /* even: dl_sim_order_mark's odd keys fall between two pushes */
+	e.seq = next_seq(s);
 	DL_GROW(h->a, h->n + 1, h->alloc);
-	ev_up(s, h, h->n++, e);
+	ev_up(h, h->n++, e);
 }
 
 /* remove the entry at i */
-static struct event ev_remove(struct dl_sim *s, struct evheap *h, size_t i)
+static struct event ev_remove(struct evheap *h, size_t i)
 {
 	struct event e = h->a[i], last = h->a[--h->n];
-	if (h == &s->fin)
-		s->fin_pos[e.job] = 0;
 	if (i < h->n) {
 		if (i > 0 && ev_less(&last, &h->a[(i - 1) / 4]))
-			ev_up(s, h, i, last);
+			ev_up(h, i, last);
 		else
-			ev_down(s, h, i, last);
+			ev_down(h, i, last);
 	}
 	return e;
 }
 
 static int ev_due(const struct evheap *h, dl_tick now)
+{
+	return h->n && h->a[0].t <= now;
+}
+
+/* ---- completions: the same 4-ary heap on fin_keys; each job knows its entry (fin_pos) ---- */
+
+static inline int fin_less(const struct fin_key *a, const struct fin_key *b)
+{
+	if (a->t != b->t)
+		return a->t < b->t;
+	return a->seq < b->seq;
+}
+
+/* put (k, job) at i; the job remembers where its entry is */
+static inline void fin_set(struct dl_sim *s, size_t i, struct fin_key k, uint32_t job)
+{
+	s->fin.a[i] = k;
+	s->fin.job[i] = job;
+	s->fin_pos[job] = (uint32_t)i + 1;
+}
+
+static void fin_up(struct dl_sim *s, size_t i, struct fin_key k, uint32_t job)
+{
+	const struct finheap *h = &s->fin;
+	while (i > 0) {
+		size_t p = (i - 1) / 4;
+		if (!fin_less(&k, &h->a[p]))
+			break;
+		fin_set(s, i, h->a[p], h->job[p]);
+		i = p;
+	}
+	fin_set(s, i, k, job);
+}
+
+static void fin_down(struct dl_sim *s, size_t i, struct fin_key k, uint32_t job)
+{
+	const struct finheap *h = &s->fin;
+	size_t n = h->n;
+	for (;;) {
+		size_t c = 4 * i + 1, end = c + 4 < n ? c + 4 : n;
+		if (c >= n)
+			break;
+		for (size_t m = c + 1; m < end; m++)
+			if (fin_less(&h->a[m], &h->a[c]))
+				c = m;
+		if (!fin_less(&h->a[c], &k))
+			break;
+		fin_set(s, i, h->a[c], h->job[c]);
+		i = c;
+	}
+	fin_set(s, i, k, job);
+}
+
+static void fin_push(struct dl_sim *s, dl_tick t, uint32_t job)
+{
+	struct finheap *h = &s->fin;
+	if (h->n == h->alloc) {
+		h->alloc = h->alloc ? 2 * h->alloc : 64;
+		h->a = xreallocarray(h->a, h->alloc, sizeof(*h->a));
+		h->job = xreallocarray(h->job, h->alloc, sizeof(*h->job));
+	}
+	fin_up(s, h->n++, (struct fin_key){t, next_seq(s)}, job);
+}
+
+/* remove the entry at i; its job's slot */
+static uint32_t fin_remove(struct dl_sim *s, size_t i)
+{
+	struct finheap *h = &s->fin;
+	uint32_t job = h->job[i];
+	size_t last = --h->n;
+	s->fin_pos[job] = 0;
+	if (i < last) {
+		struct fin_key k = h->a[last];
+		if (i > 0 && fin_less(&k, &h->a[(i - 1) / 4]))
+			fin_up(s, i, k, h->job[last]);
+		else
+			fin_down(s, i, k, h->job[last]);
+	}
+	return job;
+}
+
+/* j's completion event goes, if it has one */
+static void fin_drop(struct dl_sim *s, const struct dl_sim_job *j)
+{
+	if (s->fin_pos[j->slot])
+		fin_remove(s, s->fin_pos[j->slot] - 1);
+}
+
+static int fin_due(const struct finheap *h, dl_tick now)
 {
 	return h->n && h->a[0].t <= now;
 }
@@ -725,8 +836,7 @@ static void plan_finish_at(struct dl_sim *s, struct dl_sim_job *j, dl_tick at)
 {
 	j->version++;
 	j->finish_at = INT64_MAX;
-	if (s->fin_pos[j->slot])
-		ev_remove(s, &s->fin, s->fin_pos[j->slot] - 1);
+	fin_drop(s, j);
 	if (j->state != DL_SJ_RUNNING || !(j->rate > 0))
 		return; /* a zero share: the policy must change it */
 	dl_tick from = j->restore_until > at ? j->restore_until : at;
@@ -737,7 +847,7 @@ static void plan_finish_at(struct dl_sim *s, struct dl_sim_job *j, dl_tick at)
 		return;
 	}
 	j->finish_at = from + (dl_tick)need;
-	ev_push(s, &s->fin, (struct event){j->finish_at, 0, 0, j->slot, 0});
+	fin_push(s, j->finish_at, j->slot);
 }
 
 static void plan_finish(struct dl_sim *s, struct dl_sim_job *j)
@@ -834,25 +944,26 @@ static void sort_gpus(int *g, int n)
 }
 
 /*
- * GPU g's occ_share brought up to now (before its occupancy changes); a GPU
+ * GPU g's share brought up to now (before its occupancy changes); a GPU
  * held alone (the usual case) adds whole ticks, which stay exact
  */
 static inline void occ_settle(struct dl_sim *s, int g)
 {
-	unsigned o = s->occ[g];
+	struct gpu_occ *u = &s->occ[g];
+	unsigned o = u->jobs;
 	if (o) {
-		double dt = (double)(s->now - s->occ_since[g]);
-		s->occ_share[g] += o == 1 ? dt : dt / o;
+		double dt = (double)(s->now - u->since);
+		u->share += o == 1 ? dt : dt / o;
 	}
-	s->occ_since[g] = s->now;
+	u->since = s->now;
 }
 
 /* j comes onto GPU g: the jobs per GPU, and j's occupied time from here */
 static inline int occ_join(struct dl_sim *s, struct dl_sim_job *j, int g)
 {
 	occ_settle(s, g);
-	j->occupied -= s->occ_share[g];
-	return s->occ[g]++;
+	j->occupied -= s->occ[g].share;
+	return (int)s->occ[g].jobs++;
 }
 
 static void release_gpus(struct dl_sim *s, struct dl_sim_job *j)
@@ -861,8 +972,8 @@ static void release_gpus(struct dl_sim *s, struct dl_sim_job *j)
 	for (int k = 0; k < j->ngpu; k++) {
 		int g = j->gpu[k];
 		occ_settle(s, g);
-		j->occupied += s->occ_share[g];
-		if (--s->occ[g] == 0)
+		j->occupied += s->occ[g].share;
+		if (--s->occ[g].jobs == 0)
 			s->gpubuf[n++] = g;
 	}
 	if (n)
@@ -886,14 +997,34 @@ static void reject(struct dl_sim *s, struct dl_sim_job *j, const char *why)
 	deactivate(s, j);
 }
 
-/* room for j's GPUs (a slot keeps its array; grow it for a wider job) */
+/*
+ * Room for j's GPUs: a small gang's inside the record (gpu_near), where a
+ * release finds them on the lines it reads anyway (an array of its own was
+ * a cache miss at every release and start), a wider one's an array the slot
+ * keeps for its next jobs (grown for a wider one)
+ */
 static void gpu_room(struct dl_sim_job *j)
 {
-	if (j->gpu_cap < j->gpus) {
-		free(j->gpu);
+	int near = (int)DL_ARRAY_SIZE(j->gpu_near);
+	if (j->gpus <= near) {
+		if (j->gpu != j->gpu_near) {
+			free(j->gpu);
+			j->gpu = j->gpu_near;
+			j->gpu_cap = near;
+		}
+	} else if (j->gpu_cap < j->gpus) {
+		if (j->gpu != j->gpu_near)
+			free(j->gpu);
 		j->gpu = xcalloc((size_t)j->gpus, sizeof(*j->gpu));
 		j->gpu_cap = j->gpus;
 	}
+}
+
+/* a slot's GPU array unless it is the record's own room */
+static void gpu_free(struct dl_sim_job *j)
+{
+	if (j->gpu != j->gpu_near)
+		free(j->gpu);
 }
 
 /*
@@ -953,15 +1084,17 @@ enum dl_decision dl_sim_start(struct dl_sim *s, struct dl_sim_job *j, const stru
 	if (how && how->gpus) {
 		for (int k = 0; k < j->gpus; k++) {
 			int g = how->gpus[k];
-			if (g < 0 || g >= s->total_gpus || (s->occ[g] && !how->shared))
+			if (g < 0 || g >= s->total_gpus || (s->occ[g].jobs && !how->shared))
 				return DL_WAIT;
 		}
+		int m = 0; /* the GPUs j is first on, taken together: an update per node */
 		for (int k = 0; k < j->gpus; k++) {
 			int g = how->gpus[k];
 			if (occ_join(s, j, g) == 0)
-				dl_state_take_gpu(s->state, g);
+				s->gpubuf[m++] = g;
 			j->gpu[k] = g;
 		}
+		dl_state_take_gpus(s->state, s->gpubuf, m);
 		sort_gpus(j->gpu, j->gpus); /* (dl_place's come sorted) */
 	} else {
 		struct dl_place_req req = {j->gpus, j->type, 0,
@@ -1101,15 +1234,15 @@ int dl_sim_migrate(struct dl_sim *s, struct dl_sim_job *j, const int *gpus, int 
 	/* free GPUs, or GPUs j holds alone (consolidating onto a node it is partly on) */
 	for (int k = 0; k < n; k++)
 		if (gpus[k] < 0 || gpus[k] >= s->total_gpus ||
-		    (s->occ[gpus[k]] && !(s->occ[gpus[k]] == 1 && holds(j, gpus[k]))))
+		    (s->occ[gpus[k]].jobs && !(s->occ[gpus[k]].jobs == 1 && holds(j, gpus[k]))))
 			return -1;
 	dl_sim_sync(s, j);
 	release_gpus(s, j);
 	for (int k = 0; k < n; k++) {
 		occ_join(s, j, gpus[k]);
-		dl_state_take_gpu(s->state, gpus[k]);
 		j->gpu[k] = gpus[k];
 	}
+	dl_state_take_gpus(s->state, gpus, n);
 	j->ngpu = n;
 	sort_gpus(j->gpu, n);
 	describe(s, j, 0);
@@ -1171,8 +1304,7 @@ uint64_t dl_sim_order_mark(const struct dl_sim *s)
 
 void dl_sim_hold(struct dl_sim *s, struct dl_sim_job *j)
 {
-	if (s->fin_pos[j->slot])
-		ev_remove(s, &s->fin, s->fin_pos[j->slot] - 1);
+	fin_drop(s, j);
 	j->finish_at = INT64_MAX;
 }
 
@@ -1191,13 +1323,13 @@ void dl_sim_restate(struct dl_sim *s, struct dl_sim_job *j, const struct dl_sim_
 	plan_finish_at(s, j, j->since); /* as planned when it resumed, at since */
 	if (c->order && s->fin_pos[j->slot]) {
 		size_t i = s->fin_pos[j->slot] - 1;
-		struct event e = s->fin.a[i];
-		uint64_t was = e.seq;
-		e.seq = c->order;
-		if (e.seq < was)
-			ev_up(s, &s->fin, i, e);
+		struct fin_key k = s->fin.a[i];
+		uint64_t was = k.seq;
+		k.seq = c->order;
+		if (k.seq < was)
+			fin_up(s, i, k, j->slot);
 		else
-			ev_down(s, &s->fin, i, e);
+			fin_down(s, i, k, j->slot);
 	}
 }
 
@@ -1206,7 +1338,7 @@ int dl_sim_timer_cancel(struct dl_sim *s, dl_tick at, int kind, uint64_t stamp)
 	for (size_t i = 0; i < s->timers.n; i++) {
 		const struct event *e = &s->timers.a[i];
 		if (e->t == at && e->kind == kind && e->stamp == stamp) {
-			ev_remove(s, &s->timers, i);
+			ev_remove(&s->timers, i);
 			return 0;
 		}
 	}
@@ -1387,8 +1519,6 @@ static int setup(struct dl_sim *s, struct dl_err *err)
 	s->placer = dl_placer_new(s->state, &cfg->place);
 	dl_netcost_init(&s->nc, cfg->cluster, cfg->comm);
 	s->occ = xcalloc((size_t)s->total_gpus + 1, sizeof(*s->occ));
-	s->occ_share = xcalloc((size_t)s->total_gpus + 1, sizeof(*s->occ_share));
-	s->occ_since = xcalloc((size_t)s->total_gpus + 1, sizeof(*s->occ_since));
 	s->gpubuf = xcalloc((size_t)s->total_gpus + 1, sizeof(int));
 	s->policy_len = strlen(cfg->policy->name);
 	s->ref_type = cfg->ref_type ? cfg->ref_type : "v100";
@@ -1408,15 +1538,14 @@ static void teardown(struct dl_sim *s)
 	dl_placer_free(s->placer);
 	dl_state_free(s->state);
 	free(s->occ);
-	free(s->occ_share);
-	free(s->occ_since);
 	free(s->gpubuf);
 	free(s->fin.a);
+	free(s->fin.job);
 	free(s->timers.a);
 	free(s->sv);
 	for (size_t c = 0; c < s->nchunks; c++) {
 		for (size_t k = 0; k < SLOT_CHUNK; k++)
-			free(s->chunk[c][k].gpu);
+			gpu_free(&s->chunk[c][k]);
 		free(s->chunk[c]);
 	}
 	free(s->chunk);
@@ -1450,8 +1579,7 @@ static void reject_leftovers(struct dl_sim *s)
 		if (j->state == DL_SJ_QUEUED) {
 			reject(s, j, "never placed (fragmentation or policy)");
 		} else if (j->state == DL_SJ_RUNNING) {
-			if (s->fin_pos[j->slot])
-				ev_remove(s, &s->fin, s->fin_pos[j->slot] - 1);
+			fin_drop(s, j);
 			release_gpus(s, j);
 			s->running--;
 			j->state = DL_SJ_QUEUED;
@@ -1553,10 +1681,10 @@ static int deliver(struct dl_sim *s)
 	const struct dl_sim_tjob *tj = s->trace->jobs;
 	const struct saving *sv;
 	int real = 0;
-	while (ev_due(&s->fin, s->now)) {
-		struct event e = ev_remove(s, &s->fin, 0);
+	while (fin_due(&s->fin, s->now)) {
+		uint32_t slot = fin_remove(s, 0);
 		st->events++;
-		finish(s, dl_sim_slot_job(s, e.job));
+		finish(s, dl_sim_slot_job(s, slot));
 		real = 1;
 	}
 	while ((sv = saving_head(s)) && sv->t <= s->now) {
@@ -1574,7 +1702,7 @@ static int deliver(struct dl_sim *s)
 		real = 1;
 	}
 	while (ev_due(&s->timers, s->now)) {
-		struct event e = ev_remove(s, &s->timers, 0);
+		struct event e = ev_remove(&s->timers, 0);
 		size_t job = e.job == UINT32_MAX ? DL_SIM_NOJOB : e.job;
 		st->events++;
 		if (cfg->policy->timer && cfg->policy->timer(s->pst, s, job, e.kind, e.stamp))
@@ -1615,7 +1743,7 @@ static int instant(struct dl_sim *s, dl_tick t, struct dl_err *err)
 				1 / STALL_USEFUL);
 		}
 		const struct saving *sv = saving_head(s);
-		if (!(ev_due(&s->fin, s->now) || (sv && sv->t <= s->now) ||
+		if (!(fin_due(&s->fin, s->now) || (sv && sv->t <= s->now) ||
 		      ev_due(&s->timers, s->now)))
 			break;
 		if (passes >= MAX_PASSES_PER_INSTANT) {

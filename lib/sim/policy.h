@@ -137,7 +137,8 @@ enum dl_sim_state {
 struct dl_sim_job {
 	/*
 	 * The fields a start, preemption or completion touches come first, in
-	 * three cache lines; those only results and events read last.
+	 * four cache lines (a small gang's GPUs among them); those only results
+	 * and events read last.
 	 */
 	uint32_t idx;	/* position in submit order (ties: input order): the job's name */
 	uint32_t slot;	/* see above */
@@ -159,6 +160,7 @@ struct dl_sim_job {
 	uint64_t version;      /* bumped on every change of state or rate */
 	int *gpu;	       /* the GPUs held (global indices), ngpu of them */
 	int ngpu, gpu_cap;
+	int gpu_near[8]; /* engine: gpu's room for a gang of up to 8, beside the fields above */
 	const struct dl_net_model *model; /* (from the trace) */
 	double share;			  /* policy-set speed fraction, 1 by default */
 	dl_tick start;			  /* first start (-1 before) */

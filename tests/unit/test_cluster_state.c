@@ -210,6 +210,37 @@ int main(void)
 				for (int i = 0; i < got; i++)
 					allok &= !dl_state_gpu_free(st, held[nheld + i]);
 				nheld += got;
+			} else if (!rnd(5)) {
+				/*
+				 * GPUs by index, free or not, in runs on one node or
+				 * scattered (a node may come back, a GPU twice): each
+				 * free one taken, its node's change stamped, in order,
+				 * as dl_state_take_gpu on each would
+				 */
+				int list[24], n = 0, want = 0, node = (int)rnd((unsigned)c->nnodes);
+				while (n < 1 + (int)rnd(24)) {
+					if (rnd(4)) {
+						const struct dl_node *nd = &c->nodes[node];
+						list[n++] = nd->first_gpu +
+							    (int)rnd((unsigned)nd->gpus);
+					} else {
+						list[n++] = (int)rnd((unsigned)c->total_gpus);
+					}
+					if (!rnd(3))
+						node = (int)rnd((unsigned)c->nnodes);
+				}
+				unsigned char *seen = xcalloc((size_t)c->total_gpus, 1);
+				for (int i = 0; i < n; i++)
+					if (dl_state_gpu_free(st, list[i]) && !seen[list[i]]) {
+						seen[list[i]] = 1;
+						held[nheld + want++] = list[i];
+						stamp_gpus(c, &list[i], 1);
+					}
+				free(seen);
+				allok &= dl_state_take_gpus(st, list, n) == want;
+				for (int i = 0; i < want; i++)
+					allok &= !dl_state_gpu_free(st, held[nheld + i]);
+				nheld += want;
 			} else if (rnd(3) && dl_state_total_free(st)) {
 				int node = (int)rnd((unsigned)c->nnodes);
 				int k = 1 + (int)rnd(8);

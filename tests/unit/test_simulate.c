@@ -833,8 +833,117 @@ static void test_livelock(void)
 	   "a slow swap (a sixteenth of the time) is no livelock: %s", err.msg);
 }
 
+/* ---- a slot's GPUs: inside its record for small gangs, an array for wide ones ---- */
+
+/*
+ * Jobs one after another on an empty 1x2x16 cluster, so each reuses the
+ * last one's slot with a gang below, at and above the record's room for 8:
+ * first fit gives each GPUs 0..k-1, which its GPU list must hold at its
+ * start and halfway through its run. Under ASan, a wrong free of the record's own
+ * room (or a lost array) fails the run.
+ */
+static const int reuse_gpus[] = {1, 12, 3, 32, 8, 9, 2, 16, 8, 1, 17};
+
+struct reuse {
+	int starts, intact, finishes;
+};
+
+static int reuse_holds_first(const struct dl_sim_job *j)
+{
+	int good = j->ngpu == j->gpus;
+	for (int k = 0; k < j->ngpu && good; k++)
+		good = j->gpu[k] == k;
+	return good;
+}
+
+static void *ru_create(struct dl_sim *s, const void *p, struct dl_err *err)
+{
+	(void)s, (void)p, (void)err;
+	return calloc(1, sizeof(struct reuse));
+}
+
+static void ru_arrive(void *st, struct dl_sim *s, struct dl_sim_job *j)
+{
+	struct reuse *R = st;
+	R->starts += dl_sim_start(s, j, NULL) == DL_PLACED;
+	R->intact += reuse_holds_first(j);
+	dl_sim_timer(s, dl_sim_now(s) + dl_sim_ticks(25), j->idx, 0, 0); /* halfway */
+}
+
+static int ru_timer(void *st, struct dl_sim *s, size_t job, int kind, uint64_t stamp)
+{
+	struct reuse *R = st;
+	(void)kind, (void)stamp;
+	R->intact += reuse_holds_first(dl_sim_job(s, job));
+	return 0;
+}
+
+static void ru_finish(void *st, struct dl_sim *s, struct dl_sim_job *j)
+{
+	struct reuse *R = st;
+	(void)s, (void)j;
+	R->finishes++;
+}
+
+static void ru_schedule(void *st, struct dl_sim *s)
+{
+	(void)st, (void)s;
+}
+
+static struct reuse *ru_seen;
+
+static void ru_destroy(void *st)
+{
+	*ru_seen = *(struct reuse *)st;
+	free(st);
+}
+
+static const struct dl_sim_policy_ops reuse_ops = {
+	.name = "reuse",
+	.summary = "test",
+	.create = ru_create,
+	.destroy = ru_destroy,
+	.arrive = ru_arrive,
+	.finish = ru_finish,
+	.timer = ru_timer,
+	.schedule = ru_schedule,
+};
+
+static void test_gpu_room(void)
+{
+	struct dl_err err = DL_ERR_INIT;
+	struct dl_cluster *cl = NULL;
+	ok(dl_cluster_load("1x2x16", &cl, &err) == 0, "cluster");
+	struct dl_jobset js;
+	dl_jobset_init(&js);
+	size_t n = DL_ARRAY_SIZE(reuse_gpus);
+	for (size_t k = 0; k < n; k++) {
+		struct dl_job j = DL_JOB_INIT;
+		char id[16];
+		snprintf(id, sizeof(id), "r%zu", k);
+		j.id = id;
+		j.gpus = reuse_gpus[k];
+		j.submit = (double)k * 100; /* each done (50 s) before the next comes */
+		j.duration = 50;
+		dl_jobset_add(&js, &j);
+	}
+	struct reuse seen = {0};
+	ru_seen = &seen;
+	struct dl_sim_config cfg = simrun_config(cl, &js, &reuse_ops, NULL);
+	struct dl_sim_stats st;
+	ok(dl_sim_run(&cfg, &st, &err) == 0, "run: %s", err.msg);
+	is_int(st.completed, (int64_t)n, "every gang completes");
+	is_int(st.peak_active, 1, "one slot, reused by every job");
+	is_int(seen.starts, (int)n, "every gang starts at once");
+	is_int(seen.finishes, (int)n, "the policy hears of every completion");
+	is_int(seen.intact, 2 * (int)n, "each GPU list holds its GPUs at start and halfway");
+	dl_jobset_free(&js);
+	dl_cluster_free(cl);
+}
+
 int main(void)
 {
+	test_gpu_room();
 	test_oset();
 	test_interface();
 	test_rho_comm();
