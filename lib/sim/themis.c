@@ -84,6 +84,7 @@
  * Per-job state lives in a slab indexed by the job's slot (sim/slab.h).
  */
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -91,6 +92,7 @@
 #include "cluster/state.h"
 #include "core/num.h"
 #include "core/opt.h"
+#include "core/rsort.h"
 #include "core/rng.h"
 #include "lp/lp.h"
 #include "sim/policies.h"
@@ -217,6 +219,12 @@ struct bid {
 	double v;
 };
 
+/* a bid's value as an unsigned key (radix_bids_by_value), and the bid's index */
+struct value_key {
+	uint64_t key;
+	size_t at;
+};
+
 /* per job (by slot: sim/slab.h) */
 struct themis_job {
 	unsigned char st;  /* S_* */
@@ -277,6 +285,8 @@ struct themis {
 	size_t nbids, bids_alloc;
 	struct bid *bids_tmp; /* sort_bids' merge buffer */
 	size_t bids_tmp_alloc;
+	struct value_key *vkeys; /* radix_bids_by_value's keys and the sort's scratch */
+	size_t vkeys_alloc;
 	struct cand *cand_tmp; /* sort_cands' merge buffer */
 	size_t cand_tmp_alloc;
 	int *gbuf;
@@ -485,6 +495,7 @@ static void destroy(void *st)
 	free(T->cand);
 	free(T->bids);
 	free(T->bids_tmp);
+	free(T->vkeys);
 	free(T->cand_tmp);
 	free(T->gbuf);
 	free(T->won);
@@ -944,6 +955,54 @@ static int bid_worth_more(const struct bid *a, const struct bid *b)
  */
 MERGE_SORT(sort_bids_by_value, struct bid, bid_worth_more)
 
+/* from this many bids on, greedy sorts them by radix_bids_by_value */
+#define RADIX_MIN_BIDS 64
+
+/*
+ * The bids in sort_bids_by_value's order, by a stable sort on keys whose
+ * unsigned order is the values' order reversed: a stable order is unique,
+ * so the result is the same. dl_rsort orders the keys' upper halves (sign,
+ * exponent and the leading mantissa bits; the lower bytes were half its
+ * time); an insertion pass then orders the rare runs that share one. 0 and
+ * -0 are equal values and get one key. 0 when nothing was sorted (merge-sort
+ * them): a NaN has no place in the order, and long runs sharing an upper
+ * half would make the insertion pass quadratic.
+ */
+static int radix_bids_by_value(struct themis *T)
+{
+	size_t n = T->nbids;
+	DL_GROW(T->vkeys, 2 * n, T->vkeys_alloc);
+	struct value_key *a = T->vkeys;
+	for (size_t i = 0; i < n; i++) {
+		double v = T->bids[i].v;
+		if (isnan(v))
+			return 0;
+		if (v == 0)
+			v = 0; /* (-0 too) */
+		uint64_t u;
+		memcpy(&u, &v, sizeof(u));
+		u = u >> 63 ? u : ~(u | (UINT64_C(1) << 63)); /* larger values: smaller keys */
+		a[i] = (struct value_key){u, i};
+	}
+	a = dl_rsort(a, T->vkeys + n, n, sizeof(*a), offsetof(struct value_key, key), 4);
+	size_t budget = 4 * n; /* (equal upper halves are neighbours now) */
+	for (size_t i = 1; i < n; i++) {
+		struct value_key x = a[i];
+		size_t k = i;
+		for (; k > 0 && x.key < a[k - 1].key; k--)
+			a[k] = a[k - 1];
+		a[k] = x;
+		if (i - k > budget)
+			return 0; /* long runs of near-equal values: the merge sort is cheaper */
+		budget -= i - k;
+	}
+	DL_GROW(T->bids_tmp, n, T->bids_tmp_alloc);
+	for (size_t i = 0; i < n; i++)
+		T->bids_tmp[i] = T->bids[a[i].at];
+	memcpy(T->bids, T->bids_tmp, n * sizeof(*T->bids));
+	return 1;
+}
+
 /*
  * Greedy for the same objective: the most valuable bids first (ties: the
  * worse rho), each taken when its job has none yet and its GPUs are free.
@@ -961,7 +1020,7 @@ static int greedy(struct themis *T, size_t njobs)
 		T->won[i] = -2; /* -2: no bid seen yet; -1: its best was taken */
 	if (T->p.reference)
 		qsort(T->bids, T->nbids, sizeof(*T->bids), bid_cmp);
-	else
+	else if (T->nbids < RADIX_MIN_BIDS || !radix_bids_by_value(T))
 		sort_bids_by_value(T->bids, T->nbids, &T->bids_tmp, &T->bids_tmp_alloc);
 	for (size_t b = 0; b < T->nbids; b++) {
 		const struct bid *w = &T->bids[b];
