@@ -227,16 +227,29 @@ struct value_key {
 
 /* per job (by slot: sim/slab.h) */
 struct themis_job {
-	unsigned char st;  /* S_* */
-	size_t pos;	   /* place in the list of its state (wait, exp, resv, run) */
-	dl_tick lease_end; /* running: the first grid point its lease may end at */
-	uint64_t tie;	   /* its place in the seeded order of ties */
-	double best;	   /* its best rate (best_rate) */
-	double wl_node;	   /* waiting: work_left / its rate on one node, or NAN (node_bids) */
-	int *hold;	   /* GPUs held (running) or won (reserved) */
+	unsigned char st; /* S_* */
+	size_t pos;	  /* place in the list of its state (wait, exp, resv, run) */
+	int gpus;	  /* its gang (the job's, fixed) */
+	uint64_t tie;	  /* its place in the seeded order of ties */
+	double best;	  /* its best rate (best_rate) */
+	double wl_node;	  /* waiting: work_left / its rate on one node, or NAN (node_bids) */
+	int *hold;	  /* GPUs held (running) or won (reserved) */
 	int holdcap;
 };
 DL_SLAB_DEFINE(themis_jobs, struct themis_job)
+
+/*
+ * A job under a lease, as the lists of running and expired leases hold it:
+ * what the loops over every lease read (offering the expired GPUs,
+ * renewing, finding the leases due), beside the slot, so that they touch
+ * neither the engine's job nor its themis_job.
+ */
+struct lease {
+	size_t slot;
+	dl_tick end; /* running: the first grid point its lease may end at */
+	int *hold;   /* its themis_job's hold */
+	int gpus;
+};
 
 struct themis {
 	struct dl_themis_params p;
@@ -255,8 +268,10 @@ struct themis {
 	struct themis_jobs jobs; /* per job, by slot */
 	/* lists of slots */
 	size_t *wait, nwait, wait_alloc;
-	size_t *exp, nexp, exp_alloc;
-	size_t *run, nrun, run_alloc; /* running under a lease */
+	struct lease *exp; /* the leases that ended now (S_EXP) */
+	size_t nexp, exp_alloc;
+	struct lease *run; /* running under a lease (S_RUN) */
+	size_t nrun, run_alloc;
 	size_t *resv, nresv, resv_alloc;
 	size_t *out, out_head, nout, out_alloc; /* held back by admission control (FIFO) */
 	uint64_t grid_stamp;
@@ -346,49 +361,71 @@ static void list_del(struct themis *T, size_t *v, size_t *n, size_t slot)
 	tj(T, last)->pos = i;
 }
 
+/* the same for a list of leases; the entry left is returned */
+static struct lease lease_del(struct themis *T, struct lease *v, size_t *n, size_t slot)
+{
+	size_t i = tj(T, slot)->pos;
+	struct lease l = v[i];
+	v[i] = v[--*n];
+	tj(T, v[i].slot)->pos = i;
+	return l;
+}
+
+static void lease_add(struct themis *T, struct lease **v, size_t *n, size_t *alloc, struct lease l)
+{
+	DL_GROW(*v, *n + 1, *alloc);
+	tj(T, l.slot)->pos = *n;
+	(*v)[(*n)++] = l;
+}
+
 /* put slot into state st (leaving its list, joining the new one) */
 static void set_state(struct themis *T, size_t slot, int st)
 {
-	switch (tj(T, slot)->st) {
+	struct themis_job *q = tj(T, slot);
+	struct lease l = {slot, 0, q->hold, q->gpus}; /* (a lease that goes on keeps its end) */
+	switch (q->st) {
 	case S_WAIT:
 		T->wseq[slot]++; /* its entry in ranked is void */
 		list_del(T, T->wait, &T->nwait, slot);
 		break;
 	case S_EXP:
-		list_del(T, T->exp, &T->nexp, slot);
+		l = lease_del(T, T->exp, &T->nexp, slot);
 		break;
 	case S_RESV:
 		list_del(T, T->resv, &T->nresv, slot);
 		break;
 	case S_RUN:
-		list_del(T, T->run, &T->nrun, slot);
+		l = lease_del(T, T->run, &T->nrun, slot);
 		break;
 	}
-	tj(T, slot)->st = (unsigned char)st;
+	q->st = (unsigned char)st;
 	switch (st) {
 	case S_WAIT:
 		list_add(T, &T->wait, &T->nwait, &T->wait_alloc, slot);
 		break;
 	case S_EXP:
-		list_add(T, &T->exp, &T->nexp, &T->exp_alloc, slot);
+		lease_add(T, &T->exp, &T->nexp, &T->exp_alloc, l);
 		break;
 	case S_RESV:
 		list_add(T, &T->resv, &T->nresv, &T->resv_alloc, slot);
 		break;
 	case S_RUN:
-		list_add(T, &T->run, &T->nrun, &T->run_alloc, slot);
+		lease_add(T, &T->run, &T->nrun, &T->run_alloc, l);
 		break;
 	}
 }
 
 static int *hold_room(struct themis *T, size_t slot, int n)
 {
-	if (tj(T, slot)->holdcap < n) {
-		free(tj(T, slot)->hold);
-		tj(T, slot)->hold = xcalloc((size_t)n, sizeof(int));
-		tj(T, slot)->holdcap = n;
+	struct themis_job *q = tj(T, slot);
+	if (q->holdcap < n) {
+		free(q->hold);
+		q->hold = xcalloc((size_t)n, sizeof(int));
+		q->holdcap = n;
+		if (q->st == S_RUN || q->st == S_EXP) /* (its lease's copy of the pointer) */
+			(q->st == S_RUN ? T->run : T->exp)[q->pos].hold = q->hold;
 	}
-	return tj(T, slot)->hold;
+	return q->hold;
 }
 
 static double ideal(const struct dl_sim_job *j);
@@ -1154,29 +1191,29 @@ static int mip(struct themis *T, size_t nb, size_t r)
 
 /* ---- the auction ---- */
 
-/* j's lease (from now) may end at the first grid point at least L/2 away */
-static void lease_timer(struct themis *T, struct dl_sim *s, struct dl_sim_job *j)
+/* slot runs under a new lease, which may end at the first grid point at least L/2 away */
+static void new_lease(struct themis *T, struct dl_sim *s, size_t slot)
 {
 	dl_tick now = dl_sim_now(s), L = T->lease;
 	dl_tick at = (now + L / 2 + L - 1) / L * L;
 	if (at <= now)
 		at += L;
-	tj(T, j->slot)->lease_end = at;
+	set_state(T, slot, S_RUN);
+	T->run[T->nrun - 1].end = at; /* (lease_add appends) */
 }
 
-/* j holds its GPUs (hold[slot]) under a new lease */
-static void hold_gpus(struct themis *T, struct dl_sim *s, struct dl_sim_job *j)
+/* slot holds its GPUs (its hold) under a new lease */
+static void hold_gpus(struct themis *T, struct dl_sim *s, size_t slot)
 {
-	withdraw(T, tj(T, j->slot)->hold, j->gpus);
-	set_state(T, j->slot, S_RUN);
-	lease_timer(T, s, j);
+	withdraw(T, tj(T, slot)->hold, tj(T, slot)->gpus);
+	new_lease(T, s, slot);
 }
 
 static void start_won(struct themis *T, struct dl_sim *s, struct dl_sim_job *j)
 {
 	struct dl_sim_how how = DL_SIM_HOW(.gpus = tj(T, j->slot)->hold);
 	if (dl_sim_start(s, j, &how) == DL_PLACED)
-		hold_gpus(T, s, j);
+		hold_gpus(T, s, j->slot);
 	else if (tj(T, j->slot)->st != S_RESV)
 		set_state(T, j->slot, S_RESV); /* its GPUs are being checkpointed */
 }
@@ -1269,7 +1306,7 @@ static void rounds_of_all(struct themis *T, struct dl_sim *s)
 					     j->idx};
 	}
 	for (size_t i = 0; i < T->nexp; i++) {
-		struct dl_sim_job *j = dl_sim_slot_job(s, T->exp[i]);
+		struct dl_sim_job *j = dl_sim_slot_job(s, T->exp[i].slot);
 		T->cand[m++] = (struct cand){j->slot, rho_est(T, s, j, S_EXP), tj(T, j->slot)->tie,
 					     j->idx};
 	}
@@ -1418,7 +1455,7 @@ static void rounds_at_lease_end(struct themis *T, struct dl_sim *s)
 	DL_GROW(T->cand, 2 * n, T->cand_alloc);
 	struct cand *e = T->cand + n; /* the expired, then merged into T->cand[0..n) */
 	for (size_t i = 0; i < ne; i++) {
-		struct dl_sim_job *j = dl_sim_slot_job(s, T->exp[i]);
+		struct dl_sim_job *j = dl_sim_slot_job(s, T->exp[i].slot);
 		e[i] = (struct cand){j->slot, rho_est(T, s, j, S_EXP), tj(T, j->slot)->tie, j->idx};
 		if (j->gpus < smallest)
 			smallest = j->gpus;
@@ -1586,21 +1623,20 @@ static void rounds_of_waiters(struct themis *T, struct dl_sim *s)
 static void auction(struct themis *T, struct dl_sim *s)
 {
 	struct dl_themis_stats *S = T->p.stats;
+	unsigned char *leased = T->leased;
 	/* the expired leases' GPUs are on offer */
 	for (size_t i = 0; i < T->nexp; i++) {
-		struct dl_sim_job *j = dl_sim_slot_job(s, T->exp[i]);
-		const int *h = tj(T, j->slot)->hold;
-		offer(T, h, j->gpus);
-		for (int k = 0; k < j->gpus; k++)
-			T->leased[h[k]] = 1;
+		const struct lease *l = &T->exp[i];
+		offer(T, l->hold, l->gpus);
+		for (int k = 0; k < l->gpus; k++)
+			leased[l->hold[k]] = 1;
 	}
 	if (!T->nwait) { /* nobody else bids: every lease is renewed */
 		while (T->nexp) {
-			struct dl_sim_job *j = dl_sim_slot_job(s, T->exp[T->nexp - 1]);
-			const int *h = tj(T, j->slot)->hold;
-			for (int q = 0; q < j->gpus; q++)
-				T->leased[h[q]] = 0;
-			hold_gpus(T, s, j);
+			const struct lease *l = &T->exp[T->nexp - 1];
+			for (int q = 0; q < l->gpus; q++)
+				leased[l->hold[q]] = 0;
+			hold_gpus(T, s, l->slot);
 			if (S)
 				S->renewed++;
 		}
@@ -1622,32 +1658,32 @@ static void auction(struct themis *T, struct dl_sim *s)
 	 * lost (preempted) when someone won one of them. Winners are marked by
 	 * their GPUs being off the offer; a job's own winning bid is its hold.
 	 */
-	for (size_t i = 0; i < T->nwin; i++)
-		if (tj(T, T->winners[i])->st == S_EXP) {
-			struct dl_sim_job *j = dl_sim_slot_job(s, T->winners[i]);
-			const int *h = tj(T, j->slot)->hold;
-			for (int q = 0; q < j->gpus; q++)
-				T->leased[h[q]] = 0;
-			set_state(T, j->slot, S_RUN);
-			lease_timer(T, s, j);
+	for (size_t i = 0; i < T->nwin; i++) {
+		const struct themis_job *q = tj(T, T->winners[i]);
+		if (q->st == S_EXP) {
+			const struct lease *l = &T->exp[q->pos];
+			for (int k = 0; k < l->gpus; k++)
+				leased[l->hold[k]] = 0;
+			new_lease(T, s, T->winners[i]);
 			if (S)
 				S->renewed++;
 		}
+	}
 	for (size_t i = T->nexp; i-- > 0;) {
-		struct dl_sim_job *j = dl_sim_slot_job(s, T->exp[i]);
-		const int *h = tj(T, j->slot)->hold;
+		const struct lease *l = &T->exp[i];
+		size_t slot = l->slot;
 		int taken = 0;
-		for (int q = 0; q < j->gpus; q++) {
-			taken |= !offered(T, h[q]);
-			T->leased[h[q]] = 0;
+		for (int k = 0; k < l->gpus; k++) {
+			taken |= !offered(T, l->hold[k]);
+			leased[l->hold[k]] = 0;
 		}
 		if (taken) {
-			set_state(T, j->slot, S_SAVE);
-			dl_sim_preempt(s, j);
+			set_state(T, slot, S_SAVE);
+			dl_sim_preempt(s, dl_sim_slot_job(s, slot));
 			if (S)
 				S->lost++;
 		} else {
-			hold_gpus(T, s, j);
+			hold_gpus(T, s, slot);
 			if (S)
 				S->renewed++;
 		}
@@ -1671,7 +1707,7 @@ static void on_arrive(void *st, struct dl_sim *s, struct dl_sim_job *j)
 	struct themis *T = st;
 	struct themis_job *q = tj(T, j->slot); /* reset: the slot's last job left its state */
 	q->st = S_NONE;
-	q->lease_end = 0;
+	q->gpus = j->gpus;
 	/* ties: a draw from the job's own stream of --seed (the same whatever else happens) */
 	struct dl_rng r;
 	dl_rng_seed_stream(&r, T->p.seed, j->idx);
@@ -1733,9 +1769,8 @@ static void end_leases(struct themis *T, struct dl_sim *s)
 		return;
 	T->expired_at = now;
 	for (size_t i = T->nrun; i-- > 0;) {
-		size_t slot = T->run[i];
-		if (tj(T, slot)->lease_end <= now) {
-			set_state(T, slot, S_EXP);
+		if (T->run[i].end <= now) {
+			set_state(T, T->run[i].slot, S_EXP);
 			T->dirty = 1;
 		}
 	}
