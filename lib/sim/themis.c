@@ -1753,6 +1753,8 @@ static void auction(struct themis *T, struct dl_sim *s)
 	/* the expired leases' GPUs are on offer */
 	for (size_t i = 0; i < T->nexp; i++) {
 		const struct lease *l = &T->exp[i];
+		if (i + PREFETCH_AHEAD < T->nexp)
+			__builtin_prefetch(l[PREFETCH_AHEAD].hold);
 		offer(T, l->hold, l->gpus);
 		for (int k = 0; k < l->gpus; k++)
 			leased[l->hold[k]] = 1;
@@ -1785,6 +1787,13 @@ static void auction(struct themis *T, struct dl_sim *s)
 	 * their GPUs being off the offer; a job's own winning bid is its hold.
 	 */
 	for (size_t i = 0; i < T->nwin; i++) {
+		if (i + 2 * PREFETCH_AHEAD < T->nwin)
+			__builtin_prefetch(tj(T, T->winners[i + 2 * PREFETCH_AHEAD]));
+		if (i + PREFETCH_AHEAD < T->nwin) {
+			const struct themis_job *ahead = tj(T, T->winners[i + PREFETCH_AHEAD]);
+			if (ahead->st == S_EXP)
+				__builtin_prefetch(T->exp[ahead->pos].hold);
+		}
 		const struct themis_job *q = tj(T, T->winners[i]);
 		if (q->st == S_EXP) {
 			const struct lease *l = &T->exp[q->pos];
@@ -1797,6 +1806,10 @@ static void auction(struct themis *T, struct dl_sim *s)
 	}
 	for (size_t i = T->nexp; i-- > 0;) {
 		const struct lease *l = &T->exp[i];
+		if (i >= PREFETCH_AHEAD) {
+			__builtin_prefetch(l[-PREFETCH_AHEAD].hold);
+			__builtin_prefetch(tj(T, l[-PREFETCH_AHEAD].slot));
+		}
 		size_t slot = l->slot;
 		int taken = 0;
 		for (int k = 0; k < l->gpus; k++) {
