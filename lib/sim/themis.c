@@ -290,6 +290,7 @@ struct themis {
 	 */
 	struct ranked *ranked;
 	size_t nranked, ranked_alloc;
+	size_t nsorted;	     /* how many of them were in rank order after the last auction */
 	struct ranked *rest; /* rank_head's scratch: the entries ranked after its head */
 	size_t rest_alloc;
 	int nan_wl;		/* some waiter's wl_best was NaN: rank_waiters alone ranks */
@@ -1463,6 +1464,7 @@ static void rank_waiters(struct themis *T, dl_tick now, int *smallest)
 		memcpy(v, sorted, m * sizeof(*v));
 		free(sorted);
 	}
+	T->nsorted = m;
 	*smallest = small;
 }
 
@@ -1538,9 +1540,11 @@ static size_t rank_head(struct themis *T, dl_tick now, size_t want, int *smalles
 	}
 	double bar = ((double)(now - v[want].submit) + v[want].wl_best) / v[want].ideal;
 	DL_GROW(T->rest, n, T->rest_alloc);
-	size_t head = 0, nrest = 0;
+	size_t head = 0, nrest = 0, was_sorted = T->nsorted < n ? T->nsorted : n, risers = n;
 	int small = INT32_MAX;
 	for (size_t i = 0; i < n; i++) {
+		if (i == was_sorted)
+			risers = head; /* the head's entries from here on were not in order */
 		struct ranked e = v[i];
 		if (T->wseq[e.slot] != e.seq)
 			continue;
@@ -1555,7 +1559,23 @@ static size_t rank_head(struct themis *T, dl_tick now, size_t want, int *smalles
 	}
 	memcpy(v + head, T->rest, nrest * sizeof(*v));
 	T->nranked = head + nrest;
-	sort_ranked(T, 0, head);
+	if (risers > head)
+		risers = head;
+	/*
+	 * The head is the entries that were in order (still nearly so) and
+	 * the risers from the rest, in no order: each part sorted alone, then
+	 * merged, spares the risers long moves through the first part.
+	 */
+	sort_ranked(T, 0, risers);
+	sort_ranked(T, risers, head);
+	if (risers > 0 && risers < head && ranked_before(T, &v[risers], &v[risers - 1])) {
+		size_t a = 0, b = risers, o = 0;
+		while (a < risers && b < head)
+			T->rest[o++] = ranked_before(T, &v[b], &v[a]) ? v[b++] : v[a++];
+		while (a < risers)
+			T->rest[o++] = v[a++];
+		memcpy(v, T->rest, o * sizeof(*v)); /* (v[b..head) are in place) */
+	}
 	*smallest = small;
 	return head;
 }
@@ -1744,6 +1764,7 @@ static void rounds_of_waiters(struct themis *T, struct dl_sim *s)
 		settle_round(T, s, T->cand, m, r);
 		T->bidder_rank = NULL;
 	}
+	T->nsorted = sorted;
 }
 
 static void auction(struct themis *T, struct dl_sim *s)
