@@ -1406,79 +1406,16 @@ static int ranked_before(const struct themis *T, const struct ranked *a, const s
 }
 
 /*
- * T->ranked brought to now: left jobs dropped, every rho recomputed, and
- * sorted again, by insertion while that moves little (rhos grow at rates
- * of their own, so the order of the last auction is nearly right), else
- * by qsort. The smallest gang among them in *smallest.
- */
-static void rank_waiters(struct themis *T, dl_tick now, int *smallest)
-{
-	size_t m = 0, moves = 0, budget = 8 * (T->nranked + 16);
-	int small = INT32_MAX;
-	struct ranked *v = T->ranked;
-	for (size_t i = 0; i < T->nranked; i++) {
-		struct ranked e = v[i];
-		if (T->wseq[e.slot] != e.seq)
-			continue;
-		e.rho = ((double)(now - e.submit) + e.wl_best) / e.ideal;
-		if (e.gpus < small)
-			small = e.gpus;
-		size_t k = m;
-		if (moves < budget && k > 0 && ranked_before(T, &e, &v[k - 1])) {
-			/* it moves up: gallop back to a place it stays behind, then bisect */
-			size_t good = m - 1, d = 1, lo = 0; /* e before v[good] */
-			while (good > 0) {
-				size_t at = d < good ? good - d : 0;
-				if (!ranked_before(T, &e, &v[at])) {
-					lo = at + 1;
-					break;
-				}
-				good = at;
-				d *= 2;
-			}
-			while (lo < good) {
-				size_t mid = lo + (good - lo) / 2;
-				if (ranked_before(T, &e, &v[mid]))
-					good = mid;
-				else
-					lo = mid + 1;
-			}
-			k = lo;
-			memmove(v + k + 1, v + k, (m - k) * sizeof(*v));
-		}
-		moves += m - k;
-		v[k] = e;
-		m++;
-	}
-	T->nranked = m;
-	if (moves >= budget) { /* by cand_cmp, each cand's slot the entry's place */
-		DL_GROW(T->cand, m, T->cand_alloc);
-		for (size_t i = 0; i < m; i++) {
-			const struct waiter *w = &T->waiters[v[i].slot];
-			T->cand[i] = (struct cand){i, v[i].rho, w->tie, w->idx};
-		}
-		qsort(T->cand, m, sizeof(*T->cand), cand_cmp);
-		struct ranked *sorted = xcalloc(m + 1, sizeof(*sorted));
-		for (size_t i = 0; i < m; i++)
-			sorted[i] = v[T->cand[i].slot];
-		memcpy(v, sorted, m * sizeof(*v));
-		free(sorted);
-	}
-	T->nsorted = m;
-	*smallest = small;
-}
-
-/*
  * T->ranked[lo, hi) in rank order, their rhos brought to now already: by
  * insertion (a job that moves finds its place by galloping back, then
- * bisecting) while that moves little, else by qsort (cand_cmp). The order
- * is total (rho, tie, index; no rho is NaN: rank_head), so it is the one
- * rank_waiters gives the same entries.
+ * bisecting) while the moves stay under budget, else by qsort (cand_cmp).
+ * Without a NaN rho the order is total (rho, tie, index), so any part
+ * sorted alone is in the order a sort of the whole gives it (rank_head).
  */
-static void sort_ranked(struct themis *T, size_t lo, size_t hi)
+static void sort_ranked(struct themis *T, size_t lo, size_t hi, size_t budget)
 {
 	struct ranked *v = T->ranked;
-	size_t moves = 0, budget = 8 * (hi - lo + 16);
+	size_t moves = 0;
 	for (size_t m = lo; m < hi && moves < budget; m++) {
 		struct ranked e = v[m];
 		if (m == lo || !ranked_before(T, &e, &v[m - 1]))
@@ -1517,6 +1454,32 @@ static void sort_ranked(struct themis *T, size_t lo, size_t hi)
 	for (size_t i = 0; i < n; i++)
 		T->rest[i] = v[T->cand[i].slot];
 	memcpy(v + lo, T->rest, n * sizeof(*v));
+}
+
+/*
+ * T->ranked brought to now: left jobs dropped, every rho recomputed, and
+ * sorted again (sort_ranked: rhos grow at rates of their own, so the order
+ * of the last auction is nearly right). The smallest gang among them in
+ * *smallest.
+ */
+static void rank_waiters(struct themis *T, dl_tick now, int *smallest)
+{
+	size_t m = 0, budget = 8 * (T->nranked + 16);
+	int small = INT32_MAX;
+	struct ranked *v = T->ranked;
+	for (size_t i = 0; i < T->nranked; i++) {
+		struct ranked e = v[i];
+		if (T->wseq[e.slot] != e.seq)
+			continue;
+		e.rho = ((double)(now - e.submit) + e.wl_best) / e.ideal;
+		if (e.gpus < small)
+			small = e.gpus;
+		v[m++] = e;
+	}
+	T->nranked = m;
+	sort_ranked(T, 0, m, budget);
+	T->nsorted = m;
+	*smallest = small;
 }
 
 /*
@@ -1566,8 +1529,8 @@ static size_t rank_head(struct themis *T, dl_tick now, size_t want, int *smalles
 	 * the risers from the rest, in no order: each part sorted alone, then
 	 * merged, spares the risers long moves through the first part.
 	 */
-	sort_ranked(T, 0, risers);
-	sort_ranked(T, risers, head);
+	sort_ranked(T, 0, risers, 8 * (risers + 16));
+	sort_ranked(T, risers, head, 8 * (head - risers + 16));
 	if (risers > 0 && risers < head && ranked_before(T, &v[risers], &v[risers - 1])) {
 		size_t a = 0, b = risers, o = 0;
 		while (a < risers && b < head)
@@ -1734,7 +1697,7 @@ static void rounds_of_waiters(struct themis *T, struct dl_sim *s)
 	for (size_t at = 0; at < n && offered_total(T) >= smallest; at += k) {
 		size_t r = n - at < k ? n - at : k, m = 0;
 		if (at + r > sorted) { /* the round reaches past rank_head's bar */
-			sort_ranked(T, sorted, n);
+			sort_ranked(T, sorted, n, 8 * (n - sorted + 16));
 			sorted = n;
 		}
 		DL_GROW(T->cand, k, T->cand_alloc);
