@@ -1405,6 +1405,15 @@ static int ranked_before(const struct themis *T, const struct ranked *a, const s
 	return x->idx < y->idx;
 }
 
+/* e's rho brought to now; 0 when e is void (its job left the queue since) */
+static int ranked_now(const struct themis *T, struct ranked *e, dl_tick now)
+{
+	if (T->wseq[e->slot] != e->seq)
+		return 0;
+	e->rho = ((double)(now - e->submit) + e->wl_best) / e->ideal;
+	return 1;
+}
+
 /*
  * T->ranked[lo, hi) in rank order, their rhos brought to now already: by
  * insertion (a job that moves finds its place by galloping back, then
@@ -1469,9 +1478,8 @@ static void rank_waiters(struct themis *T, dl_tick now, int *smallest)
 	struct ranked *v = T->ranked;
 	for (size_t i = 0; i < T->nranked; i++) {
 		struct ranked e = v[i];
-		if (T->wseq[e.slot] != e.seq)
+		if (!ranked_now(T, &e, now))
 			continue;
-		e.rho = ((double)(now - e.submit) + e.wl_best) / e.ideal;
 		if (e.gpus < small)
 			small = e.gpus;
 		v[m++] = e;
@@ -1509,9 +1517,8 @@ static size_t rank_head(struct themis *T, dl_tick now, size_t want, int *smalles
 		if (i == was_sorted)
 			risers = head; /* the head's entries from here on were not in order */
 		struct ranked e = v[i];
-		if (T->wseq[e.slot] != e.seq)
+		if (!ranked_now(T, &e, now))
 			continue;
-		e.rho = ((double)(now - e.submit) + e.wl_best) / e.ideal;
 		if (e.gpus < small)
 			small = e.gpus;
 		int above = e.rho > bar; /* (both stores, no branch: it is hard to predict) */
