@@ -69,8 +69,11 @@
  *
  * Cost. The waiting jobs stay ranked from one auction to the next (an
  * insertion pass re-sorts them: a job that moves finds its place by
- * bisection); an auction where leases end merges them with the expired
- * leases, sorted alone. Only the jobs whose gang fits the GPUs left are
+ * bisection); an auction where no lease ends sorts only those above the
+ * rho of the one about two rounds down, and the rest if a round reaches
+ * them; an auction where leases end merges them with the expired leases,
+ * sorted alone. The lists of leases carry what the loops over every lease
+ * read. Only the jobs whose gang fits the GPUs left are
  * asked to bid. On one GPU type a gang one node holds has one rate on any
  * node, so its node-tier bids are the round's placements for its gang size
  * (found once a round) at one value; a waiting-only round of more than
