@@ -7,6 +7,7 @@
 
 #include "core/common.h"
 #include "core/opt.h"
+#include "core/rsort.h"
 #include "policy/gittins.h"
 #include "table/table.h"
 
@@ -52,8 +53,7 @@ static uint64_t key_of(double v)
 
 /*
  * Sort n samples (finite, >= 0, -0 made +0 here) ascending. Such doubles
- * order as their bit patterns do, so this is a radix sort of those: eight
- * passes of a byte, skipped where every sample has the same byte (a
+ * order as their bit patterns do, so this is a radix sort of those (a
  * million-job trace's durations sorted in a few ms, not a qsort's 0.1 s).
  */
 static void sort_samples(double *v, size_t n)
@@ -63,27 +63,9 @@ static void sort_samples(double *v, size_t n)
 		double x = v[i] + 0.0; /* -0 is +0 */
 		memcpy(&a[i], &x, sizeof(x));
 	}
-	size_t count[256];
-	for (int shift = 0; shift < 64; shift += 8) {
-		memset(count, 0, sizeof(count));
-		for (size_t i = 0; i < n; i++)
-			count[(a[i] >> shift) & 255]++;
-		if (n && count[(a[0] >> shift) & 255] == n)
-			continue; /* one byte value: this pass would not move anything */
-		size_t at = 0;
-		for (int k = 0; k < 256; k++) {
-			size_t c = count[k];
-			count[k] = at;
-			at += c;
-		}
-		for (size_t i = 0; i < n; i++)
-			b[count[(a[i] >> shift) & 255]++] = a[i];
-		uint64_t *t = a;
-		a = b;
-		b = t;
-	}
+	const uint64_t *s = dl_rsort(a, b, n, sizeof(*a), 0, 0);
 	for (size_t i = 0; i < n; i++)
-		memcpy(&v[i], &a[i], sizeof(v[i]));
+		memcpy(&v[i], &s[i], sizeof(v[i]));
 	free(a);
 	free(b);
 }

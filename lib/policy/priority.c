@@ -1,10 +1,12 @@
 /* priority.c: priority policies (see priority.h) */
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/common.h"
 #include "core/num.h"
+#include "core/rsort.h"
 #include "policy/priority.h"
 
 static const char *const policy_names[DL_POLICY_COUNT] = {
@@ -254,31 +256,15 @@ static int rec_tie_cmp(const void *pa, const void *pb)
 /* sorts a (or tmp, as scratch) and returns the one holding the result */
 static struct sort_rec *radix_sort(struct sort_rec *a, struct sort_rec *tmp, size_t n)
 {
-	size_t(*cnt)[256] = xcalloc(24, sizeof(*cnt));
-	for (size_t i = 0; i < n; i++)
-		for (int w = 0; w < 3; w++)
-			for (int b = 0; b < 8; b++)
-				cnt[w * 8 + b][(a[i].k[w] >> (8 * b)) & 255]++;
-	struct sort_rec *src = a, *dst = tmp;
-	for (int p = 0; p < 24 && n > 1; p++) {
-		size_t *c = cnt[p];
-		int w = p / 8, sh = (p % 8) * 8;
-		if (c[(src[0].k[w] >> sh) & 255] == n)
-			continue; /* all records share this byte */
-		size_t sum = 0;
-		for (int b = 0; b < 256; b++) {
-			size_t t = c[b];
-			c[b] = sum;
-			sum += t;
+	for (int w = 0; w < 3; w++) { /* least significant word first */
+		size_t off = offsetof(struct sort_rec, k) + (size_t)w * sizeof(a->k[0]);
+		struct sort_rec *s = dl_rsort(a, tmp, n, sizeof(*a), off, 0);
+		if (s != a) {
+			tmp = a;
+			a = s;
 		}
-		for (size_t i = 0; i < n; i++)
-			dst[c[(src[i].k[w] >> sh) & 255]++] = src[i];
-		struct sort_rec *t = src;
-		src = dst;
-		dst = t;
 	}
-	free(cnt);
-	return src;
+	return a;
 }
 
 size_t *dl_prioritize(const struct dl_prio_config *c, struct dl_prio_job *jobs, size_t n)
