@@ -338,8 +338,7 @@ static void offer(struct themis *T, const int *gpus, int n)
 
 static void withdraw(struct themis *T, const int *gpus, int n)
 {
-	for (int k = 0; k < n; k++)
-		dl_state_take_gpu(T->offer, gpus[k]); /* (-1: not on offer; nothing to do) */
+	dl_state_take_gpus(T->offer, gpus, n); /* GPUs not on offer are skipped */
 }
 
 static int offered_total(const struct themis *T)
