@@ -285,6 +285,24 @@ int dl_fmt_int64(char buf[DL_NUM_BUF], int64_t v)
 	return (int)(p - buf);
 }
 
+/*
+ * The eight decimal digits of v (< 10^8), most significant in the lowest
+ * byte, as values 0-9 (not yet ASCII): the two halves of four digits, each
+ * split into pairs and the pairs into digits, every lane at once. The
+ * multiply-shifts are exact divisions in their ranges (x * 10486 >> 20 is
+ * x / 100 for x < 43,699; x * 103 >> 10 is x / 10 for x < 179), and no lane
+ * overflows into the next (below 2^27 and 2^14 in 32- and 16-bit lanes).
+ */
+static inline uint64_t digits8(uint32_t v)
+{
+	uint32_t hi = v / 10000, lo = v - hi * 10000;
+	uint64_t x = hi | (uint64_t)lo << 32;
+	uint64_t h = (x * 10486 >> 20) & UINT64_C(0x0000007f0000007f);
+	x = h | (x - 100 * h) << 16;
+	h = (x * 103 >> 10) & UINT64_C(0x000f000f000f000f);
+	return h | (x - 10 * h) << 8;
+}
+
 int dl_fmt_micros(char buf[DL_NUM_BUF], int64_t us)
 {
 	if (us == 0) { /* (a result row has two or so: no wait, no network cost) */
@@ -299,30 +317,35 @@ int dl_fmt_micros(char buf[DL_NUM_BUF], int64_t us)
 	if (us < 0)
 		*p++ = '-';
 	uint64_t sec = u / 1000000;
+	uint32_t f = (uint32_t)(u - sec * 1000000);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 	if (sec < 100000000) {
 		/*
-		 * Below 1e8 s (three years: every trace's times): eight digits from
-		 * 32-bit halves, then the significant ones, without put_u64's
-		 * division loop (the simulator writes eight times a result row).
+		 * Below 1e8 s (three years: every trace's times) the digits come
+		 * from digits8 in one word each for the seconds and the fraction:
+		 * no division loop, no table (the simulator writes ten of these a
+		 * result row). The leading zeros of the seconds are the low zero
+		 * bytes (0 keeps one digit); the fraction's trailing zeros its high
+		 * ones.
 		 */
-		uint32_t v = (uint32_t)sec, hi = v / 10000, lo = v - hi * 10000;
-		uint32_t a = hi / 100, b = hi - a * 100, c = lo / 100, d = lo - c * 100;
-		char dg[16] = {0};
-		memcpy(dg, digit_pairs + 2 * a, 2);
-		memcpy(dg + 2, digit_pairs + 2 * b, 2);
-		memcpy(dg + 4, digit_pairs + 2 * c, 2);
-		memcpy(dg + 6, digit_pairs + 2 * d, 2);
-		/* digits: t or t + 1 from the bit length (log10(2) ~ 1233 / 4096); 0 has one */
-		static const uint32_t at_least[9] = {0,	     10,      100,	1000,	  10000,
-						     100000, 1000000, 10000000, 100000000};
-		int t = (32 - __builtin_clz(v | 1)) * 1233 >> 12;
-		int n = t + (v >= at_least[t]);
-		memcpy(p, dg + 8 - n, 8); /* (the bytes past the n digits are overwritten below) */
-		p += n;
-	} else {
-		p += put_u64(p, sec);
+		uint64_t d = digits8((uint32_t)sec);
+		int skip = __builtin_ctzll(d | UINT64_C(1) << 56) >> 3;
+		d = (d + UINT64_C(0x3030303030303030)) >> (8 * skip);
+		memcpy(p, &d, 8); /* (the bytes past the digits are overwritten below) */
+		p += 8 - skip;
+		if (f) {
+			/* f < 10^6: its two leading zeros dropped, six digits remain */
+			uint64_t e = digits8(f) >> 16;
+			int n = 8 - (__builtin_clzll(e) >> 3);
+			e = (e + UINT64_C(0x303030303030)) << 8 | '.';
+			memcpy(p, &e, 8);
+			p += 1 + n;
+		}
+		*p = 0;
+		return (int)(p - buf);
 	}
-	uint32_t f = (uint32_t)(u - sec * 1000000);
+#endif
+	p += put_u64(p, sec);
 	if (f) {
 		/* six digits in three pairs (32-bit divisions); the trailing zeros dropped */
 		*p++ = '.';

@@ -220,11 +220,69 @@ static void parse_double_decimals(void)
 	ok(!bad, "dl_fmt_double_prec on integers == rounding through printf");
 }
 
+/* the exact decimal by snprintf: seconds, then up to six decimals without trailing zeros */
+static void micros_by_printf(char *out, size_t size, int64_t us)
+{
+	uint64_t u = us < 0 ? -(uint64_t)us : (uint64_t)us;
+	int len = snprintf(out, size, "%s%llu.%06llu", us < 0 ? "-" : "",
+			   (unsigned long long)(u / 1000000), (unsigned long long)(u % 1000000));
+	while (out[len - 1] == '0')
+		out[--len] = 0;
+	if (out[len - 1] == '.')
+		out[--len] = 0;
+}
+
+/*
+ * Every count of digits in the seconds and of decimals in the fraction
+ * (the word-at-a-time digits below 10^8 s, the division loop above), each
+ * digit in every place, against snprintf; the tail of the buffer past the
+ * text must not matter.
+ */
+static void fmt_every_shape(void)
+{
+	long bad = 0, n = 0;
+	char a[DL_NUM_BUF], b[64];
+	for (int i = 0; i < 400000; i++, n++) {
+		int sdigits = i % 21, fdigits = (i / 21) % 7; /* 0 to 20, 0 to 6 */
+		uint64_t sec = 0;
+		for (int k = 0; k < sdigits && k < 19; k++)
+			sec = sec * 10 + (k == 0 ? 1 + rnd() % 9 : rnd() % 10);
+		uint64_t f = 0;
+		for (int k = 0; k < 6; k++)
+			f = f * 10 +
+			    (k < fdigits ? (k == fdigits - 1 ? 1 + rnd() % 9 : rnd() % 10) : 0);
+		if (i % 97 == 0) /* runs of nines and zeros carry nowhere: the lanes stay apart */
+			f = i % 2 ? 999999 : 900000;
+		if (sec > (uint64_t)INT64_MAX / 1000000 - 1)
+			sec %= UINT64_C(1000000000000);
+		int64_t us = (int64_t)(sec * 1000000 + f);
+		if (us < 100)
+			continue; /* the exponent form: dl_fmt_double's, checked above */
+		if (i % 3 == 0)
+			us = -us;
+		memset(a, 'x', sizeof(a));
+		int len = dl_fmt_micros(a, us);
+		micros_by_printf(b, sizeof(b), us);
+		if ((strcmp(a, b) || len != (int)strlen(b)) && bad++ < 5)
+			printf("# %lld us: '%s' (%d), snprintf '%s'\n", (long long)us, a, len, b);
+	}
+	for (int64_t sec = 0; sec < 100000000; sec += 1 + (sec >> 4), n++) {
+		int64_t us = sec * 1000000 + 100;
+		dl_fmt_micros(a, us);
+		micros_by_printf(b, sizeof(b), us);
+		if (strcmp(a, b) && bad++ < 5)
+			printf("# %lld us: '%s', snprintf '%s'\n", (long long)us, a, b);
+	}
+	ok(!bad, "dl_fmt_micros == snprintf for every digit count and decimal count (%ld values)",
+	   n);
+}
+
 int main(void)
 {
 	test_fixed();
 	random_micros();
 	fmt_matches_double();
+	fmt_every_shape();
 	parse_double_decimals();
 	return done_testing();
 }
