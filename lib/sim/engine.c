@@ -646,6 +646,11 @@ int dl_sim_node_free(const struct dl_sim *s, int node)
 	return dl_state_node_free(s->state, node);
 }
 
+int dl_sim_type_free(const struct dl_sim *s, int type)
+{
+	return dl_state_type_free(s->state, type);
+}
+
 int dl_sim_free_gpus(const struct dl_sim *s)
 {
 	return dl_state_total_free(s->state);

@@ -295,6 +295,8 @@ int dl_sim_total_gpus(const struct dl_sim *s);
 int dl_sim_free_gpus(const struct dl_sim *s);
 /* free GPUs on node `node` (an index of the cluster's nodes) */
 int dl_sim_node_free(const struct dl_sim *s, int node);
+/* free GPUs of type `type` (DL_ANY_TYPE: of every type): the sum of its nodes' in O(1) */
+int dl_sim_type_free(const struct dl_sim *s, int type);
 /* what a move costs by the engine's rule: --checkpoint-cost + --restore-cost, in ticks */
 dl_tick dl_sim_migrate_cost(const struct dl_sim *s);
 /*

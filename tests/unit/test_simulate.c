@@ -4,10 +4,12 @@
  * shared speed, migration costs, timers, preemption costs, rejection.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cluster/state.h"
+#include "core/rng.h"
 #include "sim/oset.h"
 #include "sim/queueing.h"
 #include "sim/sim.h"
@@ -941,9 +943,115 @@ static void test_gpu_room(void)
 	dl_cluster_free(cl);
 }
 
+/*
+ * dl_sim_type_free against its definition, the free GPUs of the type's nodes
+ * (dl_sim_node_free summed), at every call of a policy that starts any job
+ * that fits as jobs of mixed gangs come and go on three types of node.
+ */
+struct typefree {
+	int checks, bad, starts;
+};
+
+static void tf_check(struct typefree *T, struct dl_sim *s)
+{
+	const struct dl_cluster *c = dl_sim_cluster(s);
+	int all = 0;
+	for (size_t t = 0; t < c->ntypes; t++) {
+		int sum = 0;
+		for (size_t n = 0; n < c->nnodes; n++)
+			if (c->nodes[n].type == (int)t)
+				sum += dl_sim_node_free(s, (int)n);
+		T->bad += dl_sim_type_free(s, (int)t) != sum;
+		all += sum;
+		T->checks++;
+	}
+	T->bad += dl_sim_type_free(s, DL_ANY_TYPE) != all || dl_sim_free_gpus(s) != all;
+}
+
+static void *tf_create(struct dl_sim *s, const void *p, struct dl_err *err)
+{
+	(void)s, (void)p, (void)err;
+	return calloc(1, sizeof(struct typefree));
+}
+
+static void tf_arrive(void *st, struct dl_sim *s, struct dl_sim_job *j)
+{
+	(void)j;
+	tf_check(st, s);
+}
+
+static void tf_finish(void *st, struct dl_sim *s, struct dl_sim_job *j)
+{
+	(void)j;
+	tf_check(st, s);
+}
+
+static void tf_schedule(void *st, struct dl_sim *s)
+{
+	struct typefree *T = st;
+	for (size_t k = 0; k < dl_sim_slots(s); k++) {
+		struct dl_sim_job *j = dl_sim_slot_job(s, k);
+		if (j && j->state == DL_SJ_QUEUED && j->gpus <= dl_sim_free_gpus(s)) {
+			T->starts += dl_sim_start(s, j, NULL) == DL_PLACED;
+			tf_check(T, s);
+		}
+	}
+}
+
+static struct typefree *tf_seen;
+
+static void tf_destroy(void *st)
+{
+	*tf_seen = *(struct typefree *)st;
+	free(st);
+}
+
+static const struct dl_sim_policy_ops typefree_ops = {
+	.name = "typefree",
+	.summary = "test",
+	.create = tf_create,
+	.destroy = tf_destroy,
+	.arrive = tf_arrive,
+	.finish = tf_finish,
+	.schedule = tf_schedule,
+};
+
+static void test_type_free(void)
+{
+	struct dl_err err = DL_ERR_INIT;
+	struct dl_cluster *cl = NULL;
+	ok(dl_cluster_load("1x2x4:k80,1x3x2:v100,1x1x8:p100", &cl, &err) == 0, "cluster: %s",
+	   err.msg);
+	struct dl_jobset js;
+	dl_jobset_init(&js);
+	uint64_t rs = 7;
+	for (int k = 0; k < 300; k++) {
+		struct dl_job j = DL_JOB_INIT;
+		char id[16];
+		snprintf(id, sizeof(id), "t%d", k);
+		j.id = id;
+		j.gpus = 1 << (dl_splitmix64(&rs) % 4);
+		j.submit = (double)k * 3;
+		j.duration = 1 + (double)(dl_splitmix64(&rs) % 60);
+		dl_jobset_add(&js, &j);
+	}
+	struct typefree seen = {0};
+	tf_seen = &seen;
+	struct dl_sim_config cfg = simrun_config(cl, &js, &typefree_ops, NULL);
+	struct dl_sim_stats st;
+	ok(dl_sim_run(&cfg, &st, &err) == 0, "run: %s", err.msg);
+	is_int(st.completed, 300, "every job completes");
+	ok(seen.starts >= 300 && seen.checks > 3000, "%d starts, %d checks", seen.starts,
+	   seen.checks);
+	is_int(seen.bad, 0, "dl_sim_type_free is the sum of its nodes' free GPUs");
+	dl_jobset_free(&js);
+	dl_cluster_free(cl);
+}
+
 int main(void)
 {
 	test_gpu_room();
+	test_type_free();
 	test_oset();
 	test_interface();
 	test_rho_comm();
