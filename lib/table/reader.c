@@ -213,8 +213,12 @@ static int is_blank_char(char c)
 	return c == ' ' || c == '\t';
 }
 
-/* bytes that end a field (',') or make a line not plain ('"', CR, NUL) */
-static const unsigned char plain_stop[256] = {[','] = 1, ['"'] = 1, ['\r'] = 1, ['\0'] = 1};
+/*
+ * bytes that end a field (',', and the newline or NUL after a line) or make
+ * a line not plain ('"', CR, NUL)
+ */
+static const unsigned char field_end[256] = {
+	[','] = 1, ['"'] = 1, ['\r'] = 1, ['\0'] = 1, ['\n'] = 1};
 
 /*
  * One line (no terminator) into the row queue, as libcsv's callbacks would
@@ -223,8 +227,13 @@ static const unsigned char plain_stop[256] = {[','] = 1, ['"'] = 1, ['\r'] = 1, 
  */
 static int plain_line(struct dl_reader *r, const char *s, size_t len)
 {
+	/*
+	 * s[len] is the line's newline or the carry's NUL: both stop a field
+	 * (a newline cannot be inside a line), so the scans below need no
+	 * bound; p == end tells the line's end from a NUL inside it
+	 */
 	const char *end = s + len, *p = s;
-	while (p < end && is_blank_char(*p))
+	while (is_blank_char(*p))
 		p++;
 	if (p == end) { /* nothing but blanks: libcsv reports no field */
 		r->line++;
@@ -232,28 +241,28 @@ static int plain_line(struct dl_reader *r, const char *s, size_t len)
 	}
 	size_t qoff0 = r->qoff_n;
 	sb_grow(&r->qbuf, len + 1); /* fields and their NULs: at most len + 1 bytes */
+	DL_GROW(r->qoff, r->qoff_n + len + 1, r->qoff_alloc); /* fields: at most len + 1 */
 	char *base = r->qbuf.buf, *out = base + r->qbuf.len;
 	size_t nf = 0;
 	for (p = s;; p++) {
-		while (p < end && is_blank_char(*p))
+		while (is_blank_char(*p))
 			p++;
-		DL_GROW(r->qoff, r->qoff_n + 1, r->qoff_alloc);
 		r->qoff[r->qoff_n++] = (size_t)(out - base);
-		char *kept = out; /* the end of the field without its trailing blanks */
-		for (; p < end; p++) {
-			unsigned char c = (unsigned char)*p;
-			if (plain_stop[c]) {
-				if (c == ',')
-					break;
-				r->qoff_n = qoff0;
-				return -1;
-			}
-			*out++ = (char)c;
-			if (!is_blank_char((char)c))
-				kept = out;
+		/* copy up to the field's end, then drop its trailing blanks */
+		char *o = out;
+		unsigned char c;
+		while (!field_end[c = (unsigned char)*p]) {
+			*o++ = (char)c;
+			p++;
 		}
-		out = kept;
-		*out++ = '\0';
+		if (p != end && c != ',') {
+			r->qoff_n = qoff0;
+			return -1;
+		}
+		while (o > out && is_blank_char(o[-1]))
+			o--;
+		*o++ = '\0';
+		out = o;
 		nf++;
 		if (p == end)
 			break;

@@ -5,7 +5,7 @@
  * quote on the first line sends everything to libcsv); the column names are
  * the same (half the cases have one column, `a`). Rows, fields, line numbers and errors must match,
  * across 64 KiB chunk boundaries, with blank lines, blanks around fields, wrong field counts, no
- * final newline, and quotes or CRs that switch to libcsv midway.
+ * final newline, and quotes, CRs or NULs that switch to libcsv midway.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -92,6 +92,9 @@ static void body(struct strbuf *b, size_t bytes, int spice)
 		}
 		if (spice && rnd(200) == 0)
 			sb_addstr(b, rnd(2) ? ",\"q,uo\"\"ted\"" : "\r");
+		/* a NUL inside a line: the fast path's scans stop on it */
+		if (spice && rnd(300) == 0)
+			sb_add(b, rnd(2) ? "x\0y" : ",\0", 3);
 		sb_addc(b, '\n');
 	}
 	if (rnd(2)) /* no final newline */
@@ -111,7 +114,8 @@ int main(void)
 		sb_add(&in1, b.buf, b.len);
 		sb_addstr(&in2, t % 2 ? "\"a\"\n" : "\"a\",b,c\n");
 		sb_add(&in2, b.buf, b.len);
-		slow_midway += memchr(b.buf, '"', b.len) != NULL || memchr(b.buf, '\r', b.len);
+		slow_midway += memchr(b.buf, '"', b.len) != NULL || memchr(b.buf, '\r', b.len) ||
+			       memchr(b.buf, '\0', b.len);
 		char *p1 = write_tmp(in1.buf, in1.len), *p2 = write_tmp(in2.buf, in2.len);
 		dump(p1, &fast);
 		dump(p2, &slow);
