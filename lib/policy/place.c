@@ -169,7 +169,7 @@ static void take_in_order(struct dl_placer *p, int type, int k, int start, int p
 static int rack_nodes_by_free(struct dl_placer *p, int r, int type)
 {
 	const struct dl_rack *rk = &p->c->racks[r];
-	int G = p->st->maxg, n = 0, at[65] = {0}, nopen;
+	int G = p->st->maxg, n = 0, at[65], nopen;
 	const int *open = dl_state_rack_open(p->st, r, &nopen);
 	if (nopen <= 16) {
 		/* a busy rack: sort its few open nodes (free count descending, then index) */
@@ -189,6 +189,7 @@ static int rack_nodes_by_free(struct dl_placer *p, int r, int type)
 		return n;
 	}
 	/* counting sort by free count, descending; index order within a count (two passes) */
+	memset(at, 0, (size_t)(G + 1) * sizeof(at[0])); /* (not all 65: a call's tenth, else) */
 	for (int i = 0; i < rk->nnodes; i++) {
 		int nd = rk->first_node + i;
 		if (type < 0 || p->c->nodes[nd].type == type)
