@@ -196,9 +196,11 @@ static int result_line(struct dl_sim_results *r, const struct dl_sim_result *x, 
 	p = put_name(r, p, tier);
 	*p++ = ',';
 	if (isfinite(x->slowdown)) {
+		/* a number's text (digits, '.', 'e', signs): its CSV text as it is */
 		size_t len;
 		const char *t = slowdown_text(r, x->slowdown, &len);
-		p = put_str(p, t, len);
+		memcpy(p, t, len);
+		p += len;
 	}
 	*p++ = ',';
 	p = put_name(r, p, type);
@@ -210,7 +212,8 @@ static int result_line(struct dl_sim_results *r, const struct dl_sim_result *x, 
 	else if (isfinite(rho))
 		p += dl_fmt_double(p, rho);
 	*p++ = ',';
-	p += dl_fmt_micros(p, (dl_tick)llround(x->comm));
+	/* (no network cost, the usual case, without a call to llround) */
+	p += dl_fmt_micros(p, x->comm == 0 ? 0 : (dl_tick)llround(x->comm));
 	*p++ = ',';
 	*p++ = ','; /* rejected: empty */
 	p += dl_fmt_micros(p, x->occupied);
