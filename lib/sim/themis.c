@@ -1524,11 +1524,16 @@ static size_t rank_head(struct themis *T, dl_tick now, size_t want, int *smalles
 			continue;
 		if (e.gpus < small)
 			small = e.gpus;
-		int above = e.rho > bar; /* (both stores, no branch: it is hard to predict) */
-		v[head] = e;		 /* (head <= i: in place) */
-		T->rest[nrest] = e;
-		head += (size_t)above;
-		nrest += (size_t)!above;
+		/*
+		 * (A branch, one store: the old order is nearly the new one, so
+		 * the entries fall above the bar, then below it, with few
+		 * exceptions. Storing each entry to both places, without a
+		 * branch, cost on_schedule 13% more time at 600k jobs.)
+		 */
+		if (e.rho > bar)
+			v[head++] = e; /* (head <= i: in place) */
+		else
+			T->rest[nrest++] = e;
 	}
 	memcpy(v + head, T->rest, nrest * sizeof(*v));
 	T->nranked = head + nrest;
