@@ -259,7 +259,8 @@ struct themis {
 	const struct dl_cluster *c;
 	dl_tick lease;
 	int total, ntypes, maxg;
-	double best_any, *best_type;
+	double best_any;
+	int *type_gpus;	       /* GPUs of each type (find_best_rate asks at every arrival) */
 	const int *type_order; /* type indices, fastest first (ties: index; the cluster's) */
 	/*
 	 * The GPUs on offer, as a second view of the cluster: "free" there
@@ -510,11 +511,11 @@ static void *create(struct dl_sim *s, const void *params, struct dl_err *err)
 	for (size_t n = 0; n < T->c->nnodes; n++)
 		if (T->c->nodes[n].gpus > T->maxg)
 			T->maxg = T->c->nodes[n].gpus;
-	T->best_type = xcalloc((size_t)T->ntypes + 1, sizeof(double));
+	T->type_gpus = xcalloc((size_t)T->ntypes + 1, sizeof(int));
 	for (int t = 0; t < T->ntypes; t++) {
-		T->best_type[t] = T->c->types[t].speed;
-		if (dl_cluster_type_gpus(T->c, t) > 0 && T->best_type[t] > T->best_any)
-			T->best_any = T->best_type[t];
+		T->type_gpus[t] = dl_cluster_type_gpus(T->c, t);
+		if (T->type_gpus[t] > 0 && T->c->types[t].speed > T->best_any)
+			T->best_any = T->c->types[t].speed;
 	}
 	if (!(T->best_any > 0))
 		T->best_any = 1;
@@ -571,7 +572,7 @@ static void destroy(void *st)
 	free(T->qbuf);
 	free(T->node_gpus);
 	free(T->winners);
-	free(T->best_type);
+	free(T->type_gpus);
 	dl_state_free(T->offer);
 	free(T->leased);
 	free(T);
@@ -602,7 +603,7 @@ static double find_best_rate(const struct themis *T, const struct dl_sim *s,
 		int next = -1;
 		double nv = 0;
 		for (int t = 0; t < T->ntypes; t++) {
-			if ((j->type >= 0 && j->type != t) || dl_cluster_type_gpus(T->c, t) <= 0)
+			if ((j->type >= 0 && j->type != t) || T->type_gpus[t] <= 0)
 				continue;
 			double v = dl_sim_job_speed(s, j, t);
 			if (!(v > 0) || v > prev || (v == prev && t <= prev_t))
@@ -614,7 +615,7 @@ static double find_best_rate(const struct themis *T, const struct dl_sim *s,
 		}
 		if (next < 0)
 			break;
-		have += dl_cluster_type_gpus(T->c, next);
+		have += T->type_gpus[next];
 		best = prev = nv;
 		prev_t = next;
 	}
@@ -1523,11 +1524,16 @@ static size_t rank_head(struct themis *T, dl_tick now, size_t want, int *smalles
 			continue;
 		if (e.gpus < small)
 			small = e.gpus;
-		int above = e.rho > bar; /* (both stores, no branch: it is hard to predict) */
-		v[head] = e;		 /* (head <= i: in place) */
-		T->rest[nrest] = e;
-		head += (size_t)above;
-		nrest += (size_t)!above;
+		/*
+		 * (A branch, one store: the old order is nearly the new one, so
+		 * the entries fall above the bar, then below it, with few
+		 * exceptions. Storing each entry to both places, without a
+		 * branch, cost on_schedule 13% more time at 600k jobs.)
+		 */
+		if (e.rho > bar)
+			v[head++] = e; /* (head <= i: in place) */
+		else
+			T->rest[nrest++] = e;
 	}
 	memcpy(v + head, T->rest, nrest * sizeof(*v));
 	T->nranked = head + nrest;
