@@ -57,12 +57,14 @@
  * Per-job state is indexed by the engine's slot (policy.h).
  */
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/heap.h"
 #include "core/num.h"
 #include "core/rng.h"
+#include "core/rsort.h"
 #include "core/strmap.h"
 #include "policy/alloc.h"
 #include "policy/alloc_input.h"
@@ -146,8 +148,8 @@ struct adm {
  */
 struct member {
 	double def; /* its deficit on the block's type (fixed until the next reset) */
-	uint32_t idx;
 	int slot;
+	uint32_t idx; /* (after slot: the upper half of a 64-bit key, members_rsort) */
 };
 
 struct block {
@@ -493,8 +495,6 @@ static inline int member_first(const struct member *a, const struct member *b)
 	return a->idx < b->idx;
 }
 
-DL_HEAP_DEFINE(members, struct member, member_first)
-
 static int cmp_member(const void *a, const void *b)
 {
 	return member_first(a, b) ? -1 : member_first(b, a) ? 1 : 0;
@@ -577,7 +577,7 @@ static void blocks_admit(struct gavel *G, size_t k)
 			continue;
 		struct block *b = &G->blk[(size_t)g->cls * G->nt + t];
 		DL_GROW(b->news, b->nnews + 1, b->anews);
-		b->news[b->nnews++] = (struct member){G->def[k * G->nt + t], g->idx, (int)k};
+		b->news[b->nnews++] = (struct member){G->def[k * G->nt + t], (int)k, g->idx};
 		b->live++;
 		b->gpus = g->gpus;
 	}
@@ -642,6 +642,52 @@ static void members_sort(struct member *a, size_t n)
 	}
 }
 
+/* a deficit as a key whose unsigned order is member_first's (highest first; -0 as 0) */
+static uint64_t def_key(double d)
+{
+	uint64_t u;
+	if (d == 0)
+		d = 0;
+	memcpy(&u, &d, sizeof(u));
+	return ~(u >> 63 ? ~u : u | (uint64_t)1 << 63);
+}
+
+static double key_def(uint64_t k)
+{
+	uint64_t u = ~k;
+	u = u >> 63 ? u & ~((uint64_t)1 << 63) : ~u;
+	double d;
+	memcpy(&d, &u, sizeof(d));
+	return d;
+}
+
+/*
+ * sort a[0..n) by member_first, tmp scratch of n: by job order, then
+ * stably by deficit (two radix sorts: no comparisons; the deficit's key
+ * stands in its place meanwhile). A deficit of -0 comes back as 0, which
+ * every comparison takes for the same.
+ */
+static void members_rsort(struct member *a, struct member *tmp, size_t n)
+{
+	if (n < 32) {
+		members_sort(a, n);
+		return;
+	}
+	struct member *r = dl_rsort(a, tmp, n, sizeof(*a), offsetof(struct member, slot), 4);
+	for (size_t i = 0; i < n; i++) {
+		uint64_t k = def_key(r[i].def);
+		memcpy(&r[i].def, &k, sizeof(k));
+	}
+	r = dl_rsort(r, r == a ? tmp : a, n, sizeof(*a), offsetof(struct member, def), 0);
+	for (size_t i = 0; i < n; i++) {
+		uint64_t k;
+		memcpy(&k, &r[i].def, sizeof(k));
+		r[i].def = key_def(k);
+	}
+	if (r != a)
+		memcpy(a, r, n * sizeof(*a));
+}
+
 /* the blocks after a reset: every admitted job cold again, each block sorted again */
 static void blocks_reset(struct gavel *G)
 {
@@ -677,36 +723,37 @@ static void blocks_reset(struct gavel *G)
 	}
 	size_t out = 0;
 	for (size_t h = 0; h < G->nhot; h++) {
-		size_t k = (size_t)G->adm[h].slot;
-		struct gj *g = &G->g[k];
-		if (g->cls < 0 || (size_t)g->cls >= G->nblkcls) {
+		const struct adm ad = G->adm[h];
+		size_t k = (size_t)ad.slot;
+		if (ad.cls < 0 || (size_t)ad.cls >= G->nblkcls) {
 			adm_swap(G, h, out++); /* no class (or no block yet): stays hot */
 			continue;
 		}
 		for (size_t t = 0; t < G->nt; t++) {
-			if (!(g->runs >> t & 1))
+			if (!(ad.runs >> t & 1))
 				continue;
-			struct block *b = &G->blk[(size_t)g->cls * G->nt + t];
+			struct block *b = &G->blk[(size_t)ad.cls * G->nt + t];
 			DL_GROW(b->news, b->nnews + 1, b->anews);
 			b->news[b->nnews++] =
-				(struct member){G->def[k * G->nt + t], g->idx, (int)k};
-			b->gpus = g->gpus;
+				(struct member){G->adm_def[h * G->nt + t], (int)k, ad.idx};
+			b->gpus = ad.gpus;
 		}
-		g->cold = 1;
-		G->cold_idx[k] = g->idx;
+		G->g[k].cold = 1;
+		G->cold_idx[k] = ad.idx;
 	}
 	G->nhot = out;
 	for (size_t e = 0; e < nb; e++) {
 		struct block *b = &G->blk[e];
-		if (b->nnews) { /* merged from a heap of them (inline comparisons) */
+		if (b->nnews) {
 			DL_GROW(G->mscratch, b->nbase + b->nnews + 1, G->amscratch);
-			size_t i = 0, hn = b->nnews, n = 0;
-			members_heapify(b->news, hn);
-			while (i < b->nbase || hn)
-				G->mscratch[n++] = !hn || (i < b->nbase &&
-							   member_first(&b->base[i], &b->news[0]))
-							   ? b->base[i++]
-							   : members_pop(b->news, &hn);
+			members_rsort(b->news, G->mscratch, b->nnews);
+			size_t i = 0, j = 0, n = 0;
+			while (i < b->nbase || j < b->nnews)
+				G->mscratch[n++] =
+					j >= b->nnews || (i < b->nbase &&
+							  member_first(&b->base[i], &b->news[j]))
+						? b->base[i++]
+						: b->news[j++];
 			DL_GROW(b->base, n + 1, b->abase);
 			memcpy(b->base, G->mscratch, n * sizeof(*b->base));
 			b->nbase = n;
@@ -910,16 +957,22 @@ static int allocated(const struct gavel *G, size_t k)
 	return g->allocated || (g->handle >= 0 && g->handle < G->solved_below);
 }
 
-/* X of the job in slot k on cluster type t: its class's, or its own (0: none yet) */
-static double xof(const struct gavel *G, size_t k, size_t t)
+/* X on cluster type t of the job in slot k, of that handle and class: its class's, or its own */
+static double xof_job(const struct gavel *G, size_t k, int64_t handle, long cls, size_t t)
 {
 	if (!G->by_class)
 		return G->x[k * G->nt + t];
-	const struct gj *g = &G->g[k];
 	int a = G->atype[t];
-	if (g->handle < 0 || g->handle >= G->solved_below || a < 0)
+	if (handle < 0 || handle >= G->solved_below || a < 0)
 		return 0;
-	return G->cx[(size_t)g->cls * G->na + (size_t)a];
+	return G->cx[(size_t)cls * G->na + (size_t)a];
+}
+
+/* X of the job in slot k on cluster type t: its class's, or its own (0: none yet) */
+static double xof(const struct gavel *G, size_t k, size_t t)
+{
+	const struct gj *g = &G->g[k];
+	return xof_job(G, k, g->handle, g->cls, t);
 }
 
 /* the counts simulate -v prints */
@@ -998,7 +1051,26 @@ static void maybe_reset(struct gavel *G, struct dl_sim *s)
 	G->last_reset = now;
 	memset(G->worker_time, 0, G->nt * sizeof(double));
 	size_t n = dl_sim_slots(s) < G->nslots ? dl_sim_slots(s) : G->nslots;
-	for (size_t k = set_next(G, &G->admitted, 0, n); k < n;
+	/*
+	 * the dense list's order, not the slots': each job's values are its
+	 * own, and the worker time adds the same half round for every job, so
+	 * its sums are the same in any order
+	 */
+	for (size_t d = 0; d < G->nadm && !G->p.scan_all; d++) {
+		const struct adm *ad = &G->adm[d];
+		size_t k = (size_t)ad->slot;
+		for (size_t t = 0; t < G->nt; t++) {
+			size_t i = k * G->nt + t, e = d * G->nt + t;
+			/* (as +=: the deficit plus the whole change) */
+			double v =
+				G->adm_def[e] + (xof_job(G, k, ad->handle, ad->cls, t) * elapsed -
+						 (G->adm_jt[e] - half));
+			G->def[i] = G->adm_def[e] = v;
+			G->jt[i] = G->adm_jt[e] = half;
+			G->worker_time[t] += half;
+		}
+	}
+	for (size_t k = set_next(G, &G->admitted, 0, n); k < n && G->p.scan_all;
 	     k = set_after(G, &G->admitted, k, n)) {
 		if (!G->g[k].live || G->g[k].handle < 0)
 			continue;
