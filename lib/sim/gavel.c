@@ -195,6 +195,7 @@ struct gavel {
 	size_t na;	      /* allocation types: those of the cluster with GPUs */
 	int *ctype;	      /* [na] cluster type of each */
 	int same_types;	      /* ctype is the identity (every type has GPUs) */
+	int one_type;	      /* every node is of type 0 */
 	size_t nt;	      /* cluster types */
 	int *type_gpus;	      /* [nt] */
 	const int *order;     /* [nt] types fastest first (the cluster's) */
@@ -265,12 +266,21 @@ struct gavel {
 	size_t atmp;
 	struct wide *wide; /* [slots] */
 	size_t awide;
-	double *tput;	    /* [na] scratch */
-	int solve_failed;   /* warned once */
-	int cursor;	    /* exact: the next GPU to share */
-	int solved_once;    /* the reference resets at its first allocation */
-	int pending;	    /* some job given a type this round waits to start (GPUs saving) */
-	size_t nfresh;	    /* jobs arrived since the last boundary, not started */
+	double *tput;	  /* [na] scratch */
+	int solve_failed; /* warned once */
+	int cursor;	  /* exact: the next GPU to share */
+	int solved_once;  /* the reference resets at its first allocation */
+	int pending;	  /* some job given a type this round waits to start (GPUs saving) */
+	size_t nfresh;	  /* jobs arrived since the last boundary, not started */
+	/* the fresh set's jobs as a list (some gone from it since): fill's candidates */
+	struct fresh_job {
+		int slot;
+		uint32_t idx;
+	} * fresh_list;
+	size_t nfresh_list, afresh_list;
+	int *fill_slots; /* fill's candidates' slots */
+	size_t afill_slots;
+	int *fill_free;	    /* [nt] fill's free GPUs of each type */
 	size_t ntmp;	    /* tmp: the start order (widest_first), ntmp slots */
 	int order_stale;    /* a job was given a type since the start order was sorted */
 	size_t narrived;    /* jobs arrived so far (compat: all arrived forces a reset when idle) */
@@ -396,7 +406,11 @@ static void *create(struct dl_sim *s, const void *params, struct dl_err *err)
 		G->atype[t] = -1;
 	G->tput = xcalloc(G->na + 1, sizeof(double));
 	G->free_t = xcalloc(G->nt + 1, sizeof(int));
+	G->fill_free = xcalloc(G->nt + 1, sizeof(int));
 	G->same_types = G->na == G->nt;
+	G->one_type = G->nt == 1;
+	for (size_t n = 0; n < c->nnodes; n++)
+		G->one_type &= c->nodes[n].type == 0;
 	for (size_t k = 0; k < G->na; k++) {
 		G->ctype[k] = dl_cluster_type_index(c, G->prob.type_names[k]);
 		G->same_types &= G->ctype[k] == (int)k;
@@ -469,6 +483,9 @@ static void destroy(void *st)
 	free(G->mout);
 	free(G->tmp);
 	free(G->free_t);
+	free(G->fill_free);
+	free(G->fresh_list);
+	free(G->fill_slots);
 	free(G->wide);
 	free(G->holding.w);
 	free(G->occupying.w);
@@ -661,16 +678,25 @@ static double key_def(uint64_t k)
 	return d;
 }
 
+DL_HEAP_DEFINE(members, struct member, member_first)
+
 /*
- * sort a[0..n) by member_first, tmp scratch of n: by job order, then
- * stably by deficit (two radix sorts: no comparisons; the deficit's key
- * stands in its place meanwhile). A deficit of -0 comes back as 0, which
- * every comparison takes for the same.
+ * sort a[0..n) by member_first, tmp scratch of n: a few by insertion, some
+ * by a heap, many by job order, then stably by deficit (two radix sorts:
+ * no comparisons; the deficit's key stands in its place meanwhile; a
+ * deficit of -0 comes back as 0, which every comparison takes for the same)
  */
 static void members_rsort(struct member *a, struct member *tmp, size_t n)
 {
 	if (n < 32) {
 		members_sort(a, n);
+		return;
+	}
+	if (n < 1024) {
+		members_heapify(a, n);
+		for (size_t i = 0, m = n; i < n; i++)
+			tmp[i] = members_pop(a, &m);
+		memcpy(a, tmp, n * sizeof(*a));
 		return;
 	}
 	struct member *r = dl_rsort(a, tmp, n, sizeof(*a), offsetof(struct member, slot), 4);
@@ -1967,6 +1993,7 @@ static void boundary(struct gavel *G, struct dl_sim *s)
 		if (G->g[k].live)
 			unfresh(G, &G->g[k]); /* this boundary considers it */
 	}
+	G->nfresh_list = 0; /* no job is fresh now */
 	/* jobs waiting for the boundary enter in arrival order, as the reference adds them */
 	qsort(G->wide, nnew, sizeof(*G->wide), cmp_idx);
 	for (size_t k = 0; k < nnew; k++) {
@@ -2035,6 +2062,10 @@ static int free_of_type(struct gavel *G, struct dl_sim *s, int *free_t)
 		 * jobs, in nodes instead of jobs
 		 */
 		memset(free_t, 0, G->nt * sizeof(int));
+		if (G->one_type) { /* every node's: the engine's count of free GPUs */
+			free_t[0] = dl_sim_free_gpus(s);
+			return free_t[0] > 0;
+		}
 		for (size_t n = 0; n < c->nnodes; n++)
 			if (c->nodes[n].type >= 0 && (size_t)c->nodes[n].type < G->nt)
 				free_t[c->nodes[n].type] += dl_sim_node_free(s, (int)n);
@@ -2068,10 +2099,35 @@ static void fill(struct gavel *G, struct dl_sim *s)
 	if ((!G->p.work_conserving && !G->nfresh) || !dl_sim_free_gpus(s))
 		return;
 	size_t nslots = dl_sim_slots(s) < G->nslots ? dl_sim_slots(s) : G->nslots;
-	/* without --work-conserving only the jobs that just arrived may start */
+	/*
+	 * without --work-conserving only the jobs that just arrived may start:
+	 * those of the fresh set (from its list, the ones gone from the set
+	 * dropped; the order does not matter: the first candidate, and the
+	 * best by priority, then job order); else every job
+	 */
 	const struct slotset *may = G->p.work_conserving ? NULL : &G->fresh;
+	size_t nc = 0;
+	if (may && !G->p.scan_all) {
+		DL_GROW(G->fill_slots, G->nfresh_list + 1, G->afill_slots);
+		size_t out = 0;
+		for (size_t e = 0; e < G->nfresh_list; e++) {
+			struct fresh_job f = G->fresh_list[e];
+			if (!(may->w[f.slot / 64] >> (f.slot % 64) & 1) ||
+			    G->g[f.slot].idx != f.idx)
+				continue;
+			G->fresh_list[out++] = f;
+			G->fill_slots[nc++] = f.slot;
+		}
+		G->nfresh_list = out;
+	} else {
+		DL_GROW(G->fill_slots, nslots + 1, G->afill_slots);
+		for (size_t k = set_next(G, may, 0, nslots); k < nslots;
+		     k = set_after(G, may, k, nslots))
+			G->fill_slots[nc++] = (int)k;
+	}
 	int cand = 0;
-	for (size_t k = set_next(G, may, 0, nslots); k < nslots; k = set_after(G, may, k, nslots)) {
+	for (size_t c = 0; c < nc; c++) {
+		size_t k = (size_t)G->fill_slots[c];
 		const struct gj *g = &G->g[k];
 		cand = g->live == 1 && g->handle >= 0 && g->assigned < 0 &&
 		       (G->p.work_conserving || g->fresh) &&
@@ -2081,17 +2137,17 @@ static void fill(struct gavel *G, struct dl_sim *s)
 	}
 	if (!cand)
 		return;
-	int *free_t = xcalloc(G->nt + 1, sizeof(int));
+	int *free_t = G->fill_free;
 	if (!free_of_type(G, s, free_t))
-		goto out;
+		return;
 	resolve(G, s);
 	for (size_t r = 0; r < G->nt; r++) {
 		int t = G->order[r];
 		while (free_t[t] > 0) {
 			int best = -1;
 			double bp = -1;
-			for (size_t k = set_next(G, may, 0, nslots); k < nslots;
-			     k = set_after(G, may, k, nslots)) {
+			for (size_t c = 0; c < nc; c++) {
+				size_t k = (size_t)G->fill_slots[c];
 				struct gj *g = &G->g[k];
 				if (g->live != 1 || g->handle < 0 || g->assigned >= 0 ||
 				    (G->p.compat && !allocated(G, k))) /* none yet: it waits */
@@ -2137,8 +2193,6 @@ static void fill(struct gavel *G, struct dl_sim *s)
 			}
 		}
 	}
-out:
-	free(free_t);
 }
 
 /* ---- exact mechanism ---- */
@@ -2227,6 +2281,8 @@ static void on_arrive(void *st, struct dl_sim *s, struct dl_sim_job *j)
 	G->cold_idx[j->slot] = UINT32_MAX; /* in no block (a member left for the slot's last job) */
 	set_forget(G, j->slot);
 	set_add(&G->fresh, j->slot);
+	DL_GROW(G->fresh_list, G->nfresh_list + 1, G->afresh_list);
+	G->fresh_list[G->nfresh_list++] = (struct fresh_job){(int)j->slot, j->idx};
 	set_add(&G->unadmitted, j->slot); /* until admit() gives it a handle */
 	g->credit = -1;
 	G->nfresh++;
