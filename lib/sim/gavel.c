@@ -177,6 +177,23 @@ struct entry {
 	int slot; /* the job's (not of a pair) */
 };
 
+/* a job given a type this round, for the placement order */
+struct wide {
+	int gpus;
+	uint32_t idx;
+	int slot;
+	int type; /* given (start order), else -1 */
+};
+
+/* the start order: widest gang first, then job order (a job once: no ties) */
+static inline int wide_first(const struct wide *x, const struct wide *y)
+{
+	if (x->gpus != y->gpus)
+		return x->gpus > y->gpus;
+	return x->idx < y->idx;
+}
+DL_HEAP_DEFINE(wides, struct wide, wide_first)
+
 /*
  * A set of slots, one bit each: the jobs a round may touch, so that a round
  * costs the jobs whose state changes, not every job waiting (scan_all: every
@@ -280,9 +297,13 @@ struct gavel {
 	size_t nfresh_list, afresh_list;
 	int *fill_slots; /* fill's candidates' slots */
 	size_t afill_slots;
-	int *fill_free;	    /* [nt] fill's free GPUs of each type */
-	size_t ntmp;	    /* tmp: the start order (widest_first), ntmp slots */
-	int order_stale;    /* a job was given a type since the start order was sorted */
+	int *fill_free;	 /* [nt] fill's free GPUs of each type */
+	size_t ntmp;	 /* tmp: the start order (widest_first), ntmp slots */
+	int order_stale; /* a job was given a type since the start order was sorted (1: by the walk)
+			  */
+	/* the walk's jobs that start this round (in G->wide; walk_candidates only) */
+	size_t nstarters;
+	int starters_ok;
 	size_t narrived;    /* jobs arrived so far (compat: all arrived forces a reset when idle) */
 	int force_reset;    /* compat: the next re-solve resets whatever the interval */
 	dl_tick origin;	    /* the trace's first submit: dl_sim_now() + origin is trace time */
@@ -1213,7 +1234,11 @@ static void assign(struct gavel *G, struct dl_sim *s)
 		set_del(&G->touched, k);
 	}
 	G->order_stale = 1;
+	G->nstarters = 0;
+	G->starters_ok = 0;
 	if (!G->p.scan_all && !G->npairs) {
+		DL_GROW(G->wide, nslots + 1, G->awide);
+		G->starters_ok = !G->p.pack; /* (packed, a partner change preempts too) */
 		/* the blocks stand for their jobs while every admitted job is by class, solved */
 		int blocks = G->blocks_on && G->by_class && G->cx &&
 			     G->solved_below >= G->next_handle && !G->nbig;
@@ -1717,6 +1742,9 @@ static void walk_entry(struct gavel *G, struct dl_sim *s, const struct entry *E,
 	g->assigned = t;
 	g->hold = E->hold;
 	set_add(&G->touched, (size_t)E->slot);
+	/* unpacked, a job runs on this type unless it ran on another (preempted) or none */
+	if (G->starters_ok && !E->hold && g->cur_type != t)
+		G->wide[G->nstarters++] = (struct wide){g->gpus, g->idx, E->slot, t};
 }
 
 static void unfresh(struct gavel *G, struct gj *g)
@@ -1795,23 +1823,6 @@ static void start_assigned(struct gavel *G, struct dl_sim *s, struct dl_sim_job 
 	unfresh(G, og);
 }
 
-/* a job given a type this round, for the placement order */
-struct wide {
-	int gpus;
-	uint32_t idx;
-	int slot;
-	int type; /* given (start order), else -1 */
-};
-
-/* the start order: widest gang first, then job order (a job once: no ties) */
-static inline int wide_first(const struct wide *x, const struct wide *y)
-{
-	if (x->gpus != y->gpus)
-		return x->gpus > y->gpus;
-	return x->idx < y->idx;
-}
-DL_HEAP_DEFINE(wides, struct wide, wide_first)
-
 /*
  * The jobs given a type this round that may start, widest gang first
  * (placement order), then job order, in G->tmp. Between boundaries (jobs
@@ -1823,10 +1834,18 @@ static size_t widest_first(struct gavel *G, struct dl_sim *s)
 	size_t n = 0, nslots = dl_sim_slots(s) < G->nslots ? dl_sim_slots(s) : G->nslots;
 	if (!G->order_stale && !G->p.scan_all)
 		return G->ntmp;
+	/*
+	 * after the walk (unpacked), the jobs it gave a type that do not run
+	 * on it yet: those it noted (the boundary preempts every other one
+	 * running, and starts none); else those of the touched set not running
+	 */
+	int walked = G->order_stale == 1 && G->starters_ok && !G->p.scan_all;
 	G->order_stale = 0;
 	DL_GROW(G->wide, nslots + 1, G->awide);
 	DL_GROW(G->tmp, nslots + 1, G->atmp);
-	for (size_t k = set_next(G, &G->touched, 0, nslots); k < nslots;
+	if (walked)
+		n = G->nstarters;
+	for (size_t k = set_next(G, &G->touched, 0, nslots); k < nslots && !walked;
 	     k = set_after(G, &G->touched, k, nslots)) {
 		const struct gj *g = &G->g[k];
 		if (!g->live || g->assigned < 0 || g->hold)
@@ -2177,7 +2196,7 @@ static void fill(struct gavel *G, struct dl_sim *s)
 			g->lead = 0;
 			g->credit = -1;
 			set_add(&G->touched, (size_t)best);
-			G->order_stale = 1;
+			G->order_stale = 2;
 			start_assigned(G, s, j);
 			if (j->state != DL_SJ_RUNNING) {
 				g->assigned = -1; /* no room after all (fragmentation) */
