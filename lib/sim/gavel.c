@@ -182,17 +182,9 @@ struct wide {
 	int gpus;
 	uint32_t idx;
 	int slot;
-	int type; /* given (start order), else -1 */
+	int type;	/* given (start order), else -1 */
+	uint64_t order; /* its place in the start order, ascending (widest_first) */
 };
-
-/* the start order: widest gang first, then job order (a job once: no ties) */
-static inline int wide_first(const struct wide *x, const struct wide *y)
-{
-	if (x->gpus != y->gpus)
-		return x->gpus > y->gpus;
-	return x->idx < y->idx;
-}
-DL_HEAP_DEFINE(wides, struct wide, wide_first)
 
 /*
  * A set of slots, one bit each: the jobs a round may touch, so that a round
@@ -1860,10 +1852,17 @@ static size_t widest_first(struct gavel *G, struct dl_sim *s)
 			continue;
 		G->wide[n++] = (struct wide){g->gpus, g->idx, (int)k, g->assigned};
 	}
-	/* sorted by a heap (inline comparisons): the same order as any sort, with no ties */
-	wides_heapify(G->wide, n);
-	for (size_t k = 0, m = n; k < n; k++)
-		G->tmp[k] = wides_pop(G->wide, &m);
+	/*
+	 * the start order: widest gang first, then job order (a job once: no
+	 * ties), as one key (gpus >= 1), radix sorted
+	 */
+	for (size_t k = 0; k < n; k++)
+		G->wide[k].order =
+			(uint64_t)(UINT32_MAX - (uint32_t)G->wide[k].gpus) << 32 | G->wide[k].idx;
+	struct wide *r =
+		dl_rsort(G->wide, G->tmp, n, sizeof(*G->wide), offsetof(struct wide, order), 0);
+	if (r != G->tmp)
+		memcpy(G->tmp, r, n * sizeof(*G->tmp));
 	return G->ntmp = n;
 }
 
