@@ -764,8 +764,13 @@ static void blocks_reset(struct gavel *G)
 	for (size_t h = 0; h < G->nhot; h++) {
 		const struct adm ad = G->adm[h];
 		size_t k = (size_t)ad.slot;
-		if (ad.cls < 0 || (size_t)ad.cls >= G->nblkcls) {
-			adm_swap(G, h, out++); /* no class (or no block yet): stays hot */
+		/*
+		 * no class (or no block yet), or running (most run on, and
+		 * would leave at the next boundary): stays hot, its priority
+		 * its own, which is right whatever its time received
+		 */
+		if (ad.cls < 0 || (size_t)ad.cls >= G->nblkcls || G->g[k].cur_type >= 0) {
+			adm_swap(G, h, out++);
 			continue;
 		}
 		for (size_t t = 0; t < G->nt; t++) {
