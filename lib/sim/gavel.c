@@ -136,8 +136,9 @@ struct adm {
 /*
  * The blocks (not with --compat gavel, --pack or scan_all): on type t, the
  * admitted jobs of one class whose time received is still the initial half
- * round on every type (cold: none ran since the last reset, or arrived since)
- * share X and so one priority, and the walk orders them by deficit, highest
+ * round on every type (cold: not run since the last reset, or arrived since;
+ * one running at the reset stays out, hot, as it most likely runs on) share
+ * X and so one priority, and the walk orders them by deficit, highest
  * first, then job order. That order changes only at a reset (the deficits
  * move), so each (class, type) keeps its cold jobs in it: the members sorted
  * at the last reset, then those admitted since (deficit 0, in job order),
