@@ -57,12 +57,14 @@
  * Per-job state is indexed by the engine's slot (policy.h).
  */
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/heap.h"
 #include "core/num.h"
 #include "core/rng.h"
+#include "core/rsort.h"
 #include "core/strmap.h"
 #include "policy/alloc.h"
 #include "policy/alloc_input.h"
@@ -93,6 +95,8 @@ const struct dl_opt dl_gavel_opts[] = {
 #undef AT
 
 enum { T_ROUND = 1 };
+/* the walk's cut is by gang size, for gangs of up to NGROUPS GPUs */
+enum { NGROUPS = 64 };
 
 /* a job of the run, by slot */
 struct gj {
@@ -112,6 +116,7 @@ struct gj {
 	int gpus;      /* the job's */
 	uint64_t runs; /* bit t: it can run on type t (with GPUs, throughput > 0; nt <= 64) */
 	long cls;      /* its class in the session (by class), while admitted */
+	int cold;      /* in its class's blocks: its time received is half a round on every type */
 };
 
 /*
@@ -128,6 +133,35 @@ struct adm {
 	long cls;
 };
 
+/*
+ * The blocks (not with --compat gavel, --pack or scan_all): on type t, the
+ * admitted jobs of one class whose time received is still the initial half
+ * round on every type (cold: not run since the last reset, or arrived since;
+ * one running at the reset stays out, hot, as it most likely runs on) share
+ * X and so one priority, and the walk orders them by deficit, highest
+ * first, then job order. That order changes only at a reset (the deficits
+ * move), so each (class, type) keeps its cold jobs in it: the members sorted
+ * at the last reset, then those admitted since (deficit 0, in job order),
+ * the two merged as they are read. A job leaves its blocks when it runs or
+ * completes (read as gone: its slot's record no longer matches), so a round
+ * costs the classes and the jobs that ran since the last reset, not every
+ * job waiting.
+ */
+struct member {
+	double def; /* its deficit on the block's type (fixed until the next reset) */
+	int slot;
+	uint32_t idx; /* (after slot: the upper half of a 64-bit key, members_rsort) */
+};
+
+struct block {
+	struct member *base; /* sorted at the last reset; gone ones before head skipped */
+	size_t head, nbase, abase;
+	struct member *news; /* admitted since: deficit 0, ascending idx */
+	size_t nnews, anews;
+	size_t live; /* its members still cold */
+	int gpus;    /* its class's */
+};
+
 /* a pair of the allocation (pack): slots, its time on each type and the shares */
 struct gpair {
 	int a, b;
@@ -142,6 +176,15 @@ struct entry {
 	int gpus;
 	int hold; /* a job without an allocation (compat): it takes GPUs, does not run */
 	int slot; /* the job's (not of a pair) */
+};
+
+/* a job given a type this round, for the placement order */
+struct wide {
+	int gpus;
+	uint32_t idx;
+	int slot;
+	int type;	/* given (start order), else -1 */
+	uint64_t order; /* its place in the start order, ascending (widest_first) */
 };
 
 /*
@@ -162,6 +205,7 @@ struct gavel {
 	size_t na;	      /* allocation types: those of the cluster with GPUs */
 	int *ctype;	      /* [na] cluster type of each */
 	int same_types;	      /* ctype is the identity (every type has GPUs) */
+	int one_type;	      /* every node is of type 0 */
 	size_t nt;	      /* cluster types */
 	int *type_gpus;	      /* [nt] */
 	const int *order;     /* [nt] types fastest first (the cluster's) */
@@ -188,6 +232,15 @@ struct gavel {
 	 */
 	int *view;
 	size_t nview, aview;
+	/* the blocks (see struct block), [class * nt + type], and the jobs not in them */
+	int blocks_on;
+	struct block *blk;
+	size_t nblkcls;	    /* classes the blocks have room for */
+	size_t nhot;	    /* admitted jobs not cold: the first nhot of adm */
+	uint32_t *cold_idx; /* [slots] a cold job's idx, else UINT32_MAX */
+	size_t nbig;	    /* admitted jobs of more than NGROUPS GPUs (then no blocks) */
+	struct member *mscratch;
+	size_t amscratch;
 	struct adm *adm; /* the admitted jobs (in no order), nadm of them */
 	size_t nadm, aadm;
 	double *adm_jt, *adm_def; /* [nadm * nt] copies of their jt and def, in adm's order */
@@ -212,21 +265,38 @@ struct gavel {
 	struct tie *ties;  /* [slots] the jobs at the cuts' priorities */
 	size_t aties;
 	size_t acand;
-	double *kth; /* [slots] scratch of kth_largest */
+	struct wprio *kth; /* [slots] scratch of kth_largest */
+	struct bcand *bcand;
+	size_t abcand;
+	struct member *mout; /* a block's first members (block_first) */
+	size_t amout;
 	size_t akth;
 	struct wide *tmp; /* [slots] the start order (widest_first) */
 	int *free_t;	  /* [nt] scratch of start_round */
 	size_t atmp;
 	struct wide *wide; /* [slots] */
 	size_t awide;
-	double *tput;	    /* [na] scratch */
-	int solve_failed;   /* warned once */
-	int cursor;	    /* exact: the next GPU to share */
-	int solved_once;    /* the reference resets at its first allocation */
-	int pending;	    /* some job given a type this round waits to start (GPUs saving) */
-	size_t nfresh;	    /* jobs arrived since the last boundary, not started */
-	size_t ntmp;	    /* tmp: the start order (widest_first), ntmp slots */
-	int order_stale;    /* a job was given a type since the start order was sorted */
+	double *tput;	  /* [na] scratch */
+	int solve_failed; /* warned once */
+	int cursor;	  /* exact: the next GPU to share */
+	int solved_once;  /* the reference resets at its first allocation */
+	int pending;	  /* some job given a type this round waits to start (GPUs saving) */
+	size_t nfresh;	  /* jobs arrived since the last boundary, not started */
+	/* the fresh set's jobs as a list (some gone from it since): fill's candidates */
+	struct fresh_job {
+		int slot;
+		uint32_t idx;
+	} * fresh_list;
+	size_t nfresh_list, afresh_list;
+	int *fill_slots; /* fill's candidates' slots */
+	size_t afill_slots;
+	int *fill_free;	 /* [nt] fill's free GPUs of each type */
+	size_t ntmp;	 /* tmp: the start order (widest_first), ntmp slots */
+	int order_stale; /* a job was given a type since the start order was sorted (1: by the walk)
+			  */
+	/* the walk's jobs that start this round (in G->wide; walk_candidates only) */
+	size_t nstarters;
+	int starters_ok;
 	size_t narrived;    /* jobs arrived so far (compat: all arrived forces a reset when idle) */
 	int force_reset;    /* compat: the next re-solve resets whatever the interval */
 	dl_tick origin;	    /* the trace's first submit: dl_sim_now() + origin is trace time */
@@ -291,8 +361,9 @@ static void grow_slots(struct gavel *G, size_t need)
 	G->jt = dl_slab_grow(G->jt, &n[0], need, G->nt * sizeof(double));
 	G->def = dl_slab_grow(G->def, &n[1], need, G->nt * sizeof(double));
 	G->x = dl_slab_grow(G->x, &n[2], need, G->nt * sizeof(double));
-	size_t na = G->nslots;
+	size_t na = G->nslots, nc = G->nslots;
 	G->adm_at = dl_slab_grow(G->adm_at, &na, need, sizeof(int));
+	G->cold_idx = dl_slab_grow(G->cold_idx, &nc, need, sizeof(uint32_t));
 	G->g = dl_slab_grow(G->g, &G->nslots, need, sizeof(*G->g));
 	struct slotset *sets[] = {&G->holding, &G->occupying,  &G->touched,
 				  &G->fresh,   &G->unadmitted, &G->admitted};
@@ -349,7 +420,11 @@ static void *create(struct dl_sim *s, const void *params, struct dl_err *err)
 		G->atype[t] = -1;
 	G->tput = xcalloc(G->na + 1, sizeof(double));
 	G->free_t = xcalloc(G->nt + 1, sizeof(int));
+	G->fill_free = xcalloc(G->nt + 1, sizeof(int));
 	G->same_types = G->na == G->nt;
+	G->one_type = G->nt == 1;
+	for (size_t n = 0; n < c->nnodes; n++)
+		G->one_type &= c->nodes[n].type == 0;
 	for (size_t k = 0; k < G->na; k++) {
 		G->ctype[k] = dl_cluster_type_index(c, G->prob.type_names[k]);
 		G->same_types &= G->ctype[k] == (int)k;
@@ -371,6 +446,8 @@ static void *create(struct dl_sim *s, const void *params, struct dl_err *err)
 		dl_alloc_session_skip_objective(G->ses);
 		dl_alloc_session_by_class(G->ses);
 	}
+	G->blocks_on = !G->p.scan_all && !G->p.scan_jobs && !G->p.compat && !G->p.pack &&
+		       G->p.mechanism == DL_GAVEL_ROUNDS && G->nt <= 64;
 	return G;
 fail:
 	destroy(G); /* everything in G is NULL or whole */
@@ -400,6 +477,13 @@ static void destroy(void *st)
 	free(G->adm_jt);
 	free(G->adm_def);
 	free(G->adm_at);
+	for (size_t b = 0; b < G->nblkcls * G->nt; b++) {
+		free(G->blk[b].base);
+		free(G->blk[b].news);
+	}
+	free(G->blk);
+	free(G->cold_idx);
+	free(G->mscratch);
 	free(G->ctype);
 	free(G->atype);
 	free(G->tput);
@@ -409,8 +493,13 @@ static void destroy(void *st)
 	free(G->cand);
 	free(G->ties);
 	free(G->kth);
+	free(G->bcand);
+	free(G->mout);
 	free(G->tmp);
 	free(G->free_t);
+	free(G->fill_free);
+	free(G->fresh_list);
+	free(G->fill_slots);
 	free(G->wide);
 	free(G->holding.w);
 	free(G->occupying.w);
@@ -419,6 +508,304 @@ static void destroy(void *st)
 	free(G->unadmitted.w);
 	free(G->admitted.w);
 	free(G);
+}
+
+/* ---- the blocks (struct block) ---- */
+
+/* whether member m still stands for its job (cold, and its slot not since reused) */
+static int member_valid(const struct gavel *G, const struct member *m)
+{
+	return G->cold_idx[m->slot] == m->idx;
+}
+
+/* whether a comes before b in a block's order (the walk's, at equal priority and X) */
+static inline int member_first(const struct member *a, const struct member *b)
+{
+	if (a->def != b->def)
+		return a->def > b->def;
+	return a->idx < b->idx;
+}
+
+static int cmp_member(const void *a, const void *b)
+{
+	return member_first(a, b) ? -1 : member_first(b, a) ? 1 : 0;
+}
+
+/* swap places d and e of the dense list of admitted jobs */
+static void adm_swap(struct gavel *G, size_t d, size_t e)
+{
+	if (d == e)
+		return;
+	struct adm a = G->adm[d];
+	G->adm[d] = G->adm[e];
+	G->adm[e] = a;
+	G->adm_at[G->adm[d].slot] = (int)d;
+	G->adm_at[G->adm[e].slot] = (int)e;
+	for (size_t t = 0; t < G->nt; t++) {
+		double *x = &G->adm_jt[d * G->nt + t], *y = &G->adm_jt[e * G->nt + t], v = *x;
+		*x = *y;
+		*y = v;
+		x = &G->adm_def[d * G->nt + t];
+		y = &G->adm_def[e * G->nt + t];
+		v = *x;
+		*x = *y;
+		*y = v;
+	}
+}
+
+/* the admitted job in slot k is hot: among the first nhot of the dense list */
+static void hot_add(struct gavel *G, size_t k)
+{
+	adm_swap(G, (size_t)G->adm_at[k], G->nhot++);
+}
+
+/* the hot job in slot k is no longer: the first place after the hot ones */
+static void hot_del(struct gavel *G, size_t k)
+{
+	adm_swap(G, (size_t)G->adm_at[k], --G->nhot);
+}
+
+/* the cold job in slot k leaves its blocks (it ran, or is gone): read as gone from now on */
+static void blocks_leave(struct gavel *G, size_t k)
+{
+	struct gj *g = &G->g[k];
+	for (size_t t = 0; t < G->nt; t++)
+		if (g->runs >> t & 1)
+			G->blk[(size_t)g->cls * G->nt + t].live--;
+	g->cold = 0;
+	G->cold_idx[k] = UINT32_MAX;
+}
+
+/* the job in slot k was just admitted: into its class's blocks if it can be, else hot */
+static void blocks_admit(struct gavel *G, size_t k)
+{
+	struct gj *g = &G->g[k];
+	double half = G->p.round / 2;
+	G->nbig += g->gpus > NGROUPS;
+	g->cold = 0;
+	int cold = g->cls >= 0;
+	for (size_t t = 0; t < G->nt && cold; t++)
+		cold = G->jt[k * G->nt + t] == half && G->def[k * G->nt + t] == 0;
+	if (g->cls >= 0 && (size_t)g->cls >= G->nblkcls) {
+		size_t n = G->nblkcls ? 2 * G->nblkcls : 16;
+		while (n <= (size_t)g->cls)
+			n *= 2;
+		G->blk = xreallocarray(G->blk, n * G->nt, sizeof(*G->blk));
+		memset(G->blk + G->nblkcls * G->nt, 0, (n - G->nblkcls) * G->nt * sizeof(*G->blk));
+		G->nblkcls = n;
+	}
+	/* those admitted since the last reset are kept in job order: one out of it is hot */
+	for (size_t t = 0; t < G->nt && cold; t++) {
+		const struct block *b = &G->blk[(size_t)g->cls * G->nt + t];
+		cold = !(g->runs >> t & 1) || !b->nnews || b->news[b->nnews - 1].idx < g->idx;
+	}
+	if (!cold) {
+		hot_add(G, k);
+		return;
+	}
+	for (size_t t = 0; t < G->nt; t++) {
+		if (!(g->runs >> t & 1))
+			continue;
+		struct block *b = &G->blk[(size_t)g->cls * G->nt + t];
+		DL_GROW(b->news, b->nnews + 1, b->anews);
+		b->news[b->nnews++] = (struct member){G->def[k * G->nt + t], (int)k, g->idx};
+		b->live++;
+		b->gpus = g->gpus;
+	}
+	g->cold = 1;
+	G->cold_idx[k] = g->idx;
+}
+
+/* the admitted job in slot k completes */
+static void blocks_remove(struct gavel *G, size_t k)
+{
+	struct gj *g = &G->g[k];
+	G->nbig -= g->gpus > NGROUPS;
+	if (g->cold)
+		blocks_leave(G, k);
+	else
+		hot_del(G, k);
+}
+
+/*
+ * the first lim (at most b->live) of block b's members in its order, in
+ * G->mout: the sorted ones merged with those admitted since, gone ones
+ * skipped (at the front of the sorted ones, for good)
+ */
+static struct member *block_first(struct gavel *G, struct block *b, size_t lim)
+{
+	if (lim > b->live)
+		lim = b->live;
+	DL_GROW(G->mout, lim + 1, G->amout);
+	while (b->head < b->nbase && !member_valid(G, &b->base[b->head]))
+		b->head++;
+	size_t i = b->head, j = 0;
+	for (size_t n = 0; n < lim; n++) {
+		while (i < b->nbase && !member_valid(G, &b->base[i]))
+			i++;
+		while (j < b->nnews && !member_valid(G, &b->news[j]))
+			j++;
+		if (i < b->nbase && (j >= b->nnews || member_first(&b->base[i], &b->news[j])))
+			G->mout[n] = b->base[i++];
+		else if (j < b->nnews)
+			G->mout[n] = b->news[j++];
+	}
+	return G->mout;
+}
+
+/* sort a[0..n) by member_first: insertion (a few new ties in a sorted run), else qsort */
+static void members_sort(struct member *a, size_t n)
+{
+	size_t moves = 0;
+	for (size_t i = 1; i < n; i++) {
+		struct member m = a[i];
+		size_t j = i;
+		while (j > 0 && member_first(&m, &a[j - 1])) {
+			a[j] = a[j - 1];
+			j--;
+			if (++moves > 4 * n + 64) {
+				a[j] = m;
+				qsort(a, n, sizeof(*a), cmp_member);
+				return;
+			}
+		}
+		a[j] = m;
+	}
+}
+
+/* a deficit as a key whose unsigned order is member_first's (highest first; -0 as 0) */
+static uint64_t def_key(double d)
+{
+	uint64_t u;
+	if (d == 0)
+		d = 0;
+	memcpy(&u, &d, sizeof(u));
+	return ~(u >> 63 ? ~u : u | (uint64_t)1 << 63);
+}
+
+static double key_def(uint64_t k)
+{
+	uint64_t u = ~k;
+	u = u >> 63 ? u & ~((uint64_t)1 << 63) : ~u;
+	double d;
+	memcpy(&d, &u, sizeof(d));
+	return d;
+}
+
+DL_HEAP_DEFINE(members, struct member, member_first)
+
+/*
+ * sort a[0..n) by member_first, tmp scratch of n: a few by insertion, some
+ * by a heap, many by job order, then stably by deficit (two radix sorts:
+ * no comparisons; the deficit's key stands in its place meanwhile; a
+ * deficit of -0 comes back as 0, which every comparison takes for the same)
+ */
+static void members_rsort(struct member *a, struct member *tmp, size_t n)
+{
+	if (n < 32) {
+		members_sort(a, n);
+		return;
+	}
+	if (n < 1024) {
+		members_heapify(a, n);
+		for (size_t i = 0, m = n; i < n; i++)
+			tmp[i] = members_pop(a, &m);
+		memcpy(a, tmp, n * sizeof(*a));
+		return;
+	}
+	struct member *r = dl_rsort(a, tmp, n, sizeof(*a), offsetof(struct member, slot), 4);
+	for (size_t i = 0; i < n; i++) {
+		uint64_t k = def_key(r[i].def);
+		memcpy(&r[i].def, &k, sizeof(k));
+	}
+	r = dl_rsort(r, r == a ? tmp : a, n, sizeof(*a), offsetof(struct member, def), 0);
+	for (size_t i = 0; i < n; i++) {
+		uint64_t k;
+		memcpy(&k, &r[i].def, sizeof(k));
+		r[i].def = key_def(k);
+	}
+	if (r != a)
+		memcpy(a, r, n * sizeof(*a));
+}
+
+/* the blocks after a reset: every admitted job cold again, each block sorted again */
+static void blocks_reset(struct gavel *G)
+{
+	size_t nb = G->nblkcls * G->nt;
+	/*
+	 * A block's sorted members all had X of the class added to their
+	 * deficits, times the same seconds (their time received was the
+	 * initial one): a monotone map of the deficits, so their order holds
+	 * but for new ties, which fall to job order
+	 */
+	for (size_t e = 0; e < nb; e++) {
+		struct block *b = &G->blk[e];
+		size_t t = e % G->nt, n = 0;
+		for (size_t i = b->head; i < b->nbase; i++) {
+			struct member m = b->base[i];
+			if (!member_valid(G, &m))
+				continue;
+			m.def = G->def[(size_t)m.slot * G->nt + t];
+			b->base[n++] = m;
+		}
+		members_sort(b->base, n);
+		b->head = 0;
+		b->nbase = n;
+		size_t nn = 0; /* those admitted since, and below the jobs that ran, join them */
+		for (size_t j = 0; j < b->nnews; j++) {
+			struct member m = b->news[j];
+			if (!member_valid(G, &m))
+				continue;
+			m.def = G->def[(size_t)m.slot * G->nt + t];
+			b->news[nn++] = m;
+		}
+		b->nnews = nn;
+	}
+	size_t out = 0;
+	for (size_t h = 0; h < G->nhot; h++) {
+		const struct adm ad = G->adm[h];
+		size_t k = (size_t)ad.slot;
+		/*
+		 * no class (or no block yet), or running (most run on, and
+		 * would leave at the next boundary): stays hot, its priority
+		 * its own, which is right whatever its time received
+		 */
+		if (ad.cls < 0 || (size_t)ad.cls >= G->nblkcls || G->g[k].cur_type >= 0) {
+			adm_swap(G, h, out++);
+			continue;
+		}
+		for (size_t t = 0; t < G->nt; t++) {
+			if (!(ad.runs >> t & 1))
+				continue;
+			struct block *b = &G->blk[(size_t)ad.cls * G->nt + t];
+			DL_GROW(b->news, b->nnews + 1, b->anews);
+			b->news[b->nnews++] =
+				(struct member){G->adm_def[h * G->nt + t], (int)k, ad.idx};
+			b->gpus = ad.gpus;
+		}
+		G->g[k].cold = 1;
+		G->cold_idx[k] = ad.idx;
+	}
+	G->nhot = out;
+	for (size_t e = 0; e < nb; e++) {
+		struct block *b = &G->blk[e];
+		if (b->nnews) {
+			DL_GROW(G->mscratch, b->nbase + b->nnews + 1, G->amscratch);
+			members_rsort(b->news, G->mscratch, b->nnews);
+			size_t i = 0, j = 0, n = 0;
+			while (i < b->nbase || j < b->nnews)
+				G->mscratch[n++] =
+					j >= b->nnews || (i < b->nbase &&
+							  member_first(&b->base[i], &b->news[j]))
+						? b->base[i++]
+						: b->news[j++];
+			DL_GROW(b->base, n + 1, b->abase);
+			memcpy(b->base, G->mscratch, n * sizeof(*b->base));
+			b->nbase = n;
+			b->nnews = 0;
+		}
+		b->live = b->nbase;
+	}
 }
 
 /* ---- the allocation ---- */
@@ -486,6 +873,8 @@ static int admit(struct gavel *G, struct dl_sim *s, struct dl_sim_job *j)
 	G->adm[G->nadm++] = (struct adm){(int)j->slot, g->gpus, g->idx, h, g->runs, g->cls};
 	set_del(&G->unadmitted, j->slot);
 	set_add(&G->admitted, j->slot);
+	if (G->blocks_on)
+		blocks_admit(G, j->slot);
 	G->need_solve = 1;
 	return 0;
 }
@@ -613,16 +1002,22 @@ static int allocated(const struct gavel *G, size_t k)
 	return g->allocated || (g->handle >= 0 && g->handle < G->solved_below);
 }
 
-/* X of the job in slot k on cluster type t: its class's, or its own (0: none yet) */
-static double xof(const struct gavel *G, size_t k, size_t t)
+/* X on cluster type t of the job in slot k, of that handle and class: its class's, or its own */
+static double xof_job(const struct gavel *G, size_t k, int64_t handle, long cls, size_t t)
 {
 	if (!G->by_class)
 		return G->x[k * G->nt + t];
-	const struct gj *g = &G->g[k];
 	int a = G->atype[t];
-	if (g->handle < 0 || g->handle >= G->solved_below || a < 0)
+	if (handle < 0 || handle >= G->solved_below || a < 0)
 		return 0;
-	return G->cx[(size_t)g->cls * G->na + (size_t)a];
+	return G->cx[(size_t)cls * G->na + (size_t)a];
+}
+
+/* X of the job in slot k on cluster type t: its class's, or its own (0: none yet) */
+static double xof(const struct gavel *G, size_t k, size_t t)
+{
+	const struct gj *g = &G->g[k];
+	return xof_job(G, k, g->handle, g->cls, t);
 }
 
 /* the counts simulate -v prints */
@@ -667,6 +1062,10 @@ static void account(struct gavel *G, struct dl_sim *s, size_t k)
 		return;
 	}
 	double v = G->jt[k * G->nt + (size_t)g->cur_type] += dt;
+	if (g->cold && v != G->p.round / 2) { /* its priority is its own until the next reset */
+		blocks_leave(G, k);
+		hot_add(G, k);
+	}
 	/* (a job holding GPUs is admitted) */
 	G->adm_jt[(size_t)G->adm_at[k] * G->nt + (size_t)g->cur_type] = v;
 	G->worker_time[g->cur_type] += dt;
@@ -697,7 +1096,26 @@ static void maybe_reset(struct gavel *G, struct dl_sim *s)
 	G->last_reset = now;
 	memset(G->worker_time, 0, G->nt * sizeof(double));
 	size_t n = dl_sim_slots(s) < G->nslots ? dl_sim_slots(s) : G->nslots;
-	for (size_t k = set_next(G, &G->admitted, 0, n); k < n;
+	/*
+	 * the dense list's order, not the slots': each job's values are its
+	 * own, and the worker time adds the same half round for every job, so
+	 * its sums are the same in any order
+	 */
+	for (size_t d = 0; d < G->nadm && !G->p.scan_all; d++) {
+		const struct adm *ad = &G->adm[d];
+		size_t k = (size_t)ad->slot;
+		for (size_t t = 0; t < G->nt; t++) {
+			size_t i = k * G->nt + t, e = d * G->nt + t;
+			/* (as +=: the deficit plus the whole change) */
+			double v =
+				G->adm_def[e] + (xof_job(G, k, ad->handle, ad->cls, t) * elapsed -
+						 (G->adm_jt[e] - half));
+			G->def[i] = G->adm_def[e] = v;
+			G->jt[i] = G->adm_jt[e] = half;
+			G->worker_time[t] += half;
+		}
+	}
+	for (size_t k = set_next(G, &G->admitted, 0, n); k < n && G->p.scan_all;
 	     k = set_after(G, &G->admitted, k, n)) {
 		if (!G->g[k].live || G->g[k].handle < 0)
 			continue;
@@ -713,6 +1131,8 @@ static void maybe_reset(struct gavel *G, struct dl_sim *s)
 	}
 	for (size_t r = 0; r < G->nptime * G->nt; r++)
 		G->ptime[r] = half;
+	if (G->blocks_on)
+		blocks_reset(G);
 }
 
 /*
@@ -783,7 +1203,7 @@ static int may_run(const struct gavel *G, struct dl_sim *s, size_t k, size_t t)
 }
 
 static void walk_entry(struct gavel *G, struct dl_sim *s, const struct entry *E, int t, int *left);
-static void walk_candidates(struct gavel *G, struct dl_sim *s, const int *order, size_t nslots);
+static void walk_candidates(struct gavel *G, struct dl_sim *s, const int *order, int blocks);
 
 /* the walk of step 5: fills g->assigned, partner, lead */
 static void assign(struct gavel *G, struct dl_sim *s)
@@ -812,8 +1232,15 @@ static void assign(struct gavel *G, struct dl_sim *s)
 		set_del(&G->touched, k);
 	}
 	G->order_stale = 1;
+	G->nstarters = 0;
+	G->starters_ok = 0;
 	if (!G->p.scan_all && !G->npairs) {
-		walk_candidates(G, s, order, nslots);
+		DL_GROW(G->wide, nslots + 1, G->awide);
+		G->starters_ok = !G->p.pack; /* (packed, a partner change preempts too) */
+		/* the blocks stand for their jobs while every admitted job is by class, solved */
+		int blocks = G->blocks_on && G->by_class && G->cx &&
+			     G->solved_below >= G->next_handle && !G->nbig;
+		walk_candidates(G, s, order, blocks);
 		free(rank);
 		free(order);
 		return;
@@ -899,6 +1326,13 @@ struct cand {
 	int gpus;
 };
 
+/* a block's priority on the type being walked */
+struct bcand {
+	double prio, x;
+	size_t cls;
+	int group;
+};
+
 /* a job at the cut's priority: the rest of its entry's keys (its type and priority are the cut's)
  */
 struct tie {
@@ -944,38 +1378,51 @@ static void first_ties(struct tie *a, size_t n, size_t k)
 	}
 }
 
-/* the k-th largest of a[0..n) (1 <= k <= n; no NaN), reordering a */
-static double kth_largest(double *a, size_t n, size_t k)
+/* a priority and how many candidates have it (one job, or a block's members) */
+struct wprio {
+	double v;
+	size_t w;
+};
+
+/*
+ * the k-th largest of the values of a[0..n), each counted w times (1 <= k <=
+ * their total; no NaN), reordering a
+ */
+static double kth_largest(struct wprio *a, size_t n, size_t k)
 {
-	size_t lo = 0, hi = n, want = k - 1;
+	size_t lo = 0, hi = n, want = k; /* the want-th from the top of a[lo..hi) */
 	for (;;) {
 		if (hi - lo == 1)
-			return a[lo];
-		double p0 = a[lo], p1 = a[lo + (hi - lo) / 2], p2 = a[hi - 1], p;
+			return a[lo].v;
+		double p0 = a[lo].v, p1 = a[lo + (hi - lo) / 2].v, p2 = a[hi - 1].v, p;
 		if (p0 < p1)
 			p = p1 < p2 ? p1 : (p0 < p2 ? p2 : p0);
 		else
 			p = p0 < p2 ? p0 : (p1 < p2 ? p2 : p1);
 		/* [lo, gt) > p, [gt, lt) == p, [lt, hi) < p; p is one of them: each pass shrinks */
-		size_t i = lo, gt = lo, lt = hi;
+		size_t i = lo, gt = lo, lt = hi, wgt = 0, weq = 0;
 		while (i < lt) {
-			double v = a[i];
-			if (v > p) {
+			struct wprio v = a[i];
+			if (v.v > p) {
+				wgt += v.w;
 				a[i++] = a[gt];
 				a[gt++] = v;
-			} else if (v < p) {
+			} else if (v.v < p) {
 				a[i] = a[--lt];
 				a[lt] = v;
 			} else {
+				weq += v.w;
 				i++;
 			}
 		}
-		if (want < gt)
+		if (want <= wgt) {
 			hi = gt;
-		else if (want < lt)
+		} else if (want <= wgt + weq) {
 			return p;
-		else
+		} else {
+			want -= wgt + weq;
 			lo = lt;
+		}
 	}
 }
 
@@ -1017,6 +1464,17 @@ static size_t taken_prefix(struct entry *a, size_t n, long left)
 	return lo;
 }
 
+/* the group of jobs of gpus GPUs, a new one if none yet (gangs wider than NGROUPS: none, -1) */
+static inline int group_for(int gpus, int *group_of, int *gv, size_t *ngv)
+{
+	int q = gpus <= NGROUPS ? group_of[gpus] : -1;
+	if (q < 0 && gpus <= NGROUPS && *ngv < NGROUPS) {
+		q = group_of[gpus] = (int)*ngv;
+		gv[(*ngv)++] = gpus;
+	}
+	return q;
+}
+
 /*
  * The walk of step 5 without pairs, type by type, on the entries that can
  * be taken only. On type t, of the jobs of g GPUs a job is taken only while
@@ -1029,85 +1487,119 @@ static size_t taken_prefix(struct entry *a, size_t n, long left)
  * about a round's worth of jobs instead of every admitted job (jobs of equal
  * priority at the cut, common after a reset, are cut by the whole order).
  * The jobs taken, and so the round, are the same as the whole walk's.
+ *
+ * With blocks, a block (struct block) is one candidate of its class's
+ * priority counted as many times as it has members: one above the cut gives
+ * all its members, one at the cut only its first (room - above) in its
+ * order, which holds every one of its members among the first ties.
  */
-static void walk_candidates(struct gavel *G, struct dl_sim *s, const int *order, size_t nslots)
+static void walk_candidates(struct gavel *G, struct dl_sim *s, const int *order, int blocks)
 {
 	int *left = xcalloc(G->nt + 1, sizeof(int));
 	memcpy(left, G->type_gpus, G->nt * sizeof(int));
-	enum { NGROUPS = 64 };
 	int gv[NGROUPS]; /* the gpus of each group */
 	/* its jobs on this type, given an earlier type, that can be taken on this type */
 	size_t cnt[NGROUPS], given[NGROUPS], room[NGROUPS];
 	double cut[NGROUPS]; /* least priority kept (room < cnt) */
-	size_t ngv = 0, off[NGROUPS];
+	size_t ngv = 0, off[NGROUPS], nval[NGROUPS];
 	int all = 0; /* too many sizes, or a priority not a number: every entry is a candidate */
 	int group_of[NGROUPS + 1]; /* of gpus up to NGROUPS, -1: none yet */
 	memset(given, 0, sizeof(given));
 	for (size_t q = 0; q <= NGROUPS; q++)
 		group_of[q] = -1;
-	DL_GROW(G->cand, nslots + 1, G->acand);
-	DL_GROW(G->kth, nslots + 1, G->akth);
+	/* the jobs whose priority is their own: every admitted one, or those not in blocks */
+	size_t njobs = blocks ? G->nhot : G->nadm;
+	DL_GROW(G->cand, njobs + 1, G->acand);
+	DL_GROW(G->kth, njobs + G->nblkcls + 1, G->akth);
+	DL_GROW(G->bcand, G->nblkcls + 1, G->abcand);
+	double half = G->p.round / 2;
 	for (size_t r = 0; r < G->nt; r++) {
 		int t = order[r];
-		size_t n = 0;
+		size_t n = 0, nbc = 0;
 		/*
-		 * every admitted job's priority, from the dense list (a hot
-		 * loop: its order does not matter, the candidates are ordered
-		 * by their entries' keys)
+		 * every admitted job's priority, from the dense list, or of
+		 * those not in blocks (a hot loop: its order does not matter,
+		 * the candidates are ordered by their entries' keys)
 		 */
 		int a = G->atype[t];
 		const double *cx = G->by_class && a >= 0 ? G->cx + a : NULL;
 		memset(cnt, 0, sizeof(cnt));
-		for (size_t d = 0; d < G->nadm; d++) {
-			const struct adm *ad = &G->adm[d];
-			size_t k = (size_t)ad->slot;
-			if (G->nt <= 64 ? !(ad->runs >> t & 1) : !may_run(G, s, k, (size_t)t))
+		memset(nval, 0, sizeof(nval));
+		for (size_t d = 0; d < njobs; d++) {
+			struct adm ad = G->adm[d];
+			size_t k = (size_t)ad.slot;
+			if (G->nt <= 64 ? !(ad.runs >> t & 1) : !may_run(G, s, k, (size_t)t))
 				continue;
+			int64_t handle = ad.handle;
+			long cls = ad.cls;
+			int gpus = ad.gpus;
 			/* xof() */
-			double x = !G->by_class ? G->x[k * G->nt + (size_t)t]
-				   : cx && ad->handle < G->solved_below
-					   ? cx[(size_t)ad->cls * G->na]
-					   : 0;
-			double pr = priority(G, x, G->adm_jt[d * G->nt + (size_t)t], t);
+			double x = !G->by_class			    ? G->x[k * G->nt + (size_t)t]
+				   : cx && handle < G->solved_below ? cx[(size_t)cls * G->na]
+								    : 0;
+			size_t i = d * G->nt + (size_t)t;
+			double pr = priority(G, x, G->adm_jt[i], t);
 			if (G->fifo && !(pr > 0))
 				continue;
-			/* the groups of equal gpus (gangs wider than NGROUPS: no cut) */
-			int q = ad->gpus <= NGROUPS ? group_of[ad->gpus] : -1;
-			if (q < 0 && ad->gpus <= NGROUPS && ngv < NGROUPS) {
-				q = group_of[ad->gpus] = (int)ngv;
-				gv[ngv++] = ad->gpus;
-			}
+			int q = group_for(gpus, group_of, gv, &ngv);
 			all |= q < 0 || pr != pr; /* (pr is never NaN) */
 			cnt[q < 0 ? 0 : q]++;
-			G->cand[n++] = (struct cand){pr,      x, G->adm_def[d * G->nt + (size_t)t],
-						     (int)k,  q, ad->idx,
-						     ad->gpus};
+			nval[q < 0 ? 0 : q]++;
+			G->cand[n++] = (struct cand){pr, x, G->adm_def[i], (int)k, q, ad.idx, gpus};
+		}
+		/* the blocks: a class's cold jobs, one priority */
+		for (size_t c = 0; blocks && c < G->nblkcls; c++) {
+			const struct block *b = &G->blk[c * G->nt + (size_t)t];
+			if (!b->live)
+				continue;
+			double x = cx ? cx[c * G->na] : 0, pr = priority(G, x, half, t);
+			if (G->fifo && !(pr > 0))
+				continue;
+			int q = group_for(b->gpus, group_of, gv, &ngv);
+			all |= q < 0 || pr != pr;
+			cnt[q < 0 ? 0 : q] += b->live;
+			nval[q < 0 ? 0 : q]++;
+			G->bcand[nbc++] = (struct bcand){pr, x, c, q};
 		}
 		/* how many of each group can be taken; the groups' priorities where more are */
-		size_t m = 0, tfill[NGROUPS], above[NGROUPS];
+		size_t m = 0, mv = 0, tfill[NGROUPS], tstart[NGROUPS], above[NGROUPS];
 		for (size_t q = 0; q < ngv && !all; q++) {
 			room[q] = (size_t)(left[t] / gv[q]) + given[q];
-			tfill[q] = off[q] = m;
-			m += cnt[q] > room[q] && room[q] ? cnt[q] : 0;
+			tfill[q] = tstart[q] = m;
+			off[q] = mv;
+			int cuts = cnt[q] > room[q] && room[q];
+			m += cuts ? cnt[q] : 0;
+			mv += cuts ? nval[q] : 0;
 		}
 		for (size_t e = 0; e < n && !all && m; e++) {
 			size_t q = (size_t)G->cand[e].group;
 			if (cnt[q] > room[q] && room[q])
-				G->kth[off[q]++] = G->cand[e].prio;
+				G->kth[off[q]++] = (struct wprio){G->cand[e].prio, 1};
+		}
+		for (size_t e = 0; e < nbc && !all && m; e++) {
+			const struct bcand *bc = &G->bcand[e];
+			size_t q = (size_t)bc->group;
+			if (cnt[q] > room[q] && room[q])
+				G->kth[off[q]++] = (struct wprio){
+					bc->prio, G->blk[bc->cls * G->nt + (size_t)t].live};
 		}
 		for (size_t q = 0; q < ngv && !all; q++)
 			if (cnt[q] > room[q] && room[q])
-				cut[q] = kth_largest(G->kth + off[q] - cnt[q], cnt[q], room[q]);
+				cut[q] = kth_largest(G->kth + off[q] - nval[q], nval[q], room[q]);
 		/*
 		 * the candidates' entries, a heap in the walk's order: those
 		 * above the cut, and of the jobs at it (ties, kept in the
 		 * group's part of G->ties) the first by the rest of the order,
 		 * as many as the group has room for
 		 */
-		size_t hn = 0;
+		size_t hn = 0, nb = 0;
 		int least = INT32_MAX;
 		long want = 0; /* GPUs the candidates ask for */
-		DL_GROW(G->ent, n + 1, G->aent);
+		size_t most =
+			n; /* entries at most: the jobs, and the blocks' members taken whole */
+		for (size_t e = 0; e < nbc; e++)
+			most += G->blk[G->bcand[e].cls * G->nt + (size_t)t].live;
+		DL_GROW(G->ent, most + 1, G->aent);
 		DL_GROW(G->ties, m + 1, G->aties);
 		memset(above, 0, sizeof(above));
 		for (size_t e = 0; e < n; e++) {
@@ -1131,12 +1623,45 @@ static void walk_candidates(struct gavel *G, struct dl_sim *s, const int *order,
 			G->ent[hn++] = (struct entry){c->prio, c->deficit, c->x, (int)c->idx, -1,
 						      (int)r,  c->gpus,	   hold, c->slot};
 		}
+		/* the blocks above the cut whole (blocks are never compat: no hold) */
+		for (size_t e = 0; e < nbc; e++) {
+			struct bcand *bc = &G->bcand[e];
+			struct block *b = &G->blk[bc->cls * G->nt + (size_t)t];
+			size_t q = (size_t)bc->group;
+			if (!all && !room[q])
+				continue;
+			if (!all && cnt[q] > room[q]) {
+				if (!(bc->prio >= cut[q]))
+					continue;
+				if (bc->prio == cut[q]) { /* its first members, below */
+					G->bcand[nb++] = *bc;
+					continue;
+				}
+				above[q] += b->live;
+			}
+			struct member *mb = block_first(G, b, SIZE_MAX);
+			for (size_t i = 0; i < b->live; i++)
+				G->ent[hn++] = (struct entry){
+					bc->prio, mb[i].def, bc->x, (int)mb[i].idx, -1,
+					(int)r,	  b->gpus,   0,	    mb[i].slot};
+		}
+		/* of a block at the cut only its first members can be among the first ties */
+		for (size_t e = 0; e < nb; e++) {
+			const struct bcand *bc = &G->bcand[e];
+			struct block *b = &G->blk[bc->cls * G->nt + (size_t)t];
+			size_t q = (size_t)bc->group, stay = room[q] - above[q];
+			size_t k = b->live < stay ? b->live : stay;
+			struct member *mb = block_first(G, b, k);
+			for (size_t i = 0; i < k; i++)
+				G->ties[tfill[q]++] =
+					(struct tie){mb[i].def, bc->x, mb[i].idx, mb[i].slot};
+		}
 		/* the ties at each cut, of which the first by the order stay */
 		for (size_t q = 0; q < ngv && !all; q++) {
 			if (!(cnt[q] > room[q] && room[q]))
 				continue;
-			struct tie *tq = G->ties + (off[q] - cnt[q]);
-			size_t nq = tfill[q] - (off[q] - cnt[q]), stay = room[q] - above[q];
+			struct tie *tq = G->ties + tstart[q];
+			size_t nq = tfill[q] - tstart[q], stay = room[q] - above[q];
 			if (nq > stay)
 				first_ties(tq, nq, stay);
 			else
@@ -1215,6 +1740,9 @@ static void walk_entry(struct gavel *G, struct dl_sim *s, const struct entry *E,
 	g->assigned = t;
 	g->hold = E->hold;
 	set_add(&G->touched, (size_t)E->slot);
+	/* unpacked, a job runs on this type unless it ran on another (preempted) or none */
+	if (G->starters_ok && !E->hold && g->cur_type != t)
+		G->wide[G->nstarters++] = (struct wide){g->gpus, g->idx, E->slot, t};
 }
 
 static void unfresh(struct gavel *G, struct gj *g)
@@ -1293,23 +1821,6 @@ static void start_assigned(struct gavel *G, struct dl_sim *s, struct dl_sim_job 
 	unfresh(G, og);
 }
 
-/* a job given a type this round, for the placement order */
-struct wide {
-	int gpus;
-	uint32_t idx;
-	int slot;
-	int type; /* given (start order), else -1 */
-};
-
-/* the start order: widest gang first, then job order (a job once: no ties) */
-static inline int wide_first(const struct wide *x, const struct wide *y)
-{
-	if (x->gpus != y->gpus)
-		return x->gpus > y->gpus;
-	return x->idx < y->idx;
-}
-DL_HEAP_DEFINE(wides, struct wide, wide_first)
-
 /*
  * The jobs given a type this round that may start, widest gang first
  * (placement order), then job order, in G->tmp. Between boundaries (jobs
@@ -1321,10 +1832,18 @@ static size_t widest_first(struct gavel *G, struct dl_sim *s)
 	size_t n = 0, nslots = dl_sim_slots(s) < G->nslots ? dl_sim_slots(s) : G->nslots;
 	if (!G->order_stale && !G->p.scan_all)
 		return G->ntmp;
+	/*
+	 * after the walk (unpacked), the jobs it gave a type that do not run
+	 * on it yet: those it noted (the boundary preempts every other one
+	 * running, and starts none); else those of the touched set not running
+	 */
+	int walked = G->order_stale == 1 && G->starters_ok && !G->p.scan_all;
 	G->order_stale = 0;
 	DL_GROW(G->wide, nslots + 1, G->awide);
 	DL_GROW(G->tmp, nslots + 1, G->atmp);
-	for (size_t k = set_next(G, &G->touched, 0, nslots); k < nslots;
+	if (walked)
+		n = G->nstarters;
+	for (size_t k = set_next(G, &G->touched, 0, nslots); k < nslots && !walked;
 	     k = set_after(G, &G->touched, k, nslots)) {
 		const struct gj *g = &G->g[k];
 		if (!g->live || g->assigned < 0 || g->hold)
@@ -1339,10 +1858,17 @@ static size_t widest_first(struct gavel *G, struct dl_sim *s)
 			continue;
 		G->wide[n++] = (struct wide){g->gpus, g->idx, (int)k, g->assigned};
 	}
-	/* sorted by a heap (inline comparisons): the same order as any sort, with no ties */
-	wides_heapify(G->wide, n);
-	for (size_t k = 0, m = n; k < n; k++)
-		G->tmp[k] = wides_pop(G->wide, &m);
+	/*
+	 * the start order: widest gang first, then job order (a job once: no
+	 * ties), as one key (gpus >= 1), radix sorted
+	 */
+	for (size_t k = 0; k < n; k++)
+		G->wide[k].order =
+			(uint64_t)(UINT32_MAX - (uint32_t)G->wide[k].gpus) << 32 | G->wide[k].idx;
+	struct wide *r =
+		dl_rsort(G->wide, G->tmp, n, sizeof(*G->wide), offsetof(struct wide, order), 0);
+	if (r != G->tmp)
+		memcpy(G->tmp, r, n * sizeof(*G->tmp));
 	return G->ntmp = n;
 }
 
@@ -1491,6 +2017,7 @@ static void boundary(struct gavel *G, struct dl_sim *s)
 		if (G->g[k].live)
 			unfresh(G, &G->g[k]); /* this boundary considers it */
 	}
+	G->nfresh_list = 0; /* no job is fresh now */
 	/* jobs waiting for the boundary enter in arrival order, as the reference adds them */
 	qsort(G->wide, nnew, sizeof(*G->wide), cmp_idx);
 	for (size_t k = 0; k < nnew; k++) {
@@ -1559,6 +2086,10 @@ static int free_of_type(struct gavel *G, struct dl_sim *s, int *free_t)
 		 * jobs, in nodes instead of jobs
 		 */
 		memset(free_t, 0, G->nt * sizeof(int));
+		if (G->one_type) { /* every node's: the engine's count of free GPUs */
+			free_t[0] = dl_sim_free_gpus(s);
+			return free_t[0] > 0;
+		}
 		for (size_t n = 0; n < c->nnodes; n++)
 			if (c->nodes[n].type >= 0 && (size_t)c->nodes[n].type < G->nt)
 				free_t[c->nodes[n].type] += dl_sim_node_free(s, (int)n);
@@ -1592,10 +2123,35 @@ static void fill(struct gavel *G, struct dl_sim *s)
 	if ((!G->p.work_conserving && !G->nfresh) || !dl_sim_free_gpus(s))
 		return;
 	size_t nslots = dl_sim_slots(s) < G->nslots ? dl_sim_slots(s) : G->nslots;
-	/* without --work-conserving only the jobs that just arrived may start */
+	/*
+	 * without --work-conserving only the jobs that just arrived may start:
+	 * those of the fresh set (from its list, the ones gone from the set
+	 * dropped; the order does not matter: the first candidate, and the
+	 * best by priority, then job order); else every job
+	 */
 	const struct slotset *may = G->p.work_conserving ? NULL : &G->fresh;
+	size_t nc = 0;
+	if (may && !G->p.scan_all) {
+		DL_GROW(G->fill_slots, G->nfresh_list + 1, G->afill_slots);
+		size_t out = 0;
+		for (size_t e = 0; e < G->nfresh_list; e++) {
+			struct fresh_job f = G->fresh_list[e];
+			if (!(may->w[f.slot / 64] >> (f.slot % 64) & 1) ||
+			    G->g[f.slot].idx != f.idx)
+				continue;
+			G->fresh_list[out++] = f;
+			G->fill_slots[nc++] = f.slot;
+		}
+		G->nfresh_list = out;
+	} else {
+		DL_GROW(G->fill_slots, nslots + 1, G->afill_slots);
+		for (size_t k = set_next(G, may, 0, nslots); k < nslots;
+		     k = set_after(G, may, k, nslots))
+			G->fill_slots[nc++] = (int)k;
+	}
 	int cand = 0;
-	for (size_t k = set_next(G, may, 0, nslots); k < nslots; k = set_after(G, may, k, nslots)) {
+	for (size_t c = 0; c < nc; c++) {
+		size_t k = (size_t)G->fill_slots[c];
 		const struct gj *g = &G->g[k];
 		cand = g->live == 1 && g->handle >= 0 && g->assigned < 0 &&
 		       (G->p.work_conserving || g->fresh) &&
@@ -1605,17 +2161,17 @@ static void fill(struct gavel *G, struct dl_sim *s)
 	}
 	if (!cand)
 		return;
-	int *free_t = xcalloc(G->nt + 1, sizeof(int));
+	int *free_t = G->fill_free;
 	if (!free_of_type(G, s, free_t))
-		goto out;
+		return;
 	resolve(G, s);
 	for (size_t r = 0; r < G->nt; r++) {
 		int t = G->order[r];
 		while (free_t[t] > 0) {
 			int best = -1;
 			double bp = -1;
-			for (size_t k = set_next(G, may, 0, nslots); k < nslots;
-			     k = set_after(G, may, k, nslots)) {
+			for (size_t c = 0; c < nc; c++) {
+				size_t k = (size_t)G->fill_slots[c];
 				struct gj *g = &G->g[k];
 				if (g->live != 1 || g->handle < 0 || g->assigned >= 0 ||
 				    (G->p.compat && !allocated(G, k))) /* none yet: it waits */
@@ -1645,7 +2201,7 @@ static void fill(struct gavel *G, struct dl_sim *s)
 			g->lead = 0;
 			g->credit = -1;
 			set_add(&G->touched, (size_t)best);
-			G->order_stale = 1;
+			G->order_stale = 2;
 			start_assigned(G, s, j);
 			if (j->state != DL_SJ_RUNNING) {
 				g->assigned = -1; /* no room after all (fragmentation) */
@@ -1661,8 +2217,6 @@ static void fill(struct gavel *G, struct dl_sim *s)
 			}
 		}
 	}
-out:
-	free(free_t);
 }
 
 /* ---- exact mechanism ---- */
@@ -1748,8 +2302,11 @@ static void on_arrive(void *st, struct dl_sim *s, struct dl_sim_job *j)
 	g->handle = -1;
 	g->assigned = g->partner = g->cur_type = g->cur_partner = -1;
 	g->fresh = 1;
+	G->cold_idx[j->slot] = UINT32_MAX; /* in no block (a member left for the slot's last job) */
 	set_forget(G, j->slot);
 	set_add(&G->fresh, j->slot);
+	DL_GROW(G->fresh_list, G->nfresh_list + 1, G->afresh_list);
+	G->fresh_list[G->nfresh_list++] = (struct fresh_job){(int)j->slot, j->idx};
 	set_add(&G->unadmitted, j->slot); /* until admit() gives it a handle */
 	g->credit = -1;
 	G->nfresh++;
@@ -1809,6 +2366,8 @@ static void on_finish(void *st, struct dl_sim *s, struct dl_sim_job *j)
 	}
 	if (g->handle >= 0) {
 		dl_alloc_session_remove(G->ses, g->handle);
+		if (G->blocks_on)
+			blocks_remove(G, j->slot);
 		size_t at =
 			(size_t)G->adm_at[j->slot]; /* out of the dense list: the last moves in */
 		G->adm[at] = G->adm[--G->nadm];

@@ -39,6 +39,13 @@ struct dl_gavel_params {
 	 * must be the same bytes either way (tests/unit/test_sim_gavel.c).
 	 */
 	int scan_all;
+	/*
+	 * Tests only, in no option table either: the walk computes every
+	 * admitted job's priority at every round (as the rounds did before they
+	 * kept each class's jobs not run since the last reset in blocks of one
+	 * priority). The results must be the same bytes either way.
+	 */
+	int scan_jobs;
 };
 
 extern const struct dl_opt dl_gavel_opts[];

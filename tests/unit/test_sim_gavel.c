@@ -18,7 +18,13 @@
  * The fast path reads X through the jobs' classes in the allocation session
  * and walks, on each type, only the jobs whose priority is among the first
  * GPUs-left / gpus of their gang size; the oracle copies X into every job
- * and walks a heap of every admitted job.
+ * and walks a heap of every admitted job. The fast path also keeps each
+ * class's jobs not run since the last reset in blocks of one priority
+ * (ordered by deficit and job order between resets); a second oracle,
+ * dl_gavel_params.scan_jobs, computes every admitted job's priority at every
+ * round instead, and must give the same bytes too. A run with short rounds
+ * and resets makes resets (when the blocks are sorted again) frequent, and
+ * Gavel's own traces (models from the throughputs table) run packed.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -26,15 +32,22 @@
 #include "sim/gavel.h"
 #include "simrun.h"
 #include "tap.h"
+#include "trace/throughputs.h"
 
 struct run_opts {
 	const char *cluster;
 	const char *alloc; /* --alloc, NULL: the default */
 	int compat, work_conserving;
+	const char *round, *reset;    /* --round, --reset-interval; NULL: the defaults */
+	const struct dl_tputs *tputs; /* --throughputs, NULL: none */
+	int pack;
 };
 
+enum mode { FAST, SCAN_ALL, SCAN_JOBS };
+static const char *const mode_name[] = {"the sets", "every slot scanned", "every job's priority"};
+
 /* one run, its results and events captured in *o; 0 on success */
-static int run(const struct run_opts *ro, const struct dl_jobset *js, int scan_all,
+static int run(const struct run_opts *ro, const struct dl_jobset *js, enum mode mode,
 	       struct simrun *o)
 {
 	struct dl_err err = DL_ERR_INIT;
@@ -49,8 +62,15 @@ static int run(const struct run_opts *ro, const struct dl_jobset *js, int scan_a
 		dl_sim_params_set(&dl_sim_gavel, p, "alloc", ro->alloc);
 	p->compat = ro->compat;
 	p->work_conserving = ro->work_conserving;
-	p->scan_all = scan_all;
+	if (ro->round)
+		dl_sim_params_set(&dl_sim_gavel, p, "round", ro->round);
+	if (ro->reset)
+		dl_sim_params_set(&dl_sim_gavel, p, "reset-interval", ro->reset);
+	p->pack = ro->pack;
+	p->scan_all = mode == SCAN_ALL;
+	p->scan_jobs = mode == SCAN_JOBS;
 	struct dl_sim_config cfg = simrun_config(cl, js, &dl_sim_gavel, p);
+	cfg.tputs = ro->tputs;
 	/* simulate's default costs; --compat gavel has none (as the reference) */
 	cfg.checkpoint_cost = ro->compat ? 0 : 5;
 	cfg.restore_cost = ro->compat ? 0 : 10;
@@ -61,13 +81,12 @@ static int run(const struct run_opts *ro, const struct dl_jobset *js, int scan_a
 	return rc;
 }
 
-/* the fast path against the oracle on one trace and configuration */
+/* the fast path against the oracles on one trace and configuration */
 static void same_as_oracle(const char *name, const struct run_opts *ro, const struct dl_jobset *js)
 {
-	struct simrun r[2];
-	for (int k = 0; k < 2; k++)
-		ok(run(ro, js, k, &r[k]) == 0, "%s: run (%s)", name,
-		   k ? "every slot scanned" : "the sets");
+	struct simrun r[3];
+	for (int k = 0; k < 3; k++)
+		ok(run(ro, js, (enum mode)k, &r[k]) == 0, "%s: run (%s)", name, mode_name[k]);
 	size_t jobs = js->n;
 	ok(r[0].st.completed + r[0].st.rejected == jobs,
 	   "%s: every one of %zu jobs completes or is rejected", name, jobs);
@@ -82,7 +101,9 @@ static void same_as_oracle(const char *name, const struct run_opts *ro, const st
 	/* the summary's counts after the allocations' mean time (a clock's, not the run's) */
 	is_str(strstr(r[0].st.policy_summary, "; "), strstr(r[1].st.policy_summary, "; "),
 	       "%s: the same rounds and lease extensions", name);
-	for (int k = 0; k < 2; k++)
+	ok(simrun_same(&r[0], &r[2], SIMRUN_RESULTS) && simrun_same(&r[0], &r[2], SIMRUN_EVENTS),
+	   "%s: results and events byte-identical to every job's priority at every round", name);
+	for (int k = 0; k < 3; k++)
 		simrun_free(&r[k]);
 }
 
@@ -90,26 +111,55 @@ int main(void)
 {
 	struct dl_jobset js;
 	simrun_philly(&js, 1, SANITIZED ? 10000 : 100000, 1.2, 2048);
-	struct run_opts def = {"8x32x8", NULL, 0, 0};
+	struct run_opts def = {"8x32x8", NULL, 0, 0, NULL, NULL, NULL, 0};
 	same_as_oracle(SANITIZED ? "philly 10k, load 1.2" : "philly 100k, load 1.2", &def, &js);
 	dl_jobset_free(&js);
 
 	/* three GPU types (36 each), the other ways through a round */
 	simrun_philly(&js, 1, SANITIZED ? 1000 : 5000, 1.2, 108);
-	struct run_opts compat = {"36:36:36", "max-min-fairness", 1, 0};
+	struct run_opts compat = {"36:36:36", "max-min-fairness", 1, 0, NULL, NULL, NULL, 0};
 	same_as_oracle("compat gavel, agnostic, 3 types", &compat, &js);
-	struct run_opts wc = {"36:36:36", NULL, 0, 1};
+	struct run_opts wc = {"36:36:36", NULL, 0, 1, NULL, NULL, NULL, 0};
 	same_as_oracle("work-conserving, 3 types", &wc, &js);
-	struct run_opts types3 = {"36:36:36", NULL, 0, 0};
+	struct run_opts types3 = {"36:36:36", NULL, 0, 0, NULL, NULL, NULL, 0};
 	same_as_oracle("3 types", &types3, &js);
+	struct run_opts resets = {"36:36:36", "max-min-fairness", 0, 0, "120", "250", NULL, 0};
+	same_as_oracle("3 types, a reset every few rounds", &resets, &js);
 	dl_jobset_free(&js);
 
 	/* policies whose solves cost every job (a class per job; not warm): fewer jobs */
 	simrun_philly(&js, 2, SANITIZED ? 200 : 600, 1.2, 108);
-	struct run_opts ftf = {"36:36:36", "finish-time-fairness", 0, 0};
+	struct run_opts ftf = {"36:36:36", "finish-time-fairness", 0, 0, NULL, NULL, NULL, 0};
 	same_as_oracle("finish-time fairness, 3 types", &ftf, &js);
-	struct run_opts fifo = {"36:36:36", "fifo-perf", 0, 0};
+	struct run_opts fifo = {"36:36:36", "fifo-perf", 0, 0, NULL, NULL, NULL, 0};
 	same_as_oracle("fifo-perf, 3 types", &fifo, &js);
 	dl_jobset_free(&js);
+
+	/*
+	 * Gavel's own traces (models, with pair throughputs): packed rounds,
+	 * in which a job keeps running only with the same partner too
+	 */
+	struct dl_tputs tp = DL_TPUTS_INIT;
+	struct dl_err err = DL_ERR_INIT;
+	ok(dl_tputs_load(&tp, "testdata/allocate/gavel_throughputs.csv.gz", DL_IN_AUTO, &err) == 0,
+	   "the throughputs table loads");
+	struct dl_gen_opts o = {0};
+	o.seed = 2;
+	o.jobs = SANITIZED ? 200 : 600;
+	o.rate_per_hour = 10;
+	o.mix_gpus = dl_gen_default_mix_gpus;
+	o.mix_w = dl_gen_default_mix_w;
+	o.nmix = 4;
+	o.dist = DL_DUR_GAVEL;
+	o.tputs = &tp;
+	o.net_share = -1;
+	dl_jobset_init(&js);
+	ok(dl_gen(&js, &o, &err) == 0, "a Gavel trace is generated");
+	struct run_opts pack = {"36:36:36", NULL, 0, 0, NULL, NULL, &tp, 1};
+	same_as_oracle("packed, Gavel's trace, 3 types", &pack, &js);
+	struct run_opts mtpack = {"36:36:36", "max-throughput", 0, 0, NULL, NULL, &tp, 1};
+	same_as_oracle("packed max-throughput, Gavel's trace, 3 types", &mtpack, &js);
+	dl_jobset_free(&js);
+	dl_tputs_free(&tp);
 	return done_testing();
 }
