@@ -205,7 +205,6 @@ struct gavel {
 	size_t na;	      /* allocation types: those of the cluster with GPUs */
 	int *ctype;	      /* [na] cluster type of each */
 	int same_types;	      /* ctype is the identity (every type has GPUs) */
-	int one_type;	      /* every node is of type 0 */
 	size_t nt;	      /* cluster types */
 	int *type_gpus;	      /* [nt] */
 	const int *order;     /* [nt] types fastest first (the cluster's) */
@@ -422,9 +421,6 @@ static void *create(struct dl_sim *s, const void *params, struct dl_err *err)
 	G->free_t = xcalloc(G->nt + 1, sizeof(int));
 	G->fill_free = xcalloc(G->nt + 1, sizeof(int));
 	G->same_types = G->na == G->nt;
-	G->one_type = G->nt == 1;
-	for (size_t n = 0; n < c->nnodes; n++)
-		G->one_type &= c->nodes[n].type == 0;
 	for (size_t k = 0; k < G->na; k++) {
 		G->ctype[k] = dl_cluster_type_index(c, G->prob.type_names[k]);
 		G->same_types &= G->ctype[k] == (int)k;
@@ -2077,7 +2073,6 @@ static void boundary(struct gavel *G, struct dl_sim *s)
 /* free GPUs of type t (held GPUs counted once, packed or not) */
 static int free_of_type(struct gavel *G, struct dl_sim *s, int *free_t)
 {
-	const struct dl_cluster *c = dl_sim_cluster(s);
 	int any = 0;
 	if (!G->p.pack && !G->p.scan_all) {
 		/*
@@ -2085,16 +2080,10 @@ static int free_of_type(struct gavel *G, struct dl_sim *s, int *free_t)
 		 * alone: the engine's free GPUs per node say the same as the
 		 * jobs, in nodes instead of jobs
 		 */
-		memset(free_t, 0, G->nt * sizeof(int));
-		if (G->one_type) { /* every node's: the engine's count of free GPUs */
-			free_t[0] = dl_sim_free_gpus(s);
-			return free_t[0] > 0;
-		}
-		for (size_t n = 0; n < c->nnodes; n++)
-			if (c->nodes[n].type >= 0 && (size_t)c->nodes[n].type < G->nt)
-				free_t[c->nodes[n].type] += dl_sim_node_free(s, (int)n);
-		for (size_t t = 0; t < G->nt; t++)
+		for (size_t t = 0; t < G->nt; t++) {
+			free_t[t] = dl_sim_type_free(s, (int)t);
 			any |= free_t[t] > 0;
+		}
 		return any;
 	}
 	memcpy(free_t, G->type_gpus, G->nt * sizeof(int));
