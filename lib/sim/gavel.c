@@ -321,8 +321,13 @@ static void set_del(struct slotset *S, size_t k)
 	S->w[k / 64] &= ~((uint64_t)1 << (k % 64));
 }
 
-/* the first slot at or after k below n in S (every slot with scan_all or no S), else n */
-static size_t set_next(const struct gavel *G, const struct slotset *S, size_t k, size_t n)
+/*
+ * the first slot at or after k below n in S (every slot with scan_all or no
+ * S), else n; forced inline: gcc kept it (and set_after) a call in the
+ * per-round loops over the sets
+ */
+static inline __attribute__((always_inline)) size_t
+set_next(const struct gavel *G, const struct slotset *S, size_t k, size_t n)
 {
 	if (G->p.scan_all || !S || k >= n)
 		return k < n ? k : n;
@@ -338,7 +343,8 @@ static size_t set_next(const struct gavel *G, const struct slotset *S, size_t k,
 }
 
 /* the slot after k in S, else n */
-static size_t set_after(const struct gavel *G, const struct slotset *S, size_t k, size_t n)
+static inline __attribute__((always_inline)) size_t
+set_after(const struct gavel *G, const struct slotset *S, size_t k, size_t n)
 {
 	return set_next(G, S, k + 1, n);
 }
