@@ -321,6 +321,11 @@ static void set_del(struct slotset *S, size_t k)
 	S->w[k / 64] &= ~((uint64_t)1 << (k % 64));
 }
 
+static int set_has(const struct slotset *S, size_t k)
+{
+	return (int)(S->w[k / 64] >> (k % 64) & 1);
+}
+
 /*
  * the first slot at or after k below n in S (every slot with scan_all or no
  * S), else n; forced inline: gcc kept it (and set_after) a call in the
@@ -1598,8 +1603,8 @@ static void walk_candidates(struct gavel *G, struct dl_sim *s, const int *order,
 		size_t hn = 0, nb = 0;
 		int least = INT32_MAX;
 		long want = 0; /* GPUs the candidates ask for */
-		size_t most =
-			n; /* entries at most: the jobs, and the blocks' members taken whole */
+		/* entries at most: the jobs, and the blocks' members taken whole */
+		size_t most = n;
 		for (size_t e = 0; e < nbc; e++)
 			most += G->blk[G->bcand[e].cls * G->nt + (size_t)t].live;
 		DL_GROW(G->ent, most + 1, G->aent);
@@ -2132,8 +2137,7 @@ static void fill(struct gavel *G, struct dl_sim *s)
 		size_t out = 0;
 		for (size_t e = 0; e < G->nfresh_list; e++) {
 			struct fresh_job f = G->fresh_list[e];
-			if (!(may->w[f.slot / 64] >> (f.slot % 64) & 1) ||
-			    G->g[f.slot].idx != f.idx)
+			if (!set_has(may, (size_t)f.slot) || G->g[f.slot].idx != f.idx)
 				continue;
 			G->fresh_list[out++] = f;
 			G->fill_slots[nc++] = f.slot;
