@@ -420,6 +420,20 @@ size_t dl_sim_slots(const struct dl_sim *s)
 	return s->nslots;
 }
 
+/*
+ * a chunk of zeroed job slots, each record on cache lines of its own
+ * (policy.h: a preemption then touches three of them, where a record
+ * across line boundaries took four or five)
+ */
+static struct dl_sim_job *slot_chunk_new(void)
+{
+	size_t size = SLOT_CHUNK * sizeof(struct dl_sim_job);
+	void *p = aligned_alloc(_Alignof(struct dl_sim_job), size);
+	if (!p)
+		dl_out_of_memory(size);
+	return memset(p, 0, size);
+}
+
 /* a slot for job idx (its GPU array, if any, is kept for reuse) */
 static struct dl_sim_job *activate(struct dl_sim *s, size_t idx)
 {
@@ -429,7 +443,7 @@ static struct dl_sim_job *activate(struct dl_sim *s, size_t idx)
 	} else {
 		if (s->nslots == s->nchunks * SLOT_CHUNK) {
 			s->chunk = xreallocarray(s->chunk, s->nchunks + 1, sizeof(*s->chunk));
-			s->chunk[s->nchunks++] = xcalloc(SLOT_CHUNK, sizeof(struct dl_sim_job));
+			s->chunk[s->nchunks++] = slot_chunk_new();
 			s->fin_pos = xreallocarray(s->fin_pos, s->nchunks * SLOT_CHUNK,
 						   sizeof(*s->fin_pos));
 			memset(s->fin_pos + (s->nchunks - 1) * SLOT_CHUNK, 0,

@@ -136,48 +136,54 @@ enum dl_sim_state {
  */
 struct dl_sim_job {
 	/*
-	 * The fields a start, preemption or completion touches come first, in
-	 * four cache lines (a small gang's GPUs among them); those only results
-	 * and events read last.
+	 * Four cache lines (the engine's slots start each record on a line of
+	 * its own), the fields grouped by who touches them: a job's counters
+	 * brought up to now (at every start, preemption and completion) and
+	 * what policies read most come first, a preemption touches the first
+	 * three lines, a checkpoint end and a start the same three, and only
+	 * results and events read the fourth.
 	 */
-	uint32_t idx;	/* position in submit order (ties: input order): the job's name */
-	uint32_t slot;	/* see above */
-	dl_tick submit; /* ticks after the run's first submit */
-	int gpus;	/* gang size (more than the cluster has: total + 1) */
-	int16_t type;	/* required GPU type index, or DL_ANY_TYPE */
-	uint8_t state;	/* enum dl_sim_state */
-	uint8_t tier;	/* enum dl_tier of the GPUs held */
 
 	/* engine state; read-only to policies (the counters: dl_sim_executed, ...) */
-	dl_tick since;	       /* the counters below are exact as of this time */
-	dl_tick executed;      /* ticks running (restores included) */
-	dl_tick waited;	       /* ticks queued */
-	double work_left;      /* reference-GPU ticks still to do */
-	double rate;	       /* work per tick while running and not restoring */
-	double slowdown;       /* network cost of the GPUs held (1: none) */
+	dl_tick since;	  /* the counters below are exact as of this time */
+	dl_tick executed; /* ticks running (restores included) */
+	dl_tick waited;	  /* ticks queued */
+	double work_left; /* reference-GPU ticks still to do */
+	double rate;	  /* work per tick while running and not restoring */
+	double slowdown;  /* network cost of the GPUs held (1: none) */
+	uint32_t idx;	  /* position in submit order (ties: input order): the job's name */
+	uint32_t slot;	  /* see above */
+	int gpus;	  /* gang size (more than the cluster has: total + 1) */
+	int16_t type;	  /* required GPU type index, or DL_ANY_TYPE */
+	uint8_t state;	  /* enum dl_sim_state */
+	uint8_t tier;	  /* enum dl_tier of the GPUs held */
+
 	dl_tick restore_until; /* no progress before this time */
-	dl_tick finish_at;     /* when running: its completion as planned now */
 	uint64_t version;      /* bumped on every change of state or rate */
+	dl_tick finish_at;     /* when running: its completion as planned now */
 	int *gpu;	       /* the GPUs held (global indices), ngpu of them */
-	int ngpu, gpu_cap;
 	int gpu_near[8]; /* engine: gpu's room for a gang of up to 8, beside the fields above */
+
+	int preemptions;
+	int ngpu;
+	double occupied; /* engine: GPU-ticks held, shared with the jobs packed alongside */
+	double share;	 /* policy-set speed fraction, 1 by default */
 	const struct dl_net_model *model; /* (from the trace) */
-	double share;			  /* policy-set speed fraction, 1 by default */
 	dl_tick start;			  /* first start (-1 before) */
 	dl_tick resume_cost; /* engine: after dl_sim_suspend, the next resume's pause (else -1) */
-	double comm;	     /* ticks lost to placements (dl_sim_sync; comm_overhead_s) */
-	int preemptions;
-	int32_t tput_row; /* engine: its throughputs entry (-1: none) */
+	int32_t tput_row;    /* engine: its throughputs entry (-1: none) */
+	int gpu_cap;
 	int16_t gpu_type; /* type index of the slowest GPU held (its speed sets the pace) */
 	int migrations;
 
+	double comm; /* ticks lost to placements (dl_sim_sync; comm_overhead_s) */
 	/* from the trace; read-only */
+	dl_tick submit;	  /* ticks after the run's first submit */
 	dl_tick duration; /* the work: reference-GPU ticks */
 	const char *id;	  /* the trace's id (a copy inside the job when short) */
 	uint32_t id_len;
 	char id_copy[16]; /* engine: short ids, so that a completion need not fetch the trace's */
-	double occupied;  /* engine: GPU-ticks held, shared with the jobs packed alongside */
-};
+} __attribute__((aligned(64)));
 
 struct dl_sim;
 
