@@ -385,21 +385,33 @@ static const struct saving *saving_head(const struct dl_sim *s)
 
 /*
  * Checkpoint ends come in bursts (a round's preemptions, all made at one
- * instant), each on a job record no one has read since: the record of the
- * one SAVING_AHEAD places on is asked for while this one is delivered, its
- * three lines a delivery reads (policy.h).
+ * instant), each on a job record no one has read since and on GPUs whose
+ * occupancy no one has: while one is delivered, the record of the one
+ * SAVING_AHEAD places on is asked for (the three lines a delivery reads:
+ * policy.h), and the occupancy of the GPUs of the one half as far on, whose
+ * record was asked for that many deliveries ago.
  */
-#define SAVING_AHEAD 4
+#define SAVING_AHEAD 8
 
 /* (always inline: gcc finds a function of prefetches alone pure, and drops its calls) */
 static inline __attribute__((always_inline)) void saving_prefetch(struct dl_sim *s)
 {
+	size_t mask = s->sv_cap - 1;
 	if (s->sv_n > SAVING_AHEAD) {
-		const struct saving *a = &s->sv[(s->sv_head + SAVING_AHEAD) & (s->sv_cap - 1)];
+		const struct saving *a = &s->sv[(s->sv_head + SAVING_AHEAD) & mask];
 		const char *j = (const char *)dl_sim_slot_job(s, a->slot);
 		__builtin_prefetch(j);
 		__builtin_prefetch(j + 64);
 		__builtin_prefetch(j + 128);
+	}
+	if (s->sv_n > SAVING_AHEAD / 2) {
+		const struct saving *a = &s->sv[(s->sv_head + SAVING_AHEAD / 2) & mask];
+		const struct dl_sim_job *j = dl_sim_slot_job(s, a->slot);
+		if (j->ngpu > 0 && j->idx == a->job) {
+			__builtin_prefetch(&s->occ[j->gpu[0]]);
+			__builtin_prefetch(&s->occ[j->gpu[j->ngpu / 2]]);
+			__builtin_prefetch(&s->occ[j->gpu[j->ngpu - 1]]);
+		}
 	}
 }
 
