@@ -393,17 +393,24 @@ static const struct saving *saving_head(const struct dl_sim *s)
  */
 #define SAVING_AHEAD 8
 
-/* (always inline: gcc finds a function of prefetches alone pure, and drops its calls) */
+/*
+ * ask for the three lines of j's record that a start, preemption or
+ * checkpoint end reads (policy.h); always inline, here and below: gcc finds
+ * a function of prefetches alone pure, and drops its calls
+ */
+static inline __attribute__((always_inline)) void record_prefetch(const struct dl_sim_job *j)
+{
+	const char *p = (const char *)j;
+	__builtin_prefetch(p);
+	__builtin_prefetch(p + 64);
+	__builtin_prefetch(p + 128);
+}
+
 static inline __attribute__((always_inline)) void saving_prefetch(struct dl_sim *s)
 {
 	size_t mask = s->sv_cap - 1;
-	if (s->sv_n > SAVING_AHEAD) {
-		const struct saving *a = &s->sv[(s->sv_head + SAVING_AHEAD) & mask];
-		const char *j = (const char *)dl_sim_slot_job(s, a->slot);
-		__builtin_prefetch(j);
-		__builtin_prefetch(j + 64);
-		__builtin_prefetch(j + 128);
-	}
+	if (s->sv_n > SAVING_AHEAD)
+		record_prefetch(dl_sim_slot_job(s, s->sv[(s->sv_head + SAVING_AHEAD) & mask].slot));
 	if (s->sv_n > SAVING_AHEAD / 2) {
 		const struct saving *a = &s->sv[(s->sv_head + SAVING_AHEAD / 2) & mask];
 		const struct dl_sim_job *j = dl_sim_slot_job(s, a->slot);
@@ -445,6 +452,12 @@ struct dl_sim_job *dl_sim_job(struct dl_sim *s, size_t idx)
 	if (idx >= s->njobs || !s->slot_of[idx])
 		return NULL;
 	return dl_sim_slot_job(s, s->slot_of[idx] - 1);
+}
+
+void dl_sim_prefetch(struct dl_sim *s, size_t slot)
+{
+	if (slot < s->nslots)
+		record_prefetch(dl_sim_slot_job(s, slot));
 }
 
 size_t dl_sim_slots(const struct dl_sim *s)

@@ -296,6 +296,13 @@ struct dl_sim_job *dl_sim_job(struct dl_sim *s, size_t idx);
 size_t dl_sim_slots(const struct dl_sim *s);
 /* the active job in a slot (slot < dl_sim_slots() and in use) */
 struct dl_sim_job *dl_sim_slot_job(struct dl_sim *s, size_t slot);
+/*
+ * Ask for the lines of a slot's record that dl_sim_sync, dl_sim_start and
+ * dl_sim_preempt read (below dl_sim_slots(); any other slot: nothing), so
+ * that they are at hand when a loop over jobs in no order of memory reaches
+ * it: call it a few jobs ahead. A hint only: it changes nothing.
+ */
+void dl_sim_prefetch(struct dl_sim *s, size_t slot);
 const struct dl_cluster *dl_sim_cluster(const struct dl_sim *s);
 int dl_sim_total_gpus(const struct dl_sim *s);
 int dl_sim_free_gpus(const struct dl_sim *s);

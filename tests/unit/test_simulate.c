@@ -946,7 +946,9 @@ static void test_gpu_room(void)
 /*
  * dl_sim_type_free against its definition, the free GPUs of the type's nodes
  * (dl_sim_node_free summed), at every call of a policy that starts any job
- * that fits as jobs of mixed gangs come and go on three types of node.
+ * that fits as jobs of mixed gangs come and go on three types of node. The
+ * policy also hints dl_sim_prefetch at slots in range and far past it, which
+ * must change nothing.
  */
 struct typefree {
 	int checks, bad, starts;
@@ -990,6 +992,9 @@ static void tf_schedule(void *st, struct dl_sim *s)
 {
 	struct typefree *T = st;
 	for (size_t k = 0; k < dl_sim_slots(s); k++) {
+		/* the hint, a few slots ahead as a loop would give it, in range or past it */
+		dl_sim_prefetch(s, k + 3);
+		dl_sim_prefetch(s, SIZE_MAX / 2);
 		struct dl_sim_job *j = dl_sim_slot_job(s, k);
 		if (j && j->state == DL_SJ_QUEUED && j->gpus <= dl_sim_free_gpus(s)) {
 			T->starts += dl_sim_start(s, j, NULL) == DL_PLACED;
