@@ -79,10 +79,11 @@
  * (found once a round) at one value; a waiting-only round of more than
  * --mip-max such bids that share a GPU goes to the most valuable job without
  * making them. A round whose bids all take one GPU in common has one winner:
- * the greedy finds it without sorting, and the MIP's answer is taken without
- * GLPK when one objective beats the rest by far more than the solver's
- * tolerance. The params' reference switch keeps the plain way as the tests'
- * oracle.
+ * the greedy finds it without sorting. The MIP's answer is taken without
+ * GLPK when one packing's objective beats every other's by far more than the
+ * solver's tolerance: at once when the bids share a GPU, else when a search
+ * of the packings says so. The params' reference switch keeps the plain way
+ * as the tests' oracle.
  *
  * Per-job state lives in a slab indexed by the job's slot (sim/slab.h).
  */
@@ -1154,6 +1155,141 @@ static int mip_clique(struct themis *T, size_t nb, size_t r)
 	return 1;
 }
 
+/* a job's bids in a round, bids[first .. end), and the most any of them is worth */
+struct job_bids {
+	uint32_t first, end;
+	double most;
+};
+
+/*
+ * mip_search's state: the round's jobs (most valuable first), their bids'
+ * objectives, a bound on what the jobs from q on can add (ub[q]); the best
+ * packing found (best_pick: a bid per job, -1: none) and its objective, and
+ * a bound on every other packing's (other).
+ */
+struct packing {
+	struct themis *T;
+	const struct job_bids *jobs;
+	const double *obj, *ub;
+	size_t njobs;
+	int *pick, *best_pick;
+	double best, other, margin;
+	long budget;
+};
+
+/*
+ * The packings that extend pick[0..q) (objective cur so far). A subtree is
+ * skipped, its bound joining other, when it cannot decide anything: when
+ * its bound is not above other, or, while the best is not yet clear of
+ * other by the margin, not above the best plus the margin (it could only
+ * hold packings that leave the round undecided).
+ */
+static void pack_from(struct packing *P, size_t q, double cur)
+{
+	struct themis *T = P->T;
+	if (--P->budget < 0)
+		return;
+	if (q == P->njobs) {
+		if (cur > P->best) {
+			P->other = P->best > P->other ? P->best : P->other;
+			P->best = cur;
+			memcpy(P->best_pick, P->pick, P->njobs * sizeof(*P->pick));
+		} else if (cur > P->other) {
+			P->other = cur;
+		}
+		return;
+	}
+	double bound = cur + P->ub[q], bar = P->other;
+	if (!(P->best - P->other > P->margin) && P->best + P->margin > bar)
+		bar = P->best + P->margin;
+	if (!(bound > bar)) {
+		P->other = bound > P->other ? bound : P->other;
+		return;
+	}
+	for (uint32_t b = P->jobs[q].first; b < P->jobs[q].end; b++) {
+		const struct bid *x = &T->bids[b];
+		int k = 0;
+		while (k < x->n && T->gmark[T->gbuf[x->off + k]] != T->mark)
+			k++;
+		if (k < x->n)
+			continue; /* a GPU of it is taken */
+		for (k = 0; k < x->n; k++)
+			T->gmark[T->gbuf[x->off + k]] = T->mark;
+		P->pick[q] = (int)b;
+		pack_from(P, q + 1, cur + P->obj[b]);
+		for (k = 0; k < x->n; k++)
+			T->gmark[T->gbuf[x->off + k]] = 0;
+	}
+	P->pick[q] = -1;
+	pack_from(P, q + 1, cur);
+}
+
+/* how many subtrees mip_search looks at before it leaves the round to GLPK */
+#define SEARCH_BUDGET 1024
+/* the most bids mip_search takes (its arrays are on the stack) */
+#define SEARCH_BIDS 256
+
+/*
+ * The MIP's answer without the solver, where it cannot differ, as
+ * mip_clique's but for any round: a search of the packings (the bids
+ * grouped by job, the most valuable jobs first, so that the bound on the
+ * rest falls fast) finds the best, and the best beats every other packing
+ * by far more than the solver's tolerances (a bound on the others:
+ * pack_from). Rounds whose jobs have bids of equal value on other GPUs (the
+ * common case: node placements of one rate) tie, and go to GLPK. 1 when
+ * decided.
+ */
+static int mip_search(struct themis *T, size_t nb, size_t r)
+{
+	size_t n = T->nbids, nj = 0;
+	struct job_bids jobs[SEARCH_BIDS];
+	double obj[SEARCH_BIDS], ub[SEARCH_BIDS + 1];
+	int pick[SEARCH_BIDS], best_pick[SEARCH_BIDS];
+	if (n > SEARCH_BIDS)
+		return 0;
+	for (size_t b = 0; b < n; b++) {
+		obj[b] = mip_obj(T, &T->bids[b], r);
+		if (isnan(obj[b]))
+			return 0;
+		if (b == 0 || T->bids[b].job != T->bids[b - 1].job)
+			jobs[nj++] = (struct job_bids){(uint32_t)b, (uint32_t)b, 0};
+		struct job_bids *jb = &jobs[nj - 1];
+		jb->end = (uint32_t)b + 1;
+		jb->most = obj[b] > jb->most ? obj[b] : jb->most;
+	}
+	for (size_t q = 1; q < nj; q++) { /* most valuable first (insertion: a few dozen) */
+		struct job_bids x = jobs[q];
+		size_t k = q;
+		for (; k > 0 && jobs[k - 1].most < x.most; k--)
+			jobs[k] = jobs[k - 1];
+		jobs[k] = x;
+	}
+	ub[nj] = 0;
+	for (size_t q = nj; q-- > 0;)
+		ub[q] = ub[q + 1] + jobs[q].most;
+	struct packing P = {.T = T,
+			    .jobs = jobs,
+			    .obj = obj,
+			    .ub = ub,
+			    .njobs = nj,
+			    .pick = pick,
+			    .best_pick = best_pick,
+			    .best = -INFINITY,
+			    .other = -INFINITY,
+			    .budget = SEARCH_BUDGET};
+	P.margin = CLEAR_MARGIN * (ub[0] > 1 ? ub[0] : 1);
+	T->mark++;
+	pack_from(&P, 0, 0);
+	if (P.budget < 0 || !(P.best - P.other > P.margin))
+		return 0;
+	for (size_t i = 0; i < nb; i++)
+		T->won[i] = -1;
+	for (size_t q = 0; q < nj; q++)
+		if (best_pick[q] >= 0)
+			T->won[T->bids[best_pick[q]].job] = best_pick[q];
+	return 1;
+}
+
 /*
  * The exact choice among the round's nb bidders (of r candidates): max sum
  * of values, GPU-disjoint, one bid a job (0, or -1: keep greedy's).
@@ -1164,6 +1300,8 @@ static int mip(struct themis *T, size_t nb, size_t r)
 		return 0;
 	/* bids grouped by job again (greedy sorted them by value); won[] follows */
 	qsort(T->bids, T->nbids, sizeof(*T->bids), bid_job_cmp);
+	if (!T->p.reference && mip_search(T, nb, r))
+		return 0;
 	for (size_t i = 0; i < nb; i++)
 		T->won[i] = -1;
 	struct dl_lp *lp = dl_lp_new("themis", DL_LP_MAX);
