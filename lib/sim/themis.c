@@ -229,15 +229,26 @@ struct value_key {
 	size_t at;
 };
 
+/*
+ * per job (by slot): its state and its place in the list of that state, apart
+ * from the rest (struct themis_job) in an array a few tens of kilobytes
+ * long: the list moves of a lease end (every lease leaves the list of
+ * running leases and comes back) touch one of them for each lease and for
+ * the lease moved into its place
+ */
+struct spot {
+	uint32_t pos;	  /* place in the list of its state (wait, exp, resv, run) */
+	unsigned char st; /* S_* */
+};
+DL_SLAB_DEFINE(spots, struct spot)
+
 /* per job (by slot: sim/slab.h) */
 struct themis_job {
-	unsigned char st; /* S_* */
-	size_t pos;	  /* place in the list of its state (wait, exp, resv, run) */
-	int gpus;	  /* its gang (the job's, fixed) */
-	uint64_t tie;	  /* its place in the seeded order of ties */
-	double best;	  /* its best rate (best_rate) */
-	double wl_node;	  /* waiting: work_left / its rate on one node, or NAN (node_bids) */
-	int *hold;	  /* GPUs held (running) or won (reserved) */
+	int gpus;	/* its gang (the job's, fixed) */
+	uint64_t tie;	/* its place in the seeded order of ties */
+	double best;	/* its best rate (best_rate) */
+	double wl_node; /* waiting: work_left / its rate on one node, or NAN (node_bids) */
+	int *hold;	/* GPUs held (running) or won (reserved) */
 	int holdcap;
 };
 DL_SLAB_DEFINE(themis_jobs, struct themis_job)
@@ -271,6 +282,7 @@ struct themis {
 	struct dl_cluster_state *offer;
 	unsigned char *leased;	 /* during an auction: held under a lease that ended now */
 	struct themis_jobs jobs; /* per job, by slot */
+	struct spots spots;	 /* per job, by slot: state and list place */
 	/* lists of slots */
 	size_t *wait, nwait, wait_alloc;
 	struct lease *exp; /* the leases that ended now (S_EXP) */
@@ -355,43 +367,48 @@ static struct themis_job *tj(struct themis *T, size_t slot)
 	return themis_jobs_at(&T->jobs, slot);
 }
 
+static struct spot *spot(struct themis *T, size_t slot)
+{
+	return spots_at(&T->spots, slot);
+}
+
 static void list_add(struct themis *T, size_t **v, size_t *n, size_t *alloc, size_t slot)
 {
 	DL_GROW(*v, *n + 1, *alloc);
-	tj(T, slot)->pos = *n;
+	spot(T, slot)->pos = (uint32_t)*n;
 	(*v)[(*n)++] = slot;
 }
 
 static void list_del(struct themis *T, size_t *v, size_t *n, size_t slot)
 {
-	size_t i = tj(T, slot)->pos, last = v[--*n];
+	size_t i = spot(T, slot)->pos, last = v[--*n];
 	v[i] = last;
-	tj(T, last)->pos = i;
+	spot(T, last)->pos = (uint32_t)i;
 }
 
 /* the same for a list of leases; the entry left is returned */
 static struct lease lease_del(struct themis *T, struct lease *v, size_t *n, size_t slot)
 {
-	size_t i = tj(T, slot)->pos;
+	size_t i = spot(T, slot)->pos;
 	struct lease l = v[i];
 	v[i] = v[--*n];
-	tj(T, v[i].slot)->pos = i;
+	spot(T, v[i].slot)->pos = (uint32_t)i;
 	return l;
 }
 
 static void lease_add(struct themis *T, struct lease **v, size_t *n, size_t *alloc, struct lease l)
 {
 	DL_GROW(*v, *n + 1, *alloc);
-	tj(T, l.slot)->pos = *n;
+	spot(T, l.slot)->pos = (uint32_t)*n;
 	(*v)[(*n)++] = l;
 }
 
 /* put slot into state st (leaving its list, joining the new one) */
 static void set_state(struct themis *T, size_t slot, int st)
 {
-	struct themis_job *q = tj(T, slot);
-	struct lease l = {slot, 0, q->hold, q->gpus}; /* (a lease that goes on keeps its end) */
-	switch (q->st) {
+	int was = spot(T, slot)->st;
+	struct lease l = {slot, 0, NULL, 0}; /* (a lease that goes on keeps its end) */
+	switch (was) {
 	case S_WAIT:
 		T->wseq[slot]++; /* its entry in ranked is void */
 		list_del(T, T->wait, &T->nwait, slot);
@@ -406,7 +423,12 @@ static void set_state(struct themis *T, size_t slot, int st)
 		l = lease_del(T, T->run, &T->nrun, slot);
 		break;
 	}
-	q->st = (unsigned char)st;
+	spot(T, slot)->st = (unsigned char)st;
+	if ((st == S_EXP || st == S_RUN) && was != S_EXP && was != S_RUN) {
+		const struct themis_job *q = tj(T, slot);
+		l.hold = q->hold;
+		l.gpus = q->gpus;
+	}
 	switch (st) {
 	case S_WAIT:
 		list_add(T, &T->wait, &T->nwait, &T->wait_alloc, slot);
@@ -430,8 +452,9 @@ static int *hold_room(struct themis *T, size_t slot, int n)
 		free(q->hold);
 		q->hold = xcalloc((size_t)n, sizeof(int));
 		q->holdcap = n;
-		if (q->st == S_RUN || q->st == S_EXP) /* (its lease's copy of the pointer) */
-			(q->st == S_RUN ? T->run : T->exp)[q->pos].hold = q->hold;
+		const struct spot *sp = spot(T, slot);
+		if (sp->st == S_RUN || sp->st == S_EXP) /* (its lease's copy of the pointer) */
+			(sp->st == S_RUN ? T->run : T->exp)[sp->pos].hold = q->hold;
 	}
 	return q->hold;
 }
@@ -547,6 +570,7 @@ static void destroy(void *st)
 	for (size_t i = 0; i < T->jobs.n; i++)
 		free(T->jobs.v[i].hold);
 	themis_jobs_release(&T->jobs);
+	spots_release(&T->spots);
 	free(T->run);
 	free(T->wait);
 	free(T->ranked);
@@ -1374,12 +1398,20 @@ static void hold_gpus(struct themis *T, struct dl_sim *s, size_t slot)
 	new_lease(T, s, slot);
 }
 
+/* the expired lease T->exp[i] goes on: its GPUs are its job's again, under a new lease */
+static void renew(struct themis *T, struct dl_sim *s, size_t i)
+{
+	const struct lease *l = &T->exp[i];
+	withdraw(T, l->hold, l->gpus);
+	new_lease(T, s, l->slot);
+}
+
 static void start_won(struct themis *T, struct dl_sim *s, struct dl_sim_job *j)
 {
 	struct dl_sim_how how = DL_SIM_HOW(.gpus = tj(T, j->slot)->hold);
 	if (dl_sim_start(s, j, &how) == DL_PLACED)
 		hold_gpus(T, s, j->slot);
-	else if (tj(T, j->slot)->st != S_RESV)
+	else if (spot(T, j->slot)->st != S_RESV)
 		set_state(T, j->slot, S_RESV); /* its GPUs are being checkpointed */
 }
 
@@ -1390,8 +1422,8 @@ static void admit(struct themis *T, struct dl_sim *s)
 		return;
 	double worst = 0;
 	int any = 0;
-	for (size_t i = 0; i < T->jobs.n; i++) {
-		int st = T->jobs.v[i].st;
+	for (size_t i = 0; i < T->spots.n; i++) {
+		int st = T->spots.v[i].st;
 		if (st == S_NONE || st == S_OUT)
 			continue;
 		double r = rho_est(T, s, dl_sim_slot_job(s, i), st);
@@ -1521,13 +1553,14 @@ static void rounds_of_cands(struct themis *T, struct dl_sim *s, size_t n, int so
 			if (i + PREFETCH_AHEAD < r)
 				prefetch_job(T, s, rc[i + PREFETCH_AHEAD].slot);
 			struct dl_sim_job *j = dl_sim_slot_job(s, rc[i].slot);
-			const struct themis_job *q = tj(T, rc[i].slot);
 			if (j->gpus > off)
 				continue;
-			if (q->st == S_EXP ||
+			int st = spot(T, rc[i].slot)->st;
+			const struct themis_job *q = tj(T, rc[i].slot);
+			if (st == S_EXP ||
 			    !node_bids(T, now, j->gpus, j->submit, j->work_left / q->best,
 				       q->wl_node, (uint32_t)i))
-				make_bids(T, s, j, (uint32_t)i, q->st);
+				make_bids(T, s, j, (uint32_t)i, st);
 		}
 		if (!T->nbids)
 			continue;
@@ -1901,7 +1934,7 @@ static void auction(struct themis *T, struct dl_sim *s)
 			const struct lease *l = &T->exp[T->nexp - 1];
 			for (int q = 0; q < l->gpus; q++)
 				leased[l->hold[q]] = 0;
-			hold_gpus(T, s, l->slot);
+			renew(T, s, T->nexp - 1);
 			if (S)
 				S->renewed++;
 		}
@@ -1924,14 +1957,12 @@ static void auction(struct themis *T, struct dl_sim *s)
 	 * their GPUs being off the offer; a job's own winning bid is its hold.
 	 */
 	for (size_t i = 0; i < T->nwin; i++) {
-		if (i + 2 * PREFETCH_AHEAD < T->nwin)
-			__builtin_prefetch(tj(T, T->winners[i + 2 * PREFETCH_AHEAD]));
 		if (i + PREFETCH_AHEAD < T->nwin) {
-			const struct themis_job *ahead = tj(T, T->winners[i + PREFETCH_AHEAD]);
+			const struct spot *ahead = spot(T, T->winners[i + PREFETCH_AHEAD]);
 			if (ahead->st == S_EXP)
 				__builtin_prefetch(T->exp[ahead->pos].hold);
 		}
-		const struct themis_job *q = tj(T, T->winners[i]);
+		const struct spot *q = spot(T, T->winners[i]);
 		if (q->st == S_EXP) {
 			const struct lease *l = &T->exp[q->pos];
 			for (int k = 0; k < l->gpus; k++)
@@ -1943,10 +1974,8 @@ static void auction(struct themis *T, struct dl_sim *s)
 	}
 	for (size_t i = T->nexp; i-- > 0;) {
 		const struct lease *l = &T->exp[i];
-		if (i >= PREFETCH_AHEAD) {
+		if (i >= PREFETCH_AHEAD)
 			__builtin_prefetch(l[-PREFETCH_AHEAD].hold);
-			__builtin_prefetch(tj(T, l[-PREFETCH_AHEAD].slot));
-		}
 		size_t slot = l->slot;
 		int taken = 0;
 		for (int k = 0; k < l->gpus; k++) {
@@ -1959,14 +1988,14 @@ static void auction(struct themis *T, struct dl_sim *s)
 			if (S)
 				S->lost++;
 		} else {
-			hold_gpus(T, s, slot);
+			renew(T, s, i);
 			if (S)
 				S->renewed++;
 		}
 	}
 	for (size_t i = 0; i < T->nwin; i++) {
 		size_t slot = T->winners[i];
-		if (tj(T, slot)->st != S_WAIT)
+		if (spot(T, slot)->st != S_WAIT)
 			continue;
 		struct dl_sim_job *j = dl_sim_slot_job(s, slot);
 		set_state(T, slot, S_RESV);
@@ -1981,8 +2010,8 @@ static void auction(struct themis *T, struct dl_sim *s)
 static void on_arrive(void *st, struct dl_sim *s, struct dl_sim_job *j)
 {
 	struct themis *T = st;
-	struct themis_job *q = tj(T, j->slot); /* reset: the slot's last job left its state */
-	q->st = S_NONE;
+	struct themis_job *q = tj(T, j->slot);
+	spot(T, j->slot)->st = S_NONE; /* reset: the slot's last job left its state */
 	q->gpus = j->gpus;
 	/* ties: a draw from the job's own stream of --seed (the same whatever else happens) */
 	struct dl_rng r;
@@ -1990,7 +2019,7 @@ static void on_arrive(void *st, struct dl_sim *s, struct dl_sim_job *j)
 	q->tie = dl_rng_u64(&r);
 	q->best = find_best_rate(T, s, j);
 	if (T->p.admission > 0) {
-		q->st = S_OUT;
+		spot(T, j->slot)->st = S_OUT;
 		DL_GROW(T->out, T->nout + 1, T->out_alloc);
 		T->out[T->nout++] = j->slot;
 	} else {
