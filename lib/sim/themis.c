@@ -181,6 +181,7 @@ struct cand {
 	double rho;
 	uint64_t tie;
 	uint32_t idx;
+	uint32_t run; /* T->runs and T->fresh: the run of its job it is of (struct spot) */
 };
 
 /*
@@ -238,6 +239,7 @@ struct value_key {
  */
 struct spot {
 	uint32_t pos;	  /* place in the list of its state (wait, exp, resv, run) */
+	uint32_t run;	  /* bumped when it starts to run (T->fresh) */
 	unsigned char st; /* S_* */
 };
 DL_SLAB_DEFINE(spots, struct spot)
@@ -290,6 +292,15 @@ struct themis {
 	struct lease *run; /* running under a lease (S_RUN) */
 	size_t nrun, run_alloc;
 	size_t *resv, nresv, resv_alloc;
+	/*
+	 * The running jobs (leased or expired) in rank order, as the last lease
+	 * end ranked them: a running job's rho, (finish_at - submit) / ideal,
+	 * stands still from its start to its preemption or completion. Those
+	 * started since are in fresh (slot and run only); an entry whose job
+	 * no longer runs that run is void (rank_expired).
+	 */
+	struct cand *runs, *fresh, *runs_tmp;
+	size_t nruns, runs_alloc, nfresh, fresh_alloc, runs_tmp_alloc;
 	size_t *out, out_head, nout, out_alloc; /* held back by admission control (FIFO) */
 	uint64_t grid_stamp;
 	dl_tick grid_at, expired_at; /* the pending grid timer, the last expiry (-1: none) */
@@ -403,6 +414,28 @@ static void lease_add(struct themis *T, struct lease **v, size_t *n, size_t *all
 	(*v)[(*n)++] = l;
 }
 
+/* slot's entry in T->runs or T->fresh is of the run it is in now */
+static int runs_now(struct themis *T, const struct cand *c)
+{
+	const struct spot *sp = spot(T, c->slot);
+	return (sp->st == S_RUN || sp->st == S_EXP) && sp->run == c->run;
+}
+
+/* slot starts to run: it joins T->fresh (void entries dropped when they outnumber the rest) */
+static void run_begins(struct themis *T, size_t slot)
+{
+	uint32_t run = ++spot(T, slot)->run;
+	if (T->nfresh > 2 * (T->nrun + T->nexp) + 64) {
+		size_t m = 0;
+		for (size_t i = 0; i < T->nfresh; i++)
+			if (runs_now(T, &T->fresh[i]))
+				T->fresh[m++] = T->fresh[i];
+		T->nfresh = m;
+	}
+	DL_GROW(T->fresh, T->nfresh + 1, T->fresh_alloc);
+	T->fresh[T->nfresh++] = (struct cand){slot, 0, 0, 0, run};
+}
+
 /* put slot into state st (leaving its list, joining the new one) */
 static void set_state(struct themis *T, size_t slot, int st)
 {
@@ -428,6 +461,7 @@ static void set_state(struct themis *T, size_t slot, int st)
 		const struct themis_job *q = tj(T, slot);
 		l.hold = q->hold;
 		l.gpus = q->gpus;
+		run_begins(T, slot);
 	}
 	switch (st) {
 	case S_WAIT:
@@ -580,6 +614,9 @@ static void destroy(void *st)
 	free(T->brank);
 	free(T->exp);
 	free(T->resv);
+	free(T->runs);
+	free(T->fresh);
+	free(T->runs_tmp);
 	free(T->out);
 	free(T->cand);
 	free(T->bids);
@@ -1730,6 +1767,51 @@ static size_t rank_head(struct themis *T, dl_tick now, size_t want, int *smalles
 }
 
 /*
+ * The jobs whose lease ended, in rank order, into e[0..T->nexp): T->runs
+ * brought up to date (the jobs started since ranked, by rho_est, and merged
+ * in; those that stopped dropped), then its expired ones picked out. The
+ * order is total (rho, tie, index), so it is the order a sort gives them.
+ */
+static void rank_expired(struct themis *T, struct dl_sim *s, struct cand *e)
+{
+	size_t m = 0;
+	for (size_t i = 0; i < T->nfresh; i++) {
+		struct cand c = T->fresh[i];
+		if (!runs_now(T, &c))
+			continue;
+		struct dl_sim_job *j = dl_sim_slot_job(s, c.slot);
+		c.rho = rho_est(T, s, j, S_RUN);
+		c.tie = tj(T, c.slot)->tie;
+		c.idx = j->idx;
+		T->fresh[m++] = c;
+	}
+	T->nfresh = 0;
+	sort_cands(T->fresh, m, &T->cand_tmp, &T->cand_tmp_alloc);
+	DL_GROW(T->runs_tmp, T->nruns + m, T->runs_tmp_alloc);
+	struct cand *out = T->runs_tmp;
+	size_t a = 0, b = 0, o = 0, ne = 0;
+	while (a < T->nruns || b < m) {
+		if (a < T->nruns && !runs_now(T, &T->runs[a])) {
+			a++;
+			continue;
+		}
+		const struct cand *c =
+			a < T->nruns && (b == m || cand_before(&T->runs[a], &T->fresh[b]))
+				? &T->runs[a++]
+				: &T->fresh[b++];
+		out[o++] = *c;
+		if (spot(T, c->slot)->st == S_EXP)
+			e[ne++] = *c;
+	}
+	size_t out_alloc = T->runs_tmp_alloc;
+	T->runs_tmp = T->runs;
+	T->runs_tmp_alloc = T->runs_alloc;
+	T->runs = out;
+	T->runs_alloc = out_alloc;
+	T->nruns = o;
+}
+
+/*
  * The rounds of an auction where leases end, as rounds_of_all holds them,
  * from the waiting jobs kept ranked (rank_waiters) merged with the jobs
  * whose lease ended, sorted alone (their rho stands still while they run).
@@ -1742,22 +1824,17 @@ static void rounds_at_lease_end(struct themis *T, struct dl_sim *s)
 	size_t nw = T->nranked, ne = T->nexp, n = nw + ne;
 	DL_GROW(T->cand, 2 * n, T->cand_alloc);
 	struct cand *e = T->cand + n; /* the expired, then merged into T->cand[0..n) */
-	for (size_t i = 0; i < ne; i++) {
-		if (i + PREFETCH_AHEAD < ne)
-			prefetch_job(T, s, T->exp[i + PREFETCH_AHEAD].slot);
-		struct dl_sim_job *j = dl_sim_slot_job(s, T->exp[i].slot);
-		e[i] = (struct cand){j->slot, rho_est(T, s, j, S_EXP), tj(T, j->slot)->tie, j->idx};
-		if (j->gpus < smallest)
-			smallest = j->gpus;
-	}
-	sort_cands(e, ne, &T->cand_tmp, &T->cand_tmp_alloc);
+	rank_expired(T, s, e);
+	for (size_t i = 0; i < ne; i++)
+		if (T->exp[i].gpus < smallest)
+			smallest = T->exp[i].gpus;
 	size_t a = 0, b = 0;
 	for (size_t m = 0; m < n; m++) {
-		struct cand w = {0, 0, 0, 0};
+		struct cand w = {0, 0, 0, 0, 0};
 		if (a < nw) {
 			const struct ranked *r = &T->ranked[a];
 			const struct waiter *x = &T->waiters[r->slot];
-			w = (struct cand){r->slot, r->rho, x->tie, x->idx};
+			w = (struct cand){r->slot, r->rho, x->tie, x->idx, 0};
 		}
 		if (a < nw && (b == ne || cand_before(&w, &e[b]))) {
 			T->cand[m] = w;
