@@ -72,8 +72,9 @@
  * bisection); an auction where no lease ends sorts only those above the
  * rho of the one about two rounds down, and the rest if a round reaches
  * them; an auction where leases end merges them with the expired leases,
- * sorted alone. The lists of leases carry what the loops over every lease
- * read. Only the jobs whose gang fits the GPUs left are
+ * picked in order from the running jobs, which stay ranked too (their rho
+ * stands still while they run). The lists of leases carry what the loops
+ * over every lease read. Only the jobs whose gang fits the GPUs left are
  * asked to bid. On one GPU type a gang one node holds has one rate on any
  * node, so its node-tier bids are the round's placements for its gang size
  * (found once a round) at one value; a waiting-only round of more than
