@@ -195,8 +195,7 @@ struct ranked {
 	dl_tick submit;
 	double wl_best; /* work_left / best rate */
 	double ideal;
-	uint32_t slot, seq;
-	int gpus;
+	uint32_t slot, seq; /* (40 bytes: the passes over the queue move every entry) */
 };
 
 /* the rest of a waiting job's fixed fields (T->waiters, by slot) */
@@ -204,6 +203,7 @@ struct waiter {
 	double wl_node; /* work_left / its rate on one node (node_bids), or NAN */
 	uint64_t tie;
 	uint32_t idx;
+	int gpus;
 };
 
 /*
@@ -325,6 +325,7 @@ struct themis {
 	int nan_wl;		/* some waiter's wl_best was NaN: rank_waiters alone ranks */
 	struct waiter *waiters; /* by slot */
 	uint32_t *wseq;		/* by slot: bumped when it starts or stops waiting */
+	size_t *gang_waits;	/* by gang size (gang_index): how many of that size wait */
 	size_t waiters_alloc;
 	/* auction scratch */
 	struct cand *cand;
@@ -437,6 +438,24 @@ static void run_begins(struct themis *T, size_t slot)
 	T->fresh[T->nfresh++] = (struct cand){slot, 0, 0, 0, run};
 }
 
+/*
+ * gang_waits' index of a gang of g: gangs larger than the cluster share its
+ * last (no offer holds them), and a gang of no GPUs the first
+ */
+static size_t gang_index(const struct themis *T, int g)
+{
+	return g < 0 ? 0 : g > T->total ? (size_t)T->total + 1 : (size_t)g;
+}
+
+/* the smallest gang among the waiting jobs (INT32_MAX: none), up to gang_index's bounds */
+static int smallest_waiting(const struct themis *T)
+{
+	for (size_t g = 0; g <= (size_t)T->total + 1; g++)
+		if (T->gang_waits[g])
+			return (int)g;
+	return INT32_MAX;
+}
+
 /* put slot into state st (leaving its list, joining the new one) */
 static void set_state(struct themis *T, size_t slot, int st)
 {
@@ -446,6 +465,7 @@ static void set_state(struct themis *T, size_t slot, int st)
 	case S_WAIT:
 		T->wseq[slot]++; /* its entry in ranked is void */
 		list_del(T, T->wait, &T->nwait, slot);
+		T->gang_waits[gang_index(T, tj(T, slot)->gpus)]--;
 		break;
 	case S_EXP:
 		l = lease_del(T, T->exp, &T->nexp, slot);
@@ -467,6 +487,7 @@ static void set_state(struct themis *T, size_t slot, int st)
 	switch (st) {
 	case S_WAIT:
 		list_add(T, &T->wait, &T->nwait, &T->wait_alloc, slot);
+		T->gang_waits[gang_index(T, tj(T, slot)->gpus)]++;
 		break;
 	case S_EXP:
 		lease_add(T, &T->exp, &T->nexp, &T->exp_alloc, l);
@@ -542,13 +563,13 @@ static void to_wait(struct themis *T, struct dl_sim *s, struct dl_sim_job *j)
 	}
 	double wl_node = wl_on_node(T, s, j);
 	tj(T, j->slot)->wl_node = wl_node;
-	T->waiters[j->slot] = (struct waiter){wl_node, tj(T, j->slot)->tie, j->idx};
+	T->waiters[j->slot] = (struct waiter){wl_node, tj(T, j->slot)->tie, j->idx, j->gpus};
 	DL_GROW(T->ranked, T->nranked + 1, T->ranked_alloc);
 	double wl_best = j->work_left / best_rate(T, j);
 	if (isnan(wl_best))
 		T->nan_wl = 1;
-	T->ranked[T->nranked++] = (struct ranked){
-		0, j->submit, wl_best, ideal(j), (uint32_t)j->slot, ++T->wseq[j->slot], j->gpus};
+	T->ranked[T->nranked++] = (struct ranked){0,	    j->submit,	       wl_best,
+						  ideal(j), (uint32_t)j->slot, ++T->wseq[j->slot]};
 }
 
 /* ---- create / destroy ---- */
@@ -571,6 +592,7 @@ static void *create(struct dl_sim *s, const void *params, struct dl_err *err)
 		if (T->c->nodes[n].gpus > T->maxg)
 			T->maxg = T->c->nodes[n].gpus;
 	T->type_gpus = xcalloc((size_t)T->ntypes + 1, sizeof(int));
+	T->gang_waits = xcalloc((size_t)T->total + 2, sizeof(*T->gang_waits));
 	for (int t = 0; t < T->ntypes; t++) {
 		T->type_gpus[t] = dl_cluster_type_gpus(T->c, t);
 		if (T->type_gpus[t] > 0 && T->c->types[t].speed > T->best_any)
@@ -612,6 +634,7 @@ static void destroy(void *st)
 	free(T->rest);
 	free(T->waiters);
 	free(T->wseq);
+	free(T->gang_waits);
 	free(T->brank);
 	free(T->exp);
 	free(T->resv);
@@ -1686,20 +1709,17 @@ static void sort_ranked(struct themis *T, size_t lo, size_t hi, size_t budget)
 static void rank_waiters(struct themis *T, dl_tick now, int *smallest)
 {
 	size_t m = 0, budget = 8 * (T->nranked + 16);
-	int small = INT32_MAX;
 	struct ranked *v = T->ranked;
 	for (size_t i = 0; i < T->nranked; i++) {
 		struct ranked e = v[i];
 		if (!ranked_now(T, &e, now))
 			continue;
-		if (e.gpus < small)
-			small = e.gpus;
 		v[m++] = e;
 	}
 	T->nranked = m;
 	sort_ranked(T, 0, m, budget);
 	T->nsorted = m;
-	*smallest = small;
+	*smallest = smallest_waiting(T);
 }
 
 /*
@@ -1724,15 +1744,12 @@ static size_t rank_head(struct themis *T, dl_tick now, size_t want, int *smalles
 	double bar = ((double)(now - v[want].submit) + v[want].wl_best) / v[want].ideal;
 	DL_GROW(T->rest, n, T->rest_alloc);
 	size_t head = 0, nrest = 0, was_sorted = T->nsorted < n ? T->nsorted : n, risers = n;
-	int small = INT32_MAX;
 	for (size_t i = 0; i < n; i++) {
 		if (i == was_sorted)
 			risers = head; /* the head's entries from here on were not in order */
 		struct ranked e = v[i];
 		if (!ranked_now(T, &e, now))
 			continue;
-		if (e.gpus < small)
-			small = e.gpus;
 		/*
 		 * (A branch, one store: the old order is nearly the new one, so
 		 * the entries fall above the bar, then below it, with few
@@ -1763,7 +1780,7 @@ static size_t rank_head(struct themis *T, dl_tick now, size_t want, int *smalles
 			T->rest[o++] = v[a++];
 		memcpy(v, T->rest, o * sizeof(*v)); /* (v[b..head) are in place) */
 	}
-	*smallest = small;
+	*smallest = smallest_waiting(T);
 	return head;
 }
 
@@ -1896,13 +1913,14 @@ static int clear_round(struct themis *T, dl_tick now, size_t at, size_t r, int o
 	double qmax = 0;
 	for (size_t i = 0; i < r; i++) {
 		const struct ranked *e = &T->ranked[at + i];
+		const struct waiter *w = &T->waiters[e->slot];
 		T->qbuf[i] = NAN;
-		if (e->gpus > off)
+		if (w->gpus > off)
 			continue;
-		double wl_node = T->waiters[e->slot].wl_node;
+		double wl_node = w->wl_node;
 		if (isnan(wl_node))
 			return 0;
-		struct tmpl *tp = gang_tmpl(T, e->gpus);
+		struct tmpl *tp = gang_tmpl(T, w->gpus);
 		if (!tp->n)
 			return 0;
 		for (int b = 0; b < tp->n; b++)
@@ -1919,7 +1937,7 @@ static int clear_round(struct themis *T, dl_tick now, size_t at, size_t r, int o
 		if (q > qmax)
 			qmax = q;
 		nbids += (size_t)tp->n;
-		T->tmpls[e->gpus].used = T->round;
+		tp->used = T->round;
 	}
 	if (nbids <= (size_t)T->p.mip_max || !templates_share_a_gpu(T))
 		return 0;
@@ -1934,10 +1952,11 @@ static int clear_round(struct themis *T, dl_tick now, size_t at, size_t r, int o
 			}
 		}
 	const struct ranked *e = &T->ranked[at + best];
-	const struct tmpl *tp = &T->tmpls[e->gpus];
-	int *h = hold_room(T, e->slot, e->gpus);
-	memcpy(h, T->gbuf + tp->off[0], (size_t)e->gpus * sizeof(int));
-	withdraw(T, h, e->gpus);
+	int g = T->waiters[e->slot].gpus;
+	const struct tmpl *tp = &T->tmpls[g];
+	int *h = hold_room(T, e->slot, g);
+	memcpy(h, T->gbuf + tp->off[0], (size_t)g * sizeof(int));
+	withdraw(T, h, g);
 	DL_GROW(T->winners, T->nwin + 1, T->win_alloc);
 	T->winners[T->nwin++] = e->slot;
 	if (T->p.stats)
@@ -1975,12 +1994,12 @@ static void rounds_of_waiters(struct themis *T, struct dl_sim *s)
 			continue;
 		for (size_t i = at; i < at + r; i++) {
 			const struct ranked *e = &T->ranked[i];
-			if (e->gpus > off)
-				continue;
 			const struct waiter *w = &T->waiters[e->slot];
+			if (w->gpus > off)
+				continue;
 			T->cand[m] = (struct cand){e->slot, e->rho, w->tie, w->idx};
 			T->brank[m] = (uint32_t)(i - at);
-			if (!node_bids(T, now, e->gpus, e->submit, e->wl_best, w->wl_node,
+			if (!node_bids(T, now, w->gpus, e->submit, e->wl_best, w->wl_node,
 				       (uint32_t)m))
 				make_bids(T, s, dl_sim_slot_job(s, e->slot), (uint32_t)m, S_WAIT);
 			m++;
