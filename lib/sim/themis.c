@@ -1193,13 +1193,16 @@ static int greedy(struct themis *T, size_t njobs)
 	return best_all;
 }
 
-static int bid_job_cmp(const void *x, const void *y)
+/* a before b in the MIP's order: by job, then by where its GPUs are in gbuf (one job's differ) */
+static int bid_job_before(const struct bid *a, const struct bid *b)
 {
-	const struct bid *a = x, *b = y;
 	if (a->job != b->job)
-		return a->job < b->job ? -1 : 1;
-	return (a->off > b->off) - (a->off < b->off);
+		return a->job < b->job;
+	return a->off < b->off;
 }
+
+/* the bids in bid_job_before's order (a total one: any sort gives it) */
+MERGE_SORT(sort_bids_by_job, struct bid, bid_job_before)
 
 /* bid x's objective in the MIP: its value, and the bonus of its bidder's rank among r */
 static double mip_obj(const struct themis *T, const struct bid *x, size_t r)
@@ -1384,7 +1387,7 @@ static int mip(struct themis *T, size_t nb, size_t r)
 	if (!T->p.reference && mip_clique(T, nb, r))
 		return 0;
 	/* bids grouped by job again (greedy sorted them by value); won[] follows */
-	qsort(T->bids, T->nbids, sizeof(*T->bids), bid_job_cmp);
+	sort_bids_by_job(T->bids, T->nbids, &T->bids_tmp, &T->bids_tmp_alloc);
 	if (!T->p.reference && mip_search(T, nb, r))
 		return 0;
 	for (size_t i = 0; i < nb; i++)
