@@ -942,11 +942,9 @@ static int placement_bids(struct themis *T, struct dl_sim *s, struct dl_sim_job 
 }
 
 /* the node-tier placements of a gang of g on the offer as it stands in this round */
-static struct tmpl *gang_tmpl(struct themis *T, int g)
+static __attribute__((noinline)) struct tmpl *find_gang_tmpl(struct themis *T, int g)
 {
 	struct tmpl *tp = &T->tmpls[g];
-	if (tp->round == T->round)
-		return tp;
 	tp->round = T->round;
 	tp->n = 0;
 	int t = T->type_order[0];
@@ -961,6 +959,16 @@ static struct tmpl *gang_tmpl(struct themis *T, int g)
 				tp->leased[k] += T->leased[T->gbuf[off + q]];
 		}
 	return tp;
+}
+
+/*
+ * find_gang_tmpl's placements, kept for the round: the rounds ask once for
+ * every job that fits, so the look-up is inlined and the search is not
+ */
+static inline struct tmpl *gang_tmpl(struct themis *T, int g)
+{
+	struct tmpl *tp = &T->tmpls[g];
+	return tp->round == T->round ? tp : find_gang_tmpl(T, g);
 }
 
 /*
