@@ -399,8 +399,13 @@ static void list_del(struct themis *T, size_t *v, size_t *n, size_t slot)
 	spot(T, last)->pos = (uint32_t)i;
 }
 
-/* the same for a list of leases; the entry left is returned */
-static struct lease lease_del(struct themis *T, struct lease *v, size_t *n, size_t slot)
+/*
+ * the same for a list of leases; the entry left is returned (forced inline,
+ * with lease_add: a lease end moves every lease twice, and as calls the
+ * record went back through memory)
+ */
+static inline __attribute__((always_inline)) struct lease
+lease_del(struct themis *T, struct lease *v, size_t *n, size_t slot)
 {
 	size_t i = spot(T, slot)->pos;
 	struct lease l = v[i];
@@ -409,7 +414,8 @@ static struct lease lease_del(struct themis *T, struct lease *v, size_t *n, size
 	return l;
 }
 
-static void lease_add(struct themis *T, struct lease **v, size_t *n, size_t *alloc, struct lease l)
+static inline __attribute__((always_inline)) void
+lease_add(struct themis *T, struct lease **v, size_t *n, size_t *alloc, struct lease l)
 {
 	DL_GROW(*v, *n + 1, *alloc);
 	spot(T, l.slot)->pos = (uint32_t)*n;
