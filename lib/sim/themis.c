@@ -72,17 +72,19 @@
  * bisection); an auction where no lease ends sorts only those above the
  * rho of the one about two rounds down, and the rest if a round reaches
  * them; an auction where leases end merges them with the expired leases,
- * sorted alone. The lists of leases carry what the loops over every lease
- * read. Only the jobs whose gang fits the GPUs left are
+ * picked in order from the running jobs, which stay ranked too (their rho
+ * stands still while they run). The lists of leases carry what the loops
+ * over every lease read. Only the jobs whose gang fits the GPUs left are
  * asked to bid. On one GPU type a gang one node holds has one rate on any
  * node, so its node-tier bids are the round's placements for its gang size
  * (found once a round) at one value; a waiting-only round of more than
  * --mip-max such bids that share a GPU goes to the most valuable job without
  * making them. A round whose bids all take one GPU in common has one winner:
- * the greedy finds it without sorting, and the MIP's answer is taken without
- * GLPK when one objective beats the rest by far more than the solver's
- * tolerance. The params' reference switch keeps the plain way as the tests'
- * oracle.
+ * the greedy finds it without sorting. The MIP's answer is taken without
+ * GLPK when one packing's objective beats every other's by far more than the
+ * solver's tolerance: at once when the bids share a GPU, else when a search
+ * of the packings says so. The params' reference switch keeps the plain way
+ * as the tests' oracle.
  *
  * Per-job state lives in a slab indexed by the job's slot (sim/slab.h).
  */
@@ -180,6 +182,7 @@ struct cand {
 	double rho;
 	uint64_t tie;
 	uint32_t idx;
+	uint32_t run; /* T->runs and T->fresh: the run of its job it is of (struct spot) */
 };
 
 /*
@@ -192,8 +195,7 @@ struct ranked {
 	dl_tick submit;
 	double wl_best; /* work_left / best rate */
 	double ideal;
-	uint32_t slot, seq;
-	int gpus;
+	uint32_t slot, seq; /* (40 bytes: the passes over the queue move every entry) */
 };
 
 /* the rest of a waiting job's fixed fields (T->waiters, by slot) */
@@ -201,6 +203,7 @@ struct waiter {
 	double wl_node; /* work_left / its rate on one node (node_bids), or NAN */
 	uint64_t tie;
 	uint32_t idx;
+	int gpus;
 };
 
 /*
@@ -228,15 +231,27 @@ struct value_key {
 	size_t at;
 };
 
+/*
+ * per job (by slot): its state and its place in the list of that state, apart
+ * from the rest (struct themis_job) in an array a few tens of kilobytes
+ * long: the list moves of a lease end (every lease leaves the list of
+ * running leases and comes back) touch one of them for each lease and for
+ * the lease moved into its place
+ */
+struct spot {
+	uint32_t pos;	  /* place in the list of its state (wait, exp, resv, run) */
+	uint32_t run;	  /* bumped when it starts to run (T->fresh) */
+	unsigned char st; /* S_* */
+};
+DL_SLAB_DEFINE(spots, struct spot)
+
 /* per job (by slot: sim/slab.h) */
 struct themis_job {
-	unsigned char st; /* S_* */
-	size_t pos;	  /* place in the list of its state (wait, exp, resv, run) */
-	int gpus;	  /* its gang (the job's, fixed) */
-	uint64_t tie;	  /* its place in the seeded order of ties */
-	double best;	  /* its best rate (best_rate) */
-	double wl_node;	  /* waiting: work_left / its rate on one node, or NAN (node_bids) */
-	int *hold;	  /* GPUs held (running) or won (reserved) */
+	int gpus;	/* its gang (the job's, fixed) */
+	uint64_t tie;	/* its place in the seeded order of ties */
+	double best;	/* its best rate (best_rate) */
+	double wl_node; /* waiting: work_left / its rate on one node, or NAN (node_bids) */
+	int *hold;	/* GPUs held (running) or won (reserved) */
 	int holdcap;
 };
 DL_SLAB_DEFINE(themis_jobs, struct themis_job)
@@ -270,6 +285,7 @@ struct themis {
 	struct dl_cluster_state *offer;
 	unsigned char *leased;	 /* during an auction: held under a lease that ended now */
 	struct themis_jobs jobs; /* per job, by slot */
+	struct spots spots;	 /* per job, by slot: state and list place */
 	/* lists of slots */
 	size_t *wait, nwait, wait_alloc;
 	struct lease *exp; /* the leases that ended now (S_EXP) */
@@ -277,6 +293,15 @@ struct themis {
 	struct lease *run; /* running under a lease (S_RUN) */
 	size_t nrun, run_alloc;
 	size_t *resv, nresv, resv_alloc;
+	/*
+	 * The running jobs (leased or expired) in rank order, as the last lease
+	 * end ranked them: a running job's rho, (finish_at - submit) / ideal,
+	 * stands still from its start to its preemption or completion. Those
+	 * started since are in fresh (slot and run only); an entry whose job
+	 * no longer runs that run is void (rank_expired).
+	 */
+	struct cand *runs, *fresh, *runs_tmp;
+	size_t nruns, runs_alloc, nfresh, fresh_alloc, runs_tmp_alloc;
 	size_t *out, out_head, nout, out_alloc; /* held back by admission control (FIFO) */
 	uint64_t grid_stamp;
 	dl_tick grid_at, expired_at; /* the pending grid timer, the last expiry (-1: none) */
@@ -300,6 +325,7 @@ struct themis {
 	int nan_wl;		/* some waiter's wl_best was NaN: rank_waiters alone ranks */
 	struct waiter *waiters; /* by slot */
 	uint32_t *wseq;		/* by slot: bumped when it starts or stops waiting */
+	size_t *gang_waits;	/* by gang size (gang_index): how many of that size wait */
 	size_t waiters_alloc;
 	/* auction scratch */
 	struct cand *cand;
@@ -354,46 +380,98 @@ static struct themis_job *tj(struct themis *T, size_t slot)
 	return themis_jobs_at(&T->jobs, slot);
 }
 
+static struct spot *spot(struct themis *T, size_t slot)
+{
+	return spots_at(&T->spots, slot);
+}
+
 static void list_add(struct themis *T, size_t **v, size_t *n, size_t *alloc, size_t slot)
 {
 	DL_GROW(*v, *n + 1, *alloc);
-	tj(T, slot)->pos = *n;
+	spot(T, slot)->pos = (uint32_t)*n;
 	(*v)[(*n)++] = slot;
 }
 
 static void list_del(struct themis *T, size_t *v, size_t *n, size_t slot)
 {
-	size_t i = tj(T, slot)->pos, last = v[--*n];
+	size_t i = spot(T, slot)->pos, last = v[--*n];
 	v[i] = last;
-	tj(T, last)->pos = i;
+	spot(T, last)->pos = (uint32_t)i;
 }
 
-/* the same for a list of leases; the entry left is returned */
-static struct lease lease_del(struct themis *T, struct lease *v, size_t *n, size_t slot)
+/*
+ * the same for a list of leases; the entry left is returned (forced inline,
+ * with lease_add: a lease end moves every lease twice, and as calls the
+ * record went back through memory)
+ */
+static inline __attribute__((always_inline)) struct lease
+lease_del(struct themis *T, struct lease *v, size_t *n, size_t slot)
 {
-	size_t i = tj(T, slot)->pos;
+	size_t i = spot(T, slot)->pos;
 	struct lease l = v[i];
 	v[i] = v[--*n];
-	tj(T, v[i].slot)->pos = i;
+	spot(T, v[i].slot)->pos = (uint32_t)i;
 	return l;
 }
 
-static void lease_add(struct themis *T, struct lease **v, size_t *n, size_t *alloc, struct lease l)
+static inline __attribute__((always_inline)) void
+lease_add(struct themis *T, struct lease **v, size_t *n, size_t *alloc, struct lease l)
 {
 	DL_GROW(*v, *n + 1, *alloc);
-	tj(T, l.slot)->pos = *n;
+	spot(T, l.slot)->pos = (uint32_t)*n;
 	(*v)[(*n)++] = l;
+}
+
+/* slot's entry in T->runs or T->fresh is of the run it is in now */
+static int runs_now(struct themis *T, const struct cand *c)
+{
+	const struct spot *sp = spot(T, c->slot);
+	return (sp->st == S_RUN || sp->st == S_EXP) && sp->run == c->run;
+}
+
+/* slot starts to run: it joins T->fresh (void entries dropped when they outnumber the rest) */
+static void run_begins(struct themis *T, size_t slot)
+{
+	uint32_t run = ++spot(T, slot)->run;
+	if (T->nfresh > 2 * (T->nrun + T->nexp) + 64) {
+		size_t m = 0;
+		for (size_t i = 0; i < T->nfresh; i++)
+			if (runs_now(T, &T->fresh[i]))
+				T->fresh[m++] = T->fresh[i];
+		T->nfresh = m;
+	}
+	DL_GROW(T->fresh, T->nfresh + 1, T->fresh_alloc);
+	T->fresh[T->nfresh++] = (struct cand){slot, 0, 0, 0, run};
+}
+
+/*
+ * gang_waits' index of a gang of g: gangs larger than the cluster share its
+ * last (no offer holds them), and a gang of no GPUs the first
+ */
+static size_t gang_index(const struct themis *T, int g)
+{
+	return g < 0 ? 0 : g > T->total ? (size_t)T->total + 1 : (size_t)g;
+}
+
+/* the smallest gang among the waiting jobs (INT32_MAX: none), up to gang_index's bounds */
+static int smallest_waiting(const struct themis *T)
+{
+	for (size_t g = 0; g <= (size_t)T->total + 1; g++)
+		if (T->gang_waits[g])
+			return (int)g;
+	return INT32_MAX;
 }
 
 /* put slot into state st (leaving its list, joining the new one) */
 static void set_state(struct themis *T, size_t slot, int st)
 {
-	struct themis_job *q = tj(T, slot);
-	struct lease l = {slot, 0, q->hold, q->gpus}; /* (a lease that goes on keeps its end) */
-	switch (q->st) {
+	int was = spot(T, slot)->st;
+	struct lease l = {slot, 0, NULL, 0}; /* (a lease that goes on keeps its end) */
+	switch (was) {
 	case S_WAIT:
 		T->wseq[slot]++; /* its entry in ranked is void */
 		list_del(T, T->wait, &T->nwait, slot);
+		T->gang_waits[gang_index(T, tj(T, slot)->gpus)]--;
 		break;
 	case S_EXP:
 		l = lease_del(T, T->exp, &T->nexp, slot);
@@ -405,10 +483,17 @@ static void set_state(struct themis *T, size_t slot, int st)
 		l = lease_del(T, T->run, &T->nrun, slot);
 		break;
 	}
-	q->st = (unsigned char)st;
+	spot(T, slot)->st = (unsigned char)st;
+	if ((st == S_EXP || st == S_RUN) && was != S_EXP && was != S_RUN) {
+		const struct themis_job *q = tj(T, slot);
+		l.hold = q->hold;
+		l.gpus = q->gpus;
+		run_begins(T, slot);
+	}
 	switch (st) {
 	case S_WAIT:
 		list_add(T, &T->wait, &T->nwait, &T->wait_alloc, slot);
+		T->gang_waits[gang_index(T, tj(T, slot)->gpus)]++;
 		break;
 	case S_EXP:
 		lease_add(T, &T->exp, &T->nexp, &T->exp_alloc, l);
@@ -429,8 +514,9 @@ static int *hold_room(struct themis *T, size_t slot, int n)
 		free(q->hold);
 		q->hold = xcalloc((size_t)n, sizeof(int));
 		q->holdcap = n;
-		if (q->st == S_RUN || q->st == S_EXP) /* (its lease's copy of the pointer) */
-			(q->st == S_RUN ? T->run : T->exp)[q->pos].hold = q->hold;
+		const struct spot *sp = spot(T, slot);
+		if (sp->st == S_RUN || sp->st == S_EXP) /* (its lease's copy of the pointer) */
+			(sp->st == S_RUN ? T->run : T->exp)[sp->pos].hold = q->hold;
 	}
 	return q->hold;
 }
@@ -483,13 +569,13 @@ static void to_wait(struct themis *T, struct dl_sim *s, struct dl_sim_job *j)
 	}
 	double wl_node = wl_on_node(T, s, j);
 	tj(T, j->slot)->wl_node = wl_node;
-	T->waiters[j->slot] = (struct waiter){wl_node, tj(T, j->slot)->tie, j->idx};
+	T->waiters[j->slot] = (struct waiter){wl_node, tj(T, j->slot)->tie, j->idx, j->gpus};
 	DL_GROW(T->ranked, T->nranked + 1, T->ranked_alloc);
 	double wl_best = j->work_left / best_rate(T, j);
 	if (isnan(wl_best))
 		T->nan_wl = 1;
-	T->ranked[T->nranked++] = (struct ranked){
-		0, j->submit, wl_best, ideal(j), (uint32_t)j->slot, ++T->wseq[j->slot], j->gpus};
+	T->ranked[T->nranked++] = (struct ranked){0,	    j->submit,	       wl_best,
+						  ideal(j), (uint32_t)j->slot, ++T->wseq[j->slot]};
 }
 
 /* ---- create / destroy ---- */
@@ -512,6 +598,7 @@ static void *create(struct dl_sim *s, const void *params, struct dl_err *err)
 		if (T->c->nodes[n].gpus > T->maxg)
 			T->maxg = T->c->nodes[n].gpus;
 	T->type_gpus = xcalloc((size_t)T->ntypes + 1, sizeof(int));
+	T->gang_waits = xcalloc((size_t)T->total + 2, sizeof(*T->gang_waits));
 	for (int t = 0; t < T->ntypes; t++) {
 		T->type_gpus[t] = dl_cluster_type_gpus(T->c, t);
 		if (T->type_gpus[t] > 0 && T->c->types[t].speed > T->best_any)
@@ -546,15 +633,20 @@ static void destroy(void *st)
 	for (size_t i = 0; i < T->jobs.n; i++)
 		free(T->jobs.v[i].hold);
 	themis_jobs_release(&T->jobs);
+	spots_release(&T->spots);
 	free(T->run);
 	free(T->wait);
 	free(T->ranked);
 	free(T->rest);
 	free(T->waiters);
 	free(T->wseq);
+	free(T->gang_waits);
 	free(T->brank);
 	free(T->exp);
 	free(T->resv);
+	free(T->runs);
+	free(T->fresh);
+	free(T->runs_tmp);
 	free(T->out);
 	free(T->cand);
 	free(T->bids);
@@ -856,11 +948,9 @@ static int placement_bids(struct themis *T, struct dl_sim *s, struct dl_sim_job 
 }
 
 /* the node-tier placements of a gang of g on the offer as it stands in this round */
-static struct tmpl *gang_tmpl(struct themis *T, int g)
+static __attribute__((noinline)) struct tmpl *find_gang_tmpl(struct themis *T, int g)
 {
 	struct tmpl *tp = &T->tmpls[g];
-	if (tp->round == T->round)
-		return tp;
 	tp->round = T->round;
 	tp->n = 0;
 	int t = T->type_order[0];
@@ -875,6 +965,16 @@ static struct tmpl *gang_tmpl(struct themis *T, int g)
 				tp->leased[k] += T->leased[T->gbuf[off + q]];
 		}
 	return tp;
+}
+
+/*
+ * find_gang_tmpl's placements, kept for the round: the rounds ask once for
+ * every job that fits, so the look-up is inlined and the search is not
+ */
+static inline struct tmpl *gang_tmpl(struct themis *T, int g)
+{
+	struct tmpl *tp = &T->tmpls[g];
+	return tp->round == T->round ? tp : find_gang_tmpl(T, g);
 }
 
 /*
@@ -1107,13 +1207,16 @@ static int greedy(struct themis *T, size_t njobs)
 	return best_all;
 }
 
-static int bid_job_cmp(const void *x, const void *y)
+/* a before b in the MIP's order: by job, then by where its GPUs are in gbuf (one job's differ) */
+static int bid_job_before(const struct bid *a, const struct bid *b)
 {
-	const struct bid *a = x, *b = y;
 	if (a->job != b->job)
-		return a->job < b->job ? -1 : 1;
-	return (a->off > b->off) - (a->off < b->off);
+		return a->job < b->job;
+	return a->off < b->off;
 }
+
+/* the bids in bid_job_before's order (a total one: any sort gives it) */
+MERGE_SORT(sort_bids_by_job, struct bid, bid_job_before)
 
 /* bid x's objective in the MIP: its value, and the bonus of its bidder's rank among r */
 static double mip_obj(const struct themis *T, const struct bid *x, size_t r)
@@ -1154,6 +1257,141 @@ static int mip_clique(struct themis *T, size_t nb, size_t r)
 	return 1;
 }
 
+/* a job's bids in a round, bids[first .. end), and the most any of them is worth */
+struct job_bids {
+	uint32_t first, end;
+	double most;
+};
+
+/*
+ * mip_search's state: the round's jobs (most valuable first), their bids'
+ * objectives, a bound on what the jobs from q on can add (ub[q]); the best
+ * packing found (best_pick: a bid per job, -1: none) and its objective, and
+ * a bound on every other packing's (other).
+ */
+struct packing {
+	struct themis *T;
+	const struct job_bids *jobs;
+	const double *obj, *ub;
+	size_t njobs;
+	int *pick, *best_pick;
+	double best, other, margin;
+	long budget;
+};
+
+/*
+ * The packings that extend pick[0..q) (objective cur so far). A subtree is
+ * skipped, its bound joining other, when it cannot decide anything: when
+ * its bound is not above other, or, while the best is not yet clear of
+ * other by the margin, not above the best plus the margin (it could only
+ * hold packings that leave the round undecided).
+ */
+static void pack_from(struct packing *P, size_t q, double cur)
+{
+	struct themis *T = P->T;
+	if (--P->budget < 0)
+		return;
+	if (q == P->njobs) {
+		if (cur > P->best) {
+			P->other = P->best > P->other ? P->best : P->other;
+			P->best = cur;
+			memcpy(P->best_pick, P->pick, P->njobs * sizeof(*P->pick));
+		} else if (cur > P->other) {
+			P->other = cur;
+		}
+		return;
+	}
+	double bound = cur + P->ub[q], bar = P->other;
+	if (!(P->best - P->other > P->margin) && P->best + P->margin > bar)
+		bar = P->best + P->margin;
+	if (!(bound > bar)) {
+		P->other = bound > P->other ? bound : P->other;
+		return;
+	}
+	for (uint32_t b = P->jobs[q].first; b < P->jobs[q].end; b++) {
+		const struct bid *x = &T->bids[b];
+		int k = 0;
+		while (k < x->n && T->gmark[T->gbuf[x->off + k]] != T->mark)
+			k++;
+		if (k < x->n)
+			continue; /* a GPU of it is taken */
+		for (k = 0; k < x->n; k++)
+			T->gmark[T->gbuf[x->off + k]] = T->mark;
+		P->pick[q] = (int)b;
+		pack_from(P, q + 1, cur + P->obj[b]);
+		for (k = 0; k < x->n; k++)
+			T->gmark[T->gbuf[x->off + k]] = 0;
+	}
+	P->pick[q] = -1;
+	pack_from(P, q + 1, cur);
+}
+
+/* how many subtrees mip_search looks at before it leaves the round to GLPK */
+#define SEARCH_BUDGET 1024
+/* the most bids mip_search takes (its arrays are on the stack) */
+#define SEARCH_BIDS 256
+
+/*
+ * The MIP's answer without the solver, where it cannot differ, as
+ * mip_clique's but for any round: a search of the packings (the bids
+ * grouped by job, the most valuable jobs first, so that the bound on the
+ * rest falls fast) finds the best, and the best beats every other packing
+ * by far more than the solver's tolerances (a bound on the others:
+ * pack_from). Rounds whose jobs have bids of equal value on other GPUs (the
+ * common case: node placements of one rate) tie, and go to GLPK. 1 when
+ * decided.
+ */
+static int mip_search(struct themis *T, size_t nb, size_t r)
+{
+	size_t n = T->nbids, nj = 0;
+	struct job_bids jobs[SEARCH_BIDS];
+	double obj[SEARCH_BIDS], ub[SEARCH_BIDS + 1];
+	int pick[SEARCH_BIDS], best_pick[SEARCH_BIDS];
+	if (n > SEARCH_BIDS)
+		return 0;
+	for (size_t b = 0; b < n; b++) {
+		obj[b] = mip_obj(T, &T->bids[b], r);
+		if (isnan(obj[b]))
+			return 0;
+		if (b == 0 || T->bids[b].job != T->bids[b - 1].job)
+			jobs[nj++] = (struct job_bids){(uint32_t)b, (uint32_t)b, 0};
+		struct job_bids *jb = &jobs[nj - 1];
+		jb->end = (uint32_t)b + 1;
+		jb->most = obj[b] > jb->most ? obj[b] : jb->most;
+	}
+	for (size_t q = 1; q < nj; q++) { /* most valuable first (insertion: a few dozen) */
+		struct job_bids x = jobs[q];
+		size_t k = q;
+		for (; k > 0 && jobs[k - 1].most < x.most; k--)
+			jobs[k] = jobs[k - 1];
+		jobs[k] = x;
+	}
+	ub[nj] = 0;
+	for (size_t q = nj; q-- > 0;)
+		ub[q] = ub[q + 1] + jobs[q].most;
+	struct packing P = {.T = T,
+			    .jobs = jobs,
+			    .obj = obj,
+			    .ub = ub,
+			    .njobs = nj,
+			    .pick = pick,
+			    .best_pick = best_pick,
+			    .best = -INFINITY,
+			    .other = -INFINITY,
+			    .budget = SEARCH_BUDGET};
+	P.margin = CLEAR_MARGIN * (ub[0] > 1 ? ub[0] : 1);
+	T->mark++;
+	pack_from(&P, 0, 0);
+	if (P.budget < 0 || !(P.best - P.other > P.margin))
+		return 0;
+	for (size_t i = 0; i < nb; i++)
+		T->won[i] = -1;
+	for (size_t q = 0; q < nj; q++)
+		if (best_pick[q] >= 0)
+			T->won[T->bids[best_pick[q]].job] = best_pick[q];
+	return 1;
+}
+
 /*
  * The exact choice among the round's nb bidders (of r candidates): max sum
  * of values, GPU-disjoint, one bid a job (0, or -1: keep greedy's).
@@ -1163,7 +1401,9 @@ static int mip(struct themis *T, size_t nb, size_t r)
 	if (!T->p.reference && mip_clique(T, nb, r))
 		return 0;
 	/* bids grouped by job again (greedy sorted them by value); won[] follows */
-	qsort(T->bids, T->nbids, sizeof(*T->bids), bid_job_cmp);
+	sort_bids_by_job(T->bids, T->nbids, &T->bids_tmp, &T->bids_tmp_alloc);
+	if (!T->p.reference && mip_search(T, nb, r))
+		return 0;
 	for (size_t i = 0; i < nb; i++)
 		T->won[i] = -1;
 	struct dl_lp *lp = dl_lp_new("themis", DL_LP_MAX);
@@ -1236,12 +1476,20 @@ static void hold_gpus(struct themis *T, struct dl_sim *s, size_t slot)
 	new_lease(T, s, slot);
 }
 
+/* the expired lease T->exp[i] goes on: its GPUs are its job's again, under a new lease */
+static void renew(struct themis *T, struct dl_sim *s, size_t i)
+{
+	const struct lease *l = &T->exp[i];
+	withdraw(T, l->hold, l->gpus);
+	new_lease(T, s, l->slot);
+}
+
 static void start_won(struct themis *T, struct dl_sim *s, struct dl_sim_job *j)
 {
 	struct dl_sim_how how = DL_SIM_HOW(.gpus = tj(T, j->slot)->hold);
 	if (dl_sim_start(s, j, &how) == DL_PLACED)
 		hold_gpus(T, s, j->slot);
-	else if (tj(T, j->slot)->st != S_RESV)
+	else if (spot(T, j->slot)->st != S_RESV)
 		set_state(T, j->slot, S_RESV); /* its GPUs are being checkpointed */
 }
 
@@ -1252,8 +1500,8 @@ static void admit(struct themis *T, struct dl_sim *s)
 		return;
 	double worst = 0;
 	int any = 0;
-	for (size_t i = 0; i < T->jobs.n; i++) {
-		int st = T->jobs.v[i].st;
+	for (size_t i = 0; i < T->spots.n; i++) {
+		int st = T->spots.v[i].st;
 		if (st == S_NONE || st == S_OUT)
 			continue;
 		double r = rho_est(T, s, dl_sim_slot_job(s, i), st);
@@ -1383,13 +1631,14 @@ static void rounds_of_cands(struct themis *T, struct dl_sim *s, size_t n, int so
 			if (i + PREFETCH_AHEAD < r)
 				prefetch_job(T, s, rc[i + PREFETCH_AHEAD].slot);
 			struct dl_sim_job *j = dl_sim_slot_job(s, rc[i].slot);
-			const struct themis_job *q = tj(T, rc[i].slot);
 			if (j->gpus > off)
 				continue;
-			if (q->st == S_EXP ||
+			int st = spot(T, rc[i].slot)->st;
+			const struct themis_job *q = tj(T, rc[i].slot);
+			if (st == S_EXP ||
 			    !node_bids(T, now, j->gpus, j->submit, j->work_left / q->best,
 				       q->wl_node, (uint32_t)i))
-				make_bids(T, s, j, (uint32_t)i, q->st);
+				make_bids(T, s, j, (uint32_t)i, st);
 		}
 		if (!T->nbids)
 			continue;
@@ -1477,20 +1726,17 @@ static void sort_ranked(struct themis *T, size_t lo, size_t hi, size_t budget)
 static void rank_waiters(struct themis *T, dl_tick now, int *smallest)
 {
 	size_t m = 0, budget = 8 * (T->nranked + 16);
-	int small = INT32_MAX;
 	struct ranked *v = T->ranked;
 	for (size_t i = 0; i < T->nranked; i++) {
 		struct ranked e = v[i];
 		if (!ranked_now(T, &e, now))
 			continue;
-		if (e.gpus < small)
-			small = e.gpus;
 		v[m++] = e;
 	}
 	T->nranked = m;
 	sort_ranked(T, 0, m, budget);
 	T->nsorted = m;
-	*smallest = small;
+	*smallest = smallest_waiting(T);
 }
 
 /*
@@ -1515,15 +1761,12 @@ static size_t rank_head(struct themis *T, dl_tick now, size_t want, int *smalles
 	double bar = ((double)(now - v[want].submit) + v[want].wl_best) / v[want].ideal;
 	DL_GROW(T->rest, n, T->rest_alloc);
 	size_t head = 0, nrest = 0, was_sorted = T->nsorted < n ? T->nsorted : n, risers = n;
-	int small = INT32_MAX;
 	for (size_t i = 0; i < n; i++) {
 		if (i == was_sorted)
 			risers = head; /* the head's entries from here on were not in order */
 		struct ranked e = v[i];
 		if (!ranked_now(T, &e, now))
 			continue;
-		if (e.gpus < small)
-			small = e.gpus;
 		/*
 		 * (A branch, one store: the old order is nearly the new one, so
 		 * the entries fall above the bar, then below it, with few
@@ -1554,8 +1797,53 @@ static size_t rank_head(struct themis *T, dl_tick now, size_t want, int *smalles
 			T->rest[o++] = v[a++];
 		memcpy(v, T->rest, o * sizeof(*v)); /* (v[b..head) are in place) */
 	}
-	*smallest = small;
+	*smallest = smallest_waiting(T);
 	return head;
+}
+
+/*
+ * The jobs whose lease ended, in rank order, into e[0..T->nexp): T->runs
+ * brought up to date (the jobs started since ranked, by rho_est, and merged
+ * in; those that stopped dropped), then its expired ones picked out. The
+ * order is total (rho, tie, index), so it is the order a sort gives them.
+ */
+static void rank_expired(struct themis *T, struct dl_sim *s, struct cand *e)
+{
+	size_t m = 0;
+	for (size_t i = 0; i < T->nfresh; i++) {
+		struct cand c = T->fresh[i];
+		if (!runs_now(T, &c))
+			continue;
+		struct dl_sim_job *j = dl_sim_slot_job(s, c.slot);
+		c.rho = rho_est(T, s, j, S_RUN);
+		c.tie = tj(T, c.slot)->tie;
+		c.idx = j->idx;
+		T->fresh[m++] = c;
+	}
+	T->nfresh = 0;
+	sort_cands(T->fresh, m, &T->cand_tmp, &T->cand_tmp_alloc);
+	DL_GROW(T->runs_tmp, T->nruns + m, T->runs_tmp_alloc);
+	struct cand *out = T->runs_tmp;
+	size_t a = 0, b = 0, o = 0, ne = 0;
+	while (a < T->nruns || b < m) {
+		if (a < T->nruns && !runs_now(T, &T->runs[a])) {
+			a++;
+			continue;
+		}
+		const struct cand *c =
+			a < T->nruns && (b == m || cand_before(&T->runs[a], &T->fresh[b]))
+				? &T->runs[a++]
+				: &T->fresh[b++];
+		out[o++] = *c;
+		if (spot(T, c->slot)->st == S_EXP)
+			e[ne++] = *c;
+	}
+	size_t out_alloc = T->runs_tmp_alloc;
+	T->runs_tmp = T->runs;
+	T->runs_tmp_alloc = T->runs_alloc;
+	T->runs = out;
+	T->runs_alloc = out_alloc;
+	T->nruns = o;
 }
 
 /*
@@ -1571,22 +1859,17 @@ static void rounds_at_lease_end(struct themis *T, struct dl_sim *s)
 	size_t nw = T->nranked, ne = T->nexp, n = nw + ne;
 	DL_GROW(T->cand, 2 * n, T->cand_alloc);
 	struct cand *e = T->cand + n; /* the expired, then merged into T->cand[0..n) */
-	for (size_t i = 0; i < ne; i++) {
-		if (i + PREFETCH_AHEAD < ne)
-			prefetch_job(T, s, T->exp[i + PREFETCH_AHEAD].slot);
-		struct dl_sim_job *j = dl_sim_slot_job(s, T->exp[i].slot);
-		e[i] = (struct cand){j->slot, rho_est(T, s, j, S_EXP), tj(T, j->slot)->tie, j->idx};
-		if (j->gpus < smallest)
-			smallest = j->gpus;
-	}
-	sort_cands(e, ne, &T->cand_tmp, &T->cand_tmp_alloc);
+	rank_expired(T, s, e);
+	for (size_t i = 0; i < ne; i++)
+		if (T->exp[i].gpus < smallest)
+			smallest = T->exp[i].gpus;
 	size_t a = 0, b = 0;
 	for (size_t m = 0; m < n; m++) {
-		struct cand w = {0, 0, 0, 0};
+		struct cand w = {0, 0, 0, 0, 0};
 		if (a < nw) {
 			const struct ranked *r = &T->ranked[a];
 			const struct waiter *x = &T->waiters[r->slot];
-			w = (struct cand){r->slot, r->rho, x->tie, x->idx};
+			w = (struct cand){r->slot, r->rho, x->tie, x->idx, 0};
 		}
 		if (a < nw && (b == ne || cand_before(&w, &e[b]))) {
 			T->cand[m] = w;
@@ -1647,13 +1930,14 @@ static int clear_round(struct themis *T, dl_tick now, size_t at, size_t r, int o
 	double qmax = 0;
 	for (size_t i = 0; i < r; i++) {
 		const struct ranked *e = &T->ranked[at + i];
+		const struct waiter *w = &T->waiters[e->slot];
 		T->qbuf[i] = NAN;
-		if (e->gpus > off)
+		if (w->gpus > off)
 			continue;
-		double wl_node = T->waiters[e->slot].wl_node;
+		double wl_node = w->wl_node;
 		if (isnan(wl_node))
 			return 0;
-		struct tmpl *tp = gang_tmpl(T, e->gpus);
+		struct tmpl *tp = gang_tmpl(T, w->gpus);
 		if (!tp->n)
 			return 0;
 		for (int b = 0; b < tp->n; b++)
@@ -1670,7 +1954,7 @@ static int clear_round(struct themis *T, dl_tick now, size_t at, size_t r, int o
 		if (q > qmax)
 			qmax = q;
 		nbids += (size_t)tp->n;
-		T->tmpls[e->gpus].used = T->round;
+		tp->used = T->round;
 	}
 	if (nbids <= (size_t)T->p.mip_max || !templates_share_a_gpu(T))
 		return 0;
@@ -1685,10 +1969,11 @@ static int clear_round(struct themis *T, dl_tick now, size_t at, size_t r, int o
 			}
 		}
 	const struct ranked *e = &T->ranked[at + best];
-	const struct tmpl *tp = &T->tmpls[e->gpus];
-	int *h = hold_room(T, e->slot, e->gpus);
-	memcpy(h, T->gbuf + tp->off[0], (size_t)e->gpus * sizeof(int));
-	withdraw(T, h, e->gpus);
+	int g = T->waiters[e->slot].gpus;
+	const struct tmpl *tp = &T->tmpls[g];
+	int *h = hold_room(T, e->slot, g);
+	memcpy(h, T->gbuf + tp->off[0], (size_t)g * sizeof(int));
+	withdraw(T, h, g);
 	DL_GROW(T->winners, T->nwin + 1, T->win_alloc);
 	T->winners[T->nwin++] = e->slot;
 	if (T->p.stats)
@@ -1726,12 +2011,12 @@ static void rounds_of_waiters(struct themis *T, struct dl_sim *s)
 			continue;
 		for (size_t i = at; i < at + r; i++) {
 			const struct ranked *e = &T->ranked[i];
-			if (e->gpus > off)
-				continue;
 			const struct waiter *w = &T->waiters[e->slot];
+			if (w->gpus > off)
+				continue;
 			T->cand[m] = (struct cand){e->slot, e->rho, w->tie, w->idx};
 			T->brank[m] = (uint32_t)(i - at);
-			if (!node_bids(T, now, e->gpus, e->submit, e->wl_best, w->wl_node,
+			if (!node_bids(T, now, w->gpus, e->submit, e->wl_best, w->wl_node,
 				       (uint32_t)m))
 				make_bids(T, s, dl_sim_slot_job(s, e->slot), (uint32_t)m, S_WAIT);
 			m++;
@@ -1763,7 +2048,7 @@ static void auction(struct themis *T, struct dl_sim *s)
 			const struct lease *l = &T->exp[T->nexp - 1];
 			for (int q = 0; q < l->gpus; q++)
 				leased[l->hold[q]] = 0;
-			hold_gpus(T, s, l->slot);
+			renew(T, s, T->nexp - 1);
 			if (S)
 				S->renewed++;
 		}
@@ -1786,14 +2071,12 @@ static void auction(struct themis *T, struct dl_sim *s)
 	 * their GPUs being off the offer; a job's own winning bid is its hold.
 	 */
 	for (size_t i = 0; i < T->nwin; i++) {
-		if (i + 2 * PREFETCH_AHEAD < T->nwin)
-			__builtin_prefetch(tj(T, T->winners[i + 2 * PREFETCH_AHEAD]));
 		if (i + PREFETCH_AHEAD < T->nwin) {
-			const struct themis_job *ahead = tj(T, T->winners[i + PREFETCH_AHEAD]);
+			const struct spot *ahead = spot(T, T->winners[i + PREFETCH_AHEAD]);
 			if (ahead->st == S_EXP)
 				__builtin_prefetch(T->exp[ahead->pos].hold);
 		}
-		const struct themis_job *q = tj(T, T->winners[i]);
+		const struct spot *q = spot(T, T->winners[i]);
 		if (q->st == S_EXP) {
 			const struct lease *l = &T->exp[q->pos];
 			for (int k = 0; k < l->gpus; k++)
@@ -1805,10 +2088,8 @@ static void auction(struct themis *T, struct dl_sim *s)
 	}
 	for (size_t i = T->nexp; i-- > 0;) {
 		const struct lease *l = &T->exp[i];
-		if (i >= PREFETCH_AHEAD) {
+		if (i >= PREFETCH_AHEAD)
 			__builtin_prefetch(l[-PREFETCH_AHEAD].hold);
-			__builtin_prefetch(tj(T, l[-PREFETCH_AHEAD].slot));
-		}
 		size_t slot = l->slot;
 		int taken = 0;
 		for (int k = 0; k < l->gpus; k++) {
@@ -1821,14 +2102,14 @@ static void auction(struct themis *T, struct dl_sim *s)
 			if (S)
 				S->lost++;
 		} else {
-			hold_gpus(T, s, slot);
+			renew(T, s, i);
 			if (S)
 				S->renewed++;
 		}
 	}
 	for (size_t i = 0; i < T->nwin; i++) {
 		size_t slot = T->winners[i];
-		if (tj(T, slot)->st != S_WAIT)
+		if (spot(T, slot)->st != S_WAIT)
 			continue;
 		struct dl_sim_job *j = dl_sim_slot_job(s, slot);
 		set_state(T, slot, S_RESV);
@@ -1843,8 +2124,8 @@ static void auction(struct themis *T, struct dl_sim *s)
 static void on_arrive(void *st, struct dl_sim *s, struct dl_sim_job *j)
 {
 	struct themis *T = st;
-	struct themis_job *q = tj(T, j->slot); /* reset: the slot's last job left its state */
-	q->st = S_NONE;
+	struct themis_job *q = tj(T, j->slot);
+	spot(T, j->slot)->st = S_NONE; /* reset: the slot's last job left its state */
 	q->gpus = j->gpus;
 	/* ties: a draw from the job's own stream of --seed (the same whatever else happens) */
 	struct dl_rng r;
@@ -1852,7 +2133,7 @@ static void on_arrive(void *st, struct dl_sim *s, struct dl_sim_job *j)
 	q->tie = dl_rng_u64(&r);
 	q->best = find_best_rate(T, s, j);
 	if (T->p.admission > 0) {
-		q->st = S_OUT;
+		spot(T, j->slot)->st = S_OUT;
 		DL_GROW(T->out, T->nout + 1, T->out_alloc);
 		T->out[T->nout++] = j->slot;
 	} else {
