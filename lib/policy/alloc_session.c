@@ -201,8 +201,10 @@ static void give_rows(struct dl_alloc_session *s, int trow, int prow)
 
 static void col_put(struct dl_alloc_session *s, size_t *n, int row, double v)
 {
-	DL_GROW(s->ind, *n + 1, s->aind);
-	s->val = xreallocarray(s->val, s->aind, sizeof(*s->val));
+	if (*n + 1 > s->aind) { /* (val as long as ind: one realloc each as they grow) */
+		DL_GROW(s->ind, *n + 1, s->aind);
+		s->val = xreallocarray(s->val, s->aind, sizeof(*s->val));
+	}
 	s->ind[*n] = row;
 	s->val[(*n)++] = v;
 }
