@@ -159,8 +159,9 @@ struct block {
 	size_t head, nbase, abase;
 	struct member *news; /* admitted since: deficit 0, ascending idx */
 	size_t nnews, anews;
-	size_t live; /* its members still cold */
-	int gpus;    /* its class's */
+	size_t nkept; /* at a reset: news kept (in their order) before the jobs that ran join */
+	size_t live;  /* its members still cold */
+	int gpus;     /* its class's */
 };
 
 /* a pair of the allocation (pack): slots, its time on each type and the shares */
@@ -273,6 +274,8 @@ struct gavel {
 	size_t akth;
 	struct wide *tmp; /* [slots] the start order (widest_first) */
 	int *free_t;	  /* [nt] scratch of start_round */
+	/* [nt] scratch of a round's walk: types in walk order, their ranks, GPUs left */
+	int *walk_order, *walk_rank, *walk_left;
 	size_t atmp;
 	struct wide *wide; /* [slots] */
 	size_t awide;
@@ -431,6 +434,9 @@ static void *create(struct dl_sim *s, const void *params, struct dl_err *err)
 		G->atype[t] = -1;
 	G->tput = xcalloc(G->na + 1, sizeof(double));
 	G->free_t = xcalloc(G->nt + 1, sizeof(int));
+	G->walk_order = xcalloc(G->nt + 1, sizeof(int));
+	G->walk_rank = xcalloc(G->nt + 1, sizeof(int));
+	G->walk_left = xcalloc(G->nt + 1, sizeof(int));
 	G->fill_free = xcalloc(G->nt + 1, sizeof(int));
 	G->same_types = G->na == G->nt;
 	for (size_t k = 0; k < G->na; k++) {
@@ -505,6 +511,9 @@ static void destroy(void *st)
 	free(G->mout);
 	free(G->tmp);
 	free(G->free_t);
+	free(G->walk_order);
+	free(G->walk_rank);
+	free(G->walk_left);
 	free(G->fill_free);
 	free(G->fresh_list);
 	free(G->fill_slots);
@@ -767,7 +776,7 @@ static void blocks_reset(struct gavel *G)
 			m.def = G->def[(size_t)m.slot * G->nt + t];
 			b->news[nn++] = m;
 		}
-		b->nnews = nn;
+		b->nnews = b->nkept = nn;
 	}
 	size_t out = 0;
 	for (size_t h = 0; h < G->nhot; h++) {
@@ -798,15 +807,31 @@ static void blocks_reset(struct gavel *G)
 	for (size_t e = 0; e < nb; e++) {
 		struct block *b = &G->blk[e];
 		if (b->nnews) {
-			DL_GROW(G->mscratch, b->nbase + b->nnews + 1, G->amscratch);
-			members_rsort(b->news, G->mscratch, b->nnews);
-			size_t i = 0, j = 0, n = 0;
-			while (i < b->nbase || j < b->nnews)
-				G->mscratch[n++] =
-					j >= b->nnews || (i < b->nbase &&
-							  member_first(&b->base[i], &b->news[j]))
-						? b->base[i++]
-						: b->news[j++];
+			/*
+			 * three sorted runs merged: the sorted members, those
+			 * admitted since (in job order, with one deficit for
+			 * those in the last solve and 0 for the others: in
+			 * order already, most often), and the jobs that ran
+			 */
+			size_t nk = b->nkept, nn = b->nnews;
+			DL_GROW(G->mscratch, b->nbase + nn + 1, G->amscratch);
+			members_sort(b->news, nk);
+			members_rsort(b->news + nk, G->mscratch, nn - nk);
+			size_t i = 0, j = 0, r = nk, n = 0;
+			while (i < b->nbase || j < nk || r < nn) {
+				const struct member *m = i < b->nbase ? &b->base[i] : NULL;
+				size_t *from = &i;
+				if (j < nk && (!m || member_first(&b->news[j], m))) {
+					m = &b->news[j];
+					from = &j;
+				}
+				if (r < nn && (!m || member_first(&b->news[r], m))) {
+					m = &b->news[r];
+					from = &r;
+				}
+				G->mscratch[n++] = *m;
+				(*from)++;
+			}
 			DL_GROW(b->base, n + 1, b->abase);
 			memcpy(b->base, G->mscratch, n * sizeof(*b->base));
 			b->nbase = n;
@@ -1217,7 +1242,7 @@ static void walk_candidates(struct gavel *G, struct dl_sim *s, const int *order,
 static void assign(struct gavel *G, struct dl_sim *s)
 {
 	size_t nslots = dl_sim_slots(s) < G->nslots ? dl_sim_slots(s) : G->nslots;
-	int *rank = xcalloc(G->nt + 1, sizeof(int)), *order = xcalloc(G->nt + 1, sizeof(int));
+	int *rank = G->walk_rank, *order = G->walk_order;
 	memcpy(order, G->order, G->nt * sizeof(int));
 	if (G->p.compat && G->agnostic) /* the reference's random.shuffle of worker types */
 		for (size_t k = G->nt; k > 1; k--) {
@@ -1249,8 +1274,6 @@ static void assign(struct gavel *G, struct dl_sim *s)
 		int blocks = G->blocks_on && G->by_class && G->cx &&
 			     G->solved_below >= G->next_handle && !G->nbig;
 		walk_candidates(G, s, order, blocks);
-		free(rank);
-		free(order);
 		return;
 	}
 	size_t n = 0;
@@ -1322,8 +1345,6 @@ static void assign(struct gavel *G, struct dl_sim *s)
 	}
 	free(start);
 	free(left);
-	free(rank);
-	free(order);
 }
 
 /* a job's priority on the type being walked, before the walk keeps it as a candidate */
@@ -1503,7 +1524,7 @@ static inline int group_for(int gpus, int *group_of, int *gv, size_t *ngv)
  */
 static void walk_candidates(struct gavel *G, struct dl_sim *s, const int *order, int blocks)
 {
-	int *left = xcalloc(G->nt + 1, sizeof(int));
+	int *left = G->walk_left;
 	memcpy(left, G->type_gpus, G->nt * sizeof(int));
 	int gv[NGROUPS]; /* the gpus of each group */
 	/* its jobs on this type, given an earlier type, that can be taken on this type */
@@ -1601,7 +1622,6 @@ static void walk_candidates(struct gavel *G, struct dl_sim *s, const int *order,
 		 * as many as the group has room for
 		 */
 		size_t hn = 0, nb = 0;
-		int least = INT32_MAX;
 		long want = 0; /* GPUs the candidates ask for */
 		/* entries at most: the jobs, and the blocks' members taken whole */
 		size_t most = n;
@@ -1703,24 +1723,39 @@ static void walk_candidates(struct gavel *G, struct dl_sim *s, const int *order,
 			for (size_t q = 0; q < ngv && !all; q++)
 				given[q] += gv[q] == h[e].gpus;
 		}
-		/* the rest in the walk's order, until none fits */
+		/*
+		 * The rest in the walk's order, until none fits. The entry
+		 * after a taken prefix does not fit, nor ever will (what is
+		 * left only shrinks), nor does any other of more GPUs than are
+		 * left: out with them, and the first of those left fits, so
+		 * the next prefix takes one at least. The entry that stops a
+		 * prefix has fewer GPUs than the one before it did: a few
+		 * passes, none over an entry that cannot be taken.
+		 */
 		h += b;
 		hn -= b;
-		for (size_t e = 0; e < hn; e++)
-			least = h[e].gpus < least ? h[e].gpus : least;
-		entries_heapify(h, hn);
-		while (hn && left[t] >= least) {
-			struct entry top = entries_pop(h, &hn);
-			int before = left[t];
-			walk_entry(G, s, &top, t, left);
-			if (left[t] == before || all)
-				continue;
-			/* given this type: passed over on the next */
-			for (size_t q = 0; q < ngv; q++)
-				given[q] += gv[q] == top.gpus;
+		for (;;) {
+			size_t out = 0;
+			want = 0;
+			for (size_t e = 0; e < hn; e++)
+				if (h[e].gpus <= left[t]) {
+					want += h[e].gpus;
+					h[out++] = h[e];
+				}
+			hn = out;
+			if (!hn)
+				break;
+			b = want <= left[t] ? hn : taken_prefix(h, hn, left[t]);
+			for (size_t e = 0; e < b; e++) {
+				walk_entry(G, s, &h[e], t, left);
+				/* given this type: passed over on the next */
+				for (size_t q = 0; q < ngv && !all; q++)
+					given[q] += gv[q] == h[e].gpus;
+			}
+			h += b;
+			hn -= b;
 		}
 	}
-	free(left);
 }
 
 /* one entry of the walk: take it if its job(s) have no GPUs yet and the type has room */
