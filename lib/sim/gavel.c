@@ -709,11 +709,35 @@ static double key_def(uint64_t k)
 	return d;
 }
 
-DL_HEAP_DEFINE(members, struct member, member_first)
+/* sort a[0..n) by member_first, tmp scratch of n: runs by insertion, merged pairwise */
+static void members_msort(struct member *a, struct member *tmp, size_t n)
+{
+	enum { RUN = 16 }; /* (insertion sorts a run in fewer moves than members_sort's bound) */
+	for (size_t lo = 0; lo < n; lo += RUN)
+		members_sort(a + lo, n - lo < RUN ? n - lo : RUN);
+	struct member *src = a, *dst = tmp, *sw;
+	for (size_t w = RUN; w < n; w *= 2) {
+		for (size_t lo = 0; lo < n; lo += 2 * w) {
+			size_t mid = n - lo < w ? n : lo + w, hi = n - lo < 2 * w ? n : lo + 2 * w;
+			size_t i = lo, j = mid, k = lo;
+			while (i < mid && j < hi)
+				dst[k++] = member_first(&src[j], &src[i]) ? src[j++] : src[i++];
+			while (i < mid)
+				dst[k++] = src[i++];
+			while (j < hi)
+				dst[k++] = src[j++];
+		}
+		sw = src;
+		src = dst;
+		dst = sw;
+	}
+	if (src != a)
+		memcpy(a, src, n * sizeof(*a));
+}
 
 /*
  * sort a[0..n) by member_first, tmp scratch of n: a few by insertion, some
- * by a heap, many by job order, then stably by deficit (two radix sorts:
+ * by merging, many by job order, then stably by deficit (two radix sorts:
  * no comparisons; the deficit's key stands in its place meanwhile; a
  * deficit of -0 comes back as 0, which every comparison takes for the same)
  */
@@ -724,10 +748,7 @@ static void members_rsort(struct member *a, struct member *tmp, size_t n)
 		return;
 	}
 	if (n < 1024) {
-		members_heapify(a, n);
-		for (size_t i = 0, m = n; i < n; i++)
-			tmp[i] = members_pop(a, &m);
-		memcpy(a, tmp, n * sizeof(*a));
+		members_msort(a, tmp, n);
 		return;
 	}
 	struct member *r = dl_rsort(a, tmp, n, sizeof(*a), offsetof(struct member, slot), 4);
@@ -787,7 +808,7 @@ static void blocks_reset(struct gavel *G)
 		 * would leave at the next boundary): stays hot, its priority
 		 * its own, which is right whatever its time received
 		 */
-		if (ad.cls < 0 || (size_t)ad.cls >= G->nblkcls || G->g[k].cur_type >= 0) {
+		if (ad.cls < 0 || (size_t)ad.cls >= G->nblkcls || set_has(&G->holding, k)) {
 			adm_swap(G, h, out++);
 			continue;
 		}
@@ -808,32 +829,28 @@ static void blocks_reset(struct gavel *G)
 		struct block *b = &G->blk[e];
 		if (b->nnews) {
 			/*
-			 * three sorted runs merged: the sorted members, those
-			 * admitted since (in job order, with one deficit for
-			 * those in the last solve and 0 for the others: in
-			 * order already, most often), and the jobs that ran
+			 * Those admitted since (in job order, with one deficit
+			 * for those in the last solve and 0 for the others: in
+			 * order already, most often) merged with the jobs that
+			 * ran, then the sorted members with them, from the back
+			 * (the newcomers' deficits are low: most go at the end)
 			 */
 			size_t nk = b->nkept, nn = b->nnews;
-			DL_GROW(G->mscratch, b->nbase + nn + 1, G->amscratch);
+			DL_GROW(G->mscratch, nn + 1, G->amscratch);
 			members_sort(b->news, nk);
 			members_rsort(b->news + nk, G->mscratch, nn - nk);
-			size_t i = 0, j = 0, r = nk, n = 0;
-			while (i < b->nbase || j < nk || r < nn) {
-				const struct member *m = i < b->nbase ? &b->base[i] : NULL;
-				size_t *from = &i;
-				if (j < nk && (!m || member_first(&b->news[j], m))) {
-					m = &b->news[j];
-					from = &j;
-				}
-				if (r < nn && (!m || member_first(&b->news[r], m))) {
-					m = &b->news[r];
-					from = &r;
-				}
-				G->mscratch[n++] = *m;
-				(*from)++;
-			}
+			struct member *nw = G->mscratch;
+			for (size_t i = 0, r = nk, k = 0; k < nn; k++)
+				nw[k] = r >= nn || (i < nk &&
+						    member_first(&b->news[i], &b->news[r]))
+						? b->news[i++]
+						: b->news[r++];
+			size_t n = b->nbase + nn, i = b->nbase, j = nn;
 			DL_GROW(b->base, n + 1, b->abase);
-			memcpy(b->base, G->mscratch, n * sizeof(*b->base));
+			for (size_t k = n; j > 0;)
+				b->base[--k] = i > 0 && member_first(&nw[j - 1], &b->base[i - 1])
+						       ? b->base[--i]
+						       : nw[--j];
 			b->nbase = n;
 			b->nnews = 0;
 		}
@@ -1710,30 +1727,18 @@ static void walk_candidates(struct gavel *G, struct dl_sim *s, const int *order,
 					h[out++] = h[e];
 			hn = out;
 		}
-		for (size_t e = 0; e < hn; e++)
-			want += h[e].gpus;
 		/*
-		 * the first entries of the order whose GPUs add up to what the
-		 * type has left are each taken, whatever the order they are
-		 * walked in (all of them when the candidates fit)
+		 * The walk in its order, until none fits: the first entries of
+		 * the order whose GPUs add up to what the type has left are
+		 * each taken, whatever the order they are walked in (all of
+		 * them when the candidates fit). The entry after them does not
+		 * fit, nor ever will (what is left only shrinks), nor does any
+		 * other of more GPUs than are left: out with them before each
+		 * prefix, so the first of those left fits and the next prefix
+		 * takes one at least. The entry that stops a prefix has fewer
+		 * GPUs than the one that stopped the last: a few passes, and
+		 * no entry that cannot be taken is walked.
 		 */
-		size_t b = want <= left[t] ? hn : taken_prefix(h, hn, left[t]);
-		for (size_t e = 0; e < b; e++) {
-			walk_entry(G, s, &h[e], t, left);
-			for (size_t q = 0; q < ngv && !all; q++)
-				given[q] += gv[q] == h[e].gpus;
-		}
-		/*
-		 * The rest in the walk's order, until none fits. The entry
-		 * after a taken prefix does not fit, nor ever will (what is
-		 * left only shrinks), nor does any other of more GPUs than are
-		 * left: out with them, and the first of those left fits, so
-		 * the next prefix takes one at least. The entry that stops a
-		 * prefix has fewer GPUs than the one before it did: a few
-		 * passes, none over an entry that cannot be taken.
-		 */
-		h += b;
-		hn -= b;
 		for (;;) {
 			size_t out = 0;
 			want = 0;
@@ -1745,12 +1750,13 @@ static void walk_candidates(struct gavel *G, struct dl_sim *s, const int *order,
 			hn = out;
 			if (!hn)
 				break;
-			b = want <= left[t] ? hn : taken_prefix(h, hn, left[t]);
+			size_t b = want <= left[t] ? hn : taken_prefix(h, hn, left[t]);
 			for (size_t e = 0; e < b; e++) {
 				walk_entry(G, s, &h[e], t, left);
 				/* given this type: passed over on the next */
-				for (size_t q = 0; q < ngv && !all; q++)
-					given[q] += gv[q] == h[e].gpus;
+				int q = h[e].gpus <= NGROUPS ? group_of[h[e].gpus] : -1;
+				if (!all && q >= 0)
+					given[q]++;
 			}
 			h += b;
 			hn -= b;
