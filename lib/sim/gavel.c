@@ -266,7 +266,9 @@ struct gavel {
 	struct tie *ties;  /* [slots] the jobs at the cuts' priorities */
 	size_t aties;
 	size_t acand;
-	struct wprio *kth; /* [slots] scratch of kth_largest */
+	struct wprio *kth;  /* [slots] scratch of kth_largest */
+	struct ekey *ekeys; /* a type's entries in the walk's order (taken_prefix) */
+	size_t aekeys;
 	struct bcand *bcand;
 	size_t abcand;
 	struct member *mout; /* a block's first members (block_first) */
@@ -507,6 +509,7 @@ static void destroy(void *st)
 	free(G->cand);
 	free(G->ties);
 	free(G->kth);
+	free(G->ekeys);
 	free(G->bcand);
 	free(G->mout);
 	free(G->tmp);
@@ -690,8 +693,11 @@ static void members_sort(struct member *a, size_t n)
 	}
 }
 
-/* a deficit as a key whose unsigned order is member_first's (highest first; -0 as 0) */
-static uint64_t def_key(double d)
+/*
+ * a number (not NaN) as a key whose unsigned order is highest first, -0 as
+ * 0: member_first's order of deficits, entry_first's of priorities
+ */
+static uint64_t desc_key(double d)
 {
 	uint64_t u;
 	if (d == 0)
@@ -700,7 +706,7 @@ static uint64_t def_key(double d)
 	return ~(u >> 63 ? ~u : u | (uint64_t)1 << 63);
 }
 
-static double key_def(uint64_t k)
+static double desc_key_value(uint64_t k)
 {
 	uint64_t u = ~k;
 	u = u >> 63 ? u & ~((uint64_t)1 << 63) : ~u;
@@ -753,14 +759,14 @@ static void members_rsort(struct member *a, struct member *tmp, size_t n)
 	}
 	struct member *r = dl_rsort(a, tmp, n, sizeof(*a), offsetof(struct member, slot), 4);
 	for (size_t i = 0; i < n; i++) {
-		uint64_t k = def_key(r[i].def);
+		uint64_t k = desc_key(r[i].def);
 		memcpy(&r[i].def, &k, sizeof(k));
 	}
 	r = dl_rsort(r, r == a ? tmp : a, n, sizeof(*a), offsetof(struct member, def), 0);
 	for (size_t i = 0; i < n; i++) {
 		uint64_t k;
 		memcpy(&k, &r[i].def, sizeof(k));
-		r[i].def = key_def(k);
+		r[i].def = desc_key_value(k);
 	}
 	if (r != a)
 		memcpy(a, r, n * sizeof(*a));
@@ -1473,24 +1479,42 @@ static double kth_largest(struct wprio *a, size_t n, size_t k)
 }
 
 /*
- * Reorder the entries a[0..n), of jobs given no type yet, so that a[0..b)
- * is the longest start of the walk's order whose GPUs add up to at most
- * left, and return b: a selection by the order's keys, O(n) expected,
- * instead of a heap's pop for each entry taken.
+ * an entry in the walk's order, compactly (16 bytes, not 48): its
+ * priority's key decides but for equal priorities (priorities are never
+ * NaN: X > 0 and the times received are positive, else 0)
  */
-static size_t taken_prefix(struct entry *a, size_t n, long left)
+struct ekey {
+	uint64_t prio; /* desc_key of its priority */
+	uint32_t e;    /* the entry's index */
+	int gpus;
+};
+
+static inline int ekey_first(const struct entry *h, const struct ekey *a, const struct ekey *b)
+{
+	if (a->prio != b->prio)
+		return a->prio < b->prio;
+	return entry_first(&h[a->e], &h[b->e]);
+}
+
+/*
+ * Reorder the keys a[0..n) of entries of h, of jobs given no type yet, so
+ * that a[0..b) is the longest start of the walk's order whose GPUs add up
+ * to at most left, and return b: a selection by the order's keys, O(n)
+ * expected, instead of a heap's pop for each entry taken.
+ */
+static size_t taken_prefix(const struct entry *h, struct ekey *a, size_t n, long left)
 {
 	size_t lo = 0, hi = n;
 	long acc = 0; /* the GPUs of a[0..lo), each before every entry of a[lo..n) */
 	while (lo < hi) {
 		/* the middle one as the pivot, at hi - 1; [lo, b) before it */
-		struct entry p = a[lo + (hi - lo) / 2], tmp;
+		struct ekey p = a[lo + (hi - lo) / 2], tmp;
 		a[lo + (hi - lo) / 2] = a[hi - 1];
 		a[hi - 1] = p;
 		size_t b = lo;
 		long w = 0;
 		for (size_t i = lo; i + 1 < hi; i++)
-			if (entry_first(&a[i], &p)) {
+			if (ekey_first(h, &a[i], &p)) {
 				w += a[i].gpus;
 				tmp = a[i];
 				a[i] = a[b];
@@ -1739,26 +1763,30 @@ static void walk_candidates(struct gavel *G, struct dl_sim *s, const int *order,
 		 * GPUs than the one that stopped the last: a few passes, and
 		 * no entry that cannot be taken is walked.
 		 */
+		DL_GROW(G->ekeys, hn + 1, G->aekeys);
+		struct ekey *ek = G->ekeys;
+		for (size_t e = 0; e < hn; e++)
+			ek[e] = (struct ekey){desc_key(h[e].prio), (uint32_t)e, h[e].gpus};
 		for (;;) {
 			size_t out = 0;
 			want = 0;
 			for (size_t e = 0; e < hn; e++)
-				if (h[e].gpus <= left[t]) {
-					want += h[e].gpus;
-					h[out++] = h[e];
+				if (ek[e].gpus <= left[t]) {
+					want += ek[e].gpus;
+					ek[out++] = ek[e];
 				}
 			hn = out;
 			if (!hn)
 				break;
-			size_t b = want <= left[t] ? hn : taken_prefix(h, hn, left[t]);
+			size_t b = want <= left[t] ? hn : taken_prefix(h, ek, hn, left[t]);
 			for (size_t e = 0; e < b; e++) {
-				walk_entry(G, s, &h[e], t, left);
+				walk_entry(G, s, &h[ek[e].e], t, left);
 				/* given this type: passed over on the next */
-				int q = h[e].gpus <= NGROUPS ? group_of[h[e].gpus] : -1;
+				int q = ek[e].gpus <= NGROUPS ? group_of[ek[e].gpus] : -1;
 				if (!all && q >= 0)
 					given[q]++;
 			}
-			h += b;
+			ek += b;
 			hn -= b;
 		}
 	}
