@@ -1479,21 +1479,30 @@ static double kth_largest(struct wprio *a, size_t n, size_t k)
 }
 
 /*
- * an entry in the walk's order, compactly (16 bytes, not 48): its
- * priority's key decides but for equal priorities (priorities are never
- * NaN: X > 0 and the times received are positive, else 0)
+ * an entry in the walk's order, compactly (24 bytes, not 48): the keys of
+ * its priority and deficit decide but between equal ones (a block's
+ * members share a priority; priorities and deficits are never NaN: X is
+ * clipped to [0, 1], the times received are positive)
  */
 struct ekey {
-	uint64_t prio; /* desc_key of its priority */
-	uint32_t e;    /* the entry's index */
+	uint64_t prio, deficit; /* desc_key of each */
+	uint32_t e;		/* the entry's index */
 	int gpus;
 };
 
+/* entry_first (with the type's entries h) */
 static inline int ekey_first(const struct entry *h, const struct ekey *a, const struct ekey *b)
 {
 	if (a->prio != b->prio)
 		return a->prio < b->prio;
-	return entry_first(&h[a->e], &h[b->e]);
+	if (a->deficit != b->deficit)
+		return a->deficit < b->deficit;
+	const struct entry *x = &h[a->e], *y = &h[b->e];
+	if (x->x != y->x)
+		return x->x > y->x;
+	if (x->job != y->job)
+		return x->job < y->job;
+	return x->pair < y->pair;
 }
 
 /*
@@ -1766,7 +1775,8 @@ static void walk_candidates(struct gavel *G, struct dl_sim *s, const int *order,
 		DL_GROW(G->ekeys, hn + 1, G->aekeys);
 		struct ekey *ek = G->ekeys;
 		for (size_t e = 0; e < hn; e++)
-			ek[e] = (struct ekey){desc_key(h[e].prio), (uint32_t)e, h[e].gpus};
+			ek[e] = (struct ekey){desc_key(h[e].prio), desc_key(h[e].deficit),
+					      (uint32_t)e, h[e].gpus};
 		for (;;) {
 			size_t out = 0;
 			want = 0;
