@@ -185,8 +185,13 @@ struct wide {
 	int gpus;
 	uint32_t idx;
 	int slot;
-	int type;	/* given (start order), else -1 */
-	uint64_t order; /* its place in the start order, ascending (widest_first) */
+	int type; /* given (start order), else -1 */
+};
+
+/* a place in the start order (widest_first): sorted as 16 bytes, not a whole struct wide */
+struct wkey {
+	uint64_t order; /* ascending: widest gang first, then job order */
+	size_t at;	/* its struct wide */
 };
 
 /*
@@ -274,8 +279,10 @@ struct gavel {
 	struct member *mout; /* a block's first members (block_first) */
 	size_t amout;
 	size_t akth;
-	struct wide *tmp; /* [slots] the start order (widest_first) */
-	int *free_t;	  /* [nt] scratch of start_round */
+	struct wide *tmp;   /* [slots] the start order (widest_first) */
+	struct wkey *wkeys; /* widest_first's keys, and its radix sort's scratch */
+	size_t awkeys;
+	int *free_t; /* [nt] scratch of start_round */
 	/* [nt] scratch of a round's walk: types in walk order, their ranks, GPUs left */
 	int *walk_order, *walk_rank, *walk_left;
 	size_t atmp;
@@ -513,6 +520,7 @@ static void destroy(void *st)
 	free(G->bcand);
 	free(G->mout);
 	free(G->tmp);
+	free(G->wkeys);
 	free(G->free_t);
 	free(G->walk_order);
 	free(G->walk_rank);
@@ -1949,13 +1957,15 @@ static size_t widest_first(struct gavel *G, struct dl_sim *s)
 	 * the start order: widest gang first, then job order (a job once: no
 	 * ties), as one key (gpus >= 1), radix sorted
 	 */
+	DL_GROW(G->wkeys, 2 * n + 1, G->awkeys);
 	for (size_t k = 0; k < n; k++)
-		G->wide[k].order =
-			(uint64_t)(UINT32_MAX - (uint32_t)G->wide[k].gpus) << 32 | G->wide[k].idx;
-	struct wide *r =
-		dl_rsort(G->wide, G->tmp, n, sizeof(*G->wide), offsetof(struct wide, order), 0);
-	if (r != G->tmp)
-		memcpy(G->tmp, r, n * sizeof(*G->tmp));
+		G->wkeys[k] = (struct wkey){
+			(uint64_t)(UINT32_MAX - (uint32_t)G->wide[k].gpus) << 32 | G->wide[k].idx,
+			k};
+	const struct wkey *r = dl_rsort(G->wkeys, G->wkeys + n, n, sizeof(*G->wkeys),
+					offsetof(struct wkey, order), 0);
+	for (size_t k = 0; k < n; k++)
+		G->tmp[k] = G->wide[r[k].at];
 	return G->ntmp = n;
 }
 
