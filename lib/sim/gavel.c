@@ -1783,8 +1783,8 @@ static void walk_candidates(struct gavel *G, struct dl_sim *s, const int *order,
 		DL_GROW(G->ekeys, hn + 1, G->aekeys);
 		struct ekey *ek = G->ekeys;
 		for (size_t e = 0; e < hn; e++)
-			ek[e] = (struct ekey){desc_key(h[e].prio), desc_key(h[e].deficit),
-					      (uint32_t)e, h[e].gpus};
+			ek[e] = (struct ekey){0, 0, (uint32_t)e, h[e].gpus};
+		int keyed = 0; /* the order's keys, made when first needed (not when all fit) */
 		for (;;) {
 			size_t out = 0;
 			want = 0;
@@ -1796,6 +1796,11 @@ static void walk_candidates(struct gavel *G, struct dl_sim *s, const int *order,
 			hn = out;
 			if (!hn)
 				break;
+			for (size_t e = 0; e < hn && want > left[t] && !keyed; e++) {
+				ek[e].prio = desc_key(h[ek[e].e].prio);
+				ek[e].deficit = desc_key(h[ek[e].e].deficit);
+			}
+			keyed |= want > left[t];
 			size_t b = want <= left[t] ? hn : taken_prefix(h, ek, hn, left[t]);
 			for (size_t e = 0; e < b; e++) {
 				walk_entry(G, s, &h[ek[e].e], t, left);
