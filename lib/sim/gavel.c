@@ -1570,7 +1570,7 @@ static inline int group_for(int gpus, int *group_of, int *gv, size_t *ngv)
  * it), or passed over as given an earlier type. So only the first
  * left / g + (jobs of g GPUs given an earlier type) of them by the order can
  * be taken, and priority comes first in the order: the jobs of g GPUs below
- * that many-th priority are left out before the heap, which then holds
+ * that many-th priority are left out before the walk, which then orders
  * about a round's worth of jobs instead of every admitted job (jobs of equal
  * priority at the cut, common after a reset, are cut by the whole order).
  * The jobs taken, and so the round, are the same as the whole walk's.
@@ -1674,8 +1674,8 @@ static void walk_candidates(struct gavel *G, struct dl_sim *s, const int *order,
 			if (cnt[q] > room[q] && room[q])
 				cut[q] = kth_largest(G->kth + off[q] - nval[q], nval[q], room[q]);
 		/*
-		 * the candidates' entries, a heap in the walk's order: those
-		 * above the cut, and of the jobs at it (ties, kept in the
+		 * the candidates' entries, to be walked in the walk's order:
+		 * those above the cut, and of the jobs at it (ties, kept in the
 		 * group's part of G->ties) the first by the rest of the order,
 		 * as many as the group has room for
 		 */
