@@ -81,6 +81,8 @@ struct dl_alloc_session {
 	struct dl_alloc_problem p; /* the view: active jobs in the order added */
 	struct sjob *sj;
 	size_t asj;
+	int64_t *handles; /* [view] sj's handles alone: find()'s search reads a line for many */
+	size_t ahandles;
 	/*
 	 * removed jobs left in the view (sj[i].gone, their id and throughputs
 	 * freed): compact() takes them out before anyone reads the view by
@@ -201,8 +203,10 @@ static void give_rows(struct dl_alloc_session *s, int trow, int prow)
 
 static void col_put(struct dl_alloc_session *s, size_t *n, int row, double v)
 {
-	DL_GROW(s->ind, *n + 1, s->aind);
-	s->val = xreallocarray(s->val, s->aind, sizeof(*s->val));
+	if (*n + 1 > s->aind) { /* (val as long as ind: one realloc each as they grow) */
+		DL_GROW(s->ind, *n + 1, s->aind);
+		s->val = xreallocarray(s->val, s->aind, sizeof(*s->val));
+	}
 	s->ind[*n] = row;
 	s->val[(*n)++] = v;
 }
@@ -558,6 +562,8 @@ int64_t dl_alloc_session_add(struct dl_alloc_session *s, const struct dl_alloc_j
 	v->klass = j->klass;
 	v->iso_done = s->o.policy == DL_ALLOC_FINISH_TIME_FAIRNESS ? j->iso_done : -1;
 	DL_GROW(s->sj, s->p.njobs, s->asj);
+	DL_GROW(s->handles, s->p.njobs, s->ahandles);
+	s->handles[i] = s->next_handle;
 	struct sjob *sj = &s->sj[i];
 	memset(sj, 0, sizeof(*sj));
 	sj->handle = s->next_handle++;
@@ -602,9 +608,11 @@ int64_t dl_alloc_session_add(struct dl_alloc_session *s, const struct dl_alloc_j
 static long find(const struct dl_alloc_session *s, int64_t h)
 {
 	size_t lo = 0, hi = s->p.njobs;
+	if (hi && s->handles[hi - 1] <= h) /* the last added (a job's class, asked at once) */
+		lo = hi - 1;
 	while (lo < hi) { /* (handles ascend in the view, holes included) */
 		size_t mid = lo + (hi - lo) / 2;
-		if (s->sj[mid].handle < h)
+		if (s->handles[mid] < h)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -622,6 +630,7 @@ static void compact(struct dl_alloc_session *s)
 		if (s->sj[i].gone)
 			continue;
 		s->p.jobs[m] = s->p.jobs[i];
+		s->handles[m] = s->handles[i];
 		s->sj[m++] = s->sj[i];
 	}
 	s->p.njobs = m;
@@ -731,6 +740,7 @@ void dl_alloc_session_free(struct dl_alloc_session *s)
 	free(s->ind);
 	free(s->val);
 	free(s->sj);
+	free(s->handles);
 	strmap_free(&s->keys);
 	sb_release(&s->key);
 	for (int k = 0; k < s->nlp; k++)

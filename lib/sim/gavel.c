@@ -159,8 +159,9 @@ struct block {
 	size_t head, nbase, abase;
 	struct member *news; /* admitted since: deficit 0, ascending idx */
 	size_t nnews, anews;
-	size_t live; /* its members still cold */
-	int gpus;    /* its class's */
+	size_t nkept; /* at a reset: news kept (in their order) before the jobs that ran join */
+	size_t live;  /* its members still cold */
+	int gpus;     /* its class's */
 };
 
 /* a pair of the allocation (pack): slots, its time on each type and the shares */
@@ -184,8 +185,13 @@ struct wide {
 	int gpus;
 	uint32_t idx;
 	int slot;
-	int type;	/* given (start order), else -1 */
-	uint64_t order; /* its place in the start order, ascending (widest_first) */
+	int type; /* given (start order), else -1 */
+};
+
+/* a place in the start order (widest_first): sorted as 16 bytes, not a whole struct wide */
+struct wkey {
+	uint64_t order; /* ascending: widest gang first, then job order */
+	size_t at;	/* its struct wide */
 };
 
 /*
@@ -265,14 +271,20 @@ struct gavel {
 	struct tie *ties;  /* [slots] the jobs at the cuts' priorities */
 	size_t aties;
 	size_t acand;
-	struct wprio *kth; /* [slots] scratch of kth_largest */
+	struct wprio *kth;  /* [slots] scratch of kth_largest */
+	struct ekey *ekeys; /* a type's entries in the walk's order (taken_prefix) */
+	size_t aekeys;
 	struct bcand *bcand;
 	size_t abcand;
 	struct member *mout; /* a block's first members (block_first) */
 	size_t amout;
 	size_t akth;
-	struct wide *tmp; /* [slots] the start order (widest_first) */
-	int *free_t;	  /* [nt] scratch of start_round */
+	struct wide *tmp;   /* [slots] the start order (widest_first) */
+	struct wkey *wkeys; /* widest_first's keys, and its radix sort's scratch */
+	size_t awkeys;
+	int *free_t; /* [nt] scratch of start_round */
+	/* [nt] scratch of a round's walk: types in walk order, their ranks, GPUs left */
+	int *walk_order, *walk_rank, *walk_left;
 	size_t atmp;
 	struct wide *wide; /* [slots] */
 	size_t awide;
@@ -431,6 +443,9 @@ static void *create(struct dl_sim *s, const void *params, struct dl_err *err)
 		G->atype[t] = -1;
 	G->tput = xcalloc(G->na + 1, sizeof(double));
 	G->free_t = xcalloc(G->nt + 1, sizeof(int));
+	G->walk_order = xcalloc(G->nt + 1, sizeof(int));
+	G->walk_rank = xcalloc(G->nt + 1, sizeof(int));
+	G->walk_left = xcalloc(G->nt + 1, sizeof(int));
 	G->fill_free = xcalloc(G->nt + 1, sizeof(int));
 	G->same_types = G->na == G->nt;
 	for (size_t k = 0; k < G->na; k++) {
@@ -501,10 +516,15 @@ static void destroy(void *st)
 	free(G->cand);
 	free(G->ties);
 	free(G->kth);
+	free(G->ekeys);
 	free(G->bcand);
 	free(G->mout);
 	free(G->tmp);
+	free(G->wkeys);
 	free(G->free_t);
+	free(G->walk_order);
+	free(G->walk_rank);
+	free(G->walk_left);
 	free(G->fill_free);
 	free(G->fresh_list);
 	free(G->fill_slots);
@@ -681,8 +701,11 @@ static void members_sort(struct member *a, size_t n)
 	}
 }
 
-/* a deficit as a key whose unsigned order is member_first's (highest first; -0 as 0) */
-static uint64_t def_key(double d)
+/*
+ * a number (not NaN) as a key whose unsigned order is highest first, -0 as
+ * 0: member_first's order of deficits, entry_first's of priorities
+ */
+static uint64_t desc_key(double d)
 {
 	uint64_t u;
 	if (d == 0)
@@ -691,7 +714,7 @@ static uint64_t def_key(double d)
 	return ~(u >> 63 ? ~u : u | (uint64_t)1 << 63);
 }
 
-static double key_def(uint64_t k)
+static double desc_key_value(uint64_t k)
 {
 	uint64_t u = ~k;
 	u = u >> 63 ? u & ~((uint64_t)1 << 63) : ~u;
@@ -700,11 +723,35 @@ static double key_def(uint64_t k)
 	return d;
 }
 
-DL_HEAP_DEFINE(members, struct member, member_first)
+/* sort a[0..n) by member_first, tmp scratch of n: runs by insertion, merged pairwise */
+static void members_msort(struct member *a, struct member *tmp, size_t n)
+{
+	enum { RUN = 16 }; /* (insertion sorts a run in fewer moves than members_sort's bound) */
+	for (size_t lo = 0; lo < n; lo += RUN)
+		members_sort(a + lo, n - lo < RUN ? n - lo : RUN);
+	struct member *src = a, *dst = tmp, *sw;
+	for (size_t w = RUN; w < n; w *= 2) {
+		for (size_t lo = 0; lo < n; lo += 2 * w) {
+			size_t mid = n - lo < w ? n : lo + w, hi = n - lo < 2 * w ? n : lo + 2 * w;
+			size_t i = lo, j = mid, k = lo;
+			while (i < mid && j < hi)
+				dst[k++] = member_first(&src[j], &src[i]) ? src[j++] : src[i++];
+			while (i < mid)
+				dst[k++] = src[i++];
+			while (j < hi)
+				dst[k++] = src[j++];
+		}
+		sw = src;
+		src = dst;
+		dst = sw;
+	}
+	if (src != a)
+		memcpy(a, src, n * sizeof(*a));
+}
 
 /*
  * sort a[0..n) by member_first, tmp scratch of n: a few by insertion, some
- * by a heap, many by job order, then stably by deficit (two radix sorts:
+ * by merging, many by job order, then stably by deficit (two radix sorts:
  * no comparisons; the deficit's key stands in its place meanwhile; a
  * deficit of -0 comes back as 0, which every comparison takes for the same)
  */
@@ -715,22 +762,19 @@ static void members_rsort(struct member *a, struct member *tmp, size_t n)
 		return;
 	}
 	if (n < 1024) {
-		members_heapify(a, n);
-		for (size_t i = 0, m = n; i < n; i++)
-			tmp[i] = members_pop(a, &m);
-		memcpy(a, tmp, n * sizeof(*a));
+		members_msort(a, tmp, n);
 		return;
 	}
 	struct member *r = dl_rsort(a, tmp, n, sizeof(*a), offsetof(struct member, slot), 4);
 	for (size_t i = 0; i < n; i++) {
-		uint64_t k = def_key(r[i].def);
+		uint64_t k = desc_key(r[i].def);
 		memcpy(&r[i].def, &k, sizeof(k));
 	}
 	r = dl_rsort(r, r == a ? tmp : a, n, sizeof(*a), offsetof(struct member, def), 0);
 	for (size_t i = 0; i < n; i++) {
 		uint64_t k;
 		memcpy(&k, &r[i].def, sizeof(k));
-		r[i].def = key_def(k);
+		r[i].def = desc_key_value(k);
 	}
 	if (r != a)
 		memcpy(a, r, n * sizeof(*a));
@@ -767,7 +811,7 @@ static void blocks_reset(struct gavel *G)
 			m.def = G->def[(size_t)m.slot * G->nt + t];
 			b->news[nn++] = m;
 		}
-		b->nnews = nn;
+		b->nnews = b->nkept = nn;
 	}
 	size_t out = 0;
 	for (size_t h = 0; h < G->nhot; h++) {
@@ -778,7 +822,7 @@ static void blocks_reset(struct gavel *G)
 		 * would leave at the next boundary): stays hot, its priority
 		 * its own, which is right whatever its time received
 		 */
-		if (ad.cls < 0 || (size_t)ad.cls >= G->nblkcls || G->g[k].cur_type >= 0) {
+		if (ad.cls < 0 || (size_t)ad.cls >= G->nblkcls || set_has(&G->holding, k)) {
 			adm_swap(G, h, out++);
 			continue;
 		}
@@ -798,17 +842,29 @@ static void blocks_reset(struct gavel *G)
 	for (size_t e = 0; e < nb; e++) {
 		struct block *b = &G->blk[e];
 		if (b->nnews) {
-			DL_GROW(G->mscratch, b->nbase + b->nnews + 1, G->amscratch);
-			members_rsort(b->news, G->mscratch, b->nnews);
-			size_t i = 0, j = 0, n = 0;
-			while (i < b->nbase || j < b->nnews)
-				G->mscratch[n++] =
-					j >= b->nnews || (i < b->nbase &&
-							  member_first(&b->base[i], &b->news[j]))
-						? b->base[i++]
-						: b->news[j++];
+			/*
+			 * Those admitted since (in job order, with one deficit
+			 * for those in the last solve and 0 for the others: in
+			 * order already, most often) merged with the jobs that
+			 * ran, then the sorted members with them, from the back
+			 * (the newcomers' deficits are low: most go at the end)
+			 */
+			size_t nk = b->nkept, nn = b->nnews;
+			DL_GROW(G->mscratch, nn + 1, G->amscratch);
+			members_sort(b->news, nk);
+			members_rsort(b->news + nk, G->mscratch, nn - nk);
+			struct member *nw = G->mscratch;
+			for (size_t i = 0, r = nk, k = 0; k < nn; k++)
+				nw[k] = r >= nn || (i < nk &&
+						    member_first(&b->news[i], &b->news[r]))
+						? b->news[i++]
+						: b->news[r++];
+			size_t n = b->nbase + nn, i = b->nbase, j = nn;
 			DL_GROW(b->base, n + 1, b->abase);
-			memcpy(b->base, G->mscratch, n * sizeof(*b->base));
+			for (size_t k = n; j > 0;)
+				b->base[--k] = i > 0 && member_first(&nw[j - 1], &b->base[i - 1])
+						       ? b->base[--i]
+						       : nw[--j];
 			b->nbase = n;
 			b->nnews = 0;
 		}
@@ -1217,7 +1273,7 @@ static void walk_candidates(struct gavel *G, struct dl_sim *s, const int *order,
 static void assign(struct gavel *G, struct dl_sim *s)
 {
 	size_t nslots = dl_sim_slots(s) < G->nslots ? dl_sim_slots(s) : G->nslots;
-	int *rank = xcalloc(G->nt + 1, sizeof(int)), *order = xcalloc(G->nt + 1, sizeof(int));
+	int *rank = G->walk_rank, *order = G->walk_order;
 	memcpy(order, G->order, G->nt * sizeof(int));
 	if (G->p.compat && G->agnostic) /* the reference's random.shuffle of worker types */
 		for (size_t k = G->nt; k > 1; k--) {
@@ -1249,8 +1305,6 @@ static void assign(struct gavel *G, struct dl_sim *s)
 		int blocks = G->blocks_on && G->by_class && G->cx &&
 			     G->solved_below >= G->next_handle && !G->nbig;
 		walk_candidates(G, s, order, blocks);
-		free(rank);
-		free(order);
 		return;
 	}
 	size_t n = 0;
@@ -1322,8 +1376,6 @@ static void assign(struct gavel *G, struct dl_sim *s)
 	}
 	free(start);
 	free(left);
-	free(rank);
-	free(order);
 }
 
 /* a job's priority on the type being walked, before the walk keeps it as a candidate */
@@ -1435,24 +1487,51 @@ static double kth_largest(struct wprio *a, size_t n, size_t k)
 }
 
 /*
- * Reorder the entries a[0..n), of jobs given no type yet, so that a[0..b)
- * is the longest start of the walk's order whose GPUs add up to at most
- * left, and return b: a selection by the order's keys, O(n) expected,
- * instead of a heap's pop for each entry taken.
+ * an entry in the walk's order, compactly (24 bytes, not 48): the keys of
+ * its priority and deficit decide but between equal ones (a block's
+ * members share a priority; priorities and deficits are never NaN: X is
+ * clipped to [0, 1], the times received are positive)
  */
-static size_t taken_prefix(struct entry *a, size_t n, long left)
+struct ekey {
+	uint64_t prio, deficit; /* desc_key of each */
+	uint32_t e;		/* the entry's index */
+	int gpus;
+};
+
+/* entry_first (with the type's entries h) */
+static inline int ekey_first(const struct entry *h, const struct ekey *a, const struct ekey *b)
+{
+	if (a->prio != b->prio)
+		return a->prio < b->prio;
+	if (a->deficit != b->deficit)
+		return a->deficit < b->deficit;
+	const struct entry *x = &h[a->e], *y = &h[b->e];
+	if (x->x != y->x)
+		return x->x > y->x;
+	if (x->job != y->job)
+		return x->job < y->job;
+	return x->pair < y->pair;
+}
+
+/*
+ * Reorder the keys a[0..n) of entries of h, of jobs given no type yet, so
+ * that a[0..b) is the longest start of the walk's order whose GPUs add up
+ * to at most left, and return b: a selection by the order's keys, O(n)
+ * expected, instead of a heap's pop for each entry taken.
+ */
+static size_t taken_prefix(const struct entry *h, struct ekey *a, size_t n, long left)
 {
 	size_t lo = 0, hi = n;
 	long acc = 0; /* the GPUs of a[0..lo), each before every entry of a[lo..n) */
 	while (lo < hi) {
 		/* the middle one as the pivot, at hi - 1; [lo, b) before it */
-		struct entry p = a[lo + (hi - lo) / 2], tmp;
+		struct ekey p = a[lo + (hi - lo) / 2], tmp;
 		a[lo + (hi - lo) / 2] = a[hi - 1];
 		a[hi - 1] = p;
 		size_t b = lo;
 		long w = 0;
 		for (size_t i = lo; i + 1 < hi; i++)
-			if (entry_first(&a[i], &p)) {
+			if (ekey_first(h, &a[i], &p)) {
 				w += a[i].gpus;
 				tmp = a[i];
 				a[i] = a[b];
@@ -1491,7 +1570,7 @@ static inline int group_for(int gpus, int *group_of, int *gv, size_t *ngv)
  * it), or passed over as given an earlier type. So only the first
  * left / g + (jobs of g GPUs given an earlier type) of them by the order can
  * be taken, and priority comes first in the order: the jobs of g GPUs below
- * that many-th priority are left out before the heap, which then holds
+ * that many-th priority are left out before the walk, which then orders
  * about a round's worth of jobs instead of every admitted job (jobs of equal
  * priority at the cut, common after a reset, are cut by the whole order).
  * The jobs taken, and so the round, are the same as the whole walk's.
@@ -1503,7 +1582,7 @@ static inline int group_for(int gpus, int *group_of, int *gv, size_t *ngv)
  */
 static void walk_candidates(struct gavel *G, struct dl_sim *s, const int *order, int blocks)
 {
-	int *left = xcalloc(G->nt + 1, sizeof(int));
+	int *left = G->walk_left;
 	memcpy(left, G->type_gpus, G->nt * sizeof(int));
 	int gv[NGROUPS]; /* the gpus of each group */
 	/* its jobs on this type, given an earlier type, that can be taken on this type */
@@ -1595,13 +1674,12 @@ static void walk_candidates(struct gavel *G, struct dl_sim *s, const int *order,
 			if (cnt[q] > room[q] && room[q])
 				cut[q] = kth_largest(G->kth + off[q] - nval[q], nval[q], room[q]);
 		/*
-		 * the candidates' entries, a heap in the walk's order: those
-		 * above the cut, and of the jobs at it (ties, kept in the
+		 * the candidates' entries, to be walked in the walk's order:
+		 * those above the cut, and of the jobs at it (ties, kept in the
 		 * group's part of G->ties) the first by the rest of the order,
 		 * as many as the group has room for
 		 */
 		size_t hn = 0, nb = 0;
-		int least = INT32_MAX;
 		long want = 0; /* GPUs the candidates ask for */
 		/* entries at most: the jobs, and the blocks' members taken whole */
 		size_t most = n;
@@ -1690,37 +1768,51 @@ static void walk_candidates(struct gavel *G, struct dl_sim *s, const int *order,
 					h[out++] = h[e];
 			hn = out;
 		}
-		for (size_t e = 0; e < hn; e++)
-			want += h[e].gpus;
 		/*
-		 * the first entries of the order whose GPUs add up to what the
-		 * type has left are each taken, whatever the order they are
-		 * walked in (all of them when the candidates fit)
+		 * The walk in its order, until none fits: the first entries of
+		 * the order whose GPUs add up to what the type has left are
+		 * each taken, whatever the order they are walked in (all of
+		 * them when the candidates fit). The entry after them does not
+		 * fit, nor ever will (what is left only shrinks), nor does any
+		 * other of more GPUs than are left: out with them before each
+		 * prefix, so the first of those left fits and the next prefix
+		 * takes one at least. The entry that stops a prefix has fewer
+		 * GPUs than the one that stopped the last: a few passes, and
+		 * no entry that cannot be taken is walked.
 		 */
-		size_t b = want <= left[t] ? hn : taken_prefix(h, hn, left[t]);
-		for (size_t e = 0; e < b; e++) {
-			walk_entry(G, s, &h[e], t, left);
-			for (size_t q = 0; q < ngv && !all; q++)
-				given[q] += gv[q] == h[e].gpus;
-		}
-		/* the rest in the walk's order, until none fits */
-		h += b;
-		hn -= b;
+		DL_GROW(G->ekeys, hn + 1, G->aekeys);
+		struct ekey *ek = G->ekeys;
 		for (size_t e = 0; e < hn; e++)
-			least = h[e].gpus < least ? h[e].gpus : least;
-		entries_heapify(h, hn);
-		while (hn && left[t] >= least) {
-			struct entry top = entries_pop(h, &hn);
-			int before = left[t];
-			walk_entry(G, s, &top, t, left);
-			if (left[t] == before || all)
-				continue;
-			/* given this type: passed over on the next */
-			for (size_t q = 0; q < ngv; q++)
-				given[q] += gv[q] == top.gpus;
+			ek[e] = (struct ekey){0, 0, (uint32_t)e, h[e].gpus};
+		int keyed = 0; /* the order's keys, made when first needed (not when all fit) */
+		for (;;) {
+			size_t out = 0;
+			want = 0;
+			for (size_t e = 0; e < hn; e++)
+				if (ek[e].gpus <= left[t]) {
+					want += ek[e].gpus;
+					ek[out++] = ek[e];
+				}
+			hn = out;
+			if (!hn)
+				break;
+			for (size_t e = 0; e < hn && want > left[t] && !keyed; e++) {
+				ek[e].prio = desc_key(h[ek[e].e].prio);
+				ek[e].deficit = desc_key(h[ek[e].e].deficit);
+			}
+			keyed |= want > left[t];
+			size_t b = want <= left[t] ? hn : taken_prefix(h, ek, hn, left[t]);
+			for (size_t e = 0; e < b; e++) {
+				walk_entry(G, s, &h[ek[e].e], t, left);
+				/* given this type: passed over on the next */
+				int q = ek[e].gpus <= NGROUPS ? group_of[ek[e].gpus] : -1;
+				if (!all && q >= 0)
+					given[q]++;
+			}
+			ek += b;
+			hn -= b;
 		}
 	}
-	free(left);
 }
 
 /* one entry of the walk: take it if its job(s) have no GPUs yet and the type has room */
@@ -1870,13 +1962,15 @@ static size_t widest_first(struct gavel *G, struct dl_sim *s)
 	 * the start order: widest gang first, then job order (a job once: no
 	 * ties), as one key (gpus >= 1), radix sorted
 	 */
+	DL_GROW(G->wkeys, 2 * n + 1, G->awkeys);
 	for (size_t k = 0; k < n; k++)
-		G->wide[k].order =
-			(uint64_t)(UINT32_MAX - (uint32_t)G->wide[k].gpus) << 32 | G->wide[k].idx;
-	struct wide *r =
-		dl_rsort(G->wide, G->tmp, n, sizeof(*G->wide), offsetof(struct wide, order), 0);
-	if (r != G->tmp)
-		memcpy(G->tmp, r, n * sizeof(*G->tmp));
+		G->wkeys[k] = (struct wkey){
+			(uint64_t)(UINT32_MAX - (uint32_t)G->wide[k].gpus) << 32 | G->wide[k].idx,
+			k};
+	const struct wkey *r = dl_rsort(G->wkeys, G->wkeys + n, n, sizeof(*G->wkeys),
+					offsetof(struct wkey, order), 0);
+	for (size_t k = 0; k < n; k++)
+		G->tmp[k] = G->wide[r[k].at];
 	return G->ntmp = n;
 }
 
@@ -1907,6 +2001,18 @@ static void start_round(struct gavel *G, struct dl_sim *s)
 			G->tmp[out++] = w;
 			G->pending = 1;
 			continue;
+		}
+		/*
+		 * the records of a job a few places on that may start, asked
+		 * for now: each start is a cache miss on both, one start's
+		 * work is enough to hide the next ones' (no effect but time)
+		 */
+		if (k + 8 < n) {
+			struct wide a = G->tmp[k + 8];
+			if (!skip || G->free_t[a.type] >= a.gpus) {
+				__builtin_prefetch(&G->g[a.slot]);
+				__builtin_prefetch(dl_sim_slot_job(s, (size_t)a.slot));
+			}
 		}
 		const struct gj *g = &G->g[w.slot];
 		if (!G->p.scan_all && (!g->live || g->assigned < 0 || g->hold))
