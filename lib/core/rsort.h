@@ -21,6 +21,8 @@
 #define DL_RSORT_H
 
 #include <stddef.h>
+#include <stdint.h>
+#include <string.h>
 
 /*
  * Sort the n records of `size` bytes at recs by the uint64_t at byte
@@ -35,5 +37,25 @@
  * caller's to free. The counts (16 KiB) are on the stack.
  */
 void *dl_rsort(void *recs, void *tmp, size_t n, size_t size, size_t key_off, unsigned first_byte);
+
+/*
+ * The key of a double whose unsigned order is its numeric order (d not NaN;
+ * -0 before 0: a caller that takes them for one passes 0 for both), and
+ * the double back from its key. ~key orders highest first.
+ */
+static inline uint64_t dl_rsort_key(double d)
+{
+	uint64_t u;
+	memcpy(&u, &d, sizeof(u));
+	return u >> 63 ? ~u : u | (UINT64_C(1) << 63);
+}
+
+static inline double dl_rsort_key_value(uint64_t k)
+{
+	uint64_t u = k >> 63 ? k & ~(UINT64_C(1) << 63) : ~k;
+	double d;
+	memcpy(&d, &u, sizeof(d));
+	return d;
+}
 
 #endif

@@ -44,24 +44,8 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* order-preserving map of a double's bits to an unsigned key */
-static uint64_t dkey(double d)
-{
-	uint64_t u;
-	memcpy(&u, &d, sizeof(u));
-	return (u >> 63) ? ~u : (u | 0x8000000000000000ull);
-}
-
-static double undkey(uint64_t k)
-{
-	uint64_t u = (k >> 63) ? (k & 0x7fffffffffffffffull) : ~k;
-	double d;
-	memcpy(&d, &u, sizeof(d));
-	return d;
-}
-
 /*
- * Sort n records of `size` bytes whose first 8 bytes hold a dkey, by that
+ * Sort n records of `size` bytes whose first 8 bytes hold a dl_rsort_key, by that
  * key: a million JCTs sort in a few milliseconds with dl_rsort, where
  * qsort's comparator calls dominated report and trace stats. The sorted
  * records end in v.
@@ -83,14 +67,14 @@ void dl_sort_doubles(double *v, size_t n)
 		return;
 	}
 	for (size_t i = 0; i < n; i++) {
-		uint64_t k = dkey(v[i]);
+		uint64_t k = dl_rsort_key(v[i]);
 		memcpy(&v[i], &k, sizeof(k));
 	}
 	sort_by_dkey((unsigned char *)v, n, sizeof(*v));
 	for (size_t i = 0; i < n; i++) {
 		uint64_t k;
 		memcpy(&k, &v[i], sizeof(k));
-		v[i] = undkey(k);
+		v[i] = dl_rsort_key_value(k);
 	}
 }
 
@@ -106,14 +90,14 @@ void dl_sort_keyed(struct dl_keyed *v, size_t n)
 		return;
 	}
 	for (size_t i = 0; i < n; i++) {
-		uint64_t k = dkey(v[i].key);
+		uint64_t k = dl_rsort_key(v[i].key);
 		memcpy(&v[i].key, &k, sizeof(k));
 	}
 	sort_by_dkey((unsigned char *)v, n, sizeof(*v));
 	for (size_t i = 0; i < n; i++) {
 		uint64_t k;
 		memcpy(&k, &v[i].key, sizeof(k));
-		v[i].key = undkey(k);
+		v[i].key = dl_rsort_key_value(k);
 	}
 }
 

@@ -236,11 +236,7 @@ static uint64_t double_code(double d)
 {
 	if (isnan(d))
 		return UINT64_MAX;
-	if (d == 0)
-		d = 0.0;
-	uint64_t b;
-	memcpy(&b, &d, sizeof(b));
-	return b >> 63 ? ~b : b | (UINT64_C(1) << 63);
+	return dl_rsort_key(d == 0 ? 0.0 : d);
 }
 
 /* the rest of dl_prio_cmp once queue, key and submit are equal */

@@ -707,20 +707,12 @@ static void members_sort(struct member *a, size_t n)
  */
 static uint64_t desc_key(double d)
 {
-	uint64_t u;
-	if (d == 0)
-		d = 0;
-	memcpy(&u, &d, sizeof(u));
-	return ~(u >> 63 ? ~u : u | (uint64_t)1 << 63);
+	return ~dl_rsort_key(d == 0 ? 0 : d);
 }
 
 static double desc_key_value(uint64_t k)
 {
-	uint64_t u = ~k;
-	u = u >> 63 ? u & ~((uint64_t)1 << 63) : ~u;
-	double d;
-	memcpy(&d, &u, sizeof(d));
-	return d;
+	return dl_rsort_key_value(~k);
 }
 
 /* sort a[0..n) by member_first, tmp scratch of n: runs by insertion, merged pairwise */

@@ -1141,12 +1141,8 @@ static int radix_bids_by_value(struct themis *T)
 		double v = T->bids[i].v;
 		if (isnan(v))
 			return 0;
-		if (v == 0)
-			v = 0; /* (-0 too) */
-		uint64_t u;
-		memcpy(&u, &v, sizeof(u));
-		u = u >> 63 ? u : ~(u | (UINT64_C(1) << 63)); /* larger values: smaller keys */
-		a[i] = (struct value_key){u, i};
+		/* larger values: smaller keys; -0 as 0 */
+		a[i] = (struct value_key){~dl_rsort_key(v == 0 ? 0 : v), i};
 	}
 	a = dl_rsort(a, T->vkeys + n, n, sizeof(*a), offsetof(struct value_key, key), 4);
 	size_t budget = 4 * n; /* (equal upper halves are neighbours now) */
