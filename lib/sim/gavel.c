@@ -65,6 +65,7 @@
 #include "core/num.h"
 #include "core/rng.h"
 #include "core/rsort.h"
+#include "core/sort.h"
 #include "core/strmap.h"
 #include "policy/alloc.h"
 #include "policy/alloc_input.h"
@@ -715,54 +716,32 @@ static double desc_key_value(uint64_t k)
 	return dl_rsort_key_value(~k);
 }
 
-/* sort a[0..n) by member_first, tmp scratch of n: runs by insertion, merged pairwise */
-static void members_msort(struct member *a, struct member *tmp, size_t n)
-{
-	enum { RUN = 16 }; /* (insertion sorts a run in fewer moves than members_sort's bound) */
-	for (size_t lo = 0; lo < n; lo += RUN)
-		members_sort(a + lo, n - lo < RUN ? n - lo : RUN);
-	struct member *src = a, *dst = tmp, *sw;
-	for (size_t w = RUN; w < n; w *= 2) {
-		for (size_t lo = 0; lo < n; lo += 2 * w) {
-			size_t mid = n - lo < w ? n : lo + w, hi = n - lo < 2 * w ? n : lo + 2 * w;
-			size_t i = lo, j = mid, k = lo;
-			while (i < mid && j < hi)
-				dst[k++] = member_first(&src[j], &src[i]) ? src[j++] : src[i++];
-			while (i < mid)
-				dst[k++] = src[i++];
-			while (j < hi)
-				dst[k++] = src[j++];
-		}
-		sw = src;
-		src = dst;
-		dst = sw;
-	}
-	if (src != a)
-		memcpy(a, src, n * sizeof(*a));
-}
+/* sort a[0..n) by member_first (a total order: the same array as any sort) */
+DL_MERGE_SORT(members_msort, struct member, member_first)
 
 /*
- * sort a[0..n) by member_first, tmp scratch of n: a few by insertion, some
+ * sort a[0..n) by member_first, *tmp its scratch: a few by insertion, some
  * by merging, many by job order, then stably by deficit (two radix sorts:
  * no comparisons; the deficit's key stands in its place meanwhile; a
  * deficit of -0 comes back as 0, which every comparison takes for the same)
  */
-static void members_rsort(struct member *a, struct member *tmp, size_t n)
+static void members_rsort(struct member *a, size_t n, struct member **tmp, size_t *atmp)
 {
 	if (n < 32) {
 		members_sort(a, n);
 		return;
 	}
 	if (n < 1024) {
-		members_msort(a, tmp, n);
+		members_msort(a, n, tmp, atmp);
 		return;
 	}
-	struct member *r = dl_rsort(a, tmp, n, sizeof(*a), offsetof(struct member, slot), 4);
+	DL_GROW(*tmp, n, *atmp);
+	struct member *r = dl_rsort(a, *tmp, n, sizeof(*a), offsetof(struct member, slot), 4);
 	for (size_t i = 0; i < n; i++) {
 		uint64_t k = desc_key(r[i].def);
 		memcpy(&r[i].def, &k, sizeof(k));
 	}
-	r = dl_rsort(r, r == a ? tmp : a, n, sizeof(*a), offsetof(struct member, def), 0);
+	r = dl_rsort(r, r == a ? *tmp : a, n, sizeof(*a), offsetof(struct member, def), 0);
 	for (size_t i = 0; i < n; i++) {
 		uint64_t k;
 		memcpy(&k, &r[i].def, sizeof(k));
@@ -844,7 +823,7 @@ static void blocks_reset(struct gavel *G)
 			size_t nk = b->nkept, nn = b->nnews;
 			DL_GROW(G->mscratch, nn + 1, G->amscratch);
 			members_sort(b->news, nk);
-			members_rsort(b->news + nk, G->mscratch, nn - nk);
+			members_rsort(b->news + nk, nn - nk, &G->mscratch, &G->amscratch);
 			struct member *nw = G->mscratch;
 			for (size_t i = 0, r = nk, k = 0; k < nn; k++)
 				nw[k] = r >= nn || (i < nk &&

@@ -97,8 +97,9 @@
 #include "cluster/state.h"
 #include "core/num.h"
 #include "core/opt.h"
-#include "core/rsort.h"
 #include "core/rng.h"
+#include "core/rsort.h"
+#include "core/sort.h"
 #include "lp/lp.h"
 #include "sim/policies.h"
 #include "sim/slab.h"
@@ -112,49 +113,6 @@
 #define LEASE_EPS 1e-12
 /* a bid not worth waiting for, on an idle cluster (make_bids): this times rate / (rate + 1) */
 #define WORTHLESS_EPS 1e-12
-
-/*
- * static void name(type *v, size_t n, type **tmp, size_t *tmp_alloc): v in
- * the order of before(a, b), stably (a merge sort: equal elements keep their
- * order), comparing inline rather than by qsort's calls; *tmp is its buffer
- */
-#define MERGE_SORT(name, type, before)                                                             \
-	static void name(type *v, size_t n, type **tmp, size_t *tmp_alloc)                         \
-	{                                                                                          \
-		enum { RUN = 8 };                                                                  \
-		for (size_t lo = 0; lo < n; lo += RUN) { /* insertion sort of each run */          \
-			size_t hi = lo + RUN < n ? lo + RUN : n;                                   \
-			for (size_t i = lo + 1; i < hi; i++) {                                     \
-				type x = v[i];                                                     \
-				size_t k = i;                                                      \
-				for (; k > lo && before(&x, &v[k - 1]); k--)                       \
-					v[k] = v[k - 1];                                           \
-				v[k] = x;                                                          \
-			}                                                                          \
-		}                                                                                  \
-		if (n <= RUN)                                                                      \
-			return;                                                                    \
-		DL_GROW(*tmp, n, *tmp_alloc);                                                      \
-		type *src = v, *dst = *tmp;                                                        \
-		for (size_t w = RUN; w < n; w *= 2) {                                              \
-			for (size_t lo = 0; lo < n; lo += 2 * w) {                                 \
-				size_t mid = lo + w < n ? lo + w : n;                              \
-				size_t hi = lo + 2 * w < n ? lo + 2 * w : n;                       \
-				size_t i = lo, j = mid, o = lo;                                    \
-				while (i < mid && j < hi)                                          \
-					dst[o++] = before(&src[j], &src[i]) ? src[j++] : src[i++]; \
-				while (i < mid)                                                    \
-					dst[o++] = src[i++];                                       \
-				while (j < hi)                                                     \
-					dst[o++] = src[j++];                                       \
-			}                                                                          \
-			type *t = src;                                                             \
-			src = dst;                                                                 \
-			dst = t;                                                                   \
-		}                                                                                  \
-		if (src != v)                                                                      \
-			memcpy(v, src, n * sizeof(*v));                                            \
-	}
 
 #define AT(f) DL_OPT_AT(struct dl_themis_params, f)
 const struct dl_opt dl_themis_opts[] = {
@@ -745,7 +703,7 @@ static int cand_cmp(const void *x, const void *y)
 }
 
 /* v[0..n) in rank order (cand_before) */
-MERGE_SORT(sort_cands, struct cand, cand_before)
+DL_MERGE_SORT(sort_cands, struct cand, cand_before)
 
 static void cswap(struct cand *a, struct cand *b)
 {
@@ -1117,7 +1075,7 @@ static int bid_worth_more(const struct bid *a, const struct bid *b)
  * value keep their order: they are made job by job, each job's in the order
  * of its GPUs in gbuf. So a stable sort by value alone.
  */
-MERGE_SORT(sort_bids_by_value, struct bid, bid_worth_more)
+DL_MERGE_SORT(sort_bids_by_value, struct bid, bid_worth_more)
 
 /* from this many bids on, greedy sorts them by radix_bids_by_value */
 #define RADIX_MIN_BIDS 64
@@ -1212,7 +1170,7 @@ static int bid_job_before(const struct bid *a, const struct bid *b)
 }
 
 /* the bids in bid_job_before's order (a total one: any sort gives it) */
-MERGE_SORT(sort_bids_by_job, struct bid, bid_job_before)
+DL_MERGE_SORT(sort_bids_by_job, struct bid, bid_job_before)
 
 /* bid x's objective in the MIP: its value, and the bonus of its bidder's rank among r */
 static double mip_obj(const struct themis *T, const struct bid *x, size_t r)
