@@ -484,16 +484,15 @@ static int *hold_room(struct themis *T, size_t slot, int n)
 
 /*
  * Ask for the records a candidate's rho and bids read (the engine's job:
- * its first two cache lines and its duration's; its themis_job) before the
- * loop reaches it: the loops over a lease-end auction's candidates walk
- * about a thousand jobs in no order of memory, and waited on each.
+ * the lines dl_sim_prefetch knows of, and the one of its submit and
+ * duration; its themis_job) before the loop reaches it: the loops over a
+ * lease-end auction's candidates walk about a thousand jobs in no order of
+ * memory, and waited on each.
  */
 static void prefetch_job(struct themis *T, struct dl_sim *s, size_t slot)
 {
-	const char *j = (const char *)dl_sim_slot_job(s, slot);
-	__builtin_prefetch(j);
-	__builtin_prefetch(j + 64);
-	__builtin_prefetch(j + offsetof(struct dl_sim_job, duration));
+	dl_sim_prefetch(s, slot);
+	__builtin_prefetch(&dl_sim_slot_job(s, slot)->duration);
 	__builtin_prefetch(tj(T, slot));
 }
 
